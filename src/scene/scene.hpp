@@ -1,0 +1,73 @@
+// scene.hpp — what the user edits: tokens, vectors (or projections), scale, causal, mask.
+//
+// A Scene is the contract shared by the app, shareable links, the CLI and the tests. Its JSON form
+// (version 1) is documented in README.md. Parsing validates every field and names the field in
+// its error ("K: row 2 has 3 entries, expected 4"); it never throws and never aborts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/attention.hpp"
+
+namespace scene {
+
+// Limits (documented in README.md).
+constexpr int kMaxTokens = 1024;             // n
+constexpr int kMaxDim = 256;                 // each of d_k, d_v, d_model
+constexpr std::size_t kMaxTokenBytes = 64;   // one token label, UTF-8 bytes
+constexpr double kMaxAbsValue = 1e15;        // |each matrix entry|: keeps every stage finite
+constexpr double kMinTemperature = 1e-6;     // scale as a number: within [1e-6, 1e6]
+constexpr double kMaxTemperature = 1e6;
+constexpr std::size_t kMaxInputBytes = 8u << 20;  // 8 MiB of JSON text
+
+enum class Mode { Direct, Projected };
+
+struct Scene {
+  std::vector<std::string> tokens;  // n labels
+  Mode mode = Mode::Direct;
+  attn::Matrix Q, K, V;             // direct mode: n×d_k, n×d_k, n×d_v
+  attn::Matrix X, Wq, Wk, Wv;       // projected mode: n×d_model, d_model×d_k, d_model×d_k, d_model×d_v
+  attn::Scale scale;                // default √d_k
+  bool causal = false;
+  attn::MaskMatrix mask;            // optional n×n of 0/1; empty = none
+
+  int n() const { return static_cast<int>(tokens.size()); }
+  int d_k() const;
+  int d_v() const;
+};
+
+// Either a scene or an error naming the field and the reason.
+struct ParseResult {
+  std::optional<Scene> scene;
+  std::string error;  // empty on success
+  bool ok() const { return scene.has_value(); }
+};
+
+// Parse and validate scene JSON v1 text.
+ParseResult parse_scene(std::string_view json_text);
+
+// Validate a Scene built in code (same rules as parse_scene). Empty string when valid.
+std::string validate(const Scene& s);
+
+// Scene → JSON v1 text. Numbers are printed so they round-trip bit-for-bit.
+std::string scene_to_json(const Scene& s, int indent = -1);
+
+// Run the core on a (valid) scene.
+attn::Result compute(const Scene& s);
+
+// Result → JSON text: {"Q","K","V","scores","scaled","weights","output","masked_rows"}.
+// "scores" is raw QKᵀ; "scaled" has masked cells as null. Numbers round-trip.
+std::string result_to_json(const attn::Result& r, int indent = -1);
+
+// Bundled presets (the lesson examples and more).
+struct PresetInfo {
+  std::string name;         // e.g. "practice-qkv"
+  std::string description;  // one line for the picker/gallery
+};
+const std::vector<PresetInfo>& preset_list();
+std::optional<Scene> preset(std::string_view name);
+
+}  // namespace scene
