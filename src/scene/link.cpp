@@ -1,0 +1,300 @@
+// link.cpp — base64url and the URL fragment codec (see link.hpp for the grammar).
+#include "scene/link.hpp"
+
+#include <array>
+#include <cstdint>
+
+namespace scene::link {
+namespace {
+
+constexpr std::array<std::string_view, kPanelCount> kPanelNames = {"controls", "vectors", "scores", "weights",
+                                                                   "mask",     "output",  "formula"};
+
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+// 6-bit value of a base64url character, or -1.
+int sextet(unsigned char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '-') return 62;
+  if (c == '_') return 63;
+  return -1;
+}
+
+// A character as it should appear in an error: '+' when printable ASCII, else its byte value.
+std::string describe(unsigned char c) {
+  if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+  constexpr char kHex[] = "0123456789abcdef";
+  return std::string("byte 0x") + kHex[c >> 4] + kHex[c & 15];
+}
+
+// A user-supplied name quoted in an error, cut short so a huge value cannot flood the banner.
+std::string quoted(std::string_view text) {
+  constexpr std::size_t kMaxShown = 40;
+  std::string out = "'";
+  for (std::size_t i = 0; i < text.size() && i < kMaxShown; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
+  }
+  if (text.size() > kMaxShown) out += "…";
+  return out + "'";
+}
+
+// parse_scene's and validate's messages name the field; prefix them "scene: " once.
+std::string scene_error(const std::string& message) {
+  const std::string_view prefix = "scene: ";
+  return message.compare(0, prefix.size(), prefix) == 0 ? message : std::string(prefix) + message;
+}
+
+bool demo_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
+}  // namespace
+
+std::string_view panel_name(Panel panel) {
+  return kPanelNames[static_cast<std::size_t>(panel)];
+}
+
+std::optional<Panel> panel_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kPanelNames.size(); ++i)
+    if (kPanelNames[i] == name) return static_cast<Panel>(i);
+  return std::nullopt;
+}
+
+std::string panel_names() {
+  std::string out;
+  for (std::string_view name : kPanelNames) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+bool Fragment::hidden(Panel panel) const {
+  for (Panel p : hide)
+    if (p == panel) return true;
+  return false;
+}
+
+// ---- base64url ----------------------------------------------------------------------------------
+
+// Every 3 bytes b0 b1 b2 (24 bits) become 4 characters of 6 bits each; a final group of 1 or 2
+// bytes becomes 2 or 3 characters (no padding).
+std::string base64url_encode(std::string_view bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    const std::uint32_t group = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16 |
+                                static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8 |
+                                static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 2]));
+    out += kAlphabet[group >> 18 & 63];
+    out += kAlphabet[group >> 12 & 63];
+    out += kAlphabet[group >> 6 & 63];
+    out += kAlphabet[group & 63];
+  }
+  const std::size_t rest = bytes.size() - i;
+  if (rest > 0) {
+    std::uint32_t group = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
+    if (rest == 2) group |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+    out += kAlphabet[group >> 18 & 63];
+    out += kAlphabet[group >> 12 & 63];
+    if (rest == 2) out += kAlphabet[group >> 6 & 63];
+  }
+  return out;
+}
+
+Base64Result base64url_decode(std::string_view text) {
+  Base64Result result;
+  // Padding: only as a complete tail ("xx==" or "xxx="), i.e. the padded length is a multiple of 4.
+  std::size_t length = text.size();
+  std::size_t pad = 0;
+  while (length > 0 && text[length - 1] == '=' && pad < 2) {
+    --length;
+    ++pad;
+  }
+  for (std::size_t i = 0; i < length; ++i) {
+    if (sextet(static_cast<unsigned char>(text[i])) < 0) {
+      result.error = "bad base64 at character " + std::to_string(i + 1) + ": " +
+                     describe(static_cast<unsigned char>(text[i]));
+      return result;
+    }
+  }
+  if (pad > 0 && (text.size() % 4 != 0 || length % 4 == 0)) {
+    // "=" in the middle of a 4-character group or a lone "====": not a padded tail.
+    result.error = "bad base64 at character " + std::to_string(length + 1) + ": '=' (misplaced padding)";
+    return result;
+  }
+  if (length % 4 == 1) {
+    result.error = "base64 is truncated: " + std::to_string(length) +
+                   " characters leave a partial byte (a valid length is not 4k+1)";
+    return result;
+  }
+
+  std::string& bytes = result.bytes;
+  bytes.reserve(length / 4 * 3 + 2);
+  std::size_t i = 0;
+  for (; i + 4 <= length; i += 4) {
+    std::uint32_t group = 0;
+    for (std::size_t k = 0; k < 4; ++k)
+      group = group << 6 | static_cast<std::uint32_t>(sextet(static_cast<unsigned char>(text[i + k])));
+    bytes += static_cast<char>(group >> 16 & 255);
+    bytes += static_cast<char>(group >> 8 & 255);
+    bytes += static_cast<char>(group & 255);
+  }
+  const std::size_t rest = length - i;  // 0, 2 or 3 characters: 0, 1 or 2 bytes
+  if (rest > 0) {
+    std::uint32_t group = 0;
+    for (std::size_t k = 0; k < rest; ++k)
+      group = group << 6 | static_cast<std::uint32_t>(sextet(static_cast<unsigned char>(text[i + k])));
+    // 2 characters = 12 bits: 8 used, 4 unused. 3 characters = 18 bits: 16 used, 2 unused.
+    const std::uint32_t unused_bits = rest == 2 ? 4 : 2;
+    if ((group & ((1u << unused_bits) - 1)) != 0) {
+      result.bytes.clear();
+      result.error = "bad base64 at character " + std::to_string(length) + ": " +
+                     describe(static_cast<unsigned char>(text[length - 1])) +
+                     " (its unused low bits are not zero)";
+      return result;
+    }
+    group >>= unused_bits;
+    if (rest == 2) {
+      bytes += static_cast<char>(group & 255);
+    } else {
+      bytes += static_cast<char>(group >> 8 & 255);
+      bytes += static_cast<char>(group & 255);
+    }
+  }
+  return result;
+}
+
+// ---- fragments ----------------------------------------------------------------------------------
+
+Fragment parse_fragment(std::string_view fragment) {
+  Fragment out;
+  const auto fail = [](std::string message) {
+    Fragment failed;
+    failed.error = std::move(message);
+    return failed;
+  };
+
+  if (!fragment.empty() && fragment.front() == '#') fragment.remove_prefix(1);
+  if (fragment.size() > kMaxFragmentBytes)
+    return fail("link: fragment is " + std::to_string(fragment.size()) + " bytes, limit is " +
+                std::to_string(kMaxFragmentBytes));
+
+  // Pass 1: split into key=value pairs; each known key at most once.
+  std::optional<std::string_view> s_value, demo_value, hide_value, view_value;
+  std::size_t start = 0;
+  while (start <= fragment.size()) {
+    std::size_t end = fragment.find('&', start);
+    if (end == std::string_view::npos) end = fragment.size();
+    const std::string_view pair = fragment.substr(start, end - start);
+    start = end + 1;
+    if (pair.empty()) continue;
+    const std::size_t eq = pair.find('=');
+    if (eq == std::string_view::npos)
+      return fail("link: " + quoted(pair) +
+                  " has no '=' (expected key=value with key s, demo, hide or view)");
+    const std::string_view key = pair.substr(0, eq);
+    const std::string_view value = pair.substr(eq + 1);
+    std::optional<std::string_view>* slot = key == "s"      ? &s_value
+                                            : key == "demo" ? &demo_value
+                                            : key == "hide" ? &hide_value
+                                            : key == "view" ? &view_value
+                                                            : nullptr;
+    if (slot == nullptr) return fail("link: unknown key " + quoted(key) + " (known: s, demo, hide, view)");
+    if (slot->has_value()) return fail("link: " + std::string(key) + "= appears twice");
+    *slot = value;
+  }
+  if (s_value && demo_value) return fail("link: both s= and demo= given; a link holds one scene");
+
+  // Pass 2: values.
+  if (hide_value) {
+    std::array<bool, kPanelCount> hidden{};
+    std::size_t from = 0;
+    while (from <= hide_value->size()) {
+      std::size_t comma = hide_value->find(',', from);
+      if (comma == std::string_view::npos) comma = hide_value->size();
+      const std::string_view name = hide_value->substr(from, comma - from);
+      from = comma + 1;
+      if (name.empty()) continue;
+      const std::optional<Panel> panel = panel_from_name(name);
+      if (!panel)
+        return fail("link: unknown panel " + quoted(name) + " in hide= (panels: " + panel_names() + ")");
+      hidden[static_cast<std::size_t>(*panel)] = true;
+    }
+    for (int p = 0; p < kPanelCount; ++p)
+      if (hidden[static_cast<std::size_t>(p)]) out.hide.push_back(static_cast<Panel>(p));
+  }
+  if (view_value) {
+    out.view = panel_from_name(*view_value);
+    if (!out.view)
+      return fail("link: unknown panel " + quoted(*view_value) + " in view= (panels: " + panel_names() + ")");
+    if (out.hidden(*out.view))
+      return fail("link: view=" + std::string(*view_value) + " is also listed in hide=");
+  }
+  if (demo_value) {
+    if (demo_value->empty()) return fail("link: demo= is empty");
+    if (demo_value->size() > kMaxDemoNameBytes)
+      return fail("link: demo name is " + std::to_string(demo_value->size()) + " bytes, limit is " +
+                  std::to_string(kMaxDemoNameBytes));
+    for (std::size_t i = 0; i < demo_value->size(); ++i)
+      if (!demo_name_char((*demo_value)[i]))
+        return fail("link: demo name " + quoted(*demo_value) + " has " +
+                    describe(static_cast<unsigned char>((*demo_value)[i])) + " at character " +
+                    std::to_string(i + 1) + " (allowed: a-z, 0-9, '-', '_')");
+    out.demo = std::string(*demo_value);
+  }
+  if (s_value) {
+    if (s_value->empty()) return fail("link: s= is empty");
+    Base64Result json = base64url_decode(*s_value);
+    if (!json.ok()) {
+      // "bad base64 at character 17: '+'" → "link: bad base64 at character 17 of s=: '+'"
+      std::string message = json.error;
+      const std::string_view at = "bad base64 at character ";
+      if (message.compare(0, at.size(), at) == 0) {
+        const std::size_t colon = message.find(':');
+        if (colon != std::string::npos) message.insert(colon, " of s=");
+      } else {
+        message = "s= " + message;
+      }
+      return fail("link: " + message);
+    }
+    ParseResult parsed = parse_scene(json.bytes);
+    if (!parsed.ok()) return fail(scene_error(parsed.error));
+    out.scene = std::move(parsed.scene);
+  }
+  return out;
+}
+
+MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::optional<Panel> view) {
+  MadeFragment out;
+  const std::string invalid = validate(s);
+  if (!invalid.empty()) {
+    out.error = scene_error(invalid);
+    return out;
+  }
+  std::string fragment = "s=" + base64url_encode(scene_to_json(s));
+  std::array<bool, kPanelCount> hidden{};
+  for (Panel p : hide) hidden[static_cast<std::size_t>(p)] = true;
+  if (view) hidden[static_cast<std::size_t>(*view)] = false;  // the full-size panel is never hidden
+  std::string hide_list;
+  for (int p = 0; p < kPanelCount; ++p) {
+    if (!hidden[static_cast<std::size_t>(p)]) continue;
+    if (!hide_list.empty()) hide_list += ',';
+    hide_list += panel_name(static_cast<Panel>(p));
+  }
+  if (!hide_list.empty()) fragment += "&hide=" + hide_list;
+  if (view) fragment += "&view=" + std::string(panel_name(*view));
+  if (fragment.size() > kMaxFragmentBytes) {
+    out.error = "link: the scene needs a " + std::to_string(fragment.size()) + "-byte link, limit is " +
+                std::to_string(kMaxFragmentBytes) + "; share it with Export JSON instead";
+    return out;
+  }
+  out.fragment = std::move(fragment);
+  return out;
+}
+
+}  // namespace scene::link

@@ -1,0 +1,95 @@
+// link.hpp — the whole scene in a URL fragment, so that a link is a shareable demo.
+//
+// Fragment grammar (the text after '#'; a leading '#' is accepted too):
+//
+//   fragment = [ pair *( "&" pair ) ]          empty pairs ("a=1&&b=2", a trailing '&') are skipped
+//   pair     = key "=" value
+//   key      = "s"     value: base64url (RFC 4648 §5, padding optional) of scene JSON v1 text
+//            | "demo"  value: a bundled demo's name, [a-z0-9_-]{1,64}; the page loads demos/NAME.json
+//            | "hide"  value: comma list of panels to hide (may be empty)
+//            | "view"  value: one panel shown full-size
+//   panel    = controls | vectors | scores | weights | mask | output | formula
+//
+// e.g.  s=eyJ2ZXJzaW9uIjoxLC4uLn0&hide=controls,mask&view=weights     or     demo=soft-dictionary
+//
+// Parsing never throws and never aborts (the web build has exceptions off). Any problem yields an
+// error naming it ("link: bad base64 at character 17 of s=: '+'", "link: unknown panel 'foo' in
+// hide=", "scene: K: row 2 has 3 entries, expected 4") and nothing else: a link is applied whole or
+// not at all, so the page can keep its current state. Whether a demo name exists is checked by the
+// page, because demos are files.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scene/scene.hpp"
+
+namespace scene::link {
+
+// Longest fragment accepted or produced, in bytes. 32 KiB holds ~1000 round-trip doubles (about
+// 32 base64 characters each) — every bundled demo is under 8 KiB — and stays well inside what
+// browsers, chat apps and mail clients keep intact. Checked before any decoding, so a 64 KB
+// fragment costs nothing. Bigger scenes are shared with Export JSON.
+constexpr std::size_t kMaxFragmentBytes = 32768;
+// Longest demo name (the page turns it into a file name: demos/NAME.json).
+constexpr std::size_t kMaxDemoNameBytes = 64;
+
+// The page's panels, as named in hide= and view=.
+enum class Panel { Controls, Vectors, Scores, Weights, Mask, Output, Formula };
+constexpr int kPanelCount = 7;
+
+// "controls", "vectors", …
+std::string_view panel_name(Panel panel);
+// The panel called `name`, or nothing.
+std::optional<Panel> panel_from_name(std::string_view name);
+// "controls, vectors, scores, weights, mask, output, formula" (for error messages and docs).
+std::string panel_names();
+
+// ---- base64url ----------------------------------------------------------------------------------
+
+// Bytes → base64url text (alphabet A–Z a–z 0–9 - _), without '=' padding.
+std::string base64url_encode(std::string_view bytes);
+
+struct Base64Result {
+  std::string bytes;
+  std::string error;  // empty on success, else e.g. "bad base64 at character 17: '+'"
+  bool ok() const { return error.empty(); }
+};
+
+// base64url text → bytes. Accepts text with or without '=' padding (padding, when present, must be
+// complete). Rejects any other character with its 1-based position, a length of 4k+1 (a partial
+// character), and non-zero unused bits in the last character (so each byte string has one
+// encoding and a link cannot hide data).
+Base64Result base64url_decode(std::string_view text);
+
+// ---- fragments ----------------------------------------------------------------------------------
+
+struct Fragment {
+  std::optional<Scene> scene;  // from s=
+  std::string demo;            // from demo= (empty: none)
+  std::vector<Panel> hide;     // from hide=, in the order of enum Panel, no duplicates
+  std::optional<Panel> view;   // from view=
+  std::string error;           // empty on success; on error every other field is empty
+  bool ok() const { return error.empty(); }
+  bool hidden(Panel panel) const;
+};
+
+// Parse a URL fragment. An empty fragment is valid and sets nothing.
+Fragment parse_fragment(std::string_view fragment);
+
+struct MadeFragment {
+  std::string fragment;  // "s=…[&hide=…][&view=…]", without '#'
+  std::string error;     // empty on success; e.g. the scene is too large for a link
+  bool ok() const { return error.empty(); }
+};
+
+// The fragment that restores `s` exactly (every double bit-for-bit, via scene_to_json) with the
+// given panels hidden and the given panel full-size. Fails (fragment empty) when the scene is
+// invalid or the fragment would exceed kMaxFragmentBytes.
+MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide = {},
+                           std::optional<Panel> view = std::nullopt);
+
+}  // namespace scene::link

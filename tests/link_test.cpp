@@ -1,0 +1,493 @@
+// Link tests: base64url (RFC 4648 vectors), the URL fragment codec, and bit-for-bit round trips of
+// scenes through a link. No file I/O: the same binary runs natively and as wasm under node.
+#include "scene/link.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "scene/scene.hpp"
+
+using scene::Scene;
+namespace links = scene::link;
+using links::Panel;
+
+namespace {
+
+std::uint64_t bits_of(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+double from_bits(std::uint64_t b) {
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+
+// The doubles most likely to lose bits in text: subnormals, the largest allowed magnitude 1e15,
+// −0, values with 17 significant digits, and random bit patterns across the whole exponent range.
+double awkward_double(std::mt19937_64& rng) {
+  static const double kSpecial[] = {0.0,
+                                    -0.0,
+                                    1e15,
+                                    -1e15,
+                                    5e-324,
+                                    -5e-324,
+                                    DBL_MIN,
+                                    2.2250738585072009e-308,
+                                    0.1,
+                                    1.0 / 3.0,
+                                    123456789.01234567,
+                                    999999999999999.9,
+                                    1e-300,
+                                    -2.5e-320};
+  switch (rng() % 5) {
+    case 0:
+      return kSpecial[rng() % (sizeof kSpecial / sizeof kSpecial[0])];
+    case 1:  // subnormal: exponent field 0, random mantissa, random sign
+      return from_bits((rng() & 0x800FFFFFFFFFFFFFull));
+    case 2:
+      return std::uniform_real_distribution<double>(-1e15, 1e15)(rng);
+    case 3:
+      return std::uniform_real_distribution<double>(-3.0, 3.0)(rng);
+    default: {  // any finite double with |x| ≤ 1e15 (the scene's limit), drawn from raw bits
+      for (;;) {
+        const double x = from_bits(rng());
+        if (std::isfinite(x) && std::abs(x) <= scene::kMaxAbsValue) return x;
+      }
+    }
+  }
+}
+
+attn::Matrix awkward_matrix(std::mt19937_64& rng, int rows, int cols) {
+  attn::Matrix m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = awkward_double(rng);
+  return m;
+}
+
+Scene random_scene(std::mt19937_64& rng) {
+  static const char* const kLabels[] = {"the",        "cat",  "naïve", "√d_k", "日本",
+                                        "say \"hi\"", "a\\b", "−∞",    "x"};
+  const int n = 1 + static_cast<int>(rng() % 6);
+  const int d_k = 1 + static_cast<int>(rng() % 5);
+  const int d_v = 1 + static_cast<int>(rng() % 5);
+  Scene s;
+  for (int i = 0; i < n; ++i) s.tokens.push_back(kLabels[rng() % (sizeof kLabels / sizeof kLabels[0])]);
+  if (rng() % 2 == 0) {
+    s.mode = scene::Mode::Direct;
+    s.Q = awkward_matrix(rng, n, d_k);
+    s.K = awkward_matrix(rng, n, d_k);
+    s.V = awkward_matrix(rng, n, d_v);
+  } else {
+    const int d_model = 1 + static_cast<int>(rng() % 5);
+    s.mode = scene::Mode::Projected;
+    s.X = awkward_matrix(rng, n, d_model);
+    s.Wq = awkward_matrix(rng, d_model, d_k);
+    s.Wk = awkward_matrix(rng, d_model, d_k);
+    s.Wv = awkward_matrix(rng, d_model, d_v);
+  }
+  switch (rng() % 3) {
+    case 0:
+      s.scale.mode = attn::ScaleMode::None;
+      break;
+    case 1:
+      s.scale.mode = attn::ScaleMode::SqrtDk;
+      break;
+    default:  // log-uniform over the allowed [1e-6, 1e6]
+      s.scale.mode = attn::ScaleMode::Temperature;
+      s.scale.temperature = std::pow(10.0, std::uniform_real_distribution<double>(-6.0, 6.0)(rng));
+      break;
+  }
+  s.causal = rng() % 2 == 0;
+  if (rng() % 2 == 0) {
+    s.mask = attn::MaskMatrix(n, n);
+    for (Eigen::Index i = 0; i < s.mask.size(); ++i) s.mask.data()[i] = static_cast<unsigned char>(rng() % 2);
+  }
+  return s;
+}
+
+// Every double of `got` has exactly the bits of `want`; the first difference is reported.
+void check_same_bits(const char* name, const attn::Matrix& got, const attn::Matrix& want) {
+  INFO(name);
+  REQUIRE(got.rows() == want.rows());
+  REQUIRE(got.cols() == want.cols());
+  for (Eigen::Index i = 0; i < want.size(); ++i) {
+    if (bits_of(got.data()[i]) != bits_of(want.data()[i])) {
+      char text[96];
+      std::snprintf(text, sizeof text, "entry %ld: got %.17g, want %.17g", static_cast<long>(i),
+                    got.data()[i], want.data()[i]);
+      FAIL(text);
+    }
+  }
+}
+
+void check_same_scene(const Scene& got, const Scene& want) {
+  CHECK(got.tokens == want.tokens);
+  REQUIRE(got.mode == want.mode);
+  if (want.mode == scene::Mode::Direct) {
+    check_same_bits("Q", got.Q, want.Q);
+    check_same_bits("K", got.K, want.K);
+    check_same_bits("V", got.V, want.V);
+  } else {
+    check_same_bits("X", got.X, want.X);
+    check_same_bits("Wq", got.Wq, want.Wq);
+    check_same_bits("Wk", got.Wk, want.Wk);
+    check_same_bits("Wv", got.Wv, want.Wv);
+  }
+  CHECK(got.scale.mode == want.scale.mode);
+  if (want.scale.mode == attn::ScaleMode::Temperature)
+    CHECK(bits_of(got.scale.temperature) == bits_of(want.scale.temperature));
+  CHECK(got.causal == want.causal);
+  REQUIRE(got.mask.rows() == want.mask.rows());
+  REQUIRE(got.mask.cols() == want.mask.cols());
+  CHECK(got.mask == want.mask);
+}
+
+std::string s_fragment(std::string_view json) {
+  return "s=" + links::base64url_encode(json);
+}
+
+// The error of parsing `fragment`; fails the test if parsing succeeded.
+std::string error_of(std::string_view fragment) {
+  const links::Fragment f = links::parse_fragment(fragment);
+  CHECK_FALSE(f.ok());
+  // A failed parse applies nothing.
+  CHECK_FALSE(f.scene.has_value());
+  CHECK(f.demo.empty());
+  CHECK(f.hide.empty());
+  CHECK_FALSE(f.view.has_value());
+  return f.error;
+}
+
+bool contains(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
+
+constexpr const char* kSmallScene =
+    R"({"version":1,"tokens":["a","b"],"Q":[[1,0],[0,1]],"K":[[1,0],[0,1]],"V":[[1,2],[3,4]],"scale":"none"})";
+
+}  // namespace
+
+// ---- base64url ----------------------------------------------------------------------------------
+
+TEST_CASE("base64url: RFC 4648 §10 test vectors, url-safe alphabet, no padding") {
+  const std::pair<const char*, const char*> kVectors[] = {
+      {"", ""},           {"f", "Zg"},          {"fo", "Zm8"},          {"foo", "Zm9v"},
+      {"foob", "Zm9vYg"}, {"fooba", "Zm9vYmE"}, {"foobar", "Zm9vYmFy"},
+  };
+  for (const auto& [plain, encoded] : kVectors) {
+    INFO("plain '" << plain << "'");
+    CHECK(links::base64url_encode(plain) == encoded);
+    const links::Base64Result back = links::base64url_decode(encoded);
+    CHECK(back.ok());
+    CHECK(back.bytes == plain);
+  }
+  // The RFC prints them padded: "Zg==", "Zm8=", "Zm9vYg==", "Zm9vYmE=". Padding is accepted.
+  for (const auto& [padded, plain] :
+       {std::pair{"Zg==", "f"}, {"Zm8=", "fo"}, {"Zm9vYg==", "foob"}, {"Zm9vYmE=", "fooba"}}) {
+    INFO(padded);
+    const links::Base64Result back = links::base64url_decode(padded);
+    CHECK(back.ok());
+    CHECK(back.bytes == plain);
+  }
+}
+
+TEST_CASE("base64url: '-' and '_' replace '+' and '/' (RFC 4648 §5)") {
+  // Bytes fb ff bf: standard base64 "+/+/", url-safe "-_-_".
+  CHECK(links::base64url_encode("\xfb\xff\xbf") == "-_-_");
+  CHECK(links::base64url_decode("-_-_").bytes == "\xfb\xff\xbf");
+  const links::Base64Result plus = links::base64url_decode("+_-_");
+  CHECK(plus.error == "bad base64 at character 1: '+'");
+}
+
+TEST_CASE("base64url: every byte value round-trips at every length") {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
+  for (std::size_t len = 0; len <= all.size(); ++len) {
+    const std::string bytes = all.substr(all.size() - len);
+    const std::string text = links::base64url_encode(bytes);
+    CHECK(text.size() == (len * 4 + 2) / 3);  // ⌈8·len / 6⌉ characters, no padding
+    const links::Base64Result back = links::base64url_decode(text);
+    REQUIRE(back.ok());
+    CHECK(back.bytes == bytes);
+  }
+}
+
+TEST_CASE("base64url: bad input names the character and its position") {
+  CHECK(links::base64url_decode("Zm9vYmFy+mFy").error == "bad base64 at character 9: '+'");
+  CHECK(links::base64url_decode("Zm9v YmFy").error == "bad base64 at character 5: ' '");
+  CHECK(links::base64url_decode(std::string("Zm9v\x01", 5)).error == "bad base64 at character 5: byte 0x01");
+  CHECK(links::base64url_decode("Zm9v%3D").error == "bad base64 at character 5: '%'");
+  // 4k+1 characters cannot come from whole bytes.
+  CHECK(contains(links::base64url_decode("Zm9vY").error, "truncated"));
+  // "Zh": 'h' carries bits the single byte 'f' does not use — a second spelling of "Zg".
+  CHECK(links::base64url_decode("Zh").error ==
+        "bad base64 at character 2: 'h' (its unused low bits are not zero)");
+  // Padding only as a complete tail.
+  CHECK(contains(links::base64url_decode("Zg=").error, "misplaced padding"));
+  CHECK(contains(links::base64url_decode("Zm9v==").error, "misplaced padding"));
+  CHECK(links::base64url_decode("Zg=a").error == "bad base64 at character 3: '='");
+}
+
+// ---- fragments: what a link carries ---------------------------------------------------------------
+
+TEST_CASE("fragment: empty, demo=, hide= and view=") {
+  for (const char* empty : {"", "#", "&", "&&"}) {
+    const links::Fragment f = links::parse_fragment(empty);
+    CHECK(f.ok());
+    CHECK_FALSE(f.scene.has_value());
+    CHECK(f.demo.empty());
+    CHECK(f.hide.empty());
+    CHECK_FALSE(f.view.has_value());
+  }
+
+  const links::Fragment demo = links::parse_fragment("#demo=soft-dictionary");
+  CHECK(demo.ok());
+  CHECK(demo.demo == "soft-dictionary");
+  CHECK_FALSE(demo.scene.has_value());
+
+  // hide= lists panels in any order, with repeats; the result is in panel order without repeats.
+  const links::Fragment embed =
+      links::parse_fragment("demo=causal-5&hide=mask,controls,mask,,formula&view=weights");
+  REQUIRE(embed.ok());
+  CHECK(embed.hide == std::vector<Panel>{Panel::Controls, Panel::Mask, Panel::Formula});
+  CHECK(embed.hidden(Panel::Mask));
+  CHECK_FALSE(embed.hidden(Panel::Weights));
+  REQUIRE(embed.view.has_value());
+  CHECK(*embed.view == Panel::Weights);
+
+  // Every panel name the page knows.
+  CHECK(links::panel_names() == "controls, vectors, scores, weights, mask, output, formula");
+  for (int p = 0; p < links::kPanelCount; ++p) {
+    const auto panel = static_cast<Panel>(p);
+    CHECK(links::panel_from_name(links::panel_name(panel)) == panel);
+  }
+  const links::Fragment all =
+      links::parse_fragment("hide=controls,vectors,scores,weights,mask,output,formula");
+  CHECK(all.ok());
+  CHECK(all.hide.size() == 7);
+  CHECK(links::parse_fragment("hide=").ok());
+}
+
+TEST_CASE("fragment: s= carries a scene") {
+  const links::Fragment f = links::parse_fragment("#" + s_fragment(kSmallScene) + "&view=output");
+  REQUIRE(f.ok());
+  REQUIRE(f.scene.has_value());
+  CHECK(f.scene->tokens == std::vector<std::string>{"a", "b"});
+  CHECK(f.scene->V(1, 1) == 4.0);
+  CHECK(f.scene->scale.mode == attn::ScaleMode::None);
+  CHECK(f.view == Panel::Output);
+  // Padded base64 (as other encoders write it) is read too.
+  std::string padded = links::base64url_encode(kSmallScene);
+  while (padded.size() % 4 != 0) padded += '=';
+  CHECK(links::parse_fragment("s=" + padded).ok());
+}
+
+TEST_CASE("fragment: every bad link of issue 5 gives an error naming the problem") {
+  const std::string good = s_fragment(kSmallScene);
+
+  SUBCASE("bad base64: position within s=") {
+    std::string bad = good;
+    bad[2 + 16] = '+';  // character 17 of the s= value
+    CHECK(error_of(bad) == "link: bad base64 at character 17 of s=: '+'");
+    CHECK(error_of("s=eyJ2ZXJzaW9uIjox*") == "link: bad base64 at character 17 of s=: '*'");
+  }
+  SUBCASE("truncated link: cut anywhere, never accepted, never crashes") {
+    for (std::size_t cut = 3; cut < good.size(); ++cut) {
+      INFO("cut at " << cut);
+      const std::string e = error_of(good.substr(0, cut));
+      // Either a partial base64 character or incomplete JSON.
+      const bool named = contains(e, "link: s= base64 is truncated") || contains(e, "link: bad base64") ||
+                         contains(e, "scene: ");
+      CHECK(named);
+    }
+    CHECK(contains(error_of(good.substr(0, 2 + 20 * 4 + 1)), "link: s= base64 is truncated"));
+  }
+  SUBCASE("wrong version") {
+    const std::string e =
+        error_of(s_fragment(R"({"version":2,"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})"));
+    CHECK(contains(e, "scene: "));
+    CHECK(contains(e, "version"));
+  }
+  SUBCASE("valid JSON, wrong shapes") {
+    const std::string e = error_of(s_fragment(
+        R"({"version":1,"tokens":["a","b"],"Q":[[1,0],[0,1]],"K":[[1,0],[0,1,2]],"V":[[1],[2]]})"));
+    CHECK(contains(e, "scene: "));
+    CHECK(contains(e, "K"));
+    CHECK(contains(e, "row 1"));
+    const std::string rows = error_of(
+        s_fragment(R"({"version":1,"tokens":["a","b"],"Q":[[1,0]],"K":[[1,0],[0,1]],"V":[[1],[2]]})"));
+    CHECK(contains(rows, "Q"));
+  }
+  SUBCASE("NaN, in every way JSON can try") {
+    for (const char* nan_json : {
+             R"({"version":1,"tokens":["a"],"Q":[[NaN]],"K":[[1]],"V":[[1]]})",
+             R"({"version":1,"tokens":["a"],"Q":[["NaN"]],"K":[[1]],"V":[[1]]})",
+             R"({"version":1,"tokens":["a"],"Q":[[1]],"K":[[1e999]],"V":[[1]]})",
+         }) {
+      INFO(nan_json);
+      const std::string e = error_of(s_fragment(nan_json));
+      CHECK(contains(e, "scene: "));
+    }
+    CHECK(contains(error_of(s_fragment(R"({"version":1,"tokens":["a"],"Q":[["NaN"]],"K":[[1]],"V":[[1]]})")),
+                   "Q"));
+    CHECK(contains(error_of(s_fragment(R"({"version":1,"tokens":["a"],"Q":[[1]],"K":[[1e999]],"V":[[1]]})")),
+                   "K"));
+  }
+  SUBCASE("n = 5000 tokens") {
+    // 5000 one-letter labels fit in a link (about 27 KB); the token limit (1024) must catch them.
+    std::string json = R"({"version":1,"tokens":[)";
+    for (int i = 0; i < 5000; ++i) json += i ? ",\"a\"" : "\"a\"";
+    json += R"(],"Q":[[1]],"K":[[1]],"V":[[1]]})";
+    const std::string fragment = s_fragment(json);
+    REQUIRE(fragment.size() <= links::kMaxFragmentBytes);
+    const std::string e = error_of(fragment);
+    CHECK(contains(e, "scene: tokens"));
+    CHECK(contains(e, "1024"));
+  }
+  SUBCASE("a 64 KB fragment is refused before decoding") {
+    std::string huge = "s=" + std::string(65536 - 2, 'A');
+    CHECK(error_of(huge) == "link: fragment is 65536 bytes, limit is 32768");
+    CHECK(error_of("#" + huge) == "link: fragment is 65536 bytes, limit is 32768");
+    // The limit itself is accepted as far as the size goes (then the base64 decodes to junk JSON).
+    const std::string at_limit = "s=" + std::string(links::kMaxFragmentBytes - 2, 'A');
+    CHECK(contains(error_of(at_limit), "scene: "));
+    CHECK(contains(error_of(at_limit + "A"), "link: fragment is 32769 bytes"));
+  }
+  SUBCASE("unknown panel in hide= and view=") {
+    CHECK(error_of("hide=controls,foo") ==
+          "link: unknown panel 'foo' in hide= (panels: controls, vectors, scores, weights, mask, output, "
+          "formula)");
+    CHECK(contains(error_of("demo=causal-5&view=heatmap"), "link: unknown panel 'heatmap' in view="));
+    CHECK(contains(error_of("hide=Controls"), "unknown panel 'Controls'"));  // names are lower case
+    CHECK(error_of("hide=weights&view=weights") == "link: view=weights is also listed in hide=");
+    CHECK(contains(error_of("view="), "unknown panel ''"));
+  }
+  SUBCASE("unknown or repeated keys, both s= and demo=") {
+    CHECK(error_of("scene=abc") == "link: unknown key 'scene' (known: s, demo, hide, view)");
+    CHECK(contains(error_of("s"), "'s' has no '='"));
+    CHECK(error_of("demo=a&demo=b") == "link: demo= appears twice");
+    CHECK(error_of(good + "&demo=causal-5") == "link: both s= and demo= given; a link holds one scene");
+    CHECK(error_of("s=") == "link: s= is empty");
+  }
+  SUBCASE("demo names become file names: only [a-z0-9_-]") {
+    CHECK(error_of("demo=") == "link: demo= is empty");
+    CHECK(contains(error_of("demo=../secret"), "has '.' at character 1"));
+    CHECK(contains(error_of("demo=a/b"), "has '/' at character 2"));
+    CHECK(contains(error_of("demo=Causal"), "has 'C' at character 1"));
+    CHECK(contains(error_of("demo=" + std::string(65, 'a')), "demo name is 65 bytes, limit is 64"));
+    CHECK(links::parse_fragment("demo=" + std::string(64, 'a')).ok());
+  }
+  SUBCASE("errors quote at most 40 characters of user text") {
+    const std::string e = error_of("hide=" + std::string(1000, 'z'));
+    CHECK(e.size() < 200);
+  }
+}
+
+// ---- make_fragment and round trips ----------------------------------------------------------------
+
+TEST_CASE("make_fragment: s=, then hide= in panel order, then view=") {
+  const scene::ParseResult small = scene::parse_scene(kSmallScene);
+  REQUIRE(small.ok());
+  const links::MadeFragment plain = links::make_fragment(*small.scene);
+  REQUIRE(plain.ok());
+  CHECK(plain.fragment == "s=" + links::base64url_encode(scene::scene_to_json(*small.scene)));
+
+  const links::MadeFragment embed =
+      links::make_fragment(*small.scene, {Panel::Mask, Panel::Controls}, Panel::Weights);
+  REQUIRE(embed.ok());
+  CHECK(embed.fragment == plain.fragment + "&hide=controls,mask&view=weights");
+  const links::Fragment back = links::parse_fragment(embed.fragment);
+  REQUIRE(back.ok());
+  CHECK(back.hide == std::vector<Panel>{Panel::Controls, Panel::Mask});
+  CHECK(back.view == Panel::Weights);
+  check_same_scene(*back.scene, *small.scene);
+
+  // The full-size panel is never hidden.
+  CHECK(links::make_fragment(*small.scene, {Panel::Weights}, Panel::Weights).fragment ==
+        plain.fragment + "&view=weights");
+}
+
+TEST_CASE("make_fragment: refuses invalid scenes and scenes too large for a link") {
+  Scene empty;
+  const links::MadeFragment none = links::make_fragment(empty);
+  CHECK_FALSE(none.ok());
+  CHECK(none.fragment.empty());
+  CHECK(contains(none.error, "scene: tokens"));
+
+  // 64 tokens × d 16 of 17-digit doubles: about 3000 numbers, over 32 KiB of link.
+  std::mt19937_64 rng(7);
+  Scene big;
+  big.tokens.assign(64, "t");
+  big.Q = awkward_matrix(rng, 64, 16);
+  big.K = awkward_matrix(rng, 64, 16);
+  big.V = awkward_matrix(rng, 64, 16);
+  const links::MadeFragment too_big = links::make_fragment(big);
+  CHECK_FALSE(too_big.ok());
+  CHECK(too_big.fragment.empty());
+  CHECK(contains(too_big.error, "limit is 32768"));
+  CHECK(contains(too_big.error, "Export JSON"));
+}
+
+TEST_CASE("round trip: random scenes through a link, every double bit-for-bit") {
+  std::mt19937_64 rng(20240605);
+  int checked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Scene want = random_scene(rng);
+    REQUIRE(scene::validate(want).empty());
+    const links::MadeFragment made = links::make_fragment(want, {Panel::Formula}, Panel::Scores);
+    INFO("trial " << trial << ": " << made.error);
+    REQUIRE(made.ok());
+    const links::Fragment got = links::parse_fragment("#" + made.fragment);
+    INFO(got.error);
+    REQUIRE(got.ok());
+    REQUIRE(got.scene.has_value());
+    check_same_scene(*got.scene, want);
+    // And the text is a fixed point: encoding the decoded scene gives the same link.
+    CHECK(links::make_fragment(*got.scene, {Panel::Formula}, Panel::Scores).fragment == made.fragment);
+    ++checked;
+  }
+  CHECK(checked == 300);
+}
+
+TEST_CASE("round trip: the hardest doubles one by one") {
+  // Each value alone in Q, so a failure names it.
+  for (const double x :
+       {5e-324, -5e-324, DBL_MIN, DBL_MIN * (1 - DBL_EPSILON), 1e15, -1e15, 999999999999999.9, 0.1, 0.2 + 0.1,
+        -0.0, 1e-310, 4.9406564584124654e-324 * 3, 1.7976931348623157e-300}) {
+    Scene s;
+    s.tokens = {"x"};
+    s.Q = attn::Matrix::Constant(1, 1, x);
+    s.K = attn::Matrix::Constant(1, 1, 1.0);
+    s.V = attn::Matrix::Constant(1, 1, 1.0);
+    const links::MadeFragment made = links::make_fragment(s);
+    REQUIRE(made.ok());
+    const links::Fragment got = links::parse_fragment(made.fragment);
+    REQUIRE(got.ok());
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", x);
+    INFO("x = " << text);
+    CHECK(bits_of(got.scene->Q(0, 0)) == bits_of(x));
+  }
+}
+
+TEST_CASE("round trip: the bundled presets") {
+  for (const scene::PresetInfo& info : scene::preset_list()) {
+    INFO(info.name);
+    const std::optional<Scene> want = scene::preset(info.name);
+    REQUIRE(want.has_value());
+    const links::MadeFragment made = links::make_fragment(*want);
+    REQUIRE(made.ok());
+    CHECK(made.fragment.size() < 8192);  // every lesson fits in a short link
+    const links::Fragment got = links::parse_fragment(made.fragment);
+    REQUIRE(got.ok());
+    check_same_scene(*got.scene, *want);
+  }
+}
