@@ -1,0 +1,293 @@
+// harness.mjs — shared machinery of the browser tests: serve the built site, drive Debian's
+// Chromium through playwright-core, and talk to the page's `window.attentionLab` API.
+//
+// One browser per test file (`launchBrowser` in before(), close in after()); one fresh context and
+// page per test (`openApp`), so device settings (touch, HiDPI, viewport) never leak between tests.
+// Each `openApp` starts its own server on an ephemeral port, so tests of the sharing issue can mount
+// the site at a sub-path or add a CSP header without affecting others.
+//
+// Environment:
+//   AL_SITE_DIR   folder holding index.html + attention-lab.js/.wasm (required; run.sh sets it)
+//   AL_E2E_OUT    where screenshots go (default: <repo>/build/e2e)
+//   AL_CHROMIUM   browser executable (default: /usr/bin/chromium; never downloaded)
+//   AL_E2E_HEADED=1  show the browser window (needs a display)
+import assert from "node:assert/strict";
+import { mkdirSync, existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startServer } from "../../../scripts/static-server.mjs";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+// Flags from TOOLCHAIN.md: software WebGL2 (SwiftShader) in a sandbox-less container, and no
+// background traffic of the browser's own (so "no request leaves the origin" means the page's).
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--use-angle=swiftshader",
+  "--enable-unsafe-swiftshader",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+// SwiftShader compiles shaders on the CPU and the machine is shared: generous but finite.
+export const READY_TIMEOUT_MS = Number(process.env.AL_READY_TIMEOUT_MS ?? 60_000);
+export const STEP_TIMEOUT_MS = 10_000;
+
+export function siteDir() {
+  const dir = process.env.AL_SITE_DIR;
+  assert.ok(dir, "AL_SITE_DIR is not set: run tests/e2e/run.sh SITE_DIR");
+  assert.ok(existsSync(path.join(dir, "index.html")), `no index.html in AL_SITE_DIR=${dir}`);
+  return dir;
+}
+
+export function outDir() {
+  const dir = process.env.AL_E2E_OUT ?? path.join(REPO_ROOT, "build", "e2e");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Launch headless Chromium. playwright gives every launch a fresh temporary user-data-dir. */
+export async function launchBrowser() {
+  const executablePath = process.env.AL_CHROMIUM ?? "/usr/bin/chromium";
+  assert.ok(existsSync(executablePath), `no browser at ${executablePath} (scripts/setup installs chromium)`);
+  return chromium.launch({
+    executablePath,
+    args: CHROMIUM_ARGS,
+    headless: process.env.AL_E2E_HEADED !== "1",
+  });
+}
+
+/**
+ * Serve the site, open it in a fresh context and wait for `attentionLab.ready`.
+ * @param {import("playwright-core").Browser} browser
+ * @param {object} [options]
+ * @param {string} [options.site]        folder to serve (default AL_SITE_DIR)
+ * @param {string} [options.base="/"]    sub-path mount, e.g. "/user/repo/"
+ * @param {Object<string,string>} [options.headers]  extra response headers (e.g. a CSP)
+ * @param {string} [options.suffix=""]   appended to the page URL ("#s=…", "?hide=controls")
+ * @param {object} [options.context]     playwright context options (viewport, deviceScaleFactor, hasTouch, isMobile)
+ * @param {boolean} [options.waitReady=true]
+ * @returns {Promise<App>}
+ *
+ * App: { page, context, server, url, consoleErrors, pageErrors, externalRequests, failedRequests,
+ *        close() }. consoleErrors/pageErrors/externalRequests are live arrays.
+ */
+export async function openApp(browser, options = {}) {
+  const server = await startServer({
+    root: options.site ?? siteDir(),
+    port: 0,
+    base: options.base ?? "/",
+    headers: options.headers ?? {},
+  });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    ...(options.context ?? {}),
+  });
+  const consoleErrors = [];
+  const pageErrors = [];
+  const externalRequests = [];
+  const failedRequests = [];
+
+  // Every request of every page in this context goes through here: anything whose origin is not
+  // our server's is recorded and aborted (data:/blob: URLs are not network requests and are
+  // never routed).
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    let origin;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      origin = null;
+    }
+    if (origin !== server.origin) {
+      externalRequests.push(url);
+      return route.abort("blockedbyclient");
+    }
+    return route.continue();
+  });
+
+  const page = await context.newPage();
+  page.on("console", (msg) => {
+    if (msg.type() === "error") consoleErrors.push(`${msg.text()} @ ${msg.location()?.url ?? "?"}`);
+  });
+  page.on("pageerror", (err) => pageErrors.push(String(err?.stack ?? err)));
+  page.on("requestfailed", (req) => failedRequests.push(`${req.url()}: ${req.failure()?.errorText}`));
+
+  const url = server.url + (options.suffix ?? "");
+  const app = {
+    page,
+    context,
+    server,
+    url,
+    consoleErrors,
+    pageErrors,
+    externalRequests,
+    failedRequests,
+    async close() {
+      await context.close().catch(() => {});
+      await server.close();
+    },
+  };
+  try {
+    await page.goto(url, { waitUntil: "load" });
+    if (options.waitReady ?? true) await waitReady(page);
+  } catch (err) {
+    const detail = describeProblems(app);
+    await app.close();
+    throw new Error(`${err.message}${detail ? `\n${detail}` : ""}`);
+  }
+  return app;
+}
+
+/** Text listing console errors, page errors and external requests (for assertion messages). */
+export function describeProblems(app) {
+  const parts = [];
+  if (app.pageErrors.length) parts.push(`page errors:\n  ${app.pageErrors.join("\n  ")}`);
+  if (app.consoleErrors.length) parts.push(`console errors:\n  ${app.consoleErrors.join("\n  ")}`);
+  if (app.externalRequests.length) parts.push(`external requests:\n  ${app.externalRequests.join("\n  ")}`);
+  if (app.failedRequests.length) parts.push(`failed requests:\n  ${app.failedRequests.join("\n  ")}`);
+  return parts.join("\n");
+}
+
+/** Fail with a full listing when the page logged an error or tried to leave the origin. */
+export function assertClean(app) {
+  assert.equal(
+    app.pageErrors.length + app.consoleErrors.length + app.externalRequests.length,
+    0,
+    describeProblems(app),
+  );
+}
+
+export async function waitReady(page) {
+  await page.waitForFunction(() => window.attentionLab && window.attentionLab.ready, null, {
+    timeout: READY_TIMEOUT_MS,
+  });
+  await page.evaluate(
+    (ms) =>
+      Promise.race([
+        window.attentionLab.ready.then(() => true),
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`attentionLab.ready did not resolve in ${ms} ms`)), ms)),
+      ]),
+    READY_TIMEOUT_MS,
+  );
+}
+
+// ----- the page API ---------------------------------------------------------------------------
+export const getState = (page) => page.evaluate(() => window.attentionLab.getState());
+export const setState = (page, scene) => page.evaluate((s) => window.attentionLab.setState(s), scene);
+export const frameStats = (page) => page.evaluate(() => window.attentionLab.frameStats());
+export const widgetRect = (page, id) => page.evaluate((i) => window.attentionLab.widgetRect(i), id);
+
+/** widgetRect that must exist and be on screen; returns it with its centre {cx, cy}. */
+export async function requireWidget(page, id) {
+  const rect = await widgetRect(page, id);
+  assert.ok(rect, `widgetRect(${JSON.stringify(id)}) is null: the widget was not drawn`);
+  for (const key of ["x", "y", "w", "h"]) {
+    assert.ok(Number.isFinite(rect[key]), `widgetRect(${JSON.stringify(id)}).${key} = ${rect[key]}`);
+  }
+  assert.ok(rect.w > 0 && rect.h > 0, `widgetRect(${JSON.stringify(id)}) is empty: ${JSON.stringify(rect)}`);
+  const viewport = page.viewportSize();
+  const cx = rect.x + rect.w / 2;
+  const cy = rect.y + rect.h / 2;
+  assert.ok(
+    cx >= 0 && cy >= 0 && cx < viewport.width && cy < viewport.height,
+    `widget ${id} centre (${cx}, ${cy}) is outside the ${viewport.width}×${viewport.height} viewport`,
+  );
+  return { ...rect, cx, cy };
+}
+
+/** Resolve after `count` animation frames of the browser (lets the app's loop see input). */
+export const animationFrames = (page, count = 2) =>
+  page.evaluate(
+    (n) =>
+      new Promise((resolve) => {
+        const step = (left) => (left === 0 ? resolve() : requestAnimationFrame(() => step(left - 1)));
+        step(n);
+      }),
+    count,
+  );
+
+/**
+ * Poll `probe(state)` on getState() until it returns true; returns that state.
+ * Fails with `message` (and the last state's scene) after `timeout` ms.
+ */
+export async function waitForState(page, probe, message, timeout = STEP_TIMEOUT_MS) {
+  const deadline = Date.now() + timeout;
+  let state;
+  for (;;) {
+    state = await getState(page);
+    if (probe(state)) return state;
+    if (Date.now() > deadline) {
+      assert.fail(`${message} (waited ${timeout} ms; scene now ${JSON.stringify(state.scene)})`);
+    }
+    await animationFrames(page, 1);
+  }
+}
+
+/** Mouse click at a widget's centre, with press and release in different frames (ImGui sees both). */
+export async function clickWidget(page, id) {
+  const { cx, cy } = await requireWidget(page, id);
+  await page.mouse.move(cx, cy);
+  await animationFrames(page, 2);
+  await page.mouse.down();
+  await animationFrames(page, 2);
+  await page.mouse.up();
+  await animationFrames(page, 2);
+}
+
+/** Touch tap at a widget's centre (context needs hasTouch). */
+export async function tapWidget(page, id) {
+  const { cx, cy } = await requireWidget(page, id);
+  await page.touchscreen.tap(cx, cy);
+  await animationFrames(page, 2);
+}
+
+/**
+ * Drag a slider: press at its centre, move `dx` CSS px horizontally in `steps` steps (a frame
+ * between steps so ImGui sees the motion), release.
+ */
+export async function dragWidget(page, id, dx, steps = 10) {
+  const { cx, cy } = await requireWidget(page, id);
+  await page.mouse.move(cx, cy);
+  await animationFrames(page, 2);
+  await page.mouse.down();
+  await animationFrames(page, 2);
+  for (let i = 1; i <= steps; i++) {
+    await page.mouse.move(cx + (dx * i) / steps, cy);
+    await animationFrames(page, 1);
+  }
+  await page.mouse.up();
+  await animationFrames(page, 2);
+}
+
+/** Move the mouse off every widget (to the bottom-right corner) so hover effects stop. */
+export async function parkMouse(page) {
+  const viewport = page.viewportSize();
+  await page.mouse.move(viewport.width - 2, viewport.height - 2);
+}
+
+/** Canvas geometry: backing store size vs CSS box, and devicePixelRatio. */
+export const canvasGeometry = (page) =>
+  page.evaluate(() => {
+    const canvas = document.querySelector("canvas");
+    if (!canvas) return null;
+    const box = canvas.getBoundingClientRect();
+    return {
+      width: canvas.width,
+      height: canvas.height,
+      cssWidth: box.width,
+      cssHeight: box.height,
+      dpr: window.devicePixelRatio,
+    };
+  });
+
+/** Screenshot into outDir(); returns the path. */
+export async function screenshot(page, name) {
+  const file = path.join(outDir(), `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
