@@ -39,38 +39,57 @@ std::string clip_utf8(const std::string& s, std::size_t max_bytes = 40) {
   return s.substr(0, end) + "…";
 }
 
-// True when `s` is well-formed UTF-8 (no overlongs, no surrogates, ≤ U+10FFFF).
-bool valid_utf8(const std::string& s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned c = p[i];
-    std::size_t len;
-    unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;  // overlong
-      if (c == 0xED) hi = 0x9F;  // surrogates
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;  // overlong
-      if (c == 0xF4) hi = 0x8F;  // > U+10FFFF
-    } else {
-      return false;
-    }
-    if (i + len > n) return false;
-    if (p[i + 1] < lo || p[i + 1] > hi) return false;
-    for (std::size_t k = 2; k < len; ++k)
-      if ((p[i + k] & 0xC0) != 0x80) return false;
-    i += len;
+// Length of the well-formed UTF-8 sequence starting at s[i] (no overlongs, no surrogates,
+// ≤ U+10FFFF), or 0 when there is none.
+std::size_t utf8_sequence_length(const std::string& s, std::size_t i) {
+  const auto byte = [&s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned c = byte(i);
+  std::size_t len;
+  unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (c < 0x80) {
+    return 1;
+  } else if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;  // overlong
+    if (c == 0xED) hi = 0x9F;  // surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;  // overlong
+    if (c == 0xF4) hi = 0x8F;  // > U+10FFFF
+  } else {
+    return 0;
   }
+  if (i + len > s.size()) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < len; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  return len;
+}
+
+bool valid_utf8(const std::string& s) {
+  for (std::size_t i = 0, len; i < s.size(); i += len)
+    if ((len = utf8_sequence_length(s, i)) == 0) return false;
   return true;
+}
+
+// `s` with each byte that does not start a well-formed UTF-8 sequence replaced by '?': parse errors
+// quote the input, and the message must be displayable text.
+std::string sanitize_utf8(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t len = utf8_sequence_length(s, i);
+    if (len == 0) {
+      out += '?';
+      ++i;
+    } else {
+      out.append(s, i, len);
+      i += len;
+    }
+  }
+  return out;
 }
 
 // Where we are inside the document, as the user would name it: "Q: row 0, entry 1".
@@ -168,6 +187,7 @@ class SceneSax {
       if (!where.empty()) error_ += " (in " + where + ")";
       error_ += ": " + reason;
     }
+    error_ = sanitize_utf8(error_);
     return dom_.parse_error(position, last_token, ex);
   }
 

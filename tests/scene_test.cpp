@@ -1,0 +1,454 @@
+// Scene tests: presets against the lessons (../shared/LESSONS.md) and NumPy, JSON round trips, and a
+// table of malformed scenes whose errors must name the field. No file I/O: this also runs as wasm.
+#include "scene/scene.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+using attn::Matrix;
+using json = nlohmann::json;
+
+namespace {
+
+void check_close(const Matrix& got, std::initializer_list<std::initializer_list<double>> want,
+                 double tol = 5e-7) {
+  REQUIRE(got.rows() == static_cast<Eigen::Index>(want.size()));
+  Eigen::Index i = 0;
+  for (const auto& row : want) {
+    REQUIRE(got.cols() == static_cast<Eigen::Index>(row.size()));
+    Eigen::Index j = 0;
+    for (double w : row) {
+      INFO("at (" << i << "," << j << "): got " << got(i, j) << ", want " << w);
+      CHECK(std::abs(got(i, j) - w) <= tol);
+      ++j;
+    }
+    ++i;
+  }
+}
+
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// Bit-for-bit equality of two matrices (so -0.0 ≠ 0.0 and every last bit counts).
+bool same_bits(const Matrix& a, const Matrix& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return false;
+  for (Eigen::Index i = 0; i < a.size(); ++i)
+    if (!same_bits(a.data()[i], b.data()[i])) return false;
+  return true;
+}
+
+void check_same_scene(const scene::Scene& a, const scene::Scene& b) {
+  CHECK(a.tokens == b.tokens);
+  CHECK(a.mode == b.mode);
+  for (auto [x, y] : {std::pair{&a.Q, &b.Q},
+                      {&a.K, &b.K},
+                      {&a.V, &b.V},
+                      {&a.X, &b.X},
+                      {&a.Wq, &b.Wq},
+                      {&a.Wk, &b.Wk},
+                      {&a.Wv, &b.Wv}})
+    CHECK(same_bits(*x, *y));
+  CHECK(a.scale.mode == b.scale.mode);
+  if (a.scale.mode == attn::ScaleMode::Temperature)
+    CHECK(same_bits(a.scale.temperature, b.scale.temperature));
+  CHECK(a.causal == b.causal);
+  CHECK(a.mask == b.mask);
+}
+
+scene::Scene must_preset(const char* name) {
+  const std::optional<scene::Scene> s = scene::preset(name);
+  REQUIRE(s.has_value());
+  return *s;
+}
+
+// A valid direct-mode scene as JSON text, with `extra` spliced in before the closing brace.
+std::string small_scene(const std::string& extra = "") {
+  return R"({"version":1,"tokens":["a","b"],"Q":[[1,2],[3,4]],"K":[[5,6],[7,8]],"V":[[1],[2]])" + extra + "}";
+}
+
+std::string tokens_json(int n) {
+  std::string t = "[";
+  for (int i = 0; i < n; ++i) t += (i ? ",\"t" : "\"t") + std::to_string(i) + "\"";
+  return t + "]";
+}
+
+std::string matrix_json(int rows, int cols, const std::string& value = "1") {
+  std::string m = "[";
+  for (int i = 0; i < rows; ++i) {
+    m += i ? ",[" : "[";
+    for (int j = 0; j < cols; ++j) m += (j ? "," : "") + value;
+    m += "]";
+  }
+  return m + "]";
+}
+
+}  // namespace
+
+TEST_CASE("every preset is valid and parses back from its own JSON bit for bit") {
+  REQUIRE(scene::preset_list().size() == 4);
+  for (const scene::PresetInfo& info : scene::preset_list()) {
+    INFO("preset " << info.name);
+    CHECK(!info.description.empty());
+    const scene::Scene s = must_preset(info.name.c_str());
+    CHECK(scene::validate(s) == "");
+    for (int indent : {-1, 2}) {
+      const scene::ParseResult back = scene::parse_scene(scene::scene_to_json(s, indent));
+      REQUIRE_MESSAGE(back.ok(), back.error);
+      check_same_scene(s, *back.scene);
+    }
+  }
+  CHECK_FALSE(scene::preset("no-such-preset").has_value());
+}
+
+TEST_CASE("preset practice-qkv reproduces lesson 1 through compute()") {
+  const scene::Scene s = must_preset("practice-qkv");
+  CHECK(s.n() == 3);
+  CHECK(s.d_k() == 2);
+  CHECK(s.d_v() == 4);
+  const attn::Result r = scene::compute(s);
+  check_close(r.Q, {{1, 0}, {0, 1}, {1, 1}});
+  check_close(r.K, {{0, 1}, {1, 0}, {1, 0}});
+  check_close(r.scores, {{0, 1, 1}, {1, 0, 0}, {1, 1, 1}});
+  CHECK(r.divisor == 1.0);
+  check_close(
+      r.weights,
+      {{0.155362, 0.422319, 0.422319}, {0.576117, 0.211942, 0.211942}, {0.333333, 0.333333, 0.333333}});
+  check_close(r.output, {{0.577681, 0.844638, 0.155362, 0.422319},
+                         {0.788058, 0.423883, 0.576117, 0.211942},
+                         {0.666667, 0.666667, 0.333333, 0.333333}});
+  // The lesson prints A's first row rounded to 3 places.
+  check_close(r.weights.topRows(1), {{0.155, 0.422, 0.422}}, 5e-4);
+}
+
+TEST_CASE("preset soft-dictionary reproduces lesson 2 through compute()") {
+  const attn::Result r = scene::compute(must_preset("soft-dictionary"));
+  check_close(r.weights.topRows(1), {{0.999955, 0.000045}});
+  check_close(r.output.topRows(1), {{1.000091, 2.000091}});
+  check_close(r.output.topRows(1), {{1, 2}}, 5e-4);  // "which rounds to [1, 2]: the first value"
+}
+
+TEST_CASE("preset causal-5 reproduces lesson 4 through compute()") {
+  const scene::Scene s = must_preset("causal-5");
+  CHECK(s.n() == 5);
+  CHECK(s.causal);
+  const attn::Result r = scene::compute(s);
+  CHECK(r.weights(2, 3) == 0.0);
+  CHECK(r.weights(2, 4) == 0.0);
+  CHECK(r.weights(2, 0) + r.weights(2, 1) + r.weights(2, 2) == doctest::Approx(1.0).epsilon(1e-12));
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) CHECK(int(r.allowed(i, j)) == (j <= i ? 1 : 0));
+  CHECK(r.divisor == doctest::Approx(std::sqrt(2.0)).epsilon(1e-15));
+  CHECK(r.masked_rows.empty());
+}
+
+TEST_CASE("preset learned-5x8 has lesson 3's shapes and NumPy's numbers") {
+  const scene::Scene s = must_preset("learned-5x8");
+  CHECK(s.mode == scene::Mode::Projected);
+  CHECK(s.X.rows() == 5);
+  CHECK(s.X.cols() == 8);
+  CHECK(s.d_k() == 8);
+  CHECK(s.d_v() == 8);
+  // Reference: NumPy's np.random.RandomState(0).random_sample — the same Mersenne Twister, seeding and
+  // 53-bit mapping — drawing X (5×8) and then W_q, W_k, W_v (8×8 each, mapped to ±1/√8), exact.
+  const double x0[8] = {0.5488135039273248, 0.7151893663724195, 0.6027633760716439, 0.5448831829968969,
+                        0.4236547993389047, 0.6458941130666561, 0.4375872112626925, 0.8917730007820798};
+  for (int j = 0; j < 8; ++j) CHECK(s.X(0, j) == x0[j]);
+  CHECK(s.X(4, 7) == 0.6818202991034834);
+  CHECK(s.Wq(0, 0) == -0.09934291620741059);
+  CHECK(s.Wv(7, 7) == -0.20271904488841588);
+  const double bound = 1.0 / std::sqrt(8.0);
+  for (const Matrix* w : {&s.Wq, &s.Wk, &s.Wv}) {
+    CHECK(w->minCoeff() >= -bound);
+    CHECK(w->maxCoeff() < bound);
+  }
+
+  const attn::Result r = scene::compute(s);
+  CHECK(r.weights.rows() == 5);
+  CHECK(r.weights.cols() == 5);
+  CHECK(r.output.rows() == 5);
+  CHECK(r.output.cols() == 8);
+  CHECK(r.divisor == doctest::Approx(std::sqrt(8.0)).epsilon(1e-15));
+  for (int i = 0; i < 5; ++i) CHECK(r.weights.row(i).sum() == doctest::Approx(1.0).epsilon(1e-12));
+  // NumPy float64: a = softmax((x Wq)(x Wk)ᵀ/√8), y = a (x Wv).
+  check_close(r.weights.topRows(1),
+              {{0.19274564134802505, 0.17619772175325915, 0.20713020174414093, 0.22676260770666784,
+                0.19716382744790698}},
+              1e-12);
+  check_close(r.output.bottomRows(1),
+              {{-0.28737338568347964, 0.8064018581563521, 0.5229294933123962, -0.6174982760128509,
+                -0.1828404988550929, -0.34802471801428936, -0.46943553675125205, -0.2608673165755318}},
+              1e-12);
+}
+
+TEST_CASE("scene_to_json round-trips random doubles bit for bit") {
+  std::mt19937_64 rng(2024);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 6), d = 1 + static_cast<int>(rng() % 6);
+    scene::Scene s;
+    for (int i = 0; i < n; ++i) s.tokens.push_back("tok" + std::to_string(i));
+    s.mode = trial % 2 ? scene::Mode::Direct : scene::Mode::Projected;
+    // Random bit patterns cover every exponent, subnormals and -0.0; keep those within the limits.
+    auto random_value = [&rng]() {
+      for (;;) {
+        const std::uint64_t bits = rng();
+        double v;
+        std::memcpy(&v, &bits, sizeof v);
+        if (std::isfinite(v) && std::abs(v) <= scene::kMaxAbsValue) return v;
+      }
+    };
+    auto fill = [&](Matrix& m, int rows, int cols) {
+      m.resize(rows, cols);
+      for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = random_value();
+    };
+    if (s.mode == scene::Mode::Direct) {
+      fill(s.Q, n, d);
+      fill(s.K, n, d);
+      fill(s.V, n, d + 1);
+    } else {
+      fill(s.X, n, d);
+      fill(s.Wq, d, 3);
+      fill(s.Wk, d, 3);
+      fill(s.Wv, d, 2);
+    }
+    s.scale.mode = attn::ScaleMode::Temperature;
+    s.scale.temperature = scene::kMinTemperature + std::ldexp(static_cast<double>(rng() >> 11), -53) * 1000.0;
+    s.causal = trial % 3 == 0;
+    if (trial % 4 == 0) {
+      s.mask = attn::MaskMatrix::Ones(n, n);
+      s.mask(0, 0) = 0;
+    }
+    REQUIRE(scene::validate(s) == "");
+    const std::string text = scene::scene_to_json(s);
+    const scene::ParseResult back = scene::parse_scene(text);
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    INFO("trial " << trial);
+    check_same_scene(s, *back.scene);
+    CHECK(scene::scene_to_json(*back.scene) == text);  // canonical: writing twice gives the same text
+  }
+  // The awkward ones by name.
+  scene::Scene s = must_preset("soft-dictionary");
+  s.Q(0, 0) = -0.0;
+  s.Q(0, 1) = 4.9406564584124654e-324;  // smallest subnormal
+  s.Q(1, 0) = 0.1;
+  s.Q(1, 1) = 1e15;
+  const scene::ParseResult back = scene::parse_scene(scene::scene_to_json(s));
+  REQUIRE(back.ok());
+  CHECK(same_bits(back.scene->Q, s.Q));
+}
+
+TEST_CASE("scene JSON: canonical key order, defaults, and optional fields") {
+  const scene::Scene s = must_preset("causal-5");
+  const std::string text = scene::scene_to_json(s);
+  CHECK(text.rfind(R"({"version":1,"tokens":["the","cat","sat","on","mats"],"Q":)", 0) == 0);
+  CHECK(text.find(R"("scale":"sqrt_dk","causal":true})") != std::string::npos);
+  CHECK(text.find("mask") == std::string::npos);  // only written when present
+
+  const scene::ParseResult d = scene::parse_scene(small_scene());
+  REQUIRE(d.ok());
+  CHECK(d.scene->scale.mode == attn::ScaleMode::SqrtDk);  // default scale
+  CHECK_FALSE(d.scene->causal);                           // default causal
+  CHECK(d.scene->mask.size() == 0);
+
+  const scene::ParseResult t =
+      scene::parse_scene(small_scene(R"(,"scale":2.5,"causal":true,"mask":[[1,0],[1,1]])"));
+  REQUIRE_MESSAGE(t.ok(), t.error);
+  CHECK(t.scene->scale.mode == attn::ScaleMode::Temperature);
+  CHECK(t.scene->scale.temperature == 2.5);
+  CHECK(scene::scene_to_json(*t.scene).find(R"("scale":2.5,"causal":true,"mask":[[1,0],[1,1]]})") !=
+        std::string::npos);
+
+  // Empty and duplicate labels are fine; UTF-8 labels up to 64 bytes too.
+  const std::string label64(64, 'x');
+  const scene::ParseResult labels = scene::parse_scene(
+      R"({"version":1,"tokens":["","","chat noir é","ü)" + std::string(61, 'y') + R"(","\u732b","x"],"Q":)" +
+      matrix_json(6, 1) + R"(,"K":)" + matrix_json(6, 1) + R"(,"V":)" + matrix_json(6, 1) + "}");
+  REQUIRE_MESSAGE(labels.ok(), labels.error);
+  CHECK(labels.scene->tokens[4] == "\xE7\x8C\xAB");  // 猫
+}
+
+TEST_CASE("result_to_json has every stage; masked cells are null in scaled") {
+  const scene::ParseResult p = scene::parse_scene(small_scene(R"(,"scale":"none","mask":[[0,0],[1,0]])"));
+  REQUIRE(p.ok());
+  const attn::Result r = scene::compute(*p.scene);
+  const json j = json::parse(scene::result_to_json(r), nullptr, false);
+  REQUIRE(j.is_object());
+  for (const char* key :
+       {"Q", "K", "V", "scores", "divisor", "scaled", "allowed", "weights", "output", "masked_rows"})
+    CHECK_MESSAGE(j.contains(key), key);
+  // scores = Q Kᵀ = [[1·5+2·6, 1·7+2·8], [3·5+4·6, 3·7+4·8]] = [[17, 23], [39, 53]]
+  CHECK(j["scores"] == json::parse("[[17.0,23.0],[39.0,53.0]]"));
+  CHECK(j["scaled"] == json::parse("[[null,null],[39.0,null]]"));
+  CHECK(j["allowed"] == json::parse("[[0,0],[1,0]]"));
+  CHECK(j["weights"] == json::parse("[[0.0,0.0],[1.0,0.0]]"));
+  CHECK(j["output"] == json::parse("[[0.0],[1.0]]"));
+  CHECK(j["masked_rows"] == json::parse("[0]"));
+  CHECK(j["divisor"] == 1.0);
+  // Indented output is the same JSON.
+  CHECK(json::parse(scene::result_to_json(r, 2), nullptr, false) == j);
+}
+
+TEST_CASE("validate() and compute() on scenes built in code") {
+  scene::Scene s = must_preset("soft-dictionary");
+  s.tokens[1] = "\xC3\x28";  // invalid UTF-8
+  CHECK(scene::validate(s).rfind("tokens: entry 1", 0) == 0);
+  s = must_preset("soft-dictionary");
+  s.K(1, 1) = std::nan("");
+  CHECK(scene::validate(s) == "K: row 1, entry 1 is not a finite number");
+  CHECK(scene::compute(s).weights.size() == 0);  // invalid: an empty result, not a crash
+  s = must_preset("soft-dictionary");
+  s.V.resize(3, 2);
+  s.V.setOnes();
+  CHECK(scene::validate(s).rfind("V: has 3 rows, expected 2", 0) == 0);
+  s = must_preset("practice-qkv");
+  s.Wk = Matrix::Ones(4, 3);
+  CHECK(scene::validate(s).rfind("Wk: row 0 has 3 entries, expected 2", 0) == 0);
+  s = must_preset("practice-qkv");
+  s.mask = attn::MaskMatrix::Ones(3, 3);
+  s.mask(2, 1) = 7;
+  CHECK(scene::validate(s) == "mask: row 2, entry 1 must be 0 or 1");
+  s.mask = attn::MaskMatrix::Ones(2, 2);
+  CHECK(scene::validate(s).rfind("mask:", 0) == 0);
+  s = must_preset("practice-qkv");
+  s.scale.mode = attn::ScaleMode::Temperature;
+  s.scale.temperature = 0.0;
+  CHECK(scene::validate(s).rfind("scale:", 0) == 0);
+}
+
+TEST_CASE("malformed scenes are rejected with an error naming the field") {
+  struct Bad {
+    const char* what;
+    std::string text;
+    std::string error_starts;  // the error must begin with this (field + reason)
+  };
+  const std::string ten_mb(10u << 20, ' ');
+  const std::vector<Bad> table = {
+      {"K row too long",
+       R"({"version":1,"tokens":["a","b"],"Q":[[1,2],[3,4]],"K":[[1,2],[3,4,5]],"V":[[1],[2]]})",
+       "K: row 1 has 3 entries, expected 2"},
+      {"K wrong d_k", R"({"version":1,"tokens":["a","b"],"Q":[[1,2],[3,4]],"K":[[1],[3]],"V":[[1],[2]]})",
+       "K: row 0 has 1 entries, expected 2"},
+      {"V too few rows", R"({"version":1,"tokens":["a","b"],"Q":[[1,2],[3,4]],"K":[[1,2],[3,4]],"V":[[1]]})",
+       "V: has 1 rows, expected 2"},
+      {"X rows vs tokens", R"({"version":1,"tokens":["a"],"X":[[1],[2]],"Wq":[[1]],"Wk":[[1]],"Wv":[[1]]})",
+       "X: has 2 rows, expected 1"},
+      {"Wv rows vs d_model",
+       R"({"version":1,"tokens":["a"],"X":[[1,2]],"Wq":[[1],[1]],"Wk":[[1],[1]],"Wv":[[1]]})",
+       "Wv: has 1 rows, expected 2"},
+      {"Wk cols vs Wq", R"({"version":1,"tokens":["a"],"X":[[1]],"Wq":[[1,2]],"Wk":[[1]],"Wv":[[1]]})",
+       "Wk: row 0 has 1 entries, expected 2"},
+      {"both modes", small_scene(R"(,"X":[[1],[2]])"), "scene: give either Q/K/V or X/Wq/Wk/Wv, not both"},
+      {"no mode", R"({"version":1,"tokens":["a"]})", "scene: no vectors"},
+      {"half a mode", R"({"version":1,"tokens":["a"],"Q":[[1]],"K":[[1]]})", "V: missing"},
+      {"bare NaN", R"({"version":1,"tokens":["a"],"Q":[[NaN]],"K":[[1]],"V":[[1]]})",
+       "json: parse error at byte 35 (in Q: row 0, entry 0)"},
+      {"NaN as string", R"({"version":1,"tokens":["a"],"Q":[["NaN"]],"K":[[1]],"V":[[1]]})",
+       "Q: row 0, entry 0 is not a finite number"},
+      {"Inf as string", R"({"version":1,"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1, "Inf"]]})",
+       "V: row 0, entry 1 is not a finite number"},
+      {"1e400", R"({"version":1,"tokens":["a"],"Q":[[1]],"K":[[1e400]],"V":[[1]]})",
+       "K: row 0, entry 0 is not a finite number"},
+      {"above 1e15", R"({"version":1,"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[-2e15]]})",
+       "V: row 0, entry 0 has magnitude above the limit"},
+      {"n = 1025",
+       R"({"version":1,"tokens":)" + tokens_json(1025) + R"(,"Q":)" + matrix_json(1025, 1) + R"(,"K":)" +
+           matrix_json(1025, 1) + R"(,"V":)" + matrix_json(1025, 1) + "}",
+       "tokens: 1025 tokens, limit is 1024"},
+      {"d = 257", R"({"version":1,"tokens":["a"],"Q":)" + matrix_json(1, 257) + R"(,"K":[[1]],"V":[[1]]})",
+       "Q: row 0 has 257 entries, limit is 256"},
+      {"negative scale", small_scene(R"(,"scale":-1)"),
+       "scale: must be \"none\", \"sqrt_dk\" or a number in"},
+      {"zero scale", small_scene(R"(,"scale":0)"), "scale: must be"},
+      {"huge scale", small_scene(R"(,"scale":1e7)"), "scale: must be"},
+      {"unknown scale", small_scene(R"(,"scale":"sqrt")"), "scale: must be"},
+      {"scale as bool", small_scene(R"(,"scale":true)"), "scale: must be"},
+      {"mask entry 2", small_scene(R"(,"mask":[[1,0],[1,2]])"), "mask: row 1, entry 1 must be 0 or 1"},
+      {"mask entry 0.5", small_scene(R"(,"mask":[[1,0.5],[1,1]])"), "mask: row 0, entry 1 must be 0 or 1"},
+      {"mask as bool", small_scene(R"(,"mask":[[true,1],[1,1]])"), "mask: row 0, entry 0 must be 0 or 1"},
+      {"mask wrong size", small_scene(R"(,"mask":[[1,1,1],[1,1,1],[1,1,1]])"),
+       "mask: has 3 rows, expected 2"},
+      {"mask row short", small_scene(R"(,"mask":[[1,1],[1]])"), "mask: row 1 has 1 entries, expected 2"},
+      {"causal as string", small_scene(R"(,"causal":"yes")"), "causal: must be true or false"},
+      {"Q as string", R"({"version":1,"tokens":["a"],"Q":"[[1]]","K":[[1]],"V":[[1]]})",
+       "Q: expected an array of rows, got a string"},
+      {"row as number", R"({"version":1,"tokens":["a","b"],"Q":[[1],2],"K":[[1],[1]],"V":[[1],[1]]})",
+       "Q: row 1 is not an array"},
+      {"empty row", R"({"version":1,"tokens":["a"],"Q":[[]],"K":[[1]],"V":[[1]]})", "Q: row 0 is empty"},
+      {"token as number", R"({"version":1,"tokens":["a",7],"Q":[[1],[1]],"K":[[1],[1]],"V":[[1],[1]]})",
+       "tokens: entry 1 is not a string"},
+      {"tokens missing", R"({"version":1,"Q":[[1]],"K":[[1]],"V":[[1]]})", "tokens: missing"},
+      {"no tokens", R"({"version":1,"tokens":[],"Q":[[1]],"K":[[1]],"V":[[1]]})",
+       "tokens: need at least 1 token"},
+      {"token of 65 bytes",
+       R"({"version":1,"tokens":[")" + std::string(65, 'z') + R"("],"Q":[[1]],"K":[[1]],"V":[[1]]})",
+       "tokens: entry 0 is 65 bytes, limit is 64"},
+      {"truncated JSON", R"({"version":1,"tokens":["a"],"Q":[[1)",
+       "json: parse error at byte 36 (in Q: row 0, entry 1): syntax error while parsing array - unexpected "
+       "end of input"},
+      {"trailing garbage", small_scene() + "x", "json: parse error at byte"},
+      {"invalid UTF-8", "{\"version\":1,\"tokens\":[\"\xC3\x28\"],\"Q\":[[1]],\"K\":[[1]],\"V\":[[1]]}",
+       "json: parse error at byte 26 (in tokens: entry 0): syntax error while parsing value - invalid "
+       "string: ill-formed UTF-8"},
+      {"empty input", "", "input: empty"},
+      {"whitespace input", " \n\t ", "input: empty"},
+      {"not an object", "[1,2,3]", "scene: expected a JSON object, got an array"},
+      {"version 2", R"({"version":2,"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})",
+       "version: expected 1, got 2"},
+      {"version as string", R"({"version":"1","tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})",
+       "version: expected 1"},
+      {"missing version", R"({"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})", "version: missing"},
+      {"unknown key", small_scene(R"(,"casual":true)"), "casual: unknown key"},
+      {"duplicate key", small_scene(R"(,"Q":[[1,2],[3,4]])"), "Q: key appears twice"},
+      {"deep nesting", std::string(100000, '['), "json: nested more than 32 levels"},
+      {"10 MB input", "{" + ten_mb + "}", "input: 10485762 bytes is larger than the 8 MiB limit"},
+  };
+  CHECK(table.size() >= 20);
+  for (const Bad& bad : table) {
+    INFO("case: " << std::string(bad.what));
+    const scene::ParseResult r = scene::parse_scene(bad.text);
+    CHECK_FALSE(r.ok());
+    INFO("error: " << r.error);
+    CHECK(r.error.rfind(bad.error_starts, 0) == 0);
+  }
+}
+
+TEST_CASE("the limits themselves are accepted: n = 1024, d = 256, |value| = 1e15, scale at both ends") {
+  const std::string big = R"({"version":1,"tokens":)" + tokens_json(1024) + R"(,"Q":)" +
+                          matrix_json(1024, 1) + R"(,"K":)" + matrix_json(1024, 1) + R"(,"V":)" +
+                          matrix_json(1024, 1) + "}";
+  const scene::ParseResult r = scene::parse_scene(big);
+  REQUIRE_MESSAGE(r.ok(), r.error);
+  CHECK(r.scene->n() == 1024);
+  const scene::ParseResult wide =
+      scene::parse_scene(R"({"version":1,"tokens":["a"],"X":)" + matrix_json(1, 256, "-1e15") + R"(,"Wq":)" +
+                         matrix_json(256, 256, "0") + R"(,"Wk":)" + matrix_json(256, 1) + R"(,"Wv":)" +
+                         matrix_json(256, 256) + "}");
+  // Wk must have Wq's 256 columns: the error names Wk.
+  CHECK(wide.error.rfind("Wk: row 0 has 1 entries, expected 256", 0) == 0);
+  const scene::ParseResult wide_ok =
+      scene::parse_scene(R"({"version":1,"tokens":["a","b"],"X":)" + matrix_json(2, 256, "-1e15") +
+                         R"(,"Wq":)" + matrix_json(256, 256, "0") + R"(,"Wk":)" + matrix_json(256, 256) +
+                         R"(,"Wv":)" + matrix_json(256, 256) + "}");
+  REQUIRE_MESSAGE(wide_ok.ok(), wide_ok.error);
+  const attn::Result wr = scene::compute(*wide_ok.scene);
+  CHECK(wr.output.allFinite());
+  CHECK(wr.output(0, 0) == -2.56e17);  // both rows of V are 256 · (−1e15); weights [0.5, 0.5]
+  for (const char* scale : {"1e-06", "1e+06", "1", "0.001"})
+    CHECK_MESSAGE(scene::parse_scene(small_scene(std::string(R"(,"scale":)") + scale)).ok(), scale);
+}
+
+TEST_CASE("error messages are valid UTF-8 even when the input is not") {
+  const scene::ParseResult r =
+      scene::parse_scene("{\"version\":1,\"tokens\":[\"\xFF\xFE\"],\"Q\":[[1]],\"K\":[[1]],\"V\":[[1]]}");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error.find('\xFF') == std::string::npos);
+  CHECK(r.error.find('\xFE') == std::string::npos);
+  CHECK(r.error.rfind("json: parse error at byte", 0) == 0);
+}
