@@ -30,4 +30,5 @@ fi
 cd "$here"
 echo "e2e: site $AL_SITE_DIR"
 # One test file at a time: each runs its own Chromium, and the machine has 2 cores.
-exec node --test --test-concurrency=1 --test-reporter=tap "$@" ./*.test.mjs
+# A test that hangs (a wedged page) fails after 5 minutes instead of blocking scripts/test.
+exec node --test --test-concurrency=1 --test-timeout=300000 --test-reporter=tap "$@" ./*.test.mjs

@@ -66,6 +66,7 @@ export async function launchBrowser() {
  * @param {import("playwright-core").Browser} browser
  * @param {object} [options]
  * @param {string} [options.site]        folder to serve (default AL_SITE_DIR)
+ * @param {string} [options.url]         open this URL instead of serving a folder (file://…)
  * @param {string} [options.base="/"]    sub-path mount, e.g. "/user/repo/"
  * @param {Object<string,string>} [options.headers]  extra response headers (e.g. a CSP)
  * @param {string} [options.suffix=""]   appended to the page URL ("#s=…", "?hide=controls")
@@ -77,12 +78,16 @@ export async function launchBrowser() {
  *        close() }. consoleErrors/pageErrors/externalRequests are live arrays.
  */
 export async function openApp(browser, options = {}) {
-  const server = await startServer({
-    root: options.site ?? siteDir(),
-    port: 0,
-    base: options.base ?? "/",
-    headers: options.headers ?? {},
-  });
+  // options.url: open that URL instead of serving a folder (e.g. the single-file build via
+  // file://); then only requests to that URL's own origin are allowed.
+  const server = options.url
+    ? { origin: new URL(options.url).origin, url: options.url, requests: [], close: async () => {} }
+    : await startServer({
+        root: options.site ?? siteDir(),
+        port: 0,
+        base: options.base ?? "/",
+        headers: options.headers ?? {},
+      });
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     ...(options.context ?? {}),
@@ -103,7 +108,9 @@ export async function openApp(browser, options = {}) {
     } catch {
       origin = null;
     }
-    if (origin !== server.origin) {
+    // file:// pages have the opaque origin "null": only their own file may load.
+    const allowed = server.origin === "null" ? url === server.url.split("#")[0] || url === server.url : origin === server.origin;
+    if (!allowed) {
       externalRequests.push(url);
       return route.abort("blockedbyclient");
     }
