@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""CLI contract: attention-lab-cli over a folder of scene files.
+
+usage: cli_test.py CLI CASE_DIR
+
+Writes bad scene files (wrong shapes, both modes, NaN, Inf as string, n = 1025, bad scale, bad
+mask, wrong JSON types, truncated JSON, a 10 MB file, ...) into CASE_DIR and runs the CLI on each:
+every bad file must exit 2 with nothing on stdout and a stderr message that names the field; every
+good file (the presets, stdin, '-') must exit 0 with valid JSON on stdout and nothing on stderr.
+Standard library only.
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def scene(**fields):
+    base = {"version": 1, "tokens": ["a", "b"], "Q": [[1, 2], [3, 4]], "K": [[5, 6], [7, 8]], "V": [[1], [2]]}
+    for key, value in fields.items():
+        if value is None:
+            base.pop(key, None)
+        else:
+            base[key] = value
+    return json.dumps(base)
+
+
+def ones(rows, cols):
+    return [[1] * cols for _ in range(rows)]
+
+
+# (file name, file text, text that must appear at the start of the stderr message after "attention-lab-cli: ")
+BAD = [
+    ("k_row_too_long", scene(K=[[5, 6], [7, 8, 9]]), "K: row 1 has 3 entries, expected 2"),
+    ("k_wrong_dk", scene(K=[[5], [7]]), "K: row 0 has 1 entries, expected 2"),
+    ("v_rows", scene(V=[[1]]), "V: has 1 rows, expected 2"),
+    ("both_modes", scene(X=[[1], [2]]), "scene: give either Q/K/V or X/Wq/Wk/Wv, not both"),
+    ("no_mode", scene(Q=None, K=None, V=None), "scene: no vectors"),
+    ("nan_literal", scene().replace("[3, 4]", "[3, NaN]"), "json: parse error at byte"),
+    ("nan_string", scene(Q=[[1, 2], [3, "NaN"]]), "Q: row 1, entry 1 is not a finite number"),
+    ("inf_string", scene(V=[[1], ["Inf"]]), "V: row 1, entry 0 is not a finite number"),
+    ("overflow_1e400", scene().replace("[7, 8]", "[7, 1e400]"), "K: row 1, entry 1 is not a finite number"),
+    ("n_1025", json.dumps({"version": 1, "tokens": ["t"] * 1025, "Q": ones(1025, 1), "K": ones(1025, 1),
+                           "V": ones(1025, 1)}), "tokens: 1025 tokens, limit is 1024"),
+    ("d_257", scene(Q=ones(2, 257), K=ones(2, 257)), "Q: row 0 has 257 entries, limit is 256"),
+    ("scale_negative", scene(scale=-2), "scale: must be"),
+    ("scale_zero", scene(scale=0), "scale: must be"),
+    ("scale_unknown", scene(scale="sqrtdk"), "scale: must be"),
+    ("mask_two", scene(mask=[[1, 0], [2, 1]]), "mask: row 1, entry 0 must be 0 or 1"),
+    ("mask_size", scene(mask=[[1]]), "mask: has 1 rows, expected 2"),
+    ("causal_string", scene(causal="true"), "causal: must be true or false"),
+    ("q_string", scene(Q="[[1,2],[3,4]]"), "Q: expected an array of rows"),
+    ("row_number", scene(Q=[[1, 2], 3]), "Q: row 1 is not an array"),
+    ("token_number", scene(tokens=["a", 2]), "tokens: entry 1 is not a string"),
+    ("token_65_bytes", scene(tokens=["a", "x" * 65]), "tokens: entry 1 is 65 bytes, limit is 64"),
+    ("truncated", scene()[:40], "json: parse error at byte 41"),
+    ("empty", "", "input: empty"),
+    ("version_2", scene(version=2), "version: expected 1, got 2"),
+    ("version_missing", scene(version=None), "version: missing"),
+    ("unknown_key", scene(Wo=[[1]]), "Wo: unknown key"),
+    ("not_object", "[1, 2]", "scene: expected a JSON object"),
+    # 10 MB of valid-looking JSON: refused by size before parsing; the CLI reads only 8 MiB + 1 bytes.
+    ("ten_mb", '{"version":1,"tokens":["a"],"pad":"' + "x" * (10 << 20) + '"}', "input: 8388609 bytes is larger"),
+]
+
+
+def run(cli, args, stdin_text=None):
+    proc = subprocess.run([cli] + args, input=None if stdin_text is None else stdin_text.encode(),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def main():
+    cli, case_dir = sys.argv[1], sys.argv[2]
+    os.makedirs(case_dir, exist_ok=True)
+    failures = []
+
+    def expect_bad(label, args, want, stdin_text=None):
+        code, out, err = run(cli, args, stdin_text)
+        prefix = "attention-lab-cli: "
+        ok = code == 2 and out == "" and err.startswith(prefix + want)
+        print(("ok   " if ok else "FAIL ") + f"{label}: exit {code}, stderr: {err.strip()[:160]}")
+        if not ok:
+            failures.append(f"{label}: want exit 2, empty stdout, stderr starting {want!r}; "
+                            f"got exit {code}, stdout {out[:80]!r}, stderr {err[:200]!r}")
+
+    def expect_good(label, args, stdin_text=None):
+        code, out, err = run(cli, args, stdin_text)
+        try:
+            result = json.loads(out)
+            keys_ok = all(k in result for k in ("Q", "K", "V", "scores", "scaled", "weights", "output",
+                                                 "masked_rows"))
+        except ValueError:
+            keys_ok = False
+        ok = code == 0 and err == "" and keys_ok
+        print(("ok   " if ok else "FAIL ") + f"{label}: exit {code}")
+        if not ok:
+            failures.append(f"{label}: want exit 0 and result JSON; got exit {code}, stderr {err[:200]!r}")
+        return result if ok else None
+
+    assert len(BAD) >= 20
+    for name, text, want in BAD:
+        path = os.path.join(case_dir, name + ".json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        expect_bad(name, [path], want)
+    expect_bad("missing file", [os.path.join(case_dir, "does-not-exist.json")], "input: cannot open")
+    expect_bad("directory", [case_dir], "input: cannot read")
+    expect_bad("stdin bad", [], "K: row 1 has 3 entries", stdin_text=BAD[0][1])
+    expect_bad("unknown preset", ["--preset", "nope"], 'preset: unknown name "nope"')
+
+    # Good files: every preset, written by the CLI itself, read back from a file, from '-' and stdin.
+    code, listing, _ = run(cli, ["--list-presets"])
+    names = [line.split("\t")[0] for line in listing.splitlines()]
+    if code != 0 or names != ["practice-qkv", "soft-dictionary", "causal-5", "learned-5x8"]:
+        failures.append(f"--list-presets: exit {code}, names {names}")
+    for name in names:
+        code, text, _ = run(cli, ["--preset", name])
+        path = os.path.join(case_dir, "good_" + name + ".json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        from_file = expect_good(f"preset {name} (file)", [path])
+        from_dash = expect_good(f"preset {name} (-)", ["-"], stdin_text=text)
+        from_stdin = expect_good(f"preset {name} (stdin, --compact)", ["--compact"], stdin_text=text)
+        if from_file is not None and not (from_file == from_dash == from_stdin):
+            failures.append(f"preset {name}: file, '-' and stdin give different results")
+    # Lesson 1's first weight row, through the CLI (LESSONS.md: [0.155362, 0.422319, 0.422319]).
+    code, text, _ = run(cli, ["--preset", "practice-qkv"])
+    row0 = json.loads(run(cli, [], stdin_text=text)[1])["weights"][0]
+    if max(abs(a - b) for a, b in zip(row0, [0.155362, 0.422319, 0.422319])) > 5e-7:
+        failures.append(f"practice-qkv weights row 0 {row0}")
+
+    code, out, _ = run(cli, ["--help"])
+    if code != 0 or "usage: attention-lab-cli" not in out:
+        failures.append("--help")
+
+    if failures:
+        print("\n".join(["", f"{len(failures)} failure(s):"] + failures))
+        return 1
+    print(f"\nall {len(BAD) + 4} bad inputs rejected with exit 2; {len(names)} presets computed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

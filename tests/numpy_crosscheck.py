@@ -1,0 +1,169 @@
+#!/usr/bin/python3
+"""Every stage of attention-lab-cli against NumPy (float64) on random scenes.
+
+usage: numpy_crosscheck.py CLI CASE_DIR [COUNT]
+
+Generates COUNT (default 80, at least 50) random scenes — both modes, scale none / sqrt_dk / a
+number, causal on and off, random custom masks (some with a fully masked row), n in 1..16, each d in
+1..12 — writes them to CASE_DIR, runs the CLI on each, and recomputes in NumPy:
+
+    Q = X Wq, K = X Wk, V = X Wv            (projected mode; given directly otherwise)
+    scores = Q Kᵀ, scaled = scores / s      (s = 1, √d_k or the number)
+    allowed = tril(1) if causal, AND mask
+    weights = row-softmax over allowed cells (0 elsewhere; a row with none: all 0, reported)
+    output = weights V
+
+and compares with |cli − numpy| ≤ 1e-5·|numpy| + 1e-9 (relative, absolute near 0).
+Run with Debian's /usr/bin/python3 (python3-numpy); without numpy it prints SKIP and exits 77.
+"""
+import json
+import os
+import subprocess
+import sys
+
+SKIP = 77
+try:
+    import numpy as np
+except ImportError:
+    print("SKIP: numpy is not installed for " + sys.executable + " (scripts/setup installs python3-numpy)")
+    sys.exit(SKIP)
+
+RTOL, ATOL = 1e-5, 1e-9
+
+
+def random_scene(rng, index):
+    n = int(rng.integers(1, 17))
+    projected = index % 2 == 1
+    d_k, d_v = int(rng.integers(1, 13)), int(rng.integers(1, 13))
+    # Mostly O(1) values; every 7th scene is larger so softmax saturates.
+    spread = 20.0 if index % 7 == 0 else 2.0
+
+    def mat(rows, cols):
+        return (rng.uniform(-spread, spread, size=(rows, cols))).tolist()
+
+    s = {"version": 1, "tokens": [f"t{i}" for i in range(n)]}
+    if projected:
+        d_model = int(rng.integers(1, 13))
+        s.update(X=mat(n, d_model), Wq=mat(d_model, d_k), Wk=mat(d_model, d_k), Wv=mat(d_model, d_v))
+    else:
+        s.update(Q=mat(n, d_k), K=mat(n, d_k), V=mat(n, d_v))
+    kind = index % 3
+    if kind == 0:
+        s["scale"] = "none"
+    elif kind == 1:
+        s["scale"] = "sqrt_dk"  # also the default: half of these leave it out
+        if index % 2 == 0:
+            del s["scale"]
+    else:
+        s["scale"] = float(rng.choice([1e-3, 0.25, 1.0, 2.5, 17.0])) * float(rng.uniform(0.5, 2.0))
+    s["causal"] = bool(rng.integers(0, 2))
+    if index % 4 == 0:
+        mask = (rng.uniform(size=(n, n)) < 0.7).astype(int)
+        if index % 8 == 0:
+            mask[int(rng.integers(0, n))] = 0  # a fully masked row
+        s["mask"] = mask.tolist()
+    return s
+
+
+def reference(s):
+    A = lambda key: np.array(s[key], dtype=np.float64)
+    if "X" in s:
+        X = A("X")
+        Q, K, V = X @ A("Wq"), X @ A("Wk"), X @ A("Wv")
+    else:
+        Q, K, V = A("Q"), A("K"), A("V")
+    n, d_k = Q.shape
+    scale = s.get("scale", "sqrt_dk")
+    divisor = 1.0 if scale == "none" else np.sqrt(d_k) if scale == "sqrt_dk" else float(scale)
+    scores = Q @ K.T
+    scaled = scores / divisor
+    allowed = np.ones((n, n), dtype=bool)
+    if s.get("causal", False):
+        allowed &= np.tril(np.ones((n, n), dtype=bool))
+    if "mask" in s:
+        allowed &= np.array(s["mask"]) == 1
+    weights = np.zeros((n, n))
+    masked_rows = []
+    for i in range(n):
+        if not allowed[i].any():
+            masked_rows.append(i)
+            continue
+        row = np.where(allowed[i], scaled[i], -np.inf)
+        e = np.exp(row - row[allowed[i]].max())
+        weights[i] = e / e.sum()
+    return dict(Q=Q, K=K, V=V, scores=scores, divisor=divisor, scaled=scaled, allowed=allowed,
+                weights=weights, output=weights @ V, masked_rows=masked_rows)
+
+
+def compare(name, got, want, failures):
+    got = np.array(got, dtype=np.float64)
+    if got.shape != want.shape:
+        failures.append(f"{name}: shape {got.shape}, numpy {want.shape}")
+        return 0.0
+    diff = np.abs(got - want)
+    bad = diff > RTOL * np.abs(want) + ATOL
+    if bad.any():
+        i = tuple(int(k) for k in np.argwhere(bad)[0])
+        failures.append(f"{name}: at {i} cli {got[i]!r}, numpy {want[i]!r}, max |diff| {diff.max():.3g}")
+    return float(diff.max()) if diff.size else 0.0
+
+
+def main():
+    cli, case_dir = sys.argv[1], sys.argv[2]
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 80
+    assert count >= 50
+    os.makedirs(case_dir, exist_ok=True)
+    rng = np.random.default_rng(20240601)
+    failures, max_rel, checked_masked = [], 0.0, 0
+    for index in range(count):
+        s = random_scene(rng, index)
+        path = os.path.join(case_dir, f"scene_{index:03d}.json")
+        with open(path, "w") as f:
+            json.dump(s, f)
+        proc = subprocess.run([cli, "--compact", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        where = f"scene {index} ({path})"
+        if proc.returncode != 0:
+            failures.append(f"{where}: exit {proc.returncode}: {proc.stderr.decode()[:200]}")
+            continue
+        got = json.loads(proc.stdout)
+        want = reference(s)
+        case_failures = []
+        for key in ("Q", "K", "V", "scores", "weights", "output"):
+            compare(f"{where} {key}", got[key], want[key], case_failures)
+            w = want[key]
+            if w.size:
+                rel = np.abs(np.array(got[key]) - w) / np.maximum(np.abs(w), 1e-300)
+                rel = rel[np.abs(w) > 1e-6]
+                max_rel = max(max_rel, float(rel.max()) if rel.size else 0.0)
+        compare(f"{where} divisor", [got["divisor"]], np.array([want["divisor"]]), case_failures)
+        # scaled: null exactly where masked, the NumPy value elsewhere.
+        scaled = got["scaled"]
+        null_at = np.array([[v is None for v in row] for row in scaled])
+        if not np.array_equal(null_at, ~want["allowed"]):
+            case_failures.append(f"{where} scaled: null cells differ from the masked cells")
+        else:
+            filled = np.array([[0.0 if v is None else v for v in row] for row in scaled])
+            compare(f"{where} scaled", np.where(want["allowed"], filled, 0.0),
+                    np.where(want["allowed"], want["scaled"], 0.0), case_failures)
+        if not np.array_equal(np.array(got["allowed"]) == 1, want["allowed"]):
+            case_failures.append(f"{where} allowed differs")
+        if got["masked_rows"] != want["masked_rows"]:
+            case_failures.append(f"{where} masked_rows {got['masked_rows']}, numpy {want['masked_rows']}")
+        checked_masked += len(want["masked_rows"])
+        # Masked weights are exactly 0, never merely small.
+        if np.any(np.array(got["weights"])[~want["allowed"]] != 0.0):
+            case_failures.append(f"{where} a masked weight is not exactly 0")
+        failures += case_failures
+    if checked_masked == 0:
+        failures.append("no scene had a fully masked row: the generator must cover that case")
+    if failures:
+        print("\n".join(failures[:40]))
+        print(f"FAIL: {len(failures)} mismatch(es) against NumPy over {count} scenes")
+        return 1
+    print(f"ok: {count} random scenes, every stage within {RTOL:g} relative of NumPy float64 "
+          f"(max relative difference {max_rel:.3g}; {checked_masked} fully masked rows)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
