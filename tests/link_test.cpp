@@ -182,7 +182,8 @@ TEST_CASE("base64url: RFC 4648 §10 test vectors, url-safe alphabet, no padding"
       {"", ""},           {"f", "Zg"},          {"fo", "Zm8"},          {"foo", "Zm9v"},
       {"foob", "Zm9vYg"}, {"fooba", "Zm9vYmE"}, {"foobar", "Zm9vYmFy"},
   };
-  for (const auto& [plain, encoded] : kVectors) {
+  for (const auto& vector : kVectors) {
+    const std::string plain = vector.first, encoded = vector.second;
     INFO("plain '" << plain << "'");
     CHECK(links::base64url_encode(plain) == encoded);
     const links::Base64Result back = links::base64url_decode(encoded);
@@ -190,8 +191,9 @@ TEST_CASE("base64url: RFC 4648 §10 test vectors, url-safe alphabet, no padding"
     CHECK(back.bytes == plain);
   }
   // The RFC prints them padded: "Zg==", "Zm8=", "Zm9vYg==", "Zm9vYmE=". Padding is accepted.
-  for (const auto& [padded, plain] :
+  for (const auto& vector :
        {std::pair{"Zg==", "f"}, {"Zm8=", "fo"}, {"Zm9vYg==", "foob"}, {"Zm9vYmE=", "fooba"}}) {
+    const std::string padded = vector.first, plain = vector.second;
     INFO(padded);
     const links::Base64Result back = links::base64url_decode(padded);
     CHECK(back.ok());
