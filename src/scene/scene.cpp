@@ -175,8 +175,11 @@ class SceneSax {
   bool parse_error(std::size_t position, const std::string& last_token, const Exception& ex) {
     const std::string where = describe_path(path_);
     if (ex.id == 406) {  // number overflow, e.g. 1e400: not representable as a finite double
-      error_ = (where.empty() ? std::string("json") : where) + " is not a finite number (" +
-               clip_utf8(last_token) + " overflows a double, byte " + std::to_string(position) + ")";
+      // "Q: row 0, entry 1 is not …", or for a bare field "scale: the value is not …".
+      std::string subject = where.empty() ? "json: a number" : where;
+      if (!where.empty() && where.find(':') == std::string::npos) subject += ": the value";
+      error_ = subject + " is not a finite number (" + clip_utf8(last_token) + " overflows a double, byte " +
+               std::to_string(position) + ")";
     } else {
       // ex.what(): "[json.exception.parse_error.101] parse error at line 1, column 5: <reason>"
       std::string reason = ex.what();
