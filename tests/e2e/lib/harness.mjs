@@ -170,7 +170,8 @@ export function assertClean(app) {
 }
 
 export async function waitReady(page) {
-  await page.waitForFunction(() => window.attentionLab && window.attentionLab.ready, null, {
+  // A boolean, not the Promise itself: waitForFunction would await it and poll on a falsy value.
+  await page.waitForFunction(() => Boolean(window.attentionLab && window.attentionLab.ready), null, {
     timeout: READY_TIMEOUT_MS,
   });
   await page.evaluate(
