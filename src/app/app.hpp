@@ -1,0 +1,40 @@
+// app.hpp — the running program: window, UI state, fonts, renderer, and what wakes the loop.
+// Shared by main.cpp and the platform files (web_platform.cpp, desktop_platform.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "render/heatmap_renderer.hpp"
+#include "ui/app_state.hpp"
+#include "ui/fonts.hpp"
+
+struct GLFWwindow;
+
+namespace app {
+
+// After any input, render this many frames even without further events: ImGui needs a frame or
+// two to settle (hover states, press-then-release, tooltips following the mouse).
+constexpr int kSettleFrames = 3;
+
+struct App {
+  GLFWwindow* window = nullptr;
+  ui::AppState state;
+  ui::Fonts fonts;
+  render::HeatmapRenderer renderer;
+  float ui_scale = 0;       // device pixels per CSS/logical pixel the fonts are built for
+  float font_css_px = 0;    // UI font size in CSS/logical pixels the fonts are built for
+  std::uint64_t events = 0; // input/resize events since the last rendered frame
+  int settle_frames = kSettleFrames;  // frames still to render without new events
+  bool gl_context_lost = false;
+  bool gl_context_restored = false;
+  bool first_frame_drawn = false;
+
+  explicit App(const char* glsl_version) : renderer(glsl_version) {}
+
+  // Does the loop have work? (input arrived, frames to settle, an edit to show, or a text field
+  // that is being typed in.)
+  bool needs_frame() const;
+};
+
+}  // namespace app

@@ -1,0 +1,259 @@
+// main.cpp — Attention Lab, one program for the desktop (GLFW + OpenGL 3.3) and the web
+// (Emscripten GLFW + WebGL2). The platforms differ only at two places marked #ifdef __EMSCRIPTEN__:
+// the GL/GLSL version (step 2) and the main loop (step 8); everything else that differs sits behind
+// platform.hpp.
+//
+//   attention-lab [SCENE.json]
+//
+// Steps: 1 parse arguments · 2 select GL version · 3 create window · 4 set up ImGui ·
+//        5 set up scaling and fonts · 6 create GL resources · 7 load the first scene ·
+//        8 main loop (frame: input → idle check → rescale → UI → render) · 9 clean up.
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/app.hpp"
+#include "app/platform.hpp"
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+#include "render/gl.hpp"
+#include "ui/panels.hpp"
+#include "ui/theme.hpp"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
+
+namespace app {
+
+constexpr const char* kDefaultPreset = "practice-qkv";
+
+bool App::needs_frame() const {
+  return events > 0 || settle_frames > 0 || state.dirty || gl_context_restored ||
+         (ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput);
+}
+
+namespace {
+
+struct Options {
+  std::string scene_path;  // optional SCENE.json (desktop)
+};
+
+// Input callbacks only count events (ImGui's GLFW backend chains to them and does the real work).
+void note_event(GLFWwindow* window) {
+  if (auto* a = static_cast<App*>(glfwGetWindowUserPointer(window))) ++a->events;
+}
+void on_cursor(GLFWwindow* w, double, double) { note_event(w); }
+void on_button(GLFWwindow* w, int, int, int) { note_event(w); }
+void on_scroll(GLFWwindow* w, double, double) { note_event(w); }
+void on_key(GLFWwindow* w, int, int, int, int) { note_event(w); }
+void on_char(GLFWwindow* w, unsigned) { note_event(w); }
+void on_size(GLFWwindow* w, int, int) { note_event(w); }
+
+// UI font size in CSS/logical pixels: smaller on small displays (phones, small windows).
+float base_font_px(float width, float height) {
+  if (width >= 1400 && height >= 850) return 16.0f;
+  if (width >= 1000 && height >= 600) return 15.0f;
+  return 13.0f;
+}
+
+// Rebuild fonts and style when the device scale or the chosen font size changes.
+void update_scale(App& app) {
+  float w = 0, h = 0;
+  platform_logical_size(app, &w, &h);
+  const float scale = platform_ui_scale(app);
+  const float css_px = base_font_px(w, h);
+  if (scale == app.ui_scale && css_px == app.font_css_px) return;
+  const bool had_fonts = app.ui_scale > 0;
+  app.ui_scale = scale;
+  app.font_css_px = css_px;
+  app.state.ui_scale = scale;
+  app.fonts = ui::load_fonts(css_px * scale);  // rasterized at device pixels: sharp on HiDPI
+  ui::apply_theme(scale);
+  if (had_fonts) {  // the first texture is created by the backend's first NewFrame
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+}
+
+void recreate_gl_resources(App& app) {
+  // The context was lost and restored: every GL name is invalid. Rebuild ImGui's objects and ours.
+  ImGui_ImplOpenGL3_DestroyDeviceObjects();
+  ImGui_ImplOpenGL3_CreateDeviceObjects();
+  app.renderer.forget_device_objects();
+  if (!app.renderer.create_device_objects()) std::fprintf(stderr, "%s\n", app.renderer.error().c_str());
+}
+
+// One iteration of the loop, the same on both platforms.
+void frame(App& app) {
+  // (a) input and display size
+  glfwPollEvents();
+  platform_before_frame(app);
+  if (app.gl_context_lost) return;  // nothing can be drawn until the context is restored
+  if (app.gl_context_restored) {
+    app.gl_context_restored = false;
+    recreate_gl_resources(app);
+    app.settle_frames = kSettleFrames;
+  }
+
+  // (b) idle: no input, nothing settling, no edit → no recompute, no redraw
+  if (!app.needs_frame()) return;
+  if (app.events > 0) app.settle_frames = kSettleFrames;
+  app.events = 0;
+  if (app.settle_frames > 0) --app.settle_frames;
+
+  const auto start = std::chrono::steady_clock::now();
+  // (c) fonts and sizes follow the device scale
+  update_scale(app);
+
+  // (d) UI: recompute first so every panel reads the current result
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  ui::recompute_if_dirty(app.state);
+  ui::draw_screen(app.state, app.renderer, app.fonts);
+  ImGui::Render();
+
+  // (e) render
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
+  glViewport(0, 0, fb_w, fb_h);
+  const ImVec4 bg = ui::to_vec4(ui::palette::kBackground);
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ui::FrameStats& stats = app.state.stats;
+  ++stats.frames;
+  stats.last_frame_ms = ms;
+  stats.total_frame_ms += ms;
+  // An edit during this frame is shown by the next one.
+  if (app.state.dirty) app.settle_frames = std::max(app.settle_frames, 1);
+
+  glfwSwapBuffers(app.window);
+  platform_frame_drawn(app);
+}
+
+#ifdef __EMSCRIPTEN__
+App* g_loop_app = nullptr;
+void web_loop_iteration() { frame(*g_loop_app); }
+#endif
+
+}  // namespace
+}  // namespace app
+
+int main(int argc, char** argv) {
+  using namespace app;
+
+  // 1. Parse arguments.
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      std::printf("usage: attention-lab [SCENE.json]\n");
+      return 0;
+    }
+    if (!arg.empty() && arg[0] == '-') {
+      std::fprintf(stderr, "attention-lab: unknown option %s (usage: attention-lab [SCENE.json])\n", arg.c_str());
+      return 2;
+    }
+    options.scene_path = arg;
+  }
+
+  // 2. Select GL version: WebGL2 (GLSL ES 3.00) on the web, OpenGL 3.3 core (GLSL 330) on desktop.
+  glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
+  if (!glfwInit()) return 1;
+#ifdef __EMSCRIPTEN__
+  const char* glsl_version = "#version 300 es";
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+#else
+  const char* glsl_version = "#version 330 core";
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+#endif
+
+  // 3. Create window.
+  GLFWwindow* window = glfwCreateWindow(1440, 900, "Attention Lab", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "attention-lab: could not create an OpenGL 3.3 window\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  static App the_app(glsl_version);
+  App& app = the_app;
+  app.window = window;
+  glfwSetWindowUserPointer(window, &app);
+  // Installed before ImGui's backend, which chains to them: every input wakes the loop.
+  glfwSetCursorPosCallback(window, on_cursor);
+  glfwSetMouseButtonCallback(window, on_button);
+  glfwSetScrollCallback(window, on_scroll);
+  glfwSetKeyCallback(window, on_key);
+  glfwSetCharCallback(window, on_char);
+  glfwSetFramebufferSizeCallback(window, on_size);
+
+  // 4. Set up ImGui (no ini file: the layout is fixed and the web has no files).
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init(glsl_version);
+  platform_init(app);
+
+  // 5. Set up scaling and fonts (sizes in font-height units follow the device scale).
+  platform_before_frame(app);
+  update_scale(app);
+
+  // 6. Create GL resources for the heatmaps.
+  if (!app.renderer.create_device_objects()) {
+    std::fprintf(stderr, "attention-lab: %s\n", app.renderer.error().c_str());
+    app.state.error = "Heatmap shader failed: " + app.renderer.error();
+  }
+
+  // 7. Load the first scene: the file given, else the first lesson example.
+  load_preset(app.state, kDefaultPreset);
+  if (!options.scene_path.empty()) {
+    std::string text, error;
+    if (!platform_read_file(options.scene_path, &text, &error)) {
+      app.state.error = error;
+    } else {
+      const std::string reply = ui::apply_state_json(app.state, text);
+      if (!app.state.error.empty()) std::fprintf(stderr, "attention-lab: %s: %s\n", options.scene_path.c_str(), app.state.error.c_str());
+      (void)reply;
+    }
+  }
+
+  // 8. Main loop.
+#ifdef __EMSCRIPTEN__
+  // Follows requestAnimationFrame; frame() returns at once when nothing changed.
+  g_loop_app = &app;
+  emscripten_set_main_loop(web_loop_iteration, 0, true);
+#else
+  while (!glfwWindowShouldClose(window)) {
+    if (!app.needs_frame()) glfwWaitEventsTimeout(1.0);  // sleep until input
+    frame(app);
+  }
+#endif
+
+  // 9. Clean up.
+  app.renderer.destroy_device_objects();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return 0;
+}

@@ -1,0 +1,146 @@
+// web_platform.cpp — platform.hpp for the browser (Emscripten 3.1.6, its built-in GLFW, WebGL2),
+// and the C functions behind window.attentionLab (web/attention-lab-api.js).
+//
+// HiDPI: 3.1.6's GLFW neither sizes the canvas backing store nor reports devicePixelRatio, so we
+// do it: backing store = CSS size × devicePixelRatio. ImGui then works in device pixels (its
+// display size is the backing store, framebuffer scale 1) and the fonts are rasterized at
+// CSS px × devicePixelRatio. GLFW's mouse coordinates are already in backing-store pixels.
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/platform.hpp"
+
+// boot.js hides the loading overlay and resolves attentionLab.ready.
+EM_JS(void, js_first_frame_drawn, (), {
+  if (Module["onFirstFrame"]) Module["onFirstFrame"]();
+});
+
+namespace app {
+namespace {
+
+App* g_app = nullptr;
+constexpr const char* kCanvas = "#canvas";
+bool g_size_check_needed = true;
+double g_last_dpr = 0;
+
+EM_BOOL on_resize(int, const EmscriptenUiEvent*, void*) {
+  g_size_check_needed = true;
+  if (g_app) ++g_app->events;
+  return EM_FALSE;
+}
+
+// Backing store = CSS size × devicePixelRatio (rounded), applied through GLFW so that its window
+// size, framebuffer size and mouse scaling agree.
+void sync_canvas_size(App& app) {
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+  const double dpr = emscripten_get_device_pixel_ratio();
+  const int want_w = std::max(1, int(std::lround(css_w * dpr)));
+  const int want_h = std::max(1, int(std::lround(css_h * dpr)));
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
+  if (want_w != fb_w || want_h != fb_h) {
+    glfwSetWindowSize(app.window, want_w, want_h);
+    ++app.events;
+  }
+}
+
+}  // namespace
+
+void platform_init(App& app) {
+  g_app = &app;
+  emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, EM_FALSE, on_resize);
+}
+
+void platform_before_frame(App& app) {
+  // devicePixelRatio changes with browser zoom and when the window moves to another screen.
+  const double dpr = emscripten_get_device_pixel_ratio();
+  if (dpr != g_last_dpr) {
+    g_last_dpr = dpr;
+    g_size_check_needed = true;
+  }
+  if (g_size_check_needed) {
+    g_size_check_needed = false;
+    sync_canvas_size(app);
+  }
+}
+
+float platform_ui_scale(App&) {
+  const double dpr = emscripten_get_device_pixel_ratio();
+  return dpr > 0.25 ? float(dpr) : 1.0f;
+}
+
+void platform_logical_size(App&, float* width, float* height) {
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+  *width = float(css_w);
+  *height = float(css_h);
+}
+
+void platform_frame_drawn(App& app) {
+  if (app.first_frame_drawn) return;
+  app.first_frame_drawn = true;
+  js_first_frame_drawn();
+}
+
+bool platform_read_file(const std::string& path, std::string*, std::string* error) {
+  *error = path + ": the web app reads no files (use setState or a link)";
+  return false;
+}
+
+}  // namespace app
+
+// --- window.attentionLab: C functions returning JSON (see web/attention-lab-api.js) -------------
+namespace {
+std::string g_reply;  // the last returned string; JS copies it at once (UTF8ToString)
+const char* reply(std::string text) {
+  g_reply = std::move(text);
+  return g_reply.c_str();
+}
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* al_get_state() {
+  if (!app::g_app) return reply("null");
+  ui::recompute_if_dirty(app::g_app->state);
+  return reply(ui::state_json(app::g_app->state));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* al_set_state(const char* json) {
+  if (!app::g_app) return reply("{\"ok\":false,\"error\":\"app: not started\"}");
+  ++app::g_app->events;  // show the new scene
+  return reply(ui::apply_state_json(app::g_app->state, json ? json : ""));
+}
+
+// In CSS pixels relative to the canvas (the JS side adds the canvas's page offset).
+EMSCRIPTEN_KEEPALIVE const char* al_widget_rect(const char* id) {
+  if (!app::g_app || !id) return reply("null");
+  return reply(ui::widget_rect_json(app::g_app->state, id, app::g_app->ui_scale));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* al_frame_stats() {
+  if (!app::g_app) return reply("null");
+  return reply(ui::frame_stats_json(app::g_app->state));
+}
+
+EMSCRIPTEN_KEEPALIVE void al_gl_context_lost() {
+  if (app::g_app) app::g_app->gl_context_lost = true;
+}
+
+EMSCRIPTEN_KEEPALIVE void al_gl_context_restored() {
+  if (!app::g_app) return;
+  app::g_app->gl_context_lost = false;
+  app::g_app->gl_context_restored = true;
+}
+
+EMSCRIPTEN_KEEPALIVE void al_request_frame() {
+  if (app::g_app) ++app::g_app->events;
+}
+
+}  // extern "C"

@@ -1,0 +1,213 @@
+// heatmap_renderer.cpp — GL side of the heatmaps: program, textures, the draw callback.
+#include "render/heatmap_renderer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "heatmap_frag.hpp"  // heatmap_frag_src: shaders/heatmap.frag, embedded at build time
+#include "heatmap_vert.hpp"  // heatmap_vert_src: shaders/heatmap.vert
+#include "ui/colormap.hpp"
+#include "ui/theme.hpp"
+
+namespace render {
+namespace {
+
+GLuint compile(GLenum type, const std::string& source, std::string* error) {
+  const GLuint shader = glCreateShader(type);
+  const char* text = source.c_str();
+  glShaderSource(shader, 1, &text, nullptr);
+  glCompileShader(shader);
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    char log[1024] = {0};
+    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+    *error = std::string(type == GL_VERTEX_SHADER ? "heatmap.vert: " : "heatmap.frag: ") + log;
+    glDeleteShader(shader);
+    return 0;
+  }
+  return shader;
+}
+
+void set_color(GLint location, ImU32 color) {
+  const ImVec4 c = ImGui::ColorConvertU32ToFloat4(color);
+  glUniform4f(location, c.x, c.y, c.z, c.w);
+}
+
+}  // namespace
+
+HeatmapRenderer::~HeatmapRenderer() = default;  // GL objects die with the context
+
+bool HeatmapRenderer::create_device_objects() {
+  error_.clear();
+  // One shader source for both targets: the version line and (GLSL ES) precision come first.
+  std::string prelude = glsl_version_ + "\n";
+  if (glsl_version_.find(" es") != std::string::npos) {
+    prelude += "precision highp float;\nprecision highp int;\nprecision highp sampler2D;\n";
+  }
+  const GLuint vs = compile(GL_VERTEX_SHADER, prelude + reinterpret_cast<const char*>(heatmap_vert_src), &error_);
+  if (!vs) return false;
+  const GLuint fs = compile(GL_FRAGMENT_SHADER, prelude + reinterpret_cast<const char*>(heatmap_frag_src), &error_);
+  if (!fs) {
+    glDeleteShader(vs);
+    return false;
+  }
+  program_ = glCreateProgram();
+  glAttachShader(program_, vs);
+  glAttachShader(program_, fs);
+  glLinkProgram(program_);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = GL_FALSE;
+  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    char log[1024] = {0};
+    glGetProgramInfoLog(program_, sizeof log, nullptr, log);
+    error_ = std::string("heatmap program: ") + log;
+    glDeleteProgram(program_);
+    program_ = 0;
+    return false;
+  }
+  u_rect_ = glGetUniformLocation(program_, "u_rect");
+  u_display_ = glGetUniformLocation(program_, "u_display");
+  u_values_ = glGetUniformLocation(program_, "u_values");
+  u_colormap_ = glGetUniformLocation(program_, "u_colormap");
+  u_colormap_row_ = glGetUniformLocation(program_, "u_colormap_row");
+  u_range_ = glGetUniformLocation(program_, "u_range");
+  u_grid_ = glGetUniformLocation(program_, "u_grid");
+  u_cell_px_ = glGetUniformLocation(program_, "u_cell_px");
+  u_gap_px_ = glGetUniformLocation(program_, "u_gap_px");
+  u_hatch_px_ = glGetUniformLocation(program_, "u_hatch_px");
+  u_gap_color_ = glGetUniformLocation(program_, "u_gap_color");
+  u_hatch_color_ = glGetUniformLocation(program_, "u_hatch_color");
+
+  // The quad comes from gl_VertexID, but a core profile still needs a vertex array bound.
+  glGenVertexArrays(1, &vao_);
+
+  // Colormaps: RGBA8, 256 × kColormapCount, read with texelFetch (the CPU copy is ui::colormap_color).
+  GLint last_texture = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
+  glGenTextures(1, &colormap_texture_);
+  glBindTexture(GL_TEXTURE_2D, colormap_texture_);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, ui::kColormapSize, ui::kColormapCount, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+               ui::colormap_rgba8());
+  glBindTexture(GL_TEXTURE_2D, GLuint(last_texture));
+
+  for (Slot& slot : slots_) {
+    slot = Slot{};
+    slot.owner = this;
+  }
+  return true;
+}
+
+void HeatmapRenderer::destroy_device_objects() {
+  for (Slot& slot : slots_) {
+    if (slot.texture) glDeleteTextures(1, &slot.texture);
+  }
+  if (colormap_texture_) glDeleteTextures(1, &colormap_texture_);
+  if (vao_) glDeleteVertexArrays(1, &vao_);
+  if (program_) glDeleteProgram(program_);
+  forget_device_objects();
+}
+
+void HeatmapRenderer::forget_device_objects() {
+  for (Slot& slot : slots_) slot = Slot{};
+  colormap_texture_ = vao_ = program_ = 0;
+}
+
+void HeatmapRenderer::upload(Slot& slot, const ui::MatrixImage& image) {
+  const bool same_size = slot.rows == image.rows && slot.cols == image.cols;
+  if (slot.texture && same_size && image.version != 0 && slot.version == image.version) return;
+  GLint last_texture = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
+  if (!slot.texture) {
+    glGenTextures(1, &slot.texture);
+    glBindTexture(GL_TEXTURE_2D, slot.texture);
+    // R32F is not filterable in WebGL2: NEAREST (the shader uses texelFetch anyway).
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  } else {
+    glBindTexture(GL_TEXTURE_2D, slot.texture);
+  }
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  if (same_size && slot.version != ~std::uint64_t(0)) {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.cols, image.rows, GL_RED, GL_FLOAT, image.values);
+  } else {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, image.cols, image.rows, 0, GL_RED, GL_FLOAT, image.values);
+  }
+  glBindTexture(GL_TEXTURE_2D, GLuint(last_texture));
+  slot.rows = image.rows;
+  slot.cols = image.cols;
+  slot.version = image.version;
+}
+
+void HeatmapRenderer::paint(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const ui::MatrixImage& image) {
+  if (!program_ || image.rows <= 0 || image.cols <= 0 || !image.values) return;
+  Slot& slot = slots_[std::size_t(image.slot)];
+  slot.owner = this;
+  upload(slot, image);
+  slot.rect = ImVec4(min.x, min.y, max.x, max.y);
+  slot.colormap_row = int(image.colormap);
+  slot.lo = image.lo;
+  slot.hi = image.hi;
+  slot.gap_px = image.gap_px;
+  draw_list->AddCallback(&HeatmapRenderer::draw_callback, &slot);
+  draw_list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+void HeatmapRenderer::draw_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const Slot* slot = static_cast<const Slot*>(cmd->UserCallbackData);
+  if (slot && slot->owner) slot->owner->draw(*slot, cmd);
+}
+
+void HeatmapRenderer::draw(const Slot& slot, const ImDrawCmd* cmd) {
+  const ImDrawData* dd = ImGui::GetDrawData();
+  if (!dd || !program_ || !slot.texture) return;
+  const ImVec2 scale = dd->FramebufferScale;
+  const float fb_h = dd->DisplaySize.y * scale.y;
+
+  // Clip to the window's rectangle (ImGui sets the scissor only for its own draw commands).
+  const ImVec2 clip_min((cmd->ClipRect.x - dd->DisplayPos.x) * scale.x, (cmd->ClipRect.y - dd->DisplayPos.y) * scale.y);
+  const ImVec2 clip_max((cmd->ClipRect.z - dd->DisplayPos.x) * scale.x, (cmd->ClipRect.w - dd->DisplayPos.y) * scale.y);
+  if (clip_max.x <= clip_min.x || clip_max.y <= clip_min.y) return;
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(GLint(clip_min.x), GLint(fb_h - clip_max.y), GLsizei(clip_max.x - clip_min.x),
+            GLsizei(clip_max.y - clip_min.y));
+
+  glUseProgram(program_);
+  glBindVertexArray(vao_);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, colormap_texture_);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, slot.texture);
+#ifndef __EMSCRIPTEN__
+  glBindSampler(0, 0);
+  glBindSampler(1, 0);
+#endif
+  glUniform1i(u_values_, 0);
+  glUniform1i(u_colormap_, 1);
+  glUniform1i(u_colormap_row_, slot.colormap_row);
+  glUniform4f(u_rect_, slot.rect.x, slot.rect.y, slot.rect.z, slot.rect.w);
+  glUniform4f(u_display_, dd->DisplayPos.x, dd->DisplayPos.y, dd->DisplaySize.x, dd->DisplaySize.y);
+  glUniform2f(u_range_, slot.lo, slot.hi);
+  glUniform2i(u_grid_, slot.cols, slot.rows);
+  glUniform2f(u_cell_px_, (slot.rect.z - slot.rect.x) * scale.x / float(slot.cols),
+              (slot.rect.w - slot.rect.y) * scale.y / float(slot.rows));
+  glUniform1f(u_gap_px_, slot.gap_px * scale.x);
+  // Stripes about a third of an em apart, at least 5 device pixels.
+  glUniform1f(u_hatch_px_, std::max(5.0f, std::round(0.42f * ImGui::GetFontSize() * scale.x)));
+  set_color(u_gap_color_, ui::palette::kGap);
+  set_color(u_hatch_color_, ui::palette::kHatch);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  // ImGui binds its texture on unit 0 next; ResetRenderState restores its program and buffers.
+  glActiveTexture(GL_TEXTURE0);
+}
+
+}  // namespace render

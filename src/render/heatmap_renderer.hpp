@@ -1,0 +1,56 @@
+// heatmap_renderer.hpp — draws matrices as coloured cells with shaders/heatmap.{vert,frag}.
+//
+// Each MatrixSlot owns an R32F texture (cols×rows, the matrix as floats) re-uploaded only when the
+// image's version or size changes. paint() uploads and queues an ImDrawList callback; when ImGui's
+// GL backend reaches it, draw() binds our program and draws one quad, then ImGui's render state
+// is restored (ImDrawCallback_ResetRenderState).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "render/gl.hpp"
+#include "ui/matrix_painter.hpp"
+
+namespace render {
+
+class HeatmapRenderer final : public ui::MatrixPainter {
+ public:
+  // `glsl_version` is the first shader line: "#version 300 es" (WebGL2) or "#version 330 core".
+  explicit HeatmapRenderer(std::string glsl_version) : glsl_version_(std::move(glsl_version)) {}
+  ~HeatmapRenderer() override;
+
+  // Create the program, the colormap texture and the empty vertex array. False (see error()) on
+  // failure. Call again after a lost GL context is restored: old names are abandoned, not deleted.
+  bool create_device_objects();
+  void destroy_device_objects();
+  void forget_device_objects();  // after a context loss: the names are invalid, drop them
+  const std::string& error() const { return error_; }
+
+  void paint(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const ui::MatrixImage& image) override;
+
+ private:
+  struct Slot {
+    GLuint texture = 0;
+    int rows = 0, cols = 0;
+    std::uint64_t version = ~std::uint64_t(0);
+    // Draw parameters for this frame's callback.
+    ImVec4 rect;  // x0, y0, x1, y1 in ImGui coordinates
+    int colormap_row = 0;
+    float lo = 0, hi = 1, gap_px = 0;
+    HeatmapRenderer* owner = nullptr;
+  };
+  static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
+  void draw(const Slot& slot, const ImDrawCmd* cmd);
+  void upload(Slot& slot, const ui::MatrixImage& image);
+
+  std::string glsl_version_;
+  std::string error_;
+  GLuint program_ = 0, vao_ = 0, colormap_texture_ = 0;
+  GLint u_rect_ = -1, u_display_ = -1, u_values_ = -1, u_colormap_ = -1, u_colormap_row_ = -1, u_range_ = -1,
+        u_grid_ = -1, u_cell_px_ = -1, u_gap_px_ = -1, u_hatch_px_ = -1, u_gap_color_ = -1, u_hatch_color_ = -1;
+  std::array<Slot, std::size_t(ui::MatrixSlot::Count)> slots_{};
+};
+
+}  // namespace render

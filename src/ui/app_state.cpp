@@ -1,0 +1,256 @@
+// app_state.cpp — scene edits, recomputation, and the JSON of the page API.
+#include "ui/app_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+namespace ui {
+namespace {
+
+// The smallest of 1, 2, 5 × 10^k that is ≥ 1.25 × max|entry| (and ≥ 1): room to drag past the
+// largest value without the range jumping while dragging.
+double slider_range(const attn::Matrix& m) {
+  const double largest = m.size() > 0 ? m.cwiseAbs().maxCoeff() : 0.0;
+  const double want = std::max(1.0, 1.25 * largest);
+  double decade = std::pow(10.0, std::floor(std::log10(want)));
+  for (double step : {1.0, 2.0, 5.0, 10.0}) {
+    if (step * decade >= want) return step * decade;
+  }
+  return 10.0 * decade;
+}
+
+// A deterministic, varied starting value for component c of a newly added token i, in [−1, 1],
+// rounded to 2 decimals (zeros would make every new token look the same).
+double fresh_value(int i, int c, int salt) {
+  const double x = std::sin(12.9898 * (i + 1) + 78.233 * (c + 1) + 37.719 * salt) * 43758.5453;
+  return std::round((2.0 * (x - std::floor(x)) - 1.0) * 100.0) / 100.0;
+}
+
+// Resize keeping the top-left block; new entries from fresh_value.
+void resize_keep(attn::Matrix& m, int rows, int cols, int salt) {
+  attn::Matrix out(rows, cols);
+  for (int i = 0; i < rows; ++i) {
+    for (int c = 0; c < cols; ++c) {
+      out(i, c) = (i < m.rows() && c < m.cols()) ? m(i, c) : fresh_value(i, c, salt);
+    }
+  }
+  m = std::move(out);
+}
+
+void mark_dirty(AppState& state) { state.dirty = true; }
+
+std::string number_json(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  return buffer;
+}
+
+}  // namespace
+
+void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
+  state.scene = std::move(scene);
+  state.reset_scene = state.scene;
+  state.preset_name = std::move(preset_name);
+  state.error.clear();
+  state.notice.clear();
+  state.dirty = true;
+  recompute_if_dirty(state);
+  state.q_range = slider_range(state.result.Q);
+  state.k_range = slider_range(state.result.K);
+  state.v_range = slider_range(state.result.V);
+}
+
+bool load_preset(AppState& state, std::string_view name) {
+  std::optional<scene::Scene> s = scene::preset(name);
+  if (!s) {
+    state.error = "preset: unknown name \"" + std::string(name) + "\"";
+    return false;
+  }
+  load_scene(state, std::move(*s), std::string(name));
+  return true;
+}
+
+bool recompute_if_dirty(AppState& state) {
+  if (!state.dirty) return false;
+  state.dirty = false;
+  const std::string problem = scene::validate(state.scene);
+  if (!problem.empty()) {
+    // Edits keep the scene valid; this guards the core against anything that slipped through.
+    state.error = problem;
+    return false;
+  }
+  state.result = scene::compute(state.scene);
+  state.computed = true;
+  ++state.result_version;
+  ++state.stats.recomputes;
+  return true;
+}
+
+void ensure_direct_mode(AppState& state) {
+  if (state.scene.mode == scene::Mode::Direct) return;
+  recompute_if_dirty(state);
+  scene::Scene& s = state.scene;
+  s.Q = state.result.Q;
+  s.K = state.result.K;
+  s.V = state.result.V;
+  s.X.resize(0, 0);
+  s.Wq.resize(0, 0);
+  s.Wk.resize(0, 0);
+  s.Wv.resize(0, 0);
+  s.mode = scene::Mode::Direct;
+  state.notice =
+      "Switched to direct Q, K, V: the vectors were Q = X·W_q, K = X·W_k, V = X·W_v and are now "
+      "edited directly.";
+  mark_dirty(state);
+}
+
+void set_token_count(AppState& state, int n) {
+  n = std::clamp(n, 1, scene::kMaxTokens);
+  scene::Scene& s = state.scene;
+  if (n == s.n()) return;
+  ensure_direct_mode(state);
+  const int d_k = s.d_k(), d_v = s.d_v();
+  const int old_n = s.n();
+  s.tokens.resize(n);
+  for (int i = old_n; i < n; ++i) s.tokens[i] = "t" + std::to_string(i);
+  resize_keep(s.Q, n, d_k, 1);
+  resize_keep(s.K, n, d_k, 2);
+  resize_keep(s.V, n, d_v, 3);
+  if (s.mask.size() > 0) {
+    attn::MaskMatrix mask = attn::MaskMatrix::Ones(n, n);
+    const int keep = std::min(old_n, n);
+    mask.topLeftCorner(keep, keep) = s.mask.topLeftCorner(keep, keep);
+    s.mask = std::move(mask);
+  }
+  mark_dirty(state);
+}
+
+void set_key_dim(AppState& state, int d_k) {
+  d_k = std::clamp(d_k, 1, scene::kMaxDim);
+  if (d_k == state.scene.d_k()) return;
+  ensure_direct_mode(state);
+  resize_keep(state.scene.Q, state.scene.n(), d_k, 1);
+  resize_keep(state.scene.K, state.scene.n(), d_k, 2);
+  mark_dirty(state);
+}
+
+void set_value_dim(AppState& state, int d_v) {
+  d_v = std::clamp(d_v, 1, scene::kMaxDim);
+  if (d_v == state.scene.d_v()) return;
+  ensure_direct_mode(state);
+  resize_keep(state.scene.V, state.scene.n(), d_v, 3);
+  mark_dirty(state);
+}
+
+void toggle_mask_cell(AppState& state, int i, int j) {
+  scene::Scene& s = state.scene;
+  const int n = s.n();
+  if (i < 0 || j < 0 || i >= n || j >= n) return;
+  if (s.mask.size() == 0) s.mask = attn::MaskMatrix::Ones(n, n);
+  s.mask(i, j) = s.mask(i, j) ? 0 : 1;
+  // An all-ones custom mask says nothing: drop it so the scene's JSON stays minimal.
+  if ((s.mask.array() != 0).all()) s.mask.resize(0, 0);
+  mark_dirty(state);
+}
+
+void clear_custom_mask(AppState& state) {
+  if (state.scene.mask.size() == 0) return;
+  state.scene.mask.resize(0, 0);
+  mark_dirty(state);
+}
+
+std::string json_quote(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  for (char ch : text) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+          out += buffer;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string state_json(const AppState& state) {
+  std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
+  out += state.computed ? scene::result_to_json(state.result) : "null";
+  out += "}";
+  return out;
+}
+
+std::string apply_state_json(AppState& state, std::string_view json_text) {
+  scene::ParseResult parsed = scene::parse_scene(json_text);
+  if (!parsed.ok()) {
+    state.error = "Scene rejected — " + parsed.error;
+    return "{\"ok\":false,\"error\":" + json_quote(parsed.error) + "}";
+  }
+  load_scene(state, std::move(*parsed.scene), "");
+  return "{\"ok\":true}";
+}
+
+std::string widget_rect_json(const AppState& state, std::string_view id, float scale) {
+  ImVec4 r;
+  bool found = false;
+  auto it = state.widget_rects.find(std::string(id));
+  if (it != state.widget_rects.end()) {
+    r = it->second;
+    found = true;
+  } else {
+    // cell/<grid>/<i>/<j>
+    char grid[16] = {0};
+    int i = -1, j = -1;
+    char tail = 0;
+    const std::string text(id);
+    if (std::sscanf(text.c_str(), "cell/%15[a-z]/%d/%d%c", grid, &i, &j, &tail) == 3) {
+      const std::string name = grid;
+      const GridGeometry* g = name == "scores"    ? &state.scores_grid
+                              : name == "weights" ? &state.weights_grid
+                              : name == "mask"    ? &state.mask_grid
+                                                  : nullptr;
+      if (g && g->visible && i >= 0 && j >= 0 && i < g->rows && j < g->cols) {
+        const float x0 = g->origin.x + g->cell * float(j), y0 = g->origin.y + g->cell * float(i);
+        // Report only cells whose centre is visible (scrolled-away cells cannot be clicked).
+        const float cx = x0 + 0.5f * g->cell, cy = y0 + 0.5f * g->cell;
+        if (cx >= g->clip.x && cx <= g->clip.z && cy >= g->clip.y && cy <= g->clip.w) {
+          r = ImVec4(x0, y0, g->cell, g->cell);
+          found = true;
+        }
+      }
+    }
+  }
+  if (!found) return "null";
+  const float s = scale > 0 ? scale : 1.0f;
+  return "{\"x\":" + number_json(r.x / s) + ",\"y\":" + number_json(r.y / s) +
+         ",\"w\":" + number_json(r.z / s) + ",\"h\":" + number_json(r.w / s) + "}";
+}
+
+std::string frame_stats_json(const AppState& state) {
+  const FrameStats& f = state.stats;
+  const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
+  return "{\"frames\":" + std::to_string(f.frames) + ",\"lastFrameMs\":" + number_json(f.last_frame_ms) +
+         ",\"avgFrameMs\":" + number_json(avg) + ",\"recomputes\":" + std::to_string(f.recomputes) + "}";
+}
+
+void record_item_rect(AppState& state, const std::string& id) {
+  if (!ImGui::IsItemVisible()) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+}
+
+}  // namespace ui

@@ -1,0 +1,103 @@
+// app_state.hpp — everything the panels read and write: the scene, its computed result, what
+// changed, the last error, where each named widget was drawn, and frame statistics.
+//
+// The flow each frame: panels edit `scene` through the functions below, which set `dirty`;
+// recompute_if_dirty() runs the core once; panels then read `result`. Nothing is recomputed while
+// the scene stays the same.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "imgui.h"
+#include "scene/scene.hpp"
+
+namespace ui {
+
+// Which part of Y = softmax(QKᵀ / s + M) V is under the mouse (formula strip ↔ panels).
+enum class Term { None, Output, Weights, Scores, Queries, Keys, Values, Scale, Mask, Tokens };
+
+// Geometry of an n×n grid as last drawn, so widgetRect("cell/<grid>/i/j") is computed on demand
+// instead of storing n² rectangles.
+struct GridGeometry {
+  bool visible = false;
+  ImVec2 origin;    // top-left corner of cell (0, 0), ImGui coordinates
+  float cell = 0;   // cell pitch (square)
+  int rows = 0, cols = 0;
+  ImVec4 clip;      // visible part (x0, y0, x1, y1)
+};
+
+struct FrameStats {
+  std::int64_t frames = 0;      // ImGui frames actually rendered
+  double last_frame_ms = 0;     // CPU time of the last frame's work
+  double total_frame_ms = 0;    // sum over all frames (average = total / frames)
+  std::int64_t recomputes = 0;  // core runs
+};
+
+struct AppState {
+  // --- what the learner edits, and its computed stages
+  scene::Scene scene;
+  scene::Scene reset_scene;  // what "Reset" returns to (the preset or scene last loaded)
+  std::string preset_name;   // empty when the scene did not come from a preset
+  attn::Result result;
+  std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
+  bool dirty = true;                 // scene changed since the last recompute
+  bool computed = false;             // result holds a valid computation
+
+  // Slider ranges ±range per matrix, fixed while dragging (set when a scene is loaded).
+  double q_range = 1, k_range = 1, v_range = 1;
+
+  // --- messages
+  std::string error;   // shown in a banner until dismissed (e.g. a rejected scene)
+  std::string notice;  // informational (e.g. "switched to direct Q, K, V")
+
+  // --- interaction shared between panels (last frame → this frame)
+  Term hovered_term = Term::None, next_hovered_term = Term::None;
+  int hovered_row = -1, hovered_col = -1;            // cell under the mouse in any n×n grid
+  int next_hovered_row = -1, next_hovered_col = -1;
+
+  // --- automation: named widget rectangles in ImGui coordinates, as last drawn
+  std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
+  GridGeometry scores_grid, weights_grid, mask_grid;
+
+  FrameStats stats;
+  float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
+};
+
+// Replace the scene (preset, file, setState). Resets slider ranges and messages.
+void load_scene(AppState& state, scene::Scene scene, std::string preset_name);
+// Load a bundled preset by name; false (and state.error set) if it does not exist.
+bool load_preset(AppState& state, std::string_view name);
+// Run the core if the scene changed. Returns true if it ran.
+bool recompute_if_dirty(AppState& state);
+
+// --- edits (each keeps the scene valid and marks it dirty)
+// A projected scene becomes direct with its current Q = X W_q, K = X W_k, V = X W_v (and a notice).
+void ensure_direct_mode(AppState& state);
+void set_token_count(AppState& state, int n);
+void set_key_dim(AppState& state, int d_k);
+void set_value_dim(AppState& state, int d_v);
+// Toggle cell (i, j) of the custom mask (created all-ones on first use).
+void toggle_mask_cell(AppState& state, int i, int j);
+void clear_custom_mask(AppState& state);
+
+// --- the page API (JSON in and out)
+// {"scene": <scene JSON v1>, "result": <result_to_json>}
+std::string state_json(const AppState& state);
+// Validate and load `json_text`: {"ok":true} or {"ok":false,"error":"<field: reason>"} (state kept).
+std::string apply_state_json(AppState& state, std::string_view json_text);
+// {"x","y","w","h"} of widget `id` divided by `scale` (ImGui → CSS pixels), or "null".
+std::string widget_rect_json(const AppState& state, std::string_view id, float scale);
+// {"frames","lastFrameMs","avgFrameMs","recomputes"}
+std::string frame_stats_json(const AppState& state);
+
+// Record the last ImGui item's rectangle under `id` (only when it is visible).
+void record_item_rect(AppState& state, const std::string& id);
+
+// JSON string literal for `text` (quotes included).
+std::string json_quote(std::string_view text);
+
+}  // namespace ui

@@ -1,0 +1,21 @@
+// fonts.hpp — the embedded UI font (Inter, with DejaVu Sans merged in for ᵀ and ⋅), rasterized
+// at the display's pixel size so text stays sharp on HiDPI screens.
+#pragma once
+
+#include "imgui.h"
+
+namespace ui {
+
+struct Fonts {
+  ImFont* text = nullptr;     // body text and widgets: 1 em
+  ImFont* heading = nullptr;  // panel titles: semibold, 1.07 em
+  ImFont* small = nullptr;    // numbers inside cells, legends: 0.82 em
+  ImFont* formula = nullptr;  // the formula strip: 1.4 em
+};
+
+// Rebuild the atlas with the text font at `pixel_size` (= CSS px × devicePixelRatio on the web).
+// The caller re-uploads the font texture (the GL backend does it on the next NewFrame when the
+// device objects are recreated).
+Fonts load_fonts(float pixel_size);
+
+}  // namespace ui

@@ -1,0 +1,402 @@
+// heatmap_panel.cpp — the Scores QKᵀ and Weights softmax(·) panels.
+//
+// [SECTION] Panel data: what each heatmap shows (n×n floats, masked cells as kMaskedValue)
+// [SECTION] Geometry: cell size and label areas in the available region
+// [SECTION] Labels, numbers, row sums, legend
+// [SECTION] Tooltips: the derivation of one cell
+// [SECTION] draw_heatmap_panel
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ui/colormap.hpp"
+#include "ui/panel_parts.hpp"
+#include "ui/theme.hpp"
+
+namespace ui {
+namespace {
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Panel data
+//-------------------------------------------------------------------------------------------------
+
+struct HeatmapData {
+  int n = 0;
+  std::vector<float> values;  // n×n row-major; kMaskedValue where masked
+  float lo = 0, hi = 1;       // colour range
+  Colormap colormap = Colormap::Viridis;
+};
+
+// Scores: raw QKᵀ, diverging colours symmetric around 0 over the visible (allowed) cells.
+// Weights: A in [0, 1], viridis.
+HeatmapData heatmap_data(const attn::Result& r, HeatmapKind kind) {
+  HeatmapData d;
+  d.n = int(r.scores.rows());
+  d.values.resize(std::size_t(d.n) * d.n);
+  double largest = 0;
+  for (int i = 0; i < d.n; ++i) {
+    for (int j = 0; j < d.n; ++j) {
+      float& out = d.values[std::size_t(i) * d.n + j];
+      if (!r.allowed(i, j)) {
+        out = kMaskedValue;
+        continue;
+      }
+      const double v = kind == HeatmapKind::Scores ? r.scores(i, j) : r.weights(i, j);
+      out = float(v);
+      largest = std::max(largest, std::abs(v));
+    }
+  }
+  if (kind == HeatmapKind::Scores) {
+    const float span = float(largest > 1e-9 ? largest : 1.0);
+    d.lo = -span;
+    d.hi = span;
+    d.colormap = Colormap::Diverging;
+  }
+  return d;
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Geometry
+//-------------------------------------------------------------------------------------------------
+
+struct Geometry {
+  ImVec2 grid_min;       // cell (0,0) corner
+  float cell = 0;        // cell pitch
+  float row_label_w = 0;
+  float sum_w = 0;       // weights only: the Σ column
+  float legend_y = 0;
+};
+
+float max_label_width(const std::vector<std::string>& tokens) {
+  float w = 0;
+  for (const std::string& t : tokens) w = std::max(w, ImGui::CalcTextSize(t.c_str()).x);
+  return w;
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Labels, numbers, row sums, legend
+//-------------------------------------------------------------------------------------------------
+
+// Decimals that fit a cell: 3 (like the lessons' printouts) when there is room, else fewer.
+int decimals_for(float cell, const Fonts& fonts) {
+  const float digit = fonts.small->CalcTextSizeA(fonts.small->FontSize, 1e9f, 0, "0").x;
+  const float pad = 0.5f * fonts.small->FontSize;
+  if (cell >= digit * 6 + pad) return 3;  // "−0.000"
+  if (cell >= digit * 5 + pad) return 2;
+  if (cell >= digit * 4 + pad) return 1;
+  return -1;  // no numbers
+}
+
+void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapData& d, HeatmapKind kind,
+                 ImVec2 pos, float width, bool any_masked) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float em = ImGui::GetFontSize();
+  const float bar_h = 0.6f * em;
+  static float ramp[64];
+  for (int k = 0; k < 64; ++k) ramp[k] = d.lo + (d.hi - d.lo) * float(k) / 63.0f;
+  MatrixImage bar;
+  bar.slot = kind == HeatmapKind::Scores ? MatrixSlot::ScoresLegend : MatrixSlot::WeightsLegend;
+  bar.rows = 1;
+  bar.cols = 64;
+  bar.values = ramp;
+  bar.version = 0;  // tiny: upload every time
+  bar.colormap = d.colormap;
+  bar.lo = d.lo;
+  bar.hi = d.hi;
+  painter.paint(dl, pos, ImVec2(pos.x + width, pos.y + bar_h), bar);
+
+  ImGui::PushFont(fonts.small);
+  const float y = pos.y + bar_h + 0.15f * em;
+  const int decimals = kind == HeatmapKind::Scores ? 2 : 0;
+  const std::string lo = format_number(d.lo, decimals), hi = format_number(d.hi, decimals);
+  const std::string mid = kind == HeatmapKind::Scores ? "0" : "0.5";
+  dl->AddText(ImVec2(pos.x, y), palette::kTextDim, lo.c_str());
+  const float mid_w = ImGui::CalcTextSize(mid.c_str()).x;
+  dl->AddText(ImVec2(pos.x + 0.5f * (width - mid_w), y), palette::kTextDim, mid.c_str());
+  const float hi_w = ImGui::CalcTextSize(hi.c_str()).x;
+  dl->AddText(ImVec2(pos.x + width - hi_w, y), palette::kTextDim, hi.c_str());
+
+  if (any_masked) {
+    // A hatched swatch, drawn by the same shader as the masked cells.
+    static const float masked = kMaskedValue;
+    MatrixImage swatch;
+    swatch.slot = MatrixSlot::MaskedSwatch;
+    swatch.rows = swatch.cols = 1;
+    swatch.values = &masked;
+    swatch.version = 1;
+    const ImVec2 s0(pos.x + width + 1.2f * em, pos.y - 0.1f * em);
+    painter.paint(dl, s0, ImVec2(s0.x + 1.1f * em, s0.y + 1.1f * em), swatch);
+    const char* text = kind == HeatmapKind::Scores ? "masked: −∞" : "masked: 0";
+    dl->AddText(ImVec2(s0.x + 1.5f * em, s0.y + 0.1f * em), palette::kTextDim, text);
+  }
+  ImGui::PopFont();
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Tooltips
+//-------------------------------------------------------------------------------------------------
+
+// Σ_c q_i[c]·k_j[c] written out term by term (at most 6 terms, then "+ …").
+std::string dot_product_terms(const attn::Result& r, int i, int j) {
+  std::string s;
+  const int d_k = int(r.Q.cols());
+  const int shown = std::min(d_k, 6);
+  for (int c = 0; c < shown; ++c) {
+    if (c > 0) s += " + ";
+    s += format_number(r.Q(i, c), 2) + "·" + format_number(r.K(j, c), 2);
+  }
+  if (shown < d_k) s += " + …";
+  return s;
+}
+
+std::string divisor_text(const scene::Scene& s, double divisor) {
+  switch (s.scale.mode) {
+    case attn::ScaleMode::None: return "÷ 1 (no scaling)";
+    case attn::ScaleMode::SqrtDk:
+      return "÷ √d_k = ÷ √" + std::to_string(s.d_k()) + " = ÷ " + format_number(divisor, 3);
+    case attn::ScaleMode::Temperature: return "÷ T = ÷ " + format_number(divisor, 3);
+  }
+  return "";
+}
+
+void weight_tooltip(const AppState& state, int i, int j) {
+  const attn::Result& r = state.result;
+  const scene::Scene& s = state.scene;
+  ImGui::BeginTooltip();
+  ImGui::Text("a[%d][%d]: how much \"%s\" (query %d) attends to \"%s\" (key %d)", i, j,
+              s.tokens[i].c_str(), i, s.tokens[j].c_str(), j);
+  ImGui::Separator();
+  if (!r.allowed(i, j)) {
+    ImGui::TextUnformatted("Masked: M[i][j] = −∞, so exp(−∞) = 0 and a[i][j] = 0.");
+    ImGui::TextDisabled("Key %d is hidden from query %d.", j, i);
+    ImGui::EndTooltip();
+    return;
+  }
+  // Row statistics over the allowed cells: the stable softmax subtracts the row max.
+  double row_max = -1e300, denom = 0;
+  for (int c = 0; c < r.scaled.cols(); ++c) {
+    if (r.allowed(i, c)) row_max = std::max(row_max, r.scaled(i, c));
+  }
+  for (int c = 0; c < r.scaled.cols(); ++c) {
+    if (r.allowed(i, c)) denom += std::exp(r.scaled(i, c) - row_max);
+  }
+  const double score = r.scores(i, j), scaled = r.scaled(i, j);
+  ImGui::Text("q_%d · k_%d = Σ q_%d[c]·k_%d[c] = %s = %s", i, j, i, j, dot_product_terms(r, i, j).c_str(),
+              format_number(score, 3).c_str());
+  ImGui::Text("%s  →  s = %s", divisor_text(s, r.divisor).c_str(), format_number(scaled, 3).c_str());
+  ImGui::Text("exp(s − max) / Σ = exp(%s − %s) / %s = %s", format_number(scaled, 3).c_str(),
+              format_number(row_max, 3).c_str(), format_number(denom, 3).c_str(),
+              format_number(r.weights(i, j), 3).c_str());
+  ImGui::TextDisabled("max and Σ run over row %d's visible keys; the row sums to 1.", i);
+  ImGui::EndTooltip();
+}
+
+void score_tooltip(const AppState& state, int i, int j) {
+  const attn::Result& r = state.result;
+  const scene::Scene& s = state.scene;
+  ImGui::BeginTooltip();
+  ImGui::Text("QKᵀ[%d][%d] = q_%d · k_%d: does \"%s\" look for what \"%s\" has?", i, j, i, j,
+              s.tokens[i].c_str(), s.tokens[j].c_str());
+  ImGui::Separator();
+  const int d_k = int(r.Q.cols());
+  const int shown = std::min(d_k, 16);
+  if (ImGui::BeginTable("products", 4, ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("c");
+    ImGui::TableSetupColumn("q_i[c]");
+    ImGui::TableSetupColumn("k_j[c]");
+    ImGui::TableSetupColumn("q_i[c]·k_j[c]");
+    ImGui::TableHeadersRow();
+    for (int c = 0; c < shown; ++c) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", c);
+      ImGui::TableNextColumn();
+      ImGui::TextColored(to_vec4(palette::kQuery), "%s", format_number(r.Q(i, c), 3).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextColored(to_vec4(palette::kKey), "%s", format_number(r.K(j, c), 3).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(format_number(r.Q(i, c) * r.K(j, c), 3).c_str());
+    }
+    ImGui::EndTable();
+  }
+  if (shown < d_k) ImGui::TextDisabled("… %d more components", d_k - shown);
+  ImGui::Text("Σ = %s", format_number(r.scores(i, j), 3).c_str());
+  if (!r.allowed(i, j)) {
+    ImGui::TextColored(to_vec4(palette::kError), "Masked: softmax sees −∞ here, whatever the score.");
+  } else {
+    ImGui::TextDisabled("Softmax sees it %s → %s.", divisor_text(s, r.divisor).c_str(),
+                        format_number(r.scaled(i, j), 3).c_str());
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] draw_heatmap_panel
+//-------------------------------------------------------------------------------------------------
+
+void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts, HeatmapKind kind) {
+  const bool scores = kind == HeatmapKind::Scores;
+  const Term term = scores ? Term::Scores : Term::Weights;
+  std::string hint;
+  if (scores) {
+    hint = "score(i, j) = q_i · k_j: row i asks (query), column j answers (key). Values are not part of it.";
+  } else {
+    hint = "Each row is a softmax of the row's scores ";
+    hint += divisor_text(state.scene, state.result.divisor);
+    hint += ": weights in [0, 1] that sum to 1.";
+  }
+  panel_header(fonts, scores ? "Scores  QKᵀ" : "Weights  A = softmax(QKᵀ / s + M)", hint.c_str());
+  GridGeometry& grid = scores ? state.scores_grid : state.weights_grid;
+  grid.visible = false;
+  if (!state.computed) return;
+
+  const attn::Result& r = state.result;
+  const HeatmapData d = heatmap_data(r, kind);
+  const int n = d.n;
+  const std::vector<std::string>& tokens = state.scene.tokens;
+  const float em = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  // --- geometry: labels left and above, Σ column right (weights), legend below
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  Geometry g;
+  g.row_label_w = std::min(max_label_width(tokens), 6.0f * em) + 0.6f * em;
+  g.sum_w = scores ? 0.0f : ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em;
+  const float col_label_h = ImGui::GetTextLineHeight() + 0.35f * em;
+  const float legend_h = 2.4f * em;
+  float cell = std::min((avail.x - g.row_label_w - g.sum_w) / float(n),
+                        (avail.y - col_label_h - legend_h) / float(n));
+  cell = std::floor(std::clamp(cell, 2.0f, 4.5f * em));
+  const float grid_w = cell * float(n);
+  const float block_w = g.row_label_w + grid_w + g.sum_w;
+  const float x0 = start.x + std::max(0.0f, 0.5f * (avail.x - block_w));
+  g.grid_min = ImVec2(std::floor(x0 + g.row_label_w), std::floor(start.y + col_label_h));
+  const ImVec2 grid_max(g.grid_min.x + grid_w, g.grid_min.y + grid_w);
+
+  // --- the cells, drawn by the GL renderer in this draw list's order
+  MatrixImage image;
+  image.slot = scores ? MatrixSlot::Scores : MatrixSlot::Weights;
+  image.rows = image.cols = n;
+  image.values = d.values.data();
+  image.version = state.result_version;
+  image.colormap = d.colormap;
+  image.lo = d.lo;
+  image.hi = d.hi;
+  image.gap_px = cell >= 8 ? std::max(1.0f, std::round(std::min(0.06f * cell, 3.0f))) : 0.0f;
+  painter.paint(dl, g.grid_min, grid_max, image);
+
+  grid.visible = true;
+  grid.origin = g.grid_min;
+  grid.cell = cell;
+  grid.rows = grid.cols = n;
+  const ImVec4 clip = dl->GetClipRectMax().x > 0 ? ImVec4(dl->GetClipRectMin().x, dl->GetClipRectMin().y,
+                                                          dl->GetClipRectMax().x, dl->GetClipRectMax().y)
+                                                 : ImVec4(0, 0, 0, 0);
+  grid.clip = clip;
+
+  // --- hover: which cell, and highlight shared with the other grids
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  int hover_i = -1, hover_j = -1;
+  if (ImGui::IsWindowHovered() && mouse.x >= g.grid_min.x && mouse.x < grid_max.x && mouse.y >= g.grid_min.y &&
+      mouse.y < grid_max.y) {
+    hover_i = std::min(n - 1, int((mouse.y - g.grid_min.y) / cell));
+    hover_j = std::min(n - 1, int((mouse.x - g.grid_min.x) / cell));
+    state.next_hovered_row = hover_i;
+    state.next_hovered_col = hover_j;
+  }
+  const int lit_i = state.hovered_row < n ? state.hovered_row : -1;
+  const int lit_j = state.hovered_col < n ? state.hovered_col : -1;
+
+  // --- labels: rows are queries (orange), columns are keys (blue); every k-th when crowded
+  const float line = ImGui::GetTextLineHeight();
+  const int label_step = std::max(1, int(std::ceil(line / cell)));
+  for (int i = 0; i < n; i += label_step) {
+    const std::string text = fit_text(tokens[i], g.row_label_w - 0.5f * em);
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    const float y = g.grid_min.y + cell * (float(i) + 0.5f) - 0.5f * line;
+    const ImU32 color = i == lit_i ? palette::kText : palette::kQuery;
+    dl->AddText(ImVec2(g.grid_min.x - 0.45f * em - w, y), color, text.c_str());
+  }
+  for (int j = 0; j < n; j += label_step) {
+    const std::string text = fit_text(tokens[j], cell * float(label_step) - 0.2f * em);
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    const float x = g.grid_min.x + cell * (float(j) + 0.5f) - 0.5f * w;
+    const ImU32 color = j == lit_j ? palette::kText : palette::kKey;
+    dl->AddText(ImVec2(x, start.y), color, text.c_str());
+  }
+
+  // --- numbers inside the cells (contrasting colour from the CPU copy of the colormap)
+  const int decimals = decimals_for(cell, fonts);
+  if (decimals >= 0 && cell >= fonts.small->FontSize * 1.15f) {
+    ImGui::PushFont(fonts.small);
+    for (int i = 0; i < n; ++i) {
+      const float cy = g.grid_min.y + cell * (float(i) + 0.5f);
+      if (cy < clip.y - cell || cy > clip.w + cell) continue;
+      for (int j = 0; j < n; ++j) {
+        const float v = d.values[std::size_t(i) * n + j];
+        const bool masked = v >= kMaskedValue;
+        std::string text;
+        ImU32 color;
+        if (masked) {
+          text = scores ? "−∞" : "0";
+          color = palette::kText;
+        } else {
+          text = format_number(v, decimals);
+          const float t = (v - d.lo) / std::max(d.hi - d.lo, 1e-12f);
+          color = contrasting_text(colormap_color(d.colormap, t));
+        }
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        const float cx = g.grid_min.x + cell * (float(j) + 0.5f);
+        dl->AddText(ImVec2(cx - 0.5f * size.x, cy - 0.5f * size.y), color, text.c_str());
+      }
+    }
+    ImGui::PopFont();
+  }
+
+  // --- outline of the hovered cell (this grid or another), its row and column
+  if (lit_i >= 0 && lit_j >= 0) {
+    const ImVec2 a(g.grid_min.x + cell * float(lit_j), g.grid_min.y + cell * float(lit_i));
+    dl->AddRect(ImVec2(g.grid_min.x, a.y), ImVec2(grid_max.x, a.y + cell), palette::kAccentSoft, 0, 0,
+                std::max(1.0f, 0.08f * em));
+    dl->AddRect(ImVec2(a.x, g.grid_min.y), ImVec2(a.x + cell, grid_max.y), palette::kAccentSoft, 0, 0,
+                std::max(1.0f, 0.08f * em));
+    outline(dl, a, ImVec2(a.x + cell, a.y + cell), IM_COL32(255, 255, 255, 230), std::max(1.5f, 0.12f * em));
+  }
+
+  // --- weights: each row's sum (= 1, or 0 for a fully masked row)
+  if (!scores && cell >= fonts.small->FontSize * 1.05f) {
+    ImGui::PushFont(fonts.small);
+    for (int i = 0; i < n; ++i) {
+      const double sum = r.weights.row(i).sum();
+      const std::string text = "Σ " + format_number(sum, 3);
+      const float y = g.grid_min.y + cell * (float(i) + 0.5f) - 0.5f * ImGui::GetTextLineHeight();
+      dl->AddText(ImVec2(grid_max.x + 0.5f * em, y), palette::kTextDim, text.c_str());
+    }
+    ImGui::PopFont();
+  }
+
+  // --- legend
+  const float legend_w = std::clamp(grid_w, 8.0f * em, 14.0f * em);
+  bool any_masked = false;
+  for (int i = 0; i < n && !any_masked; ++i) any_masked = !r.allowed.row(i).all();
+  draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked);
+
+  // Claim the space so the window knows its content size.
+  ImGui::SetCursorScreenPos(start);
+  ImGui::Dummy(ImVec2(block_w, col_label_h + grid_w + legend_h));
+
+  if (hover_i >= 0) {
+    state.next_hovered_term = term;
+    if (scores) {
+      score_tooltip(state, hover_i, hover_j);
+    } else {
+      weight_tooltip(state, hover_i, hover_j);
+    }
+  }
+}
+
+}  // namespace ui

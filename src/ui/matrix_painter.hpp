@@ -1,0 +1,46 @@
+// matrix_painter.hpp — how a panel asks for a matrix to be drawn as coloured cells.
+//
+// The UI knows only this interface; render/HeatmapRenderer implements it with GL shaders. A paint
+// request is queued in the draw list (ImDrawList::AddCallback), so the heatmap is drawn in ImGui's
+// draw order: below the numbers and labels that the panel adds afterwards.
+#pragma once
+
+#include <cstdint>
+
+#include "imgui.h"
+#include "ui/colormap.hpp"
+
+namespace ui {
+
+// Cells whose value is ≥ kMaskedValue are drawn hatched (a masked cell: −∞ before softmax).
+constexpr float kMaskedValue = 1e30f;
+
+// Named images, one GPU texture each.
+enum class MatrixSlot : int {
+  Scores,
+  Weights,
+  ScoresLegend,
+  WeightsLegend,
+  MaskedSwatch,
+  Mask,
+  Count,
+};
+
+struct MatrixImage {
+  MatrixSlot slot = MatrixSlot::Scores;
+  int rows = 0, cols = 0;
+  const float* values = nullptr;  // rows × cols, row-major
+  std::uint64_t version = 0;      // the painter re-uploads when this (or the size) changes; 0 = always
+  Colormap colormap = Colormap::Viridis;
+  float lo = 0, hi = 1;           // value range mapped onto the colormap
+  float gap_px = 0;               // gap between cells, in ImGui (framebuffer) pixels
+};
+
+class MatrixPainter {
+ public:
+  virtual ~MatrixPainter() = default;
+  // Draw `image` stretched over [min, max] (ImGui coordinates) in `draw_list`'s order.
+  virtual void paint(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const MatrixImage& image) = 0;
+};
+
+}  // namespace ui

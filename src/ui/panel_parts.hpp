@@ -1,0 +1,36 @@
+// panel_parts.hpp — the panels of the screen and the helpers they share (internal to src/ui).
+#pragma once
+
+#include <string>
+
+#include "ui/app_state.hpp"
+#include "ui/fonts.hpp"
+#include "ui/matrix_painter.hpp"
+
+namespace ui {
+
+enum class HeatmapKind { Scores, Weights };
+
+// Panel bodies: each draws into the current window/child, below a header.
+void draw_controls_panel(AppState& state, const Fonts& fonts);
+void draw_vectors_panel(AppState& state, const Fonts& fonts);
+void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts, HeatmapKind kind);
+void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts);
+void draw_output_panel(AppState& state, const Fonts& fonts);
+
+// Title (heading font) and a one-line hint (dim, wrapped).
+void panel_header(const Fonts& fonts, const char* title, const char* hint);
+
+// Is `term` lit this frame (hovered in the formula strip or its panel)?
+bool term_lit(const AppState& state, Term term);
+
+// A number for humans: fixed decimals, a real minus sign (−), and no "−0.00".
+std::string format_number(double value, int decimals);
+
+// Truncate `text` with "…" so it fits in `width` pixels with the current font.
+std::string fit_text(const std::string& text, float width);
+
+// Outline a rectangle (hover/selection) in the accent colour.
+void outline(ImDrawList* draw_list, ImVec2 min, ImVec2 max, ImU32 color, float thickness);
+
+}  // namespace ui

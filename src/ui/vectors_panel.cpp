@@ -1,0 +1,157 @@
+// vectors_panel.cpp — "Tokens and vectors": a block per token with its editable label and one
+// slider per component of its query q_i (d_k), key k_i (d_k) and value v_i (d_v).
+//
+//   [ label ]  q  [q_i[0]] [q_i[1]] …      what am I looking for?
+//              k  [k_i[0]] [k_i[1]] …      what do I have?
+//              v  [v_i[0]] [v_i[1]] …      what do I give if I'm found?
+//
+// Sliders have fixed ranges per matrix (AppState::q_range …) so they do not jump while dragged;
+// Ctrl+click (or double-click) types any value. Only visible blocks are submitted (ImGuiListClipper).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "ui/panel_parts.hpp"
+#include "ui/theme.hpp"
+
+namespace ui {
+namespace {
+
+struct RoleRow {
+  const char* name;     // "q", "k", "v"
+  const char* id;       // widget id prefix "Q", "K", "V"
+  Term term;
+  ImU32 color;
+  attn::Matrix* scene_matrix;         // direct mode storage
+  const attn::Matrix* shown;          // what the sliders show (= result in projected mode)
+  double range;
+};
+
+// One row of sliders. Returns true if a value changed (written into `scene_matrix`).
+bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, float prefix_w, bool lit,
+                   bool hovered_token) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetFrameHeight();
+  if (hovered_token) {
+    dl->AddRectFilled(ImVec2(p.x - 0.2f * h, p.y - 0.1f * h), ImVec2(p.x + 0.9f * h, p.y + 1.1f * h),
+                      palette::kAccentSoft, 0.2f * h);
+  }
+  const ImU32 color = lit ? palette::kText : row.color;
+  dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())), color, row.name);
+  ImGui::Dummy(ImVec2(prefix_w, h));
+
+  bool changed = false;
+  const int d = int(row.shown->cols());
+  ImGui::PushID(row.id);
+  for (int c = 0; c < d; ++c) {
+    ImGui::SameLine();
+    ImGui::PushID(c);
+    ImGui::SetNextItemWidth(slider_w);
+    double value = (*row.shown)(i, c);
+    const double lo = -row.range, hi = row.range;
+    if (ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f")) {
+      // ImGui allows typing any number with Ctrl+click: keep it within the scene's limits.
+      if (std::isfinite(value)) {
+        value = std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
+        ensure_direct_mode(state);  // no-op in direct mode; converts a projected scene first
+        (*row.scene_matrix)(i, c) = value;
+        state.dirty = true;
+        changed = true;
+      }
+    }
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
+      ImGui::SetTooltip("%s_%d[%d] = %s   (drag, or Ctrl+click to type)", row.name, i, c,
+                        format_number(value, 4).c_str());
+    }
+    record_item_rect(state, std::string(row.id) + "/" + std::to_string(i) + "/" + std::to_string(c));
+    ImGui::PopID();
+  }
+  ImGui::PopID();
+  return changed;
+}
+
+}  // namespace
+
+void draw_vectors_panel(AppState& state, const Fonts& fonts) {
+  panel_header(fonts, "Tokens and vectors",
+               "q: what am I looking for?  k: what do I have?  v: what do I give if I'm found?");
+  if (!state.computed) return;
+  const bool projected = state.scene.mode == scene::Mode::Projected;
+  if (projected) {
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+    ImGui::TextWrapped("Learned projections: Q = X·W_q, K = X·W_k, V = X·W_v (X is %d×%d). The sliders show "
+                       "the computed vectors; moving one switches the scene to direct Q, K, V.",
+                       int(state.scene.X.rows()), int(state.scene.X.cols()));
+    ImGui::PopStyleColor();
+  }
+
+  const float em = ImGui::GetFontSize();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const int n = state.scene.n();
+  const int d_k = int(state.result.Q.cols()), d_v = int(state.result.V.cols());
+  const int d_max = std::max(d_k, d_v);
+  const float label_w = 5.0f * em;
+  const float prefix_w = 1.1f * em;
+
+  ImGui::BeginChild("##vectors", ImVec2(0, 0), false);
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float slider_w = std::max(
+      2.2f * em, (avail - label_w - prefix_w - style.ItemSpacing.x * float(d_max + 1)) / float(d_max));
+  const float row_h = ImGui::GetFrameHeightWithSpacing();
+  const float block_h = 3.0f * row_h + 0.5f * em;
+
+  RoleRow rows[3] = {
+      {"q", "Q", Term::Queries, palette::kQuery, &state.scene.Q, &state.result.Q, state.q_range},
+      {"k", "K", Term::Keys, palette::kKey, &state.scene.K, &state.result.K, state.k_range},
+      {"v", "V", Term::Values, palette::kValue, &state.scene.V, &state.result.V, state.v_range},
+  };
+
+  ImGuiListClipper clipper;
+  clipper.Begin(n, block_h);
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      ImGui::PushID(i);
+      const ImVec2 block_start = ImGui::GetCursorScreenPos();
+
+      // Label (editable): applied as typed when it stays valid.
+      char buffer[scene::kMaxTokenBytes + 1];
+      std::strncpy(buffer, state.scene.tokens[i].c_str(), sizeof buffer - 1);
+      buffer[sizeof buffer - 1] = 0;
+      ImGui::SetNextItemWidth(label_w - style.ItemSpacing.x);
+      if (ImGui::InputText("##label", buffer, sizeof buffer)) {
+        scene::Scene candidate = state.scene;
+        candidate.tokens[i] = buffer;
+        const std::string problem = scene::validate(candidate);
+        if (problem.empty()) {
+          state.scene.tokens[i] = buffer;
+          state.dirty = true;
+        } else {
+          state.notice = "Label not applied: " + problem;
+        }
+      }
+      if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("Token %d: click to rename", i);
+
+      // The hovered cell (i, j) of a grid lights q of token i and k of token j.
+      for (int role = 0; role < 3; ++role) {
+        ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y + float(role) * row_h));
+        const bool hovered_token = (role == 0 && state.hovered_row == i) || (role == 1 && state.hovered_col == i);
+        draw_role_row(state, rows[role], i, slider_w, prefix_w, term_lit(state, rows[role].term), hovered_token);
+      }
+      if (i + 1 < n) {
+        const float y = block_start.y + block_h - 0.3f * em;
+        ImGui::GetWindowDrawList()->AddLine(ImVec2(block_start.x, y), ImVec2(block_start.x + avail, y),
+                                            palette::kPanelBorder);
+      }
+      // Advance exactly one block (Dummy adds ItemSpacing.y), as the clipper expects.
+      ImGui::SetCursorScreenPos(block_start);
+      ImGui::Dummy(ImVec2(avail, block_h - style.ItemSpacing.y));
+      ImGui::PopID();
+    }
+  }
+  clipper.End();
+  ImGui::EndChild();
+}
+
+}  // namespace ui

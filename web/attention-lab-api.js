@@ -1,0 +1,77 @@
+// attention-lab-api.js — window.attentionLab, the page's API for automation and tests.
+//
+//   ready                 Promise, resolves after the first frame is drawn
+//   getState()            {scene: <scene JSON v1>, result: {Q, K, V, scores, scaled, weights, output, masked_rows}}
+//   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
+//   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
+//                         ids: Q/i/c K/i/c V/i/c causal scale tokens preset cell/{scores,weights,mask}/i/j
+//   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
+//
+// Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
+// returns JSON text.
+"use strict";
+
+(function () {
+  let resolveReady;
+  let rejectReady;
+  const ready = new Promise((resolve, reject) => {
+    resolveReady = resolve;
+    rejectReady = reject;
+  });
+  // Failures are shown on the page by boot.js; do not also report an unhandled rejection.
+  ready.catch(() => {});
+
+  function module() {
+    const m = window.Module;
+    if (!m || !m.calledRun) throw new Error("attentionLab: the app has not started yet (await attentionLab.ready)");
+    return m;
+  }
+
+  // Call an exported C function taking an optional string argument and returning JSON text.
+  function callJson(name, arg) {
+    const m = module();
+    let ptr = 0;
+    try {
+      if (arg !== undefined) {
+        const size = m.lengthBytesUTF8(arg) + 1;
+        ptr = m._malloc(size);
+        if (!ptr) throw new Error("attentionLab: out of memory for a " + size + "-byte argument");
+        m.stringToUTF8(arg, ptr, size);
+      }
+      const result = arg === undefined ? m["_" + name]() : m["_" + name](ptr);
+      return JSON.parse(m.UTF8ToString(result));
+    } finally {
+      if (ptr) m._free(ptr);
+    }
+  }
+
+  window.attentionLab = {
+    ready,
+    getState() {
+      return callJson("al_get_state");
+    },
+    setState(scene) {
+      let text;
+      try {
+        text = typeof scene === "string" ? scene : JSON.stringify(scene);
+      } catch (e) {
+        return { ok: false, error: "scene: not serializable as JSON (" + e.message + ")" };
+      }
+      if (text === undefined) text = "null";
+      return callJson("al_set_state", text);
+    },
+    widgetRect(id) {
+      const r = callJson("al_widget_rect", String(id));
+      if (!r) return null;
+      const box = module().canvas.getBoundingClientRect();
+      return { x: r.x + box.left + window.scrollX, y: r.y + box.top + window.scrollY, w: r.w, h: r.h };
+    },
+    frameStats() {
+      return callJson("al_frame_stats");
+    },
+  };
+
+  // Used by boot.js.
+  window.attentionLab._resolveReady = resolveReady;
+  window.attentionLab._rejectReady = rejectReady;
+})();

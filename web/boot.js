@@ -1,0 +1,164 @@
+// boot.js — starts Attention Lab: checks WebGL2, downloads the wasm with a progress bar,
+// forwards touch to the app as mouse input, and recovers from a lost WebGL context.
+"use strict";
+
+(function () {
+  const canvas = document.getElementById("canvas");
+  const overlay = document.getElementById("overlay");
+  const card = document.getElementById("card");
+  const title = document.getElementById("title");
+  const statusLine = document.getElementById("status");
+  const progress = document.getElementById("progress");
+  const api = window.attentionLab;
+
+  function showStatus(text, fraction) {
+    statusLine.textContent = text;
+    if (fraction !== undefined) progress.style.width = Math.round(Math.max(0, Math.min(1, fraction)) * 100) + "%";
+  }
+  function showError(heading, text) {
+    card.classList.add("error");
+    title.textContent = heading;
+    statusLine.textContent = text;
+    overlay.classList.remove("hidden", "translucent");
+  }
+  function fail(heading, text) {
+    showError(heading, text);
+    api._rejectReady(new Error(heading + ": " + text));
+  }
+  const kb = (bytes) => Math.round(bytes / 1024) + " KB";
+
+  // --- 1. WebGL2 or a clear message --------------------------------------------------------------
+  const probe = document.createElement("canvas").getContext("webgl2");
+  if (!probe) {
+    fail(
+      "WebGL2 is not available",
+      "Attention Lab draws with WebGL2, which this browser has turned off or does not support. " +
+        "Try a current Firefox, Chrome, Edge or Safari, and check that hardware acceleration is enabled.",
+    );
+    return;
+  }
+  const lose = probe.getExtension("WEBGL_lose_context");
+  if (lose) lose.loseContext(); // free the probe's context at once
+
+  // --- 2. Touch → mouse: tap and drag with a finger ----------------------------------------------
+  // Emscripten's GLFW turns touches into button presses without moving the cursor first, so
+  // the page translates the primary touch into mousemove/mousedown/mouseup on the canvas itself
+  // and keeps the raw touch events from the canvas (capture phase on window runs first).
+  let touchId = null;
+  function mouse(type, touch) {
+    const init = {
+      bubbles: true,
+      cancelable: true,
+      view: window,
+      clientX: touch.clientX,
+      clientY: touch.clientY,
+      screenX: touch.screenX,
+      screenY: touch.screenY,
+      button: 0,
+      buttons: type === "mouseup" ? 0 : 1,
+    };
+    canvas.dispatchEvent(new MouseEvent(type, init));
+  }
+  function onTouch(event) {
+    if (event.target !== canvas) return;
+    event.preventDefault(); // no scrolling, zooming or emulated mouse events
+    event.stopPropagation();
+    for (const touch of event.changedTouches) {
+      if (event.type === "touchstart" && touchId === null) {
+        touchId = touch.identifier;
+        mouse("mousemove", touch); // the cursor goes to the finger before the press
+        mouse("mousedown", touch);
+      } else if (touch.identifier === touchId) {
+        if (event.type === "touchmove") {
+          mouse("mousemove", touch);
+        } else {
+          mouse("mouseup", touch);
+          touchId = null;
+        }
+      }
+    }
+  }
+  for (const type of ["touchstart", "touchmove", "touchend", "touchcancel"]) {
+    window.addEventListener(type, onTouch, { capture: true, passive: false });
+  }
+  canvas.addEventListener("contextmenu", (event) => event.preventDefault());
+
+  // --- 3. Lost WebGL context: wait for the browser to restore it, then rebuild GL resources -----
+  canvas.addEventListener("webglcontextlost", (event) => {
+    event.preventDefault(); // allows the browser to restore the context
+    if (window.Module && Module._al_gl_context_lost) Module._al_gl_context_lost();
+    card.classList.remove("error");
+    title.textContent = "Attention Lab";
+    showStatus("The graphics context was lost. Restoring…");
+    overlay.classList.add("translucent");
+    overlay.classList.remove("hidden");
+  });
+  canvas.addEventListener("webglcontextrestored", () => {
+    if (window.Module && Module._al_gl_context_restored) Module._al_gl_context_restored();
+    overlay.classList.add("hidden");
+  });
+
+  // --- 4. Download and start the wasm module with progress --------------------------------------
+  async function fetchWithProgress(url) {
+    const response = await fetch(url, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(url + ": HTTP " + response.status);
+    const total = Number(response.headers.get("Content-Length")) || 0;
+    if (!response.body || !response.body.getReader) return new Uint8Array(await response.arrayBuffer());
+    const reader = response.body.getReader();
+    const chunks = [];
+    let received = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      received += value.length;
+      showStatus(
+        total ? "Downloading " + kb(received) + " of " + kb(total) : "Downloading " + kb(received),
+        total ? 0.9 * (received / total) : 0.5,
+      );
+    }
+    const bytes = new Uint8Array(received);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return bytes;
+  }
+
+  window.Module = {
+    canvas,
+    print: (text) => console.log(text),
+    printErr: (text) => console.warn(text),
+    instantiateWasm(imports, receiveInstance) {
+      fetchWithProgress("attention-lab.wasm")
+        .then((bytes) => {
+          showStatus("Compiling…", 0.95);
+          return WebAssembly.instantiate(bytes, imports);
+        })
+        .then((result) => {
+          showStatus("Starting…", 1);
+          receiveInstance(result.instance, result.module);
+        })
+        .catch((error) => {
+          console.error(error);
+          fail("Attention Lab could not start", String(error && error.message ? error.message : error));
+        });
+      return {}; // asynchronous instantiation
+    },
+    onFirstFrame() {
+      overlay.classList.add("hidden");
+      api._resolveReady();
+    },
+    onAbort(what) {
+      fail("Attention Lab stopped", String(what));
+    },
+  };
+
+  showStatus("Downloading…", 0);
+  const script = document.createElement("script");
+  script.src = "attention-lab.js";
+  script.async = true;
+  script.onerror = () => fail("Attention Lab could not start", "attention-lab.js could not be loaded.");
+  document.body.appendChild(script);
+})();
