@@ -20,6 +20,13 @@ EM_JS(void, js_first_frame_drawn, (), {
   if (Module["onFirstFrame"]) Module["onFirstFrame"]();
 });
 
+// Resize the canvas backing store through Emscripten's Browser helper, which notifies its GLFW
+// (window and framebuffer size, size callbacks). Not glfwSetWindowSize: 3.1.6's GLFW treats a size
+// equal to screen.width × screen.height as a fullscreen request, which a page may not make.
+EM_JS(void, js_set_canvas_size, (int width, int height), {
+  Browser.setCanvasSize(width, height);
+});
+
 namespace app {
 namespace {
 
@@ -45,7 +52,7 @@ void sync_canvas_size(App& app) {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
   if (want_w != fb_w || want_h != fb_h) {
-    glfwSetWindowSize(app.window, want_w, want_h);
+    js_set_canvas_size(want_w, want_h);
     ++app.events;
   }
 }
