@@ -5,6 +5,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { statSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
 import {
   launchBrowser,
   openApp,
@@ -88,6 +90,17 @@ test("1. the page loads, ready resolves, no console errors, no request leaves th
   assert.deepEqual(app.externalRequests, [], "requests to other origins");
   assert.ok((await page.title()).trim().length > 0, "the page has a title");
   t.diagnostic(`requests: ${paths.join(", ")}`);
+  // The download a visitor pays (issue 3 asks for its gzip size): every file the page fetched.
+  let raw = 0;
+  let gzipped = 0;
+  for (const r of server.requests.filter((x) => x.status === 200)) {
+    let rel = decodeURIComponent(new URL(r.path, server.origin).pathname.slice(server.base.length));
+    if (rel === "" || rel.endsWith("/")) rel += "index.html";
+    const data = readFileSync(path.join(server.root, rel));
+    raw += data.length;
+    gzipped += gzipSync(data, { level: 9 }).length;
+  }
+  t.diagnostic(`page download: ${(raw / 1024).toFixed(1)} KiB, gzip -9 ${(gzipped / 1024).toFixed(1)} KiB`);
 });
 
 // 2 ---------------------------------------------------------------------------------------------
