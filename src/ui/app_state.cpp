@@ -200,7 +200,14 @@ std::string apply_state_json(AppState& state, std::string_view json_text) {
     state.error = "Scene rejected — " + parsed.error;
     return "{\"ok\":false,\"error\":" + json_quote(parsed.error) + "}";
   }
-  load_scene(state, std::move(*parsed.scene), "");
+  // A scene identical to a bundled preset keeps the preset's name in the picker.
+  std::string preset_name;
+  const std::string canonical = scene::scene_to_json(*parsed.scene);
+  for (const scene::PresetInfo& info : scene::preset_list()) {
+    std::optional<scene::Scene> p = scene::preset(info.name);
+    if (p && scene::scene_to_json(*p) == canonical) preset_name = info.name;
+  }
+  load_scene(state, std::move(*parsed.scene), preset_name);
   return "{\"ok\":true}";
 }
 

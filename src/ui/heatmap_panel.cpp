@@ -121,7 +121,7 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapData& 
     // A hatched swatch, drawn by the same shader as the masked cells.
     static const float masked = kMaskedValue;
     MatrixImage swatch;
-    swatch.slot = MatrixSlot::MaskedSwatch;
+    swatch.slot = kind == HeatmapKind::Scores ? MatrixSlot::ScoresMaskedSwatch : MatrixSlot::WeightsMaskedSwatch;
     swatch.rows = swatch.cols = 1;
     swatch.values = &masked;
     swatch.version = 1;
@@ -148,6 +148,16 @@ std::string dot_product_terms(const attn::Result& r, int i, int j) {
   }
   if (shown < d_k) s += " + …";
   return s;
+}
+
+// "s = 1", "s = √8 = 2.828", "s = T = 0.500": the divisor in one phrase.
+std::string divisor_short(const scene::Scene& s, double divisor) {
+  switch (s.scale.mode) {
+    case attn::ScaleMode::None: return "s = 1, no scaling";
+    case attn::ScaleMode::SqrtDk: return "s = √d_k = √" + std::to_string(s.d_k()) + " = " + format_number(divisor, 3);
+    case attn::ScaleMode::Temperature: return "s = T = " + format_number(divisor, 3);
+  }
+  return "";
 }
 
 std::string divisor_text(const scene::Scene& s, double divisor) {
@@ -244,9 +254,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   if (scores) {
     hint = "score(i, j) = q_i · k_j: row i asks (query), column j answers (key). Values are not part of it.";
   } else {
-    hint = "Each row is a softmax of the row's scores ";
-    hint += divisor_text(state.scene, state.result.divisor);
-    hint += ": weights in [0, 1] that sum to 1.";
+    hint = "Softmax of each row of QKᵀ / s (" + divisor_short(state.scene, state.result.divisor) +
+           "): weights in [0, 1], and every row sums to 1.";
   }
   panel_header(fonts, scores ? "Scores  QKᵀ" : "Weights  A = softmax(QKᵀ / s + M)", hint.c_str());
   GridGeometry& grid = scores ? state.scores_grid : state.weights_grid;
@@ -270,7 +279,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const float legend_h = 2.4f * em;
   float cell = std::min((avail.x - g.row_label_w - g.sum_w) / float(n),
                         (avail.y - col_label_h - legend_h) / float(n));
-  cell = std::floor(std::clamp(cell, 2.0f, 4.5f * em));
+  cell = std::floor(std::clamp(cell, 2.0f, 6.0f * em));
   const float grid_w = cell * float(n);
   const float block_w = g.row_label_w + grid_w + g.sum_w;
   const float x0 = start.x + std::max(0.0f, 0.5f * (avail.x - block_w));

@@ -15,13 +15,14 @@ namespace ui {
 // Cells whose value is ≥ kMaskedValue are drawn hatched (a masked cell: −∞ before softmax).
 constexpr float kMaskedValue = 1e30f;
 
-// Named images, one GPU texture each.
+// Named images, one GPU texture each; each is painted at most once per frame.
 enum class MatrixSlot : int {
   Scores,
   Weights,
   ScoresLegend,
   WeightsLegend,
-  MaskedSwatch,
+  ScoresMaskedSwatch,
+  WeightsMaskedSwatch,
   Mask,
   Count,
 };

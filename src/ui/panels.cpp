@@ -444,8 +444,8 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_w = std::min(6.0f * em, 0.25f * ImGui::GetContentRegionAvail().x);
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float box_w = std::max(3.0f * em, (avail - label_w - style.ItemSpacing.x * float(d_v)) / float(d_v));
-  const float row_h = 1.7f * em;
+  const float box_w = std::clamp((avail - label_w - style.ItemSpacing.x * float(d_v)) / float(d_v), 3.2f * em, 14.0f * em);
+  const float row_h = 2.5f * em;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool hovered_window = ImGui::IsWindowHovered();
 
@@ -460,31 +460,34 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
       dl->AddText(ImVec2(p.x, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())), palette::kText, label.c_str());
       const bool masked_row = std::find(r.masked_rows.begin(), r.masked_rows.end(), i) != r.masked_rows.end();
       for (int c = 0; c < d_v; ++c) {
+        // A box per component: the value on top, below it a track with 0 in the middle, the bar
+        // from 0 to y, and a tick at every visible v_j[c] (brighter = larger weight a_ij).
         const float x0 = p.x + label_w + float(c) * (box_w + style.ItemSpacing.x);
-        const ImVec2 a(x0, p.y + 0.15f * em), b(x0 + box_w, p.y + row_h - 0.3f * em);
-        const float mid = 0.5f * (a.x + b.x);
+        const ImVec2 a(x0, p.y + 0.1f * em), b(x0 + box_w, p.y + row_h - 0.25f * em);
         dl->AddRectFilled(a, b, IM_COL32(38, 43, 53, 255), 0.15f * em);
-        // Ticks: every visible value row's component c, brighter for larger weight.
-        if (n <= 24) {
-          for (int j = 0; j < n; ++j) {
-            if (!r.allowed(i, j)) continue;
-            const float x = mid + float(r.V(j, c) / vmax) * 0.5f * (box_w - 0.2f * em);
-            const int alpha = 60 + int(195.0 * r.weights(i, j));
-            dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), IM_COL32(170, 215, 120, alpha), std::max(1.0f, 0.08f * em));
-          }
-        }
         const double y = r.output(i, c);
-        const float x = mid + float(y / vmax) * 0.5f * (box_w - 0.2f * em);
-        const float bar_top = a.y + 0.3f * (b.y - a.y), bar_bottom = b.y - 0.3f * (b.y - a.y);
-        dl->AddRectFilled(ImVec2(std::min(mid, x), bar_top), ImVec2(std::max(mid, x), bar_bottom),
-                          IM_COL32(94, 200, 190, 210), 0.1f * em);
-        dl->AddLine(ImVec2(mid, a.y), ImVec2(mid, b.y), IM_COL32(120, 128, 142, 255));
         ImGui::PushFont(fonts.small);
         const std::string text = format_number(y, 3);
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-        const float tx = y >= 0 ? a.x + 0.25f * em : b.x - 0.25f * em - size.x;  // away from the bar
-        dl->AddText(ImVec2(tx, 0.5f * (a.y + b.y) - 0.5f * size.y), palette::kText, text.c_str());
+        dl->AddText(ImVec2(0.5f * (a.x + b.x - size.x), a.y + 0.1f * em), palette::kText, text.c_str());
         ImGui::PopFont();
+        const float track_top = a.y + size.y + 0.2f * em, track_bottom = b.y - 0.2f * em;
+        const float mid = 0.5f * (a.x + b.x);
+        const float half = 0.5f * box_w - 0.3f * em;
+        if (n <= 24) {
+          for (int j = 0; j < n; ++j) {
+            if (!r.allowed(i, j)) continue;
+            const float x = mid + float(r.V(j, c) / vmax) * half;
+            const int alpha = 50 + int(205.0 * r.weights(i, j));
+            dl->AddLine(ImVec2(x, track_top), ImVec2(x, track_bottom), IM_COL32(170, 215, 120, alpha),
+                        std::max(1.0f, 0.1f * em));
+          }
+        }
+        const float x = mid + float(y / vmax) * half;
+        const float inset = 0.22f * (track_bottom - track_top);
+        dl->AddRectFilled(ImVec2(std::min(mid, x), track_top + inset), ImVec2(std::max(mid, x), track_bottom - inset),
+                          IM_COL32(94, 200, 190, 220), 0.1f * em);
+        dl->AddLine(ImVec2(mid, track_top), ImVec2(mid, track_bottom), IM_COL32(120, 128, 142, 255));
 
         if (hovered_window && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
           state.next_hovered_row = i;
@@ -584,7 +587,7 @@ void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) 
     ImGui::PopFont();
     ImGui::PushFont(fonts.small);
     dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * size.y + 0.25f * em), palette::kTextDim,
-                "drag Q, K, V and watch");
+                "attention you can touch");
     ImGui::PopFont();
   }
   const float formula_cx = pos.x + title_w + 0.5f * (size.x - 2.0f * title_w) + 0.5f * title_w;
@@ -679,8 +682,8 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   if (!narrow) {
     // Left column: controls above the vectors. Right: scores | weights above mask | output.
     const int d_max = std::max(state.scene.d_k(), state.scene.d_v());
-    const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 3.3f * em + 2.5f * em;
-    const float left_w = std::floor(std::clamp(want_left, 22.0f * em, 0.42f * W));
+    const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
+    const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
     const float body_y = top_h;
     const float body_h = H - top_h - margin;
     const float ctrl_h = std::min(controls_h, 0.6f * body_h);
@@ -695,7 +698,9 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
     heatmap("Weights", HeatmapKind::Weights, ImVec2(rx + half_w + gap, body_y), ImVec2(rw - half_w - gap, top_row_h));
     const float by = body_y + top_row_h + gap;
     const float bh = body_h - top_row_h - gap;
-    const float mask_w = std::floor(std::clamp(0.34f * rw, 16.0f * em, 0.5f * rw));
+    // The mask needs little room for few tokens: give the rest to the output bars.
+    const float mask_want = 4.5f * em + float(state.scene.n()) * 2.6f * em;
+    const float mask_w = std::floor(std::clamp(std::min(0.34f * rw, mask_want), 16.0f * em, 0.5f * rw));
     mask(ImVec2(rx, by), ImVec2(mask_w, bh));
     output(ImVec2(rx + mask_w + gap, by), ImVec2(rw - mask_w - gap, bh));
   } else {
@@ -718,7 +723,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
     y += square * 0.9f + 6.0f * em + gap;
     mask(ImVec2(x, y), ImVec2(w, std::min(w, 18.0f * em)));
     y += std::min(w, 18.0f * em) + gap;
-    output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 1.7f * em + 6.0f * em));
+    output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 2.5f * em + 6.0f * em));
     ImGui::End();
     ImGui::PopStyleVar();
     ImGui::PopStyleColor();

@@ -14,7 +14,7 @@ void apply_theme(float scale) {
   style.ItemInnerSpacing = ImVec2(6, 4);
   style.CellPadding = ImVec2(4, 3);
   style.ScrollbarSize = 12;
-  style.GrabMinSize = 10;
+  style.GrabMinSize = 4;
   style.WindowRounding = 8;
   style.ChildRounding = 6;
   style.FrameRounding = 4;
@@ -37,7 +37,7 @@ void apply_theme(float scale) {
   c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.18f, 0.22f, 1.0f);
   c[ImGuiCol_FrameBgHovered] = ImVec4(0.20f, 0.23f, 0.28f, 1.0f);
   c[ImGuiCol_FrameBgActive] = ImVec4(0.22f, 0.27f, 0.32f, 1.0f);
-  c[ImGuiCol_SliderGrab] = ImVec4(0.37f, 0.78f, 0.75f, 0.85f);
+  c[ImGuiCol_SliderGrab] = ImVec4(0.37f, 0.78f, 0.75f, 0.60f);
   c[ImGuiCol_SliderGrabActive] = ImVec4(0.50f, 0.90f, 0.86f, 1.0f);
   c[ImGuiCol_CheckMark] = to_vec4(palette::kAccent);
   c[ImGuiCol_Button] = ImVec4(0.20f, 0.24f, 0.29f, 1.0f);
