@@ -71,6 +71,7 @@ export async function launchBrowser() {
  * @param {Object<string,string>} [options.headers]  extra response headers (e.g. a CSP)
  * @param {string} [options.suffix=""]   appended to the page URL ("#s=…", "?hide=controls")
  * @param {object} [options.context]     playwright context options (viewport, deviceScaleFactor, hasTouch, isMobile)
+ * @param {Function} [options.initScript]  runs before the page's scripts in every page
  * @param {boolean} [options.waitReady=true]
  * @returns {Promise<App>}
  *
@@ -117,6 +118,8 @@ export async function openApp(browser, options = {}) {
     return route.continue();
   });
 
+  // Runs in every page before the page's own scripts (e.g. to simulate a browser without WebGL2).
+  if (options.initScript) await context.addInitScript(options.initScript);
   const page = await context.newPage();
   page.on("console", (msg) => {
     if (msg.type() === "error") consoleErrors.push(`${msg.text()} @ ${msg.location()?.url ?? "?"}`);
