@@ -82,9 +82,11 @@ void update_scale(App& app) {
 }
 
 void recreate_gl_resources(App& app) {
-  // The context was lost and restored: every GL name is invalid. Rebuild ImGui's objects and ours.
-  ImGui_ImplOpenGL3_DestroyDeviceObjects();
-  ImGui_ImplOpenGL3_CreateDeviceObjects();
+  // The context was lost and restored: every GL name is invalid. Restart ImGui's GL backend (a full
+  // Shutdown/Init: 1.86's DestroyDeviceObjects keeps its cached vertex/index buffer sizes, so the
+  // new buffers would never be allocated) and rebuild ours.
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplOpenGL3_Init(app.renderer.glsl_version().c_str());
   app.renderer.forget_device_objects();
   if (!app.renderer.create_device_objects()) std::fprintf(stderr, "%s\n", app.renderer.error().c_str());
 }

@@ -27,6 +27,7 @@ class HeatmapRenderer final : public ui::MatrixPainter {
   void destroy_device_objects();
   void forget_device_objects();  // after a context loss: the names are invalid, drop them
   const std::string& error() const { return error_; }
+  const std::string& glsl_version() const { return glsl_version_; }
 
   void paint(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const ui::MatrixImage& image) override;
 
