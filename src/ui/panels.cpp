@@ -24,11 +24,16 @@ namespace ui {
 // [SECTION] Shared helpers
 //-------------------------------------------------------------------------------------------------
 
+namespace {
+// On short displays (phones in landscape) the panels drop their hint lines to keep the sliders in view.
+bool g_compact_headers = false;
+}  // namespace
+
 void panel_header(const Fonts& fonts, const char* title, const char* hint) {
   ImGui::PushFont(fonts.heading);
   ImGui::TextUnformatted(title);
   ImGui::PopFont();
-  if (hint && *hint) {
+  if (hint && *hint && !g_compact_headers) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
     ImGui::PushFont(fonts.small);
     ImGui::TextWrapped("%s", hint);
@@ -285,6 +290,11 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   ImGui::TextDisabled("token i sees only tokens 0..i");
   ImGui::PopFont();
 
+  const float reset_w = ImGui::CalcTextSize("Reset").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  // Reset at the right end of the causal row when it fits, else on its own row.
+  if (ImGui::GetItemRectMax().x + em + reset_w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - reset_w);
+  }
   if (ImGui::Button("Reset")) {
     scene::Scene original = state.reset_scene;
     const std::string preset = state.preset_name;
@@ -550,12 +560,12 @@ bool begin_panel(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags ext
   return ImGui::Begin(name, nullptr, kPanelFlags | extra);
 }
 
-// Panels are top-level windows at fixed places (wide layout) or, on narrow displays, children
-// stacked in one scrolling page window (the position is then the page's flow).
+// Panels are child windows of one page window that fills the display below the top bar. They sit
+// at computed places; when the layout is taller than the display (phones), the page scrolls.
 struct PanelHost {
-  bool stacked = false;
+  float page_top = 0;  // y of the page window in display coordinates
   bool open(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra = 0) const {
-    if (!stacked) return begin_panel(name, pos, size, extra);
+    ImGui::SetCursorPos(ImVec2(pos.x, pos.y - page_top));
     ImGui::PushStyleColor(ImGuiCol_ChildBg, to_vec4(palette::kPanel));
     ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, ImGui::GetStyle().WindowRounding);
     const bool visible = ImGui::BeginChild(name, size, true, extra);
@@ -563,13 +573,7 @@ struct PanelHost {
     ImGui::PopStyleColor();
     return visible;
   }
-  void close() const {
-    if (stacked) {
-      ImGui::EndChild();
-    } else {
-      ImGui::End();
-    }
-  }
+  void close() const { ImGui::EndChild(); }
 };
 
 void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
@@ -628,12 +632,20 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   const float margin = std::floor(0.5f * em), gap = std::floor(0.5f * em);
   const float top_h = std::floor(3.6f * em);
   const bool narrow = W < 48.0f * em;
+  g_compact_headers = H < 40.0f * em;
   static float controls_h = 16.0f * em;  // measured each frame (content height + padding)
 
   draw_top_bar(state, fonts, ImVec2(0, 0), ImVec2(W, top_h));
   recompute_if_dirty(state);  // an edit made by the formula strip (none today) would show at once
 
-  const PanelHost host{narrow};
+  // The page: everything below the top bar, scrolling when the panels need more height.
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+  begin_panel("##page", ImVec2(0, top_h), ImVec2(W, H - top_h));
+  ImGui::PopStyleVar(3);
+  const PanelHost host{top_h};
   auto controls = [&](ImVec2 pos, ImVec2 size) {
     if (host.open("Controls", pos, size)) {
       claim_hover(state, Term::Scale);
@@ -685,7 +697,8 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
     const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
     const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
     const float body_y = top_h;
-    const float body_h = H - top_h - margin;
+    // Below ~38 em of height (phones in landscape) the page scrolls instead of squeezing panels.
+    const float body_h = std::max(H - top_h - margin, 38.0f * em);
     const float ctrl_h = std::min(controls_h, 0.6f * body_h);
     controls(ImVec2(margin, body_y), ImVec2(left_w, ctrl_h));
     vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(left_w, body_h - ctrl_h - gap));
@@ -705,12 +718,9 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
     output(ImVec2(rx + mask_w + gap, by), ImVec2(rw - mask_w - gap, bh));
   } else {
     // Narrow (phones in portrait): one column that scrolls as a whole.
-    ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
-    begin_panel("##page", ImVec2(0, top_h), ImVec2(W, H - top_h));
-    const float w = ImGui::GetContentRegionAvail().x;
-    const float x = 0;
-    float y = 0;
+    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
+    const float x = margin;
+    float y = top_h;
     const float tokens_h = std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 5.6f * em));
     const float square = std::min(w, 30.0f * em);
     controls(ImVec2(x, y), ImVec2(w, controls_h));
@@ -724,10 +734,10 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
     mask(ImVec2(x, y), ImVec2(w, std::min(w, 18.0f * em)));
     y += std::min(w, 18.0f * em) + gap;
     output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 2.5f * em + 6.0f * em));
-    ImGui::End();
-    ImGui::PopStyleVar();
-    ImGui::PopStyleColor();
   }
+  ImGui::Dummy(ImVec2(0, margin));  // bottom margin when the page scrolls
+  ImGui::End();
+  ImGui::PopStyleColor();
 }
 
 }  // namespace ui

@@ -80,10 +80,12 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   if (!state.computed) return;
   const bool projected = state.scene.mode == scene::Mode::Projected;
   if (projected) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
-    ImGui::TextWrapped("Learned projections: Q = X·W_q, K = X·W_k, V = X·W_v (X is %d×%d). The sliders show "
-                       "the computed vectors; moving one switches the scene to direct Q, K, V.",
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+    ImGui::PushFont(fonts.small);
+    ImGui::TextWrapped("Learned: Q = X·W_q, K = X·W_k, V = X·W_v (X is %d×%d). The sliders show the computed "
+                       "vectors; moving one switches the scene to direct Q, K, V.",
                        int(state.scene.X.rows()), int(state.scene.X.cols()));
+    ImGui::PopFont();
     ImGui::PopStyleColor();
   }
 

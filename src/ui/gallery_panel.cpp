@@ -1,0 +1,204 @@
+// gallery_panel.cpp — panel visibility from links, the Share buttons, and the demo gallery.
+//
+// [SECTION] State and panel visibility
+// [SECTION] Demo index (demos/index.json)
+// [SECTION] Share buttons (in the Controls panel)
+// [SECTION] Gallery window
+#include "ui/gallery_panel.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "ui/panel_parts.hpp"
+#include "ui/theme.hpp"
+
+namespace ui {
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] State and panel visibility
+//-------------------------------------------------------------------------------------------------
+
+Sharing& sharing() {
+  static Sharing the_sharing;
+  return the_sharing;
+}
+
+bool panel_shown(scene::link::Panel panel) {
+  const Sharing& s = sharing();
+  if (s.view) return *s.view == panel;
+  return !s.hidden[static_cast<std::size_t>(panel)];
+}
+
+void set_panel_visibility(const std::vector<scene::link::Panel>& hide, std::optional<scene::link::Panel> view) {
+  Sharing& s = sharing();
+  s.hidden.fill(false);
+  for (scene::link::Panel p : hide) s.hidden[static_cast<std::size_t>(p)] = true;
+  s.view = view;
+  if (view) s.hidden[static_cast<std::size_t>(*view)] = false;
+}
+
+std::vector<scene::link::Panel> hidden_panels() {
+  std::vector<scene::link::Panel> out;
+  for (int p = 0; p < scene::link::kPanelCount; ++p)
+    if (sharing().hidden[static_cast<std::size_t>(p)]) out.push_back(static_cast<scene::link::Panel>(p));
+  return out;
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Demo index: [{"name": "two-keys-tie", "title": "Two keys tie", "description": "…"}, …]
+//-------------------------------------------------------------------------------------------------
+
+std::string set_demo_index(std::string_view json_text) {
+  using nlohmann::json;
+  // No exceptions in the web build: parse with allow_exceptions = false and check every type.
+  const json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
+  if (doc.is_discarded()) return "demos/index.json: not valid JSON";
+  if (!doc.is_array()) return "demos/index.json: expected an array of {name, title, description}";
+  std::vector<DemoInfo> demos;
+  for (std::size_t i = 0; i < doc.size(); ++i) {
+    const json& entry = doc[i];
+    const std::string where = "demos/index.json: entry " + std::to_string(i);
+    if (!entry.is_object()) return where + " is not an object";
+    DemoInfo info;
+    for (auto [key, field] : {std::pair{"name", &info.name}, std::pair{"title", &info.title},
+                              std::pair{"description", &info.description}}) {
+      const auto it = entry.find(key);
+      if (it == entry.end() || !it->is_string()) return where + ": " + key + " is missing or not a string";
+      *field = it->get<std::string>();
+    }
+    demos.push_back(std::move(info));
+  }
+  sharing().demos = std::move(demos);
+  return "";
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Share buttons
+//-------------------------------------------------------------------------------------------------
+
+namespace {
+
+// Buttons flow left to right and wrap to a new line when the next one does not fit.
+struct ButtonFlow {
+  float right_edge = 0;  // screen x where the content region ends
+  bool first = true;
+
+  bool button(AppState& state, const char* label, const char* id, const char* tooltip) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float w = ImGui::CalcTextSize(label).x + 2.0f * style.FramePadding.x;
+    if (!first) {
+      ImGui::SameLine();
+      if (ImGui::GetCursorScreenPos().x + w > right_edge) ImGui::NewLine();
+    }
+    first = false;
+    const bool pressed = ImGui::Button(label);
+    record_item_rect(state, id);
+    if (tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+    return pressed;
+  }
+};
+
+}  // namespace
+
+void draw_share_buttons(AppState& state, const Fonts& fonts) {
+  Sharing& s = sharing();
+  if (!s.copy_link && !s.export_json && !s.import_json && !s.export_png && !s.open_demo) return;
+  ImGui::Dummy(ImVec2(0, 0.2f * ImGui::GetFontSize()));
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("Share this exact scene, or open a demo that teaches one idea.");
+  ImGui::PopFont();
+  ButtonFlow flow{ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x};
+  if (s.open_demo && !s.demos.empty() &&
+      flow.button(state, "Gallery…", "share/gallery", "Demos that each teach one idea")) {
+    s.gallery_open = true;
+  }
+  if (s.copy_link && flow.button(state, "Copy link", "share/copy", "A link that opens exactly these numbers")) {
+    s.copy_link();
+  }
+  if (s.export_json && flow.button(state, "Export JSON", "share/export-json", "Download the scene as a file")) {
+    s.export_json();
+  }
+  if (s.import_json &&
+      flow.button(state, "Import JSON", "share/import-json", "Open a scene file (or drop a .json on the page)")) {
+    s.import_json();
+  }
+  if (s.export_png && flow.button(state, "Export PNG", "share/export-png", "Save the screen as an image")) {
+    s.export_png();
+  }
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Gallery window: a modal list of demos, one line each
+//-------------------------------------------------------------------------------------------------
+
+namespace {
+
+void draw_gallery_window(AppState& state, const Fonts& fonts) {
+  Sharing& s = sharing();
+  constexpr const char* kTitle = "Demo gallery";
+  if (s.gallery_open && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  const ImGuiIO& io = ImGui::GetIO();
+  const float em = ImGui::GetFontSize();
+  const float w = std::min(44.0f * em, io.DisplaySize.x - 2.0f * em);
+  const float h = std::min(40.0f * em, io.DisplaySize.y - 2.0f * em);
+  ImGui::SetNextWindowPos(ImVec2(0.5f * io.DisplaySize.x, 0.5f * io.DisplaySize.y), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(w, 0));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, h));
+  bool open = true;
+  if (!ImGui::BeginPopupModal(kTitle, &open, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                                 ImGuiWindowFlags_NoSavedSettings)) {
+    s.gallery_open = false;
+    return;
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushFont(fonts.small);
+  ImGui::TextWrapped("Each demo is a link: #demo=NAME after the page address opens it directly.");
+  ImGui::PopFont();
+  ImGui::PopStyleColor();
+  ImGui::Separator();
+
+  const float wrap = ImGui::GetContentRegionAvail().x;
+  for (const DemoInfo& demo : s.demos) {
+    // One selectable row sized to its two lines: the title, then the wrapped description.
+    ImGui::PushFont(fonts.small);
+    const float desc_h = ImGui::CalcTextSize(demo.description.c_str(), nullptr, false, wrap - em).y;
+    ImGui::PopFont();
+    const float row_h = fonts.heading->FontSize + 0.25f * em + desc_h + 0.3f * em;
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    ImGui::PushID(demo.name.c_str());
+    const bool current = demo.name == s.current_demo;
+    if (ImGui::Selectable("##demo", current, 0, ImVec2(0, row_h))) {
+      s.open_demo(demo.name);
+      s.gallery_open = false;
+      ImGui::CloseCurrentPopup();
+    }
+    record_item_rect(state, "gallery/" + demo.name);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddText(fonts.heading, fonts.heading->FontSize, ImVec2(top.x + 0.3f * em, top.y + 0.1f * em),
+                current ? palette::kAccent : palette::kText, demo.title.c_str());
+    dl->AddText(fonts.small, fonts.small->FontSize,
+                ImVec2(top.x + 0.3f * em, top.y + fonts.heading->FontSize + 0.35f * em), palette::kTextDim,
+                demo.description.c_str(), nullptr, wrap - em);
+    ImGui::PopID();
+  }
+  if (!open) {
+    s.gallery_open = false;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace
+
+void draw_sharing(AppState& state, const Fonts& fonts) {
+  Sharing& s = sharing();
+  s.state = &state;
+  if (s.gallery_open || ImGui::IsPopupOpen("Demo gallery")) draw_gallery_window(state, fonts);
+  if (state.result_version != s.seen_result_version) {
+    s.seen_result_version = state.result_version;
+    if (s.scene_changed) s.scene_changed();
+  }
+}
+
+}  // namespace ui
