@@ -10,6 +10,8 @@
   const statusLine = document.getElementById("status");
   const progress = document.getElementById("progress");
   const api = window.attentionLab;
+  // The single-file build (scripts/dist) carries the module in the page itself.
+  const embedded = window.attentionLabEmbedded;
 
   function showStatus(text, fraction) {
     statusLine.textContent = text;
@@ -131,7 +133,7 @@
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
     instantiateWasm(imports, receiveInstance) {
-      fetchWithProgress("attention-lab.wasm")
+      (embedded ? Promise.resolve(embedded.wasm()) : fetchWithProgress("attention-lab.wasm"))
         .then((bytes) => {
           showStatus("Compiling…", 0.95);
           return WebAssembly.instantiate(bytes, imports);
@@ -157,7 +159,7 @@
 
   showStatus("Downloading…", 0);
   const script = document.createElement("script");
-  script.src = "attention-lab.js";
+  script.src = embedded ? embedded.scriptUrl() : "attention-lab.js";
   script.async = true;
   script.onerror = () => fail("Attention Lab could not start", "attention-lab.js could not be loaded.");
   document.body.appendChild(script);

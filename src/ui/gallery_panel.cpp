@@ -29,7 +29,8 @@ bool panel_shown(scene::link::Panel panel) {
   return !s.hidden[static_cast<std::size_t>(panel)];
 }
 
-void set_panel_visibility(const std::vector<scene::link::Panel>& hide, std::optional<scene::link::Panel> view) {
+void set_panel_visibility(const std::vector<scene::link::Panel>& hide,
+                          std::optional<scene::link::Panel> view) {
   Sharing& s = sharing();
   s.hidden.fill(false);
   for (scene::link::Panel p : hide) s.hidden[static_cast<std::size_t>(p)] = true;
@@ -112,14 +113,16 @@ void draw_share_buttons(AppState& state, const Fonts& fonts) {
       flow.button(state, "Gallery…", "share/gallery", "Demos that each teach one idea")) {
     s.gallery_open = true;
   }
-  if (s.copy_link && flow.button(state, "Copy link", "share/copy", "A link that opens exactly these numbers")) {
+  if (s.copy_link &&
+      flow.button(state, "Copy link", "share/copy", "A link that opens exactly these numbers")) {
     s.copy_link();
   }
-  if (s.export_json && flow.button(state, "Export JSON", "share/export-json", "Download the scene as a file")) {
+  if (s.export_json &&
+      flow.button(state, "Export JSON", "share/export-json", "Download the scene as a file")) {
     s.export_json();
   }
-  if (s.import_json &&
-      flow.button(state, "Import JSON", "share/import-json", "Open a scene file (or drop a .json on the page)")) {
+  if (s.import_json && flow.button(state, "Import JSON", "share/import-json",
+                                   "Open a scene file (or drop a .json on the page)")) {
     s.import_json();
   }
   if (s.export_png && flow.button(state, "Export PNG", "share/export-png", "Save the screen as an image")) {
@@ -146,8 +149,9 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
   ImGui::SetNextWindowSize(ImVec2(w, 0));
   ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, h));
   bool open = true;
-  if (!ImGui::BeginPopupModal(kTitle, &open, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                                 ImGuiWindowFlags_NoSavedSettings)) {
+  if (!ImGui::BeginPopupModal(
+          kTitle, &open,
+          ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings)) {
     s.gallery_open = false;
     return;
   }

@@ -31,7 +31,7 @@ struct DemoInfo {
 struct Sharing {
   // --- what a link asked for (hide=, view=)
   std::array<bool, scene::link::kPanelCount> hidden{};  // indexed by scene::link::Panel
-  std::optional<scene::link::Panel> view;                // one panel full-size
+  std::optional<scene::link::Panel> view;               // one panel full-size
 
   // --- gallery
   std::vector<DemoInfo> demos;  // sent by the page (demos/index.json)
@@ -45,7 +45,7 @@ struct Sharing {
   std::function<void()> scene_changed;
 
   // --- bookkeeping
-  AppState* state = nullptr;            // the app's state, registered by draw_sharing each frame
+  AppState* state = nullptr;  // the app's state, registered by draw_sharing each frame
   std::uint64_t seen_result_version = 0;
 };
 
@@ -56,7 +56,8 @@ Sharing& sharing();
 bool panel_shown(scene::link::Panel panel);
 
 // Set hide= / view= (from a parsed link). The full-size panel is never hidden.
-void set_panel_visibility(const std::vector<scene::link::Panel>& hide, std::optional<scene::link::Panel> view);
+void set_panel_visibility(const std::vector<scene::link::Panel>& hide,
+                          std::optional<scene::link::Panel> view);
 // Current hide= list (in enum order).
 std::vector<scene::link::Panel> hidden_panels();
 

@@ -1,0 +1,159 @@
+// web_share.cpp — the C functions behind web/share.js (links, demos, files), and the Share
+// buttons' actions (ui::Sharing) connected to it.
+//
+// A link is applied whole or not at all: al_share_load parses the fragment (and the demo file the
+// page fetched for #demo=NAME) completely before anything changes, so a bad link leaves the current
+// scene and panels as they were, and its error names the problem.
+//
+// Scenes are applied through al_set_state (web_platform.cpp), the same path as
+// window.attentionLab.setState, so a link behaves exactly like setState of its scene.
+#include <emscripten.h>
+
+#include <string>
+
+#include "scene/link.hpp"
+#include "ui/app_state.hpp"
+#include "ui/gallery_panel.hpp"
+
+extern "C" const char* al_set_state(const char* json);  // web_platform.cpp
+extern "C" void al_request_frame();                     // web_platform.cpp
+
+// The Share buttons call into share.js (window.attentionLabShare), which owns the browser side:
+// clipboard, downloads, the file picker, fetching demos.
+EM_JS(void, js_share_action, (const char* what), {
+  const share = window.attentionLabShare;
+  if (share) share.action(UTF8ToString(what));
+});
+EM_JS(void, js_share_open_demo, (const char* name), {
+  const share = window.attentionLabShare;
+  if (share) share.openDemo(UTF8ToString(name));
+});
+EM_JS(void, js_share_scene_changed, (), {
+  const share = window.attentionLabShare;
+  if (share) share.sceneChanged();
+});
+
+namespace {
+
+// Default scene of the app (main.cpp loads the same preset at start): a link with an empty
+// fragment, reached with Back, returns to it.
+constexpr const char* kDefaultPreset = "practice-qkv";
+
+// Connect the Share buttons at start-up (this file is linked into the web executable only).
+struct ConnectActions {
+  ConnectActions() {
+    ui::Sharing& s = ui::sharing();
+    s.copy_link = [] { js_share_action("copy-link"); };
+    s.export_json = [] { js_share_action("export-json"); };
+    s.import_json = [] { js_share_action("import-json"); };
+    s.export_png = [] { js_share_action("export-png"); };
+    s.open_demo = [](const std::string& name) { js_share_open_demo(name.c_str()); };
+    s.scene_changed = [] { js_share_scene_changed(); };
+  }
+} g_connect_actions;
+
+std::string g_reply;  // the last returned string; JS copies it at once (UTF8ToString)
+const char* reply(std::string text) {
+  g_reply = std::move(text);
+  return g_reply.c_str();
+}
+const char* fail(const std::string& error) {
+  return reply("{\"ok\":false,\"error\":" + ui::json_quote(error) + "}");
+}
+
+std::string panel_list_json(const std::vector<scene::link::Panel>& panels) {
+  std::string out = "[";
+  for (scene::link::Panel p : panels) {
+    if (out.size() > 1) out += ',';
+    out += ui::json_quote(scene::link::panel_name(p));
+  }
+  return out + "]";
+}
+
+// al_set_state validated the scene already once here; it cannot fail, but check anyway.
+std::string apply_scene(const scene::Scene& s) {
+  const std::string reply_text = al_set_state(scene::scene_to_json(s).c_str());
+  return reply_text == "{\"ok\":true}" ? std::string() : "scene: could not be applied: " + reply_text;
+}
+
+}  // namespace
+
+extern "C" {
+
+// Parse a fragment (without applying it): what it asks for, or the problem.
+// {"ok":true,"demo":"NAME"|null,"scene":bool,"hide":["controls",…],"view":"weights"|null}
+// {"ok":false,"error":"link: unknown panel 'foo' in hide= (panels: …)"}
+EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
+  const scene::link::Fragment f = scene::link::parse_fragment(fragment ? fragment : "");
+  if (!f.ok()) return fail(f.error);
+  std::string out = "{\"ok\":true,\"demo\":";
+  out += f.demo.empty() ? "null" : ui::json_quote(f.demo);
+  out += ",\"scene\":";
+  out += f.scene ? "true" : "false";
+  out += ",\"hide\":" + panel_list_json(f.hide) + ",\"view\":";
+  out += f.view ? ui::json_quote(scene::link::panel_name(*f.view)) : "null";
+  return reply(out + "}");
+}
+
+// Apply a fragment: its scene (s=) or its demo's scene (`demo_json`, the text of demos/NAME.json
+// the page fetched), and its panels (hide=, view=). `reset_if_empty`: a fragment without a scene
+// loads the default example (the page uses it when Back returns to the bare address).
+// {"ok":true} or {"ok":false,"error":…} with nothing changed.
+EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char* demo_json,
+                                               int reset_if_empty) {
+  scene::link::Fragment f = scene::link::parse_fragment(fragment ? fragment : "");
+  if (!f.ok()) return fail(f.error);
+  std::optional<scene::Scene> s = std::move(f.scene);
+  if (!f.demo.empty()) {
+    scene::ParseResult parsed = scene::parse_scene(demo_json ? demo_json : "");
+    if (!parsed.ok()) return fail("demo '" + f.demo + "': " + parsed.error);
+    s = std::move(parsed.scene);
+  } else if (!s && reset_if_empty) {
+    s = scene::preset(kDefaultPreset);
+  }
+  if (s) {
+    if (std::string e = apply_scene(*s); !e.empty()) return fail(e);
+  }
+  ui::set_panel_visibility(f.hide, f.view);
+  ui::Sharing& sharing = ui::sharing();
+  sharing.current_demo = f.demo;
+  sharing.gallery_open = false;
+  al_request_frame();
+  return reply("{\"ok\":true}");
+}
+
+// The fragment of the current scene and panels: {"ok":true,"fragment":"s=…[&hide=…][&view=…]"}, or
+// {"ok":false,"error":…} when the scene is too large for a link.
+EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
+  const ui::Sharing& sharing = ui::sharing();
+  if (!sharing.state) return fail("app: not started");
+  const scene::link::MadeFragment made =
+      scene::link::make_fragment(sharing.state->scene, ui::hidden_panels(), sharing.view);
+  if (!made.ok()) return fail(made.error);
+  return reply("{\"ok\":true,\"fragment\":" + ui::json_quote(made.fragment) + "}");
+}
+
+// The current scene as scene JSON v1 text (Export JSON), or "null" before the first frame.
+EMSCRIPTEN_KEEPALIVE const char* al_share_scene_json() {
+  const ui::Sharing& sharing = ui::sharing();
+  return reply(sharing.state ? scene::scene_to_json(sharing.state->scene) : "null");
+}
+
+// Import a scene file: {"ok":true} or {"ok":false,"error":"<field: reason>"} with nothing changed.
+EMSCRIPTEN_KEEPALIVE const char* al_share_import(const char* json) {
+  scene::ParseResult parsed = scene::parse_scene(json ? json : "");
+  if (!parsed.ok()) return fail(parsed.error);
+  if (std::string e = apply_scene(*parsed.scene); !e.empty()) return fail(e);
+  ui::sharing().current_demo.clear();
+  return reply("{\"ok\":true}");
+}
+
+// The gallery's list: the text of demos/index.json. {"ok":true} or {"ok":false,"error":…}.
+EMSCRIPTEN_KEEPALIVE const char* al_share_set_demos(const char* index_json) {
+  const std::string error = ui::set_demo_index(index_json ? index_json : "");
+  if (!error.empty()) return fail(error);
+  al_request_frame();
+  return reply("{\"ok\":true}");
+}
+
+}  // extern "C"

@@ -1,0 +1,382 @@
+// share.js — the whole scene in the address bar, demos, files and images.
+//
+//   #s=<base64url scene JSON>[&hide=panel,…][&view=panel]    a scene, exactly (every number)
+//   #demo=NAME[&hide=…][&view=…]                               demos/NAME.json (web/demos/)
+//   panels: controls, vectors, scores, weights, mask, output, formula
+//
+// On start (before attentionLab.ready resolves) and on every `hashchange` (Back/Forward, a pasted
+// link, a gallery click) the fragment is parsed by the wasm (src/scene/link.cpp via
+// src/app/web_share.cpp) and applied whole or not at all. A problem shows in a dismissible banner
+// and in attentionLab.lastError(); the scene on screen stays (at start: the default example).
+//
+// Edits follow into the address bar with history.replaceState, 300 ms after the last change, so the
+// address is always shareable and Back/Forward are not flooded with one entry per slider step.
+//
+// Adds to window.attentionLab:
+//   link()       the current shareable URL (page address + #s=…), or null if the scene is too
+//                large for a link (lastError() then says so)
+//   lastError()  the problem with the last link, demo or file opened, or null
+"use strict";
+
+(function () {
+  const api = window.attentionLab;
+  const embedded = window.attentionLabEmbedded; // the single-file build carries its demos
+  const FOLLOW_DELAY_MS = 300;
+  const MAX_FILE_BYTES = 8 << 20; // scene files: the scene parser's limit (8 MiB)
+
+  let started = false;
+  let lastError = null;
+  let shownScene = null; // the s= form of the scene the address bar stands for
+  let followTimer = 0;
+  let demoIndex = null; // [{name, title, description}] from demos/index.json
+  let loading = Promise.resolve(); // fragments apply one after the other
+
+  // ---- calls into the wasm ----------------------------------------------------------------------
+  // Exported C functions take strings (or ints) and return JSON text (web_share.cpp).
+  function call(name, ...args) {
+    return JSON.parse(callText(name, ...args));
+  }
+  function callText(name, ...args) {
+    const m = window.Module;
+    if (!m || !m.calledRun) throw new Error("attentionLab: the app has not started yet");
+    const pointers = [];
+    try {
+      const cArgs = args.map((arg) => {
+        if (typeof arg !== "string") return arg;
+        const size = m.lengthBytesUTF8(arg) + 1;
+        const ptr = m._malloc(size);
+        if (!ptr) throw new Error("out of memory for a " + size + "-byte argument");
+        pointers.push(ptr);
+        m.stringToUTF8(arg, ptr, size);
+        return ptr;
+      });
+      return m.UTF8ToString(m["_" + name](...cArgs));
+    } finally {
+      for (const ptr of pointers) m._free(ptr);
+    }
+  }
+
+  // ---- the page's parts: banner, toast, link field, file input ---------------------------------
+  function element(tag, className, parent, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    (parent || document.body).appendChild(node);
+    return node;
+  }
+
+  const banner = element("div", "share-banner hidden");
+  banner.id = "share-banner";
+  banner.setAttribute("role", "alert");
+  const bannerText = element("span", "share-banner-text", banner);
+  const bannerClose = element("button", "share-close", banner, "×");
+  bannerClose.type = "button";
+  bannerClose.title = "Dismiss";
+  bannerClose.setAttribute("aria-label", "Dismiss");
+  bannerClose.addEventListener("click", () => banner.classList.add("hidden"));
+
+  const toast = element("div", "share-toast hidden");
+  toast.id = "share-toast";
+  toast.setAttribute("role", "status");
+  let toastTimer = 0;
+
+  const linkBox = element("div", "share-linkbox hidden");
+  linkBox.id = "share-linkbox";
+  element("div", "share-linkbox-title", linkBox, "Copy this link (Ctrl+C / ⌘C): the browser did not allow the clipboard.");
+  const linkField = element("input", "share-linkfield", linkBox);
+  linkField.id = "share-linkfield";
+  linkField.readOnly = true;
+  linkField.setAttribute("aria-label", "Link to this scene");
+  const linkClose = element("button", "share-close", linkBox, "×");
+  linkClose.type = "button";
+  linkClose.title = "Close";
+  linkClose.setAttribute("aria-label", "Close");
+  linkClose.addEventListener("click", () => linkBox.classList.add("hidden"));
+  linkField.addEventListener("focus", () => linkField.select());
+
+  const fileInput = element("input", "share-file");
+  fileInput.type = "file";
+  fileInput.accept = ".json,application/json";
+  fileInput.addEventListener("change", () => {
+    const file = fileInput.files && fileInput.files[0];
+    fileInput.value = "";
+    if (file) importFile(file);
+  });
+
+  function showError(message) {
+    lastError = String(message);
+    bannerText.textContent = lastError;
+    banner.classList.remove("hidden");
+    console.warn("Attention Lab: " + lastError);
+  }
+  function clearError() {
+    lastError = null;
+    banner.classList.add("hidden");
+  }
+  function showToast(text) {
+    toast.textContent = text;
+    toast.classList.remove("hidden");
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => toast.classList.add("hidden"), 2200);
+  }
+
+  // ---- links ------------------------------------------------------------------------------------
+  // The fragment without '#'. Browsers may percent-encode characters of a pasted link; decode when
+  // the result is well-formed, else pass it on as is so the parser names the odd character.
+  function currentFragment() {
+    const raw = location.hash.replace(/^#/, "");
+    try {
+      return decodeURIComponent(raw);
+    } catch (e) {
+      return raw;
+    }
+  }
+
+  function pageAddress() {
+    return location.href.split("#")[0];
+  }
+
+  // The s= form of the current scene and panels, or null (too large: the reason is returned too).
+  function currentLink() {
+    return call("al_share_link");
+  }
+
+  async function loadDemoIndex() {
+    if (demoIndex) return demoIndex;
+    let text;
+    if (embedded && embedded.demos) {
+      text = JSON.stringify(embedded.demos.index);
+    } else {
+      const response = await fetch("demos/index.json", { credentials: "same-origin" });
+      if (!response.ok) throw new Error("demos/index.json: HTTP " + response.status);
+      text = await response.text();
+    }
+    const reply = call("al_share_set_demos", text);
+    if (!reply.ok) throw new Error(reply.error);
+    demoIndex = JSON.parse(text);
+    return demoIndex;
+  }
+
+  // The text of demos/NAME.json; throws an Error naming the problem.
+  async function demoText(name) {
+    let index = null;
+    try {
+      index = await loadDemoIndex();
+    } catch (e) {
+      console.warn("Attention Lab: " + e.message);
+    }
+    if (index && !index.some((d) => d.name === name)) {
+      throw new Error("demo: no demo named '" + name + "' (demos: " + index.map((d) => d.name).join(", ") + ")");
+    }
+    if (embedded && embedded.demos) {
+      const scene = embedded.demos.scenes[name];
+      if (!scene) throw new Error("demo: no demo named '" + name + "'");
+      return JSON.stringify(scene);
+    }
+    const response = await fetch("demos/" + name + ".json", { credentials: "same-origin" });
+    if (!response.ok) throw new Error("demo '" + name + "': demos/" + name + ".json: HTTP " + response.status);
+    return response.text();
+  }
+
+  // Apply a fragment whole, or show why not (the current scene stays).
+  async function applyFragment(fragment, resetIfEmpty) {
+    const parsed = call("al_share_parse", fragment);
+    if (!parsed.ok) return showError(parsed.error);
+    let text = "";
+    if (parsed.demo) {
+      try {
+        text = await demoText(parsed.demo);
+      } catch (e) {
+        return showError(e.message);
+      }
+    }
+    const reply = call("al_share_load", fragment, text, resetIfEmpty ? 1 : 0);
+    if (!reply.ok) return showError(reply.error);
+    clearError();
+    // The address bar keeps what was opened (e.g. #demo=NAME) until the scene is edited.
+    const made = currentLink();
+    shownScene = made.ok ? made.fragment : null;
+  }
+
+  function queueFragment(fragment, resetIfEmpty) {
+    loading = loading.then(() => applyFragment(fragment, resetIfEmpty)).catch((e) => showError(e.message));
+    return loading;
+  }
+
+  // Edits → address bar, FOLLOW_DELAY_MS after the last change (src/ui/gallery_panel.cpp calls
+  // sceneChanged once per recompute).
+  function followEdits() {
+    followTimer = 0;
+    if (!started) return;
+    const made = currentLink();
+    const fragment = made.ok ? made.fragment : null;
+    if (fragment === shownScene) return;
+    shownScene = fragment;
+    // A scene too large for a link has no fragment: the bare address does not pretend otherwise.
+    history.replaceState(history.state, "", fragment ? "#" + fragment : pageAddress());
+  }
+
+  // ---- files and images -------------------------------------------------------------------------
+  function download(blob, name) {
+    const url = URL.createObjectURL(blob);
+    const a = element("a", "share-file");
+    a.href = url;
+    a.download = name;
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  function fileStem() {
+    const demo = /(?:^|&)demo=([a-z0-9_-]+)/.exec(currentFragment());
+    return demo && shownScene === currentLink().fragment ? demo[1] : "attention-lab-scene";
+  }
+
+  function exportJson() {
+    const text = callText("al_share_scene_json");
+    download(new Blob([text + "\n"], { type: "application/json" }), fileStem() + ".json");
+  }
+
+  async function importFile(file) {
+    if (!/\.json$/i.test(file.name) && file.type !== "application/json") {
+      return showError(file.name + ": not a .json scene file");
+    }
+    if (file.size > MAX_FILE_BYTES) {
+      return showError(file.name + ": " + file.size + " bytes is larger than the 8 MiB limit");
+    }
+    let text;
+    try {
+      text = await file.text();
+    } catch (e) {
+      return showError(file.name + ": could not be read (" + e.message + ")");
+    }
+    const reply = call("al_share_import", text);
+    if (!reply.ok) return showError(file.name + ": " + reply.error);
+    clearError();
+    showToast("Opened " + file.name);
+  }
+
+  // The canvas is read right after a frame is drawn (in Emscripten's postMainLoop hook, the same
+  // task as the frame): WebGL keeps the drawing buffer only until the frame is composited.
+  function exportPng() {
+    const m = window.Module;
+    const canvas = m.canvas;
+    const before = api.frameStats().frames;
+    m.postMainLoop = () => {
+      if (api.frameStats().frames === before) return; // this iteration drew nothing
+      m.postMainLoop = undefined;
+      canvas.toBlob((blob) => {
+        if (blob) download(blob, fileStem() + ".png");
+        else showError("Export PNG: the browser could not encode the canvas");
+      }, "image/png");
+    };
+    m._al_request_frame();
+  }
+
+  async function copyLink() {
+    const url = api.link();
+    if (!url) return;
+    try {
+      if (!navigator.clipboard || !navigator.clipboard.writeText) throw new Error("no clipboard API");
+      await navigator.clipboard.writeText(url);
+      linkBox.classList.add("hidden");
+      showToast("Link copied");
+    } catch (e) {
+      // Refused (permissions, an insecure context, an iframe without clipboard-write): show the
+      // link in a read-only field, selected, for Ctrl+C.
+      linkField.value = url;
+      linkBox.classList.remove("hidden");
+      linkField.focus();
+      linkField.select();
+    }
+  }
+
+  // ---- drag and drop a .json onto the page ------------------------------------------------------
+  const hasFiles = (event) => event.dataTransfer && Array.from(event.dataTransfer.types || []).includes("Files");
+  let dragDepth = 0;
+  window.addEventListener("dragenter", (event) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    dragDepth += 1;
+    document.body.classList.add("share-dragging");
+  });
+  window.addEventListener("dragover", (event) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+  });
+  window.addEventListener("dragleave", (event) => {
+    if (!hasFiles(event)) return;
+    dragDepth = Math.max(0, dragDepth - 1);
+    if (dragDepth === 0) document.body.classList.remove("share-dragging");
+  });
+  window.addEventListener("drop", (event) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    dragDepth = 0;
+    document.body.classList.remove("share-dragging");
+    const file = event.dataTransfer.files[0];
+    if (file && started) importFile(file);
+  });
+
+  // ---- the Share buttons and the gallery (called from the wasm, web_share.cpp) ------------------
+  window.attentionLabShare = {
+    action(what) {
+      try {
+        if (what === "copy-link") copyLink();
+        else if (what === "export-json") exportJson();
+        else if (what === "import-json") fileInput.click();
+        else if (what === "export-png") exportPng();
+      } catch (e) {
+        showError(what + ": " + e.message);
+      }
+    },
+    openDemo(name) {
+      // A gallery click is a navigation: it gets a history entry, and hashchange loads it.
+      location.hash = "demo=" + name;
+    },
+    sceneChanged() {
+      clearTimeout(followTimer);
+      followTimer = setTimeout(followEdits, FOLLOW_DELAY_MS);
+    },
+  };
+
+  api.link = function () {
+    const made = currentLink();
+    if (!made.ok) {
+      showError(made.error);
+      return null;
+    }
+    return pageAddress() + "#" + made.fragment;
+  };
+  api.lastError = () => lastError;
+
+  window.addEventListener("hashchange", () => {
+    if (started) queueFragment(currentFragment(), true);
+  });
+
+  // ---- start: apply the opening link before attentionLab.ready resolves ------------------------
+  // boot.js calls attentionLab._resolveReady() after the first frame; the link is applied first,
+  // so `ready` means "showing what the address asked for".
+  const resolveReady = api._resolveReady;
+  api._resolveReady = function () {
+    Promise.resolve()
+      .then(async () => {
+        started = true;
+        try {
+          await loadDemoIndex();
+        } catch (e) {
+          console.warn("Attention Lab: gallery unavailable: " + e.message);
+        }
+        const fragment = currentFragment();
+        if (fragment) {
+          await queueFragment(fragment, false);
+        } else {
+          const made = currentLink();
+          shownScene = made.ok ? made.fragment : null;
+        }
+      })
+      .catch((e) => showError(e.message))
+      .finally(() => resolveReady());
+  };
+})();
