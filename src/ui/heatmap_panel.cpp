@@ -263,7 +263,15 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   if (!state.computed) return;
 
   const attn::Result& r = state.result;
-  const HeatmapData d = heatmap_data(r, kind);
+  // n² floats: rebuilt only when the result changed, not on every hover frame.
+  static HeatmapData cache[2];
+  static std::uint64_t cache_version[2] = {0, 0};
+  const int k = scores ? 0 : 1;
+  if (cache_version[k] != state.result_version) {
+    cache[k] = heatmap_data(r, kind);
+    cache_version[k] = state.result_version;
+  }
+  const HeatmapData& d = cache[k];
   const int n = d.n;
   const std::vector<std::string>& tokens = state.scene.tokens;
   const float em = ImGui::GetFontSize();
@@ -279,7 +287,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const float legend_h = 2.4f * em;
   float cell = std::min((avail.x - g.row_label_w - g.sum_w) / float(n),
                         (avail.y - col_label_h - legend_h) / float(n));
-  cell = std::floor(std::clamp(cell, 2.0f, 6.0f * em));
+  // Whole pixels while cells are big enough to show gaps; large n gets fractional cells (the shader
+  // samples one texel per fragment, so a 1024×1024 grid still fits the panel).
+  cell = std::clamp(cell, 0.1f, 6.0f * em);
+  if (cell >= 4.0f) cell = std::floor(cell);
   const float grid_w = cell * float(n);
   const float block_w = g.row_label_w + grid_w + g.sum_w;
   const float x0 = start.x + std::max(0.0f, 0.5f * (avail.x - block_w));
@@ -332,6 +343,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   }
   for (int j = 0; j < n; j += label_step) {
     const std::string text = fit_text(tokens[j], cell * float(label_step) - 0.2f * em);
+    if (text.empty() || text == "…") continue;
     const float w = ImGui::CalcTextSize(text.c_str()).x;
     const float x = g.grid_min.x + cell * (float(j) + 0.5f) - 0.5f * w;
     const ImU32 color = j == lit_j ? palette::kText : palette::kKey;

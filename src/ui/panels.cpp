@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ui/colormap.hpp"
+#include "ui/gallery_panel.hpp"
 #include "ui/panel_parts.hpp"
 #include "ui/theme.hpp"
 
@@ -307,6 +308,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     if (ImGui::Button("Clear custom mask")) clear_custom_mask(state);
     record_item_rect(state, "clear-mask");
   }
+  draw_share_buttons(state, fonts);  // Gallery, Copy link, Export/Import JSON, Export PNG
 
   if (!state.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
@@ -335,11 +337,16 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
   // Values: 1 allowed, 0 hidden by the custom mask, kMaskedValue (hatched) hidden by causal.
+  // Rebuilt only when the result changed (causal and mask edits recompute it).
   static std::vector<float> values;
-  values.assign(std::size_t(n) * n, 0.0f);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      values[std::size_t(i) * n + j] = (s.causal && j > i) ? kMaskedValue : float(r.allowed(i, j));
+  static std::uint64_t values_version = 0;
+  if (values_version != state.result_version) {
+    values_version = state.result_version;
+    values.assign(std::size_t(n) * n, 0.0f);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        values[std::size_t(i) * n + j] = (s.causal && j > i) ? kMaskedValue : float(r.allowed(i, j));
+      }
     }
   }
 
@@ -347,7 +354,8 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const float label_w = 1.6f * em;
   float cell = std::min((avail.x - label_w) / float(n), (avail.y - ImGui::GetTextLineHeight() - 0.3f * em) / float(n));
-  cell = std::floor(std::clamp(cell, 2.0f, 2.6f * em));
+  cell = std::clamp(cell, 0.1f, 2.6f * em);
+  if (cell >= 4.0f) cell = std::floor(cell);
   const float grid_w = cell * float(n);
   const ImVec2 origin(std::floor(start.x + label_w), std::floor(start.y + ImGui::GetTextLineHeight() + 0.2f * em));
   const ImVec2 grid_max(origin.x + grid_w, origin.y + grid_w);
@@ -356,7 +364,7 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   image.slot = MatrixSlot::Mask;
   image.rows = image.cols = n;
   image.values = values.data();
-  image.version = 0;
+  image.version = state.result_version;
   image.colormap = Colormap::Mask;
   image.lo = 0;
   image.hi = 1;
@@ -372,12 +380,19 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   // Indices as labels (the heatmaps carry the token names); 0/1 in the cells when they fit.
   ImGui::PushFont(fonts.small);
   const float line = ImGui::GetTextLineHeight();
-  const int step = std::max(1, int(std::ceil(line * 1.2f / cell)));
-  for (int k = 0; k < n; k += step) {
+  // Every k-th index when crowded: rows need a line of height, columns the widest number's width.
+  const int row_step = std::max(1, int(std::ceil(line * 1.1f / cell)));
+  const float index_w = ImGui::CalcTextSize(std::to_string(n - 1).c_str()).x + 0.4f * em;
+  const int col_step = std::max(1, int(std::ceil(index_w / cell)));
+  for (int k = 0; k < n; k += row_step) {
     const std::string t = std::to_string(k);
     const ImVec2 size = ImGui::CalcTextSize(t.c_str());
     dl->AddText(ImVec2(origin.x - 0.4f * em - size.x, origin.y + cell * (float(k) + 0.5f) - 0.5f * size.y),
                 palette::kQuery, t.c_str());
+  }
+  for (int k = 0; k < n; k += col_step) {
+    const std::string t = std::to_string(k);
+    const ImVec2 size = ImGui::CalcTextSize(t.c_str());
     dl->AddText(ImVec2(origin.x + cell * (float(k) + 0.5f) - 0.5f * size.x, start.y), palette::kKey, t.c_str());
   }
   if (cell >= 1.3f * line) {
@@ -630,12 +645,15 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   const float W = io.DisplaySize.x, H = io.DisplaySize.y;
   const float margin = std::floor(0.5f * em), gap = std::floor(0.5f * em);
-  const float top_h = std::floor(3.6f * em);
+  // Links may hide panels (hide=) or show one full-size (view=); see gallery_panel.hpp.
+  using scene::link::Panel;
+  const bool show_formula = panel_shown(Panel::Formula) || sharing().view == Panel::Formula;
+  const float top_h = show_formula ? std::floor(3.6f * em) : 0.0f;
   const bool narrow = W < 48.0f * em;
   g_compact_headers = H < 40.0f * em;
   static float controls_h = 16.0f * em;  // measured each frame (content height + padding)
 
-  draw_top_bar(state, fonts, ImVec2(0, 0), ImVec2(W, top_h));
+  if (show_formula) draw_top_bar(state, fonts, ImVec2(0, 0), ImVec2(W, top_h));
   recompute_if_dirty(state);  // an edit made by the formula strip (none today) would show at once
 
   // The page: everything below the top bar, scrolling when the panels need more height.
@@ -696,26 +714,47 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
     const int d_max = std::max(state.scene.d_k(), state.scene.d_v());
     const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
     const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
-    const float body_y = top_h;
-    // Below ~38 em of height (phones in landscape) the page scrolls instead of squeezing panels.
-    const float body_h = std::max(H - top_h - margin, 38.0f * em);
-    const float ctrl_h = std::min(controls_h, 0.6f * body_h);
-    controls(ImVec2(margin, body_y), ImVec2(left_w, ctrl_h));
-    vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(left_w, body_h - ctrl_h - gap));
+    const float body_y = show_formula ? top_h : margin;
+    // Below ~38 em of height (phones in landscape) the page scrolls instead of squeezing panels
+    // (a single full-size panel of an embed fits any height).
+    const float body_h = std::max(H - body_y - margin, (sharing().view ? 10.0f : 38.0f) * em);
+    const bool show_ctrl = panel_shown(Panel::Controls), show_vec = panel_shown(Panel::Vectors);
+    const bool show_scores = panel_shown(Panel::Scores), show_weights = panel_shown(Panel::Weights);
+    const bool show_mask = panel_shown(Panel::Mask), show_out = panel_shown(Panel::Output);
+    const bool left = show_ctrl || show_vec;
+    const bool top_row = show_scores || show_weights, bottom_row = show_mask || show_out;
+    const float full_w = W - 2.0f * margin;
+    const float left_w_used = !(top_row || bottom_row) ? full_w : left_w;
+    if (show_ctrl && show_vec) {
+      const float ctrl_h = std::min(controls_h, 0.6f * body_h);
+      controls(ImVec2(margin, body_y), ImVec2(left_w_used, ctrl_h));
+      vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(left_w_used, body_h - ctrl_h - gap));
+    } else if (show_ctrl) {
+      controls(ImVec2(margin, body_y), ImVec2(left_w_used, body_h));
+    } else if (show_vec) {
+      vectors(ImVec2(margin, body_y), ImVec2(left_w_used, body_h));
+    }
 
-    const float rx = margin + left_w + gap;
+    const float rx = left ? margin + left_w + gap : margin;
     const float rw = W - rx - margin;
-    const float top_row_h = std::floor(0.62f * body_h);
-    const float half_w = std::floor(0.5f * (rw - gap));
-    heatmap("Scores", HeatmapKind::Scores, ImVec2(rx, body_y), ImVec2(half_w, top_row_h));
-    heatmap("Weights", HeatmapKind::Weights, ImVec2(rx + half_w + gap, body_y), ImVec2(rw - half_w - gap, top_row_h));
-    const float by = body_y + top_row_h + gap;
-    const float bh = body_h - top_row_h - gap;
+    const float top_row_h = !bottom_row ? body_h : std::floor(0.62f * body_h);
+    const float half_w = show_scores && show_weights ? std::floor(0.5f * (rw - gap)) : rw;
+    if (show_scores) heatmap("Scores", HeatmapKind::Scores, ImVec2(rx, body_y), ImVec2(half_w, top_row_h));
+    if (show_weights) {
+      const float x = show_scores ? rx + half_w + gap : rx;
+      heatmap("Weights", HeatmapKind::Weights, ImVec2(x, body_y), ImVec2(rx + rw - x, top_row_h));
+    }
+    const float by = top_row ? body_y + top_row_h + gap : body_y;
+    const float bh = body_y + body_h - by;
     // The mask needs little room for few tokens: give the rest to the output bars.
     const float mask_want = 4.5f * em + float(state.scene.n()) * 2.6f * em;
-    const float mask_w = std::floor(std::clamp(std::min(0.34f * rw, mask_want), 16.0f * em, 0.5f * rw));
-    mask(ImVec2(rx, by), ImVec2(mask_w, bh));
-    output(ImVec2(rx + mask_w + gap, by), ImVec2(rw - mask_w - gap, bh));
+    const float mask_w =
+        !show_out ? rw : std::floor(std::clamp(std::min(0.34f * rw, mask_want), 16.0f * em, 0.5f * rw));
+    if (show_mask) mask(ImVec2(rx, by), ImVec2(mask_w, bh));
+    if (show_out) {
+      const float x = show_mask ? rx + mask_w + gap : rx;
+      output(ImVec2(x, by), ImVec2(rx + rw - x, bh));
+    }
   } else {
     // Narrow (phones in portrait): one column that scrolls as a whole.
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
@@ -723,21 +762,33 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
     float y = top_h;
     const float tokens_h = std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 5.6f * em));
     const float square = std::min(w, 30.0f * em);
-    controls(ImVec2(x, y), ImVec2(w, controls_h));
-    y += controls_h + gap;
-    vectors(ImVec2(x, y), ImVec2(w, tokens_h));
-    y += tokens_h + gap;
-    heatmap("Scores", HeatmapKind::Scores, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
-    y += square * 0.9f + 6.0f * em + gap;
-    heatmap("Weights", HeatmapKind::Weights, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
-    y += square * 0.9f + 6.0f * em + gap;
-    mask(ImVec2(x, y), ImVec2(w, std::min(w, 18.0f * em)));
-    y += std::min(w, 18.0f * em) + gap;
-    output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 2.5f * em + 6.0f * em));
+    if (!show_formula) y = margin;
+    if (panel_shown(Panel::Controls)) {
+      controls(ImVec2(x, y), ImVec2(w, controls_h));
+      y += controls_h + gap;
+    }
+    if (panel_shown(Panel::Vectors)) {
+      vectors(ImVec2(x, y), ImVec2(w, tokens_h));
+      y += tokens_h + gap;
+    }
+    if (panel_shown(Panel::Scores)) {
+      heatmap("Scores", HeatmapKind::Scores, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
+      y += square * 0.9f + 6.0f * em + gap;
+    }
+    if (panel_shown(Panel::Weights)) {
+      heatmap("Weights", HeatmapKind::Weights, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
+      y += square * 0.9f + 6.0f * em + gap;
+    }
+    if (panel_shown(Panel::Mask)) {
+      mask(ImVec2(x, y), ImVec2(w, std::min(w, 18.0f * em)));
+      y += std::min(w, 18.0f * em) + gap;
+    }
+    if (panel_shown(Panel::Output)) output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 2.5f * em + 6.0f * em));
   }
   ImGui::Dummy(ImVec2(0, margin));  // bottom margin when the page scrolls
   ImGui::End();
   ImGui::PopStyleColor();
+  draw_sharing(state, fonts);  // the gallery window over the panels; the page follows edits
 }
 
 }  // namespace ui
