@@ -22,9 +22,9 @@ struct App {
   ui::AppState state;
   ui::Fonts fonts;
   render::HeatmapRenderer renderer;
-  float ui_scale = 0;       // device pixels per CSS/logical pixel the fonts are built for
-  float font_css_px = 0;    // UI font size in CSS/logical pixels the fonts are built for
-  std::uint64_t events = 0; // input/resize events since the last rendered frame
+  float ui_scale = 0;                 // device pixels per CSS/logical pixel the fonts are built for
+  float font_css_px = 0;              // UI font size in CSS/logical pixels the fonts are built for
+  std::uint64_t events = 0;           // input/resize events since the last rendered frame
   int settle_frames = kSettleFrames;  // frames still to render without new events
   bool gl_context_lost = false;
   bool gl_context_restored = false;

@@ -44,7 +44,9 @@ void platform_logical_size(App& app, float* width, float* height) {
   *height = float(h) / scale;
 }
 
-void platform_frame_drawn(App& app) { app.first_frame_drawn = true; }
+void platform_frame_drawn(App& app) {
+  app.first_frame_drawn = true;
+}
 
 bool platform_read_file(const std::string& path, std::string* text, std::string* error) {
   std::ifstream in(path, std::ios::binary);

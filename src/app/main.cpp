@@ -48,12 +48,24 @@ struct Options {
 void note_event(GLFWwindow* window) {
   if (auto* a = static_cast<App*>(glfwGetWindowUserPointer(window))) ++a->events;
 }
-void on_cursor(GLFWwindow* w, double, double) { note_event(w); }
-void on_button(GLFWwindow* w, int, int, int) { note_event(w); }
-void on_scroll(GLFWwindow* w, double, double) { note_event(w); }
-void on_key(GLFWwindow* w, int, int, int, int) { note_event(w); }
-void on_char(GLFWwindow* w, unsigned) { note_event(w); }
-void on_size(GLFWwindow* w, int, int) { note_event(w); }
+void on_cursor(GLFWwindow* w, double, double) {
+  note_event(w);
+}
+void on_button(GLFWwindow* w, int, int, int) {
+  note_event(w);
+}
+void on_scroll(GLFWwindow* w, double, double) {
+  note_event(w);
+}
+void on_key(GLFWwindow* w, int, int, int, int) {
+  note_event(w);
+}
+void on_char(GLFWwindow* w, unsigned) {
+  note_event(w);
+}
+void on_size(GLFWwindow* w, int, int) {
+  note_event(w);
+}
 
 // UI font size in CSS/logical pixels: smaller on small displays (phones, small windows).
 float base_font_px(float width, float height) {
@@ -130,7 +142,8 @@ void frame(App& app) {
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ui::FrameStats& stats = app.state.stats;
   ++stats.frames;
   stats.last_frame_ms = ms;
@@ -144,7 +157,9 @@ void frame(App& app) {
 
 #ifdef __EMSCRIPTEN__
 App* g_loop_app = nullptr;
-void web_loop_iteration() { frame(*g_loop_app); }
+void web_loop_iteration() {
+  frame(*g_loop_app);
+}
 #endif
 
 }  // namespace
@@ -162,14 +177,16 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (!arg.empty() && arg[0] == '-') {
-      std::fprintf(stderr, "attention-lab: unknown option %s (usage: attention-lab [SCENE.json])\n", arg.c_str());
+      std::fprintf(stderr, "attention-lab: unknown option %s (usage: attention-lab [SCENE.json])\n",
+                   arg.c_str());
       return 2;
     }
     options.scene_path = arg;
   }
 
   // 2. Select GL version: WebGL2 (GLSL ES 3.00) on the web, OpenGL 3.3 core (GLSL 330) on desktop.
-  glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
+  glfwSetErrorCallback(
+      [](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
   if (!glfwInit()) return 1;
 #ifdef __EMSCRIPTEN__
   const char* glsl_version = "#version 300 es";
@@ -233,7 +250,8 @@ int main(int argc, char** argv) {
       app.state.error = error;
     } else {
       const std::string reply = ui::apply_state_json(app.state, text);
-      if (!app.state.error.empty()) std::fprintf(stderr, "attention-lab: %s: %s\n", options.scene_path.c_str(), app.state.error.c_str());
+      if (!app.state.error.empty())
+        std::fprintf(stderr, "attention-lab: %s: %s\n", options.scene_path.c_str(), app.state.error.c_str());
       (void)reply;
     }
   }

@@ -23,9 +23,7 @@ EM_JS(void, js_first_frame_drawn, (), {
 // Resize the canvas backing store through Emscripten's Browser helper, which notifies its GLFW
 // (window and framebuffer size, size callbacks). Not glfwSetWindowSize: 3.1.6's GLFW treats a size
 // equal to screen.width × screen.height as a fullscreen request, which a page may not make.
-EM_JS(void, js_set_canvas_size, (int width, int height), {
-  Browser.setCanvasSize(width, height);
-});
+EM_JS(void, js_set_canvas_size, (int width, int height), { Browser.setCanvasSize(width, height); });
 
 namespace app {
 namespace {

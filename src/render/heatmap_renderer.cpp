@@ -45,9 +45,11 @@ bool HeatmapRenderer::create_device_objects() {
   if (glsl_version_.find(" es") != std::string::npos) {
     prelude += "precision highp float;\nprecision highp int;\nprecision highp sampler2D;\n";
   }
-  const GLuint vs = compile(GL_VERTEX_SHADER, prelude + reinterpret_cast<const char*>(heatmap_vert_src), &error_);
+  const GLuint vs =
+      compile(GL_VERTEX_SHADER, prelude + reinterpret_cast<const char*>(heatmap_vert_src), &error_);
   if (!vs) return false;
-  const GLuint fs = compile(GL_FRAGMENT_SHADER, prelude + reinterpret_cast<const char*>(heatmap_frag_src), &error_);
+  const GLuint fs =
+      compile(GL_FRAGMENT_SHADER, prelude + reinterpret_cast<const char*>(heatmap_frag_src), &error_);
   if (!fs) {
     glDeleteShader(vs);
     return false;
@@ -94,8 +96,8 @@ bool HeatmapRenderer::create_device_objects() {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, ui::kColormapSize, ui::kColormapCount, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-               ui::colormap_rgba8());
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, ui::kColormapSize, ui::kColormapCount, 0, GL_RGBA,
+               GL_UNSIGNED_BYTE, ui::colormap_rgba8());
   glBindTexture(GL_TEXTURE_2D, GLuint(last_texture));
 
   for (Slot& slot : slots_) {
@@ -174,8 +176,10 @@ void HeatmapRenderer::draw(const Slot& slot, const ImDrawCmd* cmd) {
   const float fb_h = dd->DisplaySize.y * scale.y;
 
   // Clip to the window's rectangle (ImGui sets the scissor only for its own draw commands).
-  const ImVec2 clip_min((cmd->ClipRect.x - dd->DisplayPos.x) * scale.x, (cmd->ClipRect.y - dd->DisplayPos.y) * scale.y);
-  const ImVec2 clip_max((cmd->ClipRect.z - dd->DisplayPos.x) * scale.x, (cmd->ClipRect.w - dd->DisplayPos.y) * scale.y);
+  const ImVec2 clip_min((cmd->ClipRect.x - dd->DisplayPos.x) * scale.x,
+                        (cmd->ClipRect.y - dd->DisplayPos.y) * scale.y);
+  const ImVec2 clip_max((cmd->ClipRect.z - dd->DisplayPos.x) * scale.x,
+                        (cmd->ClipRect.w - dd->DisplayPos.y) * scale.y);
   if (clip_max.x <= clip_min.x || clip_max.y <= clip_min.y) return;
   glEnable(GL_SCISSOR_TEST);
   glScissor(GLint(clip_min.x), GLint(fb_h - clip_max.y), GLsizei(clip_max.x - clip_min.x),

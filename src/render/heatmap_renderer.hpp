@@ -50,7 +50,8 @@ class HeatmapRenderer final : public ui::MatrixPainter {
   std::string error_;
   GLuint program_ = 0, vao_ = 0, colormap_texture_ = 0;
   GLint u_rect_ = -1, u_display_ = -1, u_values_ = -1, u_colormap_ = -1, u_colormap_row_ = -1, u_range_ = -1,
-        u_grid_ = -1, u_cell_px_ = -1, u_gap_px_ = -1, u_hatch_px_ = -1, u_gap_color_ = -1, u_hatch_color_ = -1;
+        u_grid_ = -1, u_cell_px_ = -1, u_gap_px_ = -1, u_hatch_px_ = -1, u_gap_color_ = -1,
+        u_hatch_color_ = -1;
   std::array<Slot, std::size_t(ui::MatrixSlot::Count)> slots_{};
 };
 

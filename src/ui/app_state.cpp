@@ -39,7 +39,9 @@ void resize_keep(attn::Matrix& m, int rows, int cols, int salt) {
   m = std::move(out);
 }
 
-void mark_dirty(AppState& state) { state.dirty = true; }
+void mark_dirty(AppState& state) {
+  state.dirty = true;
+}
 
 std::string number_json(double v) {
   char buffer[32];
@@ -168,11 +170,21 @@ std::string json_quote(std::string_view text) {
   for (char ch : text) {
     const unsigned char c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buffer[8];

@@ -24,10 +24,10 @@ enum class Term { None, Output, Weights, Scores, Queries, Keys, Values, Scale, M
 // instead of storing n² rectangles.
 struct GridGeometry {
   bool visible = false;
-  ImVec2 origin;    // top-left corner of cell (0, 0), ImGui coordinates
-  float cell = 0;   // cell pitch (square)
+  ImVec2 origin;   // top-left corner of cell (0, 0), ImGui coordinates
+  float cell = 0;  // cell pitch (square)
   int rows = 0, cols = 0;
-  ImVec4 clip;      // visible part (x0, y0, x1, y1)
+  ImVec4 clip;  // visible part (x0, y0, x1, y1)
 };
 
 struct FrameStats {
@@ -56,7 +56,7 @@ struct AppState {
 
   // --- interaction shared between panels (last frame → this frame)
   Term hovered_term = Term::None, next_hovered_term = Term::None;
-  int hovered_row = -1, hovered_col = -1;            // cell under the mouse in any n×n grid
+  int hovered_row = -1, hovered_col = -1;  // cell under the mouse in any n×n grid
   int next_hovered_row = -1, next_hovered_col = -1;
 
   // --- automation: named widget rectangles in ImGui coordinates, as last drawn

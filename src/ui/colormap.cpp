@@ -1,8 +1,8 @@
 // colormap.cpp — colormap tables built from published anchor colours by linear interpolation.
 #include "ui/colormap.hpp"
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ui {

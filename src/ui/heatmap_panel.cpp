@@ -61,10 +61,10 @@ HeatmapData heatmap_data(const attn::Result& r, HeatmapKind kind) {
 //-------------------------------------------------------------------------------------------------
 
 struct Geometry {
-  ImVec2 grid_min;       // cell (0,0) corner
-  float cell = 0;        // cell pitch
+  ImVec2 grid_min;  // cell (0,0) corner
+  float cell = 0;   // cell pitch
   float row_label_w = 0;
-  float sum_w = 0;       // weights only: the Σ column
+  float sum_w = 0;  // weights only: the Σ column
   float legend_y = 0;
 };
 
@@ -121,7 +121,8 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapData& 
     // A hatched swatch, drawn by the same shader as the masked cells.
     static const float masked = kMaskedValue;
     MatrixImage swatch;
-    swatch.slot = kind == HeatmapKind::Scores ? MatrixSlot::ScoresMaskedSwatch : MatrixSlot::WeightsMaskedSwatch;
+    swatch.slot =
+        kind == HeatmapKind::Scores ? MatrixSlot::ScoresMaskedSwatch : MatrixSlot::WeightsMaskedSwatch;
     swatch.rows = swatch.cols = 1;
     swatch.values = &masked;
     swatch.version = 1;
@@ -153,19 +154,24 @@ std::string dot_product_terms(const attn::Result& r, int i, int j) {
 // "s = 1", "s = √8 = 2.828", "s = T = 0.500": the divisor in one phrase.
 std::string divisor_short(const scene::Scene& s, double divisor) {
   switch (s.scale.mode) {
-    case attn::ScaleMode::None: return "s = 1, no scaling";
-    case attn::ScaleMode::SqrtDk: return "s = √d_k = √" + std::to_string(s.d_k()) + " = " + format_number(divisor, 3);
-    case attn::ScaleMode::Temperature: return "s = T = " + format_number(divisor, 3);
+    case attn::ScaleMode::None:
+      return "s = 1, no scaling";
+    case attn::ScaleMode::SqrtDk:
+      return "s = √d_k = √" + std::to_string(s.d_k()) + " = " + format_number(divisor, 3);
+    case attn::ScaleMode::Temperature:
+      return "s = T = " + format_number(divisor, 3);
   }
   return "";
 }
 
 std::string divisor_text(const scene::Scene& s, double divisor) {
   switch (s.scale.mode) {
-    case attn::ScaleMode::None: return "÷ 1 (no scaling)";
+    case attn::ScaleMode::None:
+      return "÷ 1 (no scaling)";
     case attn::ScaleMode::SqrtDk:
       return "÷ √d_k = ÷ √" + std::to_string(s.d_k()) + " = ÷ " + format_number(divisor, 3);
-    case attn::ScaleMode::Temperature: return "÷ T = ÷ " + format_number(divisor, 3);
+    case attn::ScaleMode::Temperature:
+      return "÷ T = ÷ " + format_number(divisor, 3);
   }
   return "";
 }
@@ -174,8 +180,8 @@ void weight_tooltip(const AppState& state, int i, int j) {
   const attn::Result& r = state.result;
   const scene::Scene& s = state.scene;
   ImGui::BeginTooltip();
-  ImGui::Text("a[%d][%d]: how much \"%s\" (query %d) attends to \"%s\" (key %d)", i, j,
-              s.tokens[i].c_str(), i, s.tokens[j].c_str(), j);
+  ImGui::Text("a[%d][%d]: how much \"%s\" (query %d) attends to \"%s\" (key %d)", i, j, s.tokens[i].c_str(),
+              i, s.tokens[j].c_str(), j);
   ImGui::Separator();
   if (!r.allowed(i, j)) {
     ImGui::TextUnformatted("Masked: M[i][j] = −∞, so exp(−∞) = 0 and a[i][j] = 0.");
@@ -285,8 +291,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   g.sum_w = scores ? 0.0f : ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em;
   const float col_label_h = ImGui::GetTextLineHeight() + 0.35f * em;
   const float legend_h = 2.4f * em;
-  float cell = std::min((avail.x - g.row_label_w - g.sum_w) / float(n),
-                        (avail.y - col_label_h - legend_h) / float(n));
+  float cell =
+      std::min((avail.x - g.row_label_w - g.sum_w) / float(n), (avail.y - col_label_h - legend_h) / float(n));
   // Whole pixels while cells are big enough to show gaps; large n gets fractional cells (the shader
   // samples one texel per fragment, so a 1024×1024 grid still fits the panel).
   cell = std::clamp(cell, 0.1f, 6.0f * em);
@@ -321,8 +327,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   // --- hover: which cell, and highlight shared with the other grids
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   int hover_i = -1, hover_j = -1;
-  if (ImGui::IsWindowHovered() && mouse.x >= g.grid_min.x && mouse.x < grid_max.x && mouse.y >= g.grid_min.y &&
-      mouse.y < grid_max.y) {
+  if (ImGui::IsWindowHovered() && mouse.x >= g.grid_min.x && mouse.x < grid_max.x &&
+      mouse.y >= g.grid_min.y && mouse.y < grid_max.y) {
     hover_i = std::min(n - 1, int((mouse.y - g.grid_min.y) / cell));
     hover_j = std::min(n - 1, int((mouse.x - g.grid_min.x) / cell));
     state.next_hovered_row = hover_i;

@@ -33,8 +33,8 @@ struct MatrixImage {
   const float* values = nullptr;  // rows × cols, row-major
   std::uint64_t version = 0;      // the painter re-uploads when this (or the size) changes; 0 = always
   Colormap colormap = Colormap::Viridis;
-  float lo = 0, hi = 1;           // value range mapped onto the colormap
-  float gap_px = 0;               // gap between cells, in ImGui (framebuffer) pixels
+  float lo = 0, hi = 1;  // value range mapped onto the colormap
+  float gap_px = 0;      // gap between cells, in ImGui (framebuffer) pixels
 };
 
 class MatrixPainter {

@@ -49,11 +49,15 @@ bool term_lit(const AppState& state, Term term) {
   if (h == Term::None) return false;
   if (h == term) return true;
   switch (term) {
-    case Term::Tokens: return h == Term::Queries || h == Term::Keys || h == Term::Values;
+    case Term::Tokens:
+      return h == Term::Queries || h == Term::Keys || h == Term::Values;
     case Term::Queries:
-    case Term::Keys: return h == Term::Scores || h == Term::Tokens;
-    case Term::Values: return h == Term::Tokens || h == Term::Output;
-    default: return false;
+    case Term::Keys:
+      return h == Term::Scores || h == Term::Tokens;
+    case Term::Values:
+      return h == Term::Tokens || h == Term::Output;
+    default:
+      return false;
   }
 }
 
@@ -91,7 +95,8 @@ namespace {
 // Hover a region → it becomes this frame's hovered term (unless something more specific claimed it).
 void claim_hover(AppState& state, Term term) {
   if (state.next_hovered_term == Term::None &&
-      ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows | ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
+      ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
+                             ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
     state.next_hovered_term = term;
   }
 }
@@ -109,25 +114,34 @@ void panel_border(const AppState& state, Term term) {
 
 const char* term_caption(const AppState& state, Term term) {
   switch (term) {
-    case Term::Output: return "Y = A V: each output row is the value rows blended with that token's weights.";
-    case Term::Weights: return "softmax turns each row of scores into weights ≥ 0 that sum to 1.";
+    case Term::Output:
+      return "Y = A V: each output row is the value rows blended with that token's weights.";
+    case Term::Weights:
+      return "softmax turns each row of scores into weights ≥ 0 that sum to 1.";
     case Term::Scores:
       return "QKᵀ: every query dotted with every key: how well token i's question matches token j's label.";
-    case Term::Queries: return "Q: one query per token, what am I looking for?";
-    case Term::Keys: return "Kᵀ: the keys, transposed (scores = Q @ K.T). A key says: what do I have?";
-    case Term::Values: return "V: what each token gives when it is found. Values never enter the scores.";
-    case Term::Tokens: return "Each token plays three roles: a query, a key and a value.";
+    case Term::Queries:
+      return "Q: one query per token, what am I looking for?";
+    case Term::Keys:
+      return "Kᵀ: the keys, transposed (scores = Q @ K.T). A key says: what do I have?";
+    case Term::Values:
+      return "V: what each token gives when it is found. Values never enter the scores.";
+    case Term::Tokens:
+      return "Each token plays three roles: a query, a key and a value.";
     case Term::Scale:
       switch (state.scene.scale.mode) {
-        case attn::ScaleMode::None: return "No scaling: the scores go into softmax as they are (the NumPy lesson).";
+        case attn::ScaleMode::None:
+          return "No scaling: the scores go into softmax as they are (the NumPy lesson).";
         case attn::ScaleMode::SqrtDk:
           return "÷ √d_k keeps scores from growing with the dimension, so softmax does not saturate.";
-        case attn::ScaleMode::Temperature: return "÷ T: a small temperature sharpens the weights, a large one flattens them.";
+        case attn::ScaleMode::Temperature:
+          return "÷ T: a small temperature sharpens the weights, a large one flattens them.";
       }
       return "";
     case Term::Mask:
       return "M is 0 where a token may look and −∞ where it may not, so those weights become exactly 0.";
-    case Term::None: break;
+    case Term::None:
+      break;
   }
   return "Hover any part of the formula or any panel to see how they connect.";
 }
@@ -146,16 +160,20 @@ void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, floa
     Term term;
     ImU32 color;
   };
-  const char* scale_text = state.scene.scale.mode == attn::ScaleMode::None          ? "/ 1"
-                           : state.scene.scale.mode == attn::ScaleMode::SqrtDk      ? "/ √d_k"
-                                                                                     : "/ T";
+  const char* scale_text = state.scene.scale.mode == attn::ScaleMode::None     ? "/ 1"
+                           : state.scene.scale.mode == attn::ScaleMode::SqrtDk ? "/ √d_k"
+                                                                               : "/ T";
   const bool has_mask = state.scene.causal || state.scene.mask.size() > 0;
   const std::vector<Segment> segments = {
-      {"Y", Term::Output, palette::kText},   {"=", Term::None, palette::kTextDim},
-      {"softmax(", Term::Weights, palette::kText}, {"Q", Term::Queries, palette::kQuery},
-      {"Kᵀ", Term::Keys, palette::kKey},      {scale_text, Term::Scale, palette::kText},
+      {"Y", Term::Output, palette::kText},
+      {"=", Term::None, palette::kTextDim},
+      {"softmax(", Term::Weights, palette::kText},
+      {"Q", Term::Queries, palette::kQuery},
+      {"Kᵀ", Term::Keys, palette::kKey},
+      {scale_text, Term::Scale, palette::kText},
       {"+ M", Term::Mask, has_mask ? palette::kText : palette::kTextDim},
-      {")", Term::Weights, palette::kText},   {"V", Term::Values, palette::kValue},
+      {")", Term::Weights, palette::kText},
+      {"V", Term::Values, palette::kValue},
   };
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImFont* font = fonts.formula;
@@ -195,7 +213,8 @@ void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, floa
 //-------------------------------------------------------------------------------------------------
 
 void draw_controls_panel(AppState& state, const Fonts& fonts) {
-  panel_header(fonts, "Controls", "Pick a lesson example, then drag any slider and watch every panel follow.");
+  panel_header(fonts, "Controls",
+               "Pick a lesson example, then drag any slider and watch every panel follow.");
   scene::Scene& s = state.scene;
   const float em = ImGui::GetFontSize();
   const float label_w = 4.6f * em;
@@ -228,7 +247,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   if (ImGui::SliderInt("##tokens", &n, 1, std::max(12, s.n()), "%d tokens")) set_token_count(state, n);
   record_item_rect(state, "tokens");
 
-  const float half = 0.5f * (ImGui::GetContentRegionAvail().x - label_w) - 0.5f * ImGui::GetStyle().ItemSpacing.x;
+  const float half =
+      0.5f * (ImGui::GetContentRegionAvail().x - label_w) - 0.5f * ImGui::GetStyle().ItemSpacing.x;
   row_label("d_k, d_v");
   int d_k = s.d_k(), d_v = s.d_v();
   ImGui::SetNextItemWidth(half);
@@ -293,7 +313,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
 
   const float reset_w = ImGui::CalcTextSize("Reset").x + 2.0f * ImGui::GetStyle().FramePadding.x;
   // Reset at the right end of the causal row when it fits, else on its own row.
-  if (ImGui::GetItemRectMax().x + em + reset_w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
+  if (ImGui::GetItemRectMax().x + em + reset_w <=
+      ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - reset_w);
   }
   if (ImGui::Button("Reset")) {
@@ -353,11 +374,13 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const float label_w = 1.6f * em;
-  float cell = std::min((avail.x - label_w) / float(n), (avail.y - ImGui::GetTextLineHeight() - 0.3f * em) / float(n));
+  float cell =
+      std::min((avail.x - label_w) / float(n), (avail.y - ImGui::GetTextLineHeight() - 0.3f * em) / float(n));
   cell = std::clamp(cell, 0.1f, 2.6f * em);
   if (cell >= 4.0f) cell = std::floor(cell);
   const float grid_w = cell * float(n);
-  const ImVec2 origin(std::floor(start.x + label_w), std::floor(start.y + ImGui::GetTextLineHeight() + 0.2f * em));
+  const ImVec2 origin(std::floor(start.x + label_w),
+                      std::floor(start.y + ImGui::GetTextLineHeight() + 0.2f * em));
   const ImVec2 grid_max(origin.x + grid_w, origin.y + grid_w);
 
   MatrixImage image;
@@ -375,7 +398,8 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   grid.origin = origin;
   grid.cell = cell;
   grid.rows = grid.cols = n;
-  grid.clip = ImVec4(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x, dl->GetClipRectMax().y);
+  grid.clip =
+      ImVec4(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x, dl->GetClipRectMax().y);
 
   // Indices as labels (the heatmaps carry the token names); 0/1 in the cells when they fit.
   ImGui::PushFont(fonts.small);
@@ -393,7 +417,8 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   for (int k = 0; k < n; k += col_step) {
     const std::string t = std::to_string(k);
     const ImVec2 size = ImGui::CalcTextSize(t.c_str());
-    dl->AddText(ImVec2(origin.x + cell * (float(k) + 0.5f) - 0.5f * size.x, start.y), palette::kKey, t.c_str());
+    dl->AddText(ImVec2(origin.x + cell * (float(k) + 0.5f) - 0.5f * size.x, start.y), palette::kKey,
+                t.c_str());
   }
   if (cell >= 1.3f * line) {
     for (int i = 0; i < n; ++i) {
@@ -469,7 +494,8 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_w = std::min(6.0f * em, 0.25f * ImGui::GetContentRegionAvail().x);
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float box_w = std::clamp((avail - label_w - style.ItemSpacing.x * float(d_v)) / float(d_v), 3.2f * em, 14.0f * em);
+  const float box_w =
+      std::clamp((avail - label_w - style.ItemSpacing.x * float(d_v)) / float(d_v), 3.2f * em, 14.0f * em);
   const float row_h = 2.5f * em;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool hovered_window = ImGui::IsWindowHovered();
@@ -480,9 +506,11 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const bool row_lit = state.hovered_row == i;
-      if (row_lit) dl->AddRectFilled(p, ImVec2(p.x + avail, p.y + row_h - 0.15f * em), palette::kAccentSoft, 0.2f * em);
+      if (row_lit)
+        dl->AddRectFilled(p, ImVec2(p.x + avail, p.y + row_h - 0.15f * em), palette::kAccentSoft, 0.2f * em);
       const std::string label = fit_text(s.tokens[i], label_w - 0.5f * em);
-      dl->AddText(ImVec2(p.x, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())), palette::kText, label.c_str());
+      dl->AddText(ImVec2(p.x, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())), palette::kText,
+                  label.c_str());
       const bool masked_row = std::find(r.masked_rows.begin(), r.masked_rows.end(), i) != r.masked_rows.end();
       for (int c = 0; c < d_v; ++c) {
         // A box per component: the value on top, below it a track with 0 in the middle, the bar
@@ -510,8 +538,9 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
         }
         const float x = mid + float(y / vmax) * half;
         const float inset = 0.22f * (track_bottom - track_top);
-        dl->AddRectFilled(ImVec2(std::min(mid, x), track_top + inset), ImVec2(std::max(mid, x), track_bottom - inset),
-                          IM_COL32(94, 200, 190, 220), 0.1f * em);
+        dl->AddRectFilled(ImVec2(std::min(mid, x), track_top + inset),
+                          ImVec2(std::max(mid, x), track_bottom - inset), IM_COL32(94, 200, 190, 220),
+                          0.1f * em);
         dl->AddLine(ImVec2(mid, track_top), ImVec2(mid, track_bottom), IM_COL32(120, 128, 142, 255));
 
         if (hovered_window && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
@@ -783,7 +812,8 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
       mask(ImVec2(x, y), ImVec2(w, std::min(w, 18.0f * em)));
       y += std::min(w, 18.0f * em) + gap;
     }
-    if (panel_shown(Panel::Output)) output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 2.5f * em + 6.0f * em));
+    if (panel_shown(Panel::Output))
+      output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 2.5f * em + 6.0f * em));
   }
   ImGui::Dummy(ImVec2(0, margin));  // bottom margin when the page scrolls
   ImGui::End();

@@ -3,7 +3,9 @@
 
 namespace ui {
 
-ImVec4 to_vec4(ImU32 color) { return ImGui::ColorConvertU32ToFloat4(color); }
+ImVec4 to_vec4(ImU32 color) {
+  return ImGui::ColorConvertU32ToFloat4(color);
+}
 
 void apply_theme(float scale) {
   ImGuiStyle style;  // fresh defaults, so calling this again after a scale change does not compound

@@ -12,15 +12,15 @@ constexpr ImU32 kPanel = IM_COL32(30, 34, 42, 255);
 constexpr ImU32 kPanelBorder = IM_COL32(48, 54, 66, 255);
 constexpr ImU32 kText = IM_COL32(228, 231, 237, 255);
 constexpr ImU32 kTextDim = IM_COL32(150, 158, 172, 255);
-constexpr ImU32 kAccent = IM_COL32(94, 200, 190, 255);      // highlight (hover links, focus)
+constexpr ImU32 kAccent = IM_COL32(94, 200, 190, 255);  // highlight (hover links, focus)
 constexpr ImU32 kAccentSoft = IM_COL32(94, 200, 190, 48);
-constexpr ImU32 kQuery = IM_COL32(240, 170, 90, 255);       // q: orange
-constexpr ImU32 kKey = IM_COL32(120, 170, 250, 255);        // k: blue
-constexpr ImU32 kValue = IM_COL32(170, 215, 120, 255);      // v: green
+constexpr ImU32 kQuery = IM_COL32(240, 170, 90, 255);   // q: orange
+constexpr ImU32 kKey = IM_COL32(120, 170, 250, 255);    // k: blue
+constexpr ImU32 kValue = IM_COL32(170, 215, 120, 255);  // v: green
 constexpr ImU32 kError = IM_COL32(235, 100, 95, 255);
-constexpr ImU32 kGap = IM_COL32(30, 34, 42, 255);           // between heatmap cells (= panel)
-constexpr ImU32 kHatch = IM_COL32(92, 100, 116, 255);       // masked-cell stripes
-constexpr ImU32 kAllowed = IM_COL32(86, 150, 145, 255);     // mask grid: may attend
+constexpr ImU32 kGap = IM_COL32(30, 34, 42, 255);        // between heatmap cells (= panel)
+constexpr ImU32 kHatch = IM_COL32(92, 100, 116, 255);    // masked-cell stripes
+constexpr ImU32 kAllowed = IM_COL32(86, 150, 145, 255);  // mask grid: may attend
 }  // namespace palette
 
 // Colours and sizes; sizes are multiplied by `scale` (device pixels per CSS pixel).

@@ -19,12 +19,12 @@ namespace ui {
 namespace {
 
 struct RoleRow {
-  const char* name;     // "q", "k", "v"
-  const char* id;       // widget id prefix "Q", "K", "V"
+  const char* name;  // "q", "k", "v"
+  const char* id;    // widget id prefix "Q", "K", "V"
   Term term;
   ImU32 color;
-  attn::Matrix* scene_matrix;         // direct mode storage
-  const attn::Matrix* shown;          // what the sliders show (= result in projected mode)
+  attn::Matrix* scene_matrix;  // direct mode storage
+  const attn::Matrix* shown;   // what the sliders show (= result in projected mode)
   double range;
 };
 
@@ -82,9 +82,10 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   if (projected) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
     ImGui::PushFont(fonts.small);
-    ImGui::TextWrapped("Learned: Q = X·W_q, K = X·W_k, V = X·W_v (X is %d×%d). The sliders show the computed "
-                       "vectors; moving one switches the scene to direct Q, K, V.",
-                       int(state.scene.X.rows()), int(state.scene.X.cols()));
+    ImGui::TextWrapped(
+        "Learned: Q = X·W_q, K = X·W_k, V = X·W_v (X is %d×%d). The sliders show the computed "
+        "vectors; moving one switches the scene to direct Q, K, V.",
+        int(state.scene.X.rows()), int(state.scene.X.cols()));
     ImGui::PopFont();
     ImGui::PopStyleColor();
   }
@@ -138,8 +139,10 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
       // The hovered cell (i, j) of a grid lights q of token i and k of token j.
       for (int role = 0; role < 3; ++role) {
         ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y + float(role) * row_h));
-        const bool hovered_token = (role == 0 && state.hovered_row == i) || (role == 1 && state.hovered_col == i);
-        draw_role_row(state, rows[role], i, slider_w, prefix_w, term_lit(state, rows[role].term), hovered_token);
+        const bool hovered_token =
+            (role == 0 && state.hovered_row == i) || (role == 1 && state.hovered_col == i);
+        draw_role_row(state, rows[role], i, slider_w, prefix_w, term_lit(state, rows[role].term),
+                      hovered_token);
       }
       if (i + 1 < n) {
         const float y = block_start.y + block_h - 0.3f * em;
