@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "app/desktop_options.hpp"
 #include "render/heatmap_renderer.hpp"
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
@@ -29,6 +30,8 @@ struct App {
   bool gl_context_lost = false;
   bool gl_context_restored = false;
   bool first_frame_drawn = false;
+  Options options;    // the command line (desktop_options.hpp; the web has none)
+  int exit_code = 0;  // main()'s status: non-zero when an automation step failed
 
   explicit App(const char* glsl_version) : renderer(glsl_version) {}
 

@@ -1,24 +1,327 @@
 // desktop_platform.cpp — platform.hpp for the native build (GLFW 3.3 + OpenGL 3.3 core).
-// GLFW reports the monitor's content scale; ImGui's backend already handles the framebuffer scale
-// (macOS-style windows whose framebuffer is larger than the window).
+//
+// [SECTION] Scale: GLFW's content scale → font size and ImGui sizes
+// [SECTION] Scene files: open (drop, Ctrl+O, SCENE.json), save (Ctrl+S), PNG export
+// [SECTION] Frame hooks: the file dialog, GL error checks, the automation flags
+// [SECTION] platform.hpp
+//
+// HiDPI: GLFW reports the monitor's content scale (e.g. 2 on a 4K laptop panel). With
+// GLFW_SCALE_TO_MONITOR the window itself is already that many times larger on Linux and Windows,
+// where ImGui works in framebuffer pixels; on macOS the framebuffer is denser than the window and
+// ImGui's DisplayFramebufferScale covers that part. Fonts are rasterized at the product of both.
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <vector>
 
 #include "app/platform.hpp"
+#include "app/screenshot.hpp"
+#include "imgui.h"
+#include "render/gl.hpp"
 #include "scene/scene.hpp"
+#include "ui/file_panel.hpp"
+#include "ui/gallery_panel.hpp"
 
 namespace app {
 namespace {
+
+// Everything the desktop shell keeps between frames (there is one window).
+struct Desktop {
+  App* app = nullptr;
+  ui::FileDialog dialog;
+  std::vector<std::string> dropped;  // paths dropped on the window, handled at the next frame
+  std::string last_scene_path;       // the scene file opened or saved last (prefills the dialog)
+  std::string png_path;              // Export PNG: written when png_countdown reaches 0
+  int png_countdown = 0;             // frames to wait so the closed dialog is not in the picture
+};
+Desktop g_desktop;
+
+#ifdef NDEBUG
+constexpr bool kDebugBuild = false;
+#else
+constexpr bool kDebugBuild = true;
+#endif
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Scale
+//-------------------------------------------------------------------------------------------------
+
 void on_content_scale(GLFWwindow* window, float, float) {
   if (auto* a = static_cast<App*>(glfwGetWindowUserPointer(window))) ++a->events;
 }
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Scene files
+//-------------------------------------------------------------------------------------------------
+
+void on_drop(GLFWwindow* window, int count, const char** paths) {
+  for (int i = 0; i < count; ++i) g_desktop.dropped.emplace_back(paths[i]);
+  if (auto* a = static_cast<App*>(glfwGetWindowUserPointer(window))) ++a->events;
+}
+
+std::string file_name(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+bool has_extension(const std::string& path, const char* ext) {
+  std::string e = std::filesystem::path(path).extension().string();
+  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return e == ext;
+}
+
+void set_title(App& app, const std::string& scene_path) {
+  const std::string title = "Attention Lab — " + file_name(scene_path);
+  glfwSetWindowTitle(app.window, title.c_str());
+}
+
+// Read, validate and show `path`. On failure the current scene stays and `error` says why, naming
+// the file and the field ("causal-bad.json: K: row 2 has 3 entries, expected 4").
+bool open_scene(App& app, const std::string& path, std::string* error) {
+  std::string text;
+  if (!platform_read_file(path, &text, error)) return false;
+  const scene::ParseResult parsed = scene::parse_scene(text);
+  if (!parsed.ok()) {
+    *error = file_name(path) + ": " + parsed.error;
+    return false;
+  }
+  ui::apply_state_json(app.state, text);  // keeps a bundled preset's name in the picker
+  app.state.notice = "Opened " + path;
+  g_desktop.last_scene_path = path;
+  set_title(app, path);
+  ++app.events;
+  return true;
+}
+
+// Write the scene as indented JSON v1 (scene::scene_to_json, 2 spaces), replacing the file.
+bool save_scene(App& app, const std::string& path, std::string* error) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    std::error_code ec;
+    const bool is_dir = std::filesystem::is_directory(path, ec);
+    *error = path + (is_dir ? ": is a folder" : ": cannot write the file (missing folder or no permission)");
+    return false;
+  }
+  out << scene::scene_to_json(app.state.scene, 2) << '\n';
+  out.close();
+  if (!out) {
+    *error = path + ": writing failed (disk full?)";
+    return false;
+  }
+  app.state.notice = "Saved " + path;
+  g_desktop.last_scene_path = path;
+  set_title(app, path);
+  return true;
+}
+
+// The name a new file gets: the last scene file, else the preset's name, in the current folder.
+std::string suggested_path(const App& app, const char* ext) {
+  std::filesystem::path p =
+      g_desktop.last_scene_path.empty()
+          ? std::filesystem::path(app.state.preset_name.empty() ? "scene" : app.state.preset_name)
+          : std::filesystem::path(g_desktop.last_scene_path);
+  return p.replace_extension(ext).string();
+}
+
+void open_dialog(ui::FileAction action) {
+  App& app = *g_desktop.app;
+  std::string path;
+  switch (action) {
+    case ui::FileAction::OpenScene:
+      path = g_desktop.last_scene_path;
+      break;
+    case ui::FileAction::SaveScene:
+      path = suggested_path(app, ".json");
+      break;
+    case ui::FileAction::SavePng:
+      path = suggested_path(app, ".png");
+      break;
+    case ui::FileAction::None:
+      return;
+  }
+  ui::open_file_dialog(g_desktop.dialog, action, path);
+  std::error_code ec;
+  g_desktop.dialog.hint = "Relative paths start in " + std::filesystem::current_path(ec).string();
+  ++app.events;
+}
+
+// Files dropped on the window: the first .json is opened; anything else is named in the banner.
+void handle_drop(App& app) {
+  if (g_desktop.dropped.empty()) return;
+  const std::vector<std::string> paths = std::move(g_desktop.dropped);
+  g_desktop.dropped.clear();
+  const auto json = std::find_if(paths.begin(), paths.end(),
+                                 [](const std::string& p) { return has_extension(p, ".json"); });
+  if (json == paths.end()) {
+    app.state.error = file_name(paths.front()) + ": not a scene file (drop a .json file)";
+    return;
+  }
+  std::string error;
+  if (!open_scene(app, *json, &error)) app.state.error = "Scene rejected — " + error;
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Frame hooks
+//-------------------------------------------------------------------------------------------------
+
+void handle_shortcuts() {
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool command = io.KeyCtrl || io.KeySuper;  // Ctrl, or ⌘ on macOS
+  if (!command || g_desktop.dialog.action != ui::FileAction::None) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_O, false)) open_dialog(ui::FileAction::OpenScene);
+  if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) open_dialog(ui::FileAction::SaveScene);
+}
+
+// Do what the dialog confirmed; on failure the dialog stays open with the reason.
+void run_dialog_action(App& app, ui::FileAction action) {
+  ui::FileDialog& dialog = g_desktop.dialog;
+  const std::string path = dialog.path.data();
+  std::string error;
+  bool ok = false;
+  switch (action) {
+    case ui::FileAction::OpenScene:
+      ok = open_scene(app, path, &error);
+      break;
+    case ui::FileAction::SaveScene:
+      ok = save_scene(app, path, &error);
+      break;
+    case ui::FileAction::SavePng: {
+      // Check the path now (the dialog can still show the error); the picture is taken once the
+      // dialog is gone.
+      std::ofstream probe(path, std::ios::binary | std::ios::app);
+      if (!probe) {
+        error = path + ": cannot write the file (missing folder or no permission)";
+      } else {
+        g_desktop.png_path = path;
+        g_desktop.png_countdown = 2;
+        app.settle_frames = std::max(app.settle_frames, 3);
+        ok = true;
+      }
+      break;
+    }
+    case ui::FileAction::None:
+      return;
+  }
+  if (ok) {
+    ui::close_file_dialog(dialog);
+  } else {
+    dialog.error = error;
+  }
+  ++app.events;
+}
+
+const char* gl_error_name(GLenum e) {
+  switch (e) {
+    case GL_INVALID_ENUM:
+      return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE:
+      return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION:
+      return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION:
+      return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY:
+      return "GL_OUT_OF_MEMORY";
+    default:
+      return "unknown GL error";
+  }
+}
+
+// Print every pending GL error; true if there was none.
+bool check_gl_errors(std::int64_t frame) {
+  bool clean = true;
+  for (int guard = 0; guard < 16; ++guard) {  // a lost context can report errors forever
+    const GLenum e = glGetError();
+    if (e == GL_NO_ERROR) break;
+    std::fprintf(stderr, "attention-lab: GL error 0x%04x (%s) in frame %lld\n", unsigned(e), gl_error_name(e),
+                 static_cast<long long>(frame));
+    clean = false;
+  }
+  return clean;
+}
+
+// --rects: every named widget and every heatmap/mask cell of the last frame, in framebuffer pixels
+// (ImGui coordinates × DisplayFramebufferScale), as
+// {"framebuffer":{w,h},"ui_scale":s,"rects":{id:{x,y,w,h}}}.
+bool write_rects(const App& app, const std::string& path, int fb_w, int fb_h, std::string* error) {
+  const ui::AppState& state = app.state;
+  const float fb_scale =
+      ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+  std::map<std::string, std::string> rects;  // sorted ids
+  auto add = [&](const std::string& id) {
+    const std::string json = ui::widget_rect_json(state, id, 1.0f / fb_scale);
+    if (json != "null") rects[id] = json;
+  };
+  for (const auto& entry : state.widget_rects) add(entry.first);
+  const std::pair<const char*, const ui::GridGeometry*> grids[] = {
+      {"scores", &state.scores_grid}, {"weights", &state.weights_grid}, {"mask", &state.mask_grid}};
+  for (const auto& [name, grid] : grids) {
+    if (!grid->visible) continue;
+    for (int i = 0; i < grid->rows; ++i) {
+      for (int j = 0; j < grid->cols; ++j) {
+        add("cell/" + std::string(name) + "/" + std::to_string(i) + "/" + std::to_string(j));
+      }
+    }
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    *error = path + ": cannot write the file";
+    return false;
+  }
+  out << "{\"framebuffer\":{\"w\":" << fb_w << ",\"h\":" << fb_h << "},\"ui_scale\":" << app.ui_scale
+      << ",\"preset\":" << ui::json_quote(state.preset_name) << ",\"rects\":{";
+  bool first = true;
+  for (const auto& [id, json] : rects) {
+    out << (first ? "\n" : ",\n") << ui::json_quote(id) << ":" << json;
+    first = false;
+  }
+  out << "\n}}\n";
+  out.close();
+  if (!out) {
+    *error = path + ": writing failed";
+    return false;
+  }
+  return true;
+}
+
+// The last --frames frame: write --screenshot and --rects, then close the window.
+void finish_automation(App& app) {
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
+  std::string error;
+  if (!app.options.screenshot_path.empty() &&
+      !write_back_buffer_png(app.options.screenshot_path, fb_w, fb_h, &error)) {
+    std::fprintf(stderr, "attention-lab: --screenshot %s\n", error.c_str());
+    app.exit_code = 1;
+  }
+  if (!app.options.rects_path.empty() && !write_rects(app, app.options.rects_path, fb_w, fb_h, &error)) {
+    std::fprintf(stderr, "attention-lab: --rects %s\n", error.c_str());
+    app.exit_code = 1;
+  }
+  glfwSetWindowShouldClose(app.window, GLFW_TRUE);
+}
+
 }  // namespace
 
+//-------------------------------------------------------------------------------------------------
+// [SECTION] platform.hpp
+//-------------------------------------------------------------------------------------------------
+
 void platform_init(App& app) {
+  g_desktop.app = &app;
   glfwSwapInterval(1);  // vsync
   glfwSetWindowContentScaleCallback(app.window, on_content_scale);
+  glfwSetDropCallback(app.window, on_drop);  // ImGui's GLFW backend installs none
+  if (!app.options.scene_path.empty()) g_desktop.last_scene_path = app.options.scene_path;
+  // The Controls panel's file buttons open the path dialog (on the web they download/upload).
+  ui::Sharing& sharing = ui::sharing();
+  sharing.import_json = [] { open_dialog(ui::FileAction::OpenScene); };
+  sharing.export_json = [] { open_dialog(ui::FileAction::SaveScene); };
+  sharing.export_png = [] { open_dialog(ui::FileAction::SavePng); };
 }
 
 void platform_before_frame(App&) {}
@@ -44,11 +347,43 @@ void platform_logical_size(App& app, float* width, float* height) {
   *height = float(h) / scale;
 }
 
+void platform_draw_ui(App& app) {
+  handle_drop(app);
+  handle_shortcuts();
+  const ui::FileAction confirmed = ui::draw_file_dialog(g_desktop.dialog, app.fonts);
+  if (confirmed != ui::FileAction::None) run_dialog_action(app, confirmed);
+}
+
+void platform_frame_rendered(App& app) {
+  const std::int64_t frame = app.state.stats.frames;
+  if ((app.options.automated() || kDebugBuild) && !check_gl_errors(frame) && app.options.automated()) {
+    app.exit_code = 1;
+  }
+  if (!g_desktop.png_path.empty() && --g_desktop.png_countdown <= 0) {
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
+    std::string error;
+    if (write_back_buffer_png(g_desktop.png_path, fb_w, fb_h, &error)) {
+      app.state.notice = "Saved the screen to " + g_desktop.png_path;
+    } else {
+      app.state.error = "Export PNG — " + error;
+    }
+    g_desktop.png_path.clear();
+    ++app.events;  // show the message
+  }
+  if (app.options.automated() && frame >= app.options.frames) finish_automation(app);
+}
+
 void platform_frame_drawn(App& app) {
   app.first_frame_drawn = true;
 }
 
 bool platform_read_file(const std::string& path, std::string* text, std::string* error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    *error = path + ": is a folder, not a scene file";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     *error = path + ": cannot open the file";

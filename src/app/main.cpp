@@ -3,7 +3,7 @@
 // the GL/GLSL version (step 2) and the main loop (step 8); everything else that differs sits behind
 // platform.hpp.
 //
-//   attention-lab [SCENE.json]
+//   attention-lab [options] [SCENE.json]      (the command line: desktop_options.hpp)
 //
 // Steps: 1 parse arguments · 2 select GL version · 3 create window · 4 set up ImGui ·
 //        5 set up scaling and fonts · 6 create GL resources · 7 load the first scene ·
@@ -39,10 +39,6 @@ bool App::needs_frame() const {
 }
 
 namespace {
-
-struct Options {
-  std::string scene_path;  // optional SCENE.json (desktop)
-};
 
 // Input callbacks only count events (ImGui's GLFW backend chains to them and does the real work).
 void note_event(GLFWwindow* window) {
@@ -131,6 +127,7 @@ void frame(App& app) {
   ImGui::NewFrame();
   ui::recompute_if_dirty(app.state);
   ui::draw_screen(app.state, app.renderer, app.fonts);
+  platform_draw_ui(app);
   ImGui::Render();
 
   // (e) render
@@ -151,6 +148,7 @@ void frame(App& app) {
   // An edit during this frame is shown by the next one.
   if (app.state.dirty) app.settle_frames = std::max(app.settle_frames, 1);
 
+  platform_frame_rendered(app);
   glfwSwapBuffers(app.window);
   platform_frame_drawn(app);
 }
@@ -168,20 +166,18 @@ void web_loop_iteration() {
 int main(int argc, char** argv) {
   using namespace app;
 
-  // 1. Parse arguments.
+  // 1. Parse arguments (--help → 0, a bad option → 2).
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      std::printf("usage: attention-lab [SCENE.json]\n");
+  std::string message;
+  switch (parse_options(argc, argv, &options, &message)) {
+    case ParseOutcome::Run:
+      break;
+    case ParseOutcome::ExitOk:
+      std::printf("%s", message.c_str());
       return 0;
-    }
-    if (!arg.empty() && arg[0] == '-') {
-      std::fprintf(stderr, "attention-lab: unknown option %s (usage: attention-lab [SCENE.json])\n",
-                   arg.c_str());
+    case ParseOutcome::ExitUsage:
+      std::fprintf(stderr, "attention-lab: %s\n", message.c_str());
       return 2;
-    }
-    options.scene_path = arg;
   }
 
   // 2. Select GL version: WebGL2 (GLSL ES 3.00) on the web, OpenGL 3.3 core (GLSL 330) on desktop.
@@ -203,7 +199,7 @@ int main(int argc, char** argv) {
 #endif
 
   // 3. Create window.
-  GLFWwindow* window = glfwCreateWindow(1440, 900, "Attention Lab", nullptr, nullptr);
+  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "Attention Lab", nullptr, nullptr);
   if (!window) {
     std::fprintf(stderr, "attention-lab: could not create an OpenGL 3.3 window\n");
     glfwTerminate();
@@ -213,6 +209,7 @@ int main(int argc, char** argv) {
   static App the_app(glsl_version);
   App& app = the_app;
   app.window = window;
+  app.options = options;
   glfwSetWindowUserPointer(window, &app);
   // Installed before ImGui's backend, which chains to them: every input wakes the loop.
   glfwSetCursorPosCallback(window, on_cursor);
@@ -242,17 +239,24 @@ int main(int argc, char** argv) {
     app.state.error = "Heatmap shader failed: " + app.renderer.error();
   }
 
-  // 7. Load the first scene: the file given, else the first lesson example.
-  load_preset(app.state, kDefaultPreset);
+  // 7. Load the first scene: --preset NAME or the file given, else the first lesson example. A file
+  //    that cannot be loaded leaves the example on screen with the error in the banner; with
+  //    --frames it is an error (exit 2).
+  load_preset(app.state, options.preset.empty() ? kDefaultPreset : options.preset.c_str());
   if (!options.scene_path.empty()) {
     std::string text, error;
     if (!platform_read_file(options.scene_path, &text, &error)) {
       app.state.error = error;
     } else {
-      const std::string reply = ui::apply_state_json(app.state, text);
-      if (!app.state.error.empty())
-        std::fprintf(stderr, "attention-lab: %s: %s\n", options.scene_path.c_str(), app.state.error.c_str());
-      (void)reply;
+      ui::apply_state_json(app.state, text);
+      if (!app.state.error.empty()) app.state.error = options.scene_path + ": " + app.state.error;
+    }
+    if (!app.state.error.empty()) {
+      std::fprintf(stderr, "attention-lab: %s\n", app.state.error.c_str());
+      if (options.automated()) {
+        app.exit_code = 2;
+        glfwSetWindowShouldClose(window, GLFW_TRUE);
+      }
     }
   }
 
@@ -263,7 +267,11 @@ int main(int argc, char** argv) {
   emscripten_set_main_loop(web_loop_iteration, 0, true);
 #else
   while (!glfwWindowShouldClose(window)) {
-    if (!app.needs_frame()) glfwWaitEventsTimeout(1.0);  // sleep until input
+    if (options.automated()) {
+      ++app.events;  // --frames: draw every iteration (platform_frame_rendered closes the window)
+    } else if (!app.needs_frame()) {
+      glfwWaitEventsTimeout(1.0);  // sleep until input
+    }
     frame(app);
   }
 #endif
@@ -275,5 +283,5 @@ int main(int argc, char** argv) {
   ImGui::DestroyContext();
   glfwDestroyWindow(window);
   glfwTerminate();
-  return 0;
+  return app.exit_code;
 }

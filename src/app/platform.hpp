@@ -24,6 +24,14 @@ float platform_ui_scale(App& app);
 // The display size in CSS/logical pixels (picks the base font size).
 void platform_logical_size(App& app, float* width, float* height);
 
+// After the panels, before ImGui::Render: windows of the platform's own (desktop: the Open/Save
+// dialog, Ctrl+O / Ctrl+S, dropped files; web: nothing).
+void platform_draw_ui(App& app);
+
+// After the frame is rendered, before the buffers swap (desktop: glGetError checks, --screenshot
+// and --rects from the back buffer, --frames exit; web: nothing).
+void platform_frame_rendered(App& app);
+
 // After a frame has been drawn (web: resolves attentionLab.ready after the first one).
 void platform_frame_drawn(App& app);
 

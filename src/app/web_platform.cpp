@@ -87,6 +87,10 @@ void platform_logical_size(App&, float* width, float* height) {
   *height = float(css_h);
 }
 
+void platform_draw_ui(App&) {}  // the page's own HTML does files (web/share.js)
+
+void platform_frame_rendered(App&) {}
+
 void platform_frame_drawn(App& app) {
   if (app.first_frame_drawn) return;
   app.first_frame_drawn = true;

@@ -1,0 +1,37 @@
+// desktop_options.hpp — the command line of the desktop app.
+//
+//   attention-lab [options] [SCENE.json]
+//
+// Interactive use needs no flag. The automation flags draw a fixed number of frames and write what
+// tests and figures need: the last frame as PNG and the named widget rectangles as JSON.
+// Plain C++ (no GL): the web build links it too and sees no arguments.
+#pragma once
+
+#include <string>
+
+namespace app {
+
+struct Options {
+  std::string scene_path;          // SCENE.json to open ("" = none)
+  std::string preset;              // --preset NAME ("" = the default lesson example)
+  int frames = 0;                  // --frames N: draw N frames, then exit (0 = interactive)
+  std::string screenshot_path;     // --screenshot OUT.png: the last frame, framebuffer pixels
+  std::string rects_path;          // --rects OUT.json: widget rectangles, framebuffer pixels
+  int width = 1440, height = 900;  // --size WxH: window size in logical pixels
+
+  // Automation: frames are drawn back to back (no waiting for input), glGetError is checked after
+  // each one, and the app exits after the last.
+  bool automated() const { return frames > 0; }
+};
+
+// What main() does after parsing: run, or exit at once with a status.
+enum class ParseOutcome { Run, ExitOk, ExitUsage };
+
+// Parse argv into `options`. ExitOk after --help (usage printed on stdout); ExitUsage (2) for an
+// unknown flag, a missing or malformed value, or two scene files, with the reason in `message`.
+ParseOutcome parse_options(int argc, const char* const* argv, Options* options, std::string* message);
+
+// The --help text.
+std::string usage_text();
+
+}  // namespace app
