@@ -290,7 +290,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   g.row_label_w = std::min(max_label_width(tokens), 6.0f * em) + 0.6f * em;
   g.sum_w = scores ? 0.0f : ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em;
   const float col_label_h = ImGui::GetTextLineHeight() + 0.35f * em;
-  const float legend_h = 2.4f * em;
+  const float legend_h = 2.4f * em + check_question_height(fonts);
   float cell =
       std::min((avail.x - g.row_label_w - g.sum_w) / float(n), (avail.y - col_label_h - legend_h) / float(n));
   // Whole pixels while cells are big enough to show gaps; large n gets fractional cells (the shader
@@ -414,7 +414,16 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 
   // Claim the space so the window knows its content size.
   ImGui::SetCursorScreenPos(start);
-  ImGui::Dummy(ImVec2(block_w, col_label_h + grid_w + legend_h));
+  ImGui::Dummy(ImVec2(block_w, col_label_h + grid_w + legend_h - check_question_height(fonts)));
+
+  if (scores) {
+    check_question(fonts, "which two things decide how much one token attends to another?",
+                   "One token's query and the other token's key: score(i, j) = q_i · k_j.\n"
+                   "The values play no part in the scores.");
+  } else {
+    check_question(fonts, "fill in: scores = Q @ ____",
+                   "K.T (Kᵀ): every query dotted with every key, all pairs at once.");
+  }
 
   if (hover_i >= 0) {
     state.next_hovered_term = term;

@@ -30,6 +30,11 @@ std::string format_number(double value, int decimals);
 // Truncate `text` with "…" so it fits in `width` pixels with the current font.
 std::string fit_text(const std::string& text, float width);
 
+// One of the lessons' check questions at the bottom of the current panel (when there is room); the
+// answer shows on hover.
+void check_question(const Fonts& fonts, const char* question, const char* answer);
+float check_question_height(const Fonts& fonts);  // to reserve below a panel's content
+
 // Outline a rectangle (hover/selection) in the accent colour.
 void outline(ImDrawList* draw_list, ImVec2 min, ImVec2 max, ImU32 color, float thickness);
 

@@ -86,6 +86,35 @@ std::string fit_text(const std::string& text, float width) {
   return fits("…") ? "…" : "";
 }
 
+float check_question_height(const Fonts& fonts) {
+  return fonts.small->FontSize + ImGui::GetStyle().ItemSpacing.y;
+}
+
+void check_question(const Fonts& fonts, const char* question, const char* answer) {
+  ImGui::PushFont(fonts.small);
+  const float bottom = ImGui::GetWindowContentRegionMax().y - check_question_height(fonts);
+  // The panel reserved this line; the last item's trailing spacing may overlap it.
+  if (ImGui::GetCursorPosY() <= bottom + ImGui::GetStyle().ItemSpacing.y + 1.0f) {
+    ImGui::SetCursorPosY(bottom);
+    const char* label = "Check yourself:";
+    const char* prompt = "(hover for the answer)";
+    ImGui::TextColored(to_vec4(palette::kAccent), "%s", label);
+    ImGui::SameLine();
+    const float room = ImGui::GetContentRegionAvail().x;
+    const bool with_prompt =
+        ImGui::CalcTextSize(question).x + ImGui::CalcTextSize(prompt).x + 1.0f * ImGui::GetFontSize() < room;
+    const std::string text = fit_text(question, room);
+    ImGui::TextDisabled("%s", text.c_str());
+    const bool hovered = ImGui::IsItemHovered();
+    if (with_prompt && !hovered) {
+      ImGui::SameLine();
+      ImGui::TextColored(to_vec4(palette::kAccent), "%s", prompt);
+    }
+    if (hovered) ImGui::SetTooltip("%s\n\n%s", question, answer);
+  }
+  ImGui::PopFont();
+}
+
 void outline(ImDrawList* draw_list, ImVec2 min, ImVec2 max, ImU32 color, float thickness) {
   draw_list->AddRect(min, max, color, 0.0f, 0, thickness);
 }
@@ -374,8 +403,8 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const float label_w = 1.6f * em;
-  float cell =
-      std::min((avail.x - label_w) / float(n), (avail.y - ImGui::GetTextLineHeight() - 0.3f * em) / float(n));
+  const float reserved_h = ImGui::GetTextLineHeight() + 0.3f * em + check_question_height(fonts);
+  float cell = std::min((avail.x - label_w) / float(n), (avail.y - reserved_h) / float(n));
   cell = std::clamp(cell, 0.1f, 2.6f * em);
   if (cell >= 4.0f) cell = std::floor(cell);
   const float grid_w = cell * float(n);
@@ -468,6 +497,9 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
     const ImVec2 a(origin.x + cell * float(lit_j), origin.y + cell * float(lit_i));
     outline(dl, a, ImVec2(a.x + cell, a.y + cell), IM_COL32(255, 255, 255, 230), std::max(1.5f, 0.12f * em));
   }
+  check_question(fonts, "causal on: which tokens does token 2 see?",
+                 "Tokens 0, 1 and 2. Tokens 3 and 4 are in its future: their scores become −∞,\n"
+                 "so softmax gives them exactly 0 and the first three weights sum to 1.");
 }
 
 //-------------------------------------------------------------------------------------------------
@@ -490,7 +522,8 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
   for (int k = 0; k < r.V.size(); ++k) vmax = std::max(vmax, std::abs(r.V.data()[k]));
   const bool masked_row_any = !r.masked_rows.empty();
 
-  ImGui::BeginChild("##output", ImVec2(0, 0), false);
+  // Leave one line below the rows for the check question.
+  ImGui::BeginChild("##output", ImVec2(0, -check_question_height(fonts)), false);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_w = std::min(6.0f * em, 0.25f * ImGui::GetContentRegionAvail().x);
   const float avail = ImGui::GetContentRegionAvail().x;
@@ -584,6 +617,9 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
     ImGui::PopFont();
   }
   ImGui::EndChild();
+  check_question(fonts, "why does a query close to one key return almost that key's value?",
+                 "Its weight row is nearly one-hot: y_i = Σ_j a_ij v_j ≈ v_j of the matching key.\n"
+                 "Attention is a soft dictionary lookup (see the soft-dictionary example).");
 }
 
 //-------------------------------------------------------------------------------------------------
