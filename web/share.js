@@ -355,28 +355,48 @@
     if (started) queueFragment(currentFragment(), true);
   });
 
+  // Resolves once the app has drawn `count` frames from now (the scene and panels a link set are on
+  // screen, and widgetRect() describes them), or after 3 s whatever happens.
+  function framesDrawn(count = 2) {
+    return new Promise((resolve) => {
+      const deadline = performance.now() + 3000;
+      const start = api.frameStats().frames;
+      window.Module._al_request_frame();
+      const check = () => {
+        if (api.frameStats().frames >= start + count || performance.now() > deadline) resolve();
+        else requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    });
+  }
+
   // ---- start: apply the opening link before attentionLab.ready resolves ------------------------
   // boot.js calls attentionLab._resolveReady() after the first frame; the link is applied first,
   // so `ready` means "showing what the address asked for".
+  const openingFragment = currentFragment(); // read now, before anything can replace it
   const resolveReady = api._resolveReady;
   api._resolveReady = function () {
     Promise.resolve()
       .then(async () => {
-        started = true;
         try {
           await loadDemoIndex();
         } catch (e) {
           console.warn("Attention Lab: gallery unavailable: " + e.message);
         }
-        const fragment = currentFragment();
-        if (fragment) {
-          await queueFragment(fragment, false);
+        if (openingFragment) {
+          await queueFragment(openingFragment, false);
         } else {
           const made = currentLink();
           shownScene = made.ok ? made.fragment : null;
         }
       })
       .catch((e) => showError(e.message))
-      .finally(() => resolveReady());
+      .then(framesDrawn)
+      .finally(() => {
+        // From now on edits follow into the address bar and hashchange loads links.
+        started = true;
+        if (currentFragment() !== openingFragment) queueFragment(currentFragment(), true); // changed meanwhile
+        resolveReady();
+      });
   };
 })();

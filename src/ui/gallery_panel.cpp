@@ -149,9 +149,13 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
   ImGui::SetNextWindowSize(ImVec2(w, 0));
   ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, h));
   bool open = true;
-  if (!ImGui::BeginPopupModal(
-          kTitle, &open,
-          ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings)) {
+  // The theme's panel colours for the title bar (ImGui's default is a saturated blue).
+  ImGui::PushStyleColor(ImGuiCol_TitleBgActive, to_vec4(palette::kPanelBorder));
+  ImGui::PushStyleColor(ImGuiCol_ModalWindowDimBg, ImVec4(0.05f, 0.06f, 0.08f, 0.6f));
+  const bool visible = ImGui::BeginPopupModal(
+      kTitle, &open, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::PopStyleColor(2);
+  if (!visible) {
     s.gallery_open = false;
     return;
   }
@@ -198,6 +202,10 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
 void draw_sharing(AppState& state, const Fonts& fonts) {
   Sharing& s = sharing();
   s.state = &state;
+  // A hidden grid was not drawn this frame: widgetRect("cell/…") must not find last frame's cells.
+  if (!panel_shown(scene::link::Panel::Scores)) state.scores_grid.visible = false;
+  if (!panel_shown(scene::link::Panel::Weights)) state.weights_grid.visible = false;
+  if (!panel_shown(scene::link::Panel::Mask)) state.mask_grid.visible = false;
   if (s.gallery_open || ImGui::IsPopupOpen("Demo gallery")) draw_gallery_window(state, fonts);
   if (state.result_version != s.seen_result_version) {
     s.seen_result_version = state.result_version;

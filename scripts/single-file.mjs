@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// single-file.mjs SITE_DIR OUT.html — one self-contained page from the built site: a demo you can
+// email, that works opened straight from disk (file://) with no server.
+//
+// From SITE_DIR/index.html:
+//   <link rel="stylesheet" href="X.css">   → <style>…</style>
+//   <link rel="icon" href="favicon.svg">   → a data: URL
+//   <script src="X.js"></script>           → <script>…</script>
+// and before the first script, window.attentionLabEmbedded (read by web/boot.js and web/share.js):
+//   wasm()       the module's bytes (base64 in the page; file:// pages cannot fetch)
+//   scriptUrl()  a blob: URL of attention-lab.js (boot.js loads it like the file)
+//   demos        {index: demos/index.json, scenes: {NAME: demos/NAME.json}}
+// Node built-ins only.
+import { readFileSync, writeFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+
+const [siteDir, outFile] = process.argv.slice(2);
+if (!siteDir || !outFile) {
+  console.error("usage: single-file.mjs SITE_DIR OUT.html");
+  process.exit(2);
+}
+const read = (name) => readFileSync(path.join(siteDir, name), "utf8");
+
+// Text placed inside <script>…</script> or <style>…</style> must not end the element early.
+function checkInline(name, text, tag) {
+  if (new RegExp(`</${tag}`, "i").test(text) || (tag === "script" && /<!--/.test(text))) {
+    throw new Error(`${name} contains "</${tag}" or "<!--" and cannot be inlined as is`);
+  }
+  return text;
+}
+// A value as a JavaScript literal that is also safe inside <script>: no '<' at all.
+const literal = (value) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028|\u2029/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+
+let html = read("index.html");
+
+html = html.replace(/<link rel="stylesheet" href="([^"]+)"\s*\/?>/g, (_, href) => `<style>\n${checkInline(href, read(href), "style")}</style>`);
+html = html.replace(/<link rel="icon" href="([^"]+)" type="([^"]+)"\s*\/?>/g, (_, href, type) => {
+  const data = readFileSync(path.join(siteDir, href)).toString("base64");
+  return `<link rel="icon" href="data:${type};base64,${data}" type="${type}" />`;
+});
+
+const index = JSON.parse(read("demos/index.json"));
+const scenes = {};
+for (const file of readdirSync(path.join(siteDir, "demos")).sort()) {
+  if (!file.endsWith(".json") || file === "index.json") continue;
+  scenes[file.slice(0, -5)] = JSON.parse(read(path.join("demos", file)));
+}
+for (const demo of index) {
+  if (!scenes[demo.name]) throw new Error(`demos/index.json lists ${demo.name} but demos/${demo.name}.json is missing`);
+}
+
+const wasmBase64 = readFileSync(path.join(siteDir, "attention-lab.wasm")).toString("base64");
+const embedded = `<script>
+"use strict";
+// The single-file build: the module and the demos are in the page (scripts/single-file.mjs).
+window.attentionLabEmbedded = {
+  demos: { index: ${literal(index)}, scenes: ${literal(scenes)} },
+  wasm() {
+    const text = atob(${literal(wasmBase64)});
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    return bytes;
+  },
+  scriptUrl() {
+    return URL.createObjectURL(new Blob([${literal(read("attention-lab.js"))}], { type: "text/javascript" }));
+  },
+};
+</script>
+`;
+
+let first = true;
+html = html.replace(/<script src="([^"]+)"><\/script>/g, (_, src) => {
+  const inline = `<script>\n${checkInline(src, read(src), "script")}</script>`;
+  if (!first) return inline;
+  first = false;
+  return embedded + "    " + inline;
+});
+if (first) throw new Error("index.html has no <script src=…>");
+html = html.replace("<!-- No inline scripts: the page works under a strict Content-Security-Policy. -->",
+  "<!-- Single-file build (scripts/single-file.mjs): everything inline; the served site keeps them separate. -->");
+
+writeFileSync(outFile, html);
+console.log(`single-file: ${outFile} (${html.length} characters)`);
