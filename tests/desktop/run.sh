@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# tests/desktop/run.sh [APP] — the desktop app (GLFW + OpenGL 3.3) under a virtual X display.
+#
+#   APP              the built binary (default: build/native/src/app/attention-lab); builds nothing
+#   AL_CLI           attention-lab-cli, for the presets' scene JSON (default: next to APP's src/)
+#   AL_DESKTOP_OUT   screenshots, rects and logs (default: build/desktop)
+#
+# Starts its own Xvfb (a free display picked by Xvfb itself via -displayfd; killed on exit) with a
+# screen larger than the windows, and parks the pointer in its far corner so that it hovers nothing
+# (the windows open at the top-left). Then:
+#   1. soft-dictionary, causal-5, practice-qkv at --size 1280x800 --frames 5: exit 0, no GL/GLFW
+#      error on stderr, and check_frame.py compares the PNG with NumPy + the colormap references
+#   2. HiDPI: Xft.dpi 192 (content scale 2) → a 2560x1600 framebuffer, cells at the same colours
+#   3. command-line errors exit 2 naming the problem; an unwritable --screenshot exits 1
+#   4. a bad scene file: with --frames exit 2 naming the field; interactively the error banner shows
+#   5. idle: CPU use of the running app over 5 s while nothing happens
+#   6. keyboard: Ctrl+S saves the scene through the path dialog (xdotool), Ctrl+O opens one
+# Prints "ok - …" / "not ok - …" per check and closes with "N passed, N failed".
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cd "$root"
+
+app="${1:-build/native/src/app/attention-lab}"
+cli="${AL_CLI:-$(dirname "$app")/../attention-lab-cli}"
+out="${AL_DESKTOP_OUT:-build/desktop}"
+python=/usr/bin/python3
+if [ ! -x "$app" ]; then
+  echo "desktop: no app at $app (build it: cmake --preset native && cmake --build --preset native)" >&2
+  exit 1
+fi
+if [ ! -x "$cli" ]; then
+  echo "desktop: no attention-lab-cli at $cli (set AL_CLI)" >&2
+  exit 1
+fi
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok - $*"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $*"; }
+check() {  # check NAME COMMAND… — pass when the command succeeds
+  local name="$1"; shift
+  if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+# --- the virtual display ----------------------------------------------------------------------
+xvfb_pid=""
+app_pid=""
+cleanup() {
+  [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null
+  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null
+  wait 2>/dev/null
+}
+trap cleanup EXIT
+
+start_xvfb() {  # start_xvfb → sets DISPLAY
+  local fdfile="$out/xvfb-display.txt"
+  : > "$fdfile"
+  Xvfb -displayfd 3 -screen 0 3000x1800x24 -nolisten tcp -noreset 3>"$fdfile" 2>"$out/xvfb.log" &
+  xvfb_pid=$!
+  for _ in $(seq 1 100); do
+    [ -s "$fdfile" ] && break
+    sleep 0.1
+  done
+  if [ ! -s "$fdfile" ]; then
+    echo "desktop: Xvfb did not start (see $out/xvfb.log)" >&2
+    exit 1
+  fi
+  export DISPLAY=":$(tr -d '[:space:]' < "$fdfile")"
+  echo "desktop: Xvfb on $DISPLAY (pid $xvfb_pid), app $app"
+}
+start_xvfb
+# A fresh display has no X resources: content scale 1 (Xft.dpi unset = 96 dpi).
+xprop -root -remove RESOURCE_MANAGER 2>/dev/null
+# The pointer starts at the screen centre (1500, 900): outside a 1280x800 window, inside a HiDPI
+# 2560x1600 one. Park it in the far corner.
+command -v xdotool >/dev/null && xdotool mousemove 2999 1799
+
+no_gl_errors() { ! grep -Eq 'GL error|GLFW error' "$1"; }
+
+# --- 1. presets at 1280x800 -------------------------------------------------------------------
+size=1280x800
+run_preset() {  # run_preset PRESET SIZE TAG — screenshot + rects + checks
+  local preset="$1" sz="$2" tag="$3"
+  local base="$out/$tag"
+  "$cli" --preset "$preset" > "$base.scene.json" || { not_ok "$tag: attention-lab-cli --preset $preset"; return; }
+  timeout 60 "$app" --preset "$preset" --frames 5 --size "$sz" --screenshot "$base.png" --rects "$base.rects.json" \
+    > "$base.stdout" 2> "$base.stderr"
+  local status=$?
+  check "$tag: exits 0 after --frames 5 (status $status)" [ "$status" -eq 0 ]
+  check "$tag: no GL or GLFW errors on stderr" no_gl_errors "$base.stderr"
+  [ -s "$base.stderr" ] && sed 's/^/    stderr: /' "$base.stderr"
+  if [ -f "$base.png" ] && [ -f "$base.rects.json" ]; then
+    local line
+    while IFS= read -r line; do
+      case "$line" in
+        "ok - "*) passed=$((passed + 1)); echo "$line" ;;
+        "not ok - "*) failed=$((failed + 1)); echo "$line" ;;
+        *) echo "    $line" ;;
+      esac
+    done < <("$python" "$here/check_frame.py" --png "$base.png" --rects "$base.rects.json" \
+               --scene "$base.scene.json" --size "$sz" --label "$tag" --lesson "$preset" 2>&1)
+  else
+    not_ok "$tag: wrote $base.png and $base.rects.json"
+  fi
+}
+for preset in soft-dictionary causal-5 practice-qkv; do
+  run_preset "$preset" "$size" "$preset"
+done
+
+# --- 2. HiDPI: content scale 2 from Xft.dpi ---------------------------------------------------
+# GLFW reads the X resource Xft.dpi as the monitor's content scale (192 / 96 = 2); with
+# GLFW_SCALE_TO_MONITOR the 1280x800 logical window becomes a 2560x1600 framebuffer.
+if xprop -root -f RESOURCE_MANAGER 8s -set RESOURCE_MANAGER "Xft.dpi:	192" 2>/dev/null; then
+  run_preset causal-5 "$size" "causal-5-hidpi"
+  if [ -f "$out/causal-5-hidpi.rects.json" ]; then
+    scale=$("$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["ui_scale"])' "$out/causal-5-hidpi.rects.json")
+    check "causal-5-hidpi: fonts and sizes use content scale 2 (ui_scale $scale)" [ "$scale" = 2 ]
+  fi
+  xprop -root -remove RESOURCE_MANAGER
+else
+  not_ok "HiDPI: xprop could not set Xft.dpi"
+fi
+
+# --- 3. command-line errors -------------------------------------------------------------------
+expect_status() {  # expect_status STATUS PATTERN NAME -- ARGS… — exit status and a stderr/stdout line
+  local want="$1" pattern="$2" name="$3"; shift 4
+  local log="$out/cli-$(echo "$name" | tr -c 'A-Za-z0-9' '_').log"
+  timeout 60 "$app" "$@" > "$log" 2>&1
+  local status=$?
+  if [ "$status" -eq "$want" ] && grep -Eq -- "$pattern" "$log"; then
+    ok "$name (exit $status)"
+  else
+    not_ok "$name: exit $status, want $want and /$pattern/; output: $(head -c 300 "$log")"
+  fi
+}
+expect_status 0 '--screenshot OUT.png' "--help prints the flags" -- --help
+expect_status 2 'unknown option' "an unknown flag exits 2" -- --bogus
+expect_status 2 '--size: expected WxH' "--size 5x5 exits 2" -- --size 5x5
+expect_status 2 '--size: expected WxH' "--size 1280 exits 2" -- --size 1280
+expect_status 2 '--frames: expected a whole number' "--frames 0 exits 2" -- --frames 0
+expect_status 2 '--frames: missing value' "--frames without a value exits 2" -- --frames
+expect_status 2 'unknown name "nope"' "--preset nope exits 2" -- --preset nope
+expect_status 1 'cannot write the PNG' "an unwritable --screenshot exits 1" -- \
+  --frames 2 --size 640x480 --screenshot "$out/no-such-folder/x.png"
+
+# --- 4. a bad scene file ----------------------------------------------------------------------
+bad="$out/bad-scene.json"
+cat > "$bad" <<'EOF'
+{"version": 1, "tokens": ["a", "b", "c"],
+ "Q": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]],
+ "K": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1]],
+ "V": [[1], [2], [3]]}
+EOF
+expect_status 2 'K: row 2 has 3 entries, expected 4' "a bad scene file with --frames exits 2 naming the field" -- \
+  --frames 2 "$bad"
+expect_status 2 'cannot open the file' "a missing scene file with --frames exits 2" -- --frames 2 "$out/missing.json"
+
+# Interactively the app starts with the default example and shows the error in red in the top bar.
+window_png() {  # window_png OUT.png W H — the real window from the X server (xwd), cropped
+  xwd -root -silent | convert xwd:- -crop "$2x$3+0+0" +repage "$1"
+}
+error_pixels() {  # error_pixels PNG [BEFORE.png] — pixels of the error text colour, kError (235, 100, 95)
+  # at any anti-aliasing strength (its hue: G/R and B/R near 0.42), in the top 60 rows; with
+  # BEFORE.png, anywhere but only where the image changed (text that newly appeared).
+  "$python" - "$@" <<'EOF'
+import subprocess, sys
+import numpy as np
+def read(path):
+    w, h = map(int, subprocess.check_output(["identify", "-format", "%w %h", path], text=True).split())
+    return np.frombuffer(subprocess.check_output(["convert", path, "rgb:-"]), np.uint8).reshape(h, w, 3).astype(float)
+img = read(sys.argv[1])
+r, g, b = img[..., 0], img[..., 1], img[..., 2]
+gr, br = g / np.maximum(r, 1), b / np.maximum(r, 1)
+hue = (r > 110) & (gr > 0.3) & (gr < 0.56) & (br > 0.3) & (br < 0.56)
+if len(sys.argv) > 2:
+    hue &= np.abs(img - read(sys.argv[2])).max(axis=2) > 40
+else:
+    hue[60:] = False
+print(int(hue.sum()))
+EOF
+}
+"$app" --size 1280x800 "$bad" > "$out/interactive-bad.log" 2>&1 &
+app_pid=$!
+sleep 3
+window_png "$out/interactive-bad-scene.png" 1280 800
+reds=$(error_pixels "$out/interactive-bad-scene.png")
+check "a bad scene file interactively: still running with the default example" kill -0 "$app_pid"
+check "a bad scene file interactively: error banner drawn ($reds error-coloured pixels in the top bar)" [ "$reds" -gt 100 ]
+check "a bad scene file interactively: stderr names the field" grep -q 'K: row 2 has 3 entries' "$out/interactive-bad.log"
+
+# --- 5. idle CPU ------------------------------------------------------------------------------
+# CPU seconds the app used over 5 s of no input (utime + stime from /proc, clock ticks).
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+t0=$(ticks "$app_pid")
+sleep 5
+t1=$(ticks "$app_pid")
+hz=$(getconf CLK_TCK)
+idle_cpu=$(awk -v a="$t0" -v b="$t1" -v hz="$hz" 'BEGIN { printf "%.2f", 100 * (b - a) / hz / 5 }')
+echo "desktop: idle CPU over 5 s: ${idle_cpu}%"
+check "idle: under 2% CPU over 5 s without input (${idle_cpu}%)" awk -v c="$idle_cpu" 'BEGIN { exit !(c < 2) }'
+kill "$app_pid" 2>/dev/null
+wait "$app_pid" 2>/dev/null
+app_pid=""
+
+# --- 6. keyboard: Ctrl+S saves, Ctrl+O opens (xdotool) ------------------------------------------
+# Keys are held for 150 ms: ImGui 1.86 reads key state once per frame, so a press and release in
+# the same frame (xdotool's default) would go unseen — a person holds a key far longer.
+press() { xdotool keydown "$1"; sleep 0.15; xdotool keyup "$1"; sleep 0.15; }
+type_path() { press ctrl+a; xdotool type --delay 20 "$1"; sleep 0.3; }
+same_json() { "$python" -c 'import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); sys.exit(a!=b)' "$@"; }
+if command -v xdotool >/dev/null; then
+  saved="$out/saved-scene.json"
+  rm -f "$saved"
+  "$cli" --preset causal-5 > "$out/causal-5.expected.json"
+  "$app" --preset causal-5 --size 1280x800 > "$out/interactive-keys.log" 2>&1 &
+  app_pid=$!
+  sleep 2
+  wid=$(xdotool search --sync --name 'Attention Lab' | head -1)
+  xdotool windowfocus --sync "$wid"
+  press ctrl+s
+  type_path "$saved"
+  press Return
+  sleep 1
+  check "Ctrl+S, a path and Enter write the scene file" [ -s "$saved" ]
+  check "the saved file equals the preset's scene JSON v1 (attention-lab-cli --preset causal-5)" \
+    same_json "$saved" "$out/causal-5.expected.json"
+  check "the saved file is indented" grep -q '^  "tokens"' "$saved"
+
+  # Ctrl+O with the bad file: the dialog stays open with the field's error; the scene stays.
+  press ctrl+o
+  type_path "$bad"
+  window_png "$out/open-dialog-before.png" 1280 800
+  press Return
+  sleep 0.5
+  window_png "$out/open-dialog-error.png" 1280 800
+  reds=$(error_pixels "$out/open-dialog-error.png" "$out/open-dialog-before.png")
+  check "Ctrl+O with a bad file: the dialog shows the error ($reds new error-coloured pixels)" [ "$reds" -gt 100 ]
+  press Escape
+  sleep 0.3
+  rm -f "$saved"
+  press ctrl+s
+  type_path "$saved"
+  press Return
+  sleep 1
+  check "after the rejected file the scene is unchanged (saved again = causal-5)" \
+    same_json "$saved" "$out/causal-5.expected.json"
+
+  # Saving into a folder that does not exist: the dialog reports it.
+  press ctrl+s
+  type_path "$out/no-such-folder/x.json"
+  window_png "$out/save-dialog-before.png" 1280 800
+  press Return
+  sleep 0.5
+  window_png "$out/save-dialog-error.png" 1280 800
+  reds=$(error_pixels "$out/save-dialog-error.png" "$out/save-dialog-before.png")
+  check "Ctrl+S to a missing folder: the dialog shows the error ($reds new error-coloured pixels)" [ "$reds" -gt 100 ]
+  press Escape
+
+  # Ctrl+O with a good file (the one saved above, then the practice preset's) opens it.
+  "$cli" --preset practice-qkv > "$out/practice-qkv.expected.json"
+  press ctrl+o
+  type_path "$out/practice-qkv.expected.json"
+  press Return
+  sleep 0.5
+  rm -f "$saved"
+  press ctrl+s
+  type_path "$saved"
+  press Return
+  sleep 1
+  check "Ctrl+O opens a scene file (saved again = practice-qkv)" same_json "$saved" "$out/practice-qkv.expected.json"
+  check "the app is still running" kill -0 "$app_pid"
+  check "no GL or GLFW errors while interacting" no_gl_errors "$out/interactive-keys.log"
+  kill "$app_pid" 2>/dev/null
+  wait "$app_pid" 2>/dev/null
+  app_pid=""
+else
+  not_ok "xdotool missing (scripts/setup installs it)"
+fi
+
+echo
+echo "desktop: screenshots and logs in $out"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
