@@ -68,7 +68,9 @@
   const banner = element("div", "share-banner hidden");
   banner.id = "share-banner";
   banner.setAttribute("role", "alert");
-  const bannerText = element("span", "share-banner-text", banner);
+  const bannerBody = element("span", "share-banner-text", banner);
+  const bannerHeading = element("strong", "share-banner-heading", bannerBody);
+  const bannerText = element("span", "", bannerBody);
   const bannerClose = element("button", "share-close", banner, "×");
   bannerClose.type = "button";
   bannerClose.title = "Dismiss";
@@ -103,8 +105,10 @@
     if (file) importFile(file);
   });
 
-  function showError(message) {
+  // `heading` says what failed ("Could not open this link"); lastError() is the message alone.
+  function showError(message, heading = "Could not open this link") {
     lastError = String(message);
+    bannerHeading.textContent = heading + ": ";
     bannerText.textContent = lastError;
     banner.classList.remove("hidden");
     console.warn("Attention Lab: " + lastError);
@@ -239,19 +243,19 @@
 
   async function importFile(file) {
     if (!/\.json$/i.test(file.name) && file.type !== "application/json") {
-      return showError(file.name + ": not a .json scene file");
+      return showError(file.name + ": not a .json scene file", "Could not open the file");
     }
     if (file.size > MAX_FILE_BYTES) {
-      return showError(file.name + ": " + file.size + " bytes is larger than the 8 MiB limit");
+      return showError(file.name + ": " + file.size + " bytes is larger than the 8 MiB limit", "Could not open the file");
     }
     let text;
     try {
       text = await file.text();
     } catch (e) {
-      return showError(file.name + ": could not be read (" + e.message + ")");
+      return showError(file.name + ": could not be read (" + e.message + ")", "Could not open the file");
     }
     const reply = call("al_share_import", text);
-    if (!reply.ok) return showError(file.name + ": " + reply.error);
+    if (!reply.ok) return showError(file.name + ": " + reply.error, "Could not open the file");
     clearError();
     showToast("Opened " + file.name);
   }
@@ -267,7 +271,7 @@
       m.postMainLoop = undefined;
       canvas.toBlob((blob) => {
         if (blob) download(blob, fileStem() + ".png");
-        else showError("Export PNG: the browser could not encode the canvas");
+        else showError("Export PNG: the browser could not encode the canvas", "Could not save the image");
       }, "image/png");
     };
     m._al_request_frame();
@@ -328,7 +332,7 @@
         else if (what === "import-json") fileInput.click();
         else if (what === "export-png") exportPng();
       } catch (e) {
-        showError(what + ": " + e.message);
+        showError(what + ": " + e.message, "Could not do that");
       }
     },
     openDemo(name) {
@@ -344,7 +348,7 @@
   api.link = function () {
     const made = currentLink();
     if (!made.ok) {
-      showError(made.error);
+      showError(made.error, "No link for this scene");
       return null;
     }
     return pageAddress() + "#" + made.fragment;
