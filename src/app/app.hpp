@@ -40,4 +40,8 @@ struct App {
   bool needs_frame() const;
 };
 
+// One iteration of the main loop (main.cpp): input, idle check, UI, render. The page API calls it
+// to bring widget rectangles up to date after a change that has not been drawn yet.
+void run_frame(App& app);
+
 }  // namespace app

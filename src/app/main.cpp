@@ -145,13 +145,22 @@ void frame(App& app) {
   ++stats.frames;
   stats.last_frame_ms = ms;
   stats.total_frame_ms += ms;
-  // An edit during this frame is shown by the next one.
-  if (app.state.dirty) app.settle_frames = std::max(app.settle_frames, 1);
+  // An edit during this frame is shown by the next one, and a layout that moved settles first.
+  if (app.state.dirty || app.state.layout_changed) app.settle_frames = std::max(app.settle_frames, 1);
+  app.state.layout_changed = false;
 
   platform_frame_rendered(app);
   glfwSwapBuffers(app.window);
   platform_frame_drawn(app);
 }
+
+}  // namespace
+
+void run_frame(App& app) {
+  frame(app);
+}
+
+namespace {
 
 #ifdef __EMSCRIPTEN__
 App* g_loop_app = nullptr;

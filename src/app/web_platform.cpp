@@ -130,6 +130,9 @@ EMSCRIPTEN_KEEPALIVE const char* al_set_state(const char* json) {
 // In CSS pixels relative to the canvas (the JS side adds the canvas's page offset).
 EMSCRIPTEN_KEEPALIVE const char* al_widget_rect(const char* id) {
   if (!app::g_app || !id) return reply("null");
+  // Rectangles are recorded while drawing: after a change not drawn yet (setState, a resize), draw
+  // now so the answer describes the screen the next click will hit.
+  if (app::g_app->needs_frame() && !app::g_app->gl_context_lost) app::run_frame(*app::g_app);
   return reply(ui::widget_rect_json(app::g_app->state, id, app::g_app->ui_scale));
 }
 

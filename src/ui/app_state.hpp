@@ -65,6 +65,9 @@ struct AppState {
 
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
+  // Set by a panel whose measured size changed this frame: the layout is not settled yet, so the
+  // app draws another frame (otherwise the first click would land on a moved widget).
+  bool layout_changed = false;
 };
 
 // Replace the scene (preset, file, setState). Resets slider ranges and messages.

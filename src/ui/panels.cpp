@@ -733,7 +733,9 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
     if (host.open("Controls", pos, size)) {
       claim_hover(state, Term::Scale);
       draw_controls_panel(state, fonts);
-      controls_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+      const float measured = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+      if (std::abs(measured - controls_h) > 0.5f) state.layout_changed = true;
+      controls_h = measured;
       panel_border(state, Term::Scale);
     }
     host.close();
