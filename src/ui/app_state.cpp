@@ -59,6 +59,7 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.notice.clear();
   state.dirty = true;
   recompute_if_dirty(state);
+  state.edited = false;
   state.q_range = slider_range(state.result.Q);
   state.k_range = slider_range(state.result.K);
   state.v_range = slider_range(state.result.V);
@@ -85,6 +86,7 @@ bool recompute_if_dirty(AppState& state) {
   }
   state.result = scene::compute(state.scene);
   state.computed = true;
+  state.edited = true;  // load_scene clears it again for a freshly loaded scene
   ++state.result_version;
   ++state.stats.recomputes;
   return true;

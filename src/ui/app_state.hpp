@@ -46,6 +46,7 @@ struct AppState {
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
   bool dirty = true;                 // scene changed since the last recompute
   bool computed = false;             // result holds a valid computation
+  bool edited = false;               // changed since it was loaded (the picker says so)
 
   // Slider ranges ±range per matrix, fixed while dragging (set when a scene is loaded).
   double q_range = 1, k_range = 1, v_range = 1;

@@ -246,7 +246,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
                "Pick a lesson example, then drag any slider and watch every panel follow.");
   scene::Scene& s = state.scene;
   const float em = ImGui::GetFontSize();
-  const float label_w = 4.6f * em;
+  const float label_w = 5.2f * em;
   auto row_label = [&](const char* text) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(text);
@@ -256,7 +256,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   // Preset picker.
   row_label("Example");
   ImGui::SetNextItemWidth(-FLT_MIN);
-  const std::string preview = state.preset_name.empty() ? std::string("(custom scene)") : state.preset_name;
+  std::string preview = state.preset_name.empty() ? std::string("(custom scene)") : state.preset_name;
+  if (state.edited) preview += "  · edited";
   if (ImGui::BeginCombo("##preset", preview.c_str())) {
     for (const scene::PresetInfo& p : scene::preset_list()) {
       const bool selected = p.name == state.preset_name;
@@ -361,7 +362,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   draw_share_buttons(state, fonts);  // Gallery, Copy link, Export/Import JSON, Export PNG
 
   if (!state.notice.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
     ImGui::PushFont(fonts.small);
     ImGui::TextWrapped("%s", state.notice.c_str());
     ImGui::PopFont();
