@@ -65,7 +65,6 @@ struct Geometry {
   float cell = 0;   // cell pitch
   float row_label_w = 0;
   float sum_w = 0;  // weights only: the Σ column
-  float legend_y = 0;
 };
 
 float max_label_width(const std::vector<std::string>& tokens) {
