@@ -176,42 +176,67 @@ void handle_shortcuts() {
   if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) open_dialog(ui::FileAction::SaveScene);
 }
 
-// Do what the dialog confirmed; on failure the dialog stays open with the reason.
-void run_dialog_action(App& app, ui::FileAction action) {
-  ui::FileDialog& dialog = g_desktop.dialog;
-  const std::string path = dialog.path.data();
+// Do what the dialog confirmed: "" on success, else the reason (the dialog stays open with it).
+std::string run_dialog_action(App& app, ui::FileAction action, const std::string& path) {
+  ++app.events;  // show the result
   std::string error;
-  bool ok = false;
   switch (action) {
     case ui::FileAction::OpenScene:
-      ok = open_scene(app, path, &error);
+      open_scene(app, path, &error);
       break;
     case ui::FileAction::SaveScene:
-      ok = save_scene(app, path, &error);
+      save_scene(app, path, &error);
       break;
     case ui::FileAction::SavePng: {
-      // Check the path now (the dialog can still show the error); the picture is taken once the
-      // dialog is gone.
+      // Check the path now, while the dialog can still show the error; the picture is taken from
+      // the next frame, which no longer has the dialog.
       std::ofstream probe(path, std::ios::binary | std::ios::app);
       if (!probe) {
         error = path + ": cannot write the file (missing folder or no permission)";
       } else {
         g_desktop.png_path = path;
-        g_desktop.png_countdown = 2;
+        g_desktop.png_countdown = 2;  // frame_rendered of this frame, then of the next
         app.settle_frames = std::max(app.settle_frames, 3);
-        ok = true;
       }
       break;
     }
     case ui::FileAction::None:
-      return;
+      break;
   }
-  if (ok) {
-    ui::close_file_dialog(dialog);
-  } else {
-    dialog.error = error;
+  return error;
+}
+
+// Key taps shorter than a frame. ImGui 1.86 keeps only the current up/down state of each key, so
+// a press and a release that arrive in the same glfwPollEvents would never be seen together (a quick
+// Enter in the path field, Ctrl+S typed fast, or a busy software-GL frame). Once a key went down
+// since the last frame, every release — of that key or of a modifier held with it — is handed to
+// ImGui only after the next NewFrame has seen the keys down.
+GLFWkeyfun g_imgui_key_callback = nullptr;  // ImGui's backend (which chains to main.cpp's)
+struct KeyEvent {
+  int key, scancode, mods;
+};
+bool g_pressed_since_frame = false;
+std::vector<KeyEvent> g_deferred_releases;
+
+void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  if (action == GLFW_PRESS) g_pressed_since_frame = true;
+  if (action == GLFW_RELEASE && g_pressed_since_frame) {
+    g_deferred_releases.push_back({key, scancode, mods});
+    if (auto* a = static_cast<App*>(glfwGetWindowUserPointer(window))) ++a->events;
+    return;
   }
-  ++app.events;
+  if (g_imgui_key_callback) g_imgui_key_callback(window, key, scancode, action, mods);
+}
+
+// After NewFrame has seen this frame's key presses.
+void release_deferred_keys(App& app) {
+  g_pressed_since_frame = false;
+  if (g_deferred_releases.empty()) return;
+  for (const KeyEvent& e : g_deferred_releases) {
+    if (g_imgui_key_callback) g_imgui_key_callback(app.window, e.key, e.scancode, GLFW_RELEASE, e.mods);
+  }
+  g_deferred_releases.clear();
+  ++app.events;  // the next frame sees the releases
 }
 
 const char* gl_error_name(GLenum e) {
@@ -316,6 +341,7 @@ void platform_init(App& app) {
   glfwSwapInterval(1);  // vsync
   glfwSetWindowContentScaleCallback(app.window, on_content_scale);
   glfwSetDropCallback(app.window, on_drop);  // ImGui's GLFW backend installs none
+  g_imgui_key_callback = glfwSetKeyCallback(app.window, on_key);
   if (!app.options.scene_path.empty()) g_desktop.last_scene_path = app.options.scene_path;
   // The Controls panel's file buttons open the path dialog (on the web they download/upload).
   ui::Sharing& sharing = ui::sharing();
@@ -350,8 +376,10 @@ void platform_logical_size(App& app, float* width, float* height) {
 void platform_draw_ui(App& app) {
   handle_drop(app);
   handle_shortcuts();
-  const ui::FileAction confirmed = ui::draw_file_dialog(g_desktop.dialog, app.fonts);
-  if (confirmed != ui::FileAction::None) run_dialog_action(app, confirmed);
+  ui::draw_file_dialog(g_desktop.dialog, app.fonts, [&app](ui::FileAction action, const std::string& path) {
+    return run_dialog_action(app, action, path);
+  });
+  release_deferred_keys(app);
 }
 
 void platform_frame_rendered(App& app) {

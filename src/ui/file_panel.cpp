@@ -48,8 +48,8 @@ void close_file_dialog(FileDialog& dialog) {
   dialog.focus_path = false;
 }
 
-FileAction draw_file_dialog(FileDialog& dialog, const Fonts& fonts) {
-  if (dialog.action == FileAction::None && !ImGui::IsPopupOpen(kPopupId)) return FileAction::None;
+void draw_file_dialog(FileDialog& dialog, const Fonts& fonts, const FileActionRunner& run) {
+  if (dialog.action == FileAction::None && !ImGui::IsPopupOpen(kPopupId)) return;
   const ActionText text = action_text(dialog.action);
   if (dialog.action != FileAction::None && !ImGui::IsPopupOpen(kPopupId)) ImGui::OpenPopup(text.title);
 
@@ -65,12 +65,12 @@ FileAction draw_file_dialog(FileDialog& dialog, const Fonts& fonts) {
                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize)) {
     // Closed by ImGui (its × button): forget the action too.
     if (dialog.action != FileAction::None) close_file_dialog(dialog);
-    return FileAction::None;
+    return;
   }
-  if (dialog.action == FileAction::None) {  // closed by the platform (the action succeeded)
+  if (dialog.action == FileAction::None) {  // closed from outside
     ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
-    return FileAction::None;
+    return;
   }
 
   ImGui::TextUnformatted(text.prompt);
@@ -107,16 +107,19 @@ FileAction draw_file_dialog(FileDialog& dialog, const Fonts& fonts) {
   const bool cancel = ImGui::Button("Cancel", ImVec2(button_w, 0)) ||
                       ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
 
-  FileAction result = FileAction::None;
   if (cancel || !open) {
     close_file_dialog(dialog);
     ImGui::CloseCurrentPopup();
   } else if (confirmed && has_path) {
-    dialog.error.clear();
-    result = dialog.action;
+    dialog.error = run(dialog.action, std::string(dialog.path.data()));
+    if (dialog.error.empty()) {
+      close_file_dialog(dialog);
+      ImGui::CloseCurrentPopup();
+    } else {
+      dialog.focus_path = true;  // keep typing in the field
+    }
   }
   ImGui::EndPopup();
-  return result;
 }
 
 }  // namespace ui

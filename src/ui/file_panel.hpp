@@ -1,11 +1,13 @@
 // file_panel.hpp — the desktop's small Open / Save dialog: a path field and two buttons.
 //
 // The UI only collects the path; the platform does the file work (src/app/desktop_platform.cpp)
-// and reports back: close_file_dialog() on success, or an error shown inside the dialog, which
+// through a callback that returns "" on success (the dialog closes in that same frame, so the next
+// frame — e.g. an exported PNG — no longer shows it) or an error, shown inside the dialog, which
 // stays open so the path can be corrected.
 #pragma once
 
 #include <array>
+#include <functional>
 #include <string>
 
 #include "ui/fonts.hpp"
@@ -31,9 +33,11 @@ struct FileDialog {
 void open_file_dialog(FileDialog& dialog, FileAction action, const std::string& path);
 void close_file_dialog(FileDialog& dialog);
 
-// Draw the dialog (a centred modal) when open, between ImGui::NewFrame and ImGui::Render.
-// Returns the action the user confirmed (button or Enter) — the path is in dialog.path — or None.
-// Escape and Cancel close it.
-FileAction draw_file_dialog(FileDialog& dialog, const Fonts& fonts);
+// Does `action` with `path`: "" on success, else the reason ("<path>: cannot write the file").
+using FileActionRunner = std::function<std::string(FileAction action, const std::string& path)>;
+
+// Draw the dialog (a centred modal) when open, between ImGui::NewFrame and ImGui::Render. When the
+// user confirms (button or Enter), `run` does the action. Escape and Cancel close it.
+void draw_file_dialog(FileDialog& dialog, const Fonts& fonts, const FileActionRunner& run);
 
 }  // namespace ui

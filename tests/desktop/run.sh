@@ -14,7 +14,8 @@
 #   3. command-line errors exit 2 naming the problem; an unwritable --screenshot exits 1
 #   4. a bad scene file: with --frames exit 2 naming the field; interactively the error banner shows
 #   5. idle: CPU use of the running app over 5 s while nothing happens
-#   6. keyboard: Ctrl+S saves the scene through the path dialog (xdotool), Ctrl+O opens one
+#   6. keyboard and mouse (xdotool): Ctrl+S saves through the path dialog, Ctrl+O opens (a bad file
+#      shows its error and keeps the scene), the Export PNG button writes the screen
 # Prints "ok - …" / "not ok - …" per check and closes with "N passed, N failed".
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -206,9 +207,9 @@ wait "$app_pid" 2>/dev/null
 app_pid=""
 
 # --- 6. keyboard: Ctrl+S saves, Ctrl+O opens (xdotool) ------------------------------------------
-# Keys are held for 150 ms: ImGui 1.86 reads key state once per frame, so a press and release in
-# the same frame (xdotool's default) would go unseen — a person holds a key far longer.
-press() { xdotool keydown "$1"; sleep 0.15; xdotool keyup "$1"; sleep 0.15; }
+# Quick taps (xdotool sends press and release back to back, within one frame): the app holds such
+# a release back for a frame so that ImGui 1.86, which reads key states once per frame, sees them.
+press() { xdotool key "$1"; sleep 0.2; }
 type_path() { press ctrl+a; xdotool type --delay 20 "$1"; sleep 0.3; }
 same_json() { "$python" -c 'import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); sys.exit(a!=b)' "$@"; }
 if command -v xdotool >/dev/null; then
@@ -271,6 +272,34 @@ if command -v xdotool >/dev/null; then
   press Return
   sleep 1
   check "Ctrl+O opens a scene file (saved again = practice-qkv)" same_json "$saved" "$out/practice-qkv.expected.json"
+  # The Export PNG button (where --rects says it is): the dialog, then the screen as a PNG without
+  # the dialog — its heatmaps equal the --screenshot of the scene now shown (practice-qkv, opened
+  # above) from part 1.
+  exported="$out/exported-screen.png"
+  rm -f "$exported"
+  read -r bx by < <("$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"]["share/export-png"]; print(int(r["x"]+r["w"]/2), int(r["y"]+r["h"]/2))' "$out/causal-5.rects.json")
+  xdotool mousemove "$bx" "$by" mousedown 1
+  sleep 0.15
+  xdotool mouseup 1
+  sleep 0.3
+  type_path "$exported"
+  xdotool mousemove 2999 1799
+  press Return
+  sleep 1
+  check "Export PNG writes the screen" [ -s "$exported" ]
+  if [ -s "$exported" ]; then
+    # The region of both heatmaps' cells (from the --rects of part 1), with their labels around.
+    region=$("$python" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["rects"]
+cells = [v for k, v in r.items() if k.startswith(("cell/scores/", "cell/weights/"))]
+x0, y0 = min(c["x"] for c in cells) - 40, min(c["y"] for c in cells) - 20
+x1, y1 = max(c["x"] + c["w"] for c in cells) + 10, max(c["y"] + c["h"] for c in cells) + 10
+print("%dx%d+%d+%d" % (x1 - x0, y1 - y0, x0, y0))' "$out/practice-qkv.rects.json")
+    diff_px=$(compare -metric AE -fuzz 2% -extract "$region" "$exported" "$out/practice-qkv.png" null: 2>&1)
+    check "the exported PNG shows the heatmaps of the --screenshot (region $region, differing pixels: $diff_px)" \
+      [ "$diff_px" = 0 ]
+  fi
   check "the app is still running" kill -0 "$app_pid"
   check "no GL or GLFW errors while interacting" no_gl_errors "$out/interactive-keys.log"
   kill "$app_pid" 2>/dev/null
