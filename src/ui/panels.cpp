@@ -777,7 +777,8 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
     host.close();
   };
 
-  if (!narrow) {
+  // One full-size panel (view=) fills the window at any width; the wide layout does that.
+  if (!narrow || sharing().view) {
     // Left column: controls above the vectors. Right: scores | weights above mask | output.
     const int d_max = std::max(state.scene.d_k(), state.scene.d_v());
     const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;

@@ -245,6 +245,15 @@ test("hide= and view= cut the screen down for embedding", async (t) => {
   const normal = await widgetRect(full.page, "cell/weights/0/0");
   assert.ok(cell.w > 1.2 * normal.w, `view=weights cells (${cell.w} px) are not larger than in the full screen (${normal.w} px)`);
   assertClean(full);
+
+  // An embed smaller than the wide layout (an iframe of 600×400): the one panel still fits.
+  const small = await open(t, { suffix: "#demo=causal-5&view=weights", context: { viewport: { width: 600, height: 400 } } });
+  await animationFrames(small.page, 3);
+  const last = await widgetRect(small.page, "cell/weights/4/4");
+  assert.ok(last, "view=weights in a 600×400 frame draws the weights");
+  assert.ok(last.y + last.h <= 400 && last.x + last.w <= 600, `the last cell ${JSON.stringify(last)} is outside the 600×400 frame`);
+  await screenshot(small.page, "share-view-weights-600x400");
+  assertClean(small);
 });
 
 // ---- bad links ----------------------------------------------------------------------------------
