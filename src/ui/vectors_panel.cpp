@@ -28,6 +28,28 @@ struct RoleRow {
   double range;
 };
 
+// The slider's background: a bar from 0 to the value in the role's colour, so a row of sliders
+// reads as a small bar chart of the vector. Drawn before the slider, whose frame is transparent.
+void draw_signed_bar(const RoleRow& row, double value, float width) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  const ImVec2 b(a.x + width, a.y + ImGui::GetFrameHeight());
+  const bool hovered = ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(a, b);
+  dl->AddRectFilled(a, b, ImGui::GetColorU32(hovered ? ImGuiCol_FrameBgHovered : ImGuiCol_FrameBg),
+                    style.FrameRounding);
+  // Same mapping as ImGui's slider: the value range spans the frame minus the grab's half width.
+  const float pad = style.FramePadding.x * 0.5f + 0.5f * style.GrabMinSize;
+  auto x_of = [&](double v) {
+    const double t = std::clamp((v + row.range) / (2.0 * row.range), 0.0, 1.0);
+    return a.x + pad + float(t) * (width - 2.0f * pad);
+  };
+  const float x0 = x_of(0.0), x1 = x_of(value);
+  const ImU32 fill = (row.color & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 95) & IM_COL32_A_MASK);
+  dl->AddRectFilled(ImVec2(std::min(x0, x1), a.y + 2.0f), ImVec2(std::max(x0, x1), b.y - 2.0f), fill);
+  dl->AddLine(ImVec2(x0, a.y + 2.0f), ImVec2(x0, b.y - 2.0f), IM_COL32(150, 158, 172, 120));
+}
+
 // One row of sliders. Returns true if a value changed (written into `scene_matrix`).
 bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, float prefix_w, bool lit,
                    bool hovered_token) {
@@ -51,7 +73,18 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
     ImGui::SetNextItemWidth(slider_w);
     double value = (*row.shown)(i, c);
     const double lo = -row.range, hi = row.range;
-    if (ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f")) {
+    draw_signed_bar(row, value, slider_w);
+    // The slider itself draws only its value text and a thin grab over the bar.
+    const ImVec4 clear(0, 0, 0, 0);
+    ImGui::PushStyleColor(ImGuiCol_FrameBg, clear);
+    ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, clear);
+    ImGui::PushStyleColor(ImGuiCol_FrameBgActive, clear);
+    ImGui::PushStyleColor(ImGuiCol_SliderGrab,
+                          (row.color & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 150) & IM_COL32_A_MASK));
+    ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, to_vec4(palette::kText));
+    const bool moved = ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
+    ImGui::PopStyleColor(5);
+    if (moved) {
       // ImGui allows typing any number with Ctrl+click: keep it within the scene's limits.
       if (std::isfinite(value)) {
         value = std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
