@@ -15,7 +15,8 @@
 #   4. a bad scene file: with --frames exit 2 naming the field; interactively the error banner shows
 #   5. idle: CPU use of the running app over 5 s while nothing happens
 #   6. keyboard and mouse (xdotool): Ctrl+S saves through the path dialog, Ctrl+O opens (a bad file
-#      shows its error and keeps the scene), the Export PNG button writes the screen
+#      shows its error and keeps the scene), the Export PNG button writes the screen; dropping a
+#      file on the window (xdnd_drop.py) opens it, a bad one shows the error banner
 # Prints "ok - …" / "not ok - …" per check and closes with "N passed, N failed".
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -300,6 +301,24 @@ print("%dx%d+%d+%d" % (x1 - x0, y1 - y0, x0, y0))' "$out/practice-qkv.rects.json
     check "the exported PNG shows the heatmaps of the --screenshot (region $region, differing pixels: $diff_px)" \
       [ "$diff_px" = 0 ]
   fi
+  # Drag and drop (tests/desktop/xdnd_drop.py plays a file manager's side of XDND): a good file
+  # opens, a bad one leaves the scene and shows the field's error in the top bar.
+  check "dropping a .json file: the window accepts it" "$python" "$here/xdnd_drop.py" "$wid" "$out/causal-5.expected.json"
+  sleep 0.5
+  title=$(xdotool getwindowname "$wid")
+  check "dropping a .json file opens it (title: $title)" [ "$title" = "Attention Lab — causal-5.expected.json" ]
+  check "dropping a bad file: the window accepts it" "$python" "$here/xdnd_drop.py" "$wid" "$bad"
+  sleep 0.5
+  window_png "$out/dropped-bad-scene.png" 1280 800
+  reds=$(error_pixels "$out/dropped-bad-scene.png")
+  check "dropping a bad file shows the error banner ($reds error-coloured pixels in the top bar)" [ "$reds" -gt 100 ]
+  rm -f "$saved"
+  press ctrl+s
+  type_path "$saved"
+  press Return
+  sleep 1
+  check "after the dropped bad file the dropped good scene stays (saved = causal-5)" \
+    same_json "$saved" "$out/causal-5.expected.json"
   check "the app is still running" kill -0 "$app_pid"
   check "no GL or GLFW errors while interacting" no_gl_errors "$out/interactive-keys.log"
   kill "$app_pid" 2>/dev/null
