@@ -202,7 +202,7 @@ void weight_tooltip(const AppState& state, int i, int j) {
   ImGui::Text("%s  →  s = %s", divisor_text(s, r.divisor).c_str(), format_number(scaled, 3).c_str());
   ImGui::Text("exp(s − max) / Σ = exp(%s − %s) / %s = %s", format_number(scaled, 3).c_str(),
               format_number(row_max, 3).c_str(), format_number(denom, 3).c_str(),
-              format_number(r.weights(i, j), 3).c_str());
+              format_weight(r.weights(i, j), 6).c_str());
   ImGui::TextDisabled("max and Σ run over row %d's visible keys; the row sums to 1.", i);
   ImGui::EndTooltip();
 }
@@ -359,6 +359,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const int decimals = decimals_for(cell, fonts);
   if (decimals >= 0 && cell >= fonts.small->FontSize * 1.15f) {
     ImGui::PushFont(fonts.small);
+    // Room for the text: the cell minus a little padding, in digits (the widest common glyph).
+    const float room = cell - 0.3f * fonts.small->FontSize;
+    const float digit = ImGui::CalcTextSize("0").x;
+    const int max_chars = std::max(1, int(room / digit));
     for (int i = 0; i < n; ++i) {
       const float cy = g.grid_min.y + cell * (float(i) + 0.5f);
       if (cy < clip.y - cell || cy > clip.w + cell) continue;
@@ -371,7 +375,18 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
           text = scores ? "−∞" : "0";
           color = palette::kText;
         } else {
-          text = format_number(v, decimals);
+          if (scores) {
+            text = format_number(r.scores(i, j), decimals);
+          } else {
+            // Almost 0 or almost 1 must not read as exact (the soft dictionary's 0.999955 /
+            // 4.5e-5): more digits when they fit, fewer when the glyphs run wider than a digit.
+            const double w = r.weights(i, j);
+            text = format_weight(w, decimals, max_chars);
+            for (int chars = max_chars - 1; chars >= 2 && ImGui::CalcTextSize(text.c_str()).x > room;
+                 --chars) {
+              text = format_weight(w, decimals, chars);
+            }
+          }
           const float t = (v - d.lo) / std::max(d.hi - d.lo, 1e-12f);
           color = contrasting_text(colormap_color(d.colormap, t));
         }

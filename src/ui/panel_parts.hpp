@@ -6,6 +6,7 @@
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
 #include "ui/matrix_painter.hpp"
+#include "ui/number_format.hpp"
 
 namespace ui {
 
@@ -23,9 +24,6 @@ void panel_header(const Fonts& fonts, const char* title, const char* hint);
 
 // Is `term` lit this frame (hovered in the formula strip or its panel)?
 bool term_lit(const AppState& state, Term term);
-
-// A number for humans: fixed decimals, a real minus sign (−), and no "−0.00".
-std::string format_number(double value, int decimals);
 
 // Truncate `text` with "…" so it fits in `width` pixels with the current font.
 std::string fit_text(const std::string& text, float width);

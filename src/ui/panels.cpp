@@ -61,16 +61,6 @@ bool term_lit(const AppState& state, Term term) {
   }
 }
 
-std::string format_number(double value, int decimals) {
-  if (!std::isfinite(value)) return value > 0 ? "∞" : value < 0 ? "−∞" : "?";
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.*f", std::max(0, decimals), std::abs(value));
-  // "−0.00" reads as a different number from "0.00": print the sign only if a digit survives.
-  bool nonzero = false;
-  for (const char* p = buffer; *p; ++p) nonzero |= (*p >= '1' && *p <= '9');
-  return (value < 0 && nonzero ? "−" : "") + std::string(buffer);
-}
-
 std::string fit_text(const std::string& text, float width) {
   auto fits = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x <= width; };
   if (fits(text)) return text;
@@ -546,6 +536,12 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
       dl->AddText(ImVec2(p.x, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())), palette::kText,
                   label.c_str());
       const bool masked_row = std::find(r.masked_rows.begin(), r.masked_rows.end(), i) != r.masked_rows.end();
+      // The key whose weight is almost (not exactly) 1, if any: y_i is then almost v_j.
+      int one_hot_j = -1;
+      for (int j = 0; j < n && !masked_row; ++j) {
+        const double w = r.weights(i, j);
+        if (w < 1.0 && w > 0.9995) one_hot_j = j;
+      }
       for (int c = 0; c < d_v; ++c) {
         // A box per component: the value on top, below it a track with 0 in the middle, the bar
         // from 0 to y, and a tick at every visible v_j[c] (brighter = larger weight a_ij).
@@ -554,7 +550,17 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
         dl->AddRectFilled(a, b, IM_COL32(38, 43, 53, 255), 0.15f * em);
         const double y = r.output(i, c);
         ImGui::PushFont(fonts.small);
-        const std::string text = format_number(y, 3);
+        // A near-one-hot row returns almost exactly one value row (the soft dictionary): show
+        // enough digits that 1.000091 does not read as v_j's 1.000, as far as the box allows.
+        std::string text = format_number(y, 3);
+        if (one_hot_j >= 0) {
+          const float room = box_w - 0.4f * em;
+          const int max_chars = std::max(1, int(room / ImGui::CalcTextSize("0").x));
+          for (int chars = max_chars; chars >= 5; --chars) {
+            text = format_distinct(y, r.V(one_hot_j, c), 3, chars);
+            if (ImGui::CalcTextSize(text.c_str()).x <= room) break;
+          }
+        }
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
         dl->AddText(ImVec2(0.5f * (a.x + b.x - size.x), a.y + 0.1f * em), palette::kText, text.c_str());
         ImGui::PopFont();
@@ -594,11 +600,11 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
                 break;
               }
               if (shown > 0) terms += " + ";
-              terms += format_number(r.weights(i, j), 3) + "·" + format_number(r.V(j, c), 2);
+              terms += format_weight(r.weights(i, j), 3) + "·" + format_number(r.V(j, c), 2);
               ++shown;
             }
             ImGui::Text("= %s", terms.c_str());
-            ImGui::Text("= %s", format_number(y, 4).c_str());
+            ImGui::Text("= %s", format_number(y, 6).c_str());
           }
           ImGui::EndTooltip();
         }
