@@ -150,15 +150,29 @@ std::string dot_product_terms(const attn::Result& r, int i, int j) {
   return s;
 }
 
-// "s = 1", "s = √8 = 2.828", "s = T = 0.500": the divisor in one phrase.
+// What softmax is applied to, as the formula strip writes it: "QKᵀ" (no scaling), "QKᵀ / √d_k" or
+// "QKᵀ / T".
+const char* scaled_scores_term(const scene::Scene& s) {
+  switch (s.scale.mode) {
+    case attn::ScaleMode::None:
+      return "QKᵀ";
+    case attn::ScaleMode::SqrtDk:
+      return "QKᵀ / √d_k";
+    case attn::ScaleMode::Temperature:
+      return "QKᵀ / T";
+  }
+  return "QKᵀ";
+}
+
+// "no scaling", "√d_k = √8 = 2.828", "T = 0.500": the divisor in one phrase.
 std::string divisor_short(const scene::Scene& s, double divisor) {
   switch (s.scale.mode) {
     case attn::ScaleMode::None:
-      return "s = 1, no scaling";
+      return "no scaling";
     case attn::ScaleMode::SqrtDk:
-      return "s = √d_k = √" + std::to_string(s.d_k()) + " = " + format_number(divisor, 3);
+      return "√d_k = √" + std::to_string(s.d_k()) + " = " + format_number(divisor, 3);
     case attn::ScaleMode::Temperature:
-      return "s = T = " + format_number(divisor, 3);
+      return "T = " + format_number(divisor, 3);
   }
   return "";
 }
@@ -255,14 +269,16 @@ void score_tooltip(const AppState& state, int i, int j) {
 void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts, HeatmapKind kind) {
   const bool scores = kind == HeatmapKind::Scores;
   const Term term = scores ? Term::Scores : Term::Weights;
-  std::string hint;
+  std::string hint, title = "Scores  QKᵀ";
   if (scores) {
     hint = "score(i, j) = q_i · k_j: row i asks (query), column j answers (key). Values are not part of it.";
   } else {
-    hint = "Softmax of each row of QKᵀ / s (" + divisor_short(state.scene, state.result.divisor) +
+    const std::string term_text = scaled_scores_term(state.scene);
+    title = "Weights  A = softmax(" + term_text + " + M)";
+    hint = "Softmax of each row of " + term_text + " (" + divisor_short(state.scene, state.result.divisor) +
            "): weights in [0, 1], and every row sums to 1.";
   }
-  panel_header(fonts, scores ? "Scores  QKᵀ" : "Weights  A = softmax(QKᵀ / s + M)", hint.c_str());
+  panel_header(fonts, title.c_str(), hint.c_str());
   GridGeometry& grid = scores ? state.scores_grid : state.weights_grid;
   grid.visible = false;
   if (!state.computed) return;

@@ -179,21 +179,24 @@ void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, floa
     Term term;
     ImU32 color;
   };
-  const char* scale_text = state.scene.scale.mode == attn::ScaleMode::None     ? "/ 1"
-                           : state.scene.scale.mode == attn::ScaleMode::SqrtDk ? "/ √d_k"
-                                                                               : "/ T";
+  // The formula as the scene computes it: no divisor without scaling, "/ √d_k", or "/ T" with T's
+  // value after the formula.
+  const attn::ScaleMode mode = state.scene.scale.mode;
   const bool has_mask = state.scene.causal || state.scene.mask.size() > 0;
-  const std::vector<Segment> segments = {
-      {"Y", Term::Output, palette::kText},
-      {"=", Term::None, palette::kTextDim},
-      {"softmax(", Term::Weights, palette::kText},
-      {"Q", Term::Queries, palette::kQuery},
+  std::vector<Segment> segments = {
+      {"Y", Term::Output, palette::kText},         {"=", Term::None, palette::kTextDim},
+      {"softmax(", Term::Weights, palette::kText}, {"Q", Term::Queries, palette::kQuery},
       {"Kᵀ", Term::Keys, palette::kKey},
-      {scale_text, Term::Scale, palette::kText},
-      {"+ M", Term::Mask, has_mask ? palette::kText : palette::kTextDim},
-      {")", Term::Weights, palette::kText},
-      {"V", Term::Values, palette::kValue},
   };
+  if (mode == attn::ScaleMode::SqrtDk) segments.push_back({"/ √d_k", Term::Scale, palette::kText});
+  if (mode == attn::ScaleMode::Temperature) segments.push_back({"/ T", Term::Scale, palette::kText});
+  segments.push_back({"+ M", Term::Mask, has_mask ? palette::kText : palette::kTextDim});
+  segments.push_back({")", Term::Weights, palette::kText});
+  segments.push_back({"V", Term::Values, palette::kValue});
+  if (mode == attn::ScaleMode::Temperature) {
+    segments.push_back(
+        {",  T = " + format_number(state.scene.scale.temperature, 3), Term::Scale, palette::kTextDim});
+  }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImFont* font = fonts.formula;
   float size = font->FontSize;
@@ -314,7 +317,18 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
   ImGui::PushFont(fonts.small);
   if (state.computed) {
-    ImGui::TextDisabled("softmax sees QKᵀ / s with s = %s", format_number(state.result.divisor, 3).c_str());
+    switch (s.scale.mode) {
+      case attn::ScaleMode::None:
+        ImGui::TextDisabled("softmax sees QKᵀ as it is (the NumPy lesson)");
+        break;
+      case attn::ScaleMode::SqrtDk:
+        ImGui::TextDisabled("softmax sees QKᵀ / √d_k, √%d = %s", s.d_k(),
+                            format_number(state.result.divisor, 3).c_str());
+        break;
+      case attn::ScaleMode::Temperature:
+        ImGui::TextDisabled("softmax sees QKᵀ / T: a small T sharpens");
+        break;
+    }
   }
   ImGui::PopFont();
 
