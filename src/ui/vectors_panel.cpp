@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string>
 
+#include "imgui_internal.h"  // TempInputIsActive, GetActiveID: is this slider being typed in / dragged?
 #include "ui/panel_parts.hpp"
 #include "ui/theme.hpp"
 
@@ -28,26 +29,60 @@ struct RoleRow {
   double range;
 };
 
-// The slider's background: a bar from 0 to the value in the role's colour, so a row of sliders
-// reads as a small bar chart of the vector. Drawn before the slider, whose frame is transparent.
-void draw_signed_bar(const RoleRow& row, double value, float width) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImGuiStyle& style = ImGui::GetStyle();
+// A slider cell, drawn by us around an invisible ImGui slider (which still does the dragging and the
+// Ctrl+click typing):
+//
+//   ┌────────────┐
+//   │    1.00    │   the value, in the upper part of the frame, never crossed by anything
+//   │  ▬▬▬▬▬▌    │   a thin bar from 0 to the value in the role's colour, and the grab: a short tick
+//   └────────────┘
+// so a row of sliders reads as a small bar chart of the vector.
+struct SliderCell {
+  ImVec2 min, max;  // the frame
+  float strip_top;  // where the bar strip starts (below the text)
+};
+
+SliderCell slider_cell(float width) {
   const ImVec2 a = ImGui::GetCursorScreenPos();
   const ImVec2 b(a.x + width, a.y + ImGui::GetFrameHeight());
-  const bool hovered = ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(a, b);
-  dl->AddRectFilled(a, b, ImGui::GetColorU32(hovered ? ImGuiCol_FrameBgHovered : ImGuiCol_FrameBg),
-                    style.FrameRounding);
-  // Same mapping as ImGui's slider: the value range spans the frame minus the grab's half width.
-  const float pad = style.FramePadding.x * 0.5f + 0.5f * style.GrabMinSize;
+  // The text starts 1 px below the frame's top (not FramePadding.y): that frees the strip below it.
+  const float text_bottom = a.y + 1.0f + ImGui::GetFontSize();
+  return {a, b, std::min(text_bottom, b.y - 3.0f)};
+}
+
+void draw_slider_frame(const SliderCell& cell, bool active) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const bool hovered = ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(cell.min, cell.max);
+  const ImGuiCol col = active ? ImGuiCol_FrameBgActive : hovered ? ImGuiCol_FrameBgHovered : ImGuiCol_FrameBg;
+  ImGui::GetWindowDrawList()->AddRectFilled(cell.min, cell.max, ImGui::GetColorU32(col), style.FrameRounding);
+}
+
+void draw_slider_value(const SliderCell& cell, const RoleRow& row, double value, bool active) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // Same mapping as ImGui 1.86's slider: 2 px of padding, then the range over the frame minus the
+  // grab's width, so the tick sits where a click would put the value.
+  const float pad = 2.0f + 0.5f * style.GrabMinSize;
+  const float width = cell.max.x - cell.min.x;
   auto x_of = [&](double v) {
     const double t = std::clamp((v + row.range) / (2.0 * row.range), 0.0, 1.0);
-    return a.x + pad + float(t) * (width - 2.0f * pad);
+    return cell.min.x + pad + float(t) * (width - 2.0f * pad);
   };
   const float x0 = x_of(0.0), x1 = x_of(value);
-  const ImU32 fill = (row.color & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 95) & IM_COL32_A_MASK);
-  dl->AddRectFilled(ImVec2(std::min(x0, x1), a.y + 2.0f), ImVec2(std::max(x0, x1), b.y - 2.0f), fill);
-  dl->AddLine(ImVec2(x0, a.y + 2.0f), ImVec2(x0, b.y - 2.0f), IM_COL32(150, 158, 172, 120));
+  const float y0 = cell.strip_top + 1.0f, y1 = cell.max.y - 2.0f;
+  const ImU32 fill = (row.color & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 140) & IM_COL32_A_MASK);
+  dl->AddRectFilled(ImVec2(std::min(x0, x1), y0), ImVec2(std::max(x0, x1), y1), fill);
+  dl->AddLine(ImVec2(x0, y0 - 1.0f), ImVec2(x0, y1), IM_COL32(150, 158, 172, 140));
+  const float tick_w = std::max(2.0f, 0.5f * style.GrabMinSize);
+  dl->AddRectFilled(ImVec2(x1 - 0.5f * tick_w, y0 - 2.0f), ImVec2(x1 + 0.5f * tick_w, cell.max.y - 1.0f),
+                    active ? palette::kText : row.color, 0.5f * tick_w);
+
+  const std::string text = format_number(value, 2);
+  const float text_w = ImGui::CalcTextSize(text.c_str()).x;
+  const float x = std::max(cell.min.x + 2.0f, 0.5f * (cell.min.x + cell.max.x - text_w));
+  dl->PushClipRect(cell.min, cell.max, true);
+  dl->AddText(ImVec2(x, cell.min.y + 1.0f), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+  dl->PopClipRect();
 }
 
 // One row of sliders. Returns true if a value changed (written into `scene_matrix`).
@@ -73,17 +108,20 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
     ImGui::SetNextItemWidth(slider_w);
     double value = (*row.shown)(i, c);
     const double lo = -row.range, hi = row.range;
-    draw_signed_bar(row, value, slider_w);
-    // The slider itself draws only its value text and a thin grab over the bar.
+    // While Ctrl+click typing, ImGui's text field shows (on our frame); otherwise the slider is
+    // invisible and we draw the value above the bar.
+    const ImGuiID id = ImGui::GetID("##s");
+    const bool typing = ImGui::TempInputIsActive(id);
+    const SliderCell cell = slider_cell(slider_w);
+    draw_slider_frame(cell, ImGui::GetActiveID() == id);
     const ImVec4 clear(0, 0, 0, 0);
-    ImGui::PushStyleColor(ImGuiCol_FrameBg, clear);
-    ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, clear);
-    ImGui::PushStyleColor(ImGuiCol_FrameBgActive, clear);
-    ImGui::PushStyleColor(ImGuiCol_SliderGrab,
-                          (row.color & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 150) & IM_COL32_A_MASK));
-    ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, to_vec4(palette::kText));
+    const ImGuiCol hidden[] = {ImGuiCol_FrameBg,    ImGuiCol_FrameBgHovered,   ImGuiCol_FrameBgActive,
+                               ImGuiCol_SliderGrab, ImGuiCol_SliderGrabActive, ImGuiCol_Text};
+    const int n_hidden = typing ? 3 : 6;  // the typed text stays visible
+    for (int k = 0; k < n_hidden; ++k) ImGui::PushStyleColor(hidden[k], clear);
     const bool moved = ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
-    ImGui::PopStyleColor(5);
+    ImGui::PopStyleColor(n_hidden);
+    if (!typing) draw_slider_value(cell, row, value, ImGui::IsItemActive());
     if (moved) {
       // ImGui allows typing any number with Ctrl+click: keep it within the scene's limits.
       if (std::isfinite(value)) {
