@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
@@ -11,6 +12,10 @@
 namespace ui {
 
 enum class HeatmapKind { Scores, Weights };
+
+// Grid cells (heatmaps, mask) grow with their panel up to this many em: big enough to fill a panel
+// shown alone (view=weights) or a 2-token example, small enough that a cell still reads as a cell.
+constexpr float kMaxCellEm = 12.0f;
 
 // Panel bodies: each draws into the current window/child, below a header.
 void draw_controls_panel(AppState& state, const Fonts& fonts);
@@ -27,6 +32,13 @@ bool term_lit(const AppState& state, Term term);
 
 // Truncate `text` with "…" so it fits in `width` pixels with the current font.
 std::string fit_text(const std::string& text, float width);
+
+// Token labels across the top of an n-column grid (keys), one every `step` columns. A label wider
+// than its column goes on the second of two staggered lines, where it may take two columns' width
+// before it is cut with "…". column_label_lines says how many lines the labels need at `cell` pitch.
+int column_label_lines(const std::vector<std::string>& tokens, float cell, int step);
+void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& tokens, ImVec2 origin,
+                        float cell, int step, int lines, int lit, ImU32 color);
 
 // One of the lessons' check questions at the bottom of the current panel (when there is room); the
 // answer shows on hover.

@@ -76,6 +76,31 @@ std::string fit_text(const std::string& text, float width) {
   return fits("…") ? "…" : "";
 }
 
+int column_label_lines(const std::vector<std::string>& tokens, float cell, int step) {
+  const float room = cell * float(step) - 0.2f * ImGui::GetFontSize();
+  for (std::size_t k = 0; k < tokens.size(); k += std::size_t(step)) {
+    if (ImGui::CalcTextSize(tokens[k].c_str()).x > room) return 2;
+  }
+  return 1;
+}
+
+void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& tokens, ImVec2 origin,
+                        float cell, int step, int lines, int lit, ImU32 color) {
+  const float em = ImGui::GetFontSize(), line = ImGui::GetTextLineHeight();
+  const int n = int(tokens.size());
+  for (int k = 0, index = 0; k < n; k += step, ++index) {
+    // Two lines: even labels on the top line, odd ones below, each with two columns of room.
+    const int row = lines == 2 ? index % 2 : 0;
+    const float room = cell * float(step * lines) - 0.2f * em;
+    const std::string text = fit_text(tokens[std::size_t(k)], room);
+    if (text.empty() || text == "…") continue;
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    const float y = origin.y - float(lines - row) * line - 0.2f * em;
+    draw_list->AddText(ImVec2(origin.x + cell * (float(k) + 0.5f) - 0.5f * w, y),
+                       k == lit ? palette::kText : color, text.c_str());
+  }
+}
+
 float check_question_height(const Fonts& fonts) {
   return fonts.small->FontSize + ImGui::GetStyle().ItemSpacing.y;
 }
@@ -407,14 +432,28 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  const float label_w = 1.6f * em;
-  const float reserved_h = ImGui::GetTextLineHeight() + 0.3f * em + check_question_height(fonts);
-  float cell = std::min((avail.x - label_w) / float(n), (avail.y - reserved_h) / float(n));
-  cell = std::clamp(cell, 0.1f, 2.6f * em);
-  if (cell >= 4.0f) cell = std::floor(cell);
+  // Token labels as in the heatmaps: queries down the left, keys across the top, long ones cut.
+  float longest = 0;
+  for (const std::string& t : s.tokens) longest = std::max(longest, ImGui::CalcTextSize(t.c_str()).x);
+  const float label_w = std::min(longest, 4.5f * em) + 0.6f * em;
+  const float line = ImGui::GetTextLineHeight();
+  // Cells as large as the panel allows (up to kMaxCellEm), the grid centred; the key labels take
+  // one line, or two when they do not fit their columns.
+  auto fit_cell = [&](int label_lines) {
+    const float reserved_h = float(label_lines) * line + 0.3f * em + check_question_height(fonts);
+    float c = std::min((avail.x - label_w) / float(n), (avail.y - reserved_h) / float(n));
+    c = std::clamp(c, 0.1f, kMaxCellEm * em);
+    return c >= 4.0f ? std::floor(c) : c;
+  };
+  float cell = fit_cell(1);
+  const int label_step = std::max(1, int(std::ceil(line / cell)));
+  const int label_lines = column_label_lines(s.tokens, cell, label_step);
+  if (label_lines == 2) cell = fit_cell(2);
   const float grid_w = cell * float(n);
-  const ImVec2 origin(std::floor(start.x + label_w),
-                      std::floor(start.y + ImGui::GetTextLineHeight() + 0.2f * em));
+  const float header_h = float(label_lines) * line + 0.2f * em;
+  const float free_h = avail.y - header_h - grid_w - 0.1f * em - check_question_height(fonts);
+  const ImVec2 origin(std::floor(start.x + label_w + std::max(0.0f, 0.5f * (avail.x - label_w - grid_w))),
+                      std::floor(start.y + header_h + std::max(0.0f, 0.5f * free_h)));
   const ImVec2 grid_max(origin.x + grid_w, origin.y + grid_w);
 
   MatrixImage image;
@@ -435,26 +474,17 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   grid.clip =
       ImVec4(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x, dl->GetClipRectMax().y);
 
-  // Indices as labels (the heatmaps carry the token names); 0/1 in the cells when they fit.
+  // Labels: every k-th when crowded (a label needs a line of height); 0/1 in the cells when they fit.
+  const int lit_i = state.hovered_row, lit_j = state.hovered_col;
+  for (int k = 0; k < n; k += label_step) {
+    const std::string t = fit_text(s.tokens[k], label_w - 0.5f * em);
+    const float w = ImGui::CalcTextSize(t.c_str()).x;
+    dl->AddText(ImVec2(origin.x - 0.4f * em - w, origin.y + cell * (float(k) + 0.5f) - 0.5f * line),
+                k == lit_i ? palette::kText : palette::kQuery, t.c_str());
+  }
+  draw_column_labels(dl, s.tokens, origin, cell, label_step, label_lines, lit_j, palette::kKey);
   ImGui::PushFont(fonts.small);
-  const float line = ImGui::GetTextLineHeight();
-  // Every k-th index when crowded: rows need a line of height, columns the widest number's width.
-  const int row_step = std::max(1, int(std::ceil(line * 1.1f / cell)));
-  const float index_w = ImGui::CalcTextSize(std::to_string(n - 1).c_str()).x + 0.4f * em;
-  const int col_step = std::max(1, int(std::ceil(index_w / cell)));
-  for (int k = 0; k < n; k += row_step) {
-    const std::string t = std::to_string(k);
-    const ImVec2 size = ImGui::CalcTextSize(t.c_str());
-    dl->AddText(ImVec2(origin.x - 0.4f * em - size.x, origin.y + cell * (float(k) + 0.5f) - 0.5f * size.y),
-                palette::kQuery, t.c_str());
-  }
-  for (int k = 0; k < n; k += col_step) {
-    const std::string t = std::to_string(k);
-    const ImVec2 size = ImGui::CalcTextSize(t.c_str());
-    dl->AddText(ImVec2(origin.x + cell * (float(k) + 0.5f) - 0.5f * size.x, start.y), palette::kKey,
-                t.c_str());
-  }
-  if (cell >= 1.3f * line) {
+  if (cell >= 1.3f * ImGui::GetTextLineHeight()) {
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
         const char* t = r.allowed(i, j) ? "1" : "0";
@@ -497,7 +527,6 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
       }
     }
   }
-  const int lit_i = state.hovered_row, lit_j = state.hovered_col;
   if (lit_i >= 0 && lit_j >= 0 && lit_i < n && lit_j < n) {
     const ImVec2 a(origin.x + cell * float(lit_j), origin.y + cell * float(lit_i));
     outline(dl, a, ImVec2(a.x + cell, a.y + cell), IM_COL32(255, 255, 255, 230), std::max(1.5f, 0.12f * em));
@@ -836,7 +865,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
     const float by = top_row ? body_y + top_row_h + gap : body_y;
     const float bh = body_y + body_h - by;
     // The mask needs little room for few tokens: give the rest to the output bars.
-    const float mask_want = 4.5f * em + float(state.scene.n()) * 2.6f * em;
+    const float mask_want = 8.0f * em + float(state.scene.n()) * 2.6f * em;  // labels + cells
     const float mask_w =
         !show_out ? rw : std::floor(std::clamp(std::min(0.34f * rw, mask_want), 16.0f * em, 0.5f * rw));
     if (show_mask) mask(ImVec2(rx, by), ImVec2(mask_w, bh));
