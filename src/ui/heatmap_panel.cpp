@@ -78,9 +78,9 @@ float max_label_width(const std::vector<std::string>& tokens) {
 //-------------------------------------------------------------------------------------------------
 
 // Decimals that fit a cell: 3 (like the lessons' printouts) when there is room, else fewer.
-int decimals_for(float cell, const Fonts& fonts) {
-  const float digit = fonts.small->CalcTextSizeA(fonts.small->FontSize, 1e9f, 0, "0").x;
-  const float pad = 0.5f * fonts.small->FontSize;
+int decimals_for(float cell, const ImFont* font) {
+  const float digit = font->CalcTextSizeA(font->FontSize, 1e9f, 0, "0").x;
+  const float pad = 0.5f * font->FontSize;
   if (cell >= digit * 6 + pad) return 3;  // "−0.000"
   if (cell >= digit * 5 + pad) return 2;
   if (cell >= digit * 4 + pad) return 1;
@@ -278,7 +278,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     hint = "Softmax of each row of " + term_text + " (" + divisor_short(state.scene, state.result.divisor) +
            "): weights in [0, 1], and every row sums to 1.";
   }
-  panel_header(fonts, title.c_str(), hint.c_str());
+  // Scores and Weights sit side by side: two hint lines each (the longer one wraps) keep the grids level.
+  panel_header(fonts, title.c_str(), hint.c_str(), 2);
   GridGeometry& grid = scores ? state.scores_grid : state.weights_grid;
   grid.visible = false;
   if (!state.computed) return;
@@ -304,18 +305,31 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   Geometry g;
   g.row_label_w = std::min(max_label_width(tokens), 6.0f * em) + 0.6f * em;
   g.sum_w = scores ? 0.0f : ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em;
-  const float col_label_h = ImGui::GetTextLineHeight() + 0.35f * em;
+  const float line = ImGui::GetTextLineHeight();
   const float legend_h = 2.4f * em + check_question_height(fonts);
-  float cell =
-      std::min((avail.x - g.row_label_w - g.sum_w) / float(n), (avail.y - col_label_h - legend_h) / float(n));
-  // Whole pixels while cells are big enough to show gaps; large n gets fractional cells (the shader
-  // samples one texel per fragment, so a 1024×1024 grid still fits the panel).
-  cell = std::clamp(cell, 0.1f, 6.0f * em);
-  if (cell >= 4.0f) cell = std::floor(cell);
+  // Cells fill the panel up to kMaxCellEm (a panel shown alone, few tokens). Whole pixels while
+  // cells are big enough to show gaps; large n gets fractional cells (the shader samples one texel
+  // per fragment, so a 1024×1024 grid still fits the panel). The key labels take one line, or two
+  // staggered ones when they do not fit their columns.
+  auto fit_cell = [&](int label_lines) {
+    const float col_label_h = float(label_lines) * line + 0.35f * em;
+    float c = std::min((avail.x - g.row_label_w - g.sum_w) / float(n),
+                       (avail.y - col_label_h - legend_h) / float(n));
+    c = std::clamp(c, 0.1f, kMaxCellEm * em);
+    return c >= 4.0f ? std::floor(c) : c;
+  };
+  float cell = fit_cell(1);
+  const int label_step = std::max(1, int(std::ceil(line / cell)));
+  const int label_lines = column_label_lines(tokens, cell, label_step);
+  if (label_lines == 2) cell = fit_cell(2);
+  const float col_label_h = float(label_lines) * line + 0.35f * em;
   const float grid_w = cell * float(n);
   const float block_w = g.row_label_w + grid_w + g.sum_w;
+  const float block_h = col_label_h + grid_w + legend_h;
+  // Centred in the panel, across and down.
   const float x0 = start.x + std::max(0.0f, 0.5f * (avail.x - block_w));
-  g.grid_min = ImVec2(std::floor(x0 + g.row_label_w), std::floor(start.y + col_label_h));
+  const float y0 = start.y + std::max(0.0f, 0.5f * (avail.y - block_h));
+  g.grid_min = ImVec2(std::floor(x0 + g.row_label_w), std::floor(y0 + col_label_h));
   const ImVec2 grid_max(g.grid_min.x + grid_w, g.grid_min.y + grid_w);
 
   // --- the cells, drawn by the GL renderer in this draw list's order
@@ -353,8 +367,6 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const int lit_j = state.hovered_col < n ? state.hovered_col : -1;
 
   // --- labels: rows are queries (orange), columns are keys (blue); every k-th when crowded
-  const float line = ImGui::GetTextLineHeight();
-  const int label_step = std::max(1, int(std::ceil(line / cell)));
   for (int i = 0; i < n; i += label_step) {
     const std::string text = fit_text(tokens[i], g.row_label_w - 0.5f * em);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
@@ -362,21 +374,17 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     const ImU32 color = i == lit_i ? palette::kText : palette::kQuery;
     dl->AddText(ImVec2(g.grid_min.x - 0.45f * em - w, y), color, text.c_str());
   }
-  for (int j = 0; j < n; j += label_step) {
-    const std::string text = fit_text(tokens[j], cell * float(label_step) - 0.2f * em);
-    if (text.empty() || text == "…") continue;
-    const float w = ImGui::CalcTextSize(text.c_str()).x;
-    const float x = g.grid_min.x + cell * (float(j) + 0.5f) - 0.5f * w;
-    const ImU32 color = j == lit_j ? palette::kText : palette::kKey;
-    dl->AddText(ImVec2(x, start.y), color, text.c_str());
-  }
+  draw_column_labels(dl, tokens, ImVec2(g.grid_min.x, g.grid_min.y - 0.15f * em), cell, label_step,
+                     label_lines, lit_j, palette::kKey);
 
   // --- numbers inside the cells (contrasting colour from the CPU copy of the colormap)
-  const int decimals = decimals_for(cell, fonts);
-  if (decimals >= 0 && cell >= fonts.small->FontSize * 1.15f) {
-    ImGui::PushFont(fonts.small);
+  // Large cells (few tokens, a panel alone) get the body font, others the small one.
+  ImFont* number_font = cell >= 5.0f * em ? fonts.text : fonts.small;
+  const int decimals = decimals_for(cell, number_font);
+  if (decimals >= 0 && cell >= number_font->FontSize * 1.15f) {
+    ImGui::PushFont(number_font);
     // Room for the text: the cell minus a little padding, in digits (the widest common glyph).
-    const float room = cell - 0.3f * fonts.small->FontSize;
+    const float room = cell - 0.3f * number_font->FontSize;
     const float digit = ImGui::CalcTextSize("0").x;
     const int max_chars = std::max(1, int(room / digit));
     for (int i = 0; i < n; ++i) {
@@ -444,7 +452,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 
   // Claim the space so the window knows its content size.
   ImGui::SetCursorScreenPos(start);
-  ImGui::Dummy(ImVec2(block_w, col_label_h + grid_w + legend_h - check_question_height(fonts)));
+  ImGui::Dummy(ImVec2(block_w, (y0 - start.y) + block_h - check_question_height(fonts)));
 
   if (scores) {
     check_question(fonts, "which two things decide how much one token attends to another?",

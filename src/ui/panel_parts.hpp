@@ -24,8 +24,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts);
 void draw_output_panel(AppState& state, const Fonts& fonts);
 
-// Title (heading font) and a one-line hint (dim, wrapped).
-void panel_header(const Fonts& fonts, const char* title, const char* hint);
+// Title (heading font) and a hint (dim, wrapped), taking at least `min_hint_lines` lines.
+void panel_header(const Fonts& fonts, const char* title, const char* hint, int min_hint_lines = 1);
 
 // Is `term` lit this frame (hovered in the formula strip or its panel)?
 bool term_lit(const AppState& state, Term term);

@@ -30,14 +30,18 @@ namespace {
 bool g_compact_headers = false;
 }  // namespace
 
-void panel_header(const Fonts& fonts, const char* title, const char* hint) {
+void panel_header(const Fonts& fonts, const char* title, const char* hint, int min_hint_lines) {
   ImGui::PushFont(fonts.heading);
   ImGui::TextUnformatted(title);
   ImGui::PopFont();
   if (hint && *hint && !g_compact_headers) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
     ImGui::PushFont(fonts.small);
+    const float top = ImGui::GetCursorPosY();
     ImGui::TextWrapped("%s", hint);
+    // Side-by-side panels reserve the same hint height, so their contents line up.
+    const float want = float(min_hint_lines) * ImGui::GetTextLineHeightWithSpacing();
+    if (ImGui::GetCursorPosY() - top < want) ImGui::Dummy(ImVec2(0, want - (ImGui::GetCursorPosY() - top)));
     ImGui::PopFont();
     ImGui::PopStyleColor();
   }
