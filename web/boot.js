@@ -76,6 +76,9 @@
         } else {
           mouse("mouseup", touch);
           touchId = null;
+          // A finger does not hover: once the release is handled the app moves its mouse off the
+          // canvas, so no highlight or tooltip stays where the finger was.
+          if (window.Module && Module._al_touch_lifted) Module._al_touch_lifted();
         }
       }
     }

@@ -30,6 +30,10 @@ struct App {
   bool gl_context_lost = false;
   bool gl_context_restored = false;
   bool first_frame_drawn = false;
+  // A finger lifted (web): 1 = its release is still to be processed at the finger's position,
+  // 2 = processed, so ImGui's mouse is kept off the canvas (no hover or tooltip stays where the
+  // finger was) until the pointer moves again.
+  int touch_lift = 0;
   Options options;    // the command line (desktop_options.hpp; the web has none)
   int exit_code = 0;  // main()'s status: non-zero when an automation step failed
 

@@ -11,6 +11,7 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -46,6 +47,7 @@ void note_event(GLFWwindow* window) {
 }
 void on_cursor(GLFWwindow* w, double, double) {
   note_event(w);
+  if (auto* a = static_cast<App*>(glfwGetWindowUserPointer(w))) a->touch_lift = 0;  // a pointer again
 }
 void on_button(GLFWwindow* w, int, int, int) {
   note_event(w);
@@ -124,6 +126,10 @@ void frame(App& app) {
   // (d) UI: recompute first so every panel reads the current result
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  // After a touch ends, the GLFW cursor stays where the finger was; a finger is not a hovering
+  // pointer, so once the release has been handled the mouse leaves the canvas (ImGui 1.86: MousePos
+  // = −FLT_MAX means "no mouse").
+  if (app.touch_lift == 2) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
   ui::recompute_if_dirty(app.state);
   ui::draw_screen(app.state, app.renderer, app.fonts);
@@ -148,6 +154,10 @@ void frame(App& app) {
   // An edit during this frame is shown by the next one, and a layout that moved settles first.
   if (app.state.dirty || app.state.layout_changed) app.settle_frames = std::max(app.settle_frames, 1);
   app.state.layout_changed = false;
+  if (app.touch_lift == 1 && !ImGui::GetIO().MouseDown[0]) {  // this frame handled the release
+    app.touch_lift = 2;
+    app.settle_frames = std::max(app.settle_frames, kSettleFrames);  // draw the canvas without hover
+  }
 
   platform_frame_rendered(app);
   glfwSwapBuffers(app.window);

@@ -155,4 +155,11 @@ EMSCRIPTEN_KEEPALIVE void al_request_frame() {
   if (app::g_app) ++app::g_app->events;
 }
 
+// boot.js, after the mouseup of a lifted finger: see App::touch_lift.
+EMSCRIPTEN_KEEPALIVE void al_touch_lifted() {
+  if (!app::g_app) return;
+  app::g_app->touch_lift = 1;
+  ++app::g_app->events;
+}
+
 }  // extern "C"

@@ -79,6 +79,25 @@ test("touch: a tap toggles causal", async (t) => {
   assertClean(app);
 });
 
+test("touch: after a tap no highlight or tooltip stays where the finger was", async (t) => {
+  const app = await open(t, { context: phone });
+  const { page } = app;
+  await load(page, presetScene("causal-5"));
+  await animationFrames(page, 6);
+  const untouched = await page.screenshot();
+  // A weights cell: hovering it outlines the cell, its row and column, and opens the derivation
+  // tooltip; a tap edits nothing, so once the finger is lifted the screen must be as before.
+  await tapWidget(page, "cell/weights/2/1");
+  await animationFrames(page, 8);
+  const lifted = await page.screenshot();
+  await screenshot(page, "touch-after-tap");
+  assert.ok(untouched.equals(lifted), "the screen after a tap differs from before it (hover left behind; see touch-after-tap.png)");
+  // The tap itself still reaches ImGui at the finger's position: a tap on causal toggles it.
+  await tapWidget(page, "causal");
+  await waitForState(page, (s) => s.scene.causal === false, "a tap on causal after the cell tap did not clear it");
+  assertClean(app);
+});
+
 test("touch: a finger drag moves the Q/0/0 slider", async (t) => {
   const app = await open(t, { context: phone });
   const { page, context } = app;
