@@ -304,7 +304,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const ImVec2 start = ImGui::GetCursorScreenPos();
   Geometry g;
   g.row_label_w = std::min(max_label_width(tokens), 6.0f * em) + 0.6f * em;
-  g.sum_w = scores ? 0.0f : ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em;
+  // The Σ column is drawn by Weights only, but both panels size their cells without it, so that
+  // side by side (equal panels) their cells and rows are the same size and level.
+  const float sum_room = ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em;
+  g.sum_w = scores ? 0.0f : sum_room;
   const float line = ImGui::GetTextLineHeight();
   const float legend_h = 2.4f * em + check_question_height(fonts);
   // Cells fill the panel up to kMaxCellEm (a panel shown alone, few tokens). Whole pixels while
@@ -313,7 +316,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   // staggered ones when they do not fit their columns.
   auto fit_cell = [&](int label_lines) {
     const float col_label_h = float(label_lines) * line + 0.35f * em;
-    float c = std::min((avail.x - g.row_label_w - g.sum_w) / float(n),
+    float c = std::min((avail.x - g.row_label_w - sum_room) / float(n),
                        (avail.y - col_label_h - legend_h) / float(n));
     c = std::clamp(c, 0.1f, kMaxCellEm * em);
     return c >= 4.0f ? std::floor(c) : c;
@@ -445,9 +448,18 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   }
 
   // --- legend
-  const float legend_w = std::clamp(grid_w, 8.0f * em, 14.0f * em);
   bool any_masked = false;
   for (int i = 0; i < n && !any_masked; ++i) any_masked = !r.allowed.row(i).all();
+  // The legend bar, then (with masked cells) the hatched swatch and its label: all inside the panel.
+  float swatch_w = 0;
+  if (any_masked) {
+    ImGui::PushFont(fonts.small);
+    swatch_w = 2.9f * em + ImGui::CalcTextSize(scores ? "masked: −∞" : "masked: 0").x;
+    ImGui::PopFont();
+  }
+  const float right = start.x + avail.x;
+  const float legend_w = std::max(
+      4.0f * em, std::min(std::clamp(grid_w, 8.0f * em, 14.0f * em), right - g.grid_min.x - swatch_w));
   draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked);
 
   // Claim the space so the window knows its content size.

@@ -561,13 +561,28 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
   const bool masked_row_any = !r.masked_rows.empty();
 
   // Leave one line below the rows for the check question.
-  ImGui::BeginChild("##output", ImVec2(0, -check_question_height(fonts)), false);
+  // Boxes share the width down to the narrowest that holds "−0.00"; beyond that (many components
+  // in a narrow panel) the rows scroll sideways instead of being cut at the panel's edge.
+  ImGui::PushFont(fonts.small);
+  const float text3_w = ImGui::CalcTextSize("−0.000").x, text2_w = ImGui::CalcTextSize("−0.00").x;
+  ImGui::PopFont();
+  const float min_box_w = text2_w + 0.6f * em;
+  const float outer_w = ImGui::GetContentRegionAvail().x;
+  const float fit_box_w =
+      (outer_w - std::min(6.0f * em, 0.25f * outer_w) - style.ItemSpacing.x * float(d_v)) / float(d_v);
+  ImGui::BeginChild("##output", ImVec2(0, -check_question_height(fonts)), false,
+                    fit_box_w < min_box_w ? ImGuiWindowFlags_HorizontalScrollbar : 0);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_w = std::min(6.0f * em, 0.25f * ImGui::GetContentRegionAvail().x);
-  const float avail = ImGui::GetContentRegionAvail().x;
   const float box_w =
-      std::clamp((avail - label_w - style.ItemSpacing.x * float(d_v)) / float(d_v), 3.2f * em, 14.0f * em);
-  const float row_h = 2.5f * em;
+      std::clamp((ImGui::GetContentRegionAvail().x - label_w - style.ItemSpacing.x * float(d_v)) / float(d_v),
+                 min_box_w, 14.0f * em);
+  const float avail =
+      std::max(ImGui::GetContentRegionAvail().x, label_w + float(d_v) * (box_w + style.ItemSpacing.x));
+  const int decimals = box_w >= text3_w + 0.6f * em ? 3 : 2;
+  // Rows fill the height down to 2.2 em before the list scrolls (5 tokens fit a 720 px window).
+  const float row_h =
+      std::clamp(ImGui::GetContentRegionAvail().y / float(std::max(n, 1)), 2.2f * em, 2.5f * em);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool hovered_window = ImGui::IsWindowHovered();
 
@@ -599,12 +614,12 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
         ImGui::PushFont(fonts.small);
         // A near-one-hot row returns almost exactly one value row (the soft dictionary): show
         // enough digits that 1.000091 does not read as v_j's 1.000, as far as the box allows.
-        std::string text = format_number(y, 3);
+        std::string text = format_number(y, decimals);
         if (one_hot_j >= 0) {
           const float room = box_w - 0.4f * em;
           const int max_chars = std::max(1, int(room / ImGui::CalcTextSize("0").x));
-          for (int chars = max_chars; chars >= 5; --chars) {
-            text = format_distinct(y, r.V(one_hot_j, c), 3, chars);
+          for (int chars = max_chars; chars >= 4; --chars) {
+            text = format_distinct(y, r.V(one_hot_j, c), decimals, chars);
             if (ImGui::CalcTextSize(text.c_str()).x <= room) break;
           }
         }
