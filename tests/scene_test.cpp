@@ -149,25 +149,26 @@ TEST_CASE("preset causal-5 reproduces lesson 4 through compute()") {
   CHECK(r.masked_rows.empty());
 }
 
-TEST_CASE("preset learned-5x8 has lesson 3's shapes and NumPy's numbers") {
+TEST_CASE("preset learned-5x8 is lesson 3 replayed: PyTorch's seed-0 numbers") {
   const scene::Scene s = must_preset("learned-5x8");
   CHECK(s.mode == scene::Mode::Projected);
   CHECK(s.X.rows() == 5);
   CHECK(s.X.cols() == 8);
   CHECK(s.d_k() == 8);
   CHECK(s.d_v() == 8);
-  // Reference: NumPy's np.random.RandomState(0).random_sample — the same Mersenne Twister, seeding and
-  // 53-bit mapping — drawing X (5×8) and then W_q, W_k, W_v (8×8 each, mapped to ±1/√8), exact.
-  const double x0[8] = {0.5488135039273248, 0.7151893663724195, 0.6027633760716439, 0.5448831829968969,
-                        0.4236547993389047, 0.6458941130666561, 0.4375872112626925, 0.8917730007820798};
-  for (int j = 0; j < 8; ++j) CHECK(s.X(0, j) == x0[j]);
-  CHECK(s.X(4, 7) == 0.6818202991034834);
-  CHECK(s.Wq(0, 0) == -0.09934291620741059);
-  CHECK(s.Wv(7, 7) == -0.20271904488841588);
+  // LESSONS.md example 3: with torch.manual_seed(0) the first row of x = torch.rand(1, 5, 8) is
+  // [0.496257, 0.768222, 0.088477, 0.132030, 0.307423, 0.634079, 0.490093, 0.896445].
+  const double x0[8] = {0.496257, 0.768222, 0.088477, 0.132030, 0.307423, 0.634079, 0.490093, 0.896445};
+  for (int j = 0; j < 8; ++j) CHECK(s.X(0, j) == doctest::Approx(x0[j]).epsilon(1e-6));
+  // Exact float32 values printed by python3-torch 1.13 (x[0,4,7], query.weight[0,0], value.weight[7,7];
+  // the scene stores Wᵀ). tests/torch_crosscheck.py compares all 232 numbers with PyTorch.
+  CHECK(s.X(4, 7) == 0.7423362731933594);
+  CHECK(s.Wq(0, 0) == 0.01859392412006855);
+  CHECK(s.Wv(7, 7) == 0.29161348938941956);
   const double bound = 1.0 / std::sqrt(8.0);
   for (const Matrix* w : {&s.Wq, &s.Wk, &s.Wv}) {
-    CHECK(w->minCoeff() >= -bound);
-    CHECK(w->maxCoeff() < bound);
+    CHECK(w->minCoeff() >= -bound - 1e-7);
+    CHECK(w->maxCoeff() <= bound + 1e-7);
   }
 
   const attn::Result r = scene::compute(s);
@@ -177,14 +178,15 @@ TEST_CASE("preset learned-5x8 has lesson 3's shapes and NumPy's numbers") {
   CHECK(r.output.cols() == 8);
   CHECK(r.divisor == doctest::Approx(std::sqrt(8.0)).epsilon(1e-15));
   for (int i = 0; i < 5; ++i) CHECK(r.weights.row(i).sum() == doctest::Approx(1.0).epsilon(1e-12));
-  // NumPy float64: a = softmax((x Wq)(x Wk)ᵀ/√8), y = a (x Wv).
+  // NumPy float64 on those tensors: a = softmax((x Wq)(x Wk)ᵀ/√8), y = a (x Wv). (PyTorch's float32
+  // run prints weights[0] = [0.202424, 0.194531, 0.203828, 0.192716, 0.206501].)
   check_close(r.weights.topRows(1),
-              {{0.19274564134802505, 0.17619772175325915, 0.20713020174414093, 0.22676260770666784,
-                0.19716382744790698}},
+              {{0.20242391807603974, 0.1945309885166352, 0.2038280474503219, 0.19271594157868013,
+                0.20650110437832314}},
               1e-12);
   check_close(r.output.bottomRows(1),
-              {{-0.28737338568347964, 0.8064018581563521, 0.5229294933123962, -0.6174982760128509,
-                -0.1828404988550929, -0.34802471801428936, -0.46943553675125205, -0.2608673165755318}},
+              {{0.12555680310389186, 0.0874192130849494, 0.4605489972488878, -0.30456888214538647,
+                0.2840483637929182, 0.06920836940223499, 0.07975977324423526, 0.03382058883049658}},
               1e-12);
 }
 

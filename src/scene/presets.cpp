@@ -20,23 +20,24 @@ attn::Matrix rows_of(std::initializer_list<std::initializer_list<double>> rows) 
   return m;
 }
 
-// A double uniform in [0, 1) with 53 random bits from two 32-bit Mersenne Twister draws:
-//   u = ((a >> 5) · 2²⁶ + (b >> 6)) / 2⁵³
-// (Matsumoto & Nishimura's genrand_res53). std::mt19937's sequence is fixed by the standard, and
-// this mapping is ours, so the numbers are the same on every compiler and in wasm —
-// std::uniform_real_distribution's are not. NumPy's RandomState(seed).random_sample() uses the same
-// generator, seeding and mapping, which is how tests/scene_test.cpp checks it.
-double uniform01(std::mt19937& rng) {
-  const std::uint32_t a = static_cast<std::uint32_t>(rng()) >> 5;  // 27 bits
-  const std::uint32_t b = static_cast<std::uint32_t>(rng()) >> 6;  // 26 bits
-  return (static_cast<double>(a) * 67108864.0 + static_cast<double>(b)) / 9007199254740992.0;
+// PyTorch's CPU generator, replayed: torch.manual_seed(s) seeds a standard 32-bit Mersenne
+// Twister (std::mt19937's sequence is fixed by the C++ standard), and tensor.uniform_(from, to) on
+// float32 maps each 32-bit draw r to
+//   x = (r & (2²⁴ − 1)) / 2²⁴,   value = x · (to − from) + from        (float, fused multiply-add)
+// (ATen's uniform_real; torch.rand is uniform_(0, 1)). The fused form is what PyTorch's AVX2 kernels
+// compute — checked against python3-torch 1.13: all 232 numbers of lesson 3 equal bit for bit
+// (tests/torch_crosscheck.py). std::fmaf rounds once on every platform, wasm included.
+float torch_uniform(std::mt19937& rng, float from, float to) {
+  const std::uint32_t r = static_cast<std::uint32_t>(rng());
+  const float x = static_cast<float>(r & 0xFFFFFFu) * (1.0f / 16777216.0f);
+  return std::fma(x, to - from, from);
 }
 
-// rows×cols, each entry uniform in [lo, hi), filled row by row.
-attn::Matrix uniform_matrix(std::mt19937& rng, int rows, int cols, double lo, double hi) {
+// rows×cols filled row by row (the order of a contiguous torch tensor) with torch_uniform.
+attn::Matrix torch_uniform_matrix(std::mt19937& rng, int rows, int cols, float from, float to) {
   attn::Matrix m(rows, cols);
   for (Eigen::Index i = 0; i < rows; ++i)
-    for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = lo + (hi - lo) * uniform01(rng);
+    for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = static_cast<double>(torch_uniform(rng, from, to));
   return m;
 }
 
@@ -82,21 +83,24 @@ Scene causal_5() {
   return s;
 }
 
-// Lesson 3's shape: 5 tokens, d_model = d_k = d_v = 8. X uniform in [0, 1) like torch.rand; the
-// weights uniform in ±1/√8, the range of nn.Linear's default init for 8 inputs. Drawn in the
-// lesson's order (X, then W_q, W_k, W_v) from one fixed-seed generator.
+// Lesson 3 (PyTorch), replayed exactly: torch.manual_seed(0); x = torch.rand(1, 5, 8); then three
+// nn.Linear(8, 8, bias=False) for query, key and value, whose default init (kaiming_uniform_ with
+// a = √5) draws each 8×8 weight uniform in ±1/√8. Draws happen in that order from one generator.
+// nn.Linear computes x Wᵀ with W stored out×in, so the scene's W_q (d_model×d_k) is Wᵀ.
 Scene learned_5x8() {
   constexpr int n = 5, d = 8;
-  constexpr unsigned kSeed = 0;  // the lesson seeds its generator with 0
-  std::mt19937 rng(kSeed);
-  const double bound = 1.0 / std::sqrt(static_cast<double>(d));
+  std::mt19937 rng(0);  // torch.manual_seed(0)
+  // kaiming_uniform_(a=√5): gain = √(2 / (1 + a²)), bound = √3 · gain / √fan_in = 1/√8, computed in
+  // double by Python then cast to float by the kernel.
+  const double gain = std::sqrt(2.0 / (1.0 + 5.0));
+  const float bound = static_cast<float>(std::sqrt(3.0) * gain / std::sqrt(static_cast<double>(d)));
   Scene s;
   s.tokens = {"we", "learn", "to", "pay", "attention"};
   s.mode = Mode::Projected;
-  s.X = uniform_matrix(rng, n, d, 0.0, 1.0);
-  s.Wq = uniform_matrix(rng, d, d, -bound, bound);
-  s.Wk = uniform_matrix(rng, d, d, -bound, bound);
-  s.Wv = uniform_matrix(rng, d, d, -bound, bound);
+  s.X = torch_uniform_matrix(rng, n, d, 0.0f, 1.0f);  // torch.rand(1, 5, 8)
+  s.Wq = torch_uniform_matrix(rng, d, d, -bound, bound).transpose();
+  s.Wk = torch_uniform_matrix(rng, d, d, -bound, bound).transpose();
+  s.Wv = torch_uniform_matrix(rng, d, d, -bound, bound).transpose();
   s.scale.mode = attn::ScaleMode::SqrtDk;
   return s;
 }
@@ -121,8 +125,8 @@ const std::vector<PresetEntry>& entries() {
         "and 'mats'."},
        causal_5},
       {{"learned-5x8",
-        "Lesson 3: 5 tokens of dim 8 projected by learned maps Wq, Wk, Wv (random from a fixed seed), "
-        "scores scaled by sqrt(8)."},
+        "Lesson 3: 5 tokens of dim 8 projected by learned maps Wq, Wk, Wv (PyTorch's seed-0 numbers, "
+        "replayed exactly), scores scaled by sqrt(8)."},
        learned_5x8},
   };
   return kEntries;
