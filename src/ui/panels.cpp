@@ -917,8 +917,10 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
       y += square * 0.9f + 6.0f * em + gap;
     }
     if (panel_shown(Panel::Mask)) {
-      mask(ImVec2(x, y), ImVec2(w, std::min(w, 18.0f * em)));
-      y += std::min(w, 18.0f * em) + gap;
+      // Tall enough for cells about the heatmaps' size (the mask is read against them).
+      const float mask_h = square * 0.75f + 6.0f * em;
+      mask(ImVec2(x, y), ImVec2(w, mask_h));
+      y += mask_h + gap;
     }
     if (panel_shown(Panel::Output))
       output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 2.5f * em + 6.0f * em));
