@@ -2,14 +2,12 @@
 //
 // Every numeric check compares the page's result with reference.mjs (plain-JS attention, float64)
 // or with the worked examples of LESSONS.md.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { statSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import {
-  launchBrowser,
-  openApp,
   assertClean,
   describeProblems,
   getState,
@@ -22,36 +20,13 @@ import {
   parkMouse,
   animationFrames,
   screenshot,
+  appOpener,
+  loadScene,
 } from "./lib/harness.mjs";
 import { attend, maxAbsDiff } from "./lib/reference.mjs";
 import { presetScene } from "./lib/presets.mjs";
 
-let browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
-
-/** Open the app with a fresh context; close it when the test ends. */
-async function open(t, options) {
-  const app = await openApp(browser, options);
-  t.after(() => app.close());
-  return app;
-}
-
-/** setState that must succeed, then wait until getState shows the new scene. */
-async function load(page, scene) {
-  const reply = await setState(page, scene);
-  assert.deepEqual(reply, { ok: true }, `setState(${JSON.stringify(scene).slice(0, 200)}…)`);
-  return waitForState(page, (s) => sameNumbers(s.scene, scene), "getState().scene does not show the scene just set");
-}
-
-/** Deep equality of the fields both scenes have (the page may add defaults, e.g. mask: null). */
-function sameNumbers(actual, expected) {
-  return Object.keys(expected).every((key) => JSON.stringify(actual[key]) === JSON.stringify(expected[key]));
-}
+const open = appOpener();
 
 /** Every stage of the page's result vs the JS reference for the page's own scene. */
 function assertMatchesReference(state, tolerance = 1e-5) {
@@ -109,7 +84,7 @@ test("2. dragging the Q/0/0 slider changes scene.Q[0][0]; weights match a JS rec
   const { page } = app;
   const scene = presetScene("soft-dictionary");
   assert.ok(scene.Q, "soft-dictionary is a direct-mode scene (Q, K, V)");
-  const before = await load(page, scene);
+  const before = await loadScene(page, scene);
 
   // LESSONS.md example 2: K = [[10,0],[0,10]], V = [[1,2],[3,4]], q = [1,0], unscaled →
   // weights [0.999955, 0.000045], output [1.000091, 2.000091].
@@ -146,7 +121,7 @@ test("3. clicking causal zeroes every weight above the diagonal; rows still sum 
   const { page } = app;
   const scene = { ...presetScene("causal-5"), causal: false };
   delete scene.mask;
-  const before = await load(page, scene);
+  const before = await loadScene(page, scene);
   const n = before.scene.tokens.length;
   assert.ok(n >= 3, "causal-5 has at least 3 tokens");
   // Without the mask the future is visible: the test can only pass through the click.
@@ -178,7 +153,7 @@ test("4. clicking cell/mask/2/1 hides that cell and row 2 renormalizes", async (
   const { page } = app;
   const scene = { ...presetScene("practice-qkv"), causal: false };
   delete scene.mask;
-  const before = await load(page, scene);
+  const before = await loadScene(page, scene);
   // LESSONS.md example 1: row 2 of A is [1/3, 1/3, 1/3].
   assert.ok(maxAbsDiff([before.result.weights[2]], [[1 / 3, 1 / 3, 1 / 3]]) < 1e-6, `weights[2] = ${before.result.weights[2]}`);
 
@@ -216,7 +191,7 @@ test("5. setState with a bad scene returns {ok:false, error} naming the field; s
   const app = await open(t);
   const { page } = app;
   const good = presetScene("soft-dictionary");
-  const before = await load(page, good);
+  const before = await loadScene(page, good);
 
   const bad = [
     [{ ...good, K: [[10], [0, 10]] }, /\bK\b/, "K row 0 too short"],
@@ -260,7 +235,7 @@ test("6. idle: after 2 s without input, frames and recomputes do not grow", asyn
 
   // The counters are live: a new scene is computed once more and drawn.
   const scene = presetScene("practice-qkv");
-  await load(page, { ...scene, causal: !scene.causal });
+  await loadScene(page, { ...scene, causal: !scene.causal });
   await animationFrames(page, 3);
   const afterSet = await frameStats(page);
   assert.ok(afterSet.recomputes > start.recomputes, `recomputes ${start.recomputes} → ${afterSet.recomputes} after setState`);
@@ -296,7 +271,7 @@ test("7. screenshots of the lesson presets are saved under build/e2e", async (t)
   const { page } = app;
   const shots = [];
   for (const name of ["soft-dictionary", "practice-qkv", "causal-5", "learned-5x8"]) {
-    await load(page, presetScene(name));
+    await loadScene(page, presetScene(name));
     await parkMouse(page);
     await animationFrames(page, 4);
     const file = await screenshot(page, name);

@@ -1,10 +1,8 @@
 // devices.test.mjs — the canvas on other devices: a touch screen (tap, finger drag), a HiDPI
 // screen (backing store = CSS size × devicePixelRatio) and window resizes.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  launchBrowser,
-  openApp,
   assertClean,
   setState,
   getState,
@@ -14,28 +12,13 @@ import {
   animationFrames,
   canvasGeometry,
   screenshot,
+  appOpener,
+  loadScene,
 } from "./lib/harness.mjs";
 import { attend, maxAbsDiff } from "./lib/reference.mjs";
 import { presetScene } from "./lib/presets.mjs";
 
-let browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
-
-async function open(t, options) {
-  const app = await openApp(browser, options);
-  t.after(() => app.close());
-  return app;
-}
-
-async function load(page, scene) {
-  assert.deepEqual(await setState(page, scene), { ok: true });
-  return waitForState(page, (s) => JSON.stringify(s.scene.tokens) === JSON.stringify(scene.tokens) && s.scene.causal === scene.causal, "scene not applied");
-}
+const open = appOpener();
 
 /** The backing store must be the CSS box × devicePixelRatio (±1 px for rounding). */
 function assertBackingStore(geometry, what) {
@@ -66,7 +49,7 @@ test("touch: a tap toggles causal", async (t) => {
   const { page } = app;
   const scene = { ...presetScene("practice-qkv"), causal: false };
   delete scene.mask;
-  await load(page, scene);
+  await loadScene(page, scene);
 
   await tapWidget(page, "causal");
   const on = await waitForState(page, (s) => s.scene.causal === true, "a tap on causal did not set it");
@@ -82,7 +65,7 @@ test("touch: a tap toggles causal", async (t) => {
 test("touch: after a tap no highlight or tooltip stays where the finger was", async (t) => {
   const app = await open(t, { context: phone });
   const { page } = app;
-  await load(page, presetScene("causal-5"));
+  await loadScene(page, presetScene("causal-5"));
   await animationFrames(page, 6);
   const untouched = await page.screenshot();
   // A weights cell: hovering it outlines the cell, its row and column, and opens the derivation
@@ -101,7 +84,7 @@ test("touch: after a tap no highlight or tooltip stays where the finger was", as
 test("touch: a finger drag moves the Q/0/0 slider", async (t) => {
   const app = await open(t, { context: phone });
   const { page, context } = app;
-  const before = await load(page, presetScene("soft-dictionary"));
+  const before = await loadScene(page, presetScene("soft-dictionary"));
   const rect = await requireWidget(page, "Q/0/0");
 
   // playwright has tap() only; a drag is raw touch events through the DevTools protocol.

@@ -4,14 +4,13 @@
 //
 // The dist/ tests read AL_DIST_DIR (default <repo>/dist, made by scripts/dist; scripts/test runs
 // it before this suite).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   REPO_ROOT,
-  launchBrowser,
   openApp,
   assertClean,
   describeProblems,
@@ -25,6 +24,7 @@ import {
   parkMouse,
   screenshot,
   STEP_TIMEOUT_MS,
+  appOpener,
 } from "./lib/harness.mjs";
 
 const DEMO_DIR = path.join(REPO_ROOT, "web", "demos");
@@ -33,19 +33,7 @@ const demoScene = (name) => JSON.parse(readFileSync(path.join(DEMO_DIR, `${name}
 const DEFAULT_TOKENS = ["the", "cat", "sat"]; // practice-qkv, the app's first scene (LESSONS.md §1)
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 
-let browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
-
-async function open(t, options) {
-  const app = await openApp(browser, options);
-  t.after(() => app.close());
-  return app;
-}
+const open = appOpener();
 
 // ---- helpers ------------------------------------------------------------------------------------
 
@@ -156,7 +144,7 @@ test("link round trip: a random scene set in one page opens bit-for-bit in a fre
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/#s=[A-Za-z0-9_-]+$/, `seed ${seed}: link()`);
 
     // A fresh context: nothing shared with the first page but the URL.
-    const second = await openApp(browser, { url });
+    const second = await openApp(open.browser(), { url });
     try {
       const after = (await getState(second.page)).scene;
       assertSameNumbers(after, before, `seed ${seed}: scene after opening the link`);
@@ -293,7 +281,7 @@ const BAD_LINKS = [
 
 test("bad links at start: the default example, a banner naming the problem, lastError()", async (t) => {
   for (const bad of BAD_LINKS) {
-    const app = await openApp(browser, { suffix: "#" + bad.fragment });
+    const app = await openApp(open.browser(), { suffix: "#" + bad.fragment });
     try {
       const error = await waitForError(app.page, bad.name);
       assert.match(error, bad.expect, `${bad.name}: lastError()`);
@@ -362,7 +350,7 @@ test("Copy link writes link() to the clipboard and says so", async (t) => {
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(copied, await link(page));
   // The copied link opens the same scene elsewhere.
-  const other = await openApp(browser, { url: copied });
+  const other = await openApp(open.browser(), { url: copied });
   try {
     assertSameNumbers((await getState(other.page)).scene, (await getState(page)).scene, "scene from the copied link");
   } finally {

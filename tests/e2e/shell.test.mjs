@@ -1,11 +1,9 @@
 // shell.test.mjs — the page shell and input paths beyond issue 3's numbered tests: keyboard entry
 // into a slider, hover tooltips, a lost-and-restored WebGL context, and the message shown when
 // WebGL2 is missing.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  launchBrowser,
-  openApp,
   assertClean,
   describeProblems,
   setState,
@@ -17,28 +15,13 @@ import {
   parkMouse,
   screenshot,
   READY_TIMEOUT_MS,
+  appOpener,
+  loadScene,
 } from "./lib/harness.mjs";
 import { attend, maxAbsDiff } from "./lib/reference.mjs";
 import { presetScene } from "./lib/presets.mjs";
 
-let browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
-
-async function open(t, options) {
-  const app = await openApp(browser, options);
-  t.after(() => app.close());
-  return app;
-}
-
-async function load(page, scene) {
-  assert.deepEqual(await setState(page, scene), { ok: true });
-  return waitForState(page, (s) => JSON.stringify(s.scene.tokens) === JSON.stringify(scene.tokens), "scene not applied");
-}
+const open = appOpener();
 
 test("after ready nothing covers the canvas (the loading overlay is gone)", async (t) => {
   const app = await open(t);
@@ -57,7 +40,7 @@ test("after ready nothing covers the canvas (the loading overlay is gone)", asyn
 test("keyboard entry: Ctrl+click on Q/0/0, type 0.25, Enter sets exactly that value", async (t) => {
   const app = await open(t);
   const { page } = app;
-  await load(page, presetScene("soft-dictionary"));
+  await loadScene(page, presetScene("soft-dictionary"));
   const { cx, cy } = await requireWidget(page, "Q/0/0");
   await page.mouse.move(cx, cy);
   await animationFrames(page, 2);
@@ -83,7 +66,7 @@ test("keyboard entry: Ctrl+click on Q/0/0, type 0.25, Enter sets exactly that va
 test("hover: tooltips on a weight cell and a score cell (screenshots for review)", async (t) => {
   const app = await open(t);
   const { page } = app;
-  await load(page, { ...presetScene("practice-qkv"), causal: false });
+  await loadScene(page, { ...presetScene("practice-qkv"), causal: false });
   for (const id of ["cell/weights/0/1", "cell/scores/2/0"]) {
     const { cx, cy } = await requireWidget(page, id);
     const before = await frameStats(page);
@@ -103,7 +86,7 @@ test("hover: tooltips on a weight cell and a score cell (screenshots for review)
 test("a lost WebGL context is restored and the page draws the same picture again", async (t) => {
   const app = await open(t);
   const { page } = app;
-  await load(page, presetScene("causal-5"));
+  await loadScene(page, presetScene("causal-5"));
   await parkMouse(page);
   await animationFrames(page, 6);
   const before = await page.screenshot();

@@ -12,6 +12,7 @@
 //   AL_CHROMIUM   browser executable (default: /usr/bin/chromium; never downloaded)
 //   AL_E2E_HEADED=1  show the browser window (needs a display)
 import assert from "node:assert/strict";
+import { before, after } from "node:test";
 import { mkdirSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -301,4 +302,40 @@ export async function screenshot(page, name) {
   const file = path.join(outDir(), `${name}.png`);
   await page.screenshot({ path: file });
   return file;
+}
+
+// ---- per-file set-up shared by every *.test.mjs ----------------------------------------------------
+
+/**
+ * One Chromium for the calling test file: registers before()/after() hooks and returns
+ * `open(t, options)`, which opens the app in a fresh context (openApp) closed when test `t` ends;
+ * `open.browser()` is the browser itself, for pages a test closes on its own.
+ */
+export function appOpener() {
+  let browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  const open = async (t, options) => {
+    const app = await openApp(browser, options);
+    t.after(() => app.close());
+    return app;
+  };
+  open.browser = () => browser;
+  return open;
+}
+
+/** Deep equality of the fields both scenes have (the page may add defaults, e.g. mask: null). */
+export function sameNumbers(actual, expected) {
+  return Object.keys(expected).every((key) => JSON.stringify(actual[key]) === JSON.stringify(expected[key]));
+}
+
+/** setState that must succeed, then wait until getState shows exactly the scene just set. */
+export async function loadScene(page, scene) {
+  const reply = await setState(page, scene);
+  assert.deepEqual(reply, { ok: true }, `setState(${JSON.stringify(scene).slice(0, 200)}…)`);
+  return waitForState(page, (s) => sameNumbers(s.scene, scene), "getState().scene does not show the scene just set");
 }
