@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/reading_aids.hpp"
 #include "scene/json_text.hpp"
 
 namespace scene {
@@ -450,6 +451,11 @@ std::string result_to_json(const attn::Result& r, int indent) {
   j["weights"] = matrix_json(r.weights);  // n×n  rows sum to 1 (0 for fully masked rows)
   j["output"] = matrix_json(r.output);    // n×d_v
   j["masked_rows"] = r.masked_rows;
+  // Reading aids per query row (core/reading_aids.hpp): entropy in bits (0 for a masked row) and
+  // the column of the first largest weight (−1 for a masked row).
+  const attn::ReadingAids aids = attn::reading_aids(r);
+  j["entropy"] = aids.entropy;  // n
+  j["argmax"] = aids.argmax;    // n
   return json_text::dump(j, indent);
 }
 
