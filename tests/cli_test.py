@@ -89,7 +89,7 @@ def main():
         try:
             result = json.loads(out)
             keys_ok = all(k in result for k in ("Q", "K", "V", "scores", "scaled", "weights", "output",
-                                                 "masked_rows"))
+                                                 "masked_rows", "entropy", "argmax"))
         except ValueError:
             keys_ok = False
         ok = code == 0 and err == "" and keys_ok

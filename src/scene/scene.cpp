@@ -11,6 +11,8 @@
 // get<>(). Errors read "<field>: <reason>", e.g. "K: row 2 has 3 entries, expected 4".
 #include "scene/scene.hpp"
 
+#include "core/reading_aids.hpp"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -682,6 +684,11 @@ std::string result_to_json(const attn::Result& r, int indent) {
   j["weights"] = matrix_json(r.weights);  // n×n  rows sum to 1 (0 for fully masked rows)
   j["output"] = matrix_json(r.output);    // n×d_v
   j["masked_rows"] = r.masked_rows;
+  // Reading aids per query row (core/reading_aids.hpp): entropy in bits (0 for a masked row) and
+  // the column of the first largest weight (−1 for a masked row).
+  const attn::ReadingAids aids = attn::reading_aids(r);
+  j["entropy"] = aids.entropy;  // n
+  j["argmax"] = aids.argmax;    // n
   return dump(j, indent);
 }
 

@@ -58,7 +58,8 @@ std::string scene_to_json(const Scene& s, int indent = -1);
 // Run the core on a (valid) scene.
 attn::Result compute(const Scene& s);
 
-// Result → JSON text: {"Q","K","V","scores","scaled","weights","output","masked_rows"}.
+// Result → JSON text: {"Q","K","V","scores","divisor","scaled","allowed","weights","output",
+// "masked_rows","entropy","argmax"}.
 // "scores" is raw QKᵀ; "scaled" has masked cells as null. Numbers round-trip.
 std::string result_to_json(const attn::Result& r, int indent = -1);
 
