@@ -104,6 +104,7 @@ void draw_mode_bar(AppState& state, ImVec2 pos, ImVec2 size) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::kAccent : palette::kTextDim));
     if (ImGui::Button(label.c_str()) && !current) {
       state.ui.mode = m.mode;
+      state.layout_changed = true;  // draw the new layout at once
       if (sharing().scene_changed) sharing().scene_changed();  // the address carries the mode
     }
     ImGui::PopStyleColor(2);
