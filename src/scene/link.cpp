@@ -251,6 +251,11 @@ Fragment parse_fragment(std::string_view fragment) {
     for (int p = 0; p < kPanelCount; ++p)
       if (hidden[static_cast<std::size_t>(p)]) out.hide.push_back(static_cast<Panel>(p));
   }
+  // view=flash|decode: another spelling of mode=flash|decode (a mode is not a panel).
+  if (view_value && !mode_value && (*view_value == "flash" || *view_value == "decode")) {
+    mode_value = view_value;
+    view_value.reset();
+  }
   if (view_value) {
     out.view = panel_from_name(*view_value);
     if (!out.view)

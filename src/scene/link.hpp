@@ -10,7 +10,8 @@
 //            | "view"  value: one panel shown full-size
 //            | "mode"  value: the screen's mode (default explore, which links never write)
 //   panel    = controls | vectors | scores | weights | mask | output | formula
-//   mode     = explore                      (the list is kModes below)
+//   mode     = explore | flash | decode     (the list is kModes below)
+//   view=flash and view=decode are accepted as mode=flash and mode=decode (issue 14's first spelling)
 //
 // e.g.  s=eyJ2ZXJzaW9uIjoxLC4uLn0&hide=controls,mask&view=weights     or     demo=soft-dictionary
 //
@@ -52,7 +53,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
-enum class Mode { Explore };
+enum class Mode { Explore, Flash, Decode };
 
 struct ModeInfo {
   Mode mode;
@@ -61,6 +62,8 @@ struct ModeInfo {
 };
 inline constexpr ModeInfo kModes[] = {
     {Mode::Explore, "explore", "Explore"},
+    {Mode::Flash, "flash", "FlashAttention"},  // the tiled pass step by step (ui/panels/flash_panel.cpp)
+    {Mode::Decode, "decode", "Decode"},        // KV-cache decoding token by token
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;

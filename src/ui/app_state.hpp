@@ -16,6 +16,7 @@
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
+#include "ui/steppers.hpp"
 
 namespace ui {
 
@@ -59,6 +60,10 @@ struct UiState {
   HeatmapImage scores_image, weights_image;
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
+
+  // --- the FlashAttention and Decode modes: the step on screen (ui/steppers.hpp)
+  FlashStepper flash;
+  DecodeStepper decode;
 };
 
 struct FrameStats {

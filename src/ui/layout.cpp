@@ -180,6 +180,32 @@ struct Screen {
     close();
     recompute_if_dirty(state);
   }
+  // FlashAttention mode: the Scores heatmap with the tiles drawn over it.
+  void flash_scores(ImVec2 pos, ImVec2 size) {
+    if (open("Scores", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+      draw_heatmap_panel(state, painter, fonts, HeatmapKind::Scores);
+      draw_flash_tiles(state);
+      claim_hover(state, Term::Scores);
+      panel_border(state, Term::Scores);
+    }
+    close();
+  }
+  void flash_stepper(ImVec2 pos, ImVec2 size) {
+    if (open("FlashAttention", pos, size)) draw_flash_panel(state, fonts);
+    close();
+  }
+  void flash_rows(ImVec2 pos, ImVec2 size) {
+    if (open("Running state", pos, size)) draw_flash_rows(state, fonts);
+    close();
+  }
+  void decode_stepper(ImVec2 pos, ImVec2 size) {
+    if (open("Decode", pos, size)) draw_decode_panel(state, fonts);
+    close();
+  }
+  void decode_cache(ImVec2 pos, ImVec2 size) {
+    if (open("KV cache", pos, size, ImGuiWindowFlags_NoScrollbar)) draw_decode_cache(state, fonts);
+    close();
+  }
   void output(ImVec2 pos, ImVec2 size) {
     if (open("Output", pos, size)) {
       draw_output_panel(state, fonts);
@@ -277,6 +303,57 @@ void layout_explore(Screen& sc) {
   }
 }
 
+// FlashAttention: the stepper on the left; on the right the Scores grid cut into tiles above each
+// query row's running state. Narrow: one scrolling column.
+void layout_flash(Screen& sc) {
+  flash_tick(sc.state);
+  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const int n = sc.state.scene.n();
+  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  if (!sc.narrow) {
+    // Top: the stepper beside the tiled Scores grid; below, across the width, the rows' state.
+    const float body_h = std::max(H - body_y - margin, 36.0f * em);
+    const float rows_h = std::floor(std::clamp(float(n) * 1.7f * em + 8.5f * em, 9.0f * em, 0.45f * body_h));
+    const float top_h = body_h - rows_h - gap;
+    const float left_w = std::floor(std::clamp(0.36f * W, 22.0f * em, 30.0f * em));
+    sc.flash_stepper(ImVec2(margin, body_y), ImVec2(left_w, top_h));
+    const float rx = margin + left_w + gap;
+    sc.flash_scores(ImVec2(rx, body_y), ImVec2(W - rx - margin, top_h));
+    sc.flash_rows(ImVec2(margin, body_y + top_h + gap), ImVec2(W - 2.0f * margin, rows_h));
+  } else {
+    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
+    float y = body_y;
+    const float stepper_h = 25.0f * em, square = std::min(w, 30.0f * em);
+    sc.flash_stepper(ImVec2(margin, y), ImVec2(w, stepper_h));
+    y += stepper_h + gap;
+    sc.flash_scores(ImVec2(margin, y), ImVec2(w, square * 0.9f + 6.0f * em));
+    y += square * 0.9f + 6.0f * em + gap;
+    sc.flash_rows(ImVec2(margin, y), ImVec2(w, float(n) * 2.0f * em + 8.0f * em));
+  }
+}
+
+// Decode: the stepper and the multiply counter on the left, the cache on the right. Narrow: stacked.
+void layout_decode(Screen& sc) {
+  decode_tick(sc.state);
+  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const int n = sc.state.scene.n();
+  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  if (!sc.narrow) {
+    const float body_h = std::max(H - body_y - margin, 30.0f * em);
+    const float left_w = std::floor(std::clamp(0.34f * W, 22.0f * em, 30.0f * em));
+    sc.decode_stepper(ImVec2(margin, body_y), ImVec2(left_w, body_h));
+    const float rx = margin + left_w + gap;
+    sc.decode_cache(ImVec2(rx, body_y), ImVec2(W - rx - margin, body_h));
+  } else {
+    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
+    float y = body_y;
+    const float stepper_h = 27.0f * em;
+    sc.decode_stepper(ImVec2(margin, y), ImVec2(w, stepper_h));
+    y += stepper_h + gap;
+    sc.decode_cache(ImVec2(margin, y), ImVec2(w, float(n) * 1.8f * em + 9.0f * em));
+  }
+}
+
 // Each mode's layout, in the order of scene::link::kModes.
 struct ModeLayout {
   scene::link::Mode mode;
@@ -284,6 +361,8 @@ struct ModeLayout {
 };
 constexpr ModeLayout kLayouts[] = {
     {scene::link::Mode::Explore, layout_explore},
+    {scene::link::Mode::Flash, layout_flash},
+    {scene::link::Mode::Decode, layout_decode},
 };
 static_assert(sizeof(kLayouts) / sizeof(kLayouts[0]) == std::size_t(scene::link::kModeCount),
               "every mode of scene::link::kModes needs its layout here");

@@ -26,6 +26,18 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts);
 void draw_output_panel(AppState& state, const Fonts& fonts);
 
+// FlashAttention mode (flash_panel.cpp): flash_tick once per frame keeps the pass on its step and
+// plays; the stepper panel; the tiles over the Scores grid (call inside the Scores panel, after it
+// is drawn); each query row's running m, ℓ, rescale and output.
+void flash_tick(AppState& state);
+void draw_flash_panel(AppState& state, const Fonts& fonts);
+void draw_flash_tiles(AppState& state);
+void draw_flash_rows(AppState& state, const Fonts& fonts);
+// Decode mode (decode_panel.cpp): the stepper with the multiply counter; the cache at step t.
+void decode_tick(AppState& state);
+void draw_decode_panel(AppState& state, const Fonts& fonts);
+void draw_decode_cache(AppState& state, const Fonts& fonts);
+
 // The formula strip Y = softmax( QKᵀ / √d_k + M ) V centred at `center`, shrunk to `max_width`;
 // hovering a term makes it this frame's hovered term.
 void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, float max_width);
