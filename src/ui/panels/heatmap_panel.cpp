@@ -131,13 +131,18 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
 //-------------------------------------------------------------------------------------------------
 
 // Σ_c q_i[c]·k_j[c] written out term by term (at most 6 terms, then "+ …").
+// With RoPE the scores are dot products of the turned Q and K (scene key rope).
+const attn::Matrix& scored_queries(const attn::Result& r) { return r.Q_rope.size() ? r.Q_rope : r.Q; }
+const attn::Matrix& scored_keys(const attn::Result& r) { return r.K_rope.size() ? r.K_rope : r.K; }
+
 std::string dot_product_terms(const attn::Result& r, int i, int j) {
   std::string s;
-  const int d_k = int(r.Q.cols());
+  const attn::Matrix &Q = scored_queries(r), &K = scored_keys(r);
+  const int d_k = int(Q.cols());
   const int shown = std::min(d_k, 6);
   for (int c = 0; c < shown; ++c) {
     if (c > 0) s += " + ";
-    s += format_number(r.Q(i, c), 2) + "·" + format_number(r.K(j, c), 2);
+    s += format_number(Q(i, c), 2) + "·" + format_number(K(j, c), 2);
   }
   if (shown < d_k) s += " + …";
   return s;
@@ -220,8 +225,12 @@ void score_tooltip(const AppState& state, int i, int j) {
   ImGui::BeginTooltip();
   ImGui::Text("QKᵀ[%d][%d] = q_%d · k_%d: does \"%s\" look for what \"%s\" has?", i, j, i, j,
               s.tokens[i].c_str(), s.tokens[j].c_str());
+  if (r.Q_rope.size() != 0)
+    ImGui::TextDisabled("RoPE: q_%d turned for position %d, k_%d for position %d", i, s.rope.offset + i, j,
+                        s.rope.offset + j);
   ImGui::Separator();
-  const int d_k = int(r.Q.cols());
+  const attn::Matrix &Q = scored_queries(r), &K = scored_keys(r);
+  const int d_k = int(Q.cols());
   const int shown = std::min(d_k, 16);
   if (ImGui::BeginTable("products", 4, ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("c");
@@ -234,11 +243,11 @@ void score_tooltip(const AppState& state, int i, int j) {
       ImGui::TableNextColumn();
       ImGui::Text("%d", c);
       ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::kQuery), "%s", format_number(r.Q(i, c), 3).c_str());
+      ImGui::TextColored(to_vec4(palette::kQuery), "%s", format_number(Q(i, c), 3).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::kKey), "%s", format_number(r.K(j, c), 3).c_str());
+      ImGui::TextColored(to_vec4(palette::kKey), "%s", format_number(K(j, c), 3).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(format_number(r.Q(i, c) * r.K(j, c), 3).c_str());
+      ImGui::TextUnformatted(format_number(Q(i, c) * K(j, c), 3).c_str());
     }
     ImGui::EndTable();
   }

@@ -26,6 +26,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts);
 void draw_output_panel(AppState& state, const Fonts& fonts);
 
+// RoPE in the Controls panel (rope_controls.cpp): the toggle, base, layout and offset, and the plot
+// of one query/key pair's score against their distance.
+void draw_rope_controls(AppState& state, const Fonts& fonts);
+
 // FlashAttention mode (flash_panel.cpp): flash_tick once per frame keeps the pass on its step and
 // plays; the stepper panel; the tiles over the Scores grid (call inside the Scores panel, after it
 // is drawn); each query row's running m, ℓ, rescale and output.
