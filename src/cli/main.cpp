@@ -1,4 +1,5 @@
-// attention-lab-cli — read a scene (JSON v1), print every stage of attention as JSON.
+// attention-lab-cli — read a scene (JSON, version 1 or 2), print every stage of attention as JSON
+// (with "heads" and "concat" for a multi-head scene; see scene::result_to_json).
 //
 //   attention-lab-cli [--compact] [FILE|-]   scene from FILE, or stdin for "-" or no argument
 //   attention-lab-cli --preset NAME          print a preset's scene JSON
@@ -117,7 +118,7 @@ int main(int argc, char** argv) {
 
   const scene::ParseResult parsed = scene::parse_scene(text);
   if (!parsed.ok()) return bad_input(parsed.error);
-  const attn::Result result = scene::compute(*parsed.scene);
+  const attn::HeadsResult result = scene::compute_heads(*parsed.scene);
   const std::string out = scene::result_to_json(result, indent);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fputc('\n', stdout);

@@ -120,6 +120,21 @@ std::string read_scale(const json& s, attn::Scale* out) {
   return std::string(kScaleRule) + " (got " + type_name(s) + ")";
 }
 
+// A whole number (2, not 2.0); its range is validate()'s. Values beyond ±10⁶ are stored as ±10⁶
+// (an int cannot hold every JSON integer, and no limit is anywhere near).
+std::string read_int(const json& v, const char* field, int* out) {
+  if (!v.is_number_integer())
+    return std::string(field) + ": must be a whole number, got " +
+           (v.is_number() ? clip_utf8(v.dump()) : std::string(type_name(v)));
+  constexpr long long kClampTo = 1000000;
+  // Non-negative JSON integers arrive as unsigned.
+  const long long x = v.is_number_unsigned() ? static_cast<long long>(std::min<json::number_unsigned_t>(
+                                                   v.get<json::number_unsigned_t>(), kClampTo))
+                                             : v.get<long long>();
+  *out = static_cast<int>(std::clamp(x, -kClampTo, kClampTo));
+  return {};
+}
+
 std::string read_bool(const json& v, const char* field, bool* out) {
   if (!v.is_boolean()) return std::string(field) + ": must be true or false, got " + type_name(v);
   *out = v.get<bool>();
@@ -224,6 +239,16 @@ const KeySpec kKeys[] = {
      [](const Scene& s, ordered_json* v) { return put(true, v, s.causal); }},
     {"mask", 1, [](const json& v, Scene* s) { return read_mask(v, &s->mask); },
      [](const Scene& s, ordered_json* v) { return put(s.mask.size() != 0, v, mask_json(s.mask)); }},
+    // Version 2: multi-head attention.
+    {"heads", 2, [](const json& v, Scene* s) { return read_int(v, "heads", &s->heads); },
+     [](const Scene& s, ordered_json* v) { return put(s.heads != 1, v, s.heads); }},
+    {"Wo", 2,
+     [](const json& v, Scene* s) {
+       const std::string e = read_matrix(v, "Wo", &s->Wo);
+       // An empty Wo means "no output map" in a Scene, so an empty array cannot be stored as one.
+       return e.empty() && s->Wo.size() == 0 ? std::string("Wo: is empty (leave the key out for no Wo)") : e;
+     },
+     [](const Scene& s, ordered_json* v) { return put(s.Wo.size() != 0, v, matrix_json(s.Wo)); }},
 };
 
 const KeySpec* find_key(const std::string& name) {
@@ -333,6 +358,18 @@ std::string validate(const Scene& s) {
         if (s.mask(i, j) > 1)
           return "mask: row " + std::to_string(i) + ", entry " + std::to_string(j) + " must be 0 or 1";
   }
+  // --- multi-head (version 2) ---
+  const int d_k = s.d_k(), d_v = s.d_v();
+  if (s.heads < 1 || s.heads > kMaxHeads)
+    return "heads: must be 1 to " + std::to_string(kMaxHeads) + ", got " + std::to_string(s.heads);
+  if (d_k % s.heads != 0 || d_v % s.heads != 0)
+    return "heads: " + std::to_string(s.heads) + " does not divide d_k = " + std::to_string(d_k) +
+           " and d_v = " + std::to_string(d_v) + " (each head takes d_k/h and d_v/h columns)";
+  if (s.Wo.size() != 0) {
+    const std::string why = s.mode == Mode::Direct ? " (d_v, the columns of V)" : " (d_v, the columns of Wv)";
+    if (auto e = check_matrix("Wo", s.Wo, d_v, why, -1, ""); !e.empty()) return e;
+    static_assert(kMaxOutDim == kMaxDim, "check_matrix limits Wo's columns (d_out) to kMaxDim");
+  }
   return {};
 }
 
@@ -414,49 +451,113 @@ std::string scene_to_json(const Scene& s, int indent) {
 // [SECTION] 5. compute / result_to_json
 // ---------------------------------------------------------------------------------------------
 
-attn::Result compute(const Scene& s) {
-  // An invalid scene would break the core's shape assumptions; give an empty result instead of
-  // crashing (callers validate first and show validate()'s message).
-  if (!validate(s).empty()) return attn::Result{};
+namespace {
+
+attn::Options options_of(const Scene& s) {
   attn::Options options;
   options.scale = s.scale;
   options.causal = s.causal;
   options.mask = s.mask;
-  return s.mode == Mode::Direct ? attn::attend(s.Q, s.K, s.V, options)
-                                : attn::attend_projected(s.X, s.Wq, s.Wk, s.Wv, options);
+  return options;
 }
 
-std::string result_to_json(const attn::Result& r, int indent) {
-  ordered_json j;
-  j["Q"] = matrix_json(r.Q);            // n×d_k
-  j["K"] = matrix_json(r.K);            // n×d_k
-  j["V"] = matrix_json(r.V);            // n×d_v
-  j["scores"] = matrix_json(r.scores);  // n×n  raw QKᵀ
-  j["divisor"] = r.divisor;             //      s
-  // n×n scores / s, masked cells null (they take no part in the softmax).
+// n×n scores / s, masked cells null (they take no part in the softmax).
+ordered_json scaled_json(const attn::Result& r) {
   ordered_json scaled = ordered_json::array();
   const bool have_mask = r.allowed.rows() == r.scaled.rows() && r.allowed.cols() == r.scaled.cols();
   for (Eigen::Index i = 0; i < r.scaled.rows(); ++i) {
     ordered_json row = ordered_json::array();
-    for (Eigen::Index j2 = 0; j2 < r.scaled.cols(); ++j2) {
-      if (have_mask && !r.allowed(i, j2))
+    for (Eigen::Index j = 0; j < r.scaled.cols(); ++j) {
+      if (have_mask && !r.allowed(i, j))
         row.push_back(nullptr);
       else
-        row.push_back(r.scaled(i, j2));
+        row.push_back(r.scaled(i, j));
     }
     scaled.push_back(std::move(row));
   }
-  j["scaled"] = std::move(scaled);
+  return scaled;
+}
+
+// Reading aids per query row (core/reading_aids.hpp): entropy in bits (0 for a masked row) and
+// the column of the first largest weight (−1 for a masked row).
+void put_reading_aids(const attn::Matrix& weights, const attn::MaskMatrix& allowed, ordered_json* j) {
+  const attn::ReadingAids aids = attn::reading_aids(weights, allowed);
+  (*j)["entropy"] = aids.entropy;  // n
+  (*j)["argmax"] = aids.argmax;    // n
+}
+
+ordered_json single_head_json(const attn::Result& r) {
+  ordered_json j;
+  j["Q"] = matrix_json(r.Q);              // n×d_k
+  j["K"] = matrix_json(r.K);              // n×d_k
+  j["V"] = matrix_json(r.V);              // n×d_v
+  j["scores"] = matrix_json(r.scores);    // n×n  raw QKᵀ
+  j["divisor"] = r.divisor;               //      s
+  j["scaled"] = scaled_json(r);           // n×n  scores / s, masked cells null
   j["allowed"] = mask_json(r.allowed);    // n×n  1 = attended
   j["weights"] = matrix_json(r.weights);  // n×n  rows sum to 1 (0 for fully masked rows)
   j["output"] = matrix_json(r.output);    // n×d_v
   j["masked_rows"] = r.masked_rows;
-  // Reading aids per query row (core/reading_aids.hpp): entropy in bits (0 for a masked row) and
-  // the column of the first largest weight (−1 for a masked row).
-  const attn::ReadingAids aids = attn::reading_aids(r);
-  j["entropy"] = aids.entropy;  // n
-  j["argmax"] = aids.argmax;    // n
+  put_reading_aids(r.weights, r.allowed, &j);
+  return j;
+}
+
+}  // namespace
+
+attn::HeadsResult compute_heads(const Scene& s) {
+  // An invalid scene would break the core's shape assumptions; give an empty result instead of
+  // crashing (callers validate first and show validate()'s message).
+  if (!validate(s).empty()) return attn::HeadsResult{};
+  return s.mode == Mode::Direct
+             ? attn::attend_heads(s.Q, s.K, s.V, s.heads, s.Wo, options_of(s))
+             : attn::attend_heads_projected(s.X, s.Wq, s.Wk, s.Wv, s.heads, s.Wo, options_of(s));
+}
+
+attn::Result compute(const Scene& s) {
+  if (!validate(s).empty()) return attn::Result{};
+  if (s.heads != 1) return std::move(compute_heads(s).heads.front());
+  return s.mode == Mode::Direct ? attn::attend(s.Q, s.K, s.V, options_of(s))
+                                : attn::attend_projected(s.X, s.Wq, s.Wk, s.Wv, options_of(s));
+}
+
+std::string result_to_json(const attn::HeadsResult& r, int indent) {
+  if (r.heads.empty()) return result_to_json(attn::Result{}, indent);
+  if (r.heads.size() == 1) {
+    if (r.Wo.size() == 0) return result_to_json(r.heads.front(), indent);  // exactly the single-head text
+    const ordered_json j = single_head_json(r.heads.front());
+    ordered_json with_wo;
+    for (const auto& item : j.items()) {
+      if (item.key() == "output") with_wo["concat"] = item.value();  // n×d_v  A·V, before Wo
+      with_wo[item.key()] = item.key() == "output" ? matrix_json(r.output) : item.value();  // n×d_out
+    }
+    return json_text::dump(with_wo, indent);
+  }
+  ordered_json j;
+  j["Q"] = matrix_json(r.Q);               // n×d_k
+  j["K"] = matrix_json(r.K);               // n×d_k
+  j["V"] = matrix_json(r.V);               // n×d_v
+  j["divisor"] = r.heads.front().divisor;  //      s of every head: 1, √(d_k/h) or the temperature
+  ordered_json heads = ordered_json::array();
+  for (const attn::Result& head : r.heads) {
+    ordered_json h;
+    h["scores"] = matrix_json(head.scores);    // n×n      Q_t K_tᵀ
+    h["scaled"] = scaled_json(head);           // n×n      / s, masked cells null
+    h["weights"] = matrix_json(head.weights);  // n×n      A_t
+    h["output"] = matrix_json(head.output);    // n×d_v/h  Y_t = A_t V_t
+    heads.push_back(std::move(h));
+  }
+  j["heads"] = std::move(heads);
+  j["concat"] = matrix_json(r.concat);         // n×d_v    [Y_0 | … | Y_{h−1}]
+  j["allowed"] = mask_json(r.allowed);         // n×n
+  j["weights"] = matrix_json(r.weights_mean);  // n×n      mean of the A_t
+  j["output"] = matrix_json(r.output);         // n×d_out  concat · Wo, or concat
+  j["masked_rows"] = r.masked_rows;
+  put_reading_aids(r.weights_mean, r.allowed, &j);
   return json_text::dump(j, indent);
+}
+
+std::string result_to_json(const attn::Result& r, int indent) {
+  return json_text::dump(single_head_json(r), indent);
 }
 
 }  // namespace scene
