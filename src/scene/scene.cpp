@@ -22,6 +22,7 @@
 
 #include "core/reading_aids.hpp"
 #include "scene/json_text.hpp"
+#include "scene/traces.hpp"  // options_of
 
 namespace scene {
 namespace {
@@ -452,14 +453,6 @@ std::string scene_to_json(const Scene& s, int indent) {
 // ---------------------------------------------------------------------------------------------
 
 namespace {
-
-attn::Options options_of(const Scene& s) {
-  attn::Options options;
-  options.scale = s.scale;
-  options.causal = s.causal;
-  options.mask = s.mask;
-  return options;
-}
 
 // n×n scores / s, masked cells null (they take no part in the softmax).
 ordered_json scaled_json(const attn::Result& r) {
