@@ -19,6 +19,7 @@
 
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
+#include "scene/traces.hpp"
 
 using attn::Matrix;
 
@@ -354,4 +355,35 @@ TEST_CASE("preset torch-mha: PyTorch's seed-0 MultiheadAttention(8, 2, bias=Fals
   CHECK(r.heads[0].divisor == 2.0);
   CHECK(r.output.rows() == 5);
   CHECK(r.output.cols() == 8);
+}
+
+TEST_CASE("heads with rope: each head's columns turn as a head of size d_k/h, then attend") {
+  std::mt19937 rng(31);
+  scene::Scene s;
+  s.tokens = {"a", "b", "c", "d"};
+  s.Q = random_matrix(rng, 4, 8);
+  s.K = random_matrix(rng, 4, 8);
+  s.V = random_matrix(rng, 4, 4);
+  s.heads = 2;
+  s.rope_on = true;
+  s.rope.offset = 3;
+  REQUIRE(scene::validate(s) == "");
+  const attn::HeadsResult r = scene::compute_heads(s);
+  REQUIRE(r.heads.size() == 2);
+  for (int t = 0; t < 2; ++t) {
+    const Matrix Qt = s.Q.middleCols(t * 4, 4), Kt = s.K.middleCols(t * 4, 4);
+    const attn::Result want = attn::attend(attn::apply_rope(Qt, s.rope), attn::apply_rope(Kt, s.rope),
+                                           s.V.middleCols(t * 2, 2), scene::options_of(s));
+    const attn::Result& got = r.heads[static_cast<std::size_t>(t)];
+    CHECK(same_bits(got.Q, Qt));           // what the learner edits …
+    CHECK(same_bits(got.Q_rope, want.Q));  // … and what the head saw
+    CHECK(same_bits(got.scores, want.scores));
+    CHECK(same_bits(got.weights, want.weights));
+    CHECK(same_bits(got.output, want.output));
+  }
+  CHECK(same_bits(Matrix(r.Q_rope.middleCols(4, 4)), r.heads[1].Q_rope));
+  // A head of odd size cannot form pairs: d_k = 6, h = 2 → 3.
+  s.Q = random_matrix(rng, 4, 6);
+  s.K = random_matrix(rng, 4, 6);
+  CHECK(scene::validate(s) == "rope: each head's size must be even to form pairs (d_k = 6, d_k/h = 3)");
 }

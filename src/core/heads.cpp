@@ -67,23 +67,27 @@ HeadsResult attend_heads(const Matrix& Q, const Matrix& K, const Matrix& V, int 
   return r;
 }
 
+HeadsResult one_head(Result single, const Matrix& Wo) {
+  HeadsResult r;
+  r.Q = single.Q;
+  r.K = single.K;
+  r.V = single.V;
+  r.Q_rope = single.Q_rope;
+  r.K_rope = single.K_rope;
+  r.concat = single.output;
+  r.weights_mean = single.weights;
+  r.Wo = Wo;
+  r.output = Wo.size() == 0 ? single.output : finite(single.output * Wo);  // n×d_v · d_v×d_out
+  r.allowed = single.allowed;
+  r.masked_rows = single.masked_rows;
+  r.heads.push_back(std::move(single));
+  return r;
+}
+
 HeadsResult attend_heads_projected(const Matrix& X, const Matrix& Wq, const Matrix& Wk, const Matrix& Wv,
                                    int heads, const Matrix& Wo, const Options& options) {
-  if (heads == 1) {  // exactly attend_projected's stages, then the optional W_o
-    Result single = attend_projected(X, Wq, Wk, Wv, options);
-    HeadsResult r;
-    r.Q = single.Q;
-    r.K = single.K;
-    r.V = single.V;
-    r.concat = single.output;
-    r.weights_mean = single.weights;
-    r.Wo = Wo;
-    r.output = Wo.size() == 0 ? single.output : finite(single.output * Wo);
-    r.allowed = single.allowed;
-    r.masked_rows = single.masked_rows;
-    r.heads.push_back(std::move(single));
-    return r;
-  }
+  // h = 1: exactly attend_projected's stages, then the optional W_o.
+  if (heads == 1) return one_head(attend_projected(X, Wq, Wk, Wv, options), Wo);
   // n×d_model · d_model×d_k = n×d_k (likewise K; V is n×d_v)
   return attend_heads(finite(X * Wq), finite(X * Wk), finite(X * Wv), heads, Wo, options);
 }

@@ -22,6 +22,7 @@ namespace attn {
 // Every stage of a multi-head pass, n tokens, h heads.
 struct HeadsResult {
   Matrix Q, K, V;                // n×d_k, n×d_k, n×d_v   the full matrices (before the split)
+  Matrix Q_rope, K_rope;         // n×d_k    Q, K turned by RoPE per head when the scene asks for it
   std::vector<Result> heads;     // h single-head passes: Q_t, K_t n×(d_k/h), V_t n×(d_v/h), scores_t,
                                  //   scaled_t, allowed, weights A_t (n×n), output Y_t n×(d_v/h)
   Matrix concat;                 // n×d_v    [Y_0 | … | Y_{h−1}]
@@ -40,6 +41,10 @@ std::string check_heads(const Matrix& Q, const Matrix& V, int heads, const Matri
 // With h = 1 and no W_o, heads[0] is attend(Q, K, V, options) and output is its output, bit for bit.
 HeadsResult attend_heads(const Matrix& Q, const Matrix& K, const Matrix& V, int heads, const Matrix& Wo,
                          const Options& options);
+
+// A single-head pass as a one-head result: heads = {single}, concat = its output, output = concat · W_o
+// (or concat when W_o is empty).
+HeadsResult one_head(Result single, const Matrix& Wo);
 
 // Projected mode: Q = X W_q, K = X W_k, V = X W_v (as attend_projected), then attend_heads.
 // This is nn.MultiheadAttention(d_model, h, bias=False) with W_q, W_k, W_v the transposed blocks of

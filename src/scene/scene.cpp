@@ -136,6 +136,45 @@ std::string read_int(const json& v, const char* field, int* out) {
   return {};
 }
 
+// "rope": {"base": 10000, "layout": "interleaved" | "half", "offset": 0}, every member optional.
+// Types only here; ranges and the even head size are validate()'s.
+std::string read_rope(const json& v, bool* on, attn::Rope* out) {
+  if (!v.is_object())
+    return std::string("rope: expected an object like {\"base\": 10000, \"layout\": \"interleaved\"}, got ") +
+           type_name(v);
+  *on = true;
+  *out = attn::Rope{};
+  for (const auto& item : v.items()) {
+    const json& x = item.value();
+    if (item.key() == "base") {
+      if (!x.is_number()) return std::string("rope: base must be a number, got ") + type_name(x);
+      out->base = x.get<double>();
+    } else if (item.key() == "layout") {
+      const std::string layout = x.is_string() ? x.get<std::string>() : std::string();
+      if (layout != "interleaved" && layout != "half")
+        return "rope: layout must be \"interleaved\" or \"half\", got " + clip_utf8(x.dump());
+      out->layout = layout == "half" ? attn::RopeLayout::Half : attn::RopeLayout::Interleaved;
+    } else if (item.key() == "offset") {
+      const double offset = x.is_number() ? x.get<double>() : -1.0;
+      if (!(offset >= 0 && offset <= kMaxRopeOffset && offset == std::floor(offset)))
+        return "rope: offset must be a whole number from 0 to " + std::to_string(kMaxRopeOffset) + ", got " +
+               clip_utf8(x.dump());
+      out->offset = static_cast<int>(offset);
+    } else {
+      return "rope: unknown key \"" + clip_utf8(item.key()) + "\" (expected base, layout, offset)";
+    }
+  }
+  return {};
+}
+
+ordered_json rope_json(const attn::Rope& rope) {
+  ordered_json j;
+  j["base"] = rope.base;
+  j["layout"] = rope.layout == attn::RopeLayout::Half ? "half" : "interleaved";
+  if (rope.offset != 0) j["offset"] = rope.offset;
+  return j;
+}
+
 std::string read_bool(const json& v, const char* field, bool* out) {
   if (!v.is_boolean()) return std::string(field) + ": must be true or false, got " + type_name(v);
   *out = v.get<bool>();
@@ -250,6 +289,9 @@ const KeySpec kKeys[] = {
        return e.empty() && s->Wo.size() == 0 ? std::string("Wo: is empty (leave the key out for no Wo)") : e;
      },
      [](const Scene& s, ordered_json* v) { return put(s.Wo.size() != 0, v, matrix_json(s.Wo)); }},
+    // Version 2: rotary position embedding.
+    {"rope", 2, [](const json& v, Scene* s) { return read_rope(v, &s->rope_on, &s->rope); },
+     [](const Scene& s, ordered_json* v) { return put(s.rope_on, v, rope_json(s.rope)); }},
 };
 
 const KeySpec* find_key(const std::string& name) {
@@ -371,6 +413,16 @@ std::string validate(const Scene& s) {
     if (auto e = check_matrix("Wo", s.Wo, d_v, why, -1, ""); !e.empty()) return e;
     static_assert(kMaxOutDim == kMaxDim, "check_matrix limits Wo's columns (d_out) to kMaxDim");
   }
+  // --- rotary position embedding (version 2), per head ---
+  if (s.rope_on) {
+    if (!(s.rope.base > 1.0 && s.rope.base <= kMaxRopeBase))
+      return "rope: base must be above 1 and at most 1e12 (got " + ordered_json(s.rope.base).dump() + ")";
+    if (s.rope.offset < 0 || s.rope.offset > kMaxRopeOffset)
+      return "rope: offset must be a whole number from 0 to " + std::to_string(kMaxRopeOffset);
+    if ((d_k / s.heads) % 2 != 0)
+      return "rope: each head's size must be even to form pairs (d_k = " + std::to_string(d_k) +
+             (s.heads > 1 ? ", d_k/h = " + std::to_string(d_k / s.heads) : std::string()) + ")";
+  }
   return {};
 }
 
@@ -481,8 +533,13 @@ void put_reading_aids(const attn::Matrix& weights, const attn::MaskMatrix& allow
 
 ordered_json single_head_json(const attn::Result& r) {
   ordered_json j;
-  j["Q"] = matrix_json(r.Q);              // n×d_k
-  j["K"] = matrix_json(r.K);              // n×d_k
+  j["Q"] = matrix_json(r.Q);  // n×d_k
+  j["K"] = matrix_json(r.K);  // n×d_k
+  // RoPE: the turned Q and K the scores use.
+  if (r.Q_rope.size() != 0) {
+    j["Q_rope"] = matrix_json(r.Q_rope);
+    j["K_rope"] = matrix_json(r.K_rope);
+  }
   j["V"] = matrix_json(r.V);              // n×d_v
   j["scores"] = matrix_json(r.scores);    // n×n  raw QKᵀ
   j["divisor"] = r.divisor;               //      s
@@ -501,16 +558,54 @@ attn::HeadsResult compute_heads(const Scene& s) {
   // An invalid scene would break the core's shape assumptions; give an empty result instead of
   // crashing (callers validate first and show validate()'s message).
   if (!validate(s).empty()) return attn::HeadsResult{};
-  return s.mode == Mode::Direct
-             ? attn::attend_heads(s.Q, s.K, s.V, s.heads, s.Wo, options_of(s))
-             : attn::attend_heads_projected(s.X, s.Wq, s.Wk, s.Wv, s.heads, s.Wo, options_of(s));
+  if (s.heads == 1) return attn::one_head(compute(s), s.Wo);
+  if (!s.rope_on)
+    return s.mode == Mode::Direct
+               ? attn::attend_heads(s.Q, s.K, s.V, s.heads, s.Wo, options_of(s))
+               : attn::attend_heads_projected(s.X, s.Wq, s.Wk, s.Wv, s.heads, s.Wo, options_of(s));
+  // RoPE turns each head's columns of Q and K as a head of size d_k/h (as compute() does for one).
+  const bool direct = s.mode == Mode::Direct;
+  const attn::Matrix Q = direct ? s.Q : attn::Matrix(s.X * s.Wq);  // n×d_k (finite: validate's limits)
+  const attn::Matrix K = direct ? s.K : attn::Matrix(s.X * s.Wk);  // n×d_k
+  const attn::Matrix V = direct ? s.V : attn::Matrix(s.X * s.Wv);  // n×d_v
+  attn::HeadsResult r =
+      attn::attend_heads(attn::apply_rope(Q, s.rope, s.heads), attn::apply_rope(K, s.rope, s.heads), V,
+                         s.heads, s.Wo, options_of(s));
+  r.Q_rope = std::move(r.Q);
+  r.K_rope = std::move(r.K);
+  r.Q = Q;
+  r.K = K;
+  const Eigen::Index d_head = Q.cols() / s.heads;
+  for (std::size_t t = 0; t < r.heads.size(); ++t) {
+    attn::Result& head = r.heads[t];
+    head.Q_rope = std::move(head.Q);
+    head.K_rope = std::move(head.K);
+    head.Q = Q.middleCols(static_cast<Eigen::Index>(t) * d_head, d_head);
+    head.K = K.middleCols(static_cast<Eigen::Index>(t) * d_head, d_head);
+  }
+  return r;
 }
 
 attn::Result compute(const Scene& s) {
+  // An invalid scene would break the core's shape assumptions; give an empty result instead of
+  // crashing (callers validate first and show validate()'s message).
   if (!validate(s).empty()) return attn::Result{};
   if (s.heads != 1) return std::move(compute_heads(s).heads.front());
-  return s.mode == Mode::Direct ? attn::attend(s.Q, s.K, s.V, options_of(s))
-                                : attn::attend_projected(s.X, s.Wq, s.Wk, s.Wv, options_of(s));
+  if (!s.rope_on)
+    return s.mode == Mode::Direct ? attn::attend(s.Q, s.K, s.V, options_of(s))
+                                  : attn::attend_projected(s.X, s.Wq, s.Wk, s.Wv, options_of(s));
+  // RoPE turns Q and K after the projection; the scores use the turned ones. Q and K stay as they
+  // were (what the learner edits), Q_rope and K_rope are what attention saw.
+  const bool direct = s.mode == Mode::Direct;
+  const attn::Matrix Q = direct ? s.Q : attn::Matrix(s.X * s.Wq);  // n×d_k (finite: validate's limits)
+  const attn::Matrix K = direct ? s.K : attn::Matrix(s.X * s.Wk);  // n×d_k
+  const attn::Matrix V = direct ? s.V : attn::Matrix(s.X * s.Wv);  // n×d_v
+  attn::Result r = attn::attend(attn::apply_rope(Q, s.rope), attn::apply_rope(K, s.rope), V, options_of(s));
+  r.Q_rope = std::move(r.Q);
+  r.K_rope = std::move(r.K);
+  r.Q = Q;
+  r.K = K;
+  return r;
 }
 
 std::string result_to_json(const attn::HeadsResult& r, int indent) {
@@ -526,8 +621,13 @@ std::string result_to_json(const attn::HeadsResult& r, int indent) {
     return json_text::dump(with_wo, indent);
   }
   ordered_json j;
-  j["Q"] = matrix_json(r.Q);               // n×d_k
-  j["K"] = matrix_json(r.K);               // n×d_k
+  j["Q"] = matrix_json(r.Q);  // n×d_k
+  j["K"] = matrix_json(r.K);  // n×d_k
+  // RoPE: the turned Q and K the scores use.
+  if (r.Q_rope.size() != 0) {
+    j["Q_rope"] = matrix_json(r.Q_rope);
+    j["K_rope"] = matrix_json(r.K_rope);
+  }
   j["V"] = matrix_json(r.V);               // n×d_v
   j["divisor"] = r.heads.front().divisor;  //      s of every head: 1, √(d_k/h) or the temperature
   ordered_json heads = ordered_json::array();

@@ -17,6 +17,7 @@
 
 #include "core/attention.hpp"
 #include "core/heads.hpp"
+#include "core/rope.hpp"
 
 namespace scene {
 
@@ -30,6 +31,8 @@ constexpr double kMaxTemperature = 1e6;
 constexpr std::size_t kMaxInputBytes = 8u << 20;  // 8 MiB of JSON text
 constexpr int kMaxHeads = 16;                     // h
 constexpr int kMaxOutDim = 256;                   // d_out, the columns of Wo
+constexpr double kMaxRopeBase = 1e12;             // rope.base within (1, 1e12]
+constexpr int kMaxRopeOffset = 100000;            // rope.offset within 0 … 100000
 
 // The newest scene version this code reads and writes ("version": 1 … kSceneVersion).
 constexpr int kSceneVersion = 2;
@@ -47,6 +50,9 @@ struct Scene {
   // Version 2: multi-head attention (core/heads.hpp).
   int heads = 1;                    // h: divides d_k and d_v; head t uses columns [t·d/h, (t+1)·d/h)
   attn::Matrix Wo;                  // optional d_v×d_out output map (output = concat · Wo); empty = none
+  // Version 2: rotary position embedding of Q and K after any projection (core/rope.hpp).
+  bool rope_on = false;             // the "rope" key is present
+  attn::Rope rope;                  // base, layout, offset (position of token 0)
 
   int n() const { return static_cast<int>(tokens.size()); }
   int d_k() const;
