@@ -2,11 +2,18 @@
 //
 //   ready                 Promise, resolves after the first frame is drawn
 //   getState()            {scene: <scene JSON v1>, result: {Q, K, V, scores, scaled, weights, output, masked_rows},
-//                          ui: {mode}}   mode: the screen's mode ("explore"; a link's mode=NAME)
+//                          ui: {mode, flash, decode}}   mode: the screen's mode ("explore"; a link's mode=NAME);
+//                          flash: {block, step, steps, finished, m, l, max_abs_diff} (m null = −∞),
+//                          decode: {t, cache_len, weights, output, mults_with_cache, mults_without_cache}
+//                          (each null until its mode has been shown)
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c causal scale tokens preset cell/{scores,weights,mask}/i/j
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
+//                         rope/on rope/base rope/layout rope/offset rope/plot (Controls, RoPE)
+//                         flash/block flash/start flash/prev flash/next flash/play flash/memory flash/rows
+//                         decode/start decode/prev decode/next decode/play decode/mults decode/query
+//                         decode/new-row decode/output
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
 //
 // Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that

@@ -112,6 +112,12 @@ void set_token_count(AppState& state, int n) {
 }
 
 void set_key_dim(AppState& state, int d_k) {
+  // RoPE turns coordinate pairs: with it on, each head's size stays even, so d_k moves in steps of
+  // 2·heads (towards the requested size).
+  if (state.scene.rope_on) {
+    const int step = 2 * std::max(state.scene.heads, 1), now = state.scene.d_k();
+    if (d_k % step != 0) d_k = d_k > now ? (d_k / step + 1) * step : std::max(step, d_k / step * step);
+  }
   if (std::clamp(d_k, 1, scene::kMaxDim) == state.scene.d_k()) return;
   scene::set_key_dim(state.scene, d_k);
   mark_dirty(state);
@@ -211,7 +217,10 @@ std::string json_quote(std::string_view text) {
 std::string state_json(const AppState& state) {
   std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
   out += state.computed ? scene::result_to_json(state.result) : "null";
-  out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) + "}}";
+  out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode));
+  // The FlashAttention and Decode modes' step (null until the mode has been shown).
+  out += ",\"flash\":" + flash_state_json(state.ui.flash) + ",\"decode\":" + decode_state_json(state.ui.decode);
+  out += "}}";
   return out;
 }
 

@@ -20,6 +20,9 @@
 #   6. keyboard and mouse (xdotool): Ctrl+S saves through the path dialog, Ctrl+O opens (a bad file
 #      shows its error and keeps the scene), the Export PNG button writes the screen; dropping a
 #      file on the window (xdnd_drop.py) opens it, a bad one shows the error banner
+#   8. (runs last) the FlashAttention and Decode modes: --mode at 1280x720 and 390x844 with their
+#      controls on screen; flash/next and decode/next clicked in a live window change the tiles and
+#      the cache
 #   7. with SANITIZED_APP: three presets under ASan + UBSan exit 0 with no sanitizer report, and no
 #      leak whose stack passes through this repository (Mesa and X11 leak a few hundred bytes of
 #      their own at exit, with stacks outside it: those are counted, not failed)
@@ -382,6 +385,100 @@ if [ -n "$sanitized_app" ]; then
       check "sanitized app, $preset: wrote the screenshot" [ -s "$out/sanitized-$preset.png" ]
     done
   fi
+fi
+
+# --- 8. the FlashAttention and Decode modes (issue 14) ----------------------------------------
+# --mode opens each at 1280x720 and at phone size with every control of the mode on screen; then, in
+# a live window, a click on flash/next (where --rects says it is) computes the first tile (a tile not
+# computed yet is dimmed, so its cell brightens while later tiles stay dim), and decode/next grows
+# the cache by a row per click.
+rect_center() {  # rect_center RECTS.json ID → "x y" (framebuffer pixels)
+  "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"][sys.argv[2]]; print(int(r["x"]+r["w"]/2), int(r["y"]+r["h"]/2))' "$1" "$2"
+}
+region_mean() {  # region_mean PNG RECTS.json ID → mean brightness inside that widget's rectangle
+  "$python" - "$@" <<'EOF'
+import json, subprocess, sys
+import numpy as np
+png, rects, rid = sys.argv[1:4]
+w, h = map(int, subprocess.check_output(["identify", "-format", "%w %h", png], text=True).split())
+img = np.frombuffer(subprocess.check_output(["convert", png, "rgb:-"]), np.uint8).reshape(h, w, 3).astype(float)
+r = json.load(open(rects))["rects"][rid]
+x0, y0 = int(r["x"]) + 3, int(r["y"]) + 3
+print("%.1f" % img[y0:int(r["y"] + r["h"]) - 3, x0:int(r["x"] + r["w"]) - 3].mean())
+EOF
+}
+for mode in flash decode; do
+  for sz in 1280x720 390x844; do
+    base="$out/mode-$mode-$sz"
+    timeout 60 "$app" --preset causal-5 --mode "$mode" --frames 5 --size "$sz" --screenshot "$base.png" \
+      --rects "$base.rects.json" > "$base.stdout" 2> "$base.stderr"
+    status=$?
+    check "--mode $mode at $sz: exits 0 (status $status)" [ "$status" -eq 0 ]
+    check "--mode $mode at $sz: no GL error" no_gl_errors "$base.stderr"
+    missing=$("$python" - "$base.rects.json" "$mode" "${sz%x*}" "${sz#*x}" <<'EOF'
+import json, sys
+data = json.load(open(sys.argv[1]))
+rects, mode, scale = data["rects"], sys.argv[2], data["ui_scale"]
+W, H = int(sys.argv[3]) * scale, int(sys.argv[4]) * scale
+ids = {"flash": ["flash/block", "flash/start", "flash/prev", "flash/next", "flash/play", "cell/scores/4/0"],
+       "decode": ["decode/start", "decode/prev", "decode/next", "decode/play", "decode/mults", "decode/new-row"]}[mode]
+ids.append("mode/" + mode)
+inside = lambda r: 0 <= r["x"] + r["w"] / 2 < W and 0 <= r["y"] + r["h"] / 2 < H
+print(" ".join(i for i in ids if i not in rects or not inside(rects[i])))
+EOF
+)
+    check "--mode $mode at $sz: every control drawn inside the window${missing:+ (missing: $missing)}" [ -z "$missing" ]
+  done
+done
+if command -v xdotool >/dev/null; then
+  click_id() {  # click_id RECTS.json ID — press and release in different frames
+    read -r cx cy < <(rect_center "$1" "$2")
+    xdotool mousemove "$cx" "$cy"; sleep 0.2; xdotool mousedown 1; sleep 0.15; xdotool mouseup 1; sleep 0.3
+  }
+  rects="$out/mode-flash-1280x720.rects.json"
+  "$app" --preset causal-5 --mode flash --size 1280x720 > "$out/mode-flash-live.log" 2>&1 &
+  app_pid=$!
+  sleep 3
+  window_png "$out/mode-flash-live-before.png" 1280 720
+  click_id "$rects" flash/next
+  xdotool mousemove 2999 1799; sleep 0.5
+  window_png "$out/mode-flash-live-step1.png" 1280 720
+  before=$(region_mean "$out/mode-flash-live-before.png" "$rects" cell/scores/0/0)
+  after=$(region_mean "$out/mode-flash-live-step1.png" "$rects" cell/scores/0/0)
+  check "flash/next in the live window: tile (0, 0) is computed, its cell brightens ($before → $after)" \
+    awk -v a="$before" -v b="$after" 'BEGIN { exit !(b > a + 20) }'
+  first=$(region_mean "$out/mode-flash-live-before.png" "$rects" cell/scores/4/0)
+  still=$(region_mean "$out/mode-flash-live-step1.png" "$rects" cell/scores/4/0)
+  check "flash/next in the live window: tile (2, 0) is not computed yet, still dimmed ($first → $still)" \
+    awk -v a="$first" -v b="$still" 'BEGIN { exit !(b < a + 3 && b > a - 3) }'
+  kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
+
+  rects="$out/mode-decode-1280x720.rects.json"
+  "$app" --preset causal-5 --mode decode --size 1280x720 > "$out/mode-decode-live.log" 2>&1 &
+  app_pid=$!
+  sleep 3
+  window_png "$out/mode-decode-live-before.png" 1280 720
+  for _ in 1 2 3; do click_id "$rects" decode/next; done
+  xdotool mousemove 2999 1799; sleep 0.5
+  window_png "$out/mode-decode-live-t3.png" 1280 720
+  # The band below cache row 0: empty at t = 0, three rows of numbers at t = 3.
+  grown=$("$python" - "$out/mode-decode-live-before.png" "$out/mode-decode-live-t3.png" "$rects" <<'EOF'
+import json, subprocess, sys
+import numpy as np
+def read(path):
+    w, h = map(int, subprocess.check_output(["identify", "-format", "%w %h", path], text=True).split())
+    return np.frombuffer(subprocess.check_output(["convert", path, "rgb:-"]), np.uint8).reshape(h, w, 3).astype(int)
+a, b = read(sys.argv[1]), read(sys.argv[2])
+r = json.load(open(sys.argv[3]))["rects"]["decode/new-row"]
+y0, y1, x0, x1 = int(r["y"] + r["h"]) + 2, int(r["y"] + 4 * r["h"]), int(r["x"]), int(r["x"] + r["w"])
+print(int((np.abs(a[y0:y1, x0:x1] - b[y0:y1, x0:x1]).max(axis=2) > 60).sum()))
+EOF
+)
+  check "decode/next ×3 in the live window: the cache grows by three rows ($grown pixels changed below row 0)" \
+    [ "$grown" -gt 500 ]
+  kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
+else
+  not_ok "xdotool missing (scripts/setup installs it)"
 fi
 
 echo

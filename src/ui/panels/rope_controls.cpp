@@ -74,8 +74,9 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
   const float label_w = 5.2f * em;
   bool on = s.rope_on;
   if (ImGui::Checkbox("RoPE", &on)) {
-    if (on && s.d_k() % 2 != 0) {
-      state.error = "rope: each head's size must be even to form pairs (d_k = " + std::to_string(s.d_k()) +
+    const int d_head = s.d_k() / std::max(s.heads, 1);
+    if (on && d_head % 2 != 0) {
+      state.error = "rope: each head's size must be even to form pairs (d_k / heads = " + std::to_string(d_head) +
                     "): make d_k even first";
     } else {
       s.rope_on = on;
