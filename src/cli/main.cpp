@@ -1,4 +1,5 @@
-// attention-lab-cli — read a scene (JSON v1), print every stage of attention as JSON.
+// attention-lab-cli — read a scene (JSON, version 1 or 2), print every stage of attention as JSON
+// (with "heads" and "concat" for a multi-head scene; see scene::result_to_json).
 //
 //   attention-lab-cli [--compact] [FILE|-]   scene from FILE, or stdin for "-" or no argument
 //   attention-lab-cli --online B [FILE|-]    FlashAttention's tiled pass, block size B, every step
@@ -100,7 +101,10 @@ int print_online(const scene::Scene& s, int block, int indent) {
   if (block < 1 || block > s.n())
     return bad_input("--online: block " + std::to_string(block) +
                      " must be between 1 and n = " + std::to_string(s.n()));
-  attn::OnlinePass pass(naive.Q, naive.K, naive.V, scene::options_of(s), block);
+  // With RoPE the scores come from the turned Q and K.
+  const attn::Matrix& Q = naive.Q_rope.size() ? naive.Q_rope : naive.Q;
+  const attn::Matrix& K = naive.K_rope.size() ? naive.K_rope : naive.K;
+  attn::OnlinePass pass(Q, K, naive.V, scene::options_of(s), block);
   JsonWriter out{indent};
   out.key("block");
   out.raw(std::to_string(block));
@@ -129,8 +133,9 @@ int print_online(const scene::Scene& s, int block, int indent) {
 int print_kv_cache(const scene::Scene& s, int indent) {
   const attn::Result full = scene::compute(s);
   const int d_model = s.mode == scene::Mode::Projected ? static_cast<int>(s.X.cols()) : 0;
-  const attn::DecodeResult decode =
-      attn::decode_with_cache(full.Q, full.K, full.V, scene::options_of(s), d_model);
+  const attn::Matrix& Q = full.Q_rope.size() ? full.Q_rope : full.Q;  // with RoPE: turned
+  const attn::Matrix& K = full.K_rope.size() ? full.K_rope : full.K;
+  const attn::DecodeResult decode = attn::decode_with_cache(Q, K, full.V, scene::options_of(s), d_model);
   JsonWriter out{indent};
   out.key("steps");
   out.raw("[");
@@ -229,9 +234,13 @@ int main(int argc, char** argv) {
   }
   const scene::ParseResult parsed = scene::parse_scene(text);
   if (!parsed.ok()) return bad_input(parsed.error);
+  if ((online || kv_cache) && (parsed.scene->heads != 1 || parsed.scene->Wo.size() != 0))
+    return bad_input(std::string(online ? "--online" : "--kv-cache") +
+                     ": runs one head without Wo (this scene has heads = " + std::to_string(parsed.scene->heads) +
+                     (parsed.scene->Wo.size() != 0 ? " and a Wo)" : ")"));
   if (online) return print_online(*parsed.scene, online_block, indent);
   if (kv_cache) return print_kv_cache(*parsed.scene, indent);
-  const attn::Result result = scene::compute(*parsed.scene);
+  const attn::HeadsResult result = scene::compute_heads(*parsed.scene);
   const std::string out = scene::result_to_json(result, indent);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fputc('\n', stdout);
