@@ -250,7 +250,7 @@ TEST_CASE("fragment: s= carries a scene") {
   CHECK(links::parse_fragment("s=" + padded).ok());
 }
 
-TEST_CASE("fragment: every bad link of issue 5 gives an error naming the problem") {
+TEST_CASE("fragment: every bad link gives an error naming the problem") {
   const std::string good = s_fragment(kSmallScene);
 
   SUBCASE("bad base64: position within s=") {

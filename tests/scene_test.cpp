@@ -1,4 +1,4 @@
-// Scene tests: presets against the lessons (../shared/LESSONS.md) and NumPy, JSON round trips, and a
+// Scene tests: presets against the lessons (docs/LESSONS.md) and NumPy, JSON round trips, and a
 // table of malformed scenes whose errors must name the field. No file I/O: this also runs as wasm.
 #include "scene/scene.hpp"
 

@@ -1,4 +1,4 @@
-// app.test.mjs — the browser app of issue 3, tests 1–7, in headless Chromium against the built site.
+// app.test.mjs — the browser app's seven numbered tests (tests/e2e/README.md), in headless Chromium against the built site.
 //
 // Every numeric check compares the page's result with reference.mjs (plain-JS attention, float64)
 // or with the worked examples of LESSONS.md.
@@ -66,7 +66,7 @@ test("1. the page loads, ready resolves, no console errors, no request leaves th
   assert.deepEqual(app.externalRequests, [], "requests to other origins");
   assert.ok((await page.title()).trim().length > 0, "the page has a title");
   t.diagnostic(`requests: ${paths.join(", ")}`);
-  // The download a visitor pays (issue 3 asks for its gzip size): every file the page fetched.
+  // The download a visitor pays, raw and gzip -9: every file the page fetched.
   let raw = 0;
   let gzipped = 0;
   for (const r of server.requests.filter((x) => x.status === 200)) {
