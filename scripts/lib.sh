@@ -15,7 +15,7 @@ al_jobs() {
 al_build() {
   local preset="$1"
   shift
-  cmake --preset "$preset" >/dev/null
+  cmake --preset "$preset" >/dev/null || return 1
   cmake --build --preset "$preset" -j "$(al_jobs)" --target "$@"
 }
 
@@ -24,8 +24,9 @@ al_build() {
 al_build_site() {
   local build="${1:-build/wasm}" site f
   # -DAL_BUILD_APP=ON: a cache from an early configure may say OFF.
-  cmake --preset wasm -B "$build" -DAL_BUILD_APP=ON >/dev/null
-  cmake --build "$build" -j "$(al_jobs)" --target attention-lab-site >&2
+  # Each step checked here: callers use `site="$(al_build_site)" || …`, where errexit is off.
+  cmake --preset wasm -B "$build" -DAL_BUILD_APP=ON >/dev/null || return 1
+  cmake --build "$build" -j "$(al_jobs)" --target attention-lab-site >&2 || return 1
   site="$(sed -n 's/^AL_SITE_DIR:INTERNAL=//p' "$build/CMakeCache.txt")"
   site="${site:-$PWD/$build/web}"
   for f in index.html attention-lab.js attention-lab.wasm demos/index.json; do
