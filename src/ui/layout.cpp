@@ -323,7 +323,7 @@ void layout_flash(Screen& sc) {
   } else {
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
     float y = body_y;
-    const float stepper_h = 25.0f * em, square = std::min(w, 30.0f * em);
+    const float stepper_h = 21.0f * em, square = std::min(w, 30.0f * em);
     sc.flash_stepper(ImVec2(margin, y), ImVec2(w, stepper_h));
     y += stepper_h + gap;
     sc.flash_scores(ImVec2(margin, y), ImVec2(w, square * 0.9f + 6.0f * em));
@@ -347,10 +347,10 @@ void layout_decode(Screen& sc) {
   } else {
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
     float y = body_y;
-    const float stepper_h = 27.0f * em;
+    const float stepper_h = 25.5f * em;
     sc.decode_stepper(ImVec2(margin, y), ImVec2(w, stepper_h));
     y += stepper_h + gap;
-    sc.decode_cache(ImVec2(margin, y), ImVec2(w, float(n) * 1.8f * em + 9.0f * em));
+    sc.decode_cache(ImVec2(margin, y), ImVec2(w, float(n + 3) * 2.1f * em + 10.0f * em));
   }
 }
 

@@ -89,9 +89,9 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
   ImGui::PushFont(fonts.heading);
   ImGui::Text("Step t = %d of %d: \"%s\"", d.t, n - 1, fit_text(state.scene.tokens[std::size_t(d.t)], 12.0f * ImGui::GetFontSize()).c_str());
   ImGui::PopFont();
-  ImGui::TextWrapped("The cache holds %d keys and values. q_%d is scored against each of them, softmax "
-                     "gives the weights, and y_%d blends the cached values.",
-                     d.t + 1, d.t, d.t);
+  ImGui::TextWrapped("The cache holds %d %s. q_%d is scored against each cached key, softmax gives the "
+                     "weights, and y_%d blends the cached values.",
+                     d.t + 1, d.t == 0 ? "key and value" : "keys and values", d.t, d.t);
   if (!state.scene.causal)
     ImGui::TextColored(to_vec4(palette::kTextDim),
                        "Decoding is causal: token t sees tokens 0…t (the Explore screen's pass is not causal).");
@@ -148,8 +148,19 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   const attn::Matrix& Q = r.Q_rope.size() ? r.Q_rope : r.Q;
   const int d_k = int(K.cols()), d_v = int(r.V.cols());
   const float em = ImGui::GetFontSize();
-  const float num_w = ImGui::CalcTextSize("−0.000").x + 0.8f * em;
-  const float label_w = 6.0f * em, weight_w = 10.0f * em, gap = 1.5f * em;
+  float num_w = ImGui::CalcTextSize("−0.000").x + 0.8f * em;
+  float label_w = 6.0f * em, weight_w = 10.0f * em, gap = 1.5f * em;
+  // A narrow panel (a phone) keeps K, the weights and V side by side: small numbers, short bars.
+  const bool compact = label_w + float(d_k + d_v) * num_w + weight_w + 2.0f * gap > ImGui::GetContentRegionAvail().x;
+  if (compact) {
+    ImGui::PushFont(fonts.small);
+    num_w = ImGui::CalcTextSize("−0.000").x + 0.4f * em;
+    ImGui::PopFont();
+    label_w = 3.6f * em;
+    weight_w = 5.0f * em;
+    gap = 0.6f * em;
+  }
+  ImFont* number_font = compact ? fonts.small : ImGui::GetFont();
   const float x_k = label_w, x_w = x_k + float(d_k) * num_w + gap, x_v = x_w + weight_w + gap;
   const float total_w = x_v + float(d_v) * num_w;
   const float row_h = 2.1f * em;
@@ -158,7 +169,8 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   auto numbers = [&](ImVec2 p, float x, const attn::Matrix& m, int row, ImU32 color) {
     for (int c = 0; c < int(m.cols()); ++c)
-      dl->AddText(ImVec2(p.x + x + float(c) * num_w, p.y), color, format_number(m(row, c), 3).c_str());
+      dl->AddText(number_font, number_font->FontSize, ImVec2(p.x + x + float(c) * num_w, p.y), color,
+                  format_number(m(row, c), 3).c_str());
   };
   // The query row q_t, above the keys it is scored against.
   ImGui::PushFont(fonts.small);
