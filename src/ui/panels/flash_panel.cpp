@@ -203,7 +203,7 @@ void draw_flash_tiles(AppState& state) {
 
 void draw_flash_rows(AppState& state, const Fonts& fonts) {
   panel_header(state, fonts, "Running state per query row",
-               "m: the largest score seen so far (bar from 0). ℓ: Σ exp(s − m) over the keys seen (bar up to "
+               "m: the largest scaled score (q·k ÷ the scale) seen so far (bar from 0). ℓ: Σ exp(s − m) over the keys seen (bar up to "
                "n). α: this step's rescale. O / ℓ: the output if the keys stopped here, beside softmax's.",
                1);
   const FlashStepper& f = state.ui.flash;
