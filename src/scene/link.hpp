@@ -11,7 +11,7 @@
 //            | "mode"  value: the screen's mode (default explore, which links never write)
 //   panel    = controls | vectors | scores | weights | mask | output | formula
 //   mode     = explore | flash | decode     (the list is kModes below)
-//   view=flash and view=decode are accepted as mode=flash and mode=decode (issue 14's first spelling)
+//   view=flash and view=decode are accepted as mode=flash and mode=decode (another spelling)
 //
 // e.g.  s=eyJ2ZXJzaW9uIjoxLC4uLn0&hide=controls,mask&view=weights     or     demo=soft-dictionary
 //

@@ -387,7 +387,7 @@ if [ -n "$sanitized_app" ]; then
   fi
 fi
 
-# --- 8. the FlashAttention and Decode modes (issue 14) ----------------------------------------
+# --- 8. the FlashAttention and Decode modes --------------------------------------------------
 # --mode opens each at 1280x720 and at phone size with every control of the mode on screen; then, in
 # a live window, a click on flash/next (where --rects says it is) computes the first tile (a tile not
 # computed yet is dimmed, so its cell brightens while later tiles stay dim), and decode/next grows

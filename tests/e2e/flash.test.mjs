@@ -1,4 +1,4 @@
-// flash.test.mjs — issue 14 in the browser: the FlashAttention and Decode modes driven by their
+// flash.test.mjs — the FlashAttention and Decode modes in the browser, driven by their
 // widgetRect ids, and the RoPE controls. Every number is checked against the native CLI
 // (attention-lab-cli --online B / --kv-cache, itself checked against NumPy by tests/flash_crosscheck.py)
 // or against RoPE written out in JS below.
