@@ -323,7 +323,7 @@ void layout_flash(Screen& sc) {
   } else {
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
     float y = body_y;
-    const float stepper_h = 21.0f * em, square = std::min(w, 30.0f * em);
+    const float stepper_h = 23.5f * em, square = std::min(w, 30.0f * em);
     sc.flash_stepper(ImVec2(margin, y), ImVec2(w, stepper_h));
     y += stepper_h + gap;
     sc.flash_scores(ImVec2(margin, y), ImVec2(w, square * 0.9f + 6.0f * em));

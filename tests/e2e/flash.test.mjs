@@ -82,8 +82,10 @@ test("FlashAttention mode: Next/Prev/Start/Play step the tiles; m and ℓ equal 
   await clickWidget(page, "flash/play");
   await waitForState(page, (s) => s.ui.flash.step >= 2, "Play did not advance", 15_000);
   await clickWidget(page, "flash/play");  // pause
-  // Block size 1 (slider dragged fully left): 25 tiles, and the trace follows the CLI's --online 1.
-  await dragWidget(page, "flash/block", -400);
+  // Block size 1 (slider dragged to its left end, staying on the canvas so the release is seen):
+  // 25 tiles, and the trace follows the CLI's --online 1.
+  const slider = await requireWidget(page, "flash/block");
+  await dragWidget(page, "flash/block", -(slider.w / 2 - 2));
   state = await waitForState(page, (s) => s.ui.flash.block === 1 && s.ui.flash.steps === 25, "block 1");
   assert.equal(state.ui.flash.step, 0, "a new block size starts over");
   const trace1 = cli("--online", "1", demoFile("causal-5"));

@@ -12,6 +12,9 @@
 namespace ui {
 namespace {
 
+// An integer with a real minus sign ("−5"), like format_number.
+std::string signed_int(int x) { return x < 0 ? "−" + std::to_string(-x) : std::to_string(x); }
+
 // The plot: (R(0) q_i) · (R(Δ) k_j) for Δ = −D … D, the pair's score if the key sat Δ tokens after
 // the query. The Scores panel's cell (i, j) is the point at Δ = j − i.
 void draw_distance_plot(AppState& state, const Fonts& fonts) {
@@ -51,12 +54,12 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
     dl->AddCircleFilled(line[std::size_t(delta + D)], 0.18f * em, palette::kTextDim);
   const ImVec2 now = line[std::size_t(j - i + D)];
   dl->AddCircleFilled(now, 0.32f * em, palette::kQuery);
-  const std::string label = "Δ = " + std::to_string(j - i) + ": " + format_number(r.scores(i, j), 3);
+  const std::string label = "Δ = " + signed_int(j - i) + ": " + format_number(r.scores(i, j), 3);
   const float lw = ImGui::CalcTextSize(label.c_str()).x;
   dl->AddText(ImVec2(std::clamp(now.x - 0.5f * lw, p.x + 0.2f * em, p.x + w - lw - 0.2f * em),
                      now.y > p.y + 0.5f * h ? now.y - 1.4f * em : now.y + 0.4f * em),
               palette::kText, label.c_str());
-  const std::string left = std::to_string(-D), right = "+" + std::to_string(D);
+  const std::string left = signed_int(-D), right = "+" + std::to_string(D);
   dl->AddText(ImVec2(p.x + 0.3f * em, p.y + h - pad_b + 0.05f * em), palette::kTextDim, left.c_str());
   dl->AddText(ImVec2(X(D) - 0.3f * em, p.y + h - pad_b + 0.05f * em), palette::kTextDim, "0");
   dl->AddText(ImVec2(p.x + w - ImGui::CalcTextSize(right.c_str()).x - 0.3f * em, p.y + h - pad_b + 0.05f * em),
