@@ -149,13 +149,7 @@ void set_key_dim(AppState& state, int d_k) {
 void set_value_dim(AppState& state, int d_v) {
   if (std::clamp(d_v, 1, scene::kMaxDim) == state.scene.d_v()) return;
   resize_checked(state, [d_v](scene::Scene& s) {
-    scene::set_value_dim(s, d_v);
-    // Wo maps d_v columns: new rows are 0 (the new value columns add nothing), removed rows go.
-    if (s.Wo.size() != 0) {
-      const Eigen::Index old_rows = s.Wo.rows(), rows = s.d_v();
-      s.Wo.conservativeResize(rows, s.Wo.cols());
-      if (rows > old_rows) s.Wo.bottomRows(rows - old_rows).setZero();
-    }
+    scene::set_value_dim(s, d_v);  // keeps W_o's rows = d_v
     s.heads = fitting_heads(s, s.heads);
   });
 }

@@ -19,11 +19,12 @@
 namespace ui {
 namespace {
 
-// A colour per head (cycled): the underline of its columns in the vectors panel, its grid's caption.
-constexpr ImU32 kHeadColors[] = {IM_COL32(240, 160, 80, 255),  IM_COL32(110, 170, 250, 255),
-                                 IM_COL32(140, 210, 120, 255), IM_COL32(220, 120, 200, 255),
-                                 IM_COL32(240, 220, 100, 255), IM_COL32(120, 220, 220, 255),
-                                 IM_COL32(250, 130, 130, 255), IM_COL32(180, 160, 250, 255)};
+// A colour per head (cycled): the underline of its columns in the vectors panel, its grid's caption,
+// its columns of the concat. Chosen apart from the roles' orange (q), blue (k) and green (v).
+constexpr ImU32 kHeadColors[] = {IM_COL32(196, 150, 255, 255), IM_COL32(80, 215, 205, 255),
+                                 IM_COL32(255, 125, 180, 255), IM_COL32(235, 205, 90, 255),
+                                 IM_COL32(240, 240, 245, 255), IM_COL32(255, 110, 100, 255),
+                                 IM_COL32(150, 120, 220, 255), IM_COL32(170, 220, 240, 255)};
 
 //-------------------------------------------------------------------------------------------------
 // [SECTION] Weights as small multiples
