@@ -95,6 +95,9 @@ test("the heads control splits a scene; links carry heads and Wo exactly", async
   const single = { ...TWO_HEADS, version: 1 };
   delete single.heads;
   await loadScene(page, single);
+  // The heads control is in the Heads mode (Explore shows it once a scene has several heads).
+  await clickWidget(page, "mode/heads");
+  await waitForState(page, (s) => s.ui.mode === "heads", "clicking mode/heads did not switch modes");
   await clickWidget(page, "heads/2");
   const split = await waitForState(page, (s) => s.scene.heads === 2, "clicking heads/2 did not split into 2 heads");
   assert.equal(split.scene.version, 2, "a scene with heads is written as version 2");
@@ -105,10 +108,11 @@ test("the heads control splits a scene; links carry heads and Wo exactly", async
   await parkMouse(page);
   await animationFrames(page, 3);
   const url = await page.evaluate(() => window.attentionLab.link());
-  assert.match(url, /#s=[A-Za-z0-9_-]+$/, "link()");
+  assert.match(url, /#s=[A-Za-z0-9_-]+&mode=heads$/, "link() carries the scene and the Heads mode");
   const copy = await open(t, { suffix: url.slice(url.indexOf("#")) });
   const back = await waitForState(copy.page, (s) => s.scene.heads === 2, "the link did not open the 2-head scene");
   assert.ok(sameNumbers(back.scene, withWo), `round trip: ${JSON.stringify(back.scene.Wo)}`);
+  assert.equal(back.ui.mode, "heads", "the link opens in the Heads mode");
   // W_o's cells are on screen (Output panel) with their ids.
   await requireWidget(copy.page, "Wo/0/0");
   assertClean(app);

@@ -59,9 +59,12 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_v: length of each value (and output row)");
   record_item_rect(state, "dv");
 
-  // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v).
-  row_label("Heads");
-  draw_heads_control(state);
+  // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
+  // the scene has several heads (a one-head Explore screen keeps its height for the vectors).
+  if (state.ui.mode == Mode::Heads || s.heads > 1) {
+    row_label("Heads");
+    draw_heads_control(state);
+  }
 
   // Scale: none / √d_k / temperature.
   row_label("Scale");
