@@ -1,4 +1,4 @@
-// heads.test.mjs — multi-head attention in the page (issue 11): a 2-head scene through setState,
+// heads.test.mjs — multi-head attention in the page: a 2-head scene through setState,
 // focusing head 1 (head/1/focus) and the derivation tooltip of one of its weights, the heads control,
 // links carrying heads and Wo (exact round trip), and the Heads mode at 1280×720 and phone size.
 import { test } from "node:test";
