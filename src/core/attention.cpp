@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/products.hpp"
+
 namespace attn {
 namespace {
 
@@ -101,7 +103,8 @@ Result attend(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& 
   const int d_k = static_cast<int>(Q.cols());
 
   // (1) raw scores: scores(i,j) = q_i · k_j, all pairs at once as Q Kᵀ.       n×n
-  r.scores = (Q * K.transpose()).unaryExpr(kClamp);
+  // Fixed summation order (products.hpp): a row computed alone, as the KV cache does, is the same.
+  r.scores = dot_products(Q, K).unaryExpr(kClamp);
 
   // (2) scaling: divide by s (1, √d_k or the temperature) to keep softmax out of saturation.   n×n
   r.divisor = scale_divisor(options.scale, d_k);
@@ -114,7 +117,7 @@ Result attend(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& 
   r.weights = masked_softmax(r.scaled, r.allowed, &r.masked_rows);
 
   // (5) output Y = A V: row i is the weight-blend of the value rows.                   n×d_v
-  r.output = (r.weights * V).unaryExpr(kClamp);
+  r.output = weighted_sum(r.weights, V).unaryExpr(kClamp);
   return r;
 }
 
