@@ -5,7 +5,8 @@ usage: export_crosscheck.py numpy|pytorch|latex|svg CLI CASE_DIR
 
 Scenes: the CLI's presets, the bundled demos (web/demos/*.json) and 40 random scenes that cover
 causal on/off, custom masks (every 4th with a fully masked row), each scale (none, sqrt_dk, a
-temperature), direct and projected mode, n = 1, and token labels that need escaping.
+temperature), direct and projected mode, RoPE (version 2; both layouts, offsets up to 5000), n = 1,
+and token labels that need escaping.
 
   numpy    each exported script runs with /usr/bin/python3 (a subprocess, as a user would run it;
            it must print and exit 0), then is exec'd: `weights` and `output` (float64 arrays) equal
@@ -70,6 +71,9 @@ def run_cli(cli, args, stdin_text):
 def random_scene(rng, index):
     n = 1 if index == 5 else int(rng.integers(2, 13))
     d_k, d_v = int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    rope = index % 5 == 2  # version 2: rotary position embedding (each head's size even)
+    if rope:
+        d_k = 2 * int(rng.integers(1, 5))
     spread = 6.0 if index % 5 == 0 else 2.0
 
     def mat(rows, cols):
@@ -87,6 +91,10 @@ def random_scene(rng, index):
         s.update(Q=mat(n, d_k), K=mat(n, d_k), V=mat(n, d_v))
     s["scale"] = ["none", "sqrt_dk", float(rng.choice([0.05, 0.5, 1.7, 9.0]))][index % 3]
     s["causal"] = index % 4 in (1, 2)
+    if rope:
+        s["version"] = 2
+        s["rope"] = {"base": float(rng.choice([10000.0, 100.0, 3.5])), "layout": ["interleaved", "half"][index % 2],
+                     "offset": int(rng.choice([0, 7, 5000]))}
     if index % 2 == 0 or index % 7 == 1:
         mask = (rng.uniform(size=(n, n)) < 0.7).astype(int)
         if index % 4 == 0:
@@ -123,6 +131,7 @@ def coverage(scenes):
         scale = s.get("scale", "sqrt_dk")
         kinds["none" if scale == "none" else "sqrt_dk" if scale == "sqrt_dk" else "temperature"] += 1
         kinds["projected"] += "X" in s
+        kinds["rope"] = kinds.get("rope", 0) + ("rope" in s)
     return kinds
 
 
@@ -146,6 +155,10 @@ def compare_script(c, label, ns, result, scene, to_numpy):
             c.check(f"{label}: {key} bit for bit", got.shape == np.array(scene[key]).shape and
                     np.array_equal(got, np.array(scene[key], dtype=np.float64)))
     c.check(f"{label}: tokens", ns.get("tokens") == scene["tokens"])
+    if "Q_rope" in result:  # RoPE: the turned queries and keys the scores use
+        d = max(np.abs(to_numpy(ns["Q_rope"]) - np.array(result["Q_rope"])).max(),
+                np.abs(to_numpy(ns["K_rope"]) - np.array(result["K_rope"])).max())
+        c.check(f"{label}: Q_rope, K_rope within {TOL}", d <= TOL, f"max |diff| {d:.3g}")
     return diff
 
 

@@ -203,7 +203,18 @@ std::string scale_words(const Scene& s) {
 }
 
 // The stage's formula in plain Unicode (SVG titles).
+std::string stage_formula_plain(const Scene& s, ExportStage stage);
+// With RoPE the scores use the turned Q and K, while the Q and K stages show them unturned.
 std::string stage_formula(const Scene& s, ExportStage stage) {
+  const std::string f = stage_formula_plain(s, stage);
+  if (!s.rope_on) return f;
+  if (stage == ExportStage::Q || stage == ExportStage::K) return f + " (before RoPE)";
+  if (stage == ExportStage::Scores || stage == ExportStage::Scaled || stage == ExportStage::Weights)
+    return f + " (Q, K turned by RoPE)";
+  return f;
+}
+
+std::string stage_formula_plain(const Scene& s, ExportStage stage) {
   const std::string divided = s.scale.mode == attn::ScaleMode::None     ? "QKᵀ"
                               : s.scale.mode == attn::ScaleMode::SqrtDk ? "QKᵀ / √d_k"
                                                                         : "QKᵀ / T";
@@ -227,7 +238,17 @@ std::string stage_formula(const Scene& s, ExportStage stage) {
 }
 
 // The same in LaTeX comment form (ASCII).
+std::string stage_formula_tex_plain(const Scene& s, ExportStage stage);
 std::string stage_formula_tex(const Scene& s, ExportStage stage) {
+  const std::string f = stage_formula_tex_plain(s, stage);
+  if (!s.rope_on) return f;
+  if (stage == ExportStage::Q || stage == ExportStage::K) return f + " (before RoPE)";
+  if (stage == ExportStage::Scores || stage == ExportStage::Scaled || stage == ExportStage::Weights)
+    return f + " (Q, K turned by RoPE)";
+  return f;
+}
+
+std::string stage_formula_tex_plain(const Scene& s, ExportStage stage) {
   const std::string divided = s.scale.mode == attn::ScaleMode::None     ? "Q K^T"
                               : s.scale.mode == attn::ScaleMode::SqrtDk ? "Q K^T / \\sqrt{d_k}"
                                                                         : "Q K^T / T";
@@ -294,7 +315,57 @@ std::string script_summary(const Scene& s) {
     text += ", d_model = " + std::to_string(s.X.cols()) + " (projected: Q = X Wq, …)";
   text += ".\nScaling: " + scale_words(s) + ". Causal mask: " + (s.causal ? "on" : "off") +
           ". Custom mask: " + (s.mask.size() ? "yes" : "no") + ".";
+  if (s.rope_on)
+    text += "\nRoPE: base " + exact(s.rope.base) + ", " +
+            (s.rope.layout == attn::RopeLayout::Half ? "half" : "interleaved") +
+            " layout, token 0 at position " + std::to_string(s.rope.offset) + ".";
   return text;
+}
+
+// The RoPE step of both scripts (core/rope.hpp): a function, then Q and K turned. The angles and
+// their cos/sin come from Python's math module (the C library's pow, cos, sin, as the app uses), so
+// the turned vectors are the app's to the last bit or so; `torch_tables` builds them as tensors.
+std::string rope_step(const Scene& s, bool torch) {
+  const bool half = s.rope.layout == attn::RopeLayout::Half;
+  std::string py;
+  py += "# --- RoPE: turn each query and key by its position, so q_i · k_j depends on i − j only\n";
+  py += "rope_base, rope_offset = " + exact(s.rope.base) + ", " + std::to_string(s.rope.offset) + "\n\n\n";
+  py += "def rope(M):\n";
+  py += "    \"\"\"Row i sits at position p = rope_offset + i; its coordinate pair c turns by the angle\n";
+  py += "    θ = p · rope_base^(−2c/d). Pairs (" +
+        std::string(half ? "c, c + d/2): the \"half\" layout (GPT-NeoX, Hugging Face Llama)"
+                         : "2c, 2c+1): the \"interleaved\" layout (RoFormer)") +
+        ".\"\"\"\n";
+  py += "    n_rows, d = M.shape\n";
+  py += "    pairs = d // 2\n";
+  if (!torch) {
+    py += "    out = M.copy()\n";
+    py += "    for i in range(n_rows):\n";
+    py += "        p = float(rope_offset + i)\n";
+    py += "        for c in range(pairs):\n";
+    py += "            theta = p * math.pow(rope_base, -2.0 * c / d)\n";
+    py += std::string("            a, b = ") + (half ? "c, c + pairs" : "2 * c, 2 * c + 1") + "\n";
+    py += "            x, y = M[i, a], M[i, b]\n";
+    py += "            out[i, a] = x * math.cos(theta) - y * math.sin(theta)\n";
+    py += "            out[i, b] = x * math.sin(theta) + y * math.cos(theta)\n";
+    py += "    return out\n\n\n";
+  } else {
+    py += "    theta = [[float(rope_offset + i) * math.pow(rope_base, -2.0 * c / d) for c in range(pairs)]\n";
+    py += "             for i in range(n_rows)]  # n×d/2 angles\n";
+    py += "    cos = torch.tensor([[math.cos(t) for t in row] for row in theta], dtype=torch.float64)\n";
+    py += "    sin = torch.tensor([[math.sin(t) for t in row] for row in theta], dtype=torch.float64)\n";
+    py += std::string("    a = ") + (half ? "torch.arange(pairs)" : "torch.arange(pairs) * 2") +
+          "  # first coordinate of each pair\n";
+    py += std::string("    b = ") + (half ? "a + pairs" : "a + 1") + "  # second coordinate\n";
+    py += "    x, y = M[:, a], M[:, b]\n";
+    py += "    out = M.clone()\n";
+    py += "    out[:, a] = x * cos - y * sin\n";
+    py += "    out[:, b] = x * sin + y * cos\n";
+    py += "    return out\n\n\n";
+  }
+  py += "Q_rope = rope(Q)  # n×d_k: the scores below use the turned queries and keys\n";
+  py += "K_rope = rope(K)\n\n";
+  return py;
 }
 
 std::string export_numpy_text(const Scene& s) {
@@ -307,7 +378,7 @@ std::string export_numpy_text(const Scene& s) {
       "`output` (n×d_v) are float64 arrays equal to what the app shows. Every number below reads\n"
       "back as exactly the app's double. Exported by Attention Lab (attention-lab-cli --export numpy).\n"
       "\"\"\"\n";
-  py += "import numpy as np\n\n";
+  py += s.rope_on ? "import math\n\nimport numpy as np\n\n" : "import numpy as np\n\n";
   py += "# Row i of every matrix below belongs to token i.\n";
   py += py_tokens(s.tokens);
   py += "n = len(tokens)\n\n";
@@ -334,9 +405,10 @@ std::string export_numpy_text(const Scene& s) {
     py += "V = X @ Wv  # n×d_v\n\n";
   }
   py += "d_k = Q.shape[1]\n\n";
+  if (s.rope_on) py += rope_step(s, false);
 
   py += "# --- (1) Scores QKᵀ: scores[i, j] = q_i · k_j, every query against every key (n×n)\n";
-  py += "scores = Q @ K.T\n\n";
+  py += s.rope_on ? "scores = Q_rope @ K_rope.T\n\n" : "scores = Q @ K.T\n\n";
 
   py += "# --- (2) Scaling: divide by s so softmax does not saturate\n";
   switch (s.scale.mode) {
@@ -448,9 +520,10 @@ std::string export_pytorch_text(const Scene& s) {
     py += "V = v_proj(X)  # n×d_v\n\n";
   }
   py += "d_k = Q.shape[1]\n\n";
+  if (s.rope_on) py += rope_step(s, true);
 
   py += "# --- (1) Scores QKᵀ: scores[i, j] = q_i · k_j, every query against every key (n×n)\n";
-  py += "scores = Q @ K.T\n\n";
+  py += s.rope_on ? "scores = Q_rope @ K_rope.T\n\n" : "scores = Q @ K.T\n\n";
 
   py += "# --- (2) Scaling: divide by s so softmax does not saturate\n";
   switch (s.scale.mode) {
