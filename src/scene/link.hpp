@@ -30,7 +30,7 @@
 namespace scene::link {
 
 // Longest fragment accepted or produced, in bytes. 32 KiB holds ~1000 round-trip doubles (about
-// 32 base64 characters each) — every bundled demo is under 8 KiB — and stays well inside what
+// 32 base64 characters each) — every bundled demo is under 10 KiB — and stays well inside what
 // browsers, chat apps and mail clients keep intact. Checked before any decoding, so a 64 KB
 // fragment costs nothing. Bigger scenes are shared with Export JSON.
 constexpr std::size_t kMaxFragmentBytes = 32768;
