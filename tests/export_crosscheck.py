@@ -5,8 +5,9 @@ usage: export_crosscheck.py numpy|pytorch|latex|svg CLI CASE_DIR
 
 Scenes: the CLI's presets, the bundled demos (web/demos/*.json) and 40 random scenes that cover
 causal on/off, custom masks (every 4th with a fully masked row), each scale (none, sqrt_dk, a
-temperature), direct and projected mode, RoPE (version 2; both layouts, offsets up to 5000), n = 1,
-and token labels that need escaping.
+temperature), direct and projected mode, RoPE (version 2; both layouts, offsets up to 5000), 2 or 3
+heads and an output map Wo (version 2; half of them shaped for nn.MultiheadAttention), n = 1, and
+token labels that need escaping.
 
   numpy    each exported script runs with /usr/bin/python3 (a subprocess, as a user would run it;
            it must print and exit 0), then is exec'd: `weights` and `output` (float64 arrays) equal
@@ -72,7 +73,12 @@ def random_scene(rng, index):
     n = 1 if index == 5 else int(rng.integers(2, 13))
     d_k, d_v = int(rng.integers(1, 9)), int(rng.integers(1, 9))
     rope = index % 5 == 2  # version 2: rotary position embedding (each head's size even)
-    if rope:
+    heads = [1, 2, 1, 3, 1, 2][index % 6] if index >= 6 else 1  # version 2: multi-head
+    if heads > 1:
+        d_k = heads * int(rng.integers(1, 4)) * (2 if rope else 1)
+        # Every other multi-head scene fits nn.MultiheadAttention (d_k = d_v [= d_model]).
+        d_v = d_k if index % 4 < 2 else heads * int(rng.integers(1, 4))
+    elif rope:
         d_k = 2 * int(rng.integers(1, 5))
     spread = 6.0 if index % 5 == 0 else 2.0
 
@@ -85,12 +91,18 @@ def random_scene(rng, index):
         tokens = [odd[i % len(odd)] + str(i) for i in range(n)]
     s = {"version": 1, "tokens": tokens}
     if index % 2 == 1:
-        d_model = int(rng.integers(1, 9))
+        d_model = d_k if heads > 1 and d_k == d_v and index % 3 else int(rng.integers(1, 9))
         s.update(X=mat(n, d_model), Wq=mat(d_model, d_k), Wk=mat(d_model, d_k), Wv=mat(d_model, d_v))
     else:
         s.update(Q=mat(n, d_k), K=mat(n, d_k), V=mat(n, d_v))
     s["scale"] = ["none", "sqrt_dk", float(rng.choice([0.05, 0.5, 1.7, 9.0]))][index % 3]
     s["causal"] = index % 4 in (1, 2)
+    if heads > 1 or index % 9 == 4:
+        s["version"] = 2
+        if heads > 1:
+            s["heads"] = heads
+        if index % 3 != 0:  # an output map Wo: d_v×d_out, square half of the time
+            s["Wo"] = mat(d_v, d_v if index % 2 else int(rng.integers(1, 7)))
     if rope:
         s["version"] = 2
         s["rope"] = {"base": float(rng.choice([10000.0, 100.0, 3.5])), "layout": ["interleaved", "half"][index % 2],
@@ -132,6 +144,8 @@ def coverage(scenes):
         kinds["none" if scale == "none" else "sqrt_dk" if scale == "sqrt_dk" else "temperature"] += 1
         kinds["projected"] += "X" in s
         kinds["rope"] = kinds.get("rope", 0) + ("rope" in s)
+        kinds["heads"] = kinds.get("heads", 0) + (s.get("heads", 1) > 1)
+        kinds["Wo"] = kinds.get("Wo", 0) + ("Wo" in s)
     return kinds
 
 
@@ -177,7 +191,7 @@ def test_scripts(kind, cli, case_dir):
     print(f"{len(scenes)} scenes: {cover}")
     c.check("≥ 30 random scenes", sum(label.startswith("random") for label, _ in scenes) >= 30)
     c.check("every kind of scene is covered", all(v >= 3 for v in cover.values()), str(cover))
-    worst = 0.0
+    worst, mha_used = 0.0, 0
     for index, (label, text) in enumerate(scenes):
         scene = json.loads(text)
         result = json.loads(run_cli(cli, ["-"], text))
@@ -194,11 +208,27 @@ def test_scripts(kind, cli, case_dir):
         ns = {"__name__": "exported"}
         exec(compile(script, path, "exec"), ns)
         worst = max(worst, compare_script(c, f"{label} ({kind})", ns, result, scene, to_numpy))
-        if kind == "pytorch" and "X" in scene:
+        if kind == "pytorch" and scene.get("heads", 1) > 1:
+            d_k = len(result["Q"][0])
+            fits = (d_k == len(result["V"][0]) and ("Wo" not in scene or len(scene["Wo"][0]) == d_k) and
+                    ("X" not in scene or (len(scene["X"][0]) == d_k and "rope" not in scene)))
+            c.check(f"{label}: nn.MultiheadAttention exactly when the scene fits it",
+                    ("nn.MultiheadAttention(" in script) == fits)
+            mha_used = mha_used + 1 if fits else mha_used
+        elif kind == "pytorch" and "X" in scene:
             c.check(f"{label}: nn.Linear(bias=False) layers",
                     "nn.Linear(" in script and "bias=False" in script and ns["q_proj"].bias is None)
     print(f"{kind}: max |exported − cli| over weights and output: {worst:.3g}")
+    if kind == "pytorch":
+        c.check("≥ 4 scenes through nn.MultiheadAttention", mha_used >= 4, str(mha_used))
     return c
+
+
+def stage_values(result, stage):
+    """The CLI's numbers of a stage: with several heads, scores and scaled are head 0's."""
+    if stage in ("scores", "scaled") and "heads" in result:
+        return result["heads"][0][stage]
+    return result[stage]
 
 
 # --- latex ----------------------------------------------------------------------------------------
@@ -234,7 +264,7 @@ def test_latex(cli, case_dir):
                 args = ["--export", "latex", "--stage", stage] + ([] if digits == 3 else ["--digits", str(digits)])
                 tex = run_cli(cli, args + ["-"], text)
                 name = f"{label} latex {stage} digits {digits}"
-                want = result[stage]
+                want = stage_values(result, stage)
                 rows, cols = len(want), len(want[0])
                 c.check(f"{name}: one balanced bmatrix", tex.count("\\begin{bmatrix}") == 1 and
                         tex.count("\\end{bmatrix}") == 1 and tex.index("\\begin") < tex.index("\\end"))
@@ -267,7 +297,8 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def expected_colors(result, stage):
     """(rows×cols×3 colours, rows×cols masked) the app would draw: heatmap.frag's float32 t."""
-    values = np.array([[np.nan if v is None else v for v in row] for row in result[stage]], dtype=np.float64)
+    values = np.array([[np.nan if v is None else v for v in row] for row in stage_values(result, stage)],
+                      dtype=np.float64)
     rows, cols = values.shape
     masked = np.zeros((rows, cols), dtype=bool)
     if stage in ("weights", "scores", "scaled"):

@@ -87,3 +87,17 @@ TEST_CASE("export: bad kind, stage or digits name the field; nothing is produced
   CHECK(r.error.rfind("K:", 0) == 0);
   CHECK(r.text.empty());
 }
+
+TEST_CASE("export pytorch: the torch-mha preset as nn.MultiheadAttention with its weights set") {
+  const std::string py = scene::export_pytorch(*scene::preset("torch-mha"));
+  CHECK(py.find("mha = nn.MultiheadAttention(E, h, bias=False, batch_first=True, dtype=torch.float64)") !=
+        std::string::npos);
+  CHECK(py.find("mha.in_proj_weight.copy_(torch.cat([Wq.T, Wk.T, Wv.T]))") != std::string::npos);
+  CHECK(py.find("mha.out_proj.weight.copy_(Wo.T)") != std::string::npos);
+  CHECK(py.find("average_attn_weights=True") != std::string::npos);
+  // NumPy writes the heads out: a loop over h = 2 heads, their outputs concatenated, then Wo.
+  const std::string np = scene::export_numpy(*scene::preset("torch-mha"));
+  CHECK(np.find("h = 2  # heads") != std::string::npos);
+  CHECK(np.find("output = concat @ Wo") != std::string::npos);
+  CHECK(np.find("weights = sum(head_weights) / h") != std::string::npos);
+}
