@@ -45,9 +45,9 @@ std::string usage_text() {
          "  --preset NAME        start with a lesson example: " +
          preset_names() +
          "\n"
-         "  --mode NAME          start in a mode: " +
+         "  --mode NAME          start in a mode of the mode bar: " +
          scene::link::mode_names() +
-         " (as a link's mode=)\n"
+         "\n"
          "  --size WxH           window size in logical pixels (default 1440x900)\n"
          "  --frames N           draw N frames, then exit 0 (automation; checks glGetError each frame)\n"
          "  --screenshot OUT.png write the last frame as PNG (framebuffer pixels)\n"
@@ -99,7 +99,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
     } else if (flag == "--mode") {
       if (!take_value()) return ParseOutcome::ExitUsage;
       if (!scene::link::mode_from_name(value)) {
-        *message = "--mode: unknown mode \"" + value + "\" (known: " + scene::link::mode_names() + ")";
+        *message = "--mode: unknown mode \"" + value + "\" (modes: " + scene::link::mode_names() + ")";
         return ParseOutcome::ExitUsage;
       }
       o.mode = value;

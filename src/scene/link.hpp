@@ -53,7 +53,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
-enum class Mode { Explore, Flash, Decode };
+enum class Mode { Explore, Heads, Flash, Decode };
 
 struct ModeInfo {
   Mode mode;
@@ -62,6 +62,7 @@ struct ModeInfo {
 };
 inline constexpr ModeInfo kModes[] = {
     {Mode::Explore, "explore", "Explore"},
+    {Mode::Heads, "heads", "Heads"},
     {Mode::Flash, "flash", "FlashAttention"},  // the tiled pass step by step (ui/panels/flash_panel.cpp)
     {Mode::Decode, "decode", "Decode"},        // KV-cache decoding token by token
 };
