@@ -367,6 +367,9 @@ void layout_heads(Screen& sc) {
       y += square * 0.9f + 6.0f * em + gap;
     }
     if (show_out) sc.output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 4.0f * em + 16.0f * em));
+  }
+}
+
 // FlashAttention: the stepper on the left; on the right the Scores grid cut into tiles above each
 // query row's running state. Narrow: one scrolling column.
 void layout_flash(Screen& sc) {

@@ -43,7 +43,7 @@ void decode_tick(AppState& state) {
     }
     state.layout_changed = true;  // keep frames coming while playing
   }
-  decode_update(d, state.scene, state.result, state.result_version, want);
+  decode_update(d, state.scene, state.result, result_key(state), want);
   if (d.t == state.scene.n() - 1) d.playing = false;
 }
 
@@ -82,7 +82,7 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
   ImGui::EndDisabled();
   if (want != d.t) {
     if (want < d.t) d.playing = false;
-    decode_update(d, state.scene, state.result, state.result_version, want);
+    decode_update(d, state.scene, state.result, result_key(state), want);
   }
 
   ImGui::Spacing();

@@ -53,7 +53,7 @@ void flash_tick(AppState& state) {
     }
     state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
   }
-  flash_update(f, state.scene, state.result, state.result_version, want);
+  flash_update(f, state.scene, state.result, result_key(state), want);
   if (f.finished()) f.playing = false;
 }
 
@@ -83,7 +83,7 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
     f.block = std::clamp(block, 1, n);
     f.step = 0;
     f.playing = false;
-    flash_update(f, state.scene, state.result, state.result_version, 0);
+    flash_update(f, state.scene, state.result, result_key(state), 0);
   }
   record_item_rect(state, "flash/block");
 
@@ -110,7 +110,7 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
   ImGui::EndDisabled();
   if (want != f.step) {
     if (want < f.step) f.playing = false;
-    flash_update(f, state.scene, state.result, state.result_version, want);
+    flash_update(f, state.scene, state.result, result_key(state), want);
   }
 
   // What this step did.

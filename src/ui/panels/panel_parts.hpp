@@ -38,6 +38,12 @@ void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int
 // of one query/key pair's score against their distance.
 void draw_rope_controls(AppState& state, const Fonts& fonts);
 
+// Which result the FlashAttention and Decode steppers follow: the result's version and the focused
+// head (a multi-head scene shows that head's pass; heads ≤ 16).
+inline std::uint64_t result_key(const AppState& state) {
+  return state.result_version * 32 + std::uint64_t(state.ui.focus_head);
+}
+
 // FlashAttention mode (flash_panel.cpp): flash_tick once per frame keeps the pass on its step and
 // plays; the stepper panel; the tiles over the Scores grid (call inside the Scores panel, after it
 // is drawn); each query row's running m, ℓ, rescale and output.
