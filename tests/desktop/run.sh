@@ -448,15 +448,16 @@ done
 if command -v xdotool >/dev/null; then
   click_id() {  # click_id RECTS.json ID — press and release in different frames
     read -r cx cy < <(rect_center "$1" "$2")
-    xdotool mousemove "$cx" "$cy"; sleep 0.2; xdotool mousedown 1; sleep 0.15; xdotool mouseup 1; sleep 0.3
+    xdotool mousemove "$cx" "$cy"; sleep 0.5; xdotool mousedown 1; sleep 0.4; xdotool mouseup 1; sleep 0.8
   }
   rects="$out/mode-flash-1280x720.rects.json"
   "$app" --preset causal-5 --mode flash --size 1280x720 > "$out/mode-flash-live.log" 2>&1 &
   app_pid=$!
+  xdotool search --sync --name 'Attention Lab' > /dev/null
   sleep 3
   window_png "$out/mode-flash-live-before.png" 1280 720
   click_id "$rects" flash/next
-  xdotool mousemove 2999 1799; sleep 0.5
+  xdotool mousemove 2999 1799; sleep 1
   window_png "$out/mode-flash-live-step1.png" 1280 720
   before=$(region_mean "$out/mode-flash-live-before.png" "$rects" cell/scores/0/0)
   after=$(region_mean "$out/mode-flash-live-step1.png" "$rects" cell/scores/0/0)
@@ -471,10 +472,11 @@ if command -v xdotool >/dev/null; then
   rects="$out/mode-decode-1280x720.rects.json"
   "$app" --preset causal-5 --mode decode --size 1280x720 > "$out/mode-decode-live.log" 2>&1 &
   app_pid=$!
+  xdotool search --sync --name 'Attention Lab' > /dev/null
   sleep 3
   window_png "$out/mode-decode-live-before.png" 1280 720
   for _ in 1 2 3; do click_id "$rects" decode/next; done
-  xdotool mousemove 2999 1799; sleep 0.5
+  xdotool mousemove 2999 1799; sleep 1
   window_png "$out/mode-decode-live-t3.png" 1280 720
   # The band below cache row 0: empty at t = 0, three rows of numbers at t = 3.
   grown=$("$python" - "$out/mode-decode-live-before.png" "$out/mode-decode-live-t3.png" "$rects" <<'EOF'
