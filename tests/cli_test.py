@@ -55,7 +55,7 @@ BAD = [
     ("token_65_bytes", scene(tokens=["a", "x" * 65]), "tokens: entry 1 is 65 bytes, limit is 64"),
     ("truncated", scene()[:40], "json: parse error at byte 41"),
     ("empty", "", "input: empty"),
-    ("version_2", scene(version=2), "version: expected 1, got 2"),
+    ("version_3", scene(version=3), "version: expected 1 or 2, got 3"),
     ("version_missing", scene(version=None), "version: missing"),
     ("unknown_key", scene(Wo=[[1]]), "Wo: unknown key"),
     ("not_object", "[1, 2]", "scene: expected a JSON object"),
@@ -89,7 +89,7 @@ def main():
         try:
             result = json.loads(out)
             keys_ok = all(k in result for k in ("Q", "K", "V", "scores", "scaled", "weights", "output",
-                                                 "masked_rows"))
+                                                 "masked_rows", "entropy", "argmax"))
         except ValueError:
             keys_ok = False
         ok = code == 0 and err == "" and keys_ok

@@ -314,7 +314,7 @@ TEST_CASE("fragment: every bad link of issue 5 gives an error naming the problem
   }
   SUBCASE("wrong version") {
     const std::string e =
-        error_of(s_fragment(R"({"version":2,"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})"));
+        error_of(s_fragment(R"({"version":3,"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})"));
     CHECK(contains(e, "scene: "));
     CHECK(contains(e, "version"));
   }

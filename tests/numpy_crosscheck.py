@@ -12,8 +12,11 @@ number, causal on and off, random custom masks (some with a fully masked row), n
     allowed = tril(1) if causal, AND mask
     weights = row-softmax over allowed cells (0 elsewhere; a row with none: all 0, reported)
     output = weights V
+    entropy = −Σ a log₂ a per row (bits; 0 for a fully masked row)
+    argmax = numpy.argmax of each row's allowed weights (the first maximum; −1 if fully masked)
 
-and compares with |cli − numpy| ≤ 1e-5·|numpy| + 1e-9 (relative, absolute near 0).
+Every 5th scene repeats token 0 in token 1 (its key, or its X row), so rows hold exact ties and
+argmax must pick the first of them. It compares with |cli − numpy| ≤ 1e-5·|numpy| + 1e-9 (relative, absolute near 0).
 Run with Debian's /usr/bin/python3 (python3-numpy); without numpy it prints SKIP and exits 77.
 """
 import json
@@ -62,6 +65,12 @@ def random_scene(rng, index):
         if index % 8 == 0:
             mask[int(rng.integers(0, n))] = 0  # a fully masked row
         s["mask"] = mask.tolist()
+    if index % 5 == 0 and n >= 2:
+        # Exact ties: token 1's key equals token 0's (bit for bit), so every row scores them alike.
+        if projected:
+            s["X"][1] = list(s["X"][0])
+        else:
+            s["K"][1] = list(s["K"][0])
     return s
 
 
@@ -91,8 +100,17 @@ def reference(s):
         row = np.where(allowed[i], scaled[i], -np.inf)
         e = np.exp(row - row[allowed[i]].max())
         weights[i] = e / e.sum()
+    entropy = np.zeros(n)
+    argmax = np.full(n, -1)
+    for i in range(n):
+        if i in masked_rows:
+            continue
+        a = weights[i][weights[i] > 0]
+        entropy[i] = max(0.0, float(-(a * np.log2(a)).sum()))
+        argmax[i] = int(np.argmax(np.where(allowed[i], weights[i], -np.inf)))
     return dict(Q=Q, K=K, V=V, scores=scores, divisor=divisor, scaled=scaled, allowed=allowed,
-                weights=weights, output=weights @ V, masked_rows=masked_rows)
+                weights=weights, output=weights @ V, masked_rows=masked_rows, entropy=entropy,
+                argmax=argmax)
 
 
 def compare(name, got, want, failures):
@@ -114,7 +132,7 @@ def main():
     assert count >= 50
     os.makedirs(case_dir, exist_ok=True)
     rng = np.random.default_rng(20240601)
-    failures, max_rel, checked_masked = [], 0.0, 0
+    failures, max_rel, checked_masked, checked_ties = [], 0.0, 0, 0
     for index in range(count):
         s = random_scene(rng, index)
         path = os.path.join(case_dir, f"scene_{index:03d}.json")
@@ -150,18 +168,30 @@ def main():
         if got["masked_rows"] != want["masked_rows"]:
             case_failures.append(f"{where} masked_rows {got['masked_rows']}, numpy {want['masked_rows']}")
         checked_masked += len(want["masked_rows"])
+        # Reading aids: entropy in bits, argmax the first maximum (exact ties every 5th scene).
+        compare(f"{where} entropy", got["entropy"], want["entropy"], case_failures)
+        if got["argmax"] != want["argmax"].tolist():
+            case_failures.append(f"{where} argmax {got['argmax']}, numpy {want['argmax'].tolist()}")
+        n = len(s["tokens"])
+        if index % 5 == 0 and n >= 2:
+            tied_rows = [i for i in range(n) if want["allowed"][i, 0] and want["allowed"][i, 1]
+                         and want["weights"][i, 0] == want["weights"][i].max()]
+            checked_ties += len(tied_rows)
         # Masked weights are exactly 0, never merely small.
         if np.any(np.array(got["weights"])[~want["allowed"]] != 0.0):
             case_failures.append(f"{where} a masked weight is not exactly 0")
         failures += case_failures
     if checked_masked == 0:
         failures.append("no scene had a fully masked row: the generator must cover that case")
+    if checked_ties == 0:
+        failures.append("no row had a tie for its largest weight: the generator must cover that case")
     if failures:
         print("\n".join(failures[:40]))
         print(f"FAIL: {len(failures)} mismatch(es) against NumPy over {count} scenes")
         return 1
     print(f"ok: {count} random scenes, every stage within {RTOL:g} relative of NumPy float64 "
-          f"(max relative difference {max_rel:.3g}; {checked_masked} fully masked rows)")
+          f"(max relative difference {max_rel:.3g}; {checked_masked} fully masked rows; "
+          f"{checked_ties} rows whose largest weight is a tie)")
     return 0
 
 

@@ -324,6 +324,22 @@ TEST_CASE("validate() and compute() on scenes built in code") {
   CHECK(scene::validate(s).rfind("scale:", 0) == 0);
 }
 
+TEST_CASE("scene versions: a version-2 scene without version-2 keys is written as version 1, byte for byte") {
+  // Every preset's text is version 1; stamping it "version": 2 reads the same scene, which writes
+  // back as exactly the original version-1 text (old links and demo files keep their bytes).
+  for (const scene::PresetInfo& info : scene::preset_list()) {
+    INFO("preset " << info.name);
+    const std::string v1 = scene::scene_to_json(must_preset(info.name.c_str()));
+    REQUIRE(v1.rfind(R"({"version":1,)", 0) == 0);
+    const std::string v2 = R"({"version":2,)" + v1.substr(std::string(R"({"version":1,)").size());
+    const scene::ParseResult back = scene::parse_scene(v2);
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    CHECK(scene::scene_to_json(*back.scene) == v1);
+    CHECK(scene::scene_to_json(*back.scene, 2) == scene::scene_to_json(must_preset(info.name.c_str()), 2));
+  }
+  CHECK(scene::kSceneVersion == 2);
+}
+
 TEST_CASE("malformed scenes are rejected with an error naming the field") {
   struct Bad {
     const char* what;
@@ -401,8 +417,11 @@ TEST_CASE("malformed scenes are rejected with an error naming the field") {
       {"empty input", "", "input: empty"},
       {"whitespace input", " \n\t ", "input: empty"},
       {"not an object", "[1,2,3]", "scene: expected a JSON object, got an array"},
-      {"version 2", R"({"version":2,"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})",
-       "version: expected 1, got 2"},
+      {"version 3", R"({"version":3,"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})",
+       "version: expected 1 or 2, got 3"},
+      {"version 1.5", R"({"version":1.5,"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})",
+       "version: expected 1 or 2, got 1.5"},
+      {"mask empty", small_scene(R"(,"mask":[])"), "mask: is empty"},
       {"version as string", R"({"version":"1","tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})",
        "version: expected 1"},
       {"missing version", R"({"tokens":["a"],"Q":[[1]],"K":[[1]],"V":[[1]]})", "version: missing"},

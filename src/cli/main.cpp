@@ -1,6 +1,8 @@
 // attention-lab-cli — read a scene (JSON v1), print every stage of attention as JSON.
 //
 //   attention-lab-cli [--compact] [FILE|-]   scene from FILE, or stdin for "-" or no argument
+//   attention-lab-cli --online B [FILE|-]    FlashAttention's tiled pass, block size B, every step
+//   attention-lab-cli --kv-cache [FILE|-]    causal decoding token by token with a KV cache
 //   attention-lab-cli --preset NAME          print a preset's scene JSON
 //   attention-lab-cli --list-presets         list presets: name, tab, description
 //
@@ -14,6 +16,7 @@
 #include <string_view>
 
 #include "scene/scene.hpp"
+#include "scene/traces.hpp"
 
 namespace {
 
@@ -24,16 +27,27 @@ void print_help(std::FILE* out) {
   std::fprintf(
       out,
       "usage: attention-lab-cli [--compact] [FILE|-]\n"
+      "       attention-lab-cli [--compact] --online B [FILE|-]\n"
+      "       attention-lab-cli [--compact] --kv-cache [FILE|-]\n"
       "       attention-lab-cli --preset NAME\n"
       "       attention-lab-cli --list-presets\n"
       "\n"
       "Reads a scene (JSON version 1) from FILE, or from stdin when FILE is '-' or absent, and\n"
       "prints softmax(QK^T/s + M) V with every stage as one JSON object:\n"
       "  {\"Q\",\"K\",\"V\",\"scores\" (raw QK^T),\"divisor\" (s),\"scaled\" (scores/s, masked cells\n"
-      "   null),\"allowed\" (n x n 0/1),\"weights\",\"output\",\"masked_rows\"}\n"
+      "   null),\"allowed\" (n x n 0/1),\"weights\",\"output\",\"masked_rows\",\"entropy\" (per\n"
+      "   row, bits; 0 for a masked row),\"argmax\" (per row, first largest weight; -1 if masked)}\n"
       "Output is indented by 2 spaces; --compact prints it on one line. Numbers are printed so\n"
       "they read back as the same doubles.\n"
       "\n"
+      "  --online B        FlashAttention's tiled pass with blocks of B tokens (1 <= B <= n):\n"
+      "                    {\"block\",\"steps\": [{\"row_block\",\"col_block\",\"skipped\",\"m\",\"l\",\n"
+      "                    \"rescale\",\"O\"} ...],\"output\",\"max_abs_diff_vs_naive\",\"tiles_computed\",\n"
+      "                    \"tiles_skipped\"}; one step per tile, query blocks outer; m, l, O are the\n"
+      "                    block's rows after the step (m null before any allowed cell, l = 0)\n"
+      "  --kv-cache        causal decoding with a key/value cache: {\"steps\": [{\"t\",\"cache_len\",\n"
+      "                    \"weights\",\"output\"} ...],\"mults_with_cache\",\"mults_without_cache\"}\n"
+      "                    (without cache = rerunning the pass on the whole prefix at every step)\n"
       "  --preset NAME     print the scene JSON of a bundled preset (feed it back to compute it)\n"
       "  --list-presets    list the presets, one per line: NAME<TAB>description\n"
       "  --compact         one-line JSON output\n"
@@ -63,10 +77,95 @@ int bad_input(const std::string& message) {
   return kExitBadInput;
 }
 
+// The indented layout of result_to_json: one key per line, matrices one row per line, and here
+// one step per line.
+struct JsonWriter {
+  int indent;
+  bool first = true;
+  std::string pad() const { return std::string(static_cast<std::size_t>(std::max(indent, 0)), ' '); }
+  void key(const char* name) {
+    std::fputs(first ? "{" : ",", stdout);
+    if (indent >= 0) std::fputs("\n", stdout);
+    first = false;
+    std::printf(indent >= 0 ? "%s\"%s\": " : "%s\"%s\":", pad().c_str(), name);
+  }
+  void raw(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+  void close() { std::fputs(indent >= 0 ? "\n}\n" : "}\n", stdout); }
+};
+
+// --online B: the steps are printed as they run, so a 1024-token scene with B = 1 (a million
+// steps) never holds its trace in memory.
+int print_online(const scene::Scene& s, int block, int indent) {
+  const attn::Result naive = scene::compute(s);
+  if (block < 1 || block > s.n())
+    return bad_input("--online: block " + std::to_string(block) +
+                     " must be between 1 and n = " + std::to_string(s.n()));
+  attn::OnlinePass pass(naive.Q, naive.K, naive.V, scene::options_of(s), block);
+  JsonWriter out{indent};
+  out.key("block");
+  out.raw(std::to_string(block));
+  out.key("steps");
+  out.raw("[");
+  for (int k = 0; !pass.done(); ++k) {
+    if (k) out.raw(",");
+    if (indent >= 0) out.raw("\n" + out.pad() + out.pad());
+    out.raw(scene::online_step_json(pass.next()));
+  }
+  out.raw(indent >= 0 ? "\n" + out.pad() + "]" : "]");
+  const attn::Matrix output = pass.output();
+  out.key("output");
+  out.raw(scene::matrix_rows_json(output, indent));
+  out.key("max_abs_diff_vs_naive");
+  out.raw(scene::number_json(output.size() ? (output - naive.output).cwiseAbs().maxCoeff() : 0.0));
+  out.key("tiles_computed");
+  out.raw(std::to_string(pass.tiles_computed()));
+  out.key("tiles_skipped");
+  out.raw(std::to_string(pass.tiles_skipped()));
+  out.close();
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+// --kv-cache: decode the scene's tokens in order (causal implied).
+int print_kv_cache(const scene::Scene& s, int indent) {
+  const attn::Result full = scene::compute(s);
+  const int d_model = s.mode == scene::Mode::Projected ? static_cast<int>(s.X.cols()) : 0;
+  const attn::DecodeResult decode =
+      attn::decode_with_cache(full.Q, full.K, full.V, scene::options_of(s), d_model);
+  JsonWriter out{indent};
+  out.key("steps");
+  out.raw("[");
+  for (std::size_t t = 0; t < decode.steps.size(); ++t) {
+    if (t) out.raw(",");
+    if (indent >= 0) out.raw("\n" + out.pad() + out.pad());
+    out.raw(scene::decode_step_json(decode.steps[t]));
+  }
+  out.raw(indent >= 0 ? "\n" + out.pad() + "]" : "]");
+  out.key("mults_with_cache");
+  out.raw(std::to_string(decode.mults_with_cache));
+  out.key("mults_without_cache");
+  out.raw(std::to_string(decode.mults_without_cache));
+  out.close();
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+// A block size: digits only, no sign, at most 4 of them (n ≤ 1024); -1 when not a number.
+int parse_block(std::string_view text) {
+  if (text.empty() || text.size() > 4) return -1;
+  int value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return -1;
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int indent = 2;
+  bool online = false;
+  int online_block = 0;
+  bool kv_cache = false;
   std::string path;
   bool have_path = false;
   for (int i = 1; i < argc; ++i) {
@@ -90,6 +189,16 @@ int main(int argc, char** argv) {
       return 0;
     } else if (arg == "--compact") {
       indent = -1;
+    } else if (arg == "--online") {
+      online = true;
+      online_block = i + 1 < argc ? parse_block(argv[i + 1]) : -1;
+      if (online_block < 0) {
+        std::fprintf(stderr, "attention-lab-cli: --online needs a block size B, a whole number >= 1\n");
+        return kExitUsage;
+      }
+      ++i;
+    } else if (arg == "--kv-cache") {
+      kv_cache = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
       std::fprintf(stderr, "attention-lab-cli: unknown option %s (see --help)\n", argv[i]);
       return kExitUsage;
@@ -114,8 +223,14 @@ int main(int argc, char** argv) {
     if (!ok) return bad_input("input: cannot read " + path);
   }
 
+  if (online && kv_cache) {
+    std::fprintf(stderr, "attention-lab-cli: give --online or --kv-cache, not both\n");
+    return kExitUsage;
+  }
   const scene::ParseResult parsed = scene::parse_scene(text);
   if (!parsed.ok()) return bad_input(parsed.error);
+  if (online) return print_online(*parsed.scene, online_block, indent);
+  if (kv_cache) return print_kv_cache(*parsed.scene, indent);
   const attn::Result result = scene::compute(*parsed.scene);
   const std::string out = scene::result_to_json(result, indent);
   std::fwrite(out.data(), 1, out.size(), stdout);

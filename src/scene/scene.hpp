@@ -1,8 +1,13 @@
 // scene.hpp — what the user edits: tokens, vectors (or projections), scale, causal, mask.
 //
 // A Scene is the contract shared by the app, shareable links, the CLI and the tests. Its JSON form
-// (version 1) is documented in README.md. Parsing validates every field and names the field in
-// its error ("K: row 2 has 3 entries, expected 4"); it never throws and never aborts.
+// (versions 1 and 2) is documented in README.md. Parsing validates every field and names the field
+// in its error ("K: row 2 has 3 entries, expected 4"); it never throws and never aborts.
+//
+// Versions: every key has the version that introduced it (the key table in scene.cpp, which also
+// says how to add one). A scene is written with the oldest version that holds it — one that uses no
+// version-2 key is version-1 text, byte for byte what version 1 always wrote — and a key newer than
+// the scene's "version" is an error naming the key.
 #pragma once
 
 #include <optional>
@@ -22,6 +27,9 @@ constexpr double kMaxAbsValue = 1e15;        // |each matrix entry|: keeps every
 constexpr double kMinTemperature = 1e-6;     // scale as a number: within [1e-6, 1e6]
 constexpr double kMaxTemperature = 1e6;
 constexpr std::size_t kMaxInputBytes = 8u << 20;  // 8 MiB of JSON text
+
+// The newest scene version this code reads and writes ("version": 1 … kSceneVersion).
+constexpr int kSceneVersion = 2;
 
 enum class Mode { Direct, Projected };
 
@@ -46,19 +54,22 @@ struct ParseResult {
   bool ok() const { return scene.has_value(); }
 };
 
-// Parse and validate scene JSON v1 text.
+// Read scene JSON text (any version 1 … kSceneVersion), then validate it: one validate() for every
+// rule, the same as for a Scene built in code.
 ParseResult parse_scene(std::string_view json_text);
 
 // Validate a Scene built in code (same rules as parse_scene). Empty string when valid.
 std::string validate(const Scene& s);
 
-// Scene → JSON v1 text. Numbers are printed so they round-trip bit-for-bit.
+// Scene → JSON text, as the oldest version that holds it. Numbers are printed so they round-trip
+// bit-for-bit.
 std::string scene_to_json(const Scene& s, int indent = -1);
 
 // Run the core on a (valid) scene.
 attn::Result compute(const Scene& s);
 
-// Result → JSON text: {"Q","K","V","scores","scaled","weights","output","masked_rows"}.
+// Result → JSON text: {"Q","K","V","scores","divisor","scaled","allowed","weights","output",
+// "masked_rows","entropy","argmax"}.
 // "scores" is raw QKᵀ; "scaled" has masked cells as null. Numbers round-trip.
 std::string result_to_json(const attn::Result& r, int indent = -1);
 

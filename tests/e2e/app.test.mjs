@@ -196,7 +196,7 @@ test("5. setState with a bad scene returns {ok:false, error} naming the field; s
   const bad = [
     [{ ...good, K: [[10], [0, 10]] }, /\bK\b/, "K row 0 too short"],
     [{ ...good, Q: [[1, 0]] }, /\b(Q|tokens)\b/, "Q has fewer rows than tokens"],
-    [{ ...good, version: 2 }, /version/, "unknown version"],
+    [{ ...good, version: 3 }, /version/, "unknown version"],
     [{ ...good, scale: "cubic" }, /scale/, "unknown scale"],
     [{ ...good, scale: -1 }, /scale/, "negative temperature"],
     [{ ...good, causal: "yes" }, /causal/, "causal not a boolean"],

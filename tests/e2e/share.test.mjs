@@ -251,7 +251,7 @@ const BAD_LINKS = [
   { name: "bad base64", fragment: "s=eyJ2ZXJza!!W9uIjox", expect: /link: bad base64 at character 10 of s=: '!'/ },
   { name: "truncated base64", fragment: sceneLink(validScene).slice(0, 4 * 20 + 1 + 2), expect: /link: s= base64 is truncated: 81 characters/ },
   { name: "truncated JSON", fragment: sceneLink(JSON.stringify(validScene).slice(0, 60)), expect: /^scene: / },
-  { name: "wrong version", fragment: sceneLink({ ...validScene, version: 2 }), expect: /version/ },
+  { name: "wrong version", fragment: sceneLink({ ...validScene, version: 3 }), expect: /version/ },
   {
     name: "wrong shapes",
     fragment: sceneLink({ ...validScene, K: [[2, 0], [0, 2, 7], [0, 0]] }),

@@ -1,0 +1,273 @@
+// json_text.cpp — JSON text in and out without exceptions (see json_text.hpp).
+#include "scene/json_text.hpp"
+
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace scene::json_text {
+
+std::string clip_utf8(const std::string& s, std::size_t max_bytes) {
+  if (s.size() <= max_bytes) return s;
+  std::size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;  // continuation byte
+  return s.substr(0, end) + "…";
+}
+
+namespace {
+
+// Length of the well-formed UTF-8 sequence starting at s[i] (no overlongs, no surrogates,
+// ≤ U+10FFFF), or 0 when there is none.
+std::size_t utf8_sequence_length(const std::string& s, std::size_t i) {
+  const auto byte = [&s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned c = byte(i);
+  std::size_t len;
+  unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (c < 0x80) {
+    return 1;
+  } else if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;  // overlong
+    if (c == 0xED) hi = 0x9F;  // surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;  // overlong
+    if (c == 0xF4) hi = 0x8F;  // > U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < len; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  return len;
+}
+
+}  // namespace
+
+bool valid_utf8(const std::string& s) {
+  for (std::size_t i = 0, len; i < s.size(); i += len)
+    if ((len = utf8_sequence_length(s, i)) == 0) return false;
+  return true;
+}
+
+namespace {
+
+// `s` with each byte that does not start a well-formed UTF-8 sequence replaced by '?': parse errors
+// quote the input, and the message must be displayable text.
+std::string sanitize_utf8(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t len = utf8_sequence_length(s, i);
+    if (len == 0) {
+      out += '?';
+      ++i;
+    } else {
+      out.append(s, i, len);
+      i += len;
+    }
+  }
+  return out;
+}
+
+// Where we are inside the document, as the user would name it: "Q: row 0, entry 1".
+struct PathStep {
+  bool is_array = false;
+  std::size_t next_index = 0;   // arrays: index of the next element
+  std::string key;              // objects: the last key read
+  bool awaiting_value = false;  // objects: a key was read, its value not yet
+  std::set<std::string> keys;   // objects: keys seen so far (a duplicate would silently lose data)
+};
+
+// The element about to be read: for the innermost container the next one, for each enclosing
+// container the one currently open. Only the top-level key names a field; indices below it read
+// as "row i, entry j" (or "entry i" for the token list).
+std::string describe_path(const std::vector<PathStep>& path) {
+  std::string field;
+  std::vector<std::size_t> indices;
+  for (std::size_t level = 0; level < path.size(); ++level) {
+    const PathStep& step = path[level];
+    const bool innermost = level + 1 == path.size();
+    if (step.is_array) {
+      indices.push_back(innermost ? step.next_index : step.next_index - 1);
+    } else if (level == 0 && (!innermost || step.awaiting_value)) {
+      field = step.key;
+    }
+  }
+  if (field.empty()) return {};
+  std::string out = clip_utf8(field);
+  const bool list = field == "tokens";
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    out += k == 0 ? ": " : ", ";
+    out += (list || k == 1) ? "entry " : "row ";
+    out += std::to_string(indices[k]);
+  }
+  return out;
+}
+
+// The checking pass: follows the path, refuses duplicate keys and deep nesting, and on failure
+// records a message with the byte position and the field being read. It builds nothing; the DOM
+// comes from nlohmann's parser afterwards.
+class CheckingSax {
+ public:
+  bool null() { return value(); }
+  bool boolean(bool) { return value(); }
+  bool number_integer(json::number_integer_t) { return value(); }
+  bool number_unsigned(json::number_unsigned_t) { return value(); }
+  bool number_float(json::number_float_t, const json::string_t&) { return value(); }
+  bool string(json::string_t&) { return value(); }
+  bool binary(json::binary_t&) { return value(); }
+
+  bool start_object(std::size_t) { return value() && open(false); }
+  bool key(json::string_t& k) {
+    PathStep& top = path_.back();
+    if (!top.keys.insert(k).second) {
+      error_ = path_.size() == 1 ? clip_utf8(k) + ": key appears twice"
+                                 : "json: key \"" + clip_utf8(k) + "\" appears twice in one object";
+      return false;
+    }
+    top.key = k;
+    top.awaiting_value = true;
+    return true;
+  }
+  bool end_object() {
+    path_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) { return value() && open(true); }
+  bool end_array() {
+    path_.pop_back();
+    return true;
+  }
+
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& last_token, const Exception& ex) {
+    const std::string where = describe_path(path_);
+    if (ex.id == 406) {  // number overflow, e.g. 1e400: not representable as a finite double
+      // "Q: row 0, entry 1 is not …", or for a bare field "scale: the value is not …".
+      std::string subject = where.empty() ? "json: a number" : where;
+      if (!where.empty() && where.find(':') == std::string::npos) subject += ": the value";
+      error_ = subject + " is not a finite number (" + clip_utf8(last_token) + " overflows a double, byte " +
+               std::to_string(position) + ")";
+    } else {
+      // ex.what(): "[json.exception.parse_error.101] parse error at line 1, column 5: <reason>"
+      std::string reason = ex.what();
+      const std::size_t column = reason.find("column ");
+      const std::size_t colon = column == std::string::npos ? column : reason.find(": ", column);
+      if (colon != std::string::npos) reason = reason.substr(colon + 2);
+      error_ = "json: parse error at byte " + std::to_string(position);
+      if (!where.empty()) error_ += " (in " + where + ")";
+      error_ += ": " + reason;
+    }
+    error_ = sanitize_utf8(error_);
+    return false;
+  }
+
+  const std::string& error() const { return error_; }
+
+ private:
+  // Every value (scalar or container) advances the index of the array it sits in.
+  bool value() {
+    if (path_.empty()) return true;
+    if (path_.back().is_array)
+      ++path_.back().next_index;
+    else
+      path_.back().awaiting_value = false;
+    return true;
+  }
+  bool open(bool is_array) {
+    if (path_.size() >= static_cast<std::size_t>(kMaxDepth)) {
+      error_ = "json: nested more than " + std::to_string(kMaxDepth) + " levels deep (a scene needs 3)";
+      return false;
+    }
+    PathStep step;
+    step.is_array = is_array;
+    path_.push_back(std::move(step));
+    return true;
+  }
+
+  std::vector<PathStep> path_;
+  std::string error_;
+};
+
+}  // namespace
+
+Parsed parse(std::string_view text) {
+  Parsed out;
+  CheckingSax sax;
+  if (!json::sax_parse(text.begin(), text.end(), &sax)) {
+    out.error = sax.error().empty() ? "json: parse error" : sax.error();
+    return out;
+  }
+  // The checking pass accepted the text, so nlohmann's parser (same grammar, strict) does too.
+  out.doc = json::parse(text.begin(), text.end(), /*cb=*/nullptr, /*allow_exceptions=*/false);
+  if (out.doc.is_discarded()) out.error = "json: parse error";
+  return out;
+}
+
+const char* type_name(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "a boolean";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float:
+      return "a number";
+    default:
+      return "not a JSON value";
+  }
+}
+
+namespace {
+
+// `replace` instead of the default strict UTF-8 handling: the strict handler throws (= abort on
+// the web) on invalid UTF-8, and a Scene built in code may hold any bytes.
+std::string dump_compact(const ordered_json& j) {
+  return j.dump(-1, ' ', /*ensure_ascii=*/false, ordered_json::error_handler_t::replace);
+}
+
+}  // namespace
+
+// Indented form:
+//   {
+//     "tokens": ["the", ...],
+//     "Q": [
+//       [1.0,0.0],
+//       ...
+//     ],
+
+std::string dump(const ordered_json& j, int indent) {
+  if (indent < 0 || !j.is_object()) return dump_compact(j);
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  std::string out = "{";
+  bool first = true;
+  for (const auto& item : j.items()) {
+    out += first ? "\n" : ",\n";
+    first = false;
+    out += pad + dump_compact(ordered_json(item.key())) + ": ";
+    const ordered_json& v = item.value();
+    const bool matrix = v.is_array() && !v.empty() && v.front().is_array();
+    if (!matrix) {
+      out += dump_compact(v);
+      continue;
+    }
+    out += "[";
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ",\n" : "\n") + pad + pad + dump_compact(v[i]);
+    out += "\n" + pad + "]";
+  }
+  out += "\n}";
+  return out;
+}
+
+}  // namespace scene::json_text

@@ -1,0 +1,50 @@
+// json_text.hpp — JSON text in and out for the scene layer, without exceptions.
+//
+// The web build has no exceptions (a throw aborts), so nothing here throws. Reading happens in two
+// passes over the text: a checking SAX pass that knows where it is ("Q: row 0, entry 1"), refuses
+// duplicate keys and deep nesting and words every syntax error with its byte position; then, only
+// when that pass found nothing, nlohmann's own DOM parser (which then cannot fail).
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace scene::json_text {
+
+using json = nlohmann::json;
+// Output keeps the documented key order (version first), which std::map-based json would sort away.
+using ordered_json = nlohmann::ordered_json;
+
+// A scene is nested 3 deep (object → matrix → row). Anything far deeper is not a scene, and
+// refusing it early keeps memory and stack use bounded for hostile input.
+constexpr int kMaxDepth = 32;
+
+struct Parsed {
+  json doc;
+  std::string error;  // "" on success, else "json: parse error at byte 35 (in Q: row 0, entry 0): …"
+};
+
+// Parse JSON text. Errors name the byte and the field being read; a number that overflows a double
+// (1e400) names its field ("K: row 0, entry 0 is not a finite number …"); a key given twice reads
+// "Q: key appears twice". Every error is valid UTF-8 even when the input is not.
+Parsed parse(std::string_view text);
+
+// At most `max_bytes` of `s`, cut on a UTF-8 character boundary, "…" appended when cut (for quoting
+// user text in errors).
+std::string clip_utf8(const std::string& s, std::size_t max_bytes = 40);
+
+// Whether `s` is well-formed UTF-8 (no overlongs, no surrogates, ≤ U+10FFFF).
+bool valid_utf8(const std::string& s);
+
+// "null", "a boolean", "a string", "an array", "an object", "a number".
+const char* type_name(const json& v);
+
+// indent < 0: one line. Otherwise one top-level key per line and one matrix row per line, so a
+// 5×8 matrix reads as 5 lines rather than 50. Numbers are the shortest decimals that read back as
+// the same doubles, so the text round-trips bit for bit. Invalid UTF-8 in strings is replaced, not
+// thrown about.
+std::string dump(const ordered_json& j, int indent);
+
+}  // namespace scene::json_text

@@ -1,0 +1,78 @@
+// traces.cpp — JSON of the step-by-step passes (see traces.hpp).
+#include "scene/traces.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace scene {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+ordered_json row_json(const attn::Matrix& m, Eigen::Index i) {
+  ordered_json row = ordered_json::array();
+  for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+  return row;
+}
+
+ordered_json rows_json(const attn::Matrix& m) {
+  ordered_json rows = ordered_json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) rows.push_back(row_json(m, i));
+  return rows;
+}
+
+std::string dump(const ordered_json& j) {
+  return j.dump(-1, ' ', /*ensure_ascii=*/false, ordered_json::error_handler_t::replace);
+}
+
+}  // namespace
+
+attn::Options options_of(const Scene& s) {
+  attn::Options options;
+  options.scale = s.scale;
+  options.causal = s.causal;
+  options.mask = s.mask;
+  return options;
+}
+
+std::string online_step_json(const attn::OnlineStep& step) {
+  ordered_json j;
+  j["row_block"] = step.row_block;
+  j["col_block"] = step.col_block;
+  j["skipped"] = step.skipped;
+  ordered_json m = ordered_json::array();
+  for (double x : step.m) {
+    if (std::isinf(x))
+      m.push_back(nullptr);  // no allowed cell seen yet
+    else
+      m.push_back(x);
+  }
+  j["m"] = std::move(m);
+  j["l"] = step.l;
+  j["rescale"] = step.rescale;
+  j["O"] = rows_json(step.O);
+  return dump(j);
+}
+
+std::string decode_step_json(const attn::DecodeStep& step) {
+  ordered_json j;
+  j["t"] = step.t;
+  j["cache_len"] = step.cache_len;
+  j["weights"] = row_json(step.weights, 0);
+  j["output"] = row_json(step.output, 0);
+  return dump(j);
+}
+
+std::string matrix_rows_json(const attn::Matrix& m, int indent) {
+  if (indent < 0 || m.rows() == 0) return dump(rows_json(m));
+  const std::string outer(static_cast<std::size_t>(indent), ' '), inner = outer + outer;
+  std::string out = "[";
+  for (Eigen::Index i = 0; i < m.rows(); ++i) out += (i ? ",\n" : "\n") + inner + dump(row_json(m, i));
+  return out + "\n" + outer + "]";
+}
+
+std::string number_json(double x) {
+  return dump(ordered_json(x));
+}
+
+}  // namespace scene

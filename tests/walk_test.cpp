@@ -1,0 +1,213 @@
+// The walk-through's steps and live numbers (ui/walk_steps) and the quiz (ui/quiz), without the UI.
+// Every number in an expected sentence is a lesson's (LESSONS.md):
+//   example 1 practice-qkv: Q = [[1,0],[0,1],[1,1]], K = [[0,1],[1,0],[1,0]], V = X,
+//     scores row 0 = [0, 1, 1], A row 0 = [0.155362, 0.422319, 0.422319],
+//     Y row 0 = [0.577681, 0.844638, 0.155362, 0.422319]; e^(0 − 1) = 0.3679, Σ = 2.3679
+//   example 2 soft-dictionary: weights [0.999955, 0.000045], output [1.000091, 2.000091]
+//   example 4 causal-5: row 2 sees columns 0..2 only.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "scene/scene.hpp"
+#include "ui/quiz.hpp"
+#include "ui/walk_steps.hpp"
+
+using ui::walk::Stage;
+
+namespace {
+
+scene::Scene must_preset(const char* name) {
+  const std::optional<scene::Scene> s = scene::preset(name);
+  REQUIRE(s.has_value());
+  return *s;
+}
+
+std::string live(Stage stage, const scene::Scene& s, int row) {
+  return ui::walk::live_numbers(stage, s, scene::compute(s), row);
+}
+
+}  // namespace
+
+TEST_CASE("walk: eight steps for a projected scene, seven (no X) for a direct one") {
+  const std::vector<Stage> eight = ui::walk::stages_for(must_preset("practice-qkv"));
+  CHECK(eight == std::vector<Stage>{Stage::Inputs, Stage::Projections, Stage::Scores, Stage::Scale,
+                                    Stage::Mask, Stage::Softmax, Stage::Blend, Stage::Output});
+  const std::vector<Stage> seven = ui::walk::stages_for(must_preset("causal-5"));
+  REQUIRE(seven.size() == 7);
+  CHECK(seven.front() == Stage::Projections);
+  // Every step has a title and two or three sentences.
+  for (const char* name : {"practice-qkv", "causal-5", "soft-dictionary", "learned-5x8"}) {
+    const scene::Scene s = must_preset(name);
+    for (Stage st : ui::walk::stages_for(s)) {
+      const ui::walk::StepText t = ui::walk::step_text(st, s);
+      CAPTURE(name);
+      CAPTURE(t.title);
+      CHECK(!t.title.empty());
+      // A sentence ends in ". " or at the final ".".
+      int sentences = t.body.back() == '.' ? 1 : 0;
+      for (std::size_t at = t.body.find(". "); at != std::string::npos; at = t.body.find(". ", at + 1))
+        ++sentences;
+      CHECK(sentences >= 2);
+      CHECK(sentences <= 3);
+    }
+  }
+}
+
+TEST_CASE("walk: practice-qkv row 0 'the', every step's numbers are lesson 1's") {
+  const scene::Scene s = must_preset("practice-qkv");
+  CHECK(live(Stage::Inputs, s, 0) == "Row 'the': x = [1, 0, 1, 0].");
+  CHECK(live(Stage::Projections, s, 0) == "Row 'the': q = [1, 0], k = [0, 1], v = [1, 0, 1, 0].");
+  CHECK(live(Stage::Scores, s, 0) == "Row 'the' scores each key: 'the' 0, 'cat' 1, 'sat' 1.");
+  CHECK(live(Stage::Scale, s, 0) == "Row 'the': scores 0, 1, 1 → no scaling → 0, 1, 1.");
+  CHECK(live(Stage::Mask, s, 0) == "Row 'the': nothing hidden → 0, 1, 1.");
+  CHECK(live(Stage::Softmax, s, 0) ==
+        "Row 'the': e^(score − 1) = 0.37, 1, 1; ÷ their sum 2.37 → weights 0.155, 0.422, 0.422 (sum 1).");
+  CHECK(live(Stage::Blend, s, 0) ==
+        "Row 'the': y = 0.155 × [1, 0, 1, 0] + 0.422 × [0, 1, 0, 1] + 0.422 × [1, 1, 0, 0].");
+  CHECK(live(Stage::Output, s, 0) == "Row 'the': y = [0.578, 0.845, 0.155, 0.422].");
+  // Row 1 'cat': scores [1, 0, 0], A = [0.576117, 0.211942, 0.211942].
+  CHECK(live(Stage::Softmax, s, 1) ==
+        "Row 'cat': e^(score − 1) = 1, 0.37, 0.37; ÷ their sum 1.74 → weights 0.576, 0.212, 0.212 (sum 1).");
+  CHECK(live(Stage::Output, s, 9).empty());  // no such row
+  CHECK(live(Stage::Output, s, -1).empty());
+}
+
+TEST_CASE("walk: the scale step follows the scale mode") {
+  scene::Scene s = must_preset("practice-qkv");
+  s.scale.mode = attn::ScaleMode::SqrtDk;  // d_k = 2: ÷ 1.414, 1/√2 = 0.7071
+  CHECK(live(Stage::Scale, s, 0) == "Row 'the': scores 0, 1, 1 → ÷ √2 = 1.414 → 0, 0.71, 0.71.");
+  CHECK(ui::walk::stage_symbol(Stage::Scale, s) == "÷ √d_k");
+  CHECK(ui::walk::step_text(Stage::Scale, s).title == "Scale: ÷ √d_k");
+  s.scale = {attn::ScaleMode::Temperature, 0.5};
+  CHECK(live(Stage::Scale, s, 2) == "Row 'sat': scores 1, 1, 1 → ÷ T = 0.5 → 2, 2, 2.");
+  CHECK(ui::walk::stage_symbol(Stage::Scale, s) == "÷ T");
+  s.scale.mode = attn::ScaleMode::None;
+  CHECK(ui::walk::step_text(Stage::Scale, s).title == "Scale: none here");
+}
+
+TEST_CASE("walk: causal-5 row 2 'sat' (lesson 4) hides 'on' and 'mats'") {
+  const scene::Scene s = must_preset("causal-5");
+  // q_2 = [1, 1]; keys [1,0] [1,1] [0,1] [.5,.5] [1,−1] → scores 1, 2, 1, 1, 0; ÷ √2.
+  CHECK(live(Stage::Scale, s, 2) ==
+        "Row 'sat': scores 1, 2, 1, 1, 0 → ÷ √2 = 1.414 → 0.71, 1.41, 0.71, 0.71, 0.");
+  CHECK(live(Stage::Mask, s, 2) == "Row 'sat': 'on' and 'mats' hidden → 0.71, 1.41, 0.71, −∞, −∞.");
+  CHECK(live(Stage::Mask, s, 0) == "Row 'the': 'cat', 'sat', 'on' and 'mats' hidden → 0.71, −∞, −∞, −∞, −∞.");
+  // The blend lists only the visible keys.
+  const std::string blend = live(Stage::Blend, s, 1);
+  CHECK(blend.rfind("Row 'cat': y = ", 0) == 0);
+  CHECK(std::count(blend.begin(), blend.end(), '[') == 2);
+  CHECK(ui::walk::step_text(Stage::Mask, s).title == "Mask: + M");
+}
+
+TEST_CASE("walk: soft dictionary (lesson 2) never reads as an exact lookup") {
+  const scene::Scene s = must_preset("soft-dictionary");
+  CHECK(live(Stage::Softmax, s, 0) ==
+        "Row 'apple': e^(score − 10) = 1, 4.5e-5; ÷ their sum 1.000045 → weights 0.999955, 4.5e-5 (sum 1).");
+  CHECK(live(Stage::Blend, s, 0) == "Row 'apple': y = 0.999955 × [1, 2] + 4.5e-5 × [3, 4].");
+  CHECK(live(Stage::Output, s, 0) == "Row 'apple': y = [1.000091, 2.000091].");
+}
+
+TEST_CASE("walk: a fully masked row, long rows and empty labels") {
+  scene::Scene s = must_preset("causal-5");
+  s.mask = attn::MaskMatrix::Ones(5, 5);
+  s.mask.row(0).setZero();  // row 0 sees nothing (causal AND custom)
+  CHECK(live(Stage::Mask, s, 0) ==
+        "Row 'the': every key is hidden, so this row gets no weights and a zero output.");
+  CHECK(live(Stage::Softmax, s, 0) ==
+        "Row 'the' sees no key: softmax has nothing to share, every weight is 0.");
+  CHECK(live(Stage::Blend, s, 0) == "Row 'the' has no weights, so its output is all zeros.");
+  CHECK(live(Stage::Output, s, 0) == "Row 'the': y = [0, 0, 0] (no key was visible).");
+  CHECK(ui::walk::step_text(Stage::Mask, s).body.find("custom mask") == std::string::npos);  // causal wins
+
+  // 10 tokens: rows print 5 entries and "… (5 more)"; the blend 4 terms and "… (6 more)".
+  scene::Scene big;
+  big.mode = scene::Mode::Direct;
+  for (int i = 0; i < 10; ++i) big.tokens.push_back(i == 3 ? "" : "t" + std::to_string(i));
+  big.Q = attn::Matrix::Zero(10, 2);
+  big.K = attn::Matrix::Zero(10, 2);
+  big.V = attn::Matrix::Ones(10, 2);
+  big.scale.mode = attn::ScaleMode::None;
+  REQUIRE(scene::validate(big).empty());
+  CHECK(live(Stage::Scale, big, 0) ==
+        "Row 't0': scores 0, 0, 0, 0, 0, … (5 more) → no scaling → 0, 0, 0, 0, 0, … (5 more).");
+  CHECK(live(Stage::Scores, big, 3) ==
+        "Row 3 scores each key: 't0' 0, 't1' 0, 't2' 0, #3 0, 't4' 0, … (5 more).");
+  CHECK(live(Stage::Blend, big, 0) ==
+        "Row 't0': y = 0.1 × [1, 1] + 0.1 × [1, 1] + 0.1 × [1, 1] + 0.1 × [1, 1] + … (6 more).");
+}
+
+TEST_CASE("short_number: trailing zeros go, the minus sign is real") {
+  CHECK(ui::walk::short_number(0.7071067811865475, 2) == "0.71");
+  CHECK(ui::walk::short_number(1.0, 3) == "1");
+  CHECK(ui::walk::short_number(-0.5, 2) == "−0.5");
+  CHECK(ui::walk::short_number(-0.001, 2) == "0");
+  CHECK(ui::walk::short_number(-INFINITY, 2) == "−∞");
+  CHECK(ui::walk::short_number(12.0, 2) == "12");
+}
+
+TEST_CASE("quiz: every question is well formed and its 'show me' opens a real step") {
+  const auto& qs = ui::quiz::questions();
+  CHECK(qs.size() >= 6);
+  std::set<int> answer_positions;
+  for (const ui::quiz::Question& q : qs) {
+    CAPTURE(q.prompt);
+    CHECK(q.choices.size() >= 3);
+    CHECK(q.choices.size() <= 4);
+    CHECK(q.answer >= 0);
+    CHECK(q.answer < int(q.choices.size()));
+    answer_positions.insert(q.answer);
+    CHECK(!q.explanation.empty());
+    CHECK(std::set<std::string>(q.choices.begin(), q.choices.end()).size() == q.choices.size());
+    const std::optional<scene::Scene> s = scene::preset(q.show_me.preset);
+    REQUIRE(s.has_value());
+    CHECK(q.show_me.row < s->n());
+    const std::vector<Stage> stages = ui::walk::stages_for(*s);
+    CHECK(std::find(stages.begin(), stages.end(), q.show_me.stage) != stages.end());
+    CHECK(ui::quiz::feedback(q, q.answer) == "Right!");
+    const int wrong = (q.answer + 1) % int(q.choices.size());
+    CHECK(ui::quiz::feedback(q, wrong) ==
+          "Not quite: the answer is \"" + q.choices[size_t(q.answer)] + "\".");
+  }
+  CHECK(answer_positions.size() >= 3);  // the right answer is not always in the same place
+}
+
+TEST_CASE("quiz: the numbers in the explanations are the scenes' own") {
+  const auto& qs = ui::quiz::questions();
+  const auto find = [&](const char* words) -> const ui::quiz::Question& {
+    for (const ui::quiz::Question& q : qs)
+      if (q.prompt.find(words) != std::string::npos) return q;
+    FAIL("no question about " << words);
+    return qs.front();
+  };
+  // Fill in Q @ K.T (lesson 1's check question).
+  const ui::quiz::Question& fill = find("scores = Q @");
+  CHECK(fill.choices[size_t(fill.answer)] == "K.T");
+  // Rows sum to 1: practice-qkv row 0 is 0.155 + 0.422 + 0.422.
+  const attn::Result p = scene::compute(must_preset("practice-qkv"));
+  CHECK(std::abs(p.weights.row(0).sum() - 1.0) < 1e-12);
+  CHECK(std::round(p.weights(0, 0) * 1000) == 155);
+  CHECK(std::round(p.weights(0, 1) * 1000) == 422);
+  CHECK(find("add up to").explanation.find("0.155 + 0.422 + 0.422") != std::string::npos);
+  // Causal: causal-5 row 2 has exactly 0 at columns 3, 4 and its first three sum to 1.
+  const ui::quiz::Question& causal = find("causal");
+  CHECK(causal.show_me.preset == "causal-5");
+  CHECK(causal.show_me.row == 2);
+  CHECK(causal.choices[size_t(causal.answer)] == "Tokens 0, 1 and 2");
+  const attn::Result c = scene::compute(must_preset("causal-5"));
+  CHECK(c.weights(2, 3) == 0.0);
+  CHECK(c.weights(2, 4) == 0.0);
+  CHECK(std::abs(c.weights.row(2).head(3).sum() - 1.0) < 1e-12);
+  // Soft dictionary: weights 0.999955 / 0.000045, output 1.000091, 2.000091 (lesson 2).
+  const attn::Result d = scene::compute(must_preset("soft-dictionary"));
+  CHECK(std::abs(d.weights(0, 0) - 0.999955) < 5e-7);
+  CHECK(std::abs(d.weights(0, 1) - 0.000045) < 5e-7);
+  CHECK(std::abs(d.output(0, 0) - 1.000091) < 5e-7);
+  CHECK(std::abs(d.output(0, 1) - 2.000091) < 5e-7);
+  CHECK(find("[10, 0]").explanation.find("[1.000091, 2.000091]") != std::string::npos);
+  // learned-5x8 divides by √8 ≈ 2.83.
+  CHECK(std::abs(scene::compute(must_preset("learned-5x8")).divisor - 2.83) < 0.005);
+  CHECK(find("√d_k").explanation.find("√8 ≈ 2.83") != std::string::npos);
+}
