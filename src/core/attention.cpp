@@ -185,13 +185,17 @@ Result attend(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& 
   return r;
 }
 
+Matrix detail::project(const Matrix& X, const Matrix& W) {
+  return (X * W).unaryExpr(kClamp);
+}
+
 Result attend_projected(const Matrix& X, const Matrix& Wq, const Matrix& Wk, const Matrix& Wv,
                         const Options& options) {
   // Three learned linear maps of the same input: what a token looks for (Q), what it offers to be
   // found by (K), what it gives when found (V).
-  const Matrix Q = (X * Wq).unaryExpr(kClamp);  // n×d_model · d_model×d_k = n×d_k
-  const Matrix K = (X * Wk).unaryExpr(kClamp);  // n×d_k
-  const Matrix V = (X * Wv).unaryExpr(kClamp);  // n×d_v
+  const Matrix Q = detail::project(X, Wq);  // n×d_model · d_model×d_k = n×d_k
+  const Matrix K = detail::project(X, Wk);  // n×d_k
+  const Matrix V = detail::project(X, Wv);  // n×d_v
   return attend(Q, K, V, options);
 }
 

@@ -22,6 +22,9 @@ struct Workspace {
   std::vector<int> first, last;             // per row: first and last allowed key (n and −1 if none)
 };
 
+// X W, clamped to finite: the projections of attend_projected().
+Matrix project(const Matrix& X, const Matrix& W);
+
 // Shapes the stages, sets divisor and allowed, packs K and V, and computes every stage.
 void full_pass(Result& r, const Options& options, Workspace& ws);
 

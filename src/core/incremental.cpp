@@ -64,6 +64,12 @@ IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const
   return Update::Rows;
 }
 
+IncrementalAttention::Update IncrementalAttention::update_projected(const Matrix& X, const Matrix& Wq,
+                                                                    const Matrix& Wk, const Matrix& Wv,
+                                                                    const Options& options) {
+  return update(detail::project(X, Wq), detail::project(X, Wk), detail::project(X, Wv), options);
+}
+
 void IncrementalAttention::set_query(int i, const double* q) {
   std::copy(q, q + result_.Q.cols(), &result_.Q(i, 0));
   refresh({i}, {}, false);

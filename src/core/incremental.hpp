@@ -9,6 +9,8 @@
 // tests/incremental_test.cpp checks every stage after random edit sequences.
 #pragma once
 
+#include <utility>
+
 #include "core/attention.hpp"
 #include "core/forward.hpp"
 
@@ -25,6 +27,10 @@ class IncrementalAttention {
   // Bring the result up to Q, K, V, options: the rows that differ from the last ones are recomputed
   // as above; a change of shape, scale, causal or mask is a full pass.
   Update update(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options);
+  // The same for a projected scene: Q = X W_q, K = X W_k, V = X W_v exactly as attend_projected()
+  // computes them (an edit of token i's x changes its q, k and v rows; a weight edit, every row).
+  Update update_projected(const Matrix& X, const Matrix& Wq, const Matrix& Wk, const Matrix& Wv,
+                          const Options& options);
 
   // One row replaced (q: d_k numbers, k: d_k, v: d_v).
   void set_query(int i, const double* q);
@@ -32,6 +38,9 @@ class IncrementalAttention {
   void set_value(int j, const double* v);
 
   const Result& result() const { return result_; }
+  // Lend the result out without copying (three n×n matrices): swap it with `other`, and swap it
+  // back before the next update, which otherwise starts over with a full pass.
+  void swap_result(Result& other) { std::swap(result_, other); }
   bool empty() const { return result_.Q.rows() == 0; }
 
  private:

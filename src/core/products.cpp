@@ -10,7 +10,8 @@ namespace attn {
 
 Matrix dot_products(const Matrix& Q, const Matrix& K) {
   const kernels::KernelSet& ks = kernels::active();
-  const int rows = static_cast<int>(Q.rows()), cols = static_cast<int>(K.rows()), d = static_cast<int>(Q.cols());
+  const int rows = static_cast<int>(Q.rows()), cols = static_cast<int>(K.rows()),
+            d = static_cast<int>(Q.cols());
   const int w = ks.panel_width, n_panels = kernels::panels(cols, w);
   std::vector<double> packed(std::size_t(n_panels) * d * w);  // Kᵀ (d × cols) as panels
   kernels::pack_panels(K.data(), 1, d, d, cols, w, packed.data());
@@ -22,7 +23,8 @@ Matrix dot_products(const Matrix& Q, const Matrix& K) {
 
 Matrix weighted_sum(const Matrix& A, const Matrix& V) {
   const kernels::KernelSet& ks = kernels::active();
-  const int rows = static_cast<int>(A.rows()), m = static_cast<int>(A.cols()), d_v = static_cast<int>(V.cols());
+  const int rows = static_cast<int>(A.rows()), m = static_cast<int>(A.cols()),
+            d_v = static_cast<int>(V.cols());
   const int w = ks.panel_width;
   std::vector<double> packed(std::size_t(kernels::panels(d_v, w)) * m * w);  // V (m × d_v) as panels
   kernels::pack_panels(V.data(), d_v, 1, m, d_v, w, packed.data());

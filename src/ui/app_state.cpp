@@ -2,6 +2,7 @@
 #include "ui/app_state.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <utility>
@@ -84,7 +85,20 @@ bool recompute_if_dirty(AppState& state) {
     state.error = problem;
     return false;
   }
-  state.result = scene::compute(state.scene);
+  const auto start = std::chrono::steady_clock::now();
+  const scene::Scene& s = state.scene;
+  attn::Options options;  // as scene::compute builds them
+  options.scale = s.scale;
+  options.causal = s.causal;
+  options.mask = s.mask;
+  state.engine.swap_result(state.result);  // take back what the panels read, update, lend it again
+  if (s.mode == scene::Mode::Direct)
+    state.engine.update(s.Q, s.K, s.V, options);
+  else
+    state.engine.update_projected(s.X, s.Wq, s.Wk, s.Wv, options);
+  state.engine.swap_result(state.result);
+  state.stats.last_recompute_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
   ++state.result_version;
@@ -264,8 +278,25 @@ std::string widget_rect_json(const AppState& state, std::string_view id, float s
 std::string frame_stats_json(const AppState& state) {
   const FrameStats& f = state.stats;
   const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
+  std::vector<double> recent(f.recent_ms, f.recent_ms + f.recent_count);
+  std::sort(recent.begin(), recent.end());
+  const double max_ms = recent.empty() ? 0.0 : recent.back();
+  // Nearest rank: the smallest value with at least 95 % of the frames at or below it.
+  const double p95_ms =
+      recent.empty() ? 0.0 : recent[std::size_t(std::ceil(0.95 * double(recent.size()))) - 1];
   return "{\"frames\":" + std::to_string(f.frames) + ",\"lastFrameMs\":" + number_json(f.last_frame_ms) +
-         ",\"avgFrameMs\":" + number_json(avg) + ",\"recomputes\":" + std::to_string(f.recomputes) + "}";
+         ",\"avgFrameMs\":" + number_json(avg) + ",\"maxFrameMs\":" + number_json(max_ms) +
+         ",\"p95FrameMs\":" + number_json(p95_ms) + ",\"recomputes\":" + std::to_string(f.recomputes) +
+         ",\"lastRecomputeMs\":" + number_json(f.last_recompute_ms) + "}";
+}
+
+void record_frame(FrameStats& stats, double ms) {
+  ++stats.frames;
+  stats.last_frame_ms = ms;
+  stats.total_frame_ms += ms;
+  stats.recent_ms[stats.recent_next] = ms;
+  stats.recent_next = (stats.recent_next + 1) % FrameStats::kWindow;
+  stats.recent_count = std::min(stats.recent_count + 1, FrameStats::kWindow);
 }
 
 void record_item_rect(AppState& state, const std::string& id) {

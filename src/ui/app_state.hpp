@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/incremental.hpp"
 #include "imgui.h"
 #include "scene/scene.hpp"
 
@@ -31,10 +32,14 @@ struct GridGeometry {
 };
 
 struct FrameStats {
-  std::int64_t frames = 0;      // ImGui frames actually rendered
-  double last_frame_ms = 0;     // CPU time of the last frame's work
-  double total_frame_ms = 0;    // sum over all frames (average = total / frames)
-  std::int64_t recomputes = 0;  // core runs
+  std::int64_t frames = 0;             // ImGui frames actually rendered
+  double last_frame_ms = 0;            // CPU time of the last frame's work
+  double total_frame_ms = 0;           // sum over all frames (average = total / frames)
+  std::int64_t recomputes = 0;         // core runs
+  double last_recompute_ms = 0;        // the last core run (incremental or full), in ms
+  static constexpr int kWindow = 120;  // max and 95th percentile over the last 120 frames
+  double recent_ms[kWindow] = {};
+  int recent_count = 0, recent_next = 0;
 };
 
 struct AppState {
@@ -43,6 +48,9 @@ struct AppState {
   scene::Scene reset_scene;  // what "Reset" returns to (the preset or scene last loaded)
   std::string preset_name;   // empty when the scene did not come from a preset
   attn::Result result;
+  // Keeps what the next edit can reuse: a dragged query recomputes one row, a key one column and
+  // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
+  attn::IncrementalAttention engine;
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
   bool dirty = true;                 // scene changed since the last recompute
   bool computed = false;             // result holds a valid computation
@@ -95,8 +103,11 @@ std::string state_json(const AppState& state);
 std::string apply_state_json(AppState& state, std::string_view json_text);
 // {"x","y","w","h"} of widget `id` divided by `scale` (ImGui → CSS pixels), or "null".
 std::string widget_rect_json(const AppState& state, std::string_view id, float scale);
-// {"frames","lastFrameMs","avgFrameMs","recomputes"}
+// {"frames","lastFrameMs","avgFrameMs","maxFrameMs","p95FrameMs","recomputes","lastRecomputeMs"}
+// (max and p95 over the last 120 frames).
 std::string frame_stats_json(const AppState& state);
+// Count one drawn frame that took `ms` of CPU time.
+void record_frame(FrameStats& stats, double ms);
 
 // Record the last ImGui item's rectangle under `id` (only when it is visible).
 void record_item_rect(AppState& state, const std::string& id);

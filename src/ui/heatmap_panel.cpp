@@ -202,14 +202,9 @@ void weight_tooltip(const AppState& state, int i, int j) {
     ImGui::EndTooltip();
     return;
   }
-  // Row statistics over the allowed cells: the stable softmax subtracts the row max.
-  double row_max = -1e300, denom = 0;
-  for (int c = 0; c < r.scaled.cols(); ++c) {
-    if (r.allowed(i, c)) row_max = std::max(row_max, r.scaled(i, c));
-  }
-  for (int c = 0; c < r.scaled.cols(); ++c) {
-    if (r.allowed(i, c)) denom += std::exp(r.scaled(i, c) - row_max);
-  }
+  // Row statistics over the allowed cells, as the core computed them: the stable softmax subtracts
+  // the row max m_i, and Σ_j exp(s_ij − m_i) normalizes.
+  const double row_max = r.row_max[std::size_t(i)], denom = r.row_sum[std::size_t(i)];
   const double score = r.scores(i, j), scaled = r.scaled(i, j);
   ImGui::Text("q_%d · k_%d = Σ q_%d[c]·k_%d[c] = %s = %s", i, j, i, j, dot_product_terms(r, i, j).c_str(),
               format_number(score, 3).c_str());
