@@ -12,6 +12,7 @@
 #include <set>
 
 #include "scene/scene.hpp"
+#include "ui/grid_captions.hpp"
 #include "ui/quiz.hpp"
 #include "ui/walk_steps.hpp"
 
@@ -210,4 +211,100 @@ TEST_CASE("quiz: the numbers in the explanations are the scenes' own") {
   // learned-5x8 divides by √8 ≈ 2.83.
   CHECK(std::abs(scene::compute(must_preset("learned-5x8")).divisor - 2.83) < 0.005);
   CHECK(find("√d_k").explanation.find("√8 ≈ 2.83") != std::string::npos);
+}
+
+// ---- grid captions: every title, hint and legend label is true of the grid under it ------------
+
+TEST_CASE("grid captions: true for each scale mode and mask (table-driven)") {
+  using ui::captions::Grid;
+  struct ScaleCase {
+    attn::Scale scale;
+    const char* symbol;   // what the scaled title must contain ("" = no divisor at all)
+    const char* divisor;  // the divisor's value as the hint prints it
+  };
+  const ScaleCase scales[] = {
+      {{attn::ScaleMode::None, 1.0}, "", "÷ 1"},
+      {{attn::ScaleMode::SqrtDk, 1.0}, "/ √d_k", "√2 = 1.414"},  // practice-qkv: d_k = 2
+      {{attn::ScaleMode::Temperature, 0.5}, "/ T", "T = 0.500"},
+  };
+  enum class MaskCase { None, Causal, CustomWithEmptyRow };
+  for (const ScaleCase& sc : scales) {
+    for (MaskCase mc : {MaskCase::None, MaskCase::Causal, MaskCase::CustomWithEmptyRow}) {
+      scene::Scene s = must_preset("practice-qkv");
+      s.scale = sc.scale;
+      s.causal = mc == MaskCase::Causal;
+      if (mc == MaskCase::CustomWithEmptyRow) {
+        s.mask = attn::MaskMatrix::Ones(3, 3);
+        s.mask.row(1).setZero();  // row 'cat' sees nothing
+        s.mask(0, 2) = 0;
+      }
+      REQUIRE(scene::validate(s).empty());
+      const attn::Result r = scene::compute(s);
+      const bool any_masked = mc != MaskCase::None;
+      CAPTURE(sc.symbol);
+      CAPTURE(int(mc));
+
+      // Raw QKᵀ: every cell is its dot product, finite, masked or not; no word of −∞ or scaling.
+      const ui::captions::Caption raw = ui::captions::grid_caption(Grid::Raw, s, r);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          const double v = ui::captions::grid_value(Grid::Raw, r, i, j);
+          CHECK(std::isfinite(v));
+          CHECK(v == r.Q.row(i).dot(r.K.row(j)));
+        }
+      for (const std::string* text : {&raw.title, &raw.hint, &raw.masked, &raw.tab}) {
+        CHECK(text->find("−∞") == std::string::npos);
+        CHECK(text->find("√") == std::string::npos);
+        CHECK(text->find("/ T") == std::string::npos);
+      }
+      CHECK(raw.title == "Scores  QKᵀ");
+      CHECK((raw.hint.find("hidden later") != std::string::npos) == any_masked);
+
+      // Scaled + masked: scores / s where allowed, −∞ exactly where masked.
+      const ui::captions::Caption scaled = ui::captions::grid_caption(Grid::Scaled, s, r);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          const double v = ui::captions::grid_value(Grid::Scaled, r, i, j);
+          if (r.allowed(i, j))
+            CHECK(v == doctest::Approx(r.scores(i, j) / r.divisor));
+          else
+            CHECK(v == -INFINITY);
+        }
+      CHECK(scaled.title.find(std::string(ui::captions::scaled_term(s)) + " + M") != std::string::npos);
+      if (*sc.symbol) {
+        CHECK(scaled.title.find(sc.symbol) != std::string::npos);
+        CHECK(scaled.title.rfind("Scaled + masked", 0) == 0);
+      } else {
+        CHECK(scaled.title == "Masked  QKᵀ + M");
+      }
+      CHECK(scaled.hint.find(sc.divisor) != std::string::npos);
+      CHECK((scaled.hint.find("−∞") != std::string::npos) == any_masked);
+      CHECK((scaled.hint.find("nothing is hidden") != std::string::npos) == !any_masked);
+      CHECK(scaled.masked == "masked: −∞");
+
+      // Weights: in [0, 1]; rows sum to 1, or 0 for a row with every key hidden (and the hint
+      // says so exactly when there is one).
+      const ui::captions::Caption weights = ui::captions::grid_caption(Grid::Weights, s, r);
+      CHECK(weights.title == "Weights  A = softmax(" + ui::captions::scaled_term(s) + " + M)");
+      CHECK(weights.hint.find("in [0, 1]") != std::string::npos);
+      for (int i = 0; i < 3; ++i) {
+        double sum = 0;
+        for (int j = 0; j < 3; ++j) {
+          const double w = ui::captions::grid_value(Grid::Weights, r, i, j);
+          CHECK(w >= 0.0);
+          CHECK(w <= 1.0);
+          if (!r.allowed(i, j)) CHECK(w == 0.0);
+          sum += w;
+        }
+        const bool empty_row = !r.allowed.row(i).any();
+        CHECK(sum == doctest::Approx(empty_row ? 0.0 : 1.0));
+      }
+      const bool has_empty_row = mc == MaskCase::CustomWithEmptyRow;
+      CHECK((weights.hint.find("all 0") != std::string::npos) == has_empty_row);
+      CHECK((weights.hint.find(sc.divisor) != std::string::npos) == (sc.scale.mode != attn::ScaleMode::None));
+      CHECK((weights.hint.find("no scaling") != std::string::npos) ==
+            (sc.scale.mode == attn::ScaleMode::None));
+      CHECK(weights.masked == "masked: 0");
+    }
+  }
 }

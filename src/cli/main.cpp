@@ -100,7 +100,10 @@ int print_online(const scene::Scene& s, int block, int indent) {
   if (block < 1 || block > s.n())
     return bad_input("--online: block " + std::to_string(block) +
                      " must be between 1 and n = " + std::to_string(s.n()));
-  attn::OnlinePass pass(naive.Q, naive.K, naive.V, scene::options_of(s), block);
+  // With RoPE the scores come from the turned Q and K.
+  const attn::Matrix& Q = naive.Q_rope.size() ? naive.Q_rope : naive.Q;
+  const attn::Matrix& K = naive.K_rope.size() ? naive.K_rope : naive.K;
+  attn::OnlinePass pass(Q, K, naive.V, scene::options_of(s), block);
   JsonWriter out{indent};
   out.key("block");
   out.raw(std::to_string(block));
@@ -129,8 +132,9 @@ int print_online(const scene::Scene& s, int block, int indent) {
 int print_kv_cache(const scene::Scene& s, int indent) {
   const attn::Result full = scene::compute(s);
   const int d_model = s.mode == scene::Mode::Projected ? static_cast<int>(s.X.cols()) : 0;
-  const attn::DecodeResult decode =
-      attn::decode_with_cache(full.Q, full.K, full.V, scene::options_of(s), d_model);
+  const attn::Matrix& Q = full.Q_rope.size() ? full.Q_rope : full.Q;  // with RoPE: turned
+  const attn::Matrix& K = full.K_rope.size() ? full.K_rope : full.K;
+  const attn::DecodeResult decode = attn::decode_with_cache(Q, K, full.V, scene::options_of(s), d_model);
   JsonWriter out{indent};
   out.key("steps");
   out.raw("[");

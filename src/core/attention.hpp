@@ -40,6 +40,8 @@ struct Options {
 struct Result {
   Matrix Q;                      // n×d_k  queries
   Matrix K;                      // n×d_k  keys
+  Matrix Q_rope, K_rope;         // n×d_k  Q, K turned by RoPE when the scene asks for it (the scores
+                                 //        use these); empty otherwise
   Matrix V;                      // n×d_v  values
   Matrix scores;                 // n×n    raw scores  QKᵀ,  scores(i,j) = q_i · k_j
   double divisor = 1.0;          //        s: 1, √d_k or the temperature

@@ -120,6 +120,45 @@ std::string read_scale(const json& s, attn::Scale* out) {
   return std::string(kScaleRule) + " (got " + type_name(s) + ")";
 }
 
+// "rope": {"base": 10000, "layout": "interleaved" | "half", "offset": 0}, every member optional.
+// Types only here; ranges and the even head size are validate()'s.
+std::string read_rope(const json& v, bool* on, attn::Rope* out) {
+  if (!v.is_object())
+    return std::string("rope: expected an object like {\"base\": 10000, \"layout\": \"interleaved\"}, got ") +
+           type_name(v);
+  *on = true;
+  *out = attn::Rope{};
+  for (const auto& item : v.items()) {
+    const json& x = item.value();
+    if (item.key() == "base") {
+      if (!x.is_number()) return std::string("rope: base must be a number, got ") + type_name(x);
+      out->base = x.get<double>();
+    } else if (item.key() == "layout") {
+      const std::string layout = x.is_string() ? x.get<std::string>() : std::string();
+      if (layout != "interleaved" && layout != "half")
+        return "rope: layout must be \"interleaved\" or \"half\", got " + clip_utf8(x.dump());
+      out->layout = layout == "half" ? attn::RopeLayout::Half : attn::RopeLayout::Interleaved;
+    } else if (item.key() == "offset") {
+      const double offset = x.is_number() ? x.get<double>() : -1.0;
+      if (!(offset >= 0 && offset <= kMaxRopeOffset && offset == std::floor(offset)))
+        return "rope: offset must be a whole number from 0 to " + std::to_string(kMaxRopeOffset) + ", got " +
+               clip_utf8(x.dump());
+      out->offset = static_cast<int>(offset);
+    } else {
+      return "rope: unknown key \"" + clip_utf8(item.key()) + "\" (expected base, layout, offset)";
+    }
+  }
+  return {};
+}
+
+ordered_json rope_json(const attn::Rope& rope) {
+  ordered_json j;
+  j["base"] = rope.base;
+  j["layout"] = rope.layout == attn::RopeLayout::Half ? "half" : "interleaved";
+  if (rope.offset != 0) j["offset"] = rope.offset;
+  return j;
+}
+
 std::string read_bool(const json& v, const char* field, bool* out) {
   if (!v.is_boolean()) return std::string(field) + ": must be true or false, got " + type_name(v);
   *out = v.get<bool>();
@@ -224,6 +263,9 @@ const KeySpec kKeys[] = {
      [](const Scene& s, ordered_json* v) { return put(true, v, s.causal); }},
     {"mask", 1, [](const json& v, Scene* s) { return read_mask(v, &s->mask); },
      [](const Scene& s, ordered_json* v) { return put(s.mask.size() != 0, v, mask_json(s.mask)); }},
+    // Version 2.
+    {"rope", 2, [](const json& v, Scene* s) { return read_rope(v, &s->rope_on, &s->rope); },
+     [](const Scene& s, ordered_json* v) { return put(s.rope_on, v, rope_json(s.rope)); }},
 };
 
 const KeySpec* find_key(const std::string& name) {
@@ -333,6 +375,14 @@ std::string validate(const Scene& s) {
         if (s.mask(i, j) > 1)
           return "mask: row " + std::to_string(i) + ", entry " + std::to_string(j) + " must be 0 or 1";
   }
+  if (s.rope_on) {
+    if (!(s.rope.base > 1.0 && s.rope.base <= kMaxRopeBase))
+      return "rope: base must be above 1 and at most 1e12 (got " + ordered_json(s.rope.base).dump() + ")";
+    if (s.rope.offset < 0 || s.rope.offset > kMaxRopeOffset)
+      return "rope: offset must be a whole number from 0 to " + std::to_string(kMaxRopeOffset);
+    if (s.d_k() % 2 != 0)
+      return "rope: each head's size must be even to form pairs (d_k = " + std::to_string(s.d_k()) + ")";
+  }
   return {};
 }
 
@@ -422,14 +472,32 @@ attn::Result compute(const Scene& s) {
   options.scale = s.scale;
   options.causal = s.causal;
   options.mask = s.mask;
-  return s.mode == Mode::Direct ? attn::attend(s.Q, s.K, s.V, options)
-                                : attn::attend_projected(s.X, s.Wq, s.Wk, s.Wv, options);
+  if (!s.rope_on)
+    return s.mode == Mode::Direct ? attn::attend(s.Q, s.K, s.V, options)
+                                  : attn::attend_projected(s.X, s.Wq, s.Wk, s.Wv, options);
+  // RoPE turns Q and K after the projection; the scores use the turned ones. Q and K stay as they
+  // were (what the learner edits), Q_rope and K_rope are what attention saw.
+  const bool direct = s.mode == Mode::Direct;
+  const attn::Matrix Q = direct ? s.Q : attn::Matrix(s.X * s.Wq);  // n×d_k (finite: validate's limits)
+  const attn::Matrix K = direct ? s.K : attn::Matrix(s.X * s.Wk);  // n×d_k
+  const attn::Matrix V = direct ? s.V : attn::Matrix(s.X * s.Wv);  // n×d_v
+  attn::Result r = attn::attend(attn::apply_rope(Q, s.rope), attn::apply_rope(K, s.rope), V, options);
+  r.Q_rope = std::move(r.Q);
+  r.K_rope = std::move(r.K);
+  r.Q = Q;
+  r.K = K;
+  return r;
 }
 
 std::string result_to_json(const attn::Result& r, int indent) {
   ordered_json j;
   j["Q"] = matrix_json(r.Q);            // n×d_k
   j["K"] = matrix_json(r.K);            // n×d_k
+  // RoPE: the turned Q and K the scores use.
+  if (r.Q_rope.size() != 0) {
+    j["Q_rope"] = matrix_json(r.Q_rope);
+    j["K_rope"] = matrix_json(r.K_rope);
+  }
   j["V"] = matrix_json(r.V);            // n×d_v
   j["scores"] = matrix_json(r.scores);  // n×n  raw QKᵀ
   j["divisor"] = r.divisor;             //      s

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/attention.hpp"
+#include "core/rope.hpp"
 
 namespace scene {
 
@@ -27,6 +28,8 @@ constexpr double kMaxAbsValue = 1e15;        // |each matrix entry|: keeps every
 constexpr double kMinTemperature = 1e-6;     // scale as a number: within [1e-6, 1e6]
 constexpr double kMaxTemperature = 1e6;
 constexpr std::size_t kMaxInputBytes = 8u << 20;  // 8 MiB of JSON text
+constexpr double kMaxRopeBase = 1e12;             // rope.base within (1, 1e12]
+constexpr int kMaxRopeOffset = 100000;            // rope.offset within 0 … 100000
 
 // The newest scene version this code reads and writes ("version": 1 … kSceneVersion).
 constexpr int kSceneVersion = 2;
@@ -41,6 +44,9 @@ struct Scene {
   attn::Scale scale;                // default √d_k
   bool causal = false;
   attn::MaskMatrix mask;            // optional n×n of 0/1; empty = none
+  // Version 2: rotary position embedding of Q and K after any projection (core/rope.hpp).
+  bool rope_on = false;             // the "rope" key is present
+  attn::Rope rope;                  // base, layout, offset (position of token 0)
 
   int n() const { return static_cast<int>(tokens.size()); }
   int d_k() const;

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "scene/edit.hpp"
+
 namespace ui {
 namespace {
 
@@ -20,24 +22,6 @@ double slider_range(const attn::Matrix& m) {
     if (step * decade >= want) return step * decade;
   }
   return 10.0 * decade;
-}
-
-// A deterministic, varied starting value for component c of a newly added token i, in [−1, 1],
-// rounded to 2 decimals (zeros would make every new token look the same).
-double fresh_value(int i, int c, int salt) {
-  const double x = std::sin(12.9898 * (i + 1) + 78.233 * (c + 1) + 37.719 * salt) * 43758.5453;
-  return std::round((2.0 * (x - std::floor(x)) - 1.0) * 100.0) / 100.0;
-}
-
-// Resize keeping the top-left block; new entries from fresh_value.
-void resize_keep(attn::Matrix& m, int rows, int cols, int salt) {
-  attn::Matrix out(rows, cols);
-  for (int i = 0; i < rows; ++i) {
-    for (int c = 0; c < cols; ++c) {
-      out(i, c) = (i < m.rows() && c < m.cols()) ? m(i, c) : fresh_value(i, c, salt);
-    }
-  }
-  m = std::move(out);
 }
 
 void mark_dirty(AppState& state) {
@@ -64,6 +48,16 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.q_range = slider_range(state.result.Q);
   state.k_range = slider_range(state.result.K);
   state.v_range = slider_range(state.result.V);
+  reset_learned_ranges(state);
+}
+
+void reset_learned_ranges(AppState& state) {
+  const scene::Scene& s = state.scene;
+  if (s.mode != scene::Mode::Projected) return;
+  state.x_range = slider_range(s.X);
+  attn::Matrix w(s.Wq.rows(), s.Wq.cols() + s.Wk.cols() + s.Wv.cols());
+  w << s.Wq, s.Wk, s.Wv;
+  state.w_range = slider_range(w);
 }
 
 bool load_preset(AppState& state, std::string_view name) {
@@ -124,42 +118,55 @@ void ensure_direct_mode(AppState& state) {
   mark_dirty(state);
 }
 
+// Resizing keeps the scene's mode (scene/edit.hpp): a learned scene stays X·W.
 void set_token_count(AppState& state, int n) {
-  n = std::clamp(n, 1, scene::kMaxTokens);
-  scene::Scene& s = state.scene;
-  if (n == s.n()) return;
-  ensure_direct_mode(state);
-  const int d_k = s.d_k(), d_v = s.d_v();
-  const int old_n = s.n();
-  s.tokens.resize(n);
-  for (int i = old_n; i < n; ++i) s.tokens[i] = "t" + std::to_string(i);
-  resize_keep(s.Q, n, d_k, 1);
-  resize_keep(s.K, n, d_k, 2);
-  resize_keep(s.V, n, d_v, 3);
-  if (s.mask.size() > 0) {
-    attn::MaskMatrix mask = attn::MaskMatrix::Ones(n, n);
-    const int keep = std::min(old_n, n);
-    mask.topLeftCorner(keep, keep) = s.mask.topLeftCorner(keep, keep);
-    s.mask = std::move(mask);
-  }
+  if (std::clamp(n, 1, scene::kMaxTokens) == state.scene.n()) return;
+  scene::set_token_count(state.scene, n);
   mark_dirty(state);
 }
 
 void set_key_dim(AppState& state, int d_k) {
-  d_k = std::clamp(d_k, 1, scene::kMaxDim);
-  if (d_k == state.scene.d_k()) return;
-  ensure_direct_mode(state);
-  resize_keep(state.scene.Q, state.scene.n(), d_k, 1);
-  resize_keep(state.scene.K, state.scene.n(), d_k, 2);
+  if (std::clamp(d_k, 1, scene::kMaxDim) == state.scene.d_k()) return;
+  scene::set_key_dim(state.scene, d_k);
   mark_dirty(state);
 }
 
 void set_value_dim(AppState& state, int d_v) {
-  d_v = std::clamp(d_v, 1, scene::kMaxDim);
-  if (d_v == state.scene.d_v()) return;
-  ensure_direct_mode(state);
-  resize_keep(state.scene.V, state.scene.n(), d_v, 3);
+  if (std::clamp(d_v, 1, scene::kMaxDim) == state.scene.d_v()) return;
+  scene::set_value_dim(state.scene, d_v);
   mark_dirty(state);
+}
+
+void set_model_dim(AppState& state, int d_model) {
+  if (std::clamp(d_model, 1, scene::kMaxDim) == scene::model_dim(state.scene)) return;
+  if (std::string e = scene::set_model_dim(state.scene, d_model); !e.empty()) {
+    state.notice = e;
+    return;
+  }
+  mark_dirty(state);
+}
+
+bool make_learned(AppState& state) {
+  if (std::string e = scene::make_learned(state.scene); !e.empty()) {
+    state.notice = e;
+    return false;
+  }
+  state.notice =
+      "Learned: each token's embedding is x_i = [q_i | k_i | v_i] and W_q, W_k, W_v pick its parts, so "
+      "every number is unchanged. Drag x_i or a cell of a W.";
+  reset_learned_ranges(state);
+  mark_dirty(state);
+  return true;
+}
+
+bool make_direct(AppState& state) {
+  if (std::string e = scene::make_direct(state.scene); !e.empty()) {
+    state.notice = e;
+    return false;
+  }
+  state.notice = "Direct: Q, K, V are now the numbers X·W_q, X·W_k, X·W_v had; drag them directly.";
+  mark_dirty(state);
+  return true;
 }
 
 void toggle_mask_cell(AppState& state, int i, int j) {

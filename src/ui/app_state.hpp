@@ -58,6 +58,7 @@ struct AppState {
 
   // Slider ranges ±range per matrix, fixed while dragging (set when a scene is loaded).
   double q_range = 1, k_range = 1, v_range = 1;
+  double x_range = 1, w_range = 1;  // learned scenes: X's sliders, the W_q/W_k/W_v cells
 
   // --- messages
   std::string error;   // shown in a banner until dismissed (e.g. a rejected scene)
@@ -92,6 +93,13 @@ void ensure_direct_mode(AppState& state);
 void set_token_count(AppState& state, int n);
 void set_key_dim(AppState& state, int d_k);
 void set_value_dim(AppState& state, int d_v);
+// Learned scenes only: columns of X / rows of the W's (new W rows 0, so Q, K, V stay).
+void set_model_dim(AppState& state, int d_model);
+// The exact conversions (scene/edit.hpp), with a notice saying what happened or why not.
+bool make_learned(AppState& state);  // direct → X = [Q | K | V], selection W's
+bool make_direct(AppState& state);   // learned → Q = X·W_q, K = X·W_k, V = X·W_v
+// Slider ranges of X and the W's from the current scene (on load and after make_learned).
+void reset_learned_ranges(AppState& state);
 // Toggle cell (i, j) of the custom mask (created all-ones on first use).
 void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);

@@ -1,0 +1,142 @@
+// edit.cpp — resizing and the exact direct ↔ projected conversions (see edit.hpp).
+#include "scene/edit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace scene {
+namespace {
+
+// Salts of fresh_value per matrix, so Q, K and V (and X and the W's) of a new token differ.
+enum Salt { kSaltQ = 1, kSaltK = 2, kSaltV = 3, kSaltX = 4, kSaltWq = 5, kSaltWk = 6, kSaltWv = 7 };
+
+// rows×cols keeping the top-left block of `m`; new entries from fresh_value(salt), or 0.
+void resize_keep(attn::Matrix& m, int rows, int cols, int salt, bool new_rows_zero = false) {
+  attn::Matrix out(rows, cols);
+  for (int i = 0; i < rows; ++i) {
+    for (int c = 0; c < cols; ++c) {
+      if (i < m.rows() && c < m.cols())
+        out(i, c) = m(i, c);
+      else
+        out(i, c) = (new_rows_zero && i >= m.rows()) ? 0.0 : fresh_value(i, c, salt);
+    }
+  }
+  m = std::move(out);
+}
+
+// d_model×d selection block: rows [offset, offset + d) are the identity, the rest 0.
+attn::Matrix selection(int d_model, int offset, int d) {
+  attn::Matrix w = attn::Matrix::Zero(d_model, d);
+  w.block(offset, 0, d, d) = attn::Matrix::Identity(d, d);
+  return w;
+}
+
+}  // namespace
+
+double fresh_value(int row, int col, int salt) {
+  const double x = std::sin(12.9898 * (row + 1) + 78.233 * (col + 1) + 37.719 * salt) * 43758.5453;
+  return std::round((2.0 * (x - std::floor(x)) - 1.0) * 100.0) / 100.0;
+}
+
+int model_dim(const Scene& s) {
+  return s.mode == Mode::Projected ? static_cast<int>(s.X.cols()) : 0;
+}
+
+std::string make_learned(Scene& s) {
+  if (s.mode == Mode::Projected) return "Make learned: the scene is already learned (X, W_q, W_k, W_v)";
+  const int n = s.n(), d_k = s.d_k(), d_v = s.d_v();
+  const long long d_model = 2LL * d_k + d_v;
+  if (d_model > kMaxDim)
+    return "Make learned: d_model = 2·d_k + d_v = " + std::to_string(d_model) + " is over the limit " +
+           std::to_string(kMaxDim) + "; make d_k or d_v smaller first";
+  // X = [Q | K | V]: n × d_model, token i's embedding is its query, key and value side by side.
+  attn::Matrix X(n, static_cast<Eigen::Index>(d_model));
+  X << s.Q, s.K, s.V;
+  s.Wq = selection(int(d_model), 0, d_k);        // picks columns 0 … d_k−1       → Q
+  s.Wk = selection(int(d_model), d_k, d_k);      // picks columns d_k … 2·d_k−1   → K
+  s.Wv = selection(int(d_model), 2 * d_k, d_v);  // picks columns 2·d_k … end     → V
+  s.X = std::move(X);
+  s.Q.resize(0, 0);
+  s.K.resize(0, 0);
+  s.V.resize(0, 0);
+  s.mode = Mode::Projected;
+  return {};
+}
+
+std::string make_direct(Scene& s) {
+  if (s.mode == Mode::Direct) return "Edit Q, K, V directly: the scene is already direct";
+  // The core's own products, so the direct scene attends over exactly the matrices shown.
+  attn::Result r = compute(s);
+  if (r.Q.size() == 0) return "Edit Q, K, V directly: " + validate(s);
+  Scene direct = s;
+  direct.mode = Mode::Direct;
+  direct.Q = std::move(r.Q);
+  direct.K = std::move(r.K);
+  direct.V = std::move(r.V);
+  direct.X.resize(0, 0);
+  direct.Wq.resize(0, 0);
+  direct.Wk.resize(0, 0);
+  direct.Wv.resize(0, 0);
+  if (std::string problem = validate(direct); !problem.empty())
+    return "Edit Q, K, V directly: " + problem + " (X·W is too large for a direct scene)";
+  s = std::move(direct);
+  return {};
+}
+
+void set_token_count(Scene& s, int n) {
+  n = std::clamp(n, 1, kMaxTokens);
+  const int old_n = s.n();
+  if (n == old_n) return;
+  s.tokens.resize(n);
+  for (int i = old_n; i < n; ++i) s.tokens[i] = "t" + std::to_string(i);
+  if (s.mode == Mode::Direct) {
+    const int d_k = s.d_k(), d_v = s.d_v();
+    resize_keep(s.Q, n, d_k, kSaltQ);
+    resize_keep(s.K, n, d_k, kSaltK);
+    resize_keep(s.V, n, d_v, kSaltV);
+  } else {
+    resize_keep(s.X, n, int(s.X.cols()), kSaltX);  // a new token is a new embedding row
+  }
+  if (s.mask.size() > 0) {
+    attn::MaskMatrix mask = attn::MaskMatrix::Ones(n, n);
+    const int keep = std::min(old_n, n);
+    mask.topLeftCorner(keep, keep) = s.mask.topLeftCorner(keep, keep);
+    s.mask = std::move(mask);
+  }
+}
+
+void set_key_dim(Scene& s, int d_k) {
+  d_k = std::clamp(d_k, 1, kMaxDim);
+  if (d_k == s.d_k()) return;
+  if (s.mode == Mode::Direct) {
+    resize_keep(s.Q, s.n(), d_k, kSaltQ);
+    resize_keep(s.K, s.n(), d_k, kSaltK);
+  } else {
+    resize_keep(s.Wq, int(s.Wq.rows()), d_k, kSaltWq);
+    resize_keep(s.Wk, int(s.Wk.rows()), d_k, kSaltWk);
+  }
+}
+
+void set_value_dim(Scene& s, int d_v) {
+  d_v = std::clamp(d_v, 1, kMaxDim);
+  if (d_v == s.d_v()) return;
+  if (s.mode == Mode::Direct)
+    resize_keep(s.V, s.n(), d_v, kSaltV);
+  else
+    resize_keep(s.Wv, int(s.Wv.rows()), d_v, kSaltWv);
+}
+
+std::string set_model_dim(Scene& s, int d_model) {
+  if (s.mode != Mode::Projected) return "d_model: only a learned scene (X, W_q, W_k, W_v) has d_model";
+  d_model = std::clamp(d_model, 1, kMaxDim);
+  if (d_model == model_dim(s)) return {};
+  resize_keep(s.X, s.n(), d_model, kSaltX);
+  // New rows of the W's are 0: a new feature of x changes nothing until its W rows are edited.
+  resize_keep(s.Wq, d_model, int(s.Wq.cols()), kSaltWq, /*new_rows_zero=*/true);
+  resize_keep(s.Wk, d_model, int(s.Wk.cols()), kSaltWk, true);
+  resize_keep(s.Wv, d_model, int(s.Wv.cols()), kSaltWv, true);
+  return {};
+}
+
+}  // namespace scene

@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+"""The scene key "rope" through attention-lab-cli against a NumPy RoPE (float64).
+
+usage: rope_crosscheck.py CLI CASE_DIR [COUNT]
+
+NumPy reference, for a head of size d (even), token i at position p = offset + i, pair c:
+    θ = p · base^(−2c/d)
+    interleaved: pairs (2c, 2c+1)      half: pairs (c, c + d/2)
+    (x, y) → (x cos θ − y sin θ, x sin θ + y cos θ)
+applied to Q and K after any projection, then softmax(Q_rope K_ropeᵀ / s + M) V.
+
+Checks, each within 1e-12 (relative to the largest entry of the matrix compared):
+  * COUNT random scenes (both modes, both layouts, bases 10 … 1e6, offsets, masks, causal):
+    Q_rope, K_rope, scores, weights, output; --online B and --kv-cache agree with the pass;
+  * Toeplitz: all queries equal and all keys equal → scores(i, j) depends only on i − j;
+  * offset invariance: the same scene with "offset" 0 and 1 … 50 gives the same scores;
+  * bad rope keys exit 2 naming "rope".
+Run with Debian's /usr/bin/python3 (python3-numpy); without numpy it prints SKIP and exits 77.
+"""
+import json
+import os
+import subprocess
+import sys
+
+SKIP = 77
+try:
+    import numpy as np
+except ImportError:
+    print("SKIP: numpy is not installed for " + sys.executable + " (scripts/setup installs python3-numpy)")
+    sys.exit(SKIP)
+
+REL = 1e-12
+
+
+def rope_numpy(M, base, layout, offset, heads=1):
+    n, d = M.shape
+    dh = d // heads
+    out = M.copy()
+    for h in range(heads):
+        block = M[:, h * dh:(h + 1) * dh]
+        pairs = dh // 2
+        c = np.arange(pairs)
+        theta = (offset + np.arange(n))[:, None] * base ** (-2.0 * c / dh)[None, :]  # n × pairs
+        if layout == "interleaved":
+            a, b = 2 * c, 2 * c + 1
+        else:
+            a, b = c, c + pairs
+        x, y = block[:, a], block[:, b]
+        res = block.copy()
+        res[:, a] = x * np.cos(theta) - y * np.sin(theta)
+        res[:, b] = x * np.sin(theta) + y * np.cos(theta)
+        out[:, h * dh:(h + 1) * dh] = res
+    return out
+
+
+def reference(s):
+    A = lambda key: np.array(s[key], dtype=np.float64)
+    if "X" in s:
+        X = A("X")
+        Q, K, V = X @ A("Wq"), X @ A("Wk"), X @ A("Wv")
+    else:
+        Q, K, V = A("Q"), A("K"), A("V")
+    r = s["rope"]
+    Qr = rope_numpy(Q, r.get("base", 10000.0), r.get("layout", "interleaved"), r.get("offset", 0))
+    Kr = rope_numpy(K, r.get("base", 10000.0), r.get("layout", "interleaved"), r.get("offset", 0))
+    n, d_k = Q.shape
+    scale = s.get("scale", "sqrt_dk")
+    divisor = 1.0 if scale == "none" else np.sqrt(d_k) if scale == "sqrt_dk" else float(scale)
+    scores = Qr @ Kr.T
+    allowed = np.ones((n, n), dtype=bool)
+    if s.get("causal", False):
+        allowed &= np.tril(np.ones((n, n), dtype=bool))
+    if "mask" in s:
+        allowed &= np.array(s["mask"]) == 1
+    weights = np.zeros((n, n))
+    for i in range(n):
+        if allowed[i].any():
+            row = np.where(allowed[i], scores[i] / divisor, -np.inf)
+            e = np.exp(row - row[allowed[i]].max())
+            weights[i] = e / e.sum()
+    return dict(Q_rope=Qr, K_rope=Kr, scores=scores, weights=weights, output=weights @ V)
+
+
+def close(got, want):
+    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+    if got.shape != want.shape:
+        return f"shape {got.shape}, numpy {want.shape}"
+    scale = max(float(np.abs(want).max()) if want.size else 0.0, 1e-300)
+    diff = np.abs(got - want)
+    if (diff > REL * scale).any():
+        i = tuple(int(k) for k in np.argwhere(diff > REL * scale)[0])
+        return f"at {i} cli {got[i]!r}, numpy {want[i]!r} (max |diff| {diff.max():.3g}, scale {scale:.3g})"
+    return None
+
+
+def run(cli, args):
+    proc = subprocess.run([cli, "--compact"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+def write(case_dir, name, s):
+    path = os.path.join(case_dir, name + ".json")
+    with open(path, "w") as f:
+        json.dump(s, f)
+    return path
+
+
+def random_scene(rng, index):
+    n = int(rng.integers(1, 13))
+    d_k, d_v = 2 * int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    mat = lambda r, c: rng.uniform(-2, 2, size=(r, c)).tolist()
+    s = {"version": 2, "tokens": [f"t{i}" for i in range(n)]}
+    if index % 2:
+        d_model = int(rng.integers(1, 7))
+        s.update(X=mat(n, d_model), Wq=mat(d_model, d_k), Wk=mat(d_model, d_k), Wv=mat(d_model, d_v))
+    else:
+        s.update(Q=mat(n, d_k), K=mat(n, d_k), V=mat(n, d_v))
+    s["scale"] = ["none", "sqrt_dk", 0.5][index % 3]
+    s["causal"] = bool(index % 4 == 1)
+    if index % 5 == 0:
+        s["mask"] = (rng.uniform(size=(n, n)) < 0.7).astype(int).tolist()
+    rope = {"base": float(rng.choice([10.0, 100.0, 10000.0, 1e6]))}
+    if index % 3 != 2:
+        rope["layout"] = "interleaved" if index % 2 == 0 else "half"
+    if index % 4 == 3:
+        rope["offset"] = int(rng.integers(1, 100))
+    s["rope"] = rope
+    return s
+
+
+def main():
+    cli, case_dir = sys.argv[1], sys.argv[2]
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 60
+    os.makedirs(case_dir, exist_ok=True)
+    rng = np.random.default_rng(2021)
+    failures = []
+
+    # --- random scenes against NumPy; the tiled pass and the decode see the turned Q and K too
+    for index in range(count):
+        s = random_scene(rng, index)
+        path = write(case_dir, f"scene_{index:03d}", s)
+        code, out, err = run(cli, [path])
+        if code != 0:
+            failures.append(f"{path}: exit {code}: {err[:200]}")
+            continue
+        got, want = json.loads(out), reference(s)
+        for key in ("Q_rope", "K_rope", "scores", "weights", "output"):
+            p = close(got[key], want[key])
+            if p:
+                failures.append(f"{path} {key}: {p}")
+        n = len(s["tokens"])
+        code, out, err = run(cli, ["--online", str(int(rng.integers(1, n + 1))), path])
+        if code != 0 or close(json.loads(out)["output"], want["output"]):
+            failures.append(f"{path} --online: exit {code} {err[:100]} or output differs")
+        causal = dict(s, causal=True)
+        cpath = write(case_dir, f"causal_{index:03d}", causal)
+        code, out, err = run(cli, ["--kv-cache", cpath])
+        want_causal = reference(causal)
+        if code != 0:
+            failures.append(f"{cpath} --kv-cache: exit {code} {err[:100]}")
+        else:
+            for t, step in enumerate(json.loads(out)["steps"]):
+                p = close(step["output"], want_causal["output"][t])
+                if p:
+                    failures.append(f"{cpath} --kv-cache step {t}: {p}")
+
+    # --- Toeplitz: equal queries, equal keys → scores constant along each diagonal
+    for layout in ("interleaved", "half"):
+        q, k = rng.uniform(-1, 1, 8).tolist(), rng.uniform(-1, 1, 8).tolist()
+        n = 10
+        s = {"version": 2, "tokens": ["x"] * n, "Q": [q] * n, "K": [k] * n, "V": [[1.0]] * n, "scale": "none",
+             "rope": {"base": 10.0, "layout": layout}}
+        code, out, err = run(cli, [write(case_dir, f"toeplitz_{layout}", s)])
+        S = np.array(json.loads(out)["scores"])
+        scale = np.abs(S).max()
+        for delta in range(-(n - 1), n):
+            diag = np.diagonal(S, offset=delta)
+            if diag.max() - diag.min() > REL * scale:
+                failures.append(f"toeplitz {layout}: diagonal {delta} varies by {diag.max() - diag.min():.3g}")
+        if np.ptp(S) < 1e-3:
+            failures.append(f"toeplitz {layout}: scores are constant: RoPE did nothing")
+
+    # --- offset invariance: shifting every position changes no score
+    base = random_scene(np.random.default_rng(7), 0)
+    base["rope"] = {"base": 10000.0, "layout": "half"}
+    code, out, err = run(cli, [write(case_dir, "offset_0", base)])
+    S0 = np.array(json.loads(out)["scores"])
+    for offset in (1, 7, 50):
+        shifted = dict(base, rope={"base": 10000.0, "layout": "half", "offset": offset})
+        code, out, err = run(cli, [write(case_dir, f"offset_{offset}", shifted)])
+        got = json.loads(out)
+        p = close(got["scores"], S0)
+        if p:
+            failures.append(f"offset {offset}: scores changed: {p}")
+        if np.allclose(got["Q_rope"], json.loads(run(cli, [os.path.join(case_dir, "offset_0.json")])[1])["Q_rope"]):
+            failures.append(f"offset {offset}: Q_rope did not change (the offset was ignored)")
+
+    # --- bad rope keys: exit 2, nothing on stdout, stderr names rope
+    good = {"version": 2, "tokens": ["a", "b"], "Q": [[1, 2], [3, 4]], "K": [[5, 6], [7, 8]], "V": [[1], [2]]}
+    bad = [
+        (dict(good, rope={"base": 1}), "rope: base must be above 1"),
+        (dict(good, rope={"base": "big"}), "rope: base must be a number"),
+        (dict(good, rope={"layout": "rotate"}), "rope: layout must be \"interleaved\" or \"half\""),
+        (dict(good, rope={"offset": -1}), "rope: offset must be a whole number"),
+        (dict(good, rope={"offset": 1.5}), "rope: offset must be a whole number"),
+        (dict(good, rope={"theta": 1}), "rope: unknown key \"theta\""),
+        (dict(good, rope=True), "rope: expected an object"),
+        (dict(good, Q=[[1], [2]], K=[[1], [2]], rope={}), "rope: each head's size must be even"),
+        (dict(good, version=1, rope={}), "rope: needs \"version\": 2"),
+    ]
+    for index, (s, want) in enumerate(bad):
+        code, out, err = run(cli, [write(case_dir, f"bad_{index}", s)])
+        if code != 2 or out or f"attention-lab-cli: {want}" not in err:
+            failures.append(f"bad rope {s.get('rope')}: exit {code}, stdout {out[:60]!r}, stderr {err[:160]!r}; want {want}")
+
+    if failures:
+        print("\n".join(failures[:40]))
+        print(f"FAIL: {len(failures)} problem(s)")
+        return 1
+    print(f"ok: {count} random RoPE scenes within {REL:g} of NumPy (both layouts, both modes, offsets; "
+          f"--online and --kv-cache too), Toeplitz scores, offset invariance, {len(bad)} bad rope keys")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
