@@ -40,6 +40,7 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.scene = std::move(scene);
   state.reset_scene = state.scene;
   state.preset_name = std::move(preset_name);
+  state.generated.reset();
   state.error.clear();
   state.notice.clear();
   state.dirty = true;
@@ -58,6 +59,11 @@ void reset_learned_ranges(AppState& state) {
   attn::Matrix w(s.Wq.rows(), s.Wq.cols() + s.Wk.cols() + s.Wv.cols());
   w << s.Wq, s.Wk, s.Wv;
   state.w_range = slider_range(w);
+}
+
+void load_generated(AppState& state, const scene::GenSpec& spec) {
+  load_scene(state, scene::generate(spec), "");
+  state.generated = spec;
 }
 
 bool load_preset(AppState& state, std::string_view name) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -14,6 +15,7 @@
 
 #include "core/incremental.hpp"
 #include "imgui.h"
+#include "scene/generate.hpp"
 #include "scene/scene.hpp"
 
 namespace ui {
@@ -47,6 +49,9 @@ struct AppState {
   scene::Scene scene;
   scene::Scene reset_scene;  // what "Reset" returns to (the preset or scene last loaded)
   std::string preset_name;   // empty when the scene did not come from a preset
+  // Set when the scene was generated (Generate control, #gen= link): while it is unedited its link
+  // is #gen=… (five numbers) instead of every number.
+  std::optional<scene::GenSpec> generated;
   attn::Result result;
   // Keeps what the next edit can reuse: a dragged query recomputes one row, a key one column and
   // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
@@ -82,6 +87,8 @@ struct AppState {
 
 // Replace the scene (preset, file, setState). Resets slider ranges and messages.
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name);
+// Load the generated scene of `spec` (remembered for its link).
+void load_generated(AppState& state, const scene::GenSpec& spec);
 // Load a bundled preset by name; false (and state.error set) if it does not exist.
 bool load_preset(AppState& state, std::string_view name);
 // Run the core if the scene changed. Returns true if it ran.
