@@ -57,7 +57,9 @@ BAD = [
     ("empty", "", "input: empty"),
     ("version_3", scene(version=3), "version: expected 1 or 2, got 3"),
     ("version_missing", scene(version=None), "version: missing"),
-    ("unknown_key", scene(Wo=[[1]]), "Wo: unknown key"),
+    ("unknown_key", scene(Wx=[[1]]), "Wx: unknown key"),
+    ("wo_in_version_1", scene(Wo=[[1]]), 'Wo: needs "version": 2 (this scene says 1)'),
+    ("heads_not_dividing", scene(version=2, heads=3), "heads: 3 does not divide d_k = 2 and d_v = 1"),
     ("not_object", "[1, 2]", "scene: expected a JSON object"),
     # 10 MB of valid-looking JSON: refused by size before parsing; the CLI reads only 8 MiB + 1 bytes.
     ("ten_mb", '{"version":1,"tokens":["a"],"pad":"' + "x" * (10 << 20) + '"}', "input: 8388609 bytes is larger"),
@@ -88,8 +90,14 @@ def main():
         code, out, err = run(cli, args, stdin_text)
         try:
             result = json.loads(out)
-            keys_ok = all(k in result for k in ("Q", "K", "V", "scores", "scaled", "weights", "output",
-                                                 "masked_rows", "entropy", "argmax"))
+            # One head: every stage at the top level. Several: per-head stages under "heads" and
+            # their concatenation; "weights" is their mean (README, the command-line tool).
+            common = ("Q", "K", "V", "divisor", "allowed", "weights", "output", "masked_rows", "entropy", "argmax")
+            per_stage = ("heads", "concat") if "heads" in result else ("scores", "scaled")
+            keys_ok = all(k in result for k in common + per_stage)
+            if "heads" in result:
+                keys_ok = keys_ok and "scores" not in result and all(
+                    sorted(h) == ["output", "scaled", "scores", "weights"] for h in result["heads"])
         except ValueError:
             keys_ok = False
         ok = code == 0 and err == "" and keys_ok
@@ -112,7 +120,8 @@ def main():
     # Good files: every preset, written by the CLI itself, read back from a file, from '-' and stdin.
     code, listing, _ = run(cli, ["--list-presets"])
     names = [line.split("\t")[0] for line in listing.splitlines()]
-    if code != 0 or names != ["practice-qkv", "soft-dictionary", "causal-5", "learned-5x8"]:
+    if code != 0 or names != ["practice-qkv", "soft-dictionary", "causal-5", "learned-5x8", "three-heads",
+                              "torch-mha"]:
         failures.append(f"--list-presets: exit {code}, names {names}")
     for name in names:
         code, text, _ = run(cli, ["--preset", name])

@@ -115,7 +115,8 @@ TEST_CASE("demos: each one fits in a short link and round-trips through it") {
     const scene::Scene& s = demo(file.substr(0, file.size() - 5));
     const scene::link::MadeFragment made = scene::link::make_fragment(s);
     REQUIRE(made.ok());
-    CHECK(made.fragment.size() < 8192);
+    // torch-mha (296 float32 numbers printed as round-trip doubles) is the biggest, ~8.3 KiB.
+    CHECK(made.fragment.size() < 10240);
     const scene::link::Fragment back = scene::link::parse_fragment(made.fragment);
     REQUIRE(back.ok());
     CHECK(scene::scene_to_json(*back.scene) == scene::scene_to_json(s));

@@ -166,6 +166,52 @@ TEST_CASE(
   CHECK(scene::make_learned(dict).find("already learned") != std::string::npos);
 }
 
+// Every stage of every head, the concatenation, W_o and the final output, bit for bit.
+void check_same_heads(const attn::HeadsResult& a, const attn::HeadsResult& b) {
+  REQUIRE(a.heads.size() == b.heads.size());
+  for (std::size_t t = 0; t < a.heads.size(); ++t) {
+    CAPTURE(t);
+    check_same_stages(a.heads[t], b.heads[t]);
+  }
+  CHECK(same_bits(a.Q, b.Q));
+  CHECK(same_bits(a.K, b.K));
+  CHECK(same_bits(a.V, b.V));
+  CHECK(same_bits(a.Q_rope, b.Q_rope));
+  CHECK(same_bits(a.K_rope, b.K_rope));
+  CHECK(same_bits(a.concat, b.concat));
+  CHECK(same_bits(a.weights_mean, b.weights_mean));
+  CHECK(same_bits(a.output, b.output));
+}
+
+TEST_CASE("conversions keep multi-head scenes (heads, W_o) and RoPE exact: every preset, both ways") {
+  for (const scene::PresetInfo& info : scene::preset_list()) {
+    CAPTURE(info.name);
+    scene::Scene s = *scene::preset(info.name);
+    for (bool rope : {false, true}) {
+      CAPTURE(rope);
+      scene::Scene start = s;
+      if (rope) {
+        if (start.d_k() % (2 * start.heads) != 0) continue;  // RoPE turns pairs within each head
+        start.rope_on = true;
+      }
+      REQUIRE(scene::validate(start).empty());
+      const attn::HeadsResult before = scene::compute_heads(start);
+      scene::Scene other = start;
+      if (start.mode == scene::Mode::Projected) {
+        REQUIRE(scene::make_direct(other) == "");
+      } else if (2 * start.d_k() + start.d_v() <= scene::kMaxDim) {
+        REQUIRE(scene::make_learned(other) == "");
+      } else {
+        continue;
+      }
+      REQUIRE(scene::validate(other).empty());
+      CHECK(other.heads == start.heads);
+      CHECK(same_bits(other.Wo, start.Wo));
+      check_same_heads(before, scene::compute_heads(other));
+    }
+  }
+}
+
 TEST_CASE("make_learned: d_model = 2·d_k + d_v must fit the limit 256; -0.0 comes back as 0.0") {
   scene::Scene s;
   s.tokens = {"a", "b"};
@@ -258,6 +304,15 @@ TEST_CASE("resizing a learned scene keeps it learned; shrinking keeps the leadin
   REQUIRE(scene::set_model_dim(s, 1000) == "");
   CHECK(scene::model_dim(s) == 256);
   CHECK(scene::validate(s).empty());
+
+  // Multi-head W_o (d_v×d_out) follows d_v: leading rows kept.
+  scene::Scene mha = *scene::preset("torch-mha");
+  REQUIRE(mha.Wo.size() > 0);
+  const Matrix wo = mha.Wo;
+  scene::set_value_dim(mha, mha.d_v() + mha.heads);
+  CHECK(mha.Wo.rows() == mha.d_v());
+  CHECK(same_bits(mha.Wo.topRows(wo.rows()), wo));
+  CHECK(scene::validate(mha).empty());
 
   scene::Scene direct = *scene::preset("soft-dictionary");
   CHECK(scene::set_model_dim(direct, 4).find("d_model") == 0);

@@ -130,6 +130,13 @@ TEST_CASE("incremental recompute equals the full pass bit for bit after random e
         INFO("set " << std::string(set->name) << ", trial " << trial << " (n " << n << "), step " << step);
         check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
       }
+      // A lent result replaced by another computation: invalidate() makes the next update a full
+      // pass on fresh storage, identical.
+      attn::Result other = attn::attend(s.K, s.Q, s.V, s.options);
+      inc.swap_result(other);
+      inc.invalidate();
+      CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
+      check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
       // A change of options (here: causal) is a full pass, still identical.
       s.options.causal = !s.options.causal;
       CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);

@@ -3,6 +3,11 @@
 #include "core/rope.hpp"
 #include "scene/scene.hpp"
 
+#include <cstring>
+#include <string_view>
+
+#include "demos_embedded.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -201,4 +206,33 @@ TEST_CASE("scene key rope: errors name rope") {
   const scene::ParseResult v1 =
       scene::parse_scene(R"({"version":1,"tokens":["a"],"Q":[[1,2]],"K":[[1,2]],"V":[[1]],"rope":{}})");
   CHECK(v1.error.rfind("rope: needs \"version\": 2", 0) == 0);
+}
+
+namespace {
+const char* demo_text(const char* file) {
+  for (const EmbeddedDemo& d : kEmbeddedDemos)
+    if (std::strcmp(d.file, file) == 0) return d.text;
+  return "";
+}
+const char* const kRopeRelativeDemo = demo_text("rope-relative.json");
+}  // namespace
+
+TEST_CASE("demo rope-relative: identical tokens, scores cos(Δ) + 9 cos(Δ/4) by distance, weights fall off") {
+  const scene::ParseResult parsed = scene::parse_scene(kRopeRelativeDemo);
+  REQUIRE_MESSAGE(parsed.ok(), parsed.error);
+  const attn::Result r = scene::compute(*parsed.scene);
+  const int n = 6;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      // Pair 0 (weight 1²) turns by Δ, pair 1 (weight 3²) by Δ · 16^(−1/2) = Δ/4.
+      const double delta = j - i;
+      INFO("(" << i << "," << j << ")");
+      CHECK(r.scores(i, j) == doctest::Approx(std::cos(delta) + 9.0 * std::cos(delta / 4.0)).epsilon(1e-13));
+    }
+  // Row 0 attends by distance: strictly decreasing weights, most on itself (NumPy: 0.635, 0.303, 0.051).
+  for (int j = 1; j < n; ++j) CHECK(r.weights(0, j) < r.weights(0, j - 1));
+  CHECK(r.weights(0, 0) == doctest::Approx(0.635).epsilon(1e-3));
+  CHECK(r.weights(0, 1) == doctest::Approx(0.303).epsilon(2e-3));
+  // A middle row is symmetric around itself.
+  CHECK(r.weights(2, 1) == doctest::Approx(r.weights(2, 3)).epsilon(1e-12));
 }

@@ -1,4 +1,5 @@
-// attention-lab-cli — read a scene (JSON v1), print every stage of attention as JSON.
+// attention-lab-cli — read a scene (JSON, version 1 or 2), print every stage of attention as JSON
+// (with "heads" and "concat" for a multi-head scene; see scene::result_to_json).
 //
 //   attention-lab-cli [--compact] [FILE|-]   scene from FILE, or stdin for "-" or no argument
 //   attention-lab-cli --online B [FILE|-]    FlashAttention's tiled pass, block size B, every step
@@ -233,9 +234,13 @@ int main(int argc, char** argv) {
   }
   const scene::ParseResult parsed = scene::parse_scene(text);
   if (!parsed.ok()) return bad_input(parsed.error);
+  if ((online || kv_cache) && (parsed.scene->heads != 1 || parsed.scene->Wo.size() != 0))
+    return bad_input(std::string(online ? "--online" : "--kv-cache") +
+                     ": runs one head without Wo (this scene has heads = " + std::to_string(parsed.scene->heads) +
+                     (parsed.scene->Wo.size() != 0 ? " and a Wo)" : ")"));
   if (online) return print_online(*parsed.scene, online_block, indent);
   if (kv_cache) return print_kv_cache(*parsed.scene, indent);
-  const attn::Result result = scene::compute(*parsed.scene);
+  const attn::HeadsResult result = scene::compute_heads(*parsed.scene);
   const std::string out = scene::result_to_json(result, indent);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fputc('\n', stdout);

@@ -25,6 +25,8 @@ bool same_options(const Options& a, const Options& b) {
 }
 
 void IncrementalAttention::reset(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options) {
+  if (!valid_) result_ = Result{};  // storage that may hold another computation's extra stages
+  valid_ = true;
   result_.Q = Q;
   result_.K = K;
   result_.V = V;

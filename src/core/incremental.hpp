@@ -41,12 +41,16 @@ class IncrementalAttention {
   // Lend the result out without copying (three n×n matrices): swap it with `other`, and swap it
   // back before the next update, which otherwise starts over with a full pass.
   void swap_result(Result& other) { std::swap(result_, other); }
-  bool empty() const { return result_.Q.rows() == 0; }
+  bool empty() const { return !valid_; }
+  // Forget the last pass (e.g. the result lent out was replaced by another computation): the next
+  // update() is a full pass on fresh storage.
+  void invalidate() { valid_ = false; }
 
  private:
   void refresh(const std::vector<int>& queries, const std::vector<int>& keys, bool values);
 
   Result result_;
+  bool valid_ = false;  // result_ is the pass over result_.Q, K, V and options_
   Options options_;
   detail::Workspace workspace_;
 };

@@ -247,27 +247,43 @@ std::string dump_compact(const ordered_json& j) {
 //       ...
 //     ],
 
-std::string dump(const ordered_json& j, int indent) {
-  if (indent < 0 || !j.is_object()) return dump_compact(j);
-  const std::string pad(static_cast<std::size_t>(indent), ' ');
+namespace {
+
+// An object whose opening brace sits at nesting level `depth` (the indentation of its closing
+// brace): keys one level deeper, each matrix row two levels deeper, and arrays of objects (the
+// CLI's "heads") one object after another, each laid out the same way.
+std::string dump_object(const ordered_json& j, const std::string& pad, std::size_t depth) {
+  std::string at;  // indentation of this object's closing brace
+  for (std::size_t d = 0; d < depth; ++d) at += pad;
+  const std::string key_at = at + pad, item_at = key_at + pad;
   std::string out = "{";
   bool first = true;
   for (const auto& item : j.items()) {
     out += first ? "\n" : ",\n";
     first = false;
-    out += pad + dump_compact(ordered_json(item.key())) + ": ";
+    out += key_at + dump_compact(ordered_json(item.key())) + ": ";
     const ordered_json& v = item.value();
-    const bool matrix = v.is_array() && !v.empty() && v.front().is_array();
-    if (!matrix) {
+    const bool rows = v.is_array() && !v.empty() && (v.front().is_array() || v.front().is_object());
+    if (!rows) {
       out += dump_compact(v);
       continue;
     }
     out += "[";
-    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ",\n" : "\n") + pad + pad + dump_compact(v[i]);
-    out += "\n" + pad + "]";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      out += (i ? ",\n" : "\n") + item_at;
+      out += v[i].is_object() ? dump_object(v[i], pad, depth + 2) : dump_compact(v[i]);
+    }
+    out += "\n" + key_at + "]";
   }
-  out += "\n}";
+  out += "\n" + at + "}";
   return out;
+}
+
+}  // namespace
+
+std::string dump(const ordered_json& j, int indent) {
+  if (indent < 0 || !j.is_object()) return dump_compact(j);
+  return dump_object(j, std::string(static_cast<std::size_t>(indent), ' '), 0);
 }
 
 }  // namespace scene::json_text

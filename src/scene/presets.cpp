@@ -105,6 +105,64 @@ Scene learned_5x8() {
   return s;
 }
 
+// Three heads, three patterns a student can read off the grids. Every key is k_j = [j, j², 1] in
+// each head (d_k = 3 per head, so d_k = 9), and head t's query asks for position p_t(i):
+//   q_i = 3 · [2p, −1, −p²]   →   score(i, j) = q_i · k_j = −3 (j − p)²
+// so the score is 0 at the wanted position and −3, −12, −27, … one, two, three steps away
+// (scale "none"). Head 0 asks for the previous token (p = i − 1), head 1 for itself (p = i), head 2
+// for the first token (p = 0). Each head's value is the token's position j (d_v = 1 per head), so
+// each head's output Y_t ≈ the position it looked at.
+Scene three_heads() {
+  constexpr int n = 5, h = 3;
+  Scene s;
+  s.tokens = {"the", "cat", "sat", "on", "mats"};
+  s.mode = Mode::Direct;
+  s.heads = h;
+  s.Q.resize(n, 3 * h);
+  s.K.resize(n, 3 * h);
+  s.V.resize(n, h);
+  for (int i = 0; i < n; ++i) {
+    const double wanted[h] = {i - 1.0, static_cast<double>(i), 0.0};  // previous, self, first
+    for (int t = 0; t < h; ++t) {
+      const double p = wanted[t];
+      s.Q.row(i).segment(3 * t, 3) << 3 * 2 * p, -3, 0.0 - 3 * p * p;  // 0 − …: +0, never −0
+      s.K.row(i).segment(3 * t, 3) << i, i * i, 1;
+      s.V(i, t) = i;
+    }
+  }
+  s.scale.mode = attn::ScaleMode::None;
+  return s;
+}
+
+// torch.nn.MultiheadAttention, replayed exactly: torch.manual_seed(0); x = torch.rand(1, 5, 8);
+// then nn.MultiheadAttention(8, 2, bias=False, batch_first=True), whose constructor draws
+//   1. out_proj.weight (8×8): nn.Linear's kaiming_uniform_(a = √5), uniform in ±1/√8 (as learned-5x8);
+//   2. in_proj_weight (24×8 = [W_q; W_k; W_v] stacked): xavier_uniform_, uniform in ±√3·√(2/(8+24)).
+// The module computes q = x W_qᵀ (likewise k, v) and out = concat · out_projᵀ, so the scene's
+// Wq, Wk, Wv are the transposed 8×8 blocks and Wo is out_proj.weight transposed. 2 heads of 4
+// dims: scores are divided by √4 = 2.
+Scene torch_mha() {
+  constexpr int n = 5, d = 8;
+  std::mt19937 rng(0);  // torch.manual_seed(0)
+  const double gain = std::sqrt(2.0 / (1.0 + 5.0));
+  const float kaiming = static_cast<float>(std::sqrt(3.0) * gain / std::sqrt(static_cast<double>(d)));
+  // xavier_uniform_: std = gain · √(2 / (fan_in + fan_out)) with gain 1, fan_in 8, fan_out 24;
+  // bound = √3 · std, in double (Python), then float.
+  const float xavier = static_cast<float>(std::sqrt(3.0) * std::sqrt(2.0 / (d + 3.0 * d)));
+  Scene s;
+  s.tokens = {"we", "learn", "to", "pay", "attention"};
+  s.mode = Mode::Projected;
+  s.heads = 2;
+  s.X = torch_uniform_matrix(rng, n, d, 0.0f, 1.0f);                                  // torch.rand(1, 5, 8)
+  s.Wo = torch_uniform_matrix(rng, d, d, -kaiming, kaiming).transpose();              // out_proj.weight
+  const attn::Matrix in_proj = torch_uniform_matrix(rng, 3 * d, d, -xavier, xavier);  // in_proj_weight
+  s.Wq = in_proj.middleRows(0, d).transpose();
+  s.Wk = in_proj.middleRows(d, d).transpose();
+  s.Wv = in_proj.middleRows(2 * d, d).transpose();
+  s.scale.mode = attn::ScaleMode::SqrtDk;
+  return s;
+}
+
 struct PresetEntry {
   PresetInfo info;
   Scene (*make)();
@@ -128,6 +186,14 @@ const std::vector<PresetEntry>& entries() {
         "Lesson 3: 5 tokens of dim 8 projected by learned maps Wq, Wk, Wv (PyTorch's seed-0 numbers, "
         "replayed exactly), scores scaled by sqrt(8)."},
        learned_5x8},
+      {{"three-heads",
+        "Three heads, three patterns: head 0 looks at the previous token, head 1 at itself, head 2 at the "
+        "first token (score = -3 x distance squared); each head's output is the position it fetched."},
+       three_heads},
+      {{"torch-mha",
+        "nn.MultiheadAttention(8, 2, bias=False) with PyTorch's seed-0 weights, replayed exactly: 2 heads of "
+        "4 dims, scores / sqrt(4), concat times Wo (out_proj)."},
+       torch_mha},
   };
   return kEntries;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/attention.hpp"
+#include "core/heads.hpp"
 #include "core/rope.hpp"
 
 namespace scene {
@@ -28,6 +29,8 @@ constexpr double kMaxAbsValue = 1e15;        // |each matrix entry|: keeps every
 constexpr double kMinTemperature = 1e-6;     // scale as a number: within [1e-6, 1e6]
 constexpr double kMaxTemperature = 1e6;
 constexpr std::size_t kMaxInputBytes = 8u << 20;  // 8 MiB of JSON text
+constexpr int kMaxHeads = 16;                     // h
+constexpr int kMaxOutDim = 256;                   // d_out, the columns of Wo
 constexpr double kMaxRopeBase = 1e12;             // rope.base within (1, 1e12]
 constexpr int kMaxRopeOffset = 100000;            // rope.offset within 0 … 100000
 
@@ -44,6 +47,9 @@ struct Scene {
   attn::Scale scale;                // default √d_k
   bool causal = false;
   attn::MaskMatrix mask;            // optional n×n of 0/1; empty = none
+  // Version 2: multi-head attention (core/heads.hpp).
+  int heads = 1;                    // h: divides d_k and d_v; head t uses columns [t·d/h, (t+1)·d/h)
+  attn::Matrix Wo;                  // optional d_v×d_out output map (output = concat · Wo); empty = none
   // Version 2: rotary position embedding of Q and K after any projection (core/rope.hpp).
   bool rope_on = false;             // the "rope" key is present
   attn::Rope rope;                  // base, layout, offset (position of token 0)
@@ -71,13 +77,25 @@ std::string validate(const Scene& s);
 // bit-for-bit.
 std::string scene_to_json(const Scene& s, int indent = -1);
 
-// Run the core on a (valid) scene.
+// Run the core on a (valid) scene: every head, the concatenation and the W_o map.
+attn::HeadsResult compute_heads(const Scene& s);
+
+// The single-head stages of a (valid) scene: for heads = 1 the whole pass (its output is A·V,
+// before any Wo); for heads > 1 head 0's pass. compute_heads gives every head.
 attn::Result compute(const Scene& s);
 
 // Result → JSON text: {"Q","K","V","scores","divisor","scaled","allowed","weights","output",
 // "masked_rows","entropy","argmax"}.
 // "scores" is raw QKᵀ; "scaled" has masked cells as null. Numbers round-trip.
 std::string result_to_json(const attn::Result& r, int indent = -1);
+
+// A multi-head result → JSON text. One head without Wo: exactly result_to_json(r.heads[0]).
+// Otherwise {"Q","K","V","divisor","heads","concat","allowed","weights","output","masked_rows",
+// "entropy","argmax"}: "heads" lists {"scores","scaled","weights","output"} per head (the
+// conventions above; output is Y_t), "weights" is the mean over heads (entropy and argmax are
+// its), "output" the final output (concat · Wo, or concat). With one head and a Wo the single-head
+// keys stay, plus "concat" (= A·V) and the final "output".
+std::string result_to_json(const attn::HeadsResult& r, int indent = -1);
 
 // Bundled presets (the lesson examples and more).
 struct PresetInfo {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "scene/edit.hpp"
+#include "scene/traces.hpp"  // options_of
 
 namespace ui {
 namespace {
@@ -87,16 +88,18 @@ bool recompute_if_dirty(AppState& state) {
   }
   const auto start = std::chrono::steady_clock::now();
   const scene::Scene& s = state.scene;
-  attn::Options options;  // as scene::compute builds them
-  options.scale = s.scale;
-  options.causal = s.causal;
-  options.mask = s.mask;
-  state.engine.swap_result(state.result);  // take back what the panels read, update, lend it again
-  if (s.mode == scene::Mode::Direct)
-    state.engine.update(s.Q, s.K, s.V, options);
-  else
-    state.engine.update_projected(s.X, s.Wq, s.Wk, s.Wv, options);
-  state.engine.swap_result(state.result);
+  if (s.heads == 1 && !s.rope_on) {
+    // One head, no RoPE: through the incremental engine (what scene::compute gives, bit for bit).
+    state.engine.swap_result(state.result);  // take back what the panels read, update, lend it again
+    if (s.mode == scene::Mode::Direct)
+      state.engine.update(s.Q, s.K, s.V, scene::options_of(s));
+    else
+      state.engine.update_projected(s.X, s.Wq, s.Wk, s.Wv, scene::options_of(s));
+    state.engine.swap_result(state.result);
+  } else {
+    state.result = scene::compute(s);
+    state.engine.invalidate();
+  }
   state.stats.last_recompute_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   state.computed = true;
@@ -124,32 +127,44 @@ void ensure_direct_mode(AppState& state) {
   mark_dirty(state);
 }
 
-// Resizing keeps the scene's mode (scene/edit.hpp): a learned scene stays X·W.
+// Resizing keeps the scene's mode (scene/edit.hpp): a learned scene stays X·W. A size the scene's
+// other rules refuse (heads must divide d_k, …) keeps the scene and says why.
+namespace {
+template <typename Edit>
+void resize_checked(AppState& state, Edit edit) {
+  scene::Scene candidate = state.scene;
+  edit(candidate);
+  if (std::string problem = scene::validate(candidate); !problem.empty()) {
+    state.notice = "Not resized: " + problem;
+    return;
+  }
+  state.scene = std::move(candidate);
+  mark_dirty(state);
+}
+}  // namespace
+
 void set_token_count(AppState& state, int n) {
   if (std::clamp(n, 1, scene::kMaxTokens) == state.scene.n()) return;
-  scene::set_token_count(state.scene, n);
-  mark_dirty(state);
+  resize_checked(state, [n](scene::Scene& s) { scene::set_token_count(s, n); });
 }
 
 void set_key_dim(AppState& state, int d_k) {
   if (std::clamp(d_k, 1, scene::kMaxDim) == state.scene.d_k()) return;
-  scene::set_key_dim(state.scene, d_k);
-  mark_dirty(state);
+  resize_checked(state, [d_k](scene::Scene& s) { scene::set_key_dim(s, d_k); });
 }
 
 void set_value_dim(AppState& state, int d_v) {
   if (std::clamp(d_v, 1, scene::kMaxDim) == state.scene.d_v()) return;
-  scene::set_value_dim(state.scene, d_v);
-  mark_dirty(state);
+  resize_checked(state, [d_v](scene::Scene& s) { scene::set_value_dim(s, d_v); });
 }
 
 void set_model_dim(AppState& state, int d_model) {
   if (std::clamp(d_model, 1, scene::kMaxDim) == scene::model_dim(state.scene)) return;
-  if (std::string e = scene::set_model_dim(state.scene, d_model); !e.empty()) {
-    state.notice = e;
+  if (state.scene.mode != scene::Mode::Projected) {
+    state.notice = scene::set_model_dim(state.scene, d_model);
     return;
   }
-  mark_dirty(state);
+  resize_checked(state, [d_model](scene::Scene& s) { scene::set_model_dim(s, d_model); });
 }
 
 bool make_learned(AppState& state) {
@@ -231,7 +246,7 @@ std::string json_quote(std::string_view text) {
 std::string state_json(const AppState& state) {
   std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
   out += state.computed ? scene::result_to_json(state.result) : "null";
-  out += "}";
+  out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) + "}}";
   return out;
 }
 
