@@ -117,8 +117,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   } else if (!s && reset_if_empty) {
     s = scene::preset(kDefaultPreset);
   }
-  ui::Sharing& sharing = ui::sharing();
-  if (f.gen && sharing.state) {
+  if (f.gen) {
     ui::load_generated(*sharing.state, *f.gen);  // generate() made a valid scene: nothing to check
   } else if (s) {
     if (std::string e = apply_scene(*s); !e.empty()) return fail(e);
