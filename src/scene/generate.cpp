@@ -211,12 +211,12 @@ Scene generate(const GenSpec& spec) {
       break;
     case Pattern::Local:
     case Pattern::Previous: {
-      // local: frequencies in (0, π/3): Σ cos(ω Δ) is a bump a few positions wide.
+      // local: frequencies in (0, π/8): Σ cos(ω Δ) is a bump about ±5 positions wide.
       // previous: frequencies in (0, π): Σ cos(ω Δ) ≈ 0 for every integer Δ ≠ 0 (a sharp peak);
       // random, not evenly spaced, so the sum has no period that would repeat the peak.
-      const double top = spec.pattern == Pattern::Local ? kPi / 3 : kPi;
+      const double top = spec.pattern == Pattern::Local ? kPi / 8 : kPi;
       for (double& w : omega) w = top * (0.05 + 0.95 * rng.unit());
-      const double gain = gain_for(spec.pattern == Pattern::Local ? 9.0 : 12.0);
+      const double gain = gain_for(spec.pattern == Pattern::Local ? 6.0 : 12.0);
       const double shift = spec.pattern == Pattern::Previous ? 1.0 : 0.0;
       for (int i = 0; i < n; ++i) {
         put_features(s.Q, i, double(i) - shift, omega, gain);

@@ -8,7 +8,7 @@
 //
 // Patterns, as they appear in the weights (scale √d_k, no mask) for d_k ≥ 16 or so:
 //   random    Q, K, V uniform in [−1, 1]: no structure (the baseline)
-//   local     each query prefers keys within a few positions (a band around the diagonal)
+//   local     each query prefers keys within about ±5 positions (a band around the diagonal)
 //   previous  each query attends to the token just before it (the sub-diagonal)
 //   sink      every query puts much of its weight on token 0 (an "attention sink")
 //   periodic  a query attends to the tokens at the same phase of a period of 8 (stripes)

@@ -58,8 +58,13 @@ struct UiState {
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
   bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
 
-  // --- caches, rebuilt when AppState::result_version changes
+  // --- view options
+  bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
+  scene::GenSpec gen_draft;  // the Generate… popup's fields
+
+  // --- caches, rebuilt when AppState::result_version changes (or weights_log toggles)
   HeatmapImage scores_image, weights_image;
+  bool weights_image_log = false;  // the scale weights_image was built with
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
 };

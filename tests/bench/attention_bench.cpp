@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   struct Size {
     int n, d;
   };
-  std::vector<Size> sizes = {{8, 8}, {64, 16}, {64, 64}, {256, 16}, {256, 64}, {1024, 16}, {1024, 64}};
+  std::vector<Size> sizes = {{64, 16}, {64, 64}, {256, 16}, {256, 64}, {1024, 16}, {1024, 64}};
   if (argc == 3) sizes = {{std::atoi(argv[1]), std::atoi(argv[2])}};  // one size: attention_bench N D
   const std::string fast = attn::kernels::active().name;
   // The portable baseline: SSE2 on x86-64 (wasm and other targets have one set besides scalar).
