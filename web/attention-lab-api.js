@@ -7,6 +7,8 @@
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c causal scale tokens preset cell/{scores,weights,mask}/i/j
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
+//                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
+//                         weights-log (the weights' log colour scale)
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
 //                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //
