@@ -20,7 +20,10 @@
 //                         flash/block flash/start flash/prev flash/next flash/play flash/memory flash/rows
 //                         decode/start decode/prev decode/next decode/play decode/mults decode/query
 //                         decode/new-row decode/output
-//   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
+//                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
+//                         weights-log (the weights' log colour scale)
+//   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
+//                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //
 // Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
 // returns JSON text.
