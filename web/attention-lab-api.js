@@ -7,7 +7,12 @@
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c causal scale tokens preset cell/{scores,weights,mask}/i/j
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
+//                         export/menu (the Export… button) and, while its menu is open, export/numpy
+//                         export/pytorch export/stage export/latex export/svg
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
+//   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:
+//                         kind "numpy" | "pytorch" | "latex" | "svg", stage (latex, svg) "weights" (default) |
+//                         "scores" | "scaled" | "Q" | "K" | "V" | "output"; throws an Error naming a bad argument
 //
 // Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
 // returns JSON text.
@@ -70,6 +75,22 @@
     },
     frameStats() {
       return callJson("al_frame_stats");
+    },
+    exportText(kind, stage = "weights") {
+      const m = module();
+      const args = [String(kind), String(stage)].map((text) => {
+        const size = m.lengthBytesUTF8(text) + 1;
+        const ptr = m._malloc(size);
+        m.stringToUTF8(text, ptr, size);
+        return ptr;
+      });
+      try {
+        const reply = JSON.parse(m.UTF8ToString(m._al_export_text(args[0], args[1])));
+        if (!reply.ok) throw new Error(reply.error);
+        return reply.text;
+      } finally {
+        args.forEach((ptr) => m._free(ptr));
+      }
     },
   };
 
