@@ -26,7 +26,8 @@ TEST_CASE("lesson 1: practice Q, K, V (NumPy, unscaled)") {
   const std::pair<const char*, const Matrix*> stages[] = {
       {"Q", &r.Q}, {"K", &r.K}, {"scores", &r.scores}, {"weights", &r.weights}, {"output", &r.output}};
   for (const auto& [name, got] : stages) {
-    INFO(name);
+    const std::string stage = name;  // clang 14 (wasm) cannot capture a structured binding in INFO
+    INFO(stage);
     check_close(*got, lesson_matrix("practice-qkv", name), lesson_tolerance());
   }
   CHECK(r.divisor == 1.0);
