@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import {
+  animationFrames,
   appOpener,
   assertClean,
   clickWidget,
@@ -127,6 +128,7 @@ test("exportText: bad kind or stage throw an Error naming the field; the clipboa
   assert.equal(field.value, await exportText(page, "numpy", "weights"), "the whole script, newlines kept");
   assert.ok(field.readOnly);
   assert.equal(field.selected, field.value.length, "selected for Ctrl+C");
+  await animationFrames(page, 4);
   await screenshot(page, "export-copy-fallback");
   assertClean(app);
 });
