@@ -94,8 +94,8 @@
   const textField = element("textarea", "share-linkfield share-textfield hidden", linkBox);
   textField.id = "share-textfield";
   textField.readOnly = true;
-  textField.rows = 10;
   textField.spellcheck = false;
+  textField.wrap = "off"; // code: one line per line, scrolled sideways
   textField.setAttribute("aria-label", "Exported text");
   textField.addEventListener("focus", () => textField.select());
   const linkClose = element("button", "share-close", linkBox, "×");
