@@ -15,7 +15,10 @@
 //                         Wo/r/c (a W_o cell), Wo/add, Wo/remove
 //                         export/menu (the Export… button) and, while its menu is open, export/numpy
 //                         export/pytorch export/stage export/latex export/svg
-//   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
+//                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
+//                         weights-log (the weights' log colour scale)
+//   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
+//                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:
 //                         kind "numpy" | "pytorch" | "latex" | "svg", stage (latex, svg) "weights" (default) |
 //                         "scores" | "scaled" | "Q" | "K" | "V" | "output"; throws an Error naming a bad argument
