@@ -305,6 +305,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.next_hovered_term = Term::None;
   state.next_hovered_row = state.next_hovered_col = -1;
   state.widget_rects.clear();
+  state.widget_text_w.clear();
 
   const ImGuiIO& io = ImGui::GetIO();
   Screen screen{state, painter, fonts};
