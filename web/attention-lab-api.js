@@ -13,6 +13,7 @@
 //                         also give `text`: the width of the number drawn in the cell, 0 for a strip
 //                         cell) causal scale tokens preset cell/{scores,weights,mask}/i/j
 //                         zoom/i (a token's "numbers" button, with strips) zoom/close
+//                         zoom/Q/i/c … (a cell of the zoomed token's numbered view; also `text`)
 //                         type/Q/i/c … (the field typing a strip cell's number, while open)
 //                         share/gallery gallery/NAME (a demo in the open gallery)
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)

@@ -345,7 +345,8 @@ if command -v xdotool >/dev/null; then
   type_path "$exported"
   xdotool mousemove 2999 1799
   press Return
-  sleep 1
+  for _ in $(seq 1 50); do [ -s "$exported" ] && break; sleep 0.1; done  # slow frames on a busy machine
+  sleep 0.2
   check "Export PNG writes the screen" [ -s "$exported" ]
   if [ -s "$exported" ]; then
     # The region of both heatmaps' cells (from the --rects of part 1), with their labels around.

@@ -107,6 +107,28 @@ test("d_k = 16, 4 tokens at 1280×800: colour strips, every Q/0/c reachable, a d
   await checkRow(page, 16);
   await screenshot(page, "compact-d16-1280x800");
   await dragUpChangesOnly(page, "Q/0/15", "Q", 0, 15);
+  // Ctrl+click on a strip cell opens a field (type/K/1/3) next to it: typing sets exactly that value.
+  const cell = await requireWidget(page, "K/1/3");
+  await page.mouse.move(cell.cx, cell.cy);
+  await animationFrames(page, 2);
+  await page.keyboard.down("Control");
+  await animationFrames(page, 2);
+  await page.mouse.down();
+  await animationFrames(page, 2);
+  await page.mouse.up();
+  await animationFrames(page, 2);
+  await page.keyboard.up("Control");
+  await animationFrames(page, 2);
+  const field = await requireWidget(page, "type/K/1/3");
+  assert.ok(field.w >= 60, `the typing field is ${field.w} px wide`);
+  for (let i = 0; i < 12; i++) await page.keyboard.press("Backspace");
+  for (let i = 0; i < 12; i++) await page.keyboard.press("Delete");
+  await page.keyboard.type("-0.375", { delay: 30 });
+  await animationFrames(page, 2);
+  await page.keyboard.press("Enter");
+  const typed = await waitForState(page, (s) => s.scene.K[1][3] === -0.375, "typing -0.375 into K/1/3 did not set it");
+  assert.equal(await widgetRect(page, "type/K/1/3"), null, "the field closes after Enter");
+  assert.ok(typed.ui.edited, "getState().ui.edited after an edit");
   // The zoomed token shows every number, each within its cell.
   const zoom = await requireWidget(page, "zoom/0");
   await page.mouse.move(zoom.cx, zoom.cy);
@@ -117,8 +139,10 @@ test("d_k = 16, 4 tokens at 1280×800: colour strips, every Q/0/c reachable, a d
   await parkMouse(page);
   await animationFrames(page, 2);
   for (let c = 0; c < 16; c++) {
-    const r = await widgetRect(page, `Q/0/${c}`);
-    assert.ok(r, `Q/0/${c} while token 0 is zoomed`);
+    assert.ok(await widgetRect(page, `Q/0/${c}`), `Q/0/${c} (the strip) while token 0 is zoomed`);
+    const r = await widgetRect(page, `zoom/Q/0/${c}`);
+    assert.ok(r, `zoom/Q/0/${c}: the zoomed view's cell`);
+    assert.ok(r.text > 0 && r.text <= r.w, `zoom/Q/0/${c}: ${r.text} px of text in a ${r.w} px cell`);
   }
   const numbered = await requireWidget(page, "zoom/close");
   assert.ok(numbered.w > 0);

@@ -13,6 +13,10 @@
 namespace ui {
 namespace {
 
+// Vertical drag (up = larger), no ImGui text field in the cell (typing opens our wider field).
+constexpr ImGuiSliderFlags kDragFlags =
+    ImGuiSliderFlags(ImGuiSliderFlags_Vertical) | ImGuiSliderFlags_NoInput;
+
 // The colour of a cell at zero and the mix towards the role's colours.
 constexpr ImU32 kZero = IM_COL32(40, 45, 56, 255);
 
@@ -63,7 +67,8 @@ float slider_text_need(double range) {
   for (char& ch : text) {
     if (ch >= '0' && ch <= '9') ch = '0';
   }
-  return ImGui::CalcTextSize(text.c_str()).x + 0.5f * ImGui::GetFontSize();
+  // draw_slider_value keeps 2 px either side of the text; a little more so it does not touch.
+  return ImGui::CalcTextSize(text.c_str()).x + std::max(4.0f, 0.3f * ImGui::GetFontSize());
 }
 
 StripEdit draw_vector_strip(AppState& state, const StripRole& role, int i, const double* values, int d,
@@ -92,7 +97,7 @@ StripEdit draw_vector_strip(AppState& state, const StripRole& role, int i, const
     for (ImGuiCol col_id : hidden) ImGui::PushStyleColor(col_id, clear);
     ImGui::SetNextItemWidth(cell_w);
     const bool moved = ImGui::DragScalar("##c", ImGuiDataType_Double, &value, float(role.range / 60.0), &lo,
-                                         &hi, "%.2f", ImGuiSliderFlags_Vertical | ImGuiSliderFlags_NoInput);
+                                         &hi, "%.2f", kDragFlags);
     ImGui::PopStyleColor(4);
     const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
     const std::string id = prefix + std::to_string(c);

@@ -167,7 +167,9 @@ bool draw_role_strip(AppState& state, const RoleRow& row, int i, float cell_w, f
   dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())),
               lit ? palette::kText : row.color, row.name);
   ImGui::SetCursorScreenPos(ImVec2(p.x + prefix_w + ImGui::GetStyle().ItemSpacing.x, p.y));
-  const StripRole role{row.name, row.id, row.color, row.negative, row.range};
+  // The zoomed view's cells are "zoom/Q/i/c" (the strips below keep "Q/i/c").
+  const std::string id = numbers ? "zoom/" + std::string(row.id) : std::string(row.id);
+  const StripRole role{row.name, id.c_str(), row.color, row.negative, row.range};
   const StripEdit edit = draw_vector_strip(state, role, i, &(*row.shown)(i, 0), int(row.shown->cols()),
                                            cell_w, gap, per_line, numbers);
   if (edit.c < 0) return false;
