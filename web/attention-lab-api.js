@@ -1,9 +1,11 @@
 // attention-lab-api.js — window.attentionLab, the page's API for automation and tests.
 //
 //   ready                 Promise, resolves after the first frame is drawn
-//   getState()            {scene: <scene JSON v1>, result: {Q, K, V, scores, scaled, weights, output, masked_rows},
-//                          ui: {mode, example, edited, vectors}}
-//                          mode: the screen's mode ("explore"; a link's mode=NAME)
+//   getState()            {scene: <scene JSON>, result: {Q, K, V, scores, scaled, weights, output, masked_rows, …},
+//                          ui: {mode, focusHead, tooltip, example, edited, vectors}}   mode: the screen's mode
+//                          ("explore"; a link's mode=NAME); focusHead: the head Scores/Mask/tooltips describe;
+//                          tooltip: the last derivation tooltip's text ("" when none). A multi-head scene's
+//                          result has heads: [{scores, scaled, weights, output}…], concat, mean weights.
 //                          example: the Example picker's label (a demo's title, a preset's name, or
 //                            "(custom scene)"); edited: changed since it was loaded ("· edited")
 //                          vectors: {Q, K, V} each "sliders" or "strip" (compact colour cells)
@@ -17,7 +19,13 @@
 //                         type/Q/i/c … (the field typing a strip cell's number, while open)
 //                         share/gallery gallery/NAME (a demo in the open gallery)
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
-//   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
+//                         heads (the heads control; heads/N each choice), head/t/weights/i/j and
+//                         head/average/weights/i/j (a multi-head weights grid's cells), head/t/focus,
+//                         Wo/r/c (a W_o cell), Wo/add, Wo/remove
+//                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
+//                         weights-log (the weights' log colour scale)
+//   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
+//                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //
 // Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
 // returns JSON text.

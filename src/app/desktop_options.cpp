@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "scene/link.hpp"
 #include "scene/scene.hpp"
 
 namespace app {
@@ -43,6 +44,9 @@ std::string usage_text() {
          "options:\n"
          "  --preset NAME        start with a lesson example: " +
          preset_names() +
+         "\n"
+         "  --mode NAME          start in a mode of the mode bar: " +
+         scene::link::mode_names() +
          "\n"
          "  --demo NAME          start with a gallery demo (web/demos/NAME.json, bundled with the app)\n"
          "  --gallery            open the demo gallery at start\n"
@@ -94,6 +98,13 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
         return ParseOutcome::ExitUsage;
       }
       o.preset = value;
+    } else if (flag == "--mode") {
+      if (!take_value()) return ParseOutcome::ExitUsage;
+      if (!scene::link::mode_from_name(value)) {
+        *message = "--mode: unknown mode \"" + value + "\" (modes: " + scene::link::mode_names() + ")";
+        return ParseOutcome::ExitUsage;
+      }
+      o.mode = value;
     } else if (flag == "--demo") {
       if (!take_value()) return ParseOutcome::ExitUsage;
       if (value.empty()) {

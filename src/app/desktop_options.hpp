@@ -14,6 +14,7 @@ namespace app {
 struct Options {
   std::string scene_path;          // SCENE.json to open ("" = none)
   std::string preset;              // --preset NAME ("" = the default lesson example)
+  std::string mode;                // --mode NAME: the screen's mode, as in links' mode= ("" = explore)
   std::string demo;                // --demo NAME: a gallery demo (web/demos/NAME.json, bundled)
   bool gallery = false;            // --gallery: open the demo gallery at start
   int frames = 0;                  // --frames N: draw N frames, then exit (0 = interactive)

@@ -148,10 +148,7 @@ void frame(App& app) {
 
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  ui::FrameStats& stats = app.state.stats;
-  ++stats.frames;
-  stats.last_frame_ms = ms;
-  stats.total_frame_ms += ms;
+  ui::record_frame(app.state.stats, ms);
   // An edit during this frame is shown by the next one, and a layout that moved settles first.
   if (app.state.dirty || app.state.layout_changed) app.settle_frames = std::max(app.settle_frames, 1);
   app.state.layout_changed = false;
@@ -263,6 +260,7 @@ int main(int argc, char** argv) {
   //    that cannot be loaded leaves the example on screen with the error in the banner; with
   //    --frames it is an error (exit 2).
   load_preset(app.state, options.preset.empty() ? kDefaultPreset : options.preset.c_str());
+  if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
   if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
     ui::Sharing& sharing = ui::sharing();
     if (sharing.open_demo)
