@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/keyspace.hpp"
 #include "imgui.h"
 #include "scene/scene.hpp"
 
@@ -28,6 +29,19 @@ struct GridGeometry {
   float cell = 0;  // cell pitch (square)
   int rows = 0, cols = 0;
   ImVec4 clip;  // visible part (x0, y0, x1, y1)
+};
+
+// The Key space mode's pictures (panels/keyspace_panel.cpp): which query they follow, the planes
+// they draw in, and a drag in progress (during which plane and view stay fixed, so the point stays
+// under the mouse).
+struct KeySpaceState {
+  enum Drag { None = 0, Query = 1, Key = 2, Value = 3 };
+  int selected = 0;                       // the followed query (click an arrow)
+  std::uint64_t planes_version = ~0ull;   // result_version the planes were fitted to
+  attn::Plane key_plane, value_plane;     // queries + keys together; values
+  int drag_kind = None, drag_index = -1;  // what is being dragged
+  ImVec2 grab;                            // mouse − point at the press, pixels
+  ImVec4 key_view, value_view;            // data bounds (x0, y0, x1, y1) as last fitted
 };
 
 struct FrameStats {
@@ -64,6 +78,8 @@ struct AppState {
   // --- automation: named widget rectangles in ImGui coordinates, as last drawn
   std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
   GridGeometry scores_grid, weights_grid, mask_grid;
+
+  KeySpaceState keyspace;
 
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
