@@ -375,7 +375,7 @@ TEST_CASE("fragment: every bad link of issue 5 gives an error naming the problem
     CHECK(contains(error_of("view="), "unknown panel ''"));
   }
   SUBCASE("unknown or repeated keys, both s= and demo=") {
-    CHECK(error_of("scene=abc") == "link: unknown key 'scene' (known: s, demo, hide, view)");
+    CHECK(error_of("scene=abc") == "link: unknown key 'scene' (known: s, demo, hide, view, mode)");
     CHECK(contains(error_of("s"), "'s' has no '='"));
     CHECK(error_of("demo=a&demo=b") == "link: demo= appears twice");
     CHECK(error_of(good + "&demo=causal-5") == "link: both s= and demo= given; a link holds one scene");
@@ -417,6 +417,63 @@ TEST_CASE("make_fragment: s=, then hide= in panel order, then view=") {
   // The full-size panel is never hidden.
   CHECK(links::make_fragment(*small.scene, {Panel::Weights}, Panel::Weights).fragment ==
         plain.fragment + "&view=weights");
+}
+
+TEST_CASE("fragment: mode= names one of the screen's modes") {
+  // The table: names are unique link words (they are also widget ids mode/NAME), the first row
+  // is the default.
+  REQUIRE(links::kModeCount >= 1);
+  CHECK(links::kModes[0].mode == links::kDefaultMode);
+  for (int a = 0; a < links::kModeCount; ++a) {
+    const links::ModeInfo& m = links::kModes[a];
+    CHECK(!m.name.empty());
+    CHECK(!m.label.empty());
+    for (char c : m.name) CHECK(((c >= 'a' && c <= 'z') || c == '-'));
+    CHECK(links::mode_from_name(m.name) == m.mode);
+    CHECK(links::mode_name(m.mode) == m.name);
+    for (int b = a + 1; b < links::kModeCount; ++b) CHECK(links::kModes[b].name != m.name);
+  }
+
+  const links::Fragment explore = links::parse_fragment("demo=causal-5&mode=explore");
+  REQUIRE(explore.ok());
+  CHECK(explore.mode == links::Mode::Explore);
+  CHECK_FALSE(links::parse_fragment("demo=causal-5").mode.has_value());  // none: the default
+
+  CHECK(error_of("demo=causal-5&mode=heads") ==
+        "link: unknown mode 'heads' in mode= (modes: " + links::mode_names() + ")");
+  CHECK(error_of("mode=") == "link: unknown mode '' in mode= (modes: " + links::mode_names() + ")");
+  CHECK(error_of("mode=Explore") ==
+        "link: unknown mode 'Explore' in mode= (modes: " + links::mode_names() + ")");
+  CHECK(error_of("mode=explore&mode=explore") == "link: mode= appears twice");
+  // A bad mode rejects the whole link, scene included.
+  const links::Fragment bad = links::parse_fragment("mode=nope&demo=causal-5");
+  CHECK_FALSE(bad.ok());
+  CHECK(bad.demo.empty());
+}
+
+TEST_CASE("make_fragment: mode= is written only when not the default, and round-trips") {
+  const scene::ParseResult small = scene::parse_scene(kSmallScene);
+  REQUIRE(small.ok());
+  const links::MadeFragment plain = links::make_fragment(*small.scene);
+  REQUIRE(plain.ok());
+  // The default mode leaves links exactly as they were before modes existed.
+  CHECK(links::make_fragment(*small.scene, {}, std::nullopt, links::kDefaultMode).fragment == plain.fragment);
+  CHECK(links::make_fragment(*small.scene, {Panel::Mask}, Panel::Weights, links::kDefaultMode).fragment ==
+        plain.fragment + "&hide=mask&view=weights");
+  for (const links::ModeInfo& m : links::kModes) {
+    INFO("mode " << m.name);
+    const links::MadeFragment made =
+        links::make_fragment(*small.scene, {Panel::Controls}, std::nullopt, m.mode);
+    REQUIRE(made.ok());
+    const std::string suffix = m.mode == links::kDefaultMode ? "" : "&mode=" + std::string(m.name);
+    CHECK(made.fragment == plain.fragment + "&hide=controls" + suffix);
+    const links::Fragment back = links::parse_fragment(made.fragment);
+    REQUIRE(back.ok());
+    CHECK(back.mode.value_or(links::kDefaultMode) == m.mode);
+    check_same_scene(*back.scene, *small.scene);
+    CHECK(links::make_fragment(*back.scene, back.hide, back.view, back.mode.value_or(links::kDefaultMode))
+              .fragment == made.fragment);
+  }
 }
 
 TEST_CASE("make_fragment: refuses invalid scenes and scenes too large for a link") {

@@ -1,10 +1,12 @@
 // attention-lab-api.js — window.attentionLab, the page's API for automation and tests.
 //
 //   ready                 Promise, resolves after the first frame is drawn
-//   getState()            {scene: <scene JSON v1>, result: {Q, K, V, scores, scaled, weights, output, masked_rows}}
+//   getState()            {scene: <scene JSON v1>, result: {Q, K, V, scores, scaled, weights, output, masked_rows},
+//                          ui: {mode}}   mode: the screen's mode ("explore"; a link's mode=NAME)
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c causal scale tokens preset cell/{scores,weights,mask}/i/j
+//                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
 //
 // Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that

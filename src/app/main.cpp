@@ -23,7 +23,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "render/gl.hpp"
-#include "ui/panels.hpp"
+#include "ui/layout.hpp"
 #include "ui/theme.hpp"
 
 #ifdef __EMSCRIPTEN__

@@ -81,7 +81,8 @@ std::string apply_scene(const scene::Scene& s) {
 extern "C" {
 
 // Parse a fragment (without applying it): what it asks for, or the problem.
-// {"ok":true,"demo":"NAME"|null,"scene":bool,"hide":["controls",…],"view":"weights"|null}
+// {"ok":true,"demo":"NAME"|null,"scene":bool,"hide":["controls",…],"view":"weights"|null,
+//  "mode":"explore"|null}
 // {"ok":false,"error":"link: unknown panel 'foo' in hide= (panels: …)"}
 EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
   const scene::link::Fragment f = scene::link::parse_fragment(fragment ? fragment : "");
@@ -92,17 +93,22 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
   out += f.scene ? "true" : "false";
   out += ",\"hide\":" + panel_list_json(f.hide) + ",\"view\":";
   out += f.view ? ui::json_quote(scene::link::panel_name(*f.view)) : "null";
+  out += ",\"mode\":";
+  out += f.mode ? ui::json_quote(scene::link::mode_name(*f.mode)) : "null";
   return reply(out + "}");
 }
 
 // Apply a fragment: its scene (s=) or its demo's scene (`demo_json`, the text of demos/NAME.json
-// the page fetched), and its panels (hide=, view=). `reset_if_empty`: a fragment without a scene
-// loads the default example (the page uses it when Back returns to the bare address).
+// the page fetched), its panels (hide=, view=) and its mode (mode=; none: the default mode).
+// `reset_if_empty`: a fragment without a scene loads the default example (the page uses it when Back returns
+// to the bare address).
 // {"ok":true} or {"ok":false,"error":…} with nothing changed.
 EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char* demo_json,
                                                int reset_if_empty) {
   scene::link::Fragment f = scene::link::parse_fragment(fragment ? fragment : "");
   if (!f.ok()) return fail(f.error);
+  ui::Sharing& sharing = ui::sharing();
+  if (!sharing.state) return fail("app: not started");  // the page loads links after the first frame
   std::optional<scene::Scene> s = std::move(f.scene);
   if (!f.demo.empty()) {
     scene::ParseResult parsed = scene::parse_scene(demo_json ? demo_json : "");
@@ -115,20 +121,21 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
     if (std::string e = apply_scene(*s); !e.empty()) return fail(e);
   }
   ui::set_panel_visibility(f.hide, f.view);
-  ui::Sharing& sharing = ui::sharing();
+  sharing.state->ui.mode = f.mode.value_or(scene::link::kDefaultMode);
   sharing.current_demo = f.demo;
   sharing.gallery_open = false;
   al_request_frame();
   return reply("{\"ok\":true}");
 }
 
-// The fragment of the current scene and panels: {"ok":true,"fragment":"s=…[&hide=…][&view=…]"}, or
+// The fragment of the current scene, panels and mode:
+// {"ok":true,"fragment":"s=…[&hide=…][&view=…][&mode=…]"}, or
 // {"ok":false,"error":…} when the scene is too large for a link.
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const ui::Sharing& sharing = ui::sharing();
   if (!sharing.state) return fail("app: not started");
-  const scene::link::MadeFragment made =
-      scene::link::make_fragment(sharing.state->scene, ui::hidden_panels(), sharing.view);
+  const scene::link::MadeFragment made = scene::link::make_fragment(sharing.state->scene, ui::hidden_panels(),
+                                                                    sharing.view, sharing.state->ui.mode);
   if (!made.ok()) return fail(made.error);
   return reply("{\"ok\":true,\"fragment\":" + ui::json_quote(made.fragment) + "}");
 }

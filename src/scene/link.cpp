@@ -63,6 +63,27 @@ std::optional<Panel> panel_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view mode_name(Mode mode) {
+  for (const ModeInfo& m : kModes)
+    if (m.mode == mode) return m.name;
+  return "?";
+}
+
+std::optional<Mode> mode_from_name(std::string_view name) {
+  for (const ModeInfo& m : kModes)
+    if (m.name == name) return m.mode;
+  return std::nullopt;
+}
+
+std::string mode_names() {
+  std::string out;
+  for (const ModeInfo& m : kModes) {
+    if (!out.empty()) out += ", ";
+    out += m.name;
+  }
+  return out;
+}
+
 std::string panel_names() {
   std::string out;
   for (std::string_view name : kPanelNames) {
@@ -185,7 +206,7 @@ Fragment parse_fragment(std::string_view fragment) {
                 std::to_string(kMaxFragmentBytes));
 
   // Pass 1: split into key=value pairs; each known key at most once.
-  std::optional<std::string_view> s_value, demo_value, hide_value, view_value;
+  std::optional<std::string_view> s_value, demo_value, hide_value, view_value, mode_value;
   std::size_t start = 0;
   while (start <= fragment.size()) {
     std::size_t end = fragment.find('&', start);
@@ -196,15 +217,17 @@ Fragment parse_fragment(std::string_view fragment) {
     const std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos)
       return fail("link: " + quoted(pair) +
-                  " has no '=' (expected key=value with key s, demo, hide or view)");
+                  " has no '=' (expected key=value with key s, demo, hide, view or mode)");
     const std::string_view key = pair.substr(0, eq);
     const std::string_view value = pair.substr(eq + 1);
     std::optional<std::string_view>* slot = key == "s"      ? &s_value
                                             : key == "demo" ? &demo_value
                                             : key == "hide" ? &hide_value
                                             : key == "view" ? &view_value
+                                            : key == "mode" ? &mode_value
                                                             : nullptr;
-    if (slot == nullptr) return fail("link: unknown key " + quoted(key) + " (known: s, demo, hide, view)");
+    if (slot == nullptr)
+      return fail("link: unknown key " + quoted(key) + " (known: s, demo, hide, view, mode)");
     if (slot->has_value()) return fail("link: " + std::string(key) + "= appears twice");
     *slot = value;
   }
@@ -234,6 +257,11 @@ Fragment parse_fragment(std::string_view fragment) {
       return fail("link: unknown panel " + quoted(*view_value) + " in view= (panels: " + panel_names() + ")");
     if (out.hidden(*out.view))
       return fail("link: view=" + std::string(*view_value) + " is also listed in hide=");
+  }
+  if (mode_value) {
+    out.mode = mode_from_name(*mode_value);
+    if (!out.mode)
+      return fail("link: unknown mode " + quoted(*mode_value) + " in mode= (modes: " + mode_names() + ")");
   }
   if (demo_value) {
     if (demo_value->empty()) return fail("link: demo= is empty");
@@ -269,7 +297,8 @@ Fragment parse_fragment(std::string_view fragment) {
   return out;
 }
 
-MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::optional<Panel> view) {
+MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::optional<Panel> view,
+                           Mode mode) {
   MadeFragment out;
   const std::string invalid = validate(s);
   if (!invalid.empty()) {
@@ -288,6 +317,7 @@ MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::
   }
   if (!hide_list.empty()) fragment += "&hide=" + hide_list;
   if (view) fragment += "&view=" + std::string(panel_name(*view));
+  if (mode != kDefaultMode) fragment += "&mode=" + std::string(mode_name(mode));
   if (fragment.size() > kMaxFragmentBytes) {
     out.error = "link: the scene needs a " + std::to_string(fragment.size()) + "-byte link, limit is " +
                 std::to_string(kMaxFragmentBytes) + "; share it with Export JSON instead";

@@ -8,7 +8,9 @@
 //            | "demo"  value: a bundled demo's name, [a-z0-9_-]{1,64}; the page loads demos/NAME.json
 //            | "hide"  value: comma list of panels to hide (may be empty)
 //            | "view"  value: one panel shown full-size
+//            | "mode"  value: the screen's mode (default explore, which links never write)
 //   panel    = controls | vectors | scores | weights | mask | output | formula
+//   mode     = explore                      (the list is kModes below)
 //
 // e.g.  s=eyJ2ZXJzaW9uIjoxLC4uLn0&hide=controls,mask&view=weights     or     demo=soft-dictionary
 //
@@ -30,7 +32,7 @@
 namespace scene::link {
 
 // Longest fragment accepted or produced, in bytes. 32 KiB holds ~1000 round-trip doubles (about
-// 32 base64 characters each) — every bundled demo is under 10 KiB — and stays well inside what
+// 32 base64 characters each) — every bundled demo is under 8 KiB — and stays well inside what
 // browsers, chat apps and mail clients keep intact. Checked before any decoding, so a 64 KB
 // fragment costs nothing. Bigger scenes are shared with Export JSON.
 constexpr std::size_t kMaxFragmentBytes = 32768;
@@ -47,6 +49,29 @@ std::string_view panel_name(Panel panel);
 std::optional<Panel> panel_from_name(std::string_view name);
 // "controls, vectors, scores, weights, mask, output, formula" (for error messages and docs).
 std::string panel_names();
+
+// The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
+// first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
+enum class Mode { Explore, KeySpace };
+
+struct ModeInfo {
+  Mode mode;
+  std::string_view name;   // in links: mode=NAME, and the tab's widget id mode/NAME
+  std::string_view label;  // on the mode bar
+};
+inline constexpr ModeInfo kModes[] = {
+    {Mode::Explore, "explore", "Explore"},
+    {Mode::KeySpace, "keyspace", "Key space"},
+};
+inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
+inline constexpr Mode kDefaultMode = Mode::Explore;
+
+// "explore", …
+std::string_view mode_name(Mode mode);
+// The mode called `name`, or nothing.
+std::optional<Mode> mode_from_name(std::string_view name);
+// "explore, …" (for error messages).
+std::string mode_names();
 
 // ---- base64url ----------------------------------------------------------------------------------
 
@@ -72,6 +97,7 @@ struct Fragment {
   std::string demo;            // from demo= (empty: none)
   std::vector<Panel> hide;     // from hide=, in the order of enum Panel, no duplicates
   std::optional<Panel> view;   // from view=
+  std::optional<Mode> mode;    // from mode=
   std::string error;           // empty on success; on error every other field is empty
   bool ok() const { return error.empty(); }
   bool hidden(Panel panel) const;
@@ -81,15 +107,16 @@ struct Fragment {
 Fragment parse_fragment(std::string_view fragment);
 
 struct MadeFragment {
-  std::string fragment;  // "s=…[&hide=…][&view=…]", without '#'
+  std::string fragment;  // "s=…[&hide=…][&view=…][&mode=…]", without '#'
   std::string error;     // empty on success; e.g. the scene is too large for a link
   bool ok() const { return error.empty(); }
 };
 
 // The fragment that restores `s` exactly (every double bit-for-bit, via scene_to_json) with the
-// given panels hidden and the given panel full-size. Fails (fragment empty) when the scene is
-// invalid or the fragment would exceed kMaxFragmentBytes.
+// given panels hidden, the given panel full-size and the given mode (written only when it is not
+// kDefaultMode, so links made before modes existed stay byte for byte the same). Fails (fragment empty) when
+// the scene is invalid or the fragment would exceed kMaxFragmentBytes.
 MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide = {},
-                           std::optional<Panel> view = std::nullopt);
+                           std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode);
 
 }  // namespace scene::link

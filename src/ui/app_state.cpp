@@ -223,7 +223,7 @@ std::string json_quote(std::string_view text) {
 std::string state_json(const AppState& state) {
   std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
   out += state.computed ? scene::result_to_json(state.result) : "null";
-  out += "}";
+  out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) + "}}";
   return out;
 }
 

@@ -14,7 +14,9 @@
 
 #include "core/keyspace.hpp"
 #include "imgui.h"
+#include "scene/link.hpp"
 #include "scene/scene.hpp"
+#include "ui/colormap.hpp"
 
 namespace ui {
 
@@ -29,6 +31,35 @@ struct GridGeometry {
   float cell = 0;  // cell pitch (square)
   int rows = 0, cols = 0;
   ImVec4 clip;  // visible part (x0, y0, x1, y1)
+};
+
+// What a heatmap panel paints: n×n floats (row-major; kMaskedValue where masked) and their colour
+// range. Rebuilt only when the result changes, not on every hover frame.
+struct HeatmapImage {
+  std::uint64_t version = 0;  // AppState::result_version it was built from (0: never built)
+  int n = 0;
+  std::vector<float> values;
+  float lo = 0, hi = 1;  // colour range
+  Colormap colormap = Colormap::Viridis;
+};
+
+// The screen's modes (Explore, …): each a layout of the shared panels. The list and the names the
+// link uses (mode=NAME) live in scene/link.hpp; src/ui/layout.cpp says how to add a mode.
+using Mode = scene::link::Mode;
+
+// State of the screen itself rather than of the scene: the mode, layout values measured last frame,
+// and what panels cache between frames. Every piece of UI state is here or in AppState.
+struct UiState {
+  Mode mode = Mode::Explore;  // the link's mode= (default Explore, not written in links)
+
+  // --- layout, measured while drawing (last frame → this frame)
+  float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
+  bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
+
+  // --- caches, rebuilt when AppState::result_version changes
+  HeatmapImage scores_image, weights_image;
+  std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
+  std::uint64_t mask_version = 0;
 };
 
 // The Key space mode's pictures (panels/keyspace_panel.cpp): which query they follow, the planes
@@ -79,8 +110,12 @@ struct AppState {
   std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
   GridGeometry scores_grid, weights_grid, mask_grid;
 
+<<<<<<< HEAD
   KeySpaceState keyspace;
 
+=======
+  UiState ui;  // mode, layout values, panel caches
+>>>>>>> main
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
   // Set by a panel whose measured size changed this frame: the layout is not settled yet, so the
@@ -113,7 +148,7 @@ void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);
 
 // --- the page API (JSON in and out)
-// {"scene": <scene JSON v1>, "result": <result_to_json>}
+// {"scene": <scene JSON v1>, "result": <result_to_json>, "ui": {"mode": "explore"}}
 std::string state_json(const AppState& state);
 // Validate and load `json_text`: {"ok":true} or {"ok":false,"error":"<field: reason>"} (state kept).
 std::string apply_state_json(AppState& state, std::string_view json_text);

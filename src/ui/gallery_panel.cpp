@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "ui/panel_parts.hpp"
+#include "ui/panels/panel_parts.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {

@@ -206,6 +206,17 @@ test("#demo=NAME opens every bundled demo, by link and by hashchange", async (t)
   assertClean(app);
 });
 
+test("mode=: getState().ui.mode follows the link; the default mode is never written into links", async (t) => {
+  const app = await open(t, { suffix: "#demo=causal-5&mode=explore" });
+  const state = await getState(app.page);
+  assertShowsDemo(state.scene, "causal-5");
+  assert.equal(state.ui.mode, "explore", "getState().ui.mode");
+  assert.equal(await lastError(app.page), null, "mode=explore: lastError");
+  const link = await app.page.evaluate(() => window.attentionLab.link());
+  assert.ok(link.includes("#s=") && !link.includes("mode="), `link() of the default mode has no mode=: ${link}`);
+  assertClean(app);
+});
+
 test("hide= and view= cut the screen down for embedding", async (t) => {
   const hidden = await open(t, { suffix: "#demo=causal-5&hide=controls,mask,formula" });
   await animationFrames(hidden.page, 3);
@@ -277,6 +288,7 @@ const BAD_LINKS = [
   { name: "a 64 KB fragment", fragment: "s=" + "A".repeat(65536), expect: /link: fragment is 65538 bytes, limit is 32768/ },
   { name: "unknown demo", fragment: "demo=no-such-demo", expect: /no demo named 'no-such-demo' \(demos: practice-qkv/ },
   { name: "unknown panel in hide=", fragment: "demo=causal-5&hide=controls,sidebar", expect: /unknown panel 'sidebar' in hide=/ },
+  { name: "unknown mode", fragment: "demo=causal-5&mode=heads", expect: /unknown mode 'heads' in mode= \(modes: explore/ },
 ];
 
 test("bad links at start: the default example, a banner naming the problem, lastError()", async (t) => {

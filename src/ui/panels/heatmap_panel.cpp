@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ui/colormap.hpp"
-#include "ui/panel_parts.hpp"
+#include "ui/panels/panel_parts.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -21,17 +21,10 @@ namespace {
 // [SECTION] Panel data
 //-------------------------------------------------------------------------------------------------
 
-struct HeatmapData {
-  int n = 0;
-  std::vector<float> values;  // n×n row-major; kMaskedValue where masked
-  float lo = 0, hi = 1;       // colour range
-  Colormap colormap = Colormap::Viridis;
-};
-
 // Scores: raw QKᵀ, diverging colours symmetric around 0 over the visible (allowed) cells.
 // Weights: A in [0, 1], viridis.
-HeatmapData heatmap_data(const attn::Result& r, HeatmapKind kind) {
-  HeatmapData d;
+HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind) {
+  HeatmapImage d;
   d.n = int(r.scores.rows());
   d.values.resize(std::size_t(d.n) * d.n);
   double largest = 0;
@@ -87,12 +80,12 @@ int decimals_for(float cell, const ImFont* font) {
   return -1;  // no numbers
 }
 
-void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapData& d, HeatmapKind kind,
+void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage& d, HeatmapKind kind,
                  ImVec2 pos, float width, bool any_masked) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float em = ImGui::GetFontSize();
   const float bar_h = 0.6f * em;
-  static float ramp[64];
+  float ramp[64];  // uploaded at once by paint()
   for (int k = 0; k < 64; ++k) ramp[k] = d.lo + (d.hi - d.lo) * float(k) / 63.0f;
   MatrixImage bar;
   bar.slot = kind == HeatmapKind::Scores ? MatrixSlot::ScoresLegend : MatrixSlot::WeightsLegend;
@@ -279,21 +272,18 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
            "): weights in [0, 1], and every row sums to 1.";
   }
   // Scores and Weights sit side by side: two hint lines each (the longer one wraps) keep the grids level.
-  panel_header(fonts, title.c_str(), hint.c_str(), 2);
+  panel_header(state, fonts, title.c_str(), hint.c_str(), 2);
   GridGeometry& grid = scores ? state.scores_grid : state.weights_grid;
   grid.visible = false;
   if (!state.computed) return;
 
   const attn::Result& r = state.result;
   // n² floats: rebuilt only when the result changed, not on every hover frame.
-  static HeatmapData cache[2];
-  static std::uint64_t cache_version[2] = {0, 0};
-  const int k = scores ? 0 : 1;
-  if (cache_version[k] != state.result_version) {
-    cache[k] = heatmap_data(r, kind);
-    cache_version[k] = state.result_version;
+  HeatmapImage& d = scores ? state.ui.scores_image : state.ui.weights_image;
+  if (d.version != state.result_version) {
+    d = heatmap_data(r, kind);
+    d.version = state.result_version;
   }
-  const HeatmapData& d = cache[k];
   const int n = d.n;
   const std::vector<std::string>& tokens = state.scene.tokens;
   const float em = ImGui::GetFontSize();

@@ -1,4 +1,6 @@
 // panel_parts.hpp — the panels of the screen and the helpers they share (internal to src/ui).
+// One file per panel in this folder (controls_panel.cpp, …); the helpers are in panel_parts.cpp;
+// src/ui/layout.cpp places the panels.
 #pragma once
 
 #include <string>
@@ -23,9 +25,20 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts);
 void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts, HeatmapKind kind);
 void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts);
 void draw_output_panel(AppState& state, const Fonts& fonts);
+// Key space mode (keyspace_panel.cpp): keys as points and queries as arrows; values and outputs.
+void draw_keyspace_panel(AppState& state, const Fonts& fonts);
+void draw_valuespace_panel(AppState& state, const Fonts& fonts);
 
-// Title (heading font) and a hint (dim, wrapped), taking at least `min_hint_lines` lines.
-void panel_header(const Fonts& fonts, const char* title, const char* hint, int min_hint_lines = 1);
+// The formula strip Y = softmax( QKᵀ / √d_k + M ) V centred at `center`, shrunk to `max_width`;
+// hovering a term makes it this frame's hovered term.
+void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, float max_width);
+// One line saying what `term` means (the top bar's caption).
+const char* term_caption(const AppState& state, Term term);
+
+// Title (heading font) and a hint (dim, wrapped), taking at least `min_hint_lines` lines. The hint
+// is left out when state.ui.compact_headers (short displays keep the sliders in view).
+void panel_header(const AppState& state, const Fonts& fonts, const char* title, const char* hint,
+                  int min_hint_lines = 1);
 
 // Is `term` lit this frame (hovered in the formula strip or its panel)?
 bool term_lit(const AppState& state, Term term);
@@ -44,6 +57,12 @@ void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& t
 // answer shows on hover.
 void check_question(const Fonts& fonts, const char* question, const char* answer);
 float check_question_height(const Fonts& fonts);  // to reserve below a panel's content
+
+// Hover the current panel window → `term` becomes this frame's hovered term (unless something more
+// specific claimed it).
+void claim_hover(AppState& state, Term term);
+// A lit panel (term_lit) gets an accent border, drawn outside the window's clip rect.
+void panel_border(const AppState& state, Term term);
 
 // Outline a rectangle (hover/selection) in the accent colour.
 void outline(ImDrawList* draw_list, ImVec2 min, ImVec2 max, ImU32 color, float thickness);

@@ -20,7 +20,7 @@
 
 #include "imgui_internal.h"  // TempInputIsActive, GetActiveID: is this slider being typed in / dragged?
 #include "ui/colormap.hpp"
-#include "ui/panel_parts.hpp"
+#include "ui/panels/panel_parts.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -325,7 +325,7 @@ void draw_mode_line(AppState& state, const Fonts& fonts, bool projected) {
 }  // namespace
 
 void draw_vectors_panel(AppState& state, const Fonts& fonts) {
-  panel_header(fonts, "Tokens and vectors",
+  panel_header(state, fonts, "Tokens and vectors",
                "q: what am I looking for?  k: what do I have?  v: what do I give if I'm found?");
   if (!state.computed) return;
   const bool projected = state.scene.mode == scene::Mode::Projected;

@@ -1,4 +1,5 @@
-// panels.hpp — the one designed screen: fixed panels laid out to fit the display.
+// layout.hpp — the one designed screen: a top bar and the current mode's layout of panels
+// (layout.cpp says how to add a mode). Explore, the mode of every link without mode=:
 //
 //   ┌ Attention Lab ───── Y = softmax( QKᵀ / √d_k + M ) V ─────────────────────────┐
 //   │ Controls            │ Scores QKᵀ                  │ Weights softmax(·)       │

@@ -1,0 +1,161 @@
+// controls_panel.cpp — the Controls panel: example picker, sizes, scale, causal mask, Reset, Share.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ui/gallery_panel.hpp"
+#include "ui/panels/panel_parts.hpp"
+#include "ui/theme.hpp"
+
+namespace ui {
+
+void draw_controls_panel(AppState& state, const Fonts& fonts) {
+  panel_header(state, fonts, "Controls",
+               "Pick a lesson example, then drag any slider and watch every panel follow.");
+  scene::Scene& s = state.scene;
+  const float em = ImGui::GetFontSize();
+  const float label_w = 5.2f * em;
+  auto row_label = [&](const char* text) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(text);
+    ImGui::SameLine(label_w);
+  };
+
+  // Preset picker.
+  row_label("Example");
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  std::string preview = state.preset_name.empty() ? std::string("(custom scene)") : state.preset_name;
+  if (state.edited) preview += "  · edited";
+  if (ImGui::BeginCombo("##preset", preview.c_str())) {
+    for (const scene::PresetInfo& p : scene::preset_list()) {
+      const bool selected = p.name == state.preset_name;
+      if (ImGui::Selectable(p.name.c_str(), selected)) load_preset(state, p.name);
+      ImGui::PushFont(fonts.small);
+      ImGui::TextDisabled("   %s", p.description.c_str());
+      ImGui::PopFont();
+    }
+    ImGui::EndCombo();
+  }
+  record_item_rect(state, "preset");
+
+  // Sizes.
+  row_label("Tokens n");
+  int n = s.n();
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (ImGui::SliderInt("##tokens", &n, 1, std::max(12, s.n()), "%d tokens")) set_token_count(state, n);
+  record_item_rect(state, "tokens");
+
+  const float half =
+      0.5f * (ImGui::GetContentRegionAvail().x - label_w) - 0.5f * ImGui::GetStyle().ItemSpacing.x;
+  row_label("d_k, d_v");
+  int d_k = s.d_k(), d_v = s.d_v();
+  ImGui::SetNextItemWidth(half);
+  if (ImGui::SliderInt("##dk", &d_k, 1, std::max(8, d_k), "d_k = %d")) set_key_dim(state, d_k);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_k: length of each query and key");
+  record_item_rect(state, "dk");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(half);
+  if (ImGui::SliderInt("##dv", &d_v, 1, std::max(8, d_v), "d_v = %d")) set_value_dim(state, d_v);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_v: length of each value (and output row)");
+  record_item_rect(state, "dv");
+  if (s.mode == scene::Mode::Projected) {  // learned scenes: the embedding's length too
+    row_label("d_model");
+    int d_model = int(s.X.cols());
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::SliderInt("##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d")) set_model_dim(state, d_model);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("d_model: length of each embedding x_i (the rows of W_q, W_k, W_v); new W rows start at 0");
+    record_item_rect(state, "dmodel");
+  }
+
+  // Scale: none / √d_k / temperature.
+  row_label("Scale");
+  ImGui::BeginGroup();
+  int mode = int(s.scale.mode);
+  bool scale_changed = false;
+  scale_changed |= ImGui::RadioButton("none", &mode, int(attn::ScaleMode::None));
+  ImGui::SameLine();
+  scale_changed |= ImGui::RadioButton("÷ √d_k", &mode, int(attn::ScaleMode::SqrtDk));
+  ImGui::SameLine();
+  scale_changed |= ImGui::RadioButton("÷ T", &mode, int(attn::ScaleMode::Temperature));
+  ImGui::EndGroup();
+  record_item_rect(state, "scale");
+  if (scale_changed && mode != int(s.scale.mode)) {
+    s.scale.mode = attn::ScaleMode(mode);
+    state.dirty = true;
+  }
+  if (s.scale.mode == attn::ScaleMode::Temperature) {
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    double t = s.scale.temperature;
+    const double t_lo = 0.05, t_hi = 20.0;
+    if (ImGui::SliderScalar("##temperature", ImGuiDataType_Double, &t, &t_lo, &t_hi, "T = %.3f",
+                            ImGuiSliderFlags_Logarithmic)) {
+      if (std::isfinite(t)) {
+        s.scale.temperature = std::clamp(t, scene::kMinTemperature, scene::kMaxTemperature);
+        state.dirty = true;
+      }
+    }
+    record_item_rect(state, "temperature");
+  }
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
+  ImGui::PushFont(fonts.small);
+  if (state.computed) {
+    switch (s.scale.mode) {
+      case attn::ScaleMode::None:
+        ImGui::TextDisabled("softmax sees QKᵀ as it is (the NumPy lesson)");
+        break;
+      case attn::ScaleMode::SqrtDk:
+        ImGui::TextDisabled("softmax sees QKᵀ / √d_k, √%d = %s", s.d_k(),
+                            format_number(state.result.divisor, 3).c_str());
+        break;
+      case attn::ScaleMode::Temperature:
+        ImGui::TextDisabled("softmax sees QKᵀ / T: a small T sharpens");
+        break;
+    }
+  }
+  ImGui::PopFont();
+
+  // Causal mask.
+  bool causal = s.causal;
+  if (ImGui::Checkbox("Causal mask", &causal)) {
+    s.causal = causal;
+    state.dirty = true;
+  }
+  record_item_rect(state, "causal");
+  ImGui::SameLine();
+  ImGui::PushFont(fonts.small);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("token i sees only tokens 0..i");
+  ImGui::PopFont();
+
+  const float reset_w = ImGui::CalcTextSize("Reset").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  // Reset at the right end of the causal row when it fits, else on its own row.
+  if (ImGui::GetItemRectMax().x + em + reset_w <=
+      ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - reset_w);
+  }
+  if (ImGui::Button("Reset")) {
+    scene::Scene original = state.reset_scene;
+    const std::string preset = state.preset_name;
+    load_scene(state, std::move(original), preset);
+  }
+  record_item_rect(state, "reset");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the example as loaded");
+  if (s.mask.size() > 0) {
+    ImGui::SameLine();
+    if (ImGui::Button("Clear custom mask")) clear_custom_mask(state);
+    record_item_rect(state, "clear-mask");
+  }
+  draw_share_buttons(state, fonts);  // Gallery, Copy link, Export/Import JSON, Export PNG
+
+  if (!state.notice.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+    ImGui::PushFont(fonts.small);
+    ImGui::TextWrapped("%s", state.notice.c_str());
+    ImGui::PopFont();
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace ui

@@ -1,0 +1,100 @@
+// formula_strip.cpp — Y = softmax( QKᵀ / √d_k + M ) V across the top bar, each term hoverable, and
+// the caption that says what the hovered term means.
+#include <string>
+#include <vector>
+
+#include "ui/panels/panel_parts.hpp"
+#include "ui/theme.hpp"
+
+namespace ui {
+
+const char* term_caption(const AppState& state, Term term) {
+  switch (term) {
+    case Term::Output:
+      return "Y = A V: each output row is the value rows blended with that token's weights.";
+    case Term::Weights:
+      return "softmax turns each row of scores into weights ≥ 0 that sum to 1.";
+    case Term::Scores:
+      return "QKᵀ: every query dotted with every key: how well token i's question matches token j's label.";
+    case Term::Queries:
+      return "Q: one query per token, what am I looking for?";
+    case Term::Keys:
+      return "Kᵀ: the keys, transposed (scores = Q @ K.T). A key says: what do I have?";
+    case Term::Values:
+      return "V: what each token gives when it is found. Values never enter the scores.";
+    case Term::Tokens:
+      return "Each token plays three roles: a query, a key and a value.";
+    case Term::Scale:
+      switch (state.scene.scale.mode) {
+        case attn::ScaleMode::None:
+          return "No scaling: the scores go into softmax as they are (the NumPy lesson).";
+        case attn::ScaleMode::SqrtDk:
+          return "÷ √d_k keeps scores from growing with the dimension, so softmax does not saturate.";
+        case attn::ScaleMode::Temperature:
+          return "÷ T: a small temperature sharpens the weights, a large one flattens them.";
+      }
+      return "";
+    case Term::Mask:
+      return "M is 0 where a token may look and −∞ where it may not, so those weights become exactly 0.";
+    case Term::None:
+      break;
+  }
+  return "Hover any part of the formula or any panel to see how they connect.";
+}
+
+void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, float max_width) {
+  struct Segment {
+    std::string text;
+    Term term;
+    ImU32 color;
+  };
+  // The formula as the scene computes it: no divisor without scaling, "/ √d_k", or "/ T" with T's
+  // value after the formula.
+  const attn::ScaleMode mode = state.scene.scale.mode;
+  const bool has_mask = state.scene.causal || state.scene.mask.size() > 0;
+  std::vector<Segment> segments = {
+      {"Y", Term::Output, palette::kText},         {"=", Term::None, palette::kTextDim},
+      {"softmax(", Term::Weights, palette::kText}, {"Q", Term::Queries, palette::kQuery},
+      {"Kᵀ", Term::Keys, palette::kKey},
+  };
+  if (mode == attn::ScaleMode::SqrtDk) segments.push_back({"/ √d_k", Term::Scale, palette::kText});
+  if (mode == attn::ScaleMode::Temperature) segments.push_back({"/ T", Term::Scale, palette::kText});
+  segments.push_back({"+ M", Term::Mask, has_mask ? palette::kText : palette::kTextDim});
+  segments.push_back({")", Term::Weights, palette::kText});
+  segments.push_back({"V", Term::Values, palette::kValue});
+  if (mode == attn::ScaleMode::Temperature) {
+    segments.push_back(
+        {",  T = " + format_number(state.scene.scale.temperature, 3), Term::Scale, palette::kTextDim});
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImFont* font = fonts.formula;
+  float size = font->FontSize;
+  const float space = 0.3f * size;
+  auto width_of = [&](const std::string& t) { return font->CalcTextSizeA(size, 1e9f, 0, t.c_str()).x; };
+  float total = 0;
+  for (const Segment& s : segments) total += width_of(s.text) + space;
+  total -= space;
+  if (total > max_width && total > 0) {  // shrink to fit a narrow display
+    size *= max_width / total;
+    total = max_width;
+  }
+  const float sp = 0.3f * size;
+  float x = center.x - 0.5f * total;
+  const float y = center.y - 0.5f * size;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const bool window_hovered = ImGui::IsWindowHovered();
+  for (const Segment& s : segments) {
+    const float w = font->CalcTextSizeA(size, 1e9f, 0, s.text.c_str()).x;
+    const ImVec2 a(x - 0.15f * size, y - 0.1f * size), b(x + w + 0.15f * size, y + 1.1f * size);
+    if (s.term != Term::None && window_hovered && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y &&
+        mouse.y < b.y) {
+      state.next_hovered_term = s.term;
+    }
+    const bool lit = s.term != Term::None && term_lit(state, s.term);
+    if (lit) dl->AddRectFilled(a, b, palette::kAccentSoft, 0.2f * size);
+    dl->AddText(font, size, ImVec2(x, y), lit ? palette::kAccent : s.color, s.text.c_str());
+    x += w + sp;
+  }
+}
+
+}  // namespace ui

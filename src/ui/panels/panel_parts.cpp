@@ -1,0 +1,140 @@
+// panel_parts.cpp — helpers shared by the panels: headers, text fitting, token labels, check
+// questions, and the hover links between the formula strip and the panels.
+#include "ui/panels/panel_parts.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "ui/theme.hpp"
+
+namespace ui {
+
+void panel_header(const AppState& state, const Fonts& fonts, const char* title, const char* hint,
+                  int min_hint_lines) {
+  ImGui::PushFont(fonts.heading);
+  ImGui::TextUnformatted(title);
+  ImGui::PopFont();
+  if (hint && *hint && !state.ui.compact_headers) {
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+    ImGui::PushFont(fonts.small);
+    const float top = ImGui::GetCursorPosY();
+    ImGui::TextWrapped("%s", hint);
+    // Side-by-side panels reserve the same hint height, so their contents line up.
+    const float want = float(min_hint_lines) * ImGui::GetTextLineHeightWithSpacing();
+    if (ImGui::GetCursorPosY() - top < want) ImGui::Dummy(ImVec2(0, want - (ImGui::GetCursorPosY() - top)));
+    ImGui::PopFont();
+    ImGui::PopStyleColor();
+  }
+  ImGui::Dummy(ImVec2(0, 0.15f * ImGui::GetFontSize()));
+}
+
+bool term_lit(const AppState& state, Term term) {
+  const Term h = state.hovered_term;
+  if (h == Term::None) return false;
+  if (h == term) return true;
+  switch (term) {
+    case Term::Tokens:
+      return h == Term::Queries || h == Term::Keys || h == Term::Values;
+    case Term::Queries:
+    case Term::Keys:
+      return h == Term::Scores || h == Term::Tokens;
+    case Term::Values:
+      return h == Term::Tokens || h == Term::Output;
+    default:
+      return false;
+  }
+}
+
+std::string fit_text(const std::string& text, float width) {
+  auto fits = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x <= width; };
+  if (fits(text)) return text;
+  std::size_t len = text.size();
+  while (len > 0) {
+    // Step back one whole UTF-8 code point (continuation bytes are 10xxxxxx).
+    do {
+      --len;
+    } while (len > 0 && (static_cast<unsigned char>(text[len]) & 0xC0) == 0x80);
+    std::string candidate = text.substr(0, len) + "…";
+    if (fits(candidate)) return candidate;
+  }
+  return fits("…") ? "…" : "";
+}
+
+int column_label_lines(const std::vector<std::string>& tokens, float cell, int step) {
+  const float room = cell * float(step) - 0.2f * ImGui::GetFontSize();
+  for (std::size_t k = 0; k < tokens.size(); k += std::size_t(step)) {
+    if (ImGui::CalcTextSize(tokens[k].c_str()).x > room) return 2;
+  }
+  return 1;
+}
+
+void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& tokens, ImVec2 origin,
+                        float cell, int step, int lines, int lit, ImU32 color) {
+  const float em = ImGui::GetFontSize(), line = ImGui::GetTextLineHeight();
+  const int n = int(tokens.size());
+  for (int k = 0, index = 0; k < n; k += step, ++index) {
+    // Two lines: even labels on the top line, odd ones below, each with two columns of room.
+    const int row = lines == 2 ? index % 2 : 0;
+    const float room = cell * float(step * lines) - 0.2f * em;
+    const std::string text = fit_text(tokens[std::size_t(k)], room);
+    if (text.empty() || text == "…") continue;
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    const float y = origin.y - float(lines - row) * line - 0.2f * em;
+    draw_list->AddText(ImVec2(origin.x + cell * (float(k) + 0.5f) - 0.5f * w, y),
+                       k == lit ? palette::kText : color, text.c_str());
+  }
+}
+
+float check_question_height(const Fonts& fonts) {
+  return fonts.small->FontSize + ImGui::GetStyle().ItemSpacing.y;
+}
+
+void check_question(const Fonts& fonts, const char* question, const char* answer) {
+  ImGui::PushFont(fonts.small);
+  const float bottom = ImGui::GetWindowContentRegionMax().y - check_question_height(fonts);
+  // The panel reserved this line; the last item's trailing spacing may overlap it.
+  if (ImGui::GetCursorPosY() <= bottom + ImGui::GetStyle().ItemSpacing.y + 1.0f) {
+    ImGui::SetCursorPosY(bottom);
+    const char* label = "Check yourself:";
+    const char* prompt = "(hover for the answer)";
+    ImGui::TextColored(to_vec4(palette::kAccent), "%s", label);
+    ImGui::SameLine();
+    const float room = ImGui::GetContentRegionAvail().x;
+    const bool with_prompt =
+        ImGui::CalcTextSize(question).x + ImGui::CalcTextSize(prompt).x + 1.0f * ImGui::GetFontSize() < room;
+    const std::string text = fit_text(question, room);
+    ImGui::TextDisabled("%s", text.c_str());
+    const bool hovered = ImGui::IsItemHovered();
+    if (with_prompt && !hovered) {
+      ImGui::SameLine();
+      ImGui::TextColored(to_vec4(palette::kAccent), "%s", prompt);
+    }
+    if (hovered) ImGui::SetTooltip("%s\n\n%s", question, answer);
+  }
+  ImGui::PopFont();
+}
+
+void outline(ImDrawList* draw_list, ImVec2 min, ImVec2 max, ImU32 color, float thickness) {
+  draw_list->AddRect(min, max, color, 0.0f, 0, thickness);
+}
+
+void claim_hover(AppState& state, Term term) {
+  if (state.next_hovered_term == Term::None &&
+      ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
+                             ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
+    state.next_hovered_term = term;
+  }
+}
+
+void panel_border(const AppState& state, Term term) {
+  if (!term_lit(state, term)) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+  dl->PushClipRectFullScreen();
+  dl->AddRect(p, ImVec2(p.x + s.x, p.y + s.y), palette::kAccent, ImGui::GetStyle().WindowRounding, 0,
+              std::max(1.5f, 0.12f * ImGui::GetFontSize()));
+  dl->PopClipRect();
+}
+
+}  // namespace ui
