@@ -110,8 +110,8 @@ struct AppState {
   std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
   GridGeometry scores_grid, weights_grid, mask_grid;
 
-  UiState ui;                // mode, layout values, panel caches
-  KeySpaceState keyspace;    // the Key space mode's pictures
+  UiState ui;              // mode, layout values, panel caches
+  KeySpaceState keyspace;  // the Key space mode's pictures
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
   // Set by a panel whose measured size changed this frame: the layout is not settled yet, so the

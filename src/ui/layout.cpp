@@ -104,7 +104,7 @@ void draw_mode_bar(AppState& state, ImVec2 pos, ImVec2 size) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::kAccent : palette::kTextDim));
     if (ImGui::Button(label.c_str()) && !current) {
       state.ui.mode = m.mode;
-      state.layout_changed = true;  // draw the new layout at once
+      state.layout_changed = true;                             // draw the new layout at once
       if (sharing().scene_changed) sharing().scene_changed();  // the address carries the mode
     }
     ImGui::PopStyleColor(2);
@@ -218,7 +218,7 @@ void layout_explore(Screen& sc) {
   const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
   const float controls_h = state.ui.controls_h;
   if (!sc.narrow || sharing().view) {
-    const int d_max = std::max(state.scene.d_k(), state.scene.d_v());
+    const int d_max = std::max({state.scene.d_k(), state.scene.d_v(), int(state.scene.X.cols())});
     const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
     const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
     const float body_y = sc.top_h > 0 ? sc.top_h : margin;
@@ -295,10 +295,11 @@ void layout_explore(Screen& sc) {
   }
 }
 
-// Key space: the soft dictionary as pictures. Wide: key space | value space side by side on top
-// (the two pictures are read together: move q toward k_j, watch y slide onto v_j), the weights and
-// the vectors below. Narrow: key space, value space, weights, vectors in one scrolling column.
-// The pictures are drawn first so a drag in them shows in every other panel in the same frame.
+// Key space: the soft dictionary as pictures. Wide: key space | value space | weights on top (the
+// two pictures are read together: move q toward k_j, watch y slide onto v_j; hovering a weights row
+// follows that query), the vectors across the bottom. Narrow: key space, value space, weights, vectors in one
+// scrolling column. The pictures are drawn first so a drag in them shows in every other panel in the same
+// frame.
 void layout_keyspace(Screen& sc) {
   const AppState& state = sc.state;
   const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
@@ -307,13 +308,14 @@ void layout_keyspace(Screen& sc) {
     const float body_h = std::max(H - body_y - margin, 34.0f * em);
     const float full_w = W - 2.0f * margin;
     const float top_h = std::floor(0.62f * body_h);
-    const float half = std::floor(0.5f * (full_w - gap));
-    sc.keyspace(ImVec2(margin, body_y), ImVec2(half, top_h));
-    sc.valuespace(ImVec2(margin + half + gap, body_y), ImVec2(full_w - half - gap, top_h));
-    const float by = body_y + top_h + gap, bh = body_y + body_h - by;
-    const float weights_w = std::floor(std::clamp(0.34f * full_w, 18.0f * em, 0.5f * full_w));
-    sc.vectors(ImVec2(margin, by), ImVec2(full_w - weights_w - gap, bh));
-    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(margin + full_w - weights_w, by), ImVec2(weights_w, bh));
+    const float weights_w = std::floor(std::clamp(0.22f * full_w, 16.0f * em, 26.0f * em));
+    const float pic_w = std::floor(0.5f * (full_w - weights_w - 2.0f * gap));
+    sc.keyspace(ImVec2(margin, body_y), ImVec2(pic_w, top_h));
+    sc.valuespace(ImVec2(margin + pic_w + gap, body_y), ImVec2(pic_w, top_h));
+    const float wx = margin + 2.0f * (pic_w + gap);
+    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(wx, body_y), ImVec2(margin + full_w - wx, top_h));
+    const float by = body_y + top_h + gap;
+    sc.vectors(ImVec2(margin, by), ImVec2(full_w, body_y + body_h - by));
   } else {
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
     float y = body_y;
@@ -325,7 +327,8 @@ void layout_keyspace(Screen& sc) {
     const float square = std::min(w, 30.0f * em);
     sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(margin, y), ImVec2(w, square * 0.9f + 6.0f * em));
     y += square * 0.9f + 6.0f * em + gap;
-    sc.vectors(ImVec2(margin, y), ImVec2(w, std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 7.0f * em))));
+    sc.vectors(ImVec2(margin, y),
+               ImVec2(w, std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 7.0f * em))));
   }
 }
 

@@ -62,9 +62,11 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     row_label("d_model");
     int d_model = int(s.X.cols());
     ImGui::SetNextItemWidth(-FLT_MIN);
-    if (ImGui::SliderInt("##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d")) set_model_dim(state, d_model);
+    if (ImGui::SliderInt("##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d"))
+      set_model_dim(state, d_model);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("d_model: length of each embedding x_i (the rows of W_q, W_k, W_v); new W rows start at 0");
+      ImGui::SetTooltip(
+          "d_model: length of each embedding x_i (the rows of W_q, W_k, W_v); new W rows start at 0");
     record_item_rect(state, "dmodel");
   }
 

@@ -337,9 +337,10 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
     draw_label(dl, f, k, text, palette::kKey);
   }
   for (int i = 0; i < n; ++i) {
-    if (i != sel && n > 6) continue;  // many tokens: only the followed query is named
+    if (i != sel && n > 8) continue;  // many tokens: only the followed query is named
+    // The followed query by name; the others by index only, so their labels stay out of the way.
     const ImVec2 q = f.to_px(q_xy(i, 0), q_xy(i, 1));
-    draw_label(dl, f, q, "q" + std::to_string(i) + token_suffix(state, i),
+    draw_label(dl, f, q, "q" + std::to_string(i) + (i == sel ? token_suffix(state, i) : std::string()),
                i == sel ? palette::kQuery : with_alpha(palette::kQuery, 0.6f), true);
   }
   dl->PopClipRect();
@@ -434,7 +435,8 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
     if (r.allowed(sel, j)) text += "  × " + format_weight(r.weights(sel, j), 3, 9);
     draw_label(dl, f, f.to_px(v_xy(j, 0), v_xy(j, 1)), text, palette::kValue);
   }
-  draw_label(dl, f, y, "y" + std::to_string(sel) + token_suffix(state, sel), kOutputMarker, true);
+  draw_label(dl, f, ImVec2(y.x - 0.45f * em, y.y + 1.3f * em),
+             "y" + std::to_string(sel) + token_suffix(state, sel), kOutputMarker);
   dl->PopClipRect();
   if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(y.x - 0.6f * em, y.y - 0.6f * em),
                                                              ImVec2(y.x + 0.6f * em, y.y + 0.6f * em))) {

@@ -227,6 +227,14 @@ float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cel
     const ImVec2 grid(at.x, at.y + title_h);
     ImGui::PushID(w.id);
     ImGui::PushFont(fonts.small);
+    // One number format per grid: 2 decimals when the widest fits a cell, else 1, else colour only.
+    int decimals = -1;
+    for (int want = 2; want >= 1 && decimals < 0; --want) {
+      float widest = 0;
+      for (Eigen::Index k = 0; k < w.m->size(); ++k)
+        widest = std::max(widest, ImGui::CalcTextSize(format_number(w.m->data()[k], want).c_str()).x);
+      if (widest <= cell - 3.0f) decimals = want;
+    }
     for (int m = 0; m < rows; ++m)
       for (int c = 0; c < cols; ++c) {
         const ImVec2 a(grid.x + float(c) * cell, grid.y + float(m) * cell);
@@ -262,9 +270,9 @@ float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cel
               "double-click or Ctrl+click to type.",
               w.title, m, c, format_number((*w.m)(m, c), 4).c_str(), m, c, w.title[2]);
         if (!typing) {
-          const std::string text = format_number((*w.m)(m, c), 2);
+          const std::string text = decimals >= 0 ? format_number((*w.m)(m, c), decimals) : std::string();
           const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-          if (ts.x <= cell - 3.0f && ts.y <= cell)
+          if (decimals >= 0 && ts.y <= cell)
             dl->AddText(ImVec2(a.x + 0.5f * (cell - 1.0f - ts.x), a.y + 0.5f * (cell - 1.0f - ts.y)),
                         contrasting_text(fill), text.c_str());
           if (active || ImGui::IsItemHovered()) dl->AddRect(a, b, palette::kText, 0, 0, 1.5f);
@@ -289,17 +297,17 @@ float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cel
 void draw_mode_line(AppState& state, const Fonts& fonts, bool projected) {
   ImGui::PushFont(fonts.small);
   if (projected) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
-    ImGui::TextWrapped(
-        "Learned: q_i = x_i·W_q, k_i = x_i·W_k, v_i = x_i·W_v (X is %d×%d). Drag x_i: its q, k, v move "
-        "at once; drag a cell of a W: every token's q, k or v moves.",
-        int(state.scene.X.rows()), int(state.scene.X.cols()));
-    ImGui::PopStyleColor();
     if (ImGui::SmallButton("Edit Q, K, V directly")) make_direct(state);
     record_item_rect(state, "make-direct");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "Replace X and the W's by the current Q = X·W_q, K = X·W_k, V = X·W_v (every number stays).");
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+    ImGui::TextWrapped(
+        "Learned: q_i = x_i·W_q, k_i = x_i·W_k, v_i = x_i·W_v. Drag x_i: its q, k, v move at once. "
+        "Drag a cell of W_q, W_k, W_v (after the tokens): every q, k or v moves.");
+    ImGui::PopStyleColor();
   } else {
     const int d_model = 2 * state.scene.d_k() + state.scene.d_v();
     if (ImGui::SmallButton("Make learned")) make_learned(state);
@@ -357,22 +365,6 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   const char* w_names[3] = {"W_q", "W_k", "W_v"};
   const attn::Matrix* w_mats[3] = {&state.scene.Wq, &state.scene.Wk, &state.scene.Wv};
 
-  if (projected) {
-    // The three maps first (compact), side by side while a cell keeps ≥ 0.9 em, else one above another.
-    const float gap = em;
-    const float side = (avail - 2.0f * gap) / float(2 * d_k + d_v);
-    const bool stacked = side < 0.9f * em;
-    const float cell = std::floor(stacked ? std::min(2.6f * em, avail / float(std::max(d_k, d_v)))
-                                          : std::min(3.2f * em, side));
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float used = draw_w_grids(state, fonts, origin, cell, stacked);
-    ImGui::SetCursorScreenPos(origin);
-    ImGui::Dummy(ImVec2(avail, used + 0.3f * em));
-    ImGui::GetWindowDrawList()->AddLine(ImVec2(origin.x, origin.y + used + 0.4f * em),
-                                        ImVec2(origin.x + avail, origin.y + used + 0.4f * em),
-                                        palette::kPanelBorder);
-  }
-
   ImGuiListClipper clipper;
   clipper.Begin(n, block_h);
   while (clipper.Step()) {
@@ -428,6 +420,21 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
     }
   }
   clipper.End();
+  if (projected) {
+    // The three maps after the tokens, side by side while a cell keeps ≥ 0.9 em, else one above another.
+    const float gap = em;
+    const float side = (avail - 2.0f * gap) / float(2 * d_k + d_v);
+    const bool stacked = side < 0.9f * em;
+    const float cell = std::floor(stacked ? std::min(2.6f * em, avail / float(std::max(d_k, d_v)))
+                                          : std::min(3.2f * em, side));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float used = draw_w_grids(state, fonts, origin, cell, stacked);
+    ImGui::SetCursorScreenPos(origin);
+    ImGui::Dummy(ImVec2(avail, used + 0.3f * em));
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(origin.x, origin.y + used + 0.4f * em),
+                                        ImVec2(origin.x + avail, origin.y + used + 0.4f * em),
+                                        palette::kPanelBorder);
+  }
   ImGui::EndChild();
 }
 
