@@ -13,6 +13,8 @@
 # (the windows open at the top-left). Then:
 #   1. soft-dictionary, causal-5, practice-qkv at --size 1280x800 --frames 5: exit 0, no GL/GLFW
 #      error on stderr, and check_frame.py compares the PNG with NumPy + the colormap references
+#   1b. the Key space mode (soft-dictionary: points and arrows where LESSONS.md 2 puts them, one
+#      scale for x and y) and a learned scene's W grids (practice-qkv: RdBu colours of I4's columns)
 #   2. HiDPI: Xft.dpi 192 (content scale 2) → a 2560x1600 framebuffer, cells at the same colours
 #   3. command-line errors exit 2 naming the problem; an unwritable --screenshot exits 1
 #   4. a bad scene file: with --frames exit 2 naming the field; interactively the error banner shows
@@ -118,6 +120,32 @@ run_preset() {  # run_preset PRESET SIZE TAG — screenshot + rects + checks
 for preset in soft-dictionary causal-5 practice-qkv; do
   run_preset "$preset" "$size" "$preset"
 done
+
+# --- 1b. learned projections and the Key space mode (issue 9; tests/desktop/check_keyspace.py) ---
+run_check() {  # run_check TAG WHAT -- APP ARGS… — screenshot + rects, then check_keyspace.py WHAT
+  local tag="$1" what="$2"; shift 3
+  local base="$out/$tag"
+  timeout 60 "$app" "$@" --frames 5 --screenshot "$base.png" --rects "$base.rects.json" > "$base.stdout" 2> "$base.stderr"
+  local status=$?
+  check "$tag: exits 0 after --frames 5 (status $status)" [ "$status" -eq 0 ]
+  check "$tag: no GL or GLFW errors on stderr" no_gl_errors "$base.stderr"
+  local line
+  while IFS= read -r line; do
+    case "$line" in
+      "ok - "*) passed=$((passed + 1)); echo "$line" ;;
+      "not ok - "*) failed=$((failed + 1)); echo "$line" ;;
+      *) echo "    $line" ;;
+    esac
+  done < <("$python" "$here/check_keyspace.py" "$what" --png "$base.png" --rects "$base.rects.json" 2>&1)
+}
+run_check keyspace-soft-dictionary keyspace -- --preset soft-dictionary --mode keyspace --size "$size"
+# Tall enough that the vectors panel shows every token and the three W grids without scrolling.
+run_check learned-practice-qkv learned -- --preset practice-qkv --size 1280x1700
+expect_mode_error() {
+  timeout 60 "$app" --mode nope --frames 1 > "$out/cli-mode.log" 2>&1
+  [ $? -eq 2 ] && grep -q 'unknown mode "nope"' "$out/cli-mode.log"
+}
+check "--mode nope exits 2 naming the known modes" expect_mode_error
 
 # --- 2. HiDPI: content scale 2 from Xft.dpi ---------------------------------------------------
 # GLFW reads the X resource Xft.dpi as the monitor's content scale (192 / 96 = 2); with
