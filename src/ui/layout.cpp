@@ -266,7 +266,11 @@ void layout_explore(Screen& sc) {
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
     const float x = margin;
     float y = sc.top_h > 0 ? sc.top_h : margin;
-    const float tokens_h = std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 5.6f * em));
+    // A learned scene has four rows per token (x, q, k, v) and the W grids below them.
+    const bool learned = state.scene.mode == scene::Mode::Projected;
+    const float per_token = learned ? 7.4f * em : 5.6f * em;
+    const float tokens_h = std::min(learned ? 40.0f * em : 28.0f * em,
+                                    std::max(12.0f * em, float(state.scene.n()) * per_token));
     const float square = std::min(w, 30.0f * em);
     if (panel_shown(Panel::Controls)) {
       sc.controls(ImVec2(x, y), ImVec2(w, controls_h));

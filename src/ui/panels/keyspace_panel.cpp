@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/keyspace.hpp"
 #include "ui/panels/panel_parts.hpp"
@@ -104,16 +105,25 @@ void draw_arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 color, float thick
                         ImVec2(base.x + uy * 0.5f * head, base.y - ux * 0.5f * head), color);
 }
 
-// A label beside a point, kept inside the plot, with a dark halo so it reads over lines.
+// A label beside a point, kept inside the plot, with a dark halo so it reads over lines. Labels
+// already placed in this picture (`placed`, screen rectangles) push a new one down a line, so two
+// nearby points (common in a PCA picture) do not print over each other.
 void draw_label(ImDrawList* dl, const PlotFrame& f, ImVec2 at, const std::string& text, ImU32 color,
-                bool above = false) {
+                std::vector<ImVec4>* placed, bool above = false) {
   const ImVec2 size = ImGui::CalcTextSize(text.c_str());
   const float em = ImGui::GetFontSize();
   ImVec2 p(at.x + 0.45f * em, above ? at.y - size.y - 0.35f * em : at.y - 0.5f * size.y);
   p.x = std::clamp(p.x, f.min.x + 2.0f, std::max(f.min.x + 2.0f, f.max.x - size.x - 2.0f));
   if (p.x < at.x && p.x + size.x > at.x - 0.3f * em)
     p.x = std::max(f.min.x + 2.0f, at.x - size.x - 0.45f * em);
+  auto overlaps = [&](ImVec2 q) {
+    for (const ImVec4& r : *placed)
+      if (q.x < r.z && q.x + size.x > r.x && q.y < r.w && q.y + size.y > r.y) return true;
+    return false;
+  };
+  for (int tries = 0; tries < 4 && overlaps(p); ++tries) p.y += size.y + 1.0f;
   p.y = std::clamp(p.y, f.min.y + 2.0f, std::max(f.min.y + 2.0f, f.max.y - size.y - 2.0f));
+  placed->push_back(ImVec4(p.x - 2, p.y, p.x + size.x + 2, p.y + size.y));
   dl->AddRectFilled(ImVec2(p.x - 2, p.y), ImVec2(p.x + size.x + 2, p.y + size.y), IM_COL32(30, 34, 42, 190),
                     3.0f);
   dl->AddText(p, color, text.c_str());
@@ -329,19 +339,20 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
       draw_arrow(dl, origin, q, i == sel ? palette::kQuery : with_alpha(palette::kQuery, 0.35f),
                  i == sel ? 0.16f * em : 0.1f * em);
     }
-  // (4) labels: keys with the followed query's weight, the queries.
+  // (4) labels: the followed query, then keys with its weights, then the other queries.
+  std::vector<ImVec4> placed;
   for (int j = 0; j < n; ++j) {
     const ImVec2 k = f.to_px(k_xy(j, 0), k_xy(j, 1));
     std::string text = "k" + std::to_string(j) + token_suffix(state, j);
     text += r.allowed(sel, j) ? "   a = " + format_weight(r.weights(sel, j), 3, 9) : "   masked";
-    draw_label(dl, f, k, text, palette::kKey);
+    draw_label(dl, f, k, text, palette::kKey, &placed);
   }
   for (int i = 0; i < n; ++i) {
     if (i != sel && n > 8) continue;  // many tokens: only the followed query is named
     // The followed query by name; the others by index only, so their labels stay out of the way.
     const ImVec2 q = f.to_px(q_xy(i, 0), q_xy(i, 1));
     draw_label(dl, f, q, "q" + std::to_string(i) + (i == sel ? token_suffix(state, i) : std::string()),
-               i == sel ? palette::kQuery : with_alpha(palette::kQuery, 0.6f), true);
+               i == sel ? palette::kQuery : with_alpha(palette::kQuery, 0.6f), &placed, true);
   }
   dl->PopClipRect();
   const ImVec2 after = ImVec2(min.x, max.y + 0.25f * em);
@@ -430,13 +441,14 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
     if (i != sel)
       dl->AddCircleFilled(f.to_px(y_xy(i, 0), y_xy(i, 1)), 0.15f * em, with_alpha(kOutputMarker, 0.35f));
   dl->AddCircle(y, 0.5f * em, kOutputMarker, 0, 0.2f * em);
+  std::vector<ImVec4> placed;  // the output's label first (below its ring), then the values'
+  draw_label(dl, f, ImVec2(y.x - 0.45f * em, y.y + 1.3f * em),
+             "y" + std::to_string(sel) + token_suffix(state, sel), kOutputMarker, &placed);
   for (int j = 0; j < n; ++j) {
     std::string text = "v" + std::to_string(j) + token_suffix(state, j);
     if (r.allowed(sel, j)) text += "  × " + format_weight(r.weights(sel, j), 3, 9);
-    draw_label(dl, f, f.to_px(v_xy(j, 0), v_xy(j, 1)), text, palette::kValue);
+    draw_label(dl, f, f.to_px(v_xy(j, 0), v_xy(j, 1)), text, palette::kValue, &placed);
   }
-  draw_label(dl, f, ImVec2(y.x - 0.45f * em, y.y + 1.3f * em),
-             "y" + std::to_string(sel) + token_suffix(state, sel), kOutputMarker);
   dl->PopClipRect();
   if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(y.x - 0.6f * em, y.y - 0.6f * em),
                                                              ImVec2(y.x + 0.6f * em, y.y + 0.6f * em))) {

@@ -305,8 +305,7 @@ void draw_mode_line(AppState& state, const Fonts& fonts, bool projected) {
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
     ImGui::TextWrapped(
-        "Learned: q_i = x_i·W_q, k_i = x_i·W_k, v_i = x_i·W_v. Drag x_i: its q, k, v move at once. "
-        "Drag a cell of W_q, W_k, W_v (after the tokens): every q, k or v moves.");
+        "Learned: q = x·W_q, k = x·W_k, v = x·W_v. Drag x, or a cell of a W (below the tokens).");
     ImGui::PopStyleColor();
   } else {
     const int d_model = 2 * state.scene.d_k() + state.scene.d_v();
