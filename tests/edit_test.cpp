@@ -10,28 +10,11 @@
 #include <random>
 #include <string>
 
+#include "helpers.hpp"
+
 using attn::Matrix;
 
 namespace {
-
-bool same_bits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * std::size_t(a.size())) == 0;
-}
-
-// Every stage of two results, bit for bit (-0.0 ≠ 0.0).
-void check_same_stages(const attn::Result& a, const attn::Result& b) {
-  CHECK(same_bits(a.Q, b.Q));
-  CHECK(same_bits(a.K, b.K));
-  CHECK(same_bits(a.V, b.V));
-  CHECK(same_bits(a.scores, b.scores));
-  CHECK(std::memcmp(&a.divisor, &b.divisor, sizeof a.divisor) == 0);
-  CHECK(same_bits(a.scaled, b.scaled));
-  CHECK(a.allowed == b.allowed);
-  CHECK(same_bits(a.weights, b.weights));
-  CHECK(same_bits(a.output, b.output));
-  CHECK(a.masked_rows == b.masked_rows);
-}
 
 // A random valid direct scene: n ≤ 9, d_k, d_v ≤ 6, entries of mixed magnitude (some exactly 0),
 // every scale mode, causal and custom masks (some rows fully masked).
@@ -141,17 +124,16 @@ TEST_CASE(
 
 TEST_CASE(
     "conversions on the lessons: practice-qkv made direct, soft-dictionary made learned (LESSONS.md 1, 2)") {
-  // Lesson 1: Q = [[1,0],[0,1],[1,1]], K = [[0,1],[1,0],[1,0]]; A's first row [0.155362, 0.422319, 0.422319].
+  // Lesson 1 (tests/fixtures/lessons.json): Q, K exactly, A to 6 decimals.
   scene::Scene practice = *scene::preset("practice-qkv");
   REQUIRE(scene::make_direct(practice) == "");
-  CHECK(practice.Q == (Matrix(3, 2) << 1, 0, 0, 1, 1, 1).finished());
-  CHECK(practice.K == (Matrix(3, 2) << 0, 1, 1, 0, 1, 0).finished());
+  CHECK(practice.Q == lesson_matrix("practice-qkv", "Q"));
+  CHECK(practice.K == lesson_matrix("practice-qkv", "K"));
   const attn::Result r1 = scene::compute(practice);
-  CHECK(std::abs(r1.weights(0, 0) - 0.155362) < 5e-7);
-  CHECK(std::abs(r1.weights(0, 1) - 0.422319) < 5e-7);
+  check_close(r1.weights, lesson_matrix("practice-qkv", "weights"), lesson_tolerance());
   CHECK(scene::make_direct(practice).find("already direct") != std::string::npos);
 
-  // Lesson 2: K = [[10,0],[0,10]], V = [[1,2],[3,4]], q = [1,0] → weights [0.999955, 0.000045].
+  // Lesson 2: K = [[10,0],[0,10]], V = [[1,2],[3,4]], q = [1,0] → weights ≈ [1, 0] (fixture).
   scene::Scene dict = *scene::preset("soft-dictionary");
   const attn::Result direct = scene::compute(dict);
   REQUIRE(scene::make_learned(dict) == "");
@@ -161,8 +143,8 @@ TEST_CASE(
   CHECK(dict.Wv == (Matrix(6, 2) << 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1).finished());
   const attn::Result learned = scene::compute(dict);
   check_same_stages(direct, learned);
-  CHECK(std::abs(learned.weights(0, 0) - 0.999955) < 5e-7);
-  CHECK(std::abs(learned.output(0, 0) - 1.000091) < 5e-7);
+  check_close(learned.weights, lesson_matrix("soft-dictionary", "weights"), lesson_tolerance());
+  check_close(learned.output, lesson_matrix("soft-dictionary", "output"), lesson_tolerance());
   CHECK(scene::make_learned(dict).find("already learned") != std::string::npos);
 }
 

@@ -1,28 +1,21 @@
 // RoPE (core/rope): the rotation by hand, both layouts, per head, and the relative-position
 // properties the lesson rests on (Toeplitz scores, offset invariance).
 #include "core/rope.hpp"
-#include "scene/scene.hpp"
-
-#include <cstring>
-#include <string_view>
-
-#include "demos_embedded.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
+#include <string_view>
+
+#include "demos_embedded.hpp"
+#include "helpers.hpp"
+#include "scene/scene.hpp"
 
 using attn::Matrix;
 
 namespace {
-
-Matrix random_matrix(std::mt19937& rng, int rows, int cols) {
-  std::uniform_real_distribution<double> u(-2.0, 2.0);
-  Matrix m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = u(rng);
-  return m;
-}
 
 attn::Rope rope_of(attn::RopeLayout layout, double base = 10000.0, int offset = 0) {
   attn::Rope r;
@@ -194,7 +187,10 @@ TEST_CASE("scene key rope: errors name rope") {
       {R"("rope":{"angle":1}})", "rope: unknown key \"angle\""},
       {R"("rope":[10000]})", "rope: expected an object"},
   };
-  for (const auto& [tail, want] : cases) {
+  for (const auto& c : cases) {
+    // (Not a structured binding: clang 14 cannot capture one in INFO's lambda.)
+    const char* tail = c.first;
+    const char* want = c.second;
     const scene::ParseResult r = scene::parse_scene(head + tail);
     INFO(tail);
     CHECK_FALSE(r.ok());

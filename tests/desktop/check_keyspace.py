@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""check_keyspace.py — the desktop app's learned projections and Key space pictures (issue 9).
+"""check_keyspace.py — the desktop app's learned projections and Key space pictures.
 
     check_keyspace.py keyspace --png OUT.png --rects OUT.json      (soft-dictionary, --mode keyspace)
     check_keyspace.py learned  --png OUT.png --rects OUT.json      (practice-qkv, explore)

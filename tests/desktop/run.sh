@@ -121,7 +121,7 @@ for preset in soft-dictionary causal-5 practice-qkv; do
   run_preset "$preset" "$size" "$preset"
 done
 
-# --- 1b. learned projections and the Key space mode (issue 9; tests/desktop/check_keyspace.py) ---
+# --- 1b. learned projections and the Key space mode (tests/desktop/check_keyspace.py) -------------------
 run_check() {  # run_check TAG WHAT -- APP ARGS… — screenshot + rects, then check_keyspace.py WHAT
   local tag="$1" what="$2"; shift 3
   local base="$out/$tag"

@@ -1,4 +1,4 @@
-// learned.test.mjs — issue 9 in the browser, with real mouse drags: editable learned projections
+// learned.test.mjs — learned projections and the key space in the browser, with real mouse drags: editable learned projections
 // (X/i/m, Wq/m/c), the exact Make learned / Edit Q, K, V directly conversions, and the Key space
 // mode's soft dictionary (LESSONS.md 2: dragging q toward k_1 pulls y_0 onto v_1).
 import { test } from "node:test";
