@@ -308,12 +308,13 @@ if command -v xdotool >/dev/null; then
   press Return
   sleep 1
   check "Ctrl+O opens a scene file (saved again = practice-qkv)" same_json "$saved" "$out/practice-qkv.expected.json"
-  # The Export PNG button (where --rects says it is): the dialog, then the screen as a PNG without
+  # The Export PNG button (where practice-qkv's --rects says it is: the scene shown, a learned one
+  # whose Controls panel has a d_model row): the dialog, then the screen as a PNG without
   # the dialog — its heatmaps equal the --screenshot of the scene now shown (practice-qkv, opened
   # above) from part 1.
   exported="$out/exported-screen.png"
   rm -f "$exported"
-  read -r bx by < <("$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"]["share/export-png"]; print(int(r["x"]+r["w"]/2), int(r["y"]+r["h"]/2))' "$out/causal-5.rects.json")
+  read -r bx by < <("$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"]["share/export-png"]; print(int(r["x"]+r["w"]/2), int(r["y"]+r["h"]/2))' "$out/practice-qkv.rects.json")
   xdotool mousemove "$bx" "$by" mousedown 1
   sleep 0.15
   xdotool mouseup 1
