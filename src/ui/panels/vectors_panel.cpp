@@ -293,9 +293,17 @@ float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cel
   return height;
 }
 
-// The top line: what kind of scene this is, and the button that converts it exactly.
-void draw_mode_line(AppState& state, const Fonts& fonts, bool projected) {
+// What kind of scene this is, and the button that converts it exactly. A learned scene gets a line
+// under the header; a direct one only the Make learned button, on the title's line (no height taken
+// from the sliders on short screens).
+void draw_mode_line(AppState& state, const Fonts& fonts, bool projected, ImVec2 title_pos) {
   ImGui::PushFont(fonts.small);
+  ImVec2 after;
+  if (!projected) {
+    after = ImGui::GetCursorPos();
+    const float w = ImGui::CalcTextSize("Make learned").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+    ImGui::SetCursorPos(ImVec2(ImGui::GetWindowContentRegionMax().x - w, title_pos.y));
+  }
   if (projected) {
     if (ImGui::SmallButton("Edit Q, K, V directly")) make_direct(state);
     record_item_rect(state, "make-direct");
@@ -309,7 +317,7 @@ void draw_mode_line(AppState& state, const Fonts& fonts, bool projected) {
     ImGui::PopStyleColor();
   } else {
     const int d_model = 2 * state.scene.d_k() + state.scene.d_v();
-    if (ImGui::SmallButton("Make learned")) make_learned(state);
+    const bool clicked = ImGui::SmallButton("Make learned");
     record_item_rect(state, "make-learned");
     if (ImGui::IsItemHovered()) {
       if (d_model <= scene::kMaxDim)
@@ -321,10 +329,8 @@ void draw_mode_line(AppState& state, const Fonts& fonts, bool projected) {
         ImGui::SetTooltip("d_model = 2·d_k + d_v = %d is over the limit %d: make d_k or d_v smaller first.",
                           d_model, scene::kMaxDim);
     }
-    ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
-    ImGui::TextUnformatted("q, k, v given directly");
-    ImGui::PopStyleColor();
+    ImGui::SetCursorPos(after);
+    if (clicked) make_learned(state);
   }
   ImGui::PopFont();
 }
@@ -332,11 +338,12 @@ void draw_mode_line(AppState& state, const Fonts& fonts, bool projected) {
 }  // namespace
 
 void draw_vectors_panel(AppState& state, const Fonts& fonts) {
+  const ImVec2 title_pos = ImGui::GetCursorPos();
   panel_header(state, fonts, "Tokens and vectors",
                "q: what am I looking for?  k: what do I have?  v: what do I give if I'm found?");
   if (!state.computed) return;
   const bool projected = state.scene.mode == scene::Mode::Projected;
-  draw_mode_line(state, fonts, projected);
+  draw_mode_line(state, fonts, projected, title_pos);
 
   const float em = ImGui::GetFontSize();
   const ImGuiStyle& style = ImGui::GetStyle();
