@@ -99,7 +99,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
     } else if (flag == "--mode") {
       if (!take_value()) return ParseOutcome::ExitUsage;
       if (!scene::link::mode_from_name(value)) {
-        *message = "--mode: unknown mode \"" + value + "\" (known: " + scene::link::mode_names() + ")";
+        *message = "--mode: unknown mode \"" + value + "\" (modes: " + scene::link::mode_names() + ")";
         return ParseOutcome::ExitUsage;
       }
       o.mode = value;

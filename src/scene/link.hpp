@@ -52,7 +52,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
-enum class Mode { Explore, KeySpace };
+enum class Mode { Explore, Heads, KeySpace };
 
 struct ModeInfo {
   Mode mode;
@@ -61,6 +61,7 @@ struct ModeInfo {
 };
 inline constexpr ModeInfo kModes[] = {
     {Mode::Explore, "explore", "Explore"},
+    {Mode::Heads, "heads", "Heads"},
     {Mode::KeySpace, "keyspace", "Key space"},
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
