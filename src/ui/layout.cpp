@@ -411,9 +411,6 @@ struct ModeLayout {
 constexpr ModeLayout kLayouts[] = {
     {scene::link::Mode::Explore, layout_explore},
     {scene::link::Mode::Heads, layout_heads},
-  }
-}
-
     {scene::link::Mode::KeySpace, layout_keyspace},
 };
 static_assert(sizeof(kLayouts) / sizeof(kLayouts[0]) == std::size_t(scene::link::kModeCount),
