@@ -217,7 +217,7 @@ void move_row(AppState& state, attn::Matrix& m, int row, const attn::Plane& plan
     y = round_to_view(y, f);
   }
   const attn::Matrix moved = attn::lift_to_plane(plane, m.row(row), x, y);
-  if (!moved.allFinite()) return;
+  if (!moved.allFinite() || moved.cols() != m.cols()) return;  // a head's columns never write the full Q
   m.row(row) = moved.cwiseMax(-scene::kMaxAbsValue).cwiseMin(scene::kMaxAbsValue);
   state.dirty = true;
 }
@@ -258,10 +258,17 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   const attn::Result& r = state.result;
   const int n = state.scene.n();
   const bool roped = r.Q_rope.size() > 0;
-  const bool editable = state.scene.mode == scene::Mode::Direct && !roped;
+  // Multi-head: result holds one head's columns (the focused head), so the picture is that head's and
+  // edits go through the vectors panel, which shows every head's columns.
+  const bool multi_head = state.scene.heads > 1;
+  const bool editable = state.scene.mode == scene::Mode::Direct && !roped && !multi_head;
   ImGui::PushFont(fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
   plane_note(ks.key_plane, "the queries and keys", "d_k");
+  if (multi_head)
+    ImGui::TextWrapped(
+        "%d heads: drawn for the focused head's columns of q and k; edit them under Tokens and vectors.",
+        state.scene.heads);
   if (roped)
     ImGui::TextWrapped(
         "RoPE on: drawn after rotation by position (what the scores use); edit q, k under Tokens and "
@@ -379,7 +386,7 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   KeySpaceState& ks = state.keyspace;
   const attn::Result& r = state.result;
   const int n = state.scene.n();
-  const bool editable = state.scene.mode == scene::Mode::Direct;
+  const bool editable = state.scene.mode == scene::Mode::Direct && state.scene.heads == 1;  // as in key space
   ImGui::PushFont(fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
   plane_note(ks.value_plane, "the values", "d_v");
