@@ -15,7 +15,10 @@
 //                         Wo/r/c (a W_o cell), Wo/add, Wo/remove
 //                         learned scenes: X/i/m Wq/m/c Wk/m/c Wv/m/c make-direct dmodel; direct: make-learned
 //                         Key space mode: keyspace/q/i (arrow tip) keyspace/k/j valuespace/v/j valuespace/y/i
-//   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
+//                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
+//                         weights-log (the weights' log colour scale)
+//   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
+//                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //
 // Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
 // returns JSON text.
