@@ -25,6 +25,8 @@
 //                         heads (the heads control; heads/N each choice), head/t/weights/i/j and
 //                         head/average/weights/i/j (a multi-head weights grid's cells), head/t/focus,
 //                         Wo/r/c (a W_o cell), Wo/add, Wo/remove
+//                         learned scenes: X/i/m Wq/m/c Wk/m/c Wv/m/c make-direct dmodel; direct: make-learned
+//                         Key space mode: keyspace/q/i (arrow tip) keyspace/k/j valuespace/v/j valuespace/y/i
 //                         export/menu (the Export… button) and, while its menu is open, export/numpy
 //                         export/pytorch export/stage export/latex export/svg
 //                         rope/on rope/base rope/layout rope/offset rope/plot (Controls, RoPE)

@@ -36,7 +36,7 @@
 namespace scene::link {
 
 // Longest fragment accepted or produced, in bytes. 32 KiB holds ~1000 round-trip doubles (about
-// 32 base64 characters each) — every bundled demo is under 10 KiB — and stays well inside what
+// 32 base64 characters each) — every bundled demo is under 8 KiB — and stays well inside what
 // browsers, chat apps and mail clients keep intact. Checked before any decoding, so a 64 KB
 // fragment costs nothing. Bigger scenes are shared with Export JSON.
 constexpr std::size_t kMaxFragmentBytes = 32768;
@@ -56,7 +56,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
-enum class Mode { Explore, Heads, Flash, Decode };
+enum class Mode { Explore, Heads, KeySpace, Flash, Decode };
 
 struct ModeInfo {
   Mode mode;
@@ -66,6 +66,7 @@ struct ModeInfo {
 inline constexpr ModeInfo kModes[] = {
     {Mode::Explore, "explore", "Explore"},
     {Mode::Heads, "heads", "Heads"},
+    {Mode::KeySpace, "keyspace", "Key space"},
     {Mode::Flash, "flash", "FlashAttention"},  // the tiled pass step by step (ui/panels/flash_panel.cpp)
     {Mode::Decode, "decode", "Decode"},        // KV-cache decoding token by token
 };

@@ -155,6 +155,8 @@ def main():
         missing = [f"{i}/{j}" for i in range(n) for j in range(n) if f"cell/{grid}/{i}/{j}" not in rects]
         c.check(f"all {n}x{n} cell/{grid}/i/j rects present", not missing, f"missing {missing[:5]}")
     ids = ["preset", "causal", "scale", "tokens", "Q/0/0", "K/0/0", "V/0/0"]
+    if "X" in scene:  # a learned scene shows x_i's sliders (q, k, v are computed) and the conversion button
+        ids = ["preset", "causal", "scale", "tokens", "dmodel", "X/0/0", "make-direct"]
     c.check("widget rects present: " + ", ".join(ids), all(i in rects for i in ids),
             f"missing {[i for i in ids if i not in rects]}")
 
@@ -207,7 +209,7 @@ def main():
             for i, j in cells:
                 r = rects[f"cell/{grid}/{i}/{j}"]
                 x0, x1 = int(r["x"] + 0.15 * r["w"]), int(r["x"] + 0.85 * r["w"])
-                y0, y1 = int(r["y"] + 0.12 * r["h"]), int(r["y"] + 0.3 * r["h"])
+                y0, y1 = int(r["y"] + 0.06 * r["h"]), int(r["y"] + 0.22 * r["h"])  # above the number, even in 20 px cells
                 px = img[y0:y1, x0:x1].reshape(-1, 3)
                 near_hatch = np.abs(px - HATCH).max(axis=1) <= 8
                 near_gap = np.abs(px - GAP).max(axis=1) <= 8

@@ -33,6 +33,9 @@ void draw_heads_control(AppState& state);
 ImU32 head_color(int head);  // head t's colour (captions, column underlines)
 // The derivation tooltip of weight a[i][j] of one head's stages `r` (`head` ≥ 0 names the head).
 void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int j);
+// Key space mode (keyspace_panel.cpp): keys as points and queries as arrows; values and outputs.
+void draw_keyspace_panel(AppState& state, const Fonts& fonts);
+void draw_valuespace_panel(AppState& state, const Fonts& fonts);
 
 // RoPE in the Controls panel (rope_controls.cpp): the toggle, base, layout and offset, and the plot
 // of one query/key pair's score against their distance.
