@@ -2,11 +2,24 @@
 //
 //   ready                 Promise, resolves after the first frame is drawn
 //   getState()            {scene: <scene JSON v1>, result: {Q, K, V, scores, scaled, weights, output, masked_rows},
-//                          ui: {mode}}   mode: the screen's mode ("explore"; a link's mode=NAME)
+//                          ui: {mode, step, scoresTab}}   mode: the screen's mode ("explore", "walk"; a link's
+//                          mode=NAME); step: the walk's step index (−1: none); scoresTab: "raw" | "scaled"
+//                          result also has entropy (bits per row) and argmax (per row, −1 if fully masked)
+//   getStep()             {index, count, title, text, numbers, row}: the walk-through's step (index 0-based,
+//                          −1 when no walk runs); text: its sentences; numbers: the live-number sentence of
+//                          query row `row`
+//   setStep(i)            go to step i (0-based; −1 leaves the walk): {ok: true} | {ok: false, error: "step: …"}
+//   getQuiz()             {open, question, count, answer, picked: [choice or −1 per question], right,
+//                          feedback, explanation, questions: [prompt…]} (question and choices 0-based)
+//   openQuiz(q)           open the quiz at question q (−1 closes it)
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c causal scale tokens preset cell/{scores,weights,mask}/i/j
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
+//                         walk/start walk/prev walk/next walk/leave walk/row walk/counter walk/numbers
+//                         walk/stage/K (the pipeline's K-th chip) scores/tab/raw scores/tab/scaled
+//                         weights/entropy weights/argmax quiz/open quiz/Q/choice/C quiz/Q/showme
+//                         quiz/Q/feedback quiz/prev quiz/next quiz/close quiz/back
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
 //
 // Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
@@ -70,6 +83,22 @@
     },
     frameStats() {
       return callJson("al_frame_stats");
+    },
+    getStep() {
+      return callJson("al_get_step");
+    },
+    setStep(index) {
+      const i = Number(index);
+      if (!Number.isInteger(i) || Math.abs(i) > 1000) return { ok: false, error: "step: " + String(index) + " is not a step of this walk" };
+      return JSON.parse(module().UTF8ToString(module()._al_set_step(i)));
+    },
+    getQuiz() {
+      return callJson("al_get_quiz");
+    },
+    openQuiz(question) {
+      const q = Number(question);
+      if (!Number.isInteger(q) || Math.abs(q) > 1000) return { ok: false, error: "quiz: " + String(question) + " is not a question" };
+      return JSON.parse(module().UTF8ToString(module()._al_open_quiz(q)));
     },
   };
 

@@ -26,6 +26,7 @@
 #include "scene/scene.hpp"
 #include "ui/file_panel.hpp"
 #include "ui/gallery_panel.hpp"
+#include "ui/walk_mode.hpp"
 
 namespace app {
 namespace {
@@ -298,7 +299,8 @@ bool write_rects(const App& app, const std::string& path, int fb_w, int fb_h, st
     return false;
   }
   out << "{\"framebuffer\":{\"w\":" << fb_w << ",\"h\":" << fb_h << "},\"ui_scale\":" << app.ui_scale
-      << ",\"preset\":" << ui::json_quote(state.preset_name) << ",\"rects\":{";
+      << ",\"preset\":" << ui::json_quote(state.preset_name) << ",\"walk\":" << ui::walk_step_json(state)
+      << ",\"quiz\":" << ui::quiz_json(state) << ",\"rects\":{";
   bool first = true;
   for (const auto& [id, json] : rects) {
     out << (first ? "\n" : ",\n") << ui::json_quote(id) << ":" << json;

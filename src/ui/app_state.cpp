@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "scene/edit.hpp"
+#include "ui/walk_mode.hpp"
 
 namespace ui {
 namespace {
@@ -79,6 +80,7 @@ bool recompute_if_dirty(AppState& state) {
     return false;
   }
   state.result = scene::compute(state.scene);
+  state.aids = attn::reading_aids(state.result);
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
   ++state.result_version;
@@ -211,7 +213,9 @@ std::string json_quote(std::string_view text) {
 std::string state_json(const AppState& state) {
   std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
   out += state.computed ? scene::result_to_json(state.result) : "null";
-  out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) + "}}";
+  out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) +
+         ",\"step\":" + std::to_string(walk_index(state)) +
+         ",\"scoresTab\":" + (state.ui.scores_tab == ScoresTab::Raw ? "\"raw\"" : "\"scaled\"") + "}}";
   return out;
 }
 

@@ -12,10 +12,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/reading_aids.hpp"
 #include "imgui.h"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
+#include "ui/walk_steps.hpp"
 
 namespace ui {
 
@@ -36,6 +38,7 @@ struct GridGeometry {
 // range. Rebuilt only when the result changes, not on every hover frame.
 struct HeatmapImage {
   std::uint64_t version = 0;  // AppState::result_version it was built from (0: never built)
+  int grid = 0;               // which grid of the panel it holds (Scores: raw or scaled + masked)
   int n = 0;
   std::vector<float> values;
   float lo = 0, hi = 1;  // colour range
@@ -48,8 +51,33 @@ using Mode = scene::link::Mode;
 
 // State of the screen itself rather than of the scene: the mode, layout values measured last frame,
 // and what panels cache between frames. Every piece of UI state is here or in AppState.
+// The walk-through (Mode::Walk): which stage it shows and which query row its numbers follow. The
+// stage, not an index, is kept: dragging a slider of a learned scene makes it direct and removes
+// the X step, and the walk stays on the same stage.
+struct WalkUi {
+  walk::Stage stage = walk::Stage::Inputs;
+  int row = 0;                 // query row of the live numbers (clamped to n − 1 when drawn)
+  bool scroll_to_top = false;  // set at a step change: the page scrolls up to the step card
+};
+
+// The quiz (ui/quiz.hpp): open or not, the question shown, each question's pick.
+struct QuizUi {
+  bool open = false;
+  int question = 0;
+  std::vector<int> picked;  // per question: the choice picked (−1: none yet)
+  int return_to = -1;       // after "show me": the question the step card offers to go back to
+};
+
+// The Scores panel shows one of two grids: raw QKᵀ, or the scaled + masked QKᵀ / s + M.
+enum class ScoresTab { Raw, Scaled };
+
 struct UiState {
   Mode mode = Mode::Explore;  // the link's mode= (default Explore, not written in links)
+  WalkUi walk;                // the walk-through's stage and row (used in Mode::Walk)
+  QuizUi quiz;
+  ScoresTab scores_tab = ScoresTab::Raw;
+  // Reading aids on the weights grid (switchable): each row's entropy and its largest cell outlined.
+  bool show_entropy = false, show_argmax = false;
 
   // --- layout, measured while drawing (last frame → this frame)
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
@@ -74,6 +102,7 @@ struct AppState {
   scene::Scene reset_scene;  // what "Reset" returns to (the preset or scene last loaded)
   std::string preset_name;   // empty when the scene did not come from a preset
   attn::Result result;
+  attn::ReadingAids aids;            // per-row entropy and argmax of result.weights, computed with it
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
   bool dirty = true;                 // scene changed since the last recompute
   bool computed = false;             // result holds a valid computation

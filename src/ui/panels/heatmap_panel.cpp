@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ui/colormap.hpp"
+#include "ui/grid_captions.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/theme.hpp"
 
@@ -21,10 +22,12 @@ namespace {
 // [SECTION] Panel data
 //-------------------------------------------------------------------------------------------------
 
-// Scores: raw QKᵀ, diverging colours symmetric around 0 over the visible (allowed) cells.
-// Weights: A in [0, 1], viridis.
-HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind) {
+// Scores: raw QKᵀ, or the scaled + masked QKᵀ / s + M (the Scores panel's second tab), diverging
+// colours symmetric around 0 over the visible (allowed) cells. Weights: A in [0, 1], viridis.
+// Masked cells are hatched in all three (the raw grid prints their score on the hatching).
+HeatmapImage heatmap_data(const attn::Result& r, captions::Grid which) {
   HeatmapImage d;
+  d.grid = int(which);
   d.n = int(r.scores.rows());
   d.values.resize(std::size_t(d.n) * d.n);
   double largest = 0;
@@ -35,12 +38,12 @@ HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind) {
         out = kMaskedValue;
         continue;
       }
-      const double v = kind == HeatmapKind::Scores ? r.scores(i, j) : r.weights(i, j);
+      const double v = captions::grid_value(which, r, i, j);
       out = float(v);
       largest = std::max(largest, std::abs(v));
     }
   }
-  if (kind == HeatmapKind::Scores) {
+  if (which != captions::Grid::Weights) {
     const float span = float(largest > 1e-9 ? largest : 1.0);
     d.lo = -span;
     d.hi = span;
@@ -81,7 +84,7 @@ int decimals_for(float cell, const ImFont* font) {
 }
 
 void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage& d, HeatmapKind kind,
-                 ImVec2 pos, float width, bool any_masked) {
+                 ImVec2 pos, float width, bool any_masked, const char* masked_label) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float em = ImGui::GetFontSize();
   const float bar_h = 0.6f * em;
@@ -120,8 +123,7 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
     swatch.version = 1;
     const ImVec2 s0(pos.x + width + 1.2f * em, pos.y - 0.1f * em);
     painter.paint(dl, s0, ImVec2(s0.x + 1.1f * em, s0.y + 1.1f * em), swatch);
-    const char* text = kind == HeatmapKind::Scores ? "masked: −∞" : "masked: 0";
-    dl->AddText(ImVec2(s0.x + 1.5f * em, s0.y + 0.1f * em), palette::kTextDim, text);
+    dl->AddText(ImVec2(s0.x + 1.5f * em, s0.y + 0.1f * em), palette::kTextDim, masked_label);
   }
   ImGui::PopFont();
 }
@@ -141,33 +143,6 @@ std::string dot_product_terms(const attn::Result& r, int i, int j) {
   }
   if (shown < d_k) s += " + …";
   return s;
-}
-
-// What softmax is applied to, as the formula strip writes it: "QKᵀ" (no scaling), "QKᵀ / √d_k" or
-// "QKᵀ / T".
-const char* scaled_scores_term(const scene::Scene& s) {
-  switch (s.scale.mode) {
-    case attn::ScaleMode::None:
-      return "QKᵀ";
-    case attn::ScaleMode::SqrtDk:
-      return "QKᵀ / √d_k";
-    case attn::ScaleMode::Temperature:
-      return "QKᵀ / T";
-  }
-  return "QKᵀ";
-}
-
-// "no scaling", "√d_k = √8 = 2.828", "T = 0.500": the divisor in one phrase.
-std::string divisor_short(const scene::Scene& s, double divisor) {
-  switch (s.scale.mode) {
-    case attn::ScaleMode::None:
-      return "no scaling";
-    case attn::ScaleMode::SqrtDk:
-      return "√d_k = √" + std::to_string(s.d_k()) + " = " + format_number(divisor, 3);
-    case attn::ScaleMode::Temperature:
-      return "T = " + format_number(divisor, 3);
-  }
-  return "";
 }
 
 std::string divisor_text(const scene::Scene& s, double divisor) {
@@ -211,7 +186,72 @@ void weight_tooltip(const AppState& state, int i, int j) {
               format_number(row_max, 3).c_str(), format_number(denom, 3).c_str(),
               format_weight(r.weights(i, j), 6).c_str());
   ImGui::TextDisabled("max and Σ run over row %d's visible keys; the row sums to 1.", i);
+  if (std::size_t(i) < state.aids.entropy.size()) {
+    // Reading aids (core/reading_aids): how spread the row is, and where its largest weight sits.
+    const int top = state.aids.argmax[std::size_t(i)];
+    ImGui::Separator();
+    ImGui::Text(
+        "Row %d: entropy H = %s bits (%s if even over its %s visible keys); largest weight: key %d \"%s\"", i,
+        format_number(state.aids.entropy[std::size_t(i)], 3).c_str(),
+        format_number(state.aids.uniform[std::size_t(i)], 3).c_str(),
+        std::to_string(r.allowed.row(i).count()).c_str(), top,
+        top >= 0 ? s.tokens[std::size_t(top)].c_str() : "");
+  }
   ImGui::EndTooltip();
+}
+
+// Toggle chips on the title line, right-aligned: the Scores panel's two grids (raw QKᵀ, and the
+// scaled + masked stage), the Weights panel's reading aids. Drawn on their own line when the
+// title leaves no room.
+bool chip(AppState& state, const char* label, const std::string& id, bool on) {
+  ImGui::PushStyleColor(ImGuiCol_Button, on ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(on ? palette::kAccent : palette::kTextDim));
+  const bool pressed = ImGui::SmallButton(label);
+  ImGui::PopStyleColor(2);
+  record_item_rect(state, id);
+  return pressed;
+}
+
+void draw_grid_switches(AppState& state, const Fonts& fonts, HeatmapKind kind, ImVec2 header_pos,
+                        const std::string& title) {
+  const bool scores = kind == HeatmapKind::Scores;
+  const std::string a = scores ? captions::grid_caption(captions::Grid::Raw, state.scene, state.result).tab
+                               : std::string("H entropy");
+  const std::string b = scores ? captions::grid_caption(captions::Grid::Scaled, state.scene, state.result).tab
+                               : std::string("□ largest");
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float chips_w = ImGui::CalcTextSize(a.c_str()).x + ImGui::CalcTextSize(b.c_str()).x +
+                        4.0f * style.FramePadding.x + style.ItemSpacing.x;
+  ImGui::PushFont(fonts.heading);
+  const float title_w = ImGui::CalcTextSize(title.c_str()).x;
+  ImGui::PopFont();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const ImVec2 after_header = ImGui::GetCursorScreenPos();
+  const bool on_title_line = header_pos.x + title_w + 1.0f * ImGui::GetFontSize() + chips_w <= right;
+  if (on_title_line) ImGui::SetCursorScreenPos(ImVec2(right - chips_w, header_pos.y));
+  if (scores) {
+    if (chip(state, (a + "##raw").c_str(), "scores/tab/raw", state.ui.scores_tab == ScoresTab::Raw))
+      state.ui.scores_tab = ScoresTab::Raw;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Raw scores Q Kᵀ, every pair (masked ones too)");
+    ImGui::SameLine();
+    if (chip(state, (b + "##scaled").c_str(), "scores/tab/scaled", state.ui.scores_tab == ScoresTab::Scaled))
+      state.ui.scores_tab = ScoresTab::Scaled;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("What softmax sees: the scaled scores + M (−∞ where masked)");
+  } else {
+    if (chip(state, (a + "##entropy").c_str(), "weights/entropy", state.ui.show_entropy))
+      state.ui.show_entropy = !state.ui.show_entropy;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Each row's entropy H in bits: 0 = all weight on one key,\n"
+          "log₂ k = spread evenly over its k visible keys");
+    ImGui::SameLine();
+    if (chip(state, (b + "##argmax").c_str(), "weights/argmax", state.ui.show_argmax))
+      state.ui.show_argmax = !state.ui.show_argmax;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Outline each row's largest weight (the first one on a tie)");
+  }
+  if (on_title_line) ImGui::SetCursorScreenPos(after_header);
 }
 
 void score_tooltip(const AppState& state, int i, int j) {
@@ -262,28 +302,30 @@ void score_tooltip(const AppState& state, int i, int j) {
 void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts, HeatmapKind kind) {
   const bool scores = kind == HeatmapKind::Scores;
   const Term term = scores ? Term::Scores : Term::Weights;
-  std::string hint, title = "Scores  QKᵀ";
-  if (scores) {
-    hint = "score(i, j) = q_i · k_j: row i asks (query), column j answers (key). Values are not part of it.";
-  } else {
-    const std::string term_text = scaled_scores_term(state.scene);
-    title = "Weights  A = softmax(" + term_text + " + M)";
-    hint = "Softmax of each row of " + term_text + " (" + divisor_short(state.scene, state.result.divisor) +
-           "): weights in [0, 1], and every row sums to 1.";
-  }
+  // The Scores panel shows raw QKᵀ or, on its second tab, the scaled + masked stage softmax sees.
+  const captions::Grid which = !scores                                 ? captions::Grid::Weights
+                               : state.ui.scores_tab == ScoresTab::Raw ? captions::Grid::Raw
+                                                                       : captions::Grid::Scaled;
+  const bool raw = which == captions::Grid::Raw;
+  // Titles and hints say what the grid holds (grid_captions.hpp; tested per scale mode and mask).
+  const captions::Caption caption = captions::grid_caption(which, state.scene, state.result);
+  const ImVec2 header_pos = ImGui::GetCursorScreenPos();
   // Scores and Weights sit side by side: two hint lines each (the longer one wraps) keep the grids level.
-  panel_header(state, fonts, title.c_str(), hint.c_str(), 2);
+  panel_header(state, fonts, caption.title.c_str(), caption.hint.c_str(), 2);
+  draw_grid_switches(state, fonts, kind, header_pos, caption.title);
   GridGeometry& grid = scores ? state.scores_grid : state.weights_grid;
   grid.visible = false;
   if (!state.computed) return;
 
   const attn::Result& r = state.result;
-  // n² floats: rebuilt only when the result changed, not on every hover frame.
+  // n² floats: rebuilt only when the result or the tab changed, not on every hover frame.
   HeatmapImage& d = scores ? state.ui.scores_image : state.ui.weights_image;
-  if (d.version != state.result_version) {
-    d = heatmap_data(r, kind);
+  if (d.version != state.result_version || d.grid != int(which)) {
+    d = heatmap_data(r, which);
     d.version = state.result_version;
   }
+  const bool entropy = !scores && state.ui.show_entropy && int(state.aids.entropy.size()) == d.n;
+  const bool argmax = !scores && state.ui.show_argmax && int(state.aids.argmax.size()) == d.n;
   const int n = d.n;
   const std::vector<std::string>& tokens = state.scene.tokens;
   const float em = ImGui::GetFontSize();
@@ -296,7 +338,9 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   g.row_label_w = std::min(max_label_width(tokens), 6.0f * em) + 0.6f * em;
   // The Σ column is drawn by Weights only, but both panels size their cells without it, so that
   // side by side (equal panels) their cells and rows are the same size and level.
-  const float sum_room = ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em;
+  // With the entropy column on, both make room for it too ("1.47 / 1.58": H and log₂ k, bits).
+  const float entropy_room = state.ui.show_entropy ? ImGui::CalcTextSize("0.00 / 0.00").x + 0.6f * em : 0.0f;
+  const float sum_room = ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em + entropy_room;
   g.sum_w = scores ? 0.0f : sum_room;
   const float line = ImGui::GetTextLineHeight();
   const float legend_h = 2.4f * em + check_question_height(fonts);
@@ -330,7 +374,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   image.slot = scores ? MatrixSlot::Scores : MatrixSlot::Weights;
   image.rows = image.cols = n;
   image.values = d.values.data();
-  image.version = state.result_version;
+  image.version = state.result_version * 2 + std::uint64_t(d.grid == int(captions::Grid::Scaled));
   image.colormap = d.colormap;
   image.lo = d.lo;
   image.hi = d.hi;
@@ -358,13 +402,16 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   }
   const int lit_i = state.hovered_row < n ? state.hovered_row : -1;
   const int lit_j = state.hovered_col < n ? state.hovered_col : -1;
+  // Walk through: the row its numbers follow, outlined while nothing is hovered.
+  const int walk_row =
+      state.ui.mode == Mode::Walk && lit_i < 0 ? std::clamp(state.ui.walk.row, 0, n - 1) : -1;
 
   // --- labels: rows are queries (orange), columns are keys (blue); every k-th when crowded
   for (int i = 0; i < n; i += label_step) {
     const std::string text = fit_text(tokens[i], g.row_label_w - 0.5f * em);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
     const float y = g.grid_min.y + cell * (float(i) + 0.5f) - 0.5f * line;
-    const ImU32 color = i == lit_i ? palette::kText : palette::kQuery;
+    const ImU32 color = i == lit_i || i == walk_row ? palette::kText : palette::kQuery;
     dl->AddText(ImVec2(g.grid_min.x - 0.45f * em - w, y), color, text.c_str());
   }
   draw_column_labels(dl, tokens, ImVec2(g.grid_min.x, g.grid_min.y - 0.15f * em), cell, label_step,
@@ -388,12 +435,16 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
         const bool masked = v >= kMaskedValue;
         std::string text;
         ImU32 color;
-        if (masked) {
+        if (masked && raw) {
+          // QKᵀ has no −∞: the mask hides this pair later; its raw score reads on the hatching.
+          text = format_number(r.scores(i, j), decimals);
+          color = palette::kTextDim;
+        } else if (masked) {
           text = scores ? "−∞" : "0";
           color = palette::kText;
         } else {
           if (scores) {
-            text = format_number(r.scores(i, j), decimals);
+            text = format_number(captions::grid_value(which, r, i, j), decimals);
           } else {
             // Almost 0 or almost 1 must not read as exact (the soft dictionary's 0.999955 /
             // 4.5e-5): more digits when they fit, fewer when the glyphs run wider than a digit.
@@ -415,6 +466,25 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     ImGui::PopFont();
   }
 
+  // --- reading aids: each row's largest weight outlined (the first one on a tie)
+  if (argmax) {
+    const float inset = std::max(1.0f, 0.1f * cell);
+    for (int i = 0; i < n; ++i) {
+      const int j = state.aids.argmax[std::size_t(i)];
+      if (j < 0) continue;
+      const ImVec2 a(g.grid_min.x + cell * float(j) + inset, g.grid_min.y + cell * float(i) + inset);
+      outline(dl, a, ImVec2(a.x + cell - 2.0f * inset, a.y + cell - 2.0f * inset), palette::kQuery,
+              std::max(1.5f, std::min(0.1f * em, 0.08f * cell)));
+    }
+  }
+
+  // --- the walk's row
+  if (walk_row >= 0) {
+    const float y = g.grid_min.y + cell * float(walk_row);
+    dl->AddRect(ImVec2(g.grid_min.x - 1.0f, y - 1.0f), ImVec2(grid_max.x + 1.0f, y + cell + 1.0f),
+                palette::kAccent, 0, 0, std::max(1.5f, 0.12f * em));
+  }
+
   // --- outline of the hovered cell (this grid or another), its row and column
   if (lit_i >= 0 && lit_j >= 0) {
     const ImVec2 a(g.grid_min.x + cell * float(lit_j), g.grid_min.y + cell * float(lit_i));
@@ -433,6 +503,18 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
       const std::string text = "Σ " + format_number(sum, 3);
       const float y = g.grid_min.y + cell * (float(i) + 0.5f) - 0.5f * ImGui::GetTextLineHeight();
       dl->AddText(ImVec2(grid_max.x + 0.5f * em, y), palette::kTextDim, text.c_str());
+      if (entropy) {
+        // H in bits and its largest value log₂ k (even over the row's k visible keys).
+        const std::string h = format_number(state.aids.entropy[std::size_t(i)], 2) + " / " +
+                              format_number(state.aids.uniform[std::size_t(i)], 2);
+        dl->AddText(ImVec2(grid_max.x + sum_room - entropy_room, y), palette::kValue, h.c_str());
+      }
+    }
+    if (entropy) {
+      const char* head = "H / log₂k";
+      dl->AddText(
+          ImVec2(grid_max.x + sum_room - entropy_room, g.grid_min.y - ImGui::GetTextLineHeight() - 0.2f * em),
+          palette::kValue, head);
     }
     ImGui::PopFont();
   }
@@ -444,13 +526,14 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   float swatch_w = 0;
   if (any_masked) {
     ImGui::PushFont(fonts.small);
-    swatch_w = 2.9f * em + ImGui::CalcTextSize(scores ? "masked: −∞" : "masked: 0").x;
+    swatch_w = 2.9f * em + ImGui::CalcTextSize(caption.masked.c_str()).x;
     ImGui::PopFont();
   }
   const float right = start.x + avail.x;
   const float legend_w = std::max(
       4.0f * em, std::min(std::clamp(grid_w, 8.0f * em, 14.0f * em), right - g.grid_min.x - swatch_w));
-  draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked);
+  draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked,
+              caption.masked.c_str());
 
   // Claim the space so the window knows its content size.
   ImGui::SetCursorScreenPos(start);
