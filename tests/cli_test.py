@@ -133,11 +133,15 @@ def main():
         from_stdin = expect_good(f"preset {name} (stdin, --compact)", ["--compact"], stdin_text=text)
         if from_file is not None and not (from_file == from_dash == from_stdin):
             failures.append(f"preset {name}: file, '-' and stdin give different results")
-    # Lesson 1's first weight row, through the CLI (LESSONS.md: [0.155362, 0.422319, 0.422319]).
+    # Lesson 1's weights, through the CLI (docs/LESSONS.md; numbers: tests/fixtures/lessons.json).
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "lessons.json")) as f:
+        lessons = json.load(f)
     code, text, _ = run(cli, ["--preset", "practice-qkv"])
-    row0 = json.loads(run(cli, [], stdin_text=text)[1])["weights"][0]
-    if max(abs(a - b) for a, b in zip(row0, [0.155362, 0.422319, 0.422319])) > 5e-7:
-        failures.append(f"practice-qkv weights row 0 {row0}")
+    weights = json.loads(run(cli, [], stdin_text=text)[1])["weights"]
+    want = lessons["practice-qkv"]["weights"]
+    if max(abs(a - b) for got_row, want_row in zip(weights, want) for a, b in zip(got_row, want_row)) > lessons[
+            "tolerance"] or len(weights) != len(want):
+        failures.append(f"practice-qkv weights {weights}, want {want}")
 
     code, out, _ = run(cli, ["--help"])
     if code != 0 or "usage: attention-lab-cli" not in out:

@@ -1,50 +1,20 @@
-// Core tests: the worked examples of ../shared/LESSONS.md and properties of attention.
+// Core tests: the worked examples of docs/LESSONS.md (numbers: tests/fixtures/lessons.json) and properties of
+// attention.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "core/attention.hpp"
+#include "helpers.hpp"
 
 using attn::Matrix;
 
-namespace {
-
-Matrix mat(std::initializer_list<std::initializer_list<double>> rows) {
-  Matrix m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.begin()->size()));
-  Eigen::Index i = 0;
-  for (const auto& r : rows) {
-    Eigen::Index j = 0;
-    for (double v : r) m(i, j++) = v;
-    ++i;
-  }
-  return m;
-}
-
-// Compare to 6 decimals (the lessons print 6) and show the first mismatch.
-void check_close(const Matrix& got, const Matrix& want, double tol = 5e-7) {
-  REQUIRE(got.rows() == want.rows());
-  REQUIRE(got.cols() == want.cols());
-  for (Eigen::Index i = 0; i < got.rows(); ++i)
-    for (Eigen::Index j = 0; j < got.cols(); ++j) {
-      INFO("at (" << i << "," << j << "): got " << got(i, j) << ", want " << want(i, j));
-      CHECK(std::abs(got(i, j) - want(i, j)) <= tol);
-    }
-}
-
-Matrix random_matrix(std::mt19937& rng, int rows, int cols, double lo = -2.0, double hi = 2.0) {
-  std::uniform_real_distribution<double> u(lo, hi);
-  Matrix m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = u(rng);
-  return m;
-}
-
-}  // namespace
-
 TEST_CASE("lesson 1: practice Q, K, V (NumPy, unscaled)") {
-  const Matrix X = mat({{1, 0, 1, 0}, {0, 1, 0, 1}, {1, 1, 0, 0}});
+  const Matrix X = lesson_matrix("practice-qkv", "X");
   const Matrix I4 = Matrix::Identity(4, 4);
   const Matrix Wq = I4.leftCols(2);       // first two columns
   const Matrix Wk = I4.middleCols(1, 2);  // columns 1..2
@@ -53,30 +23,26 @@ TEST_CASE("lesson 1: practice Q, K, V (NumPy, unscaled)") {
   opt.scale.mode = attn::ScaleMode::None;
   const attn::Result r = attn::attend_projected(X, Wq, Wk, Wv, opt);
 
-  check_close(r.Q, mat({{1, 0}, {0, 1}, {1, 1}}));
-  check_close(r.K, mat({{0, 1}, {1, 0}, {1, 0}}));
-  check_close(r.scores, mat({{0, 1, 1}, {1, 0, 0}, {1, 1, 1}}));
-  check_close(
-      r.weights,
-      mat({{0.155362, 0.422319, 0.422319}, {0.576117, 0.211942, 0.211942}, {0.333333, 0.333333, 0.333333}}));
-  check_close(r.output, mat({{0.577681, 0.844638, 0.155362, 0.422319},
-                             {0.788058, 0.423883, 0.576117, 0.211942},
-                             {0.666667, 0.666667, 0.333333, 0.333333}}));
+  const std::pair<const char*, const Matrix*> stages[] = {
+      {"Q", &r.Q}, {"K", &r.K}, {"scores", &r.scores}, {"weights", &r.weights}, {"output", &r.output}};
+  for (const auto& [name, got] : stages) {
+    INFO(name);
+    check_close(*got, lesson_matrix("practice-qkv", name), lesson_tolerance());
+  }
   CHECK(r.divisor == 1.0);
   CHECK(r.masked_rows.empty());
 }
 
 TEST_CASE("lesson 2: soft dictionary lookup returns almost exactly the matching value") {
-  const Matrix K = mat({{10, 0}, {0, 10}});
-  const Matrix V = mat({{1, 2}, {3, 4}});
-  const Matrix Q = mat({{1, 0}, {0, 1}});
   attn::Options opt;
   opt.scale.mode = attn::ScaleMode::None;
-  const attn::Result r = attn::attend(Q, K, V, opt);
-  check_close(r.weights.row(0), mat({{0.999955, 0.000045}}));
-  check_close(r.output.row(0), mat({{1.000091, 2.000091}}));
-  // The second query matches the second key: output slides to [3, 4].
-  check_close(r.output.row(1), mat({{2.999909, 3.999909}}));
+  const attn::Result r =
+      attn::attend(lesson_matrix("soft-dictionary", "Q"), lesson_matrix("soft-dictionary", "K"),
+                   lesson_matrix("soft-dictionary", "V"), opt);
+  check_close(r.weights, lesson_matrix("soft-dictionary", "weights"), lesson_tolerance());
+  // Row 0 returns almost exactly the first value; the second query matches the second key, so its
+  // output slides to [3, 4].
+  check_close(r.output, lesson_matrix("soft-dictionary", "output"), lesson_tolerance());
 }
 
 TEST_CASE("lesson 4: causal mask hides the future exactly") {
@@ -175,7 +141,7 @@ TEST_CASE("property: softmax is shift invariant (adding c to a row of scaled sco
   std::mt19937 rng(202);
   for (int trial = 0; trial < kTrials; ++trial) {
     const int n = random_size(rng, 1, 10);
-    const Matrix scaled = random_matrix(rng, n, n, -5, 5);
+    const Matrix scaled = random_matrix(rng, n, n, 5);
     const attn::MaskMatrix allowed = (rng() % 2) ? random_mask(rng, n) : attn::MaskMatrix::Ones(n, n);
     Matrix shifted = scaled;
     std::uniform_real_distribution<double> shift(-50, 50);
@@ -286,9 +252,9 @@ TEST_CASE("custom mask AND causal: a cell is attended only when both allow it") 
 }
 
 TEST_CASE("a fully masked row gives zero weights and zero output, is reported, and has no NaN") {
-  const Matrix Q = mat({{1, 2}, {3, 4}, {5, 6}});
-  const Matrix K = mat({{1, 0}, {0, 1}, {1, 1}});
-  const Matrix V = mat({{1, 2}, {3, 4}, {5, 6}});
+  const Matrix Q = rows_of({{1, 2}, {3, 4}, {5, 6}});
+  const Matrix K = rows_of({{1, 0}, {0, 1}, {1, 1}});
+  const Matrix V = rows_of({{1, 2}, {3, 4}, {5, 6}});
   attn::Options opt;
   opt.mask = attn::MaskMatrix::Ones(3, 3);
   opt.mask.row(1).setZero();
@@ -316,9 +282,9 @@ TEST_CASE("overflow-scale inputs keep every stage finite and rows summing to 1")
   for (double magnitude : {1e15, 1e100, 1e200, 1e300}) {
     for (int trial = 0; trial < 20; ++trial) {
       const int n = random_size(rng, 1, 8), d_k = random_size(rng, 1, 6), d_v = random_size(rng, 1, 4);
-      const Matrix Q = random_matrix(rng, n, d_k, -magnitude, magnitude);
-      const Matrix K = random_matrix(rng, n, d_k, -magnitude, magnitude);
-      const Matrix V = random_matrix(rng, n, d_v, -1, 1);
+      const Matrix Q = random_matrix(rng, n, d_k, magnitude);
+      const Matrix K = random_matrix(rng, n, d_k, magnitude);
+      const Matrix V = random_matrix(rng, n, d_v, 1);
       attn::Options opt = random_options(rng);
       opt.causal = rng() % 2;
       const attn::Result r = attn::attend(Q, K, V, opt);
@@ -329,9 +295,9 @@ TEST_CASE("overflow-scale inputs keep every stage finite and rows summing to 1")
     }
   }
   // Exactly cancelling infinities inside one dot product: 1e200·1e200 + 1e200·(−1e200).
-  const Matrix Q = mat({{1e200, 1e200}, {1, 1}});
-  const Matrix K = mat({{1e200, -1e200}, {1e200, 1e200}});
-  const Matrix V = mat({{1e200}, {-1e200}});
+  const Matrix Q = rows_of({{1e200, 1e200}, {1, 1}});
+  const Matrix K = rows_of({{1e200, -1e200}, {1e200, 1e200}});
+  const Matrix V = rows_of({{1e200}, {-1e200}});
   const attn::Result r = attn::attend(Q, K, V, attn::Options{});
   check_all_finite(r);
   for (int i = 0; i < 2; ++i) CHECK(r.weights.row(i).sum() == doctest::Approx(1.0).epsilon(1e-12));

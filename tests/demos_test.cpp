@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "demos_embedded.hpp"
+#include "helpers.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 
@@ -57,7 +58,6 @@ void check_row(const attn::Matrix& m, Eigen::Index row, std::vector<double> want
   }
 }
 
-constexpr double kLesson = 5e-7;  // LESSONS.md prints 6 decimals
 constexpr double kNumpy = 5e-10;  // NumPy values below are printed to 9 decimals
 
 }  // namespace
@@ -139,18 +139,14 @@ TEST_CASE("demo practice-qkv: LESSONS.md example 1") {
   CHECK(r.Q.rows() == 3);
   CHECK(r.Q.cols() == 2);
   CHECK(r.output.cols() == 4);
-  check_row(r.weights, 0, {0.155362, 0.422319, 0.422319}, kLesson);
-  check_row(r.weights, 1, {0.576117, 0.211942, 0.211942}, kLesson);
-  check_row(r.weights, 2, {0.333333, 0.333333, 0.333333}, kLesson);
-  check_row(r.output, 0, {0.577681, 0.844638, 0.155362, 0.422319}, kLesson);
-  check_row(r.output, 1, {0.788058, 0.423883, 0.576117, 0.211942}, kLesson);
-  check_row(r.output, 2, {0.666667, 0.666667, 0.333333, 0.333333}, kLesson);
+  check_close(r.weights, lesson_matrix("practice-qkv", "weights"), lesson_tolerance());
+  check_close(r.output, lesson_matrix("practice-qkv", "output"), lesson_tolerance());
 }
 
 TEST_CASE("demo soft-dictionary: LESSONS.md example 2") {
   const attn::Result r = scene::compute(demo("soft-dictionary"));
-  check_row(r.weights, 0, {0.999955, 0.000045}, kLesson);
-  check_row(r.output, 0, {1.000091, 2.000091}, kLesson);
+  check_close(r.weights, lesson_matrix("soft-dictionary", "weights"), lesson_tolerance());
+  check_close(r.output, lesson_matrix("soft-dictionary", "output"), lesson_tolerance());
 }
 
 TEST_CASE("demo learned-5x8: LESSONS.md example 3's shapes, rows sum to 1") {

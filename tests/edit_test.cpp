@@ -10,28 +10,11 @@
 #include <random>
 #include <string>
 
+#include "helpers.hpp"
+
 using attn::Matrix;
 
 namespace {
-
-bool same_bits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * std::size_t(a.size())) == 0;
-}
-
-// Every stage of two results, bit for bit (-0.0 ≠ 0.0).
-void check_same_stages(const attn::Result& a, const attn::Result& b) {
-  CHECK(same_bits(a.Q, b.Q));
-  CHECK(same_bits(a.K, b.K));
-  CHECK(same_bits(a.V, b.V));
-  CHECK(same_bits(a.scores, b.scores));
-  CHECK(std::memcmp(&a.divisor, &b.divisor, sizeof a.divisor) == 0);
-  CHECK(same_bits(a.scaled, b.scaled));
-  CHECK(a.allowed == b.allowed);
-  CHECK(same_bits(a.weights, b.weights));
-  CHECK(same_bits(a.output, b.output));
-  CHECK(a.masked_rows == b.masked_rows);
-}
 
 // A random valid direct scene: n ≤ 9, d_k, d_v ≤ 6, entries of mixed magnitude (some exactly 0),
 // every scale mode, causal and custom masks (some rows fully masked).
@@ -141,17 +124,16 @@ TEST_CASE(
 
 TEST_CASE(
     "conversions on the lessons: practice-qkv made direct, soft-dictionary made learned (LESSONS.md 1, 2)") {
-  // Lesson 1: Q = [[1,0],[0,1],[1,1]], K = [[0,1],[1,0],[1,0]]; A's first row [0.155362, 0.422319, 0.422319].
+  // Lesson 1 (tests/fixtures/lessons.json): Q, K exactly, A to 6 decimals.
   scene::Scene practice = *scene::preset("practice-qkv");
   REQUIRE(scene::make_direct(practice) == "");
-  CHECK(practice.Q == (Matrix(3, 2) << 1, 0, 0, 1, 1, 1).finished());
-  CHECK(practice.K == (Matrix(3, 2) << 0, 1, 1, 0, 1, 0).finished());
+  CHECK(practice.Q == lesson_matrix("practice-qkv", "Q"));
+  CHECK(practice.K == lesson_matrix("practice-qkv", "K"));
   const attn::Result r1 = scene::compute(practice);
-  CHECK(std::abs(r1.weights(0, 0) - 0.155362) < 5e-7);
-  CHECK(std::abs(r1.weights(0, 1) - 0.422319) < 5e-7);
+  check_close(r1.weights, lesson_matrix("practice-qkv", "weights"), lesson_tolerance());
   CHECK(scene::make_direct(practice).find("already direct") != std::string::npos);
 
-  // Lesson 2: K = [[10,0],[0,10]], V = [[1,2],[3,4]], q = [1,0] → weights [0.999955, 0.000045].
+  // Lesson 2: K = [[10,0],[0,10]], V = [[1,2],[3,4]], q = [1,0] → weights ≈ [1, 0] (fixture).
   scene::Scene dict = *scene::preset("soft-dictionary");
   const attn::Result direct = scene::compute(dict);
   REQUIRE(scene::make_learned(dict) == "");
@@ -161,9 +143,55 @@ TEST_CASE(
   CHECK(dict.Wv == (Matrix(6, 2) << 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1).finished());
   const attn::Result learned = scene::compute(dict);
   check_same_stages(direct, learned);
-  CHECK(std::abs(learned.weights(0, 0) - 0.999955) < 5e-7);
-  CHECK(std::abs(learned.output(0, 0) - 1.000091) < 5e-7);
+  check_close(learned.weights, lesson_matrix("soft-dictionary", "weights"), lesson_tolerance());
+  check_close(learned.output, lesson_matrix("soft-dictionary", "output"), lesson_tolerance());
   CHECK(scene::make_learned(dict).find("already learned") != std::string::npos);
+}
+
+// Every stage of every head, the concatenation, W_o and the final output, bit for bit.
+void check_same_heads(const attn::HeadsResult& a, const attn::HeadsResult& b) {
+  REQUIRE(a.heads.size() == b.heads.size());
+  for (std::size_t t = 0; t < a.heads.size(); ++t) {
+    CAPTURE(t);
+    check_same_stages(a.heads[t], b.heads[t]);
+  }
+  CHECK(same_bits(a.Q, b.Q));
+  CHECK(same_bits(a.K, b.K));
+  CHECK(same_bits(a.V, b.V));
+  CHECK(same_bits(a.Q_rope, b.Q_rope));
+  CHECK(same_bits(a.K_rope, b.K_rope));
+  CHECK(same_bits(a.concat, b.concat));
+  CHECK(same_bits(a.weights_mean, b.weights_mean));
+  CHECK(same_bits(a.output, b.output));
+}
+
+TEST_CASE("conversions keep multi-head scenes (heads, W_o) and RoPE exact: every preset, both ways") {
+  for (const scene::PresetInfo& info : scene::preset_list()) {
+    CAPTURE(info.name);
+    scene::Scene s = *scene::preset(info.name);
+    for (bool rope : {false, true}) {
+      CAPTURE(rope);
+      scene::Scene start = s;
+      if (rope) {
+        if (start.d_k() % (2 * start.heads) != 0) continue;  // RoPE turns pairs within each head
+        start.rope_on = true;
+      }
+      REQUIRE(scene::validate(start).empty());
+      const attn::HeadsResult before = scene::compute_heads(start);
+      scene::Scene other = start;
+      if (start.mode == scene::Mode::Projected) {
+        REQUIRE(scene::make_direct(other) == "");
+      } else if (2 * start.d_k() + start.d_v() <= scene::kMaxDim) {
+        REQUIRE(scene::make_learned(other) == "");
+      } else {
+        continue;
+      }
+      REQUIRE(scene::validate(other).empty());
+      CHECK(other.heads == start.heads);
+      CHECK(same_bits(other.Wo, start.Wo));
+      check_same_heads(before, scene::compute_heads(other));
+    }
+  }
 }
 
 TEST_CASE("make_learned: d_model = 2·d_k + d_v must fit the limit 256; -0.0 comes back as 0.0") {
@@ -258,6 +286,15 @@ TEST_CASE("resizing a learned scene keeps it learned; shrinking keeps the leadin
   REQUIRE(scene::set_model_dim(s, 1000) == "");
   CHECK(scene::model_dim(s) == 256);
   CHECK(scene::validate(s).empty());
+
+  // Multi-head W_o (d_v×d_out) follows d_v: leading rows kept.
+  scene::Scene mha = *scene::preset("torch-mha");
+  REQUIRE(mha.Wo.size() > 0);
+  const Matrix wo = mha.Wo;
+  scene::set_value_dim(mha, mha.d_v() + mha.heads);
+  CHECK(mha.Wo.rows() == mha.d_v());
+  CHECK(same_bits(mha.Wo.topRows(wo.rows()), wo));
+  CHECK(scene::validate(mha).empty());
 
   scene::Scene direct = *scene::preset("soft-dictionary");
   CHECK(scene::set_model_dim(direct, 4).find("d_model") == 0);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "helpers.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "scene/traces.hpp"
@@ -24,38 +25,6 @@
 using attn::Matrix;
 
 namespace {
-
-bool same_bits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-}
-
-Matrix random_matrix(std::mt19937& rng, int rows, int cols, double spread = 2.0) {
-  std::uniform_real_distribution<double> u(-spread, spread);
-  Matrix m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = u(rng);
-  return m;
-}
-
-// Every stage of two single-head results, bit for bit.
-void check_same_result(const attn::Result& a, const attn::Result& b) {
-  CHECK(same_bits(a.Q, b.Q));
-  CHECK(same_bits(a.K, b.K));
-  CHECK(same_bits(a.V, b.V));
-  CHECK(same_bits(a.scores, b.scores));
-  CHECK(a.divisor == b.divisor);
-  CHECK(same_bits(a.scaled, b.scaled));
-  CHECK(a.allowed == b.allowed);
-  CHECK(same_bits(a.weights, b.weights));
-  CHECK(same_bits(a.output, b.output));
-  CHECK(a.masked_rows == b.masked_rows);
-}
-
-scene::Scene must_preset(const char* name) {
-  const std::optional<scene::Scene> s = scene::preset(name);
-  REQUIRE(s.has_value());
-  return *s;
-}
 
 // A valid direct scene: n = 2, d_k = 4, d_v = 2, with `extra` spliced in before the closing brace.
 std::string scene_text(int version, const std::string& extra) {
@@ -90,7 +59,7 @@ TEST_CASE("heads: h = 1 is the single-head pass, bit for bit (direct and project
     const attn::Result single = attn::attend(Q, K, V, options);
     const attn::HeadsResult h1 = attn::attend_heads(Q, K, V, 1, Matrix(), options);
     REQUIRE(h1.heads.size() == 1);
-    check_same_result(h1.heads[0], single);
+    check_same_stages(h1.heads[0], single);
     CHECK(same_bits(h1.concat, single.output));
     CHECK(same_bits(h1.output, single.output));
     CHECK(same_bits(h1.weights_mean, single.weights));
@@ -99,7 +68,7 @@ TEST_CASE("heads: h = 1 is the single-head pass, bit for bit (direct and project
                  Wk = random_matrix(rng, d_model, d_k), Wv = random_matrix(rng, d_model, d_v);
     const attn::Result projected = attn::attend_projected(X, Wq, Wk, Wv, options);
     const attn::HeadsResult p1 = attn::attend_heads_projected(X, Wq, Wk, Wv, 1, Matrix(), options);
-    check_same_result(p1.heads[0], projected);
+    check_same_stages(p1.heads[0], projected);
     CHECK(same_bits(p1.output, projected.output));
   }
   // Through the scene layer: a scene without version-2 keys gives today's CLI text exactly.
@@ -128,7 +97,7 @@ TEST_CASE("heads: each head is attend() on its column slice; concat, mean and Wo
       for (int t = 0; t < h; ++t) {
         const attn::Result want =
             attn::attend(Q.middleCols(t * 2, 2), K.middleCols(t * 2, 2), V.middleCols(t * 3, 3), options);
-        check_same_result(r.heads[static_cast<std::size_t>(t)], want);
+        check_same_stages(r.heads[static_cast<std::size_t>(t)], want);
         // Under sqrt_dk each head divides by √(d_k/h), its own key size.
         CHECK(r.heads[static_cast<std::size_t>(t)].divisor == std::sqrt(2.0));
         CHECK(same_bits(Matrix(r.concat.middleCols(t * 3, 3)), want.output));
@@ -192,12 +161,7 @@ TEST_CASE("heads: a fully masked row is all-zero in every head, the concat and t
 }
 
 TEST_CASE("scene: heads and Wo are version-2 keys; errors name the key") {
-  struct Bad {
-    const char* what;
-    std::string text;
-    std::string error_starts;
-  };
-  const std::vector<Bad> table = {
+  const std::vector<BadScene> table = {
       {"heads in version 1", scene_text(1, R"(,"heads":2)"),
        "heads: needs \"version\": 2 (this scene says 1)"},
       {"Wo in version 1", scene_text(1, R"(,"Wo":[[1],[1]])"), "Wo: needs \"version\": 2"},
@@ -219,13 +183,7 @@ TEST_CASE("scene: heads and Wo are version-2 keys; errors name the key") {
        "Wo: row 0, entry 1 is not a finite number"},
       {"Wo above 1e15", scene_text(2, R"(,"Wo":[[1,2e15],[1,1]])"), "Wo: row 0, entry 1 has magnitude above"},
   };
-  for (const Bad& bad : table) {
-    INFO("case: " << std::string(bad.what));
-    const scene::ParseResult r = scene::parse_scene(bad.text);
-    CHECK_FALSE(r.ok());
-    INFO("error: " << r.error);
-    CHECK(r.error.rfind(bad.error_starts, 0) == 0);
-  }
+  for (const BadScene& bad : table) check_parse_error(bad);
   // The projected mode names Wv as the source of d_v.
   scene::Scene p = must_preset("practice-qkv");
   p.Wo = Matrix::Ones(3, 2);

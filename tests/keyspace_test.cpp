@@ -8,18 +8,9 @@
 #include <cstring>
 #include <random>
 
+#include "helpers.hpp"
+
 using attn::Matrix;
-
-namespace {
-
-Matrix random_points(std::mt19937& rng, int m, int d) {
-  std::uniform_real_distribution<double> unit(-3.0, 3.0);
-  Matrix p(m, d);
-  for (Eigen::Index i = 0; i < p.size(); ++i) p.data()[i] = unit(rng);
-  return p;
-}
-
-}  // namespace
 
 TEST_CASE("plane: d = 2 is the space itself — identity axes, coordinates bit for bit") {
   // Soft dictionary (LESSONS.md 2): q = [1, 0], keys [10, 0] and [0, 10]; plus negative entries
@@ -71,7 +62,7 @@ TEST_CASE("plane: axes orthonormal for random points, d = 3 … 64; kept share i
   std::mt19937 rng(4);
   for (int d : {3, 4, 8, 17, 64}) {
     CAPTURE(d);
-    const Matrix p = random_points(rng, 10, d);
+    const Matrix p = random_matrix(rng, 10, d, 3.0);
     const attn::Plane plane = attn::best_plane(p);
     const Matrix gram = plane.axes.transpose() * plane.axes;
     CHECK((gram - Matrix::Identity(2, 2)).cwiseAbs().maxCoeff() < 1e-12);
@@ -107,7 +98,7 @@ TEST_CASE("plane: all points at 0 → the first two coordinates, nothing lost") 
 
 TEST_CASE("lift_to_plane: lands on the target, moves only along the two axes (least squares)") {
   std::mt19937 rng(5);
-  const Matrix p = random_points(rng, 8, 6);
+  const Matrix p = random_matrix(rng, 8, 6, 3.0);
   const attn::Plane plane = attn::best_plane(p);
   const Matrix point = p.row(3);
   const Matrix moved = attn::lift_to_plane(plane, point, 1.25, -0.5);

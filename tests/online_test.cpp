@@ -12,17 +12,11 @@
 
 #include "core/attention.hpp"
 #include "core/kv_cache.hpp"
+#include "helpers.hpp"
 
 using attn::Matrix;
 
 namespace {
-
-Matrix random_matrix(std::mt19937& rng, int rows, int cols, double spread) {
-  std::uniform_real_distribution<double> u(-spread, spread);
-  Matrix m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = u(rng);
-  return m;
-}
 
 int random_int(std::mt19937& rng, int lo, int hi) {
   return std::uniform_int_distribution<int>(lo, hi)(rng);

@@ -10,17 +10,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "helpers.hpp"
 #include "scene/scene.hpp"
-
-namespace {
-
-scene::Scene must_preset(const char* name) {
-  const std::optional<scene::Scene> s = scene::preset(name);
-  REQUIRE(s.has_value());
-  return *s;
-}
-
-}  // namespace
 
 TEST_CASE("reading aids: practice-qkv rows (lesson 1, NumPy entropies)") {
   const attn::Result r = scene::compute(must_preset("practice-qkv"));

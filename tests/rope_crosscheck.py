@@ -12,6 +12,7 @@ applied to Q and K after any projection, then softmax(Q_rope K_ropeᵀ / s + M) 
 Checks, each within 1e-12 (relative to the largest entry of the matrix compared):
   * COUNT random scenes (both modes, both layouts, bases 10 … 1e6, offsets, masks, causal):
     Q_rope, K_rope, scores, weights, output; --online B and --kv-cache agree with the pass;
+    every third scene has 2 or 3 heads: Q_rope, K_rope turned per head and each head's scores;
   * Toeplitz: all queries equal and all keys equal → scores(i, j) depends only on i − j;
   * offset invariance: the same scene with "offset" 0 and 1 … 50 gives the same scores;
   * bad rope keys exit 2 naming "rope".
@@ -61,9 +62,14 @@ def reference(s):
     else:
         Q, K, V = A("Q"), A("K"), A("V")
     r = s["rope"]
-    Qr = rope_numpy(Q, r.get("base", 10000.0), r.get("layout", "interleaved"), r.get("offset", 0))
-    Kr = rope_numpy(K, r.get("base", 10000.0), r.get("layout", "interleaved"), r.get("offset", 0))
+    h = s.get("heads", 1)
+    Qr = rope_numpy(Q, r.get("base", 10000.0), r.get("layout", "interleaved"), r.get("offset", 0), h)
+    Kr = rope_numpy(K, r.get("base", 10000.0), r.get("layout", "interleaved"), r.get("offset", 0), h)
     n, d_k = Q.shape
+    if h > 1:  # per head: scores of its own columns (the softmax side is the heads cross-check's)
+        dh = d_k // h
+        return dict(Q_rope=Qr, K_rope=Kr, head_scores=[Qr[:, t * dh:(t + 1) * dh] @ Kr[:, t * dh:(t + 1) * dh].T
+                                                       for t in range(h)])
     scale = s.get("scale", "sqrt_dk")
     divisor = 1.0 if scale == "none" else np.sqrt(d_k) if scale == "sqrt_dk" else float(scale)
     scores = Qr @ Kr.T
@@ -107,7 +113,8 @@ def write(case_dir, name, s):
 
 def random_scene(rng, index):
     n = int(rng.integers(1, 13))
-    d_k, d_v = 2 * int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    heads = 1 if index % 3 else int(rng.choice([2, 3]))  # every third scene multi-head (each head even)
+    d_k, d_v = 2 * heads * int(rng.integers(1, 4)), heads * int(rng.integers(1, 4))
     mat = lambda r, c: rng.uniform(-2, 2, size=(r, c)).tolist()
     s = {"version": 2, "tokens": [f"t{i}" for i in range(n)]}
     if index % 2:
@@ -115,6 +122,8 @@ def random_scene(rng, index):
         s.update(X=mat(n, d_model), Wq=mat(d_model, d_k), Wk=mat(d_model, d_k), Wv=mat(d_model, d_v))
     else:
         s.update(Q=mat(n, d_k), K=mat(n, d_k), V=mat(n, d_v))
+    if heads > 1:
+        s["heads"] = heads
     s["scale"] = ["none", "sqrt_dk", 0.5][index % 3]
     s["causal"] = bool(index % 4 == 1)
     if index % 5 == 0:
@@ -133,7 +142,7 @@ def main():
     count = int(sys.argv[3]) if len(sys.argv) > 3 else 60
     os.makedirs(case_dir, exist_ok=True)
     rng = np.random.default_rng(2021)
-    failures = []
+    failures, multi_head = [], 0
 
     # --- random scenes against NumPy; the tiled pass and the decode see the turned Q and K too
     for index in range(count):
@@ -144,6 +153,15 @@ def main():
             failures.append(f"{path}: exit {code}: {err[:200]}")
             continue
         got, want = json.loads(out), reference(s)
+        if "head_scores" in want:
+            multi_head += 1
+            checks = [("Q_rope", got["Q_rope"], want["Q_rope"]), ("K_rope", got["K_rope"], want["K_rope"])]
+            checks += [(f"head {t} scores", got["heads"][t]["scores"], w) for t, w in enumerate(want["head_scores"])]
+            for key, g, w in checks:
+                p = close(g, w)
+                if p:
+                    failures.append(f"{path} {key}: {p}")
+            continue  # --online and --kv-cache run one head
         for key in ("Q_rope", "K_rope", "scores", "weights", "output"):
             p = close(got[key], want[key])
             if p:
@@ -181,7 +199,7 @@ def main():
             failures.append(f"toeplitz {layout}: scores are constant: RoPE did nothing")
 
     # --- offset invariance: shifting every position changes no score
-    base = random_scene(np.random.default_rng(7), 0)
+    base = random_scene(np.random.default_rng(7), 4)  # one head
     base["rope"] = {"base": 10000.0, "layout": "half"}
     code, out, err = run(cli, [write(case_dir, "offset_0", base)])
     S0 = np.array(json.loads(out)["scores"])
@@ -213,12 +231,14 @@ def main():
         if code != 2 or out or f"attention-lab-cli: {want}" not in err:
             failures.append(f"bad rope {s.get('rope')}: exit {code}, stdout {out[:60]!r}, stderr {err[:160]!r}; want {want}")
 
+    if multi_head == 0:
+        failures.append("no multi-head scene was generated")
     if failures:
         print("\n".join(failures[:40]))
         print(f"FAIL: {len(failures)} problem(s)")
         return 1
-    print(f"ok: {count} random RoPE scenes within {REL:g} of NumPy (both layouts, both modes, offsets; "
-          f"--online and --kv-cache too), Toeplitz scores, offset invariance, {len(bad)} bad rope keys")
+    print(f"ok: {count} random RoPE scenes within {REL:g} of NumPy (both layouts, both modes, offsets, "
+          f"{multi_head} multi-head turned per head; --online and --kv-cache too), Toeplitz scores, offset invariance, {len(bad)} bad rope keys")
     return 0
 
 

@@ -1,4 +1,4 @@
-// Scene tests: presets against the lessons (../shared/LESSONS.md) and NumPy, JSON round trips, and a
+// Scene tests: presets against the lessons (docs/LESSONS.md) and NumPy, JSON round trips, and a
 // table of malformed scenes whose errors must name the field. No file I/O: this also runs as wasm.
 #include "scene/scene.hpp"
 
@@ -12,64 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "helpers.hpp"
+
 using attn::Matrix;
 using json = nlohmann::json;
 
 namespace {
-
-void check_close(const Matrix& got, std::initializer_list<std::initializer_list<double>> want,
-                 double tol = 5e-7) {
-  REQUIRE(got.rows() == static_cast<Eigen::Index>(want.size()));
-  Eigen::Index i = 0;
-  for (const auto& row : want) {
-    REQUIRE(got.cols() == static_cast<Eigen::Index>(row.size()));
-    Eigen::Index j = 0;
-    for (double w : row) {
-      INFO("at (" << i << "," << j << "): got " << got(i, j) << ", want " << w);
-      CHECK(std::abs(got(i, j) - w) <= tol);
-      ++j;
-    }
-    ++i;
-  }
-}
-
-bool same_bits(double a, double b) {
-  return std::memcmp(&a, &b, sizeof a) == 0;
-}
-
-// Bit-for-bit equality of two matrices (so -0.0 ≠ 0.0 and every last bit counts).
-bool same_bits(const Matrix& a, const Matrix& b) {
-  if (a.rows() != b.rows() || a.cols() != b.cols()) return false;
-  for (Eigen::Index i = 0; i < a.size(); ++i)
-    if (!same_bits(a.data()[i], b.data()[i])) return false;
-  return true;
-}
-
-void check_same_scene(const scene::Scene& a, const scene::Scene& b) {
-  CHECK(a.tokens == b.tokens);
-  CHECK(a.mode == b.mode);
-  for (auto [x, y] : {std::pair{&a.Q, &b.Q},
-                      {&a.K, &b.K},
-                      {&a.V, &b.V},
-                      {&a.X, &b.X},
-                      {&a.Wq, &b.Wq},
-                      {&a.Wk, &b.Wk},
-                      {&a.Wv, &b.Wv}})
-    CHECK(same_bits(*x, *y));
-  CHECK(a.scale.mode == b.scale.mode);
-  if (a.scale.mode == attn::ScaleMode::Temperature)
-    CHECK(same_bits(a.scale.temperature, b.scale.temperature));
-  CHECK(a.causal == b.causal);
-  CHECK(a.mask == b.mask);
-  CHECK(a.heads == b.heads);
-  CHECK(same_bits(a.Wo, b.Wo));
-}
-
-scene::Scene must_preset(const char* name) {
-  const std::optional<scene::Scene> s = scene::preset(name);
-  REQUIRE(s.has_value());
-  return *s;
-}
 
 // A valid direct-mode scene as JSON text, with `extra` spliced in before the closing brace.
 std::string small_scene(const std::string& extra = "") {
@@ -116,25 +64,23 @@ TEST_CASE("preset practice-qkv reproduces lesson 1 through compute()") {
   CHECK(s.d_k() == 2);
   CHECK(s.d_v() == 4);
   const attn::Result r = scene::compute(s);
-  check_close(r.Q, {{1, 0}, {0, 1}, {1, 1}});
-  check_close(r.K, {{0, 1}, {1, 0}, {1, 0}});
-  check_close(r.scores, {{0, 1, 1}, {1, 0, 0}, {1, 1, 1}});
+  const double tol = lesson_tolerance();
+  check_close(r.Q, lesson_matrix("practice-qkv", "Q"), tol);
+  check_close(r.K, lesson_matrix("practice-qkv", "K"), tol);
+  check_close(r.scores, lesson_matrix("practice-qkv", "scores"), tol);
   CHECK(r.divisor == 1.0);
-  check_close(
-      r.weights,
-      {{0.155362, 0.422319, 0.422319}, {0.576117, 0.211942, 0.211942}, {0.333333, 0.333333, 0.333333}});
-  check_close(r.output, {{0.577681, 0.844638, 0.155362, 0.422319},
-                         {0.788058, 0.423883, 0.576117, 0.211942},
-                         {0.666667, 0.666667, 0.333333, 0.333333}});
+  check_close(r.weights, lesson_matrix("practice-qkv", "weights"), tol);
+  check_close(r.output, lesson_matrix("practice-qkv", "output"), tol);
   // The lesson prints A's first row rounded to 3 places.
-  check_close(r.weights.topRows(1), {{0.155, 0.422, 0.422}}, 5e-4);
+  check_close(r.weights.topRows(1), lesson_matrix("practice-qkv", "weights_row0_3_places"), 5e-4);
 }
 
 TEST_CASE("preset soft-dictionary reproduces lesson 2 through compute()") {
   const attn::Result r = scene::compute(must_preset("soft-dictionary"));
-  check_close(r.weights.topRows(1), {{0.999955, 0.000045}});
-  check_close(r.output.topRows(1), {{1.000091, 2.000091}});
-  check_close(r.output.topRows(1), {{1, 2}}, 5e-4);  // "which rounds to [1, 2]: the first value"
+  check_close(r.weights, lesson_matrix("soft-dictionary", "weights"), lesson_tolerance());
+  check_close(r.output, lesson_matrix("soft-dictionary", "output"), lesson_tolerance());
+  // "which rounds to [1, 2]: the first value"
+  check_close(r.output.topRows(1), lesson_matrix("soft-dictionary", "output_row0_rounded"), 5e-4);
 }
 
 TEST_CASE("preset causal-5 reproduces lesson 4 through compute()") {
@@ -160,8 +106,7 @@ TEST_CASE("preset learned-5x8 is lesson 3 replayed: PyTorch's seed-0 numbers") {
   CHECK(s.d_v() == 8);
   // LESSONS.md example 3: with torch.manual_seed(0) the first row of x = torch.rand(1, 5, 8) is
   // [0.496257, 0.768222, 0.088477, 0.132030, 0.307423, 0.634079, 0.490093, 0.896445].
-  const double x0[8] = {0.496257, 0.768222, 0.088477, 0.132030, 0.307423, 0.634079, 0.490093, 0.896445};
-  for (int j = 0; j < 8; ++j) CHECK(s.X(0, j) == doctest::Approx(x0[j]).epsilon(1e-6));
+  check_close(s.X.topRows(1), lesson_matrix("learned-5x8", "x_row0"), lesson_tolerance());
   // Exact float32 values printed by python3-torch 1.13 (x[0,4,7], query.weight[0,0], value.weight[7,7];
   // the scene stores Wᵀ). tests/torch_crosscheck.py compares all 232 numbers with PyTorch.
   CHECK(s.X(4, 7) == 0.7423362731933594);
@@ -183,12 +128,12 @@ TEST_CASE("preset learned-5x8 is lesson 3 replayed: PyTorch's seed-0 numbers") {
   // NumPy float64 on those tensors: a = softmax((x Wq)(x Wk)ᵀ/√8), y = a (x Wv). (PyTorch's float32
   // run prints weights[0] = [0.202424, 0.194531, 0.203828, 0.192716, 0.206501].)
   check_close(r.weights.topRows(1),
-              {{0.20242391807603974, 0.1945309885166352, 0.2038280474503219, 0.19271594157868013,
-                0.20650110437832314}},
+              rows_of({{0.20242391807603974, 0.1945309885166352, 0.2038280474503219, 0.19271594157868013,
+                        0.20650110437832314}}),
               1e-12);
   check_close(r.output.bottomRows(1),
-              {{0.12555680310389186, 0.0874192130849494, 0.4605489972488878, -0.30456888214538647,
-                0.2840483637929182, 0.06920836940223499, 0.07975977324423526, 0.03382058883049658}},
+              rows_of({{0.12555680310389186, 0.0874192130849494, 0.4605489972488878, -0.30456888214538647,
+                        0.2840483637929182, 0.06920836940223499, 0.07975977324423526, 0.03382058883049658}}),
               1e-12);
 }
 
@@ -345,13 +290,8 @@ TEST_CASE("scene versions: a version-2 scene without version-2 keys is written a
 }
 
 TEST_CASE("malformed scenes are rejected with an error naming the field") {
-  struct Bad {
-    const char* what;
-    std::string text;
-    std::string error_starts;  // the error must begin with this (field + reason)
-  };
   const std::string ten_mb(10u << 20, ' ');
-  const std::vector<Bad> table = {
+  const std::vector<BadScene> table = {
       {"K row too long",
        R"({"version":1,"tokens":["a","b"],"Q":[[1,2],[3,4]],"K":[[1,2],[3,4,5]],"V":[[1],[2]]})",
        "K: row 1 has 3 entries, expected 2"},
@@ -435,13 +375,7 @@ TEST_CASE("malformed scenes are rejected with an error naming the field") {
       {"10 MB input", "{" + ten_mb + "}", "input: 10485762 bytes is larger than the 8 MiB limit"},
   };
   CHECK(table.size() >= 20);
-  for (const Bad& bad : table) {
-    INFO("case: " << std::string(bad.what));
-    const scene::ParseResult r = scene::parse_scene(bad.text);
-    CHECK_FALSE(r.ok());
-    INFO("error: " << r.error);
-    CHECK(r.error.rfind(bad.error_starts, 0) == 0);
-  }
+  for (const BadScene& bad : table) check_parse_error(bad);
 }
 
 TEST_CASE("the limits themselves are accepted: n = 1024, d = 256, |value| = 1e15, scale at both ends") {

@@ -1,5 +1,5 @@
 // The walk-through's steps and live numbers (ui/walk_steps) and the quiz (ui/quiz), without the UI.
-// Every number in an expected sentence is a lesson's (LESSONS.md):
+// Every number in an expected sentence is a lesson's (docs/LESSONS.md, tests/fixtures/lessons.json):
 //   example 1 practice-qkv: Q = [[1,0],[0,1],[1,1]], K = [[0,1],[1,0],[1,0]], V = X,
 //     scores row 0 = [0, 1, 1], A row 0 = [0.155362, 0.422319, 0.422319],
 //     Y row 0 = [0.577681, 0.844638, 0.155362, 0.422319]; e^(0 − 1) = 0.3679, Σ = 2.3679
@@ -11,6 +11,7 @@
 #include <cmath>
 #include <set>
 
+#include "helpers.hpp"
 #include "scene/scene.hpp"
 #include "ui/grid_captions.hpp"
 #include "ui/quiz.hpp"
@@ -19,12 +20,6 @@
 using ui::walk::Stage;
 
 namespace {
-
-scene::Scene must_preset(const char* name) {
-  const std::optional<scene::Scene> s = scene::preset(name);
-  REQUIRE(s.has_value());
-  return *s;
-}
 
 std::string live(Stage stage, const scene::Scene& s, int row) {
   return ui::walk::live_numbers(stage, s, scene::compute(s), row);
@@ -203,10 +198,8 @@ TEST_CASE("quiz: the numbers in the explanations are the scenes' own") {
   CHECK(std::abs(c.weights.row(2).head(3).sum() - 1.0) < 1e-12);
   // Soft dictionary: weights 0.999955 / 0.000045, output 1.000091, 2.000091 (lesson 2).
   const attn::Result d = scene::compute(must_preset("soft-dictionary"));
-  CHECK(std::abs(d.weights(0, 0) - 0.999955) < 5e-7);
-  CHECK(std::abs(d.weights(0, 1) - 0.000045) < 5e-7);
-  CHECK(std::abs(d.output(0, 0) - 1.000091) < 5e-7);
-  CHECK(std::abs(d.output(0, 1) - 2.000091) < 5e-7);
+  check_close(d.weights, lesson_matrix("soft-dictionary", "weights"), lesson_tolerance());
+  check_close(d.output, lesson_matrix("soft-dictionary", "output"), lesson_tolerance());
   CHECK(find("[10, 0]").explanation.find("[1.000091, 2.000091]") != std::string::npos);
   // learned-5x8 divides by √8 ≈ 2.83.
   CHECK(std::abs(scene::compute(must_preset("learned-5x8")).divisor - 2.83) < 0.005);

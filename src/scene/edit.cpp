@@ -9,7 +9,16 @@ namespace scene {
 namespace {
 
 // Salts of fresh_value per matrix, so Q, K and V (and X and the W's) of a new token differ.
-enum Salt { kSaltQ = 1, kSaltK = 2, kSaltV = 3, kSaltX = 4, kSaltWq = 5, kSaltWk = 6, kSaltWv = 7 };
+enum Salt {
+  kSaltQ = 1,
+  kSaltK = 2,
+  kSaltV = 3,
+  kSaltX = 4,
+  kSaltWq = 5,
+  kSaltWk = 6,
+  kSaltWv = 7,
+  kSaltWo = 8
+};
 
 // rows×cols keeping the top-left block of `m`; new entries from fresh_value(salt), or 0.
 void resize_keep(attn::Matrix& m, int rows, int cols, int salt, bool new_rows_zero = false) {
@@ -66,8 +75,9 @@ std::string make_learned(Scene& s) {
 
 std::string make_direct(Scene& s) {
   if (s.mode == Mode::Direct) return "Edit Q, K, V directly: the scene is already direct";
-  // The core's own products, so the direct scene attends over exactly the matrices shown.
-  attn::Result r = compute(s);
+  // The core's own products (the full matrices, before any split into heads), so the direct scene
+  // attends over exactly the matrices shown.
+  attn::HeadsResult r = compute_heads(s);
   if (r.Q.size() == 0) return "Edit Q, K, V directly: " + validate(s);
   Scene direct = s;
   direct.mode = Mode::Direct;
@@ -125,6 +135,8 @@ void set_value_dim(Scene& s, int d_v) {
     resize_keep(s.V, s.n(), d_v, kSaltV);
   else
     resize_keep(s.Wv, int(s.Wv.rows()), d_v, kSaltWv);
+  // Multi-head output map W_o (d_v×d_out): one row per value column.
+  if (s.Wo.size() > 0) resize_keep(s.Wo, d_v, int(s.Wo.cols()), kSaltWo);
 }
 
 std::string set_model_dim(Scene& s, int d_model) {

@@ -34,10 +34,11 @@ std::string make_direct(Scene& s);
 // does not look like every other new token), except new rows of W_q, W_k, W_v when d_model grows,
 // which start at 0 so Q, K and V keep their values until the learner edits the new rows.
 // Shrinking keeps the leading rows/columns. Values are clamped to the scene's limits (1 … kMaxDim,
-// 1 … kMaxTokens). Every function works in both modes and keeps the mode.
+// 1 … kMaxTokens). Every function works in both modes and keeps the mode. Other rules (heads must
+// divide d_k and d_v, RoPE's even d_k) are the caller's to check with validate().
 void set_token_count(Scene& s, int n);  // tokens, rows of Q/K/V or X, the custom mask
 void set_key_dim(Scene& s, int d_k);    // columns of Q and K, or of W_q and W_k
-void set_value_dim(Scene& s, int d_v);  // columns of V, or of W_v
+void set_value_dim(Scene& s, int d_v);  // columns of V, or of W_v (and rows of W_o)
 // Projected scenes only (columns of X, rows of the W's); "" or an error for a direct scene.
 std::string set_model_dim(Scene& s, int d_model);
 // d_model of a projected scene (columns of X); 0 for a direct scene.

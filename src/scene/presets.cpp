@@ -4,21 +4,13 @@
 #include <initializer_list>
 #include <random>
 
+#include "core/rows.hpp"
 #include "scene/scene.hpp"
 
 namespace scene {
 namespace {
 
-attn::Matrix rows_of(std::initializer_list<std::initializer_list<double>> rows) {
-  attn::Matrix m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.begin()->size()));
-  Eigen::Index i = 0;
-  for (const auto& row : rows) {
-    Eigen::Index j = 0;
-    for (double v : row) m(i, j++) = v;
-    ++i;
-  }
-  return m;
-}
+using attn::rows_of;
 
 // PyTorch's CPU generator, replayed: torch.manual_seed(s) seeds a standard 32-bit Mersenne
 // Twister (std::mt19937's sequence is fixed by the C++ standard), and tensor.uniform_(from, to) on

@@ -106,32 +106,44 @@ void ensure_direct_mode(AppState& state) {
   mark_dirty(state);
 }
 
-// Resizing keeps the scene's mode (scene/edit.hpp): a learned scene stays X·W.
+// Resizing keeps the scene's mode (scene/edit.hpp): a learned scene stays X·W. A size the scene's
+// other rules refuse (heads must divide d_k, …) keeps the scene and says why.
+namespace {
+template <typename Edit>
+void resize_checked(AppState& state, Edit edit) {
+  scene::Scene candidate = state.scene;
+  edit(candidate);
+  if (std::string problem = scene::validate(candidate); !problem.empty()) {
+    state.notice = "Not resized: " + problem;
+    return;
+  }
+  state.scene = std::move(candidate);
+  mark_dirty(state);
+}
+}  // namespace
+
 void set_token_count(AppState& state, int n) {
   if (std::clamp(n, 1, scene::kMaxTokens) == state.scene.n()) return;
-  scene::set_token_count(state.scene, n);
-  mark_dirty(state);
+  resize_checked(state, [n](scene::Scene& s) { scene::set_token_count(s, n); });
 }
 
 void set_key_dim(AppState& state, int d_k) {
   if (std::clamp(d_k, 1, scene::kMaxDim) == state.scene.d_k()) return;
-  scene::set_key_dim(state.scene, d_k);
-  mark_dirty(state);
+  resize_checked(state, [d_k](scene::Scene& s) { scene::set_key_dim(s, d_k); });
 }
 
 void set_value_dim(AppState& state, int d_v) {
   if (std::clamp(d_v, 1, scene::kMaxDim) == state.scene.d_v()) return;
-  scene::set_value_dim(state.scene, d_v);
-  mark_dirty(state);
+  resize_checked(state, [d_v](scene::Scene& s) { scene::set_value_dim(s, d_v); });
 }
 
 void set_model_dim(AppState& state, int d_model) {
   if (std::clamp(d_model, 1, scene::kMaxDim) == scene::model_dim(state.scene)) return;
-  if (std::string e = scene::set_model_dim(state.scene, d_model); !e.empty()) {
-    state.notice = e;
+  if (state.scene.mode != scene::Mode::Projected) {
+    state.notice = scene::set_model_dim(state.scene, d_model);
     return;
   }
-  mark_dirty(state);
+  resize_checked(state, [d_model](scene::Scene& s) { scene::set_model_dim(s, d_model); });
 }
 
 bool make_learned(AppState& state) {

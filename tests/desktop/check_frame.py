@@ -21,6 +21,7 @@ Prints one "ok - …" / "not ok - …" line per check and exits 1 if any failed.
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -127,13 +128,12 @@ def main():
         scene = json.load(f)
     scores, weights, allowed = reference(scene)
     n = len(scene["tokens"])
-    lessons = {  # LESSONS.md: first row of the weights
-        "soft-dictionary": [0.999955, 0.000045],
-        "practice-qkv": [0.155362, 0.422319, 0.422319],
-    }
-    if args.lesson in lessons:
-        c.check("NumPy reference matches LESSONS.md row 0",
-                np.allclose(weights[0], lessons[args.lesson], atol=1e-6), f"{weights[0]}")
+    # docs/LESSONS.md's weights (tests/fixtures/lessons.json).
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "lessons.json")) as f:
+        lessons = json.load(f)
+    if "weights" in lessons.get(args.lesson or "", {}):
+        c.check("NumPy reference matches LESSONS.md's weights",
+                np.allclose(weights, lessons[args.lesson]["weights"], atol=1e-6), f"{weights}")
     if args.lesson == "causal-5":
         c.check("NumPy reference: row 2 has zeros at columns 3, 4 and sums to 1",
                 weights[2, 3] == 0 and weights[2, 4] == 0 and abs(weights[2, :3].sum() - 1) < 1e-12)

@@ -2,6 +2,7 @@
 // worked examples of LESSONS.md (so a bug in the reference cannot hide a bug in the page).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { lessons } from "./lib/lessons.mjs";
 import { attend, maxAbsDiff } from "./lib/reference.mjs";
 
 const I4 = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
@@ -11,30 +12,26 @@ test("LESSONS.md example 1: practice Q, K, V (unscaled, projected)", () => {
   const r = attend({
     version: 1,
     tokens: ["t0", "t1", "t2"],
-    X: [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]],
+    X: lessons["practice-qkv"].X,
     Wq: columns(I4, 0, 2),
     Wk: columns(I4, 1, 3),
     Wv: I4,
     scale: "none",
     causal: false,
   });
-  assert.deepEqual(r.Q, [[1, 0], [0, 1], [1, 1]]);
-  assert.deepEqual(r.K, [[0, 1], [1, 0], [1, 0]]);
-  assert.deepEqual(r.scores, [[0, 1, 1], [1, 0, 0], [1, 1, 1]]);
-  assert.ok(maxAbsDiff(r.weights, [[0.155362, 0.422319, 0.422319], [0.576117, 0.211942, 0.211942], [1 / 3, 1 / 3, 1 / 3]]) < 1e-6);
-  assert.ok(
-    maxAbsDiff(r.output, [
-      [0.577681, 0.844638, 0.155362, 0.422319],
-      [0.788058, 0.423883, 0.576117, 0.211942],
-      [0.666667, 0.666667, 0.333333, 0.333333],
-    ]) < 1e-6,
-  );
+  const lesson = lessons["practice-qkv"];
+  assert.deepEqual(r.Q, lesson.Q);
+  assert.deepEqual(r.K, lesson.K);
+  assert.deepEqual(r.scores, lesson.scores);
+  assert.ok(maxAbsDiff(r.weights, lesson.weights) <= lessons.tolerance, `weights ${r.weights}`);
+  assert.ok(maxAbsDiff(r.output, lesson.output) <= lessons.tolerance, `output ${r.output}`);
 });
 
 test("LESSONS.md example 2: soft dictionary lookup", () => {
-  const r = attend({ version: 1, tokens: ["a", "b"], Q: [[1, 0], [0, 1]], K: [[10, 0], [0, 10]], V: [[1, 2], [3, 4]], scale: "none" });
-  assert.ok(maxAbsDiff([r.weights[0]], [[0.999955, 0.000045]]) < 1e-6);
-  assert.ok(maxAbsDiff([r.output[0]], [[1.000091, 2.000091]]) < 1e-6);
+  const { Q, K, V, weights, output } = lessons["soft-dictionary"];
+  const r = attend({ version: 1, tokens: ["a", "b"], Q, K, V, scale: "none" });
+  assert.ok(maxAbsDiff(r.weights, weights) <= lessons.tolerance, `weights ${r.weights}`);
+  assert.ok(maxAbsDiff(r.output, output) <= lessons.tolerance, `output ${r.output}`);
 });
 
 test("scale: √d_k by default, a number is a temperature", () => {

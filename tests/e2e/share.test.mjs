@@ -1,4 +1,4 @@
-// share.test.mjs — issue 5 in the browser: the whole scene in a link, demos, hide=/view=, files,
+// share.test.mjs — sharing (README, "Sharing") in the browser: the whole scene in a link, demos, hide=/view=, files,
 // images, bad links, and the static builds (dist/ under a sub-path with a strict CSP; the
 // single-file page opened from disk).
 //

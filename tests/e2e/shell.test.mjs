@@ -1,4 +1,4 @@
-// shell.test.mjs — the page shell and input paths beyond issue 3's numbered tests: keyboard entry
+// shell.test.mjs — the page shell and input paths beyond app.test.mjs's numbered tests: keyboard entry
 // into a slider, hover tooltips, a lost-and-restored WebGL context, and the message shown when
 // WebGL2 is missing.
 import { test } from "node:test";

@@ -21,7 +21,7 @@ import { startServer } from "../../../scripts/static-server.mjs";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-// Flags from TOOLCHAIN.md: software WebGL2 (SwiftShader) in a sandbox-less container, and no
+// Flags from docs/TOOLCHAIN.md: software WebGL2 (SwiftShader) in a sandbox-less container, and no
 // background traffic of the browser's own (so "no request leaves the origin" means the page's).
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
