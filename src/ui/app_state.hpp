@@ -58,6 +58,7 @@ struct WalkUi {
   walk::Stage stage = walk::Stage::Inputs;
   int row = 0;                 // query row of the live numbers (clamped to n − 1 when drawn)
   bool scroll_to_top = false;  // set at a step change: the page scrolls up to the step card
+  float card_h = 0;            // the step card's content height, measured last frame (0: not yet)
 };
 
 // The quiz (ui/quiz.hpp): open or not, the question shown, each question's pick.

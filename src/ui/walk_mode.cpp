@@ -257,6 +257,8 @@ void draw_pipeline(AppState& state, const std::vector<Stage>& stages, int index)
 }  // namespace
 
 float walk_card_height(const AppState& state, const Fonts& fonts, float width) {
+  // Measured while drawing (last frame); the estimate below serves the first frame.
+  if (state.ui.walk.card_h > 0) return state.ui.walk.card_h;
   const float em = ImGui::GetFontSize();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float inner = std::max(1.0f, width - 2.0f * style.WindowPadding.x);
@@ -355,6 +357,13 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
     const std::string back = "Back to question " + std::to_string(state.ui.quiz.return_to + 1) + " ▶";
     if (card_button(state, back.c_str(), "quiz/back", true)) open_quiz(state, state.ui.quiz.return_to);
   }
+
+  // The card's height for the next frame's layout: its content plus padding. A change means the
+  // layout is not settled yet, so another frame is drawn.
+  const float measured =
+      std::ceil(ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y);
+  if (std::abs(measured - state.ui.walk.card_h) > 0.5f) state.layout_changed = true;
+  state.ui.walk.card_h = measured;
 }
 
 //-------------------------------------------------------------------------------------------------
