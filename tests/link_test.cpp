@@ -395,8 +395,11 @@ TEST_CASE("fragment: mode= names one of the screen's modes") {
   CHECK(explore.mode == links::Mode::Explore);
   CHECK_FALSE(links::parse_fragment("demo=causal-5").mode.has_value());  // none: the default
 
-  CHECK(error_of("demo=causal-5&mode=heads") ==
-        "link: unknown mode 'heads' in mode= (modes: " + links::mode_names() + ")");
+  CHECK(error_of("demo=causal-5&mode=nope") ==
+        "link: unknown mode 'nope' in mode= (modes: " + links::mode_names() + ")");
+  const links::Fragment heads = links::parse_fragment("demo=three-heads&mode=heads");
+  REQUIRE(heads.ok());
+  CHECK(heads.mode == links::Mode::Heads);
   CHECK(error_of("mode=") == "link: unknown mode '' in mode= (modes: " + links::mode_names() + ")");
   CHECK(error_of("mode=Explore") ==
         "link: unknown mode 'Explore' in mode= (modes: " + links::mode_names() + ")");

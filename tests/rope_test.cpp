@@ -192,7 +192,8 @@ TEST_CASE("scene key rope: errors name rope") {
     const char* tail = c.first;
     const char* want = c.second;
     const scene::ParseResult r = scene::parse_scene(head + tail);
-    INFO(tail);
+    const std::string tail_text = tail;  // clang 14 (wasm) cannot capture a structured binding in INFO
+    INFO(tail_text);
     CHECK_FALSE(r.ok());
     CHECK(r.error.rfind(want, 0) == 0);
   }

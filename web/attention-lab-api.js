@@ -1,10 +1,13 @@
 // attention-lab-api.js — window.attentionLab, the page's API for automation and tests.
 //
 //   ready                 Promise, resolves after the first frame is drawn
-//   getState()            {scene: <scene JSON v1>, result: {Q, K, V, scores, scaled, weights, output, masked_rows},
-//                          ui: {mode, step, scoresTab}}   mode: the screen's mode ("explore", "walk"; a link's
-//                          mode=NAME); step: the walk's step index (−1: none); scoresTab: "raw" | "scaled"
-//                          result also has entropy (bits per row) and argmax (per row, −1 if fully masked)
+//   getState()            {scene: <scene JSON>, result: {Q, K, V, scores, scaled, weights, output, masked_rows,
+//                          entropy, argmax, …}, ui: {mode, step, scoresTab, focusHead, tooltip}}
+//                          mode: the screen's mode ("explore", "walk"; a link's mode=NAME); step: the walk's
+//                          step index (−1: none); scoresTab: "raw" | "scaled"; focusHead: the head
+//                          Scores/Mask/tooltips describe; tooltip: the last derivation tooltip's text ("" when
+//                          none). A multi-head scene's result has heads: [{scores, scaled, weights, output}…],
+//                          concat, mean weights. entropy: bits per row; argmax: per row, −1 if fully masked.
 //   getStep()             {index, count, title, text, numbers, row}: the walk-through's step (index 0-based,
 //                          −1 when no walk runs); text: its sentences; numbers: the live-number sentence of
 //                          query row `row`
@@ -16,6 +19,9 @@
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c causal scale tokens preset cell/{scores,weights,mask}/i/j
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
+//                         heads (the heads control; heads/N each choice), head/t/weights/i/j and
+//                         head/average/weights/i/j (a multi-head weights grid's cells), head/t/focus,
+//                         Wo/r/c (a W_o cell), Wo/add, Wo/remove
 //                         walk/start walk/prev walk/next walk/leave walk/row walk/counter walk/numbers
 //                         walk/stage/K (the pipeline's K-th chip) scores/tab/raw scores/tab/scaled
 //                         weights/entropy weights/argmax quiz/open quiz/Q/choice/C quiz/Q/showme

@@ -293,6 +293,15 @@ bool write_rects(const App& app, const std::string& path, int fb_w, int fb_h, st
       }
     }
   }
+  // Multi-head weights: head/t/weights/i/j for each head, head/average/weights/i/j for their mean.
+  for (std::size_t g = 0; g < state.head_grids.size(); ++g) {
+    const ui::GridGeometry& grid = state.head_grids[g];
+    if (!grid.visible) continue;
+    const std::string head = g + 1 == state.head_grids.size() ? "average" : std::to_string(g);
+    for (int i = 0; i < grid.rows; ++i) {
+      for (int j = 0; j < grid.cols; ++j) add("head/" + head + "/weights/" + std::to_string(i) + "/" + std::to_string(j));
+    }
+  }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
     *error = path + ": cannot write the file";

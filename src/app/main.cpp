@@ -263,6 +263,7 @@ int main(int argc, char** argv) {
   //    that cannot be loaded leaves the example on screen with the error in the banner; with
   //    --frames it is an error (exit 2).
   load_preset(app.state, options.preset.empty() ? kDefaultPreset : options.preset.c_str());
+  if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
   if (!options.scene_path.empty()) {
     std::string text, error;
     if (!platform_read_file(options.scene_path, &text, &error)) {

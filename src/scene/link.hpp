@@ -57,7 +57,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
-enum class Mode { Explore, Walk };
+enum class Mode { Explore, Walk, Heads };
 
 struct ModeInfo {
   Mode mode;
@@ -67,6 +67,7 @@ struct ModeInfo {
 inline constexpr ModeInfo kModes[] = {
     {Mode::Explore, "explore", "Explore"},
     {Mode::Walk, "walk", "Walk through"},
+    {Mode::Heads, "heads", "Heads"},
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;

@@ -24,6 +24,15 @@ double slider_range(const attn::Matrix& m) {
   return 10.0 * decade;
 }
 
+// The largest of 8, 4, 2, 1 that is at most `want` and divides d_k and d_v (after a resize, a split that
+// no longer fits falls back to one that does).
+int fitting_heads(const scene::Scene& s, int want) {
+  for (int h : {8, 4, 2}) {
+    if (h <= want && s.d_k() % h == 0 && s.d_v() % h == 0) return h;
+  }
+  return 1;
+}
+
 void mark_dirty(AppState& state) {
   state.dirty = true;
 }
@@ -43,11 +52,13 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.error.clear();
   state.notice.clear();
   state.dirty = true;
+  state.ui.focus_head = 0;
   recompute_if_dirty(state);
   state.edited = false;
-  state.q_range = slider_range(state.result.Q);
-  state.k_range = slider_range(state.result.K);
-  state.v_range = slider_range(state.result.V);
+  state.q_range = slider_range(state.heads.Q);
+  state.k_range = slider_range(state.heads.K);
+  state.v_range = slider_range(state.heads.V);
+  state.wo_range = slider_range(state.scene.Wo);
   reset_learned_ranges(state);
 }
 
@@ -79,7 +90,9 @@ bool recompute_if_dirty(AppState& state) {
     state.error = problem;
     return false;
   }
-  state.result = scene::compute(state.scene);
+  state.heads = scene::compute_heads(state.scene);
+  state.ui.focus_head = std::clamp(state.ui.focus_head, 0, int(state.heads.heads.size()) - 1);
+  state.result = state.heads.heads[std::size_t(state.ui.focus_head)];
   state.aids = attn::reading_aids(state.result);
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
@@ -92,9 +105,9 @@ void ensure_direct_mode(AppState& state) {
   if (state.scene.mode == scene::Mode::Direct) return;
   recompute_if_dirty(state);
   scene::Scene& s = state.scene;
-  s.Q = state.result.Q;
-  s.K = state.result.K;
-  s.V = state.result.V;
+  s.Q = state.heads.Q;  // every head's columns (result holds the focused head's)
+  s.K = state.heads.K;
+  s.V = state.heads.V;
   s.X.resize(0, 0);
   s.Wq.resize(0, 0);
   s.Wk.resize(0, 0);
@@ -129,12 +142,18 @@ void set_token_count(AppState& state, int n) {
 
 void set_key_dim(AppState& state, int d_k) {
   if (std::clamp(d_k, 1, scene::kMaxDim) == state.scene.d_k()) return;
-  resize_checked(state, [d_k](scene::Scene& s) { scene::set_key_dim(s, d_k); });
+  resize_checked(state, [d_k](scene::Scene& s) {
+    scene::set_key_dim(s, d_k);
+    s.heads = fitting_heads(s, s.heads);  // a split that no longer divides d_k falls back to one that does
+  });
 }
 
 void set_value_dim(AppState& state, int d_v) {
   if (std::clamp(d_v, 1, scene::kMaxDim) == state.scene.d_v()) return;
-  resize_checked(state, [d_v](scene::Scene& s) { scene::set_value_dim(s, d_v); });
+  resize_checked(state, [d_v](scene::Scene& s) {
+    scene::set_value_dim(s, d_v);  // keeps W_o's rows = d_v
+    s.heads = fitting_heads(s, s.heads);
+  });
 }
 
 void set_model_dim(AppState& state, int d_model) {
@@ -167,6 +186,48 @@ bool make_direct(AppState& state) {
   state.notice = "Direct: Q, K, V are now the numbers X·W_q, X·W_k, X·W_v had; drag them directly.";
   mark_dirty(state);
   return true;
+}
+
+void set_heads(AppState& state, int heads) {
+  heads = std::clamp(heads, 1, scene::kMaxHeads);
+  if (heads == state.scene.heads || state.scene.d_k() % heads != 0 || state.scene.d_v() % heads != 0) return;
+  if (state.scene.rope_on && (state.scene.d_k() / heads) % 2 != 0) {  // RoPE turns pairs within a head
+    state.notice = "heads: with RoPE each head needs an even size (d_k/h = " +
+                   std::to_string(state.scene.d_k() / heads) + ")";
+    return;
+  }
+  state.scene.heads = heads;
+  state.ui.focus_head = std::min(state.ui.focus_head, heads - 1);
+  mark_dirty(state);
+}
+
+void set_focus_head(AppState& state, int head) {
+  recompute_if_dirty(state);
+  if (head < 0 || head >= int(state.heads.heads.size()) || head == state.ui.focus_head) return;
+  state.ui.focus_head = head;
+  state.result = state.heads.heads[std::size_t(head)];
+  state.aids = attn::reading_aids(state.result);
+  ++state.result_version;  // the Scores and Mask panels repaint the newly focused head
+}
+
+void set_wo_entry(AppState& state, int row, int col, double value) {
+  attn::Matrix& Wo = state.scene.Wo;
+  if (row < 0 || col < 0 || row >= Wo.rows() || col >= Wo.cols() || !std::isfinite(value)) return;
+  Wo(row, col) = std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
+  mark_dirty(state);
+}
+
+void add_wo(AppState& state) {
+  if (state.scene.Wo.size() != 0) return;
+  state.scene.Wo = attn::Matrix::Identity(state.scene.d_v(), state.scene.d_v());
+  state.wo_range = 1;
+  mark_dirty(state);
+}
+
+void remove_wo(AppState& state) {
+  if (state.scene.Wo.size() == 0) return;
+  state.scene.Wo.resize(0, 0);
+  mark_dirty(state);
 }
 
 void toggle_mask_cell(AppState& state, int i, int j) {
@@ -224,10 +285,12 @@ std::string json_quote(std::string_view text) {
 
 std::string state_json(const AppState& state) {
   std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
-  out += state.computed ? scene::result_to_json(state.result) : "null";
+  out += state.computed ? scene::result_to_json(state.heads) : "null";
   out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) +
          ",\"step\":" + std::to_string(walk_index(state)) +
-         ",\"scoresTab\":" + (state.ui.scores_tab == ScoresTab::Raw ? "\"raw\"" : "\"scaled\"") + "}}";
+         ",\"scoresTab\":" + (state.ui.scores_tab == ScoresTab::Raw ? "\"raw\"" : "\"scaled\"") +
+         ",\"focusHead\":" + std::to_string(state.ui.focus_head) +
+         ",\"tooltip\":" + json_quote(state.ui.tooltip) + "}}";
   return out;
 }
 
@@ -256,17 +319,26 @@ std::string widget_rect_json(const AppState& state, std::string_view id, float s
     r = it->second;
     found = true;
   } else {
-    // cell/<grid>/<i>/<j>
+    // cell/<grid>/<i>/<j>; the multi-head weights grids: head/<t>/weights/<i>/<j> and
+    // head/average/weights/<i>/<j>.
     char grid[16] = {0};
-    int i = -1, j = -1;
+    int i = -1, j = -1, t = -1;
     char tail = 0;
     const std::string text(id);
-    if (std::sscanf(text.c_str(), "cell/%15[a-z]/%d/%d%c", grid, &i, &j, &tail) == 3) {
+    const int h = int(state.head_grids.size()) - 1;  // the last grid is the average
+    const GridGeometry* g = nullptr;
+    if (std::sscanf(text.c_str(), "head/%d/weights/%d/%d%c", &t, &i, &j, &tail) == 3) {
+      if (t >= 0 && t < h) g = &state.head_grids[std::size_t(t)];
+    } else if (std::sscanf(text.c_str(), "head/average/weights/%d/%d%c", &i, &j, &tail) == 2) {
+      if (h >= 1) g = &state.head_grids[std::size_t(h)];
+    } else if (std::sscanf(text.c_str(), "cell/%15[a-z]/%d/%d%c", grid, &i, &j, &tail) == 3) {
       const std::string name = grid;
-      const GridGeometry* g = name == "scores"    ? &state.scores_grid
-                              : name == "weights" ? &state.weights_grid
-                              : name == "mask"    ? &state.mask_grid
-                                                  : nullptr;
+      g = name == "scores"    ? &state.scores_grid
+          : name == "weights" ? &state.weights_grid
+          : name == "mask"    ? &state.mask_grid
+                              : nullptr;
+    }
+    {
       if (g && g->visible && i >= 0 && j >= 0 && i < g->rows && j < g->cols) {
         const float x0 = g->origin.x + g->cell * float(j), y0 = g->origin.y + g->cell * float(i);
         // Report only cells whose centre is visible (scrolled-away cells cannot be clicked).

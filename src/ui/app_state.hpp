@@ -79,6 +79,10 @@ struct UiState {
   ScoresTab scores_tab = ScoresTab::Raw;
   // Reading aids on the weights grid (switchable): each row's entropy and its largest cell outlined.
   bool show_entropy = false, show_argmax = false;
+  int focus_head = 0;         // multi-head scenes: the head Scores, Mask and tooltips describe
+  // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
+  // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
+  std::string tooltip, next_tooltip;
 
   // --- layout, measured while drawing (last frame → this frame)
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
@@ -86,6 +90,7 @@ struct UiState {
 
   // --- caches, rebuilt when AppState::result_version changes
   HeatmapImage scores_image, weights_image;
+  std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
 };
@@ -102,8 +107,9 @@ struct AppState {
   scene::Scene scene;
   scene::Scene reset_scene;  // what "Reset" returns to (the preset or scene last loaded)
   std::string preset_name;   // empty when the scene did not come from a preset
-  attn::Result result;
-  attn::ReadingAids aids;            // per-row entropy and argmax of result.weights, computed with it
+  attn::HeadsResult heads;  // every head, their concat and the output map (scene::compute_heads)
+  attn::Result result;      // the focused head's stages (heads.heads[ui.focus_head]); all of it for h = 1
+  attn::ReadingAids aids;   // per-row entropy and argmax of result.weights (the focused head), computed with it
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
   bool dirty = true;                 // scene changed since the last recompute
   bool computed = false;             // result holds a valid computation
@@ -112,6 +118,7 @@ struct AppState {
   // Slider ranges ±range per matrix, fixed while dragging (set when a scene is loaded).
   double q_range = 1, k_range = 1, v_range = 1;
   double x_range = 1, w_range = 1;  // learned scenes: X's sliders, the W_q/W_k/W_v cells
+  double wo_range = 1;              // the output map Wo's cells
 
   // --- messages
   std::string error;   // shown in a banner until dismissed (e.g. a rejected scene)
@@ -125,6 +132,7 @@ struct AppState {
   // --- automation: named widget rectangles in ImGui coordinates, as last drawn
   std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
   GridGeometry scores_grid, weights_grid, mask_grid;
+  std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
 
   UiState ui;  // mode, layout values, panel caches
   FrameStats stats;
@@ -154,12 +162,20 @@ bool make_learned(AppState& state);  // direct → X = [Q | K | V], selection W'
 bool make_direct(AppState& state);   // learned → Q = X·W_q, K = X·W_k, V = X·W_v
 // Slider ranges of X and the W's from the current scene (on load and after make_learned).
 void reset_learned_ranges(AppState& state);
+// Multi-head: split into h heads (h divides d_k and d_v; Wo kept), and which head the panels describe.
+void set_heads(AppState& state, int heads);
+void set_focus_head(AppState& state, int head);
+// Wo: set one entry; add the identity (d_v×d_v) as a starting map, or remove it.
+void set_wo_entry(AppState& state, int row, int col, double value);
+void add_wo(AppState& state);
+void remove_wo(AppState& state);
 // Toggle cell (i, j) of the custom mask (created all-ones on first use).
 void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);
 
 // --- the page API (JSON in and out)
-// {"scene": <scene JSON v1>, "result": <result_to_json>, "ui": {"mode": "explore"}}
+// {"scene": <scene JSON>, "result": <result_to_json of every head>,
+//  "ui": {"mode": "explore", "focusHead": 0, "tooltip": "<last tooltip's text, or empty>"}}
 std::string state_json(const AppState& state);
 // Validate and load `json_text`: {"ok":true} or {"ok":false,"error":"<field: reason>"} (state kept).
 std::string apply_state_json(AppState& state, std::string_view json_text);

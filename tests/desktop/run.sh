@@ -23,6 +23,8 @@
 #   7. with SANITIZED_APP: three presets under ASan + UBSan exit 0 with no sanitizer report, and no
 #      leak whose stack passes through this repository (Mesa and X11 leak a few hundred bytes of
 #      their own at exit, with stacks outside it: those are counted, not failed)
+#   8. multi-head: three-heads in the Heads mode (--mode heads): every head's weights grid and the
+#      average, cell by cell against NumPy (check_heads.py); an unknown --mode exits 2
 # Prints "ok - …" / "not ok - …" per check and closes with "N passed, N failed".
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -437,6 +439,20 @@ if [ -n "$sanitized_app" ]; then
     done
   fi
 fi
+
+# --- 8. multi-head: the Heads mode of three-heads, every head's grid against NumPy ---------------
+"$cli" --preset three-heads > "$out/three-heads.scene.json"
+timeout 60 "$app" --preset three-heads --mode heads --frames 5 --size 1280x720 \
+  --screenshot "$out/three-heads-heads.png" --rects "$out/three-heads-heads.rects.json" > "$out/three-heads.log" 2>&1
+check "three-heads --mode heads: exits 0 (log $out/three-heads.log)" [ $? -eq 0 ]
+while IFS= read -r line; do
+  case "$line" in
+    "ok - "*) ok "${line#ok - }" ;;
+    "not ok - "*) not_ok "${line#not ok - }" ;;
+  esac
+done < <("$python" "$here/check_heads.py" --png "$out/three-heads-heads.png" \
+  --rects "$out/three-heads-heads.rects.json" --scene "$out/three-heads.scene.json" --label "three-heads (Heads mode)")
+check "--mode nope: exits 2" bash -c '"$1" --mode nope --frames 1 > /dev/null 2>&1; [ $? -eq 2 ]' _ "$app"
 
 echo
 echo "desktop: screenshots and logs in $out"

@@ -59,6 +59,13 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_v: length of each value (and output row)");
   record_item_rect(state, "dv");
 
+  // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
+  // the scene has several heads (a one-head Explore screen keeps its height for the vectors).
+  if (state.ui.mode == Mode::Heads || s.heads > 1) {
+    row_label("Heads");
+    draw_heads_control(state);
+  }
+
   // Scale: none / √d_k / temperature.
   row_label("Scale");
   ImGui::BeginGroup();
@@ -97,8 +104,12 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
         ImGui::TextDisabled("softmax sees QKᵀ as it is (the NumPy lesson)");
         break;
       case attn::ScaleMode::SqrtDk:
-        ImGui::TextDisabled("softmax sees QKᵀ / √d_k, √%d = %s", s.d_k(),
-                            format_number(state.result.divisor, 3).c_str());
+        if (s.heads > 1)  // each head divides by the root of its own key size
+          ImGui::TextDisabled("each head's softmax sees Q_t K_tᵀ / √(d_k/h), √%d = %s", s.d_k() / s.heads,
+                              format_number(state.result.divisor, 3).c_str());
+        else
+          ImGui::TextDisabled("softmax sees QKᵀ / √d_k, √%d = %s", s.d_k(),
+                              format_number(state.result.divisor, 3).c_str());
         break;
       case attn::ScaleMode::Temperature:
         ImGui::TextDisabled("softmax sees QKᵀ / T: a small T sharpens");

@@ -22,10 +22,12 @@ namespace {
 // [SECTION] Panel data
 //-------------------------------------------------------------------------------------------------
 
-// Scores: raw QKᵀ, or the scaled + masked QKᵀ / s + M (the Scores panel's second tab), diverging
-// colours symmetric around 0 over the visible (allowed) cells. Weights: A in [0, 1], viridis.
-// Masked cells are hatched in all three (the raw grid prints their score on the hatching).
+// Scores: raw QKᵀ, diverging colours symmetric around 0 over the visible (allowed) cells.
+// Weights: A in [0, 1], viridis.
+// The Scores panel's second tab holds the scaled + masked QKᵀ / s + M (grid_captions.hpp); masked
+// cells are hatched in every grid (the raw grid prints their score on the hatching).
 HeatmapImage heatmap_data(const attn::Result& r, captions::Grid which) {
+  const HeatmapKind kind = which == captions::Grid::Weights ? HeatmapKind::Weights : HeatmapKind::Scores;
   HeatmapImage d;
   d.grid = int(which);
   d.n = int(r.scores.rows());
@@ -43,7 +45,7 @@ HeatmapImage heatmap_data(const attn::Result& r, captions::Grid which) {
       largest = std::max(largest, std::abs(v));
     }
   }
-  if (which != captions::Grid::Weights) {
+  if (kind == HeatmapKind::Scores) {
     const float span = float(largest > 1e-9 ? largest : 1.0);
     d.lo = -span;
     d.hi = span;
@@ -123,7 +125,8 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
     swatch.version = 1;
     const ImVec2 s0(pos.x + width + 1.2f * em, pos.y - 0.1f * em);
     painter.paint(dl, s0, ImVec2(s0.x + 1.1f * em, s0.y + 1.1f * em), swatch);
-    dl->AddText(ImVec2(s0.x + 1.5f * em, s0.y + 0.1f * em), palette::kTextDim, masked_label);
+    const char* text = masked_label;
+    dl->AddText(ImVec2(s0.x + 1.5f * em, s0.y + 0.1f * em), palette::kTextDim, text);
   }
   ImGui::PopFont();
 }
@@ -145,28 +148,91 @@ std::string dot_product_terms(const attn::Result& r, int i, int j) {
   return s;
 }
 
+// The key size the divisor's square root is taken of: "√d_k = √8", or per head "√(d_k/h) = √4".
+std::string root_text(const scene::Scene& s) {
+  return s.heads == 1 ? "√d_k = √" + std::to_string(s.d_k())
+                      : "√(d_k/h) = √" + std::to_string(s.d_k() / s.heads);
+}
+
 std::string divisor_text(const scene::Scene& s, double divisor) {
   switch (s.scale.mode) {
     case attn::ScaleMode::None:
       return "÷ 1 (no scaling)";
     case attn::ScaleMode::SqrtDk:
-      return "÷ √d_k = ÷ √" + std::to_string(s.d_k()) + " = ÷ " + format_number(divisor, 3);
+      return "÷ " + root_text(s) + " = ÷ " + format_number(divisor, 3);
     case attn::ScaleMode::Temperature:
       return "÷ T = ÷ " + format_number(divisor, 3);
   }
   return "";
 }
 
-void weight_tooltip(const AppState& state, int i, int j) {
+// A tooltip line, also kept as text for the page API (getState().ui.tooltip).
+void tooltip_line(AppState& state, const std::string& text, bool dim = false) {
+  if (dim)
+    ImGui::TextDisabled("%s", text.c_str());
+  else
+    ImGui::TextUnformatted(text.c_str());
+  state.ui.next_tooltip += text + "\n";
+}
+
+void score_tooltip(AppState& state, int i, int j) {
   const attn::Result& r = state.result;
   const scene::Scene& s = state.scene;
   ImGui::BeginTooltip();
-  ImGui::Text("a[%d][%d]: how much \"%s\" (query %d) attends to \"%s\" (key %d)", i, j, s.tokens[i].c_str(),
-              i, s.tokens[j].c_str(), j);
+  const std::string head = s.heads > 1 ? "head " + std::to_string(state.ui.focus_head) + ": " : std::string();
+  tooltip_line(state, head + "QKᵀ[" + std::to_string(i) + "][" + std::to_string(j) + "] = q_" +
+                          std::to_string(i) + " · k_" + std::to_string(j) + ": does \"" + s.tokens[i] +
+                          "\" look for what \"" + s.tokens[j] + "\" has?");
+  ImGui::Separator();
+  const int d_k = int(r.Q.cols());
+  const int shown = std::min(d_k, 16);
+  if (ImGui::BeginTable("products", 4, ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("c");
+    ImGui::TableSetupColumn("q_i[c]");
+    ImGui::TableSetupColumn("k_j[c]");
+    ImGui::TableSetupColumn("q_i[c]·k_j[c]");
+    ImGui::TableHeadersRow();
+    for (int c = 0; c < shown; ++c) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", c);
+      ImGui::TableNextColumn();
+      ImGui::TextColored(to_vec4(palette::kQuery), "%s", format_number(r.Q(i, c), 3).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextColored(to_vec4(palette::kKey), "%s", format_number(r.K(j, c), 3).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(format_number(r.Q(i, c) * r.K(j, c), 3).c_str());
+    }
+    ImGui::EndTable();
+  }
+  if (shown < d_k) ImGui::TextDisabled("… %d more components", d_k - shown);
+  tooltip_line(state, "Σ = " + format_number(r.scores(i, j), 3));
+  if (!r.allowed(i, j)) {
+    ImGui::TextColored(to_vec4(palette::kError), "Masked: softmax sees −∞ here, whatever the score.");
+  } else {
+    tooltip_line(
+        state,
+        "Softmax sees it " + divisor_text(s, r.divisor) + " → " + format_number(r.scaled(i, j), 3) + ".",
+        true);
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+// The derivation of weight a[i][j] of `r` (one head's stages; `head` ≥ 0 names it in a multi-head
+// scene): q_i · k_j, the division, and the softmax with the row's max and Σ.
+void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int j) {
+  const scene::Scene& s = state.scene;
+  ImGui::BeginTooltip();
+  const std::string who = head >= 0 ? "head " + std::to_string(head) + ": " : std::string();
+  const std::string si = std::to_string(i), sj = std::to_string(j);
+  tooltip_line(state, who + "a[" + si + "][" + sj + "]: how much \"" + s.tokens[i] + "\" (query " + si +
+                          ") attends to \"" + s.tokens[j] + "\" (key " + sj + ")");
   ImGui::Separator();
   if (!r.allowed(i, j)) {
-    ImGui::TextUnformatted("Masked: M[i][j] = −∞, so exp(−∞) = 0 and a[i][j] = 0.");
-    ImGui::TextDisabled("Key %d is hidden from query %d.", j, i);
+    tooltip_line(state, "Masked: M[i][j] = −∞, so exp(−∞) = 0 and a[i][j] = 0.");
+    tooltip_line(state, "Key " + sj + " is hidden from query " + si + ".", true);
     ImGui::EndTooltip();
     return;
   }
@@ -179,26 +245,31 @@ void weight_tooltip(const AppState& state, int i, int j) {
     if (r.allowed(i, c)) denom += std::exp(r.scaled(i, c) - row_max);
   }
   const double score = r.scores(i, j), scaled = r.scaled(i, j);
-  ImGui::Text("q_%d · k_%d = Σ q_%d[c]·k_%d[c] = %s = %s", i, j, i, j, dot_product_terms(r, i, j).c_str(),
-              format_number(score, 3).c_str());
-  ImGui::Text("%s  →  s = %s", divisor_text(s, r.divisor).c_str(), format_number(scaled, 3).c_str());
-  ImGui::Text("exp(s − max) / Σ = exp(%s − %s) / %s = %s", format_number(scaled, 3).c_str(),
-              format_number(row_max, 3).c_str(), format_number(denom, 3).c_str(),
-              format_weight(r.weights(i, j), 6).c_str());
-  ImGui::TextDisabled("max and Σ run over row %d's visible keys; the row sums to 1.", i);
-  if (std::size_t(i) < state.aids.entropy.size()) {
+  // In head t, q and k are the head's columns of the token's query and key.
+  const std::string q = head >= 0 ? "q_" + si + "^(" + std::to_string(head) + ")" : "q_" + si;
+  const std::string k = head >= 0 ? "k_" + sj + "^(" + std::to_string(head) + ")" : "k_" + sj;
+  tooltip_line(state, q + " · " + k + " = Σ " + q + "[c]·" + k + "[c] = " + dot_product_terms(r, i, j) +
+                          " = " + format_number(score, 3));
+  tooltip_line(state, divisor_text(s, r.divisor) + "  →  s = " + format_number(scaled, 3));
+  tooltip_line(state, "exp(s − max) / Σ = exp(" + format_number(scaled, 3) + " − " +
+                          format_number(row_max, 3) + ") / " + format_number(denom, 3) + " = " +
+                          format_weight(r.weights(i, j), 6));
+  tooltip_line(state, "max and Σ run over row " + si + "'s visible keys; the row sums to 1.", true);
+  if (head < 0 && std::size_t(i) < state.aids.entropy.size()) {
     // Reading aids (core/reading_aids): how spread the row is, and where its largest weight sits.
     const int top = state.aids.argmax[std::size_t(i)];
     ImGui::Separator();
-    ImGui::Text(
-        "Row %d: entropy H = %s bits (%s if even over its %s visible keys); largest weight: key %d \"%s\"", i,
-        format_number(state.aids.entropy[std::size_t(i)], 3).c_str(),
-        format_number(state.aids.uniform[std::size_t(i)], 3).c_str(),
-        std::to_string(r.allowed.row(i).count()).c_str(), top,
-        top >= 0 ? s.tokens[std::size_t(top)].c_str() : "");
+    tooltip_line(state, "Row " + si +
+                            ": entropy H = " + format_number(state.aids.entropy[std::size_t(i)], 3) +
+                            " bits (" + format_number(state.aids.uniform[std::size_t(i)], 3) +
+                            " if even over its " + std::to_string(r.allowed.row(i).count()) +
+                            " visible keys); largest weight: key " + std::to_string(top) +
+                            (top >= 0 ? " \"" + s.tokens[std::size_t(top)] + "\"" : std::string()));
   }
   ImGui::EndTooltip();
 }
+
+namespace {
 
 // Toggle chips on the title line, right-aligned: the Scores panel's two grids (raw QKᵀ, and the
 // scaled + masked stage), the Weights panel's reading aids. Drawn on their own line when the
@@ -254,45 +325,6 @@ void draw_grid_switches(AppState& state, const Fonts& fonts, HeatmapKind kind, I
   if (on_title_line) ImGui::SetCursorScreenPos(after_header);
 }
 
-void score_tooltip(const AppState& state, int i, int j) {
-  const attn::Result& r = state.result;
-  const scene::Scene& s = state.scene;
-  ImGui::BeginTooltip();
-  ImGui::Text("QKᵀ[%d][%d] = q_%d · k_%d: does \"%s\" look for what \"%s\" has?", i, j, i, j,
-              s.tokens[i].c_str(), s.tokens[j].c_str());
-  ImGui::Separator();
-  const int d_k = int(r.Q.cols());
-  const int shown = std::min(d_k, 16);
-  if (ImGui::BeginTable("products", 4, ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("c");
-    ImGui::TableSetupColumn("q_i[c]");
-    ImGui::TableSetupColumn("k_j[c]");
-    ImGui::TableSetupColumn("q_i[c]·k_j[c]");
-    ImGui::TableHeadersRow();
-    for (int c = 0; c < shown; ++c) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::Text("%d", c);
-      ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::kQuery), "%s", format_number(r.Q(i, c), 3).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::kKey), "%s", format_number(r.K(j, c), 3).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(format_number(r.Q(i, c) * r.K(j, c), 3).c_str());
-    }
-    ImGui::EndTable();
-  }
-  if (shown < d_k) ImGui::TextDisabled("… %d more components", d_k - shown);
-  ImGui::Text("Σ = %s", format_number(r.scores(i, j), 3).c_str());
-  if (!r.allowed(i, j)) {
-    ImGui::TextColored(to_vec4(palette::kError), "Masked: softmax sees −∞ here, whatever the score.");
-  } else {
-    ImGui::TextDisabled("Softmax sees it %s → %s.", divisor_text(s, r.divisor).c_str(),
-                        format_number(r.scaled(i, j), 3).c_str());
-  }
-  ImGui::EndTooltip();
-}
-
 }  // namespace
 
 //-------------------------------------------------------------------------------------------------
@@ -300,6 +332,10 @@ void score_tooltip(const AppState& state, int i, int j) {
 //-------------------------------------------------------------------------------------------------
 
 void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts, HeatmapKind kind) {
+  if (kind == HeatmapKind::Weights && state.scene.heads > 1) {  // small multiples, one grid per head
+    draw_heads_weights_panel(state, painter, fonts);
+    return;
+  }
   const bool scores = kind == HeatmapKind::Scores;
   const Term term = scores ? Term::Scores : Term::Weights;
   // The Scores panel shows raw QKᵀ or, on its second tab, the scaled + masked stage softmax sees.
@@ -308,7 +344,11 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
                                                                        : captions::Grid::Scaled;
   const bool raw = which == captions::Grid::Raw;
   // Titles and hints say what the grid holds (grid_captions.hpp; tested per scale mode and mask).
-  const captions::Caption caption = captions::grid_caption(which, state.scene, state.result);
+  captions::Caption caption = captions::grid_caption(which, state.scene, state.result);
+  if (raw && state.scene.heads > 1) {  // the focused head's
+    const std::string t = std::to_string(state.ui.focus_head);
+    caption.title = "Scores  Q_" + t + " K_" + t + "ᵀ  (head " + t + ")";
+  }
   const ImVec2 header_pos = ImGui::GetCursorScreenPos();
   // Scores and Weights sit side by side: two hint lines each (the longer one wraps) keep the grids level.
   panel_header(state, fonts, caption.title.c_str(), caption.hint.c_str(), 2);
@@ -511,10 +551,9 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
       }
     }
     if (entropy) {
-      const char* head = "H / log₂k";
       dl->AddText(
           ImVec2(grid_max.x + sum_room - entropy_room, g.grid_min.y - ImGui::GetTextLineHeight() - 0.2f * em),
-          palette::kValue, head);
+          palette::kValue, "H / log₂k");
     }
     ImGui::PopFont();
   }
@@ -553,7 +592,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     if (scores) {
       score_tooltip(state, hover_i, hover_j);
     } else {
-      weight_tooltip(state, hover_i, hover_j);
+      weight_tooltip(state, state.result, state.scene.heads > 1 ? state.ui.focus_head : -1, hover_i, hover_j);
     }
   }
 }
