@@ -26,7 +26,10 @@
 //                         walk/stage/K (the pipeline's K-th chip) scores/tab/raw scores/tab/scaled
 //                         weights/entropy weights/argmax quiz/open quiz/Q/choice/C quiz/Q/showme
 //                         quiz/Q/feedback quiz/prev quiz/next quiz/close quiz/back
-//   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
+//                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
+//                         weights-log (the weights' log colour scale)
+//   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
+//                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //
 // Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
 // returns JSON text.

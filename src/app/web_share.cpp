@@ -120,7 +120,9 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   } else if (!s && reset_if_empty) {
     s = scene::preset(kDefaultPreset);
   }
-  if (s) {
+  if (f.gen) {
+    ui::load_generated(*sharing.state, *f.gen);  // generate() made a valid scene: nothing to check
+  } else if (s) {
     if (std::string e = apply_scene(*s); !e.empty()) return fail(e);
   }
   ui::set_panel_visibility(f.hide, f.view);
@@ -144,9 +146,12 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const ui::Sharing& sharing = ui::sharing();
   if (!sharing.state) return fail("app: not started");
+  const ui::AppState& state = *sharing.state;
   const scene::link::MadeFragment made =
-      scene::link::make_fragment(sharing.state->scene, ui::hidden_panels(), sharing.view,
-                                 sharing.state->ui.mode, ui::walk_index(*sharing.state) + 1);
+      state.generated && !state.edited
+          ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(), sharing.view, state.ui.mode)
+          : scene::link::make_fragment(state.scene, ui::hidden_panels(), sharing.view, state.ui.mode,
+                                       ui::walk_index(state) + 1);
   if (!made.ok()) return fail(made.error);
   return reply("{\"ok\":true,\"fragment\":" + ui::json_quote(made.fragment) + "}");
 }

@@ -2,11 +2,13 @@
 #include "ui/app_state.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <utility>
 
 #include "scene/edit.hpp"
+#include "scene/traces.hpp"  // options_of
 #include "ui/walk_mode.hpp"
 
 namespace ui {
@@ -49,6 +51,7 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.scene = std::move(scene);
   state.reset_scene = state.scene;
   state.preset_name = std::move(preset_name);
+  state.generated.reset();
   state.error.clear();
   state.notice.clear();
   state.dirty = true;
@@ -71,6 +74,11 @@ void reset_learned_ranges(AppState& state) {
   state.w_range = slider_range(w);
 }
 
+void load_generated(AppState& state, const scene::GenSpec& spec) {
+  load_scene(state, scene::generate(spec), "");
+  state.generated = spec;
+}
+
 bool load_preset(AppState& state, std::string_view name) {
   std::optional<scene::Scene> s = scene::preset(name);
   if (!s) {
@@ -90,10 +98,32 @@ bool recompute_if_dirty(AppState& state) {
     state.error = problem;
     return false;
   }
-  state.heads = scene::compute_heads(state.scene);
-  state.ui.focus_head = std::clamp(state.ui.focus_head, 0, int(state.heads.heads.size()) - 1);
-  state.result = state.heads.heads[std::size_t(state.ui.focus_head)];
-  state.aids = attn::reading_aids(state.result);
+  const auto start = std::chrono::steady_clock::now();
+  const scene::Scene& s = state.scene;
+  if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0) {
+    // One head, no RoPE, no W_o: through the incremental engine (what scene::compute gives, bit for
+    // bit), without copying the n×n stages. state.heads keeps only Q, K, V (heads.heads stays
+    // empty: state.result is the one head).
+    state.engine.swap_result(state.result);  // take back what the panels read, update, lend it again
+    if (s.mode == scene::Mode::Direct)
+      state.engine.update(s.Q, s.K, s.V, scene::options_of(s));
+    else
+      state.engine.update_projected(s.X, s.Wq, s.Wk, s.Wv, scene::options_of(s));
+    state.engine.swap_result(state.result);
+    state.heads = attn::HeadsResult{};
+    state.heads.Q = state.result.Q;
+    state.heads.K = state.result.K;
+    state.heads.V = state.result.V;
+    state.ui.focus_head = 0;
+  } else {
+    state.heads = scene::compute_heads(state.scene);
+    state.ui.focus_head = std::clamp(state.ui.focus_head, 0, int(state.heads.heads.size()) - 1);
+    state.result = state.heads.heads[std::size_t(state.ui.focus_head)];
+    state.engine.invalidate();
+  }
+  state.stats.last_recompute_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  state.aids = attn::reading_aids(state.result);  // the reading aids of the weights just computed
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
   ++state.result_version;
@@ -285,7 +315,10 @@ std::string json_quote(std::string_view text) {
 
 std::string state_json(const AppState& state) {
   std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
-  out += state.computed ? scene::result_to_json(state.heads) : "null";
+  // One head without RoPE or W_o: `result` is the whole pass (the same text as a one-head HeadsResult).
+  out += !state.computed             ? "null"
+         : state.heads.heads.empty() ? scene::result_to_json(state.result)
+                                     : scene::result_to_json(state.heads);
   out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) +
          ",\"step\":" + std::to_string(walk_index(state)) +
          ",\"scoresTab\":" + (state.ui.scores_tab == ScoresTab::Raw ? "\"raw\"" : "\"scaled\"") +
@@ -359,8 +392,25 @@ std::string widget_rect_json(const AppState& state, std::string_view id, float s
 std::string frame_stats_json(const AppState& state) {
   const FrameStats& f = state.stats;
   const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
+  std::vector<double> recent(f.recent_ms, f.recent_ms + f.recent_count);
+  std::sort(recent.begin(), recent.end());
+  const double max_ms = recent.empty() ? 0.0 : recent.back();
+  // Nearest rank: the smallest value with at least 95 % of the frames at or below it.
+  const double p95_ms =
+      recent.empty() ? 0.0 : recent[std::size_t(std::ceil(0.95 * double(recent.size()))) - 1];
   return "{\"frames\":" + std::to_string(f.frames) + ",\"lastFrameMs\":" + number_json(f.last_frame_ms) +
-         ",\"avgFrameMs\":" + number_json(avg) + ",\"recomputes\":" + std::to_string(f.recomputes) + "}";
+         ",\"avgFrameMs\":" + number_json(avg) + ",\"maxFrameMs\":" + number_json(max_ms) +
+         ",\"p95FrameMs\":" + number_json(p95_ms) + ",\"recomputes\":" + std::to_string(f.recomputes) +
+         ",\"lastRecomputeMs\":" + number_json(f.last_recompute_ms) + "}";
+}
+
+void record_frame(FrameStats& stats, double ms) {
+  ++stats.frames;
+  stats.last_frame_ms = ms;
+  stats.total_frame_ms += ms;
+  stats.recent_ms[stats.recent_next] = ms;
+  stats.recent_next = (stats.recent_next + 1) % FrameStats::kWindow;
+  stats.recent_count = std::min(stats.recent_count + 1, FrameStats::kWindow);
 }
 
 void record_item_rect(AppState& state, const std::string& id) {

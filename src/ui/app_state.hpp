@@ -7,13 +7,16 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "core/incremental.hpp"
 #include "core/reading_aids.hpp"
 #include "imgui.h"
+#include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
@@ -79,7 +82,7 @@ struct UiState {
   ScoresTab scores_tab = ScoresTab::Raw;
   // Reading aids on the weights grid (switchable): each row's entropy and its largest cell outlined.
   bool show_entropy = false, show_argmax = false;
-  int focus_head = 0;         // multi-head scenes: the head Scores, Mask and tooltips describe
+  int focus_head = 0;  // multi-head scenes: the head Scores, Mask and tooltips describe
   // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
   // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
   std::string tooltip, next_tooltip;
@@ -88,18 +91,27 @@ struct UiState {
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
   bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
 
-  // --- caches, rebuilt when AppState::result_version changes
+  // --- view options
+  bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
+  scene::GenSpec gen_draft;  // the Generate… popup's fields
+
+  // --- caches, rebuilt when AppState::result_version changes (or weights_log toggles)
   HeatmapImage scores_image, weights_image;
+  bool weights_image_log = false;                // the scale weights_image was built with
   std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
 };
 
 struct FrameStats {
-  std::int64_t frames = 0;      // ImGui frames actually rendered
-  double last_frame_ms = 0;     // CPU time of the last frame's work
-  double total_frame_ms = 0;    // sum over all frames (average = total / frames)
-  std::int64_t recomputes = 0;  // core runs
+  std::int64_t frames = 0;             // ImGui frames actually rendered
+  double last_frame_ms = 0;            // CPU time of the last frame's work
+  double total_frame_ms = 0;           // sum over all frames (average = total / frames)
+  std::int64_t recomputes = 0;         // core runs
+  double last_recompute_ms = 0;        // the last core run (incremental or full), in ms
+  static constexpr int kWindow = 120;  // max and 95th percentile over the last 120 frames
+  double recent_ms[kWindow] = {};
+  int recent_count = 0, recent_next = 0;
 };
 
 struct AppState {
@@ -107,9 +119,17 @@ struct AppState {
   scene::Scene scene;
   scene::Scene reset_scene;  // what "Reset" returns to (the preset or scene last loaded)
   std::string preset_name;   // empty when the scene did not come from a preset
-  attn::HeadsResult heads;  // every head, their concat and the output map (scene::compute_heads)
+  // Set when the scene was generated (Generate control, #gen= link): while it is unedited its link
+  // is #gen=… (five numbers) instead of every number.
+  std::optional<scene::GenSpec> generated;
+  attn::HeadsResult heads;  // every head, their concat and the output map (scene::compute_heads);
+                            // for one head without RoPE or W_o only Q, K, V (then `result` is all)
   attn::Result result;      // the focused head's stages (heads.heads[ui.focus_head]); all of it for h = 1
-  attn::ReadingAids aids;   // per-row entropy and argmax of result.weights (the focused head), computed with it
+  attn::ReadingAids
+      aids;  // per-row entropy and argmax of result.weights (the focused head), computed with it
+  // Keeps what the next edit can reuse: a dragged query recomputes one row, a key one column and
+  // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
+  attn::IncrementalAttention engine;
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
   bool dirty = true;                 // scene changed since the last recompute
   bool computed = false;             // result holds a valid computation
@@ -144,6 +164,8 @@ struct AppState {
 
 // Replace the scene (preset, file, setState). Resets slider ranges and messages.
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name);
+// Load the generated scene of `spec` (remembered for its link).
+void load_generated(AppState& state, const scene::GenSpec& spec);
 // Load a bundled preset by name; false (and state.error set) if it does not exist.
 bool load_preset(AppState& state, std::string_view name);
 // Run the core if the scene changed. Returns true if it ran.
@@ -181,8 +203,11 @@ std::string state_json(const AppState& state);
 std::string apply_state_json(AppState& state, std::string_view json_text);
 // {"x","y","w","h"} of widget `id` divided by `scale` (ImGui → CSS pixels), or "null".
 std::string widget_rect_json(const AppState& state, std::string_view id, float scale);
-// {"frames","lastFrameMs","avgFrameMs","recomputes"}
+// {"frames","lastFrameMs","avgFrameMs","maxFrameMs","p95FrameMs","recomputes","lastRecomputeMs"}
+// (max and p95 over the last 120 frames).
 std::string frame_stats_json(const AppState& state);
+// Count one drawn frame that took `ms` of CPU time.
+void record_frame(FrameStats& stats, double ms);
 
 // Record the last ImGui item's rectangle under `id` (only when it is visible).
 void record_item_rect(AppState& state, const std::string& id);
