@@ -2,12 +2,15 @@
 //
 //   ready                 Promise, resolves after the first frame is drawn
 //   getState()            {scene: <scene JSON>, result: {Q, K, V, scores, scaled, weights, output, masked_rows,
-//                          entropy, argmax, …}, ui: {mode, step, scoresTab, focusHead, tooltip}}
-//                          mode: the screen's mode ("explore", "walk"; a link's mode=NAME); step: the walk's
-//                          step index (−1: none); scoresTab: "raw" | "scaled"; focusHead: the head
-//                          Scores/Mask/tooltips describe; tooltip: the last derivation tooltip's text ("" when
-//                          none). A multi-head scene's result has heads: [{scores, scaled, weights, output}…],
-//                          concat, mean weights. entropy: bits per row; argmax: per row, −1 if fully masked.
+//                          entropy, argmax, …}, ui: {mode, step, scoresTab, focusHead, tooltip, example, edited,
+//                          vectors}}   mode: the screen's mode ("explore", "walk", "heads"; a link's mode=NAME);
+//                          step: the walk's step index (−1: none); scoresTab: "raw" | "scaled"; focusHead: the
+//                          head Scores/Mask/tooltips describe; tooltip: the last derivation tooltip's text (""
+//                          when none). A multi-head scene's result has heads: [{scores, scaled, weights,
+//                          output}…], concat, mean weights. entropy: bits per row; argmax: per row, −1 if fully
+//                          masked. example: the Example picker's label (a demo's title, a preset's name, or
+//                            "(custom scene)"); edited: changed since it was loaded ("· edited")
+//                          vectors: {Q, K, V} each "sliders" or "strip" (compact colour cells)
 //   getStep()             {index, count, title, text, numbers, row}: the walk-through's step (index 0-based,
 //                          −1 when no walk runs); text: its sentences; numbers: the live-number sentence of
 //                          query row `row`
@@ -17,7 +20,13 @@
 //   openQuiz(q)           open the quiz at question q (−1 closes it)
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
-//                         ids: Q/i/c K/i/c V/i/c causal scale tokens preset cell/{scores,weights,mask}/i/j
+//                         ids: Q/i/c K/i/c V/i/c (slider or strip cell of component c of token i; these
+//                         also give `text`: the width of the number drawn in the cell, 0 for a strip
+//                         cell) causal scale tokens preset cell/{scores,weights,mask}/i/j
+//                         zoom/i (a token's "numbers" button, with strips) zoom/close
+//                         zoom/Q/i/c … (a cell of the zoomed token's numbered view; also `text`)
+//                         type/Q/i/c … (the field typing a strip cell's number, while open)
+//                         share/gallery gallery/NAME (a demo in the open gallery)
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
 //                         heads (the heads control; heads/N each choice), head/t/weights/i/j and
 //                         head/average/weights/i/j (a multi-head weights grid's cells), head/t/focus,
@@ -88,7 +97,9 @@
       const r = callJson("al_widget_rect", String(id));
       if (!r) return null;
       const box = module().canvas.getBoundingClientRect();
-      return { x: r.x + box.left + window.scrollX, y: r.y + box.top + window.scrollY, w: r.w, h: r.h };
+      const rect = { x: r.x + box.left + window.scrollX, y: r.y + box.top + window.scrollY, w: r.w, h: r.h };
+      if (r.text !== undefined) rect.text = r.text; // value cells: width of the number drawn in them
+      return rect;
     },
     frameStats() {
       return callJson("al_frame_stats");

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <vector>
 
+#include "app/desktop_demos.hpp"
 #include "app/platform.hpp"
 #include "app/screenshot.hpp"
 #include "imgui.h"
@@ -272,7 +273,8 @@ bool check_gl_errors(std::int64_t frame) {
 
 // --rects: every named widget and every heatmap/mask cell of the last frame, in framebuffer pixels
 // (ImGui coordinates × DisplayFramebufferScale), as
-// {"framebuffer":{w,h},"ui_scale":s,"rects":{id:{x,y,w,h}}}.
+// {"framebuffer":{w,h},"ui_scale":s,"preset":…,"example":<the Example picker's label>,
+//  "rects":{id:{x,y,w,h[,text]}}}.
 bool write_rects(const App& app, const std::string& path, int fb_w, int fb_h, std::string* error) {
   const ui::AppState& state = app.state;
   const float fb_scale =
@@ -308,7 +310,8 @@ bool write_rects(const App& app, const std::string& path, int fb_w, int fb_h, st
     return false;
   }
   out << "{\"framebuffer\":{\"w\":" << fb_w << ",\"h\":" << fb_h << "},\"ui_scale\":" << app.ui_scale
-      << ",\"preset\":" << ui::json_quote(state.preset_name) << ",\"walk\":" << ui::walk_step_json(state)
+      << ",\"preset\":" << ui::json_quote(state.preset_name)
+      << ",\"example\":" << ui::json_quote(ui::example_label(state)) << ",\"walk\":" << ui::walk_step_json(state)
       << ",\"quiz\":" << ui::quiz_json(state) << ",\"rects\":{";
   bool first = true;
   for (const auto& [id, json] : rects) {
@@ -359,6 +362,7 @@ void platform_init(App& app) {
   sharing.import_json = [] { open_dialog(ui::FileAction::OpenScene); };
   sharing.export_json = [] { open_dialog(ui::FileAction::SaveScene); };
   sharing.export_png = [] { open_dialog(ui::FileAction::SavePng); };
+  install_bundled_demos(app.state);  // the Gallery: web/demos, bundled
 }
 
 void platform_before_frame(App&) {}

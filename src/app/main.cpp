@@ -23,6 +23,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "render/gl.hpp"
+#include "ui/gallery_panel.hpp"
 #include "ui/layout.hpp"
 #include "ui/theme.hpp"
 #include "ui/walk_mode.hpp"
@@ -261,6 +262,21 @@ int main(int argc, char** argv) {
   //    --frames it is an error (exit 2).
   load_preset(app.state, options.preset.empty() ? kDefaultPreset : options.preset.c_str());
   if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
+  if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
+    ui::Sharing& sharing = ui::sharing();
+    if (sharing.open_demo)
+      sharing.open_demo(options.demo);
+    else
+      app.state.error = "--demo: this build has no bundled demos";
+    if (!app.state.error.empty()) {
+      std::fprintf(stderr, "attention-lab: %s\n", app.state.error.c_str());
+      if (options.automated()) {
+        app.exit_code = 2;
+        glfwSetWindowShouldClose(window, GLFW_TRUE);
+      }
+    }
+  }
+  if (options.gallery) ui::sharing().gallery_open = true;
   if (!options.scene_path.empty()) {
     std::string text, error;
     if (!platform_read_file(options.scene_path, &text, &error)) {

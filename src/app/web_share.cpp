@@ -134,7 +134,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
     ui::set_walk_step(*sharing.state, std::clamp(f.step > 0 ? f.step - 1 : 0, 0, count - 1),
                       /*notify=*/false);
   }
-  sharing.current_demo = f.demo;
+  if (s && !f.demo.empty()) ui::note_demo_loaded(*sharing.state, f.demo);  // the picker names it
   sharing.gallery_open = false;
   al_request_frame();
   return reply("{\"ok\":true}");
@@ -167,7 +167,6 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_import(const char* json) {
   scene::ParseResult parsed = scene::parse_scene(json ? json : "");
   if (!parsed.ok()) return fail(parsed.error);
   if (std::string e = apply_scene(*parsed.scene); !e.empty()) return fail(e);
-  ui::sharing().current_demo.clear();
   return reply("{\"ok\":true}");
 }
 

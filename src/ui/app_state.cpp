@@ -51,6 +51,9 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.scene = std::move(scene);
   state.reset_scene = state.scene;
   state.preset_name = std::move(preset_name);
+  state.ui.demo.clear();  // a demo loader sets it again after loading
+  state.ui.demo_title.clear();
+  if (state.ui.zoomed_token >= state.scene.n()) state.ui.zoomed_token = -1;
   state.generated.reset();
   state.error.clear();
   state.notice.clear();
@@ -323,8 +326,23 @@ std::string state_json(const AppState& state) {
          ",\"step\":" + std::to_string(walk_index(state)) +
          ",\"scoresTab\":" + (state.ui.scores_tab == ScoresTab::Raw ? "\"raw\"" : "\"scaled\"") +
          ",\"focusHead\":" + std::to_string(state.ui.focus_head) +
-         ",\"tooltip\":" + json_quote(state.ui.tooltip) + "}}";
+         ",\"tooltip\":" + json_quote(state.ui.tooltip);
+  out += ",\"example\":" + json_quote(example_label(state));
+  out += std::string(",\"edited\":") + (state.edited ? "true" : "false");
+  out += ",\"vectors\":{";
+  const char* names[3] = {"Q", "K", "V"};
+  for (int r = 0; r < 3; ++r) {
+    out += std::string(r ? "," : "") + "\"" + names[r] +
+           "\":" + (state.ui.vectors_strip[r] ? "\"strip\"" : "\"sliders\"");
+  }
+  out += "}}}";
   return out;
+}
+
+std::string example_label(const AppState& state) {
+  if (!state.ui.demo.empty()) return state.ui.demo_title.empty() ? state.ui.demo : state.ui.demo_title;
+  if (!state.preset_name.empty()) return state.preset_name;
+  return "(custom scene)";
 }
 
 std::string apply_state_json(AppState& state, std::string_view json_text) {
@@ -385,8 +403,12 @@ std::string widget_rect_json(const AppState& state, std::string_view id, float s
   }
   if (!found) return "null";
   const float s = scale > 0 ? scale : 1.0f;
-  return "{\"x\":" + number_json(r.x / s) + ",\"y\":" + number_json(r.y / s) +
-         ",\"w\":" + number_json(r.z / s) + ",\"h\":" + number_json(r.w / s) + "}";
+  std::string out = "{\"x\":" + number_json(r.x / s) + ",\"y\":" + number_json(r.y / s) +
+                    ",\"w\":" + number_json(r.z / s) + ",\"h\":" + number_json(r.w / s);
+  if (auto t = state.widget_text_w.find(std::string(id)); t != state.widget_text_w.end()) {
+    out += ",\"text\":" + number_json(t->second / s);
+  }
+  return out + "}";
 }
 
 std::string frame_stats_json(const AppState& state) {
@@ -417,6 +439,10 @@ void record_item_rect(AppState& state, const std::string& id) {
   if (!ImGui::IsItemVisible()) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+}
+
+void record_item_text(AppState& state, const std::string& id, float width) {
+  state.widget_text_w[id] = width;
 }
 
 }  // namespace ui

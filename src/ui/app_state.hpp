@@ -87,6 +87,14 @@ struct UiState {
   // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
   std::string tooltip, next_tooltip;
 
+  // --- what the Example picker names (getState().ui.example)
+  std::string demo;        // the gallery demo loaded last (#demo=NAME), "" if none; load_scene clears it
+  std::string demo_title;  // its title from demos/index.json ("" → the name)
+
+  // --- the vectors panel
+  int zoomed_token = -1;  // token shown with numbers over wrapped lines (compact view), −1 none
+  bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
+
   // --- layout, measured while drawing (last frame → this frame)
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
   bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
@@ -151,6 +159,9 @@ struct AppState {
 
   // --- automation: named widget rectangles in ImGui coordinates, as last drawn
   std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
+  // Width of the text drawn inside a value cell (Q/i/c …; 0 when the cell shows no number), so
+  // tests can check that no number is wider than its cell.
+  std::unordered_map<std::string, float> widget_text_w;
   GridGeometry scores_grid, weights_grid, mask_grid;
   std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
 
@@ -195,13 +206,20 @@ void remove_wo(AppState& state);
 void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);
 
+// What the Example picker shows: the demo's title, else the preset's name, else "(custom scene)"
+// (without the "· edited" the picker adds after a change).
+std::string example_label(const AppState& state);
+
 // --- the page API (JSON in and out)
 // {"scene": <scene JSON>, "result": <result_to_json of every head>,
-//  "ui": {"mode": "explore", "focusHead": 0, "tooltip": "<last tooltip's text, or empty>"}}
+//  "ui": {"mode": "explore", "focusHead": 0, "tooltip": "<last tooltip's text, or empty>",
+//         "example": <example_label>, "edited": false,
+//         "vectors": {"Q": "sliders"|"strip", "K": …, "V": …}}}
 std::string state_json(const AppState& state);
 // Validate and load `json_text`: {"ok":true} or {"ok":false,"error":"<field: reason>"} (state kept).
 std::string apply_state_json(AppState& state, std::string_view json_text);
-// {"x","y","w","h"} of widget `id` divided by `scale` (ImGui → CSS pixels), or "null".
+// {"x","y","w","h"} of widget `id` divided by `scale` (ImGui → CSS pixels), or "null"; value cells
+// (Q/i/c, K/i/c, V/i/c) add "text": the width of the number drawn in them (0: none).
 std::string widget_rect_json(const AppState& state, std::string_view id, float scale);
 // {"frames","lastFrameMs","avgFrameMs","maxFrameMs","p95FrameMs","recomputes","lastRecomputeMs"}
 // (max and p95 over the last 120 frames).
@@ -211,6 +229,8 @@ void record_frame(FrameStats& stats, double ms);
 
 // Record the last ImGui item's rectangle under `id` (only when it is visible).
 void record_item_rect(AppState& state, const std::string& id);
+// Record the width of the text drawn inside widget `id` (ImGui pixels).
+void record_item_text(AppState& state, const std::string& id, float width);
 
 // JSON string literal for `text` (quotes included).
 std::string json_quote(std::string_view text);

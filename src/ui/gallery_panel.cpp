@@ -73,6 +73,24 @@ std::string set_demo_index(std::string_view json_text) {
   return "";
 }
 
+void note_demo_loaded(AppState& state, const std::string& name) {
+  state.ui.demo = name;
+  state.ui.demo_title.clear();
+  for (const DemoInfo& d : sharing().demos) {
+    if (d.name == name) state.ui.demo_title = d.title;
+  }
+}
+
+std::string load_demo(AppState& state, const std::string& name, std::string_view json_text) {
+  const std::string reply = apply_state_json(state, json_text);
+  if (reply != "{\"ok\":true}") {
+    state.error = "demo '" + name + "': " + state.error;
+    return state.error;
+  }
+  note_demo_loaded(state, name);
+  return "";
+}
+
 //-------------------------------------------------------------------------------------------------
 // [SECTION] Share buttons
 //-------------------------------------------------------------------------------------------------
@@ -161,7 +179,12 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
   }
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
   ImGui::PushFont(fonts.small);
-  ImGui::TextWrapped("Each demo is a link: #demo=NAME after the page address opens it directly.");
+  if (s.copy_link) {
+    ImGui::TextWrapped("Each demo is a link: #demo=NAME after the page address opens it directly.");
+  } else {  // the desktop app: no address bar
+    ImGui::TextWrapped(
+        "Each demo opens with a click here, or at start with --demo NAME (on the web: #demo=NAME).");
+  }
   ImGui::PopFont();
   ImGui::PopStyleColor();
   ImGui::Separator();
@@ -175,7 +198,7 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
     const float row_h = fonts.heading->FontSize + 0.25f * em + desc_h + 0.3f * em;
     const ImVec2 top = ImGui::GetCursorScreenPos();
     ImGui::PushID(demo.name.c_str());
-    const bool current = demo.name == s.current_demo;
+    const bool current = demo.name == state.ui.demo;
     if (ImGui::Selectable("##demo", current, 0, ImVec2(0, row_h))) {
       s.open_demo(demo.name);
       s.gallery_open = false;

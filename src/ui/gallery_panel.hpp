@@ -34,9 +34,8 @@ struct Sharing {
   std::optional<scene::link::Panel> view;               // one panel full-size
 
   // --- gallery
-  std::vector<DemoInfo> demos;  // sent by the page (demos/index.json)
-  std::string current_demo;     // the demo loaded last (highlighted), empty if none
-  bool gallery_open = false;
+  std::vector<DemoInfo> demos;  // sent by the page (demos/index.json); desktop: bundled
+  bool gallery_open = false;    // (the demo loaded last, highlighted: AppState::ui.demo)
 
   // --- platform actions (empty: button not shown)
   std::function<void(const std::string& name)> open_demo;
@@ -63,6 +62,13 @@ std::vector<scene::link::Panel> hidden_panels();
 
 // Parse demos/index.json: [{"name","title","description"}, …]. Returns "" or an error naming the entry.
 std::string set_demo_index(std::string_view json_text);
+
+// After a demo's scene has been loaded: the picker names it (AppState::ui.demo and its title from
+// the index; load_scene clears both again).
+void note_demo_loaded(AppState& state, const std::string& name);
+// Load demo `name` from its scene JSON text (the desktop's bundled demos): the scene as setState
+// would load it, then note_demo_loaded. "" or the error (also in state.error), scene kept.
+std::string load_demo(AppState& state, const std::string& name, std::string_view json_text);
 
 // Inside the Controls panel: "Share" row (Copy link, Export JSON, Import JSON, Export PNG, Gallery).
 void draw_share_buttons(AppState& state, const Fonts& fonts);

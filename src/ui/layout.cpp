@@ -471,6 +471,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.ui.tooltip = std::move(state.ui.next_tooltip);  // the tooltip text drawn last frame
   state.ui.next_tooltip.clear();
   state.widget_rects.clear();
+  state.widget_text_w.clear();
 
   const ImGuiIO& io = ImGui::GetIO();
   Screen screen{state, painter, fonts};

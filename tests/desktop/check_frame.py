@@ -193,10 +193,18 @@ def main():
     # Masked cells: in a band clear of the centred number, every pixel is a stripe or the gap
     # colour, and both occur (stripes, not a flat fill).
     masked = [(i, j) for i in range(n) for j in range(n) if not allowed[i, j]]
+    # The mask panel hatches only what the causal mask hides; a cell hidden by the custom mask alone
+    # shows the mask's own "0" there (a flat cell, checked below to carry no stripes).
+    causal = bool(scene.get("causal"))
+    causal_masked = [(i, j) for i, j in masked if causal and j > i]
+    custom_only = [(i, j) for i, j in masked if not (causal and j > i)]
     if masked:
         for grid in ("weights", "scores", "mask"):
+            cells = causal_masked if grid == "mask" else masked
+            if not cells:
+                continue
             bad = []
-            for i, j in masked:
+            for i, j in cells:
                 r = rects[f"cell/{grid}/{i}/{j}"]
                 x0, x1 = int(r["x"] + 0.15 * r["w"]), int(r["x"] + 0.85 * r["w"])
                 y0, y1 = int(r["y"] + 0.12 * r["h"]), int(r["y"] + 0.3 * r["h"])
@@ -206,7 +214,18 @@ def main():
                 share = (near_hatch | near_gap).mean()
                 if share < 0.97 or near_hatch.mean() < 0.1 or near_gap.mean() < 0.1:
                     bad.append(f"({i},{j}): {share:.0%} hatch/gap, {near_hatch.mean():.0%} stripes")
-            c.check(f"{len(masked)} masked {grid} cells are hatched", not bad, "; ".join(bad[:4]))
+            c.check(f"{len(cells)} masked {grid} cells are hatched", not bad, "; ".join(bad[:4]))
+    if custom_only:
+        bad = []
+        for i, j in custom_only:
+            r = rects[f"cell/mask/{i}/{j}"]
+            px = img[int(r["y"] + 0.12 * r["h"]):int(r["y"] + 0.3 * r["h"]),
+                     int(r["x"] + 0.15 * r["w"]):int(r["x"] + 0.85 * r["w"])].reshape(-1, 3)
+            stripes = (np.abs(px - HATCH).max(axis=1) <= 8).mean()
+            if stripes >= 0.1:
+                bad.append(f"({i},{j}): {stripes:.0%} stripes")
+        c.check(f"{len(custom_only)} cells hidden by the custom mask alone are flat in the mask grid", not bad,
+                "; ".join(bad[:4]))
 
     print(f"# {args.label}: {c.passed} ok, {c.failed} not ok")
     return 1 if c.failed else 0

@@ -74,7 +74,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   // Preset picker.
   row_label("Example");
   ImGui::SetNextItemWidth(-FLT_MIN);
-  std::string preview = state.preset_name.empty() ? std::string("(custom scene)") : state.preset_name;
+  // The loaded demo's title (gallery, #demo= link), else the preset's name, else "(custom scene)".
+  std::string preview = example_label(state);
   if (state.edited) preview += "  · edited";
   if (ImGui::BeginCombo("##preset", preview.c_str())) {
     for (const scene::PresetInfo& p : scene::preset_list()) {
@@ -193,7 +194,10 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     } else {
       scene::Scene original = state.reset_scene;
       const std::string preset = state.preset_name;
+      const std::string demo = state.ui.demo, demo_title = state.ui.demo_title;
       load_scene(state, std::move(original), preset);
+      state.ui.demo = demo;  // still the demo as loaded
+      state.ui.demo_title = demo_title;
     }
   }
   record_item_rect(state, "reset");

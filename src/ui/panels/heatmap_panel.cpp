@@ -388,7 +388,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const float sum_room = ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em + entropy_room;
   g.sum_w = scores ? 0.0f : sum_room;
   const float line = ImGui::GetTextLineHeight();
-  const float legend_h = 2.4f * em + check_question_height(fonts);
+  // Both heatmaps reserve the taller of their questions: side by side, their cells stay level.
+  const float check_h =
+      std::max(check_question_height(fonts, kCheckScores), check_question_height(fonts, kCheckWeights));
+  const float legend_h = 2.4f * em + check_h;
   // Cells fill the panel up to kMaxCellEm (a panel shown alone, few tokens). Whole pixels while
   // cells are big enough to show gaps; large n gets fractional cells (the shader samples one texel
   // per fragment, so a 1024×1024 grid still fits the panel). The key labels take one line, or two
@@ -593,15 +596,16 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 
   // Claim the space so the window knows its content size.
   ImGui::SetCursorScreenPos(start);
-  ImGui::Dummy(ImVec2(block_w, (y0 - start.y) + block_h - check_question_height(fonts)));
+  ImGui::Dummy(ImVec2(block_w, (y0 - start.y) + block_h -
+                                   std::max(check_question_height(fonts, kCheckScores),
+                                            check_question_height(fonts, kCheckWeights))));
 
   if (scores) {
-    check_question(fonts, "which two things decide how much one token attends to another?",
+    check_question(fonts, kCheckScores,
                    "One token's query and the other token's key: score(i, j) = q_i · k_j.\n"
                    "The values play no part in the scores.");
   } else {
-    check_question(fonts, "fill in: scores = Q @ ____",
-                   "K.T (Kᵀ): every query dotted with every key, all pairs at once.");
+    check_question(fonts, kCheckWeights, "K.T (Kᵀ): every query dotted with every key, all pairs at once.");
   }
 
   if (hover_i >= 0) {

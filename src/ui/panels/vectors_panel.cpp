@@ -7,6 +7,11 @@
 //
 // Sliders have fixed ranges per matrix (AppState::q_range …) so they do not jump while dragged;
 // Ctrl+click (or double-click) types any value. Only visible blocks are submitted (ImGuiListClipper).
+//
+// Many components: when a matrix's sliders would be narrower than their numbers, that matrix is
+// drawn as colour strips instead (vector_strip.hpp: ≥ 6 CSS px per cell, drag up/down, double-click
+// types; the panel scrolls sideways when even that is too wide), and each token gets a "numbers"
+// button that shows its vectors with every number, wrapped over lines, at the top of the panel.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -14,6 +19,7 @@
 
 #include "imgui_internal.h"  // TempInputIsActive, GetActiveID: is this slider being typed in / dragged?
 #include "ui/panels/panel_parts.hpp"
+#include "ui/panels/vector_strip.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -24,6 +30,7 @@ struct RoleRow {
   const char* id;    // widget id prefix "Q", "K", "V"
   Term term;
   ImU32 color;
+  ImU32 negative;              // the strips' colour for negative values
   attn::Matrix* scene_matrix;  // direct mode storage
   const attn::Matrix* shown;   // what the sliders show (= result in projected mode)
   double range;
@@ -137,6 +144,7 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
     const bool moved = ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
     ImGui::PopStyleColor(n_hidden);
     if (!typing) draw_slider_value(cell, row, value, ImGui::IsItemActive());
+    const std::string cell_id = std::string(row.id) + "/" + std::to_string(i) + "/" + std::to_string(c);
     if (moved) {
       // ImGui allows typing any number with Ctrl+click: keep it within the scene's limits.
       if (std::isfinite(value)) {
@@ -151,11 +159,39 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
       ImGui::SetTooltip("%s_%d[%d] = %s   (drag, or Ctrl+click to type)", row.name, i, c,
                         format_number(value, 4).c_str());
     }
-    record_item_rect(state, std::string(row.id) + "/" + std::to_string(i) + "/" + std::to_string(c));
+    record_item_rect(state, cell_id);
+    if (ImGui::IsItemVisible())
+      record_item_text(state, cell_id, ImGui::CalcTextSize(format_number(value, 2).c_str()).x);
     ImGui::PopID();
   }
   ImGui::PopID();
   return changed;
+}
+
+// One row as a colour strip (or, zoomed, as numbered cells over `per_line` columns): the role's
+// letter, then vector_strip.hpp's cells. Returns true if a value changed.
+bool draw_role_strip(AppState& state, const RoleRow& row, int i, float cell_w, float gap, float prefix_w,
+                     bool lit, bool hovered_token, bool numbers, int per_line) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetFrameHeight();
+  if (hovered_token) {
+    dl->AddRectFilled(ImVec2(p.x - 0.2f * h, p.y - 0.1f * h), ImVec2(p.x + 0.9f * h, p.y + 1.1f * h),
+                      palette::kAccentSoft, 0.2f * h);
+  }
+  dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())),
+              lit ? palette::kText : row.color, row.name);
+  ImGui::SetCursorScreenPos(ImVec2(p.x + prefix_w + ImGui::GetStyle().ItemSpacing.x, p.y));
+  // The zoomed view's cells are "zoom/Q/i/c" (the strips below keep "Q/i/c").
+  const std::string id = numbers ? "zoom/" + std::string(row.id) : std::string(row.id);
+  const StripRole role{row.name, id.c_str(), row.color, row.negative, row.range};
+  const StripEdit edit = draw_vector_strip(state, role, i, &(*row.shown)(i, 0), int(row.shown->cols()),
+                                           cell_w, gap, per_line, numbers);
+  if (edit.c < 0) return false;
+  ensure_direct_mode(state);  // no-op in direct mode; converts a projected scene first
+  (*row.scene_matrix)(i, edit.c) = std::clamp(edit.value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
+  state.dirty = true;
+  return true;
 }
 
 }  // namespace
@@ -186,20 +222,68 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   const float label_w = 5.0f * em;
   const float prefix_w = 1.1f * em;
 
-  ImGui::BeginChild("##vectors", ImVec2(0, 0), false);
+  ImGui::BeginChild("##vectors", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float slider_w = std::max(
-      2.2f * em,
-      (avail - label_w - prefix_w - style.ItemSpacing.x * float(d_max + 1) - head_gap() * float(heads - 1)) /
-          float(d_max));
   const float row_h = ImGui::GetFrameHeightWithSpacing();
   const float block_h = 3.0f * row_h + 0.5f * em;
 
   RoleRow rows[3] = {
-      {"q", "Q", Term::Queries, palette::kQuery, &state.scene.Q, &state.heads.Q, state.q_range, heads},
-      {"k", "K", Term::Keys, palette::kKey, &state.scene.K, &state.heads.K, state.k_range, heads},
-      {"v", "V", Term::Values, palette::kValue, &state.scene.V, &state.heads.V, state.v_range, heads},
+      {"q", "Q", Term::Queries, palette::kQuery, palette::kQueryNeg, &state.scene.Q, &state.heads.Q,
+       state.q_range, heads},
+      {"k", "K", Term::Keys, palette::kKey, palette::kKeyNeg, &state.scene.K, &state.heads.K, state.k_range,
+       heads},
+      {"v", "V", Term::Values, palette::kValue, palette::kValueNeg, &state.scene.V, &state.heads.V,
+       state.v_range, heads},
   };
+
+  // Per matrix: sliders as wide as the widest matrix allows (columns line up), else as wide as its
+  // own d allows, else — narrower than their numbers — colour strips (≥ 6 CSS px per cell).
+  // (Sliders leave head_gap() between heads' column groups; the strips do not group by head.)
+  auto slider_width = [&](int d) {
+    return (avail - label_w - prefix_w - style.ItemSpacing.x * float(d + 1) - head_gap() * float(heads - 1)) /
+           float(std::max(d, 1));
+  };
+  float slider_w[3], strip_w[3], strip_gap[3];
+  bool strip[3];
+  bool any_strip = false;
+  for (int r = 0; r < 3; ++r) {
+    const int d = int(rows[r].shown->cols());
+    const float need = slider_text_need(rows[r].range);
+    slider_w[r] = slider_width(d_max) >= need ? slider_width(d_max) : slider_width(d);
+    strip[r] = slider_w[r] < need;
+    // Cells 1 px apart while they are ≥ 8 px wide; narrower ones touch (their bars are inset).
+    const float room = avail - label_w - prefix_w - style.ItemSpacing.x;
+    strip_gap[r] = std::floor(0.1f * em);
+    strip_w[r] = std::floor((room - strip_gap[r] * float(d - 1)) / float(std::max(d, 1)));
+    if (strip_w[r] < 8.0f) {
+      strip_gap[r] = 0.0f;
+      strip_w[r] = std::max(strip_min_cell(state), std::floor(room / float(std::max(d, 1))));
+    }
+    state.ui.vectors_strip[r] = strip[r];
+    any_strip |= strip[r];
+  }
+  if (!any_strip || state.ui.zoomed_token >= n) state.ui.zoomed_token = -1;
+
+  // Zoomed token: its three vectors with every number, wrapped, above the list.
+  if (const int z = state.ui.zoomed_token; z >= 0) {
+    ImGui::PushID("zoom");
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(to_vec4(palette::kAccent), "Token %d · %s: every number", z,
+                       state.scene.tokens[z].c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("close")) state.ui.zoomed_token = -1;
+    record_item_rect(state, "zoom/close");
+    for (int r = 0; r < 3; ++r) {
+      const float need = slider_text_need(rows[r].range);
+      const float room = avail - prefix_w - style.ItemSpacing.x;
+      const int per_line = std::max(1, int((room + style.ItemSpacing.x) / (need + style.ItemSpacing.x)));
+      draw_role_strip(state, rows[r], z, need, style.ItemSpacing.x, prefix_w, term_lit(state, rows[r].term),
+                      false, true, per_line);
+      ImGui::Dummy(ImVec2(0, 0.15f * em));
+    }
+    ImGui::Separator();
+    ImGui::PopID();
+  }
 
   ImGuiListClipper clipper;
   clipper.Begin(n, block_h);
@@ -225,14 +309,32 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
         }
       }
       if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("Token %d: click to rename", i);
+      if (any_strip) {  // below the label: show this token's numbers at the top of the panel
+        ImGui::SetCursorScreenPos(ImVec2(block_start.x, block_start.y + row_h));
+        const bool zoomed = state.ui.zoomed_token == i;
+        if (zoomed) ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::kAccentSoft));
+        if (ImGui::SmallButton("numbers")) {
+          state.ui.zoomed_token = zoomed ? -1 : i;
+          ImGui::SetScrollY(0);
+        }
+        if (zoomed) ImGui::PopStyleColor();
+        record_item_rect(state, "zoom/" + std::to_string(i));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show token %d's q, k, v with every number", i);
+      }
 
       // The hovered cell (i, j) of a grid lights q of token i and k of token j.
       for (int role = 0; role < 3; ++role) {
         ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y + float(role) * row_h));
         const bool hovered_token =
             (role == 0 && state.hovered_row == i) || (role == 1 && state.hovered_col == i);
-        draw_role_row(state, rows[role], i, slider_w, prefix_w, term_lit(state, rows[role].term),
-                      hovered_token);
+        if (strip[role]) {
+          draw_role_strip(state, rows[role], i, strip_w[role], strip_gap[role], prefix_w,
+                          term_lit(state, rows[role].term), hovered_token, false,
+                          int(rows[role].shown->cols()));
+        } else {
+          draw_role_row(state, rows[role], i, slider_w[role], prefix_w, term_lit(state, rows[role].term),
+                        hovered_token);
+        }
       }
       if (i + 1 < n) {
         const float y = block_start.y + block_h - 0.3f * em;
