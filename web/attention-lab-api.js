@@ -35,10 +35,15 @@
 //                         walk/stage/K (the pipeline's K-th chip) scores/tab/raw scores/tab/scaled
 //                         weights/entropy weights/argmax quiz/open quiz/Q/choice/C quiz/Q/showme
 //                         quiz/Q/feedback quiz/prev quiz/next quiz/close quiz/back
+//                         export/menu (the Export… button) and, while its menu is open, export/numpy
+//                         export/pytorch export/stage export/latex export/svg
 //                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
 //                         weights-log (the weights' log colour scale)
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
 //                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
+//   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:
+//                         kind "numpy" | "pytorch" | "latex" | "svg", stage (latex, svg) "weights" (default) |
+//                         "scores" | "scaled" | "Q" | "K" | "V" | "output"; throws an Error naming a bad argument
 //
 // Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
 // returns JSON text.
@@ -119,6 +124,22 @@
       const q = Number(question);
       if (!Number.isInteger(q) || Math.abs(q) > 1000) return { ok: false, error: "quiz: " + String(question) + " is not a question" };
       return JSON.parse(module().UTF8ToString(module()._al_open_quiz(q)));
+    },
+    exportText(kind, stage = "weights") {
+      const m = module();
+      const args = [String(kind), String(stage)].map((text) => {
+        const size = m.lengthBytesUTF8(text) + 1;
+        const ptr = m._malloc(size);
+        m.stringToUTF8(text, ptr, size);
+        return ptr;
+      });
+      try {
+        const reply = JSON.parse(m.UTF8ToString(m._al_export_text(args[0], args[1])));
+        if (!reply.ok) throw new Error(reply.error);
+        return reply.text;
+      } finally {
+        args.forEach((ptr) => m._free(ptr));
+      }
     },
   };
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <string>
 
+#include "scene/export.hpp"
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/gallery_panel.hpp"
@@ -29,6 +30,10 @@ EM_JS(void, js_share_action, (const char* what), {
 EM_JS(void, js_share_open_demo, (const char* name), {
   const share = window.attentionLabShare;
   if (share) share.openDemo(UTF8ToString(name));
+});
+EM_JS(void, js_share_export, (const char* kind, const char* stage), {
+  const share = window.attentionLabShare;
+  if (share) share.exportText(UTF8ToString(kind), UTF8ToString(stage));
 });
 EM_JS(void, js_share_scene_changed, (), {
   const share = window.attentionLabShare;
@@ -50,6 +55,9 @@ struct ConnectActions {
     s.import_json = [] { js_share_action("import-json"); };
     s.export_png = [] { js_share_action("export-png"); };
     s.open_demo = [](const std::string& name) { js_share_open_demo(name.c_str()); };
+    s.export_text = [](scene::ExportKind kind, scene::ExportStage stage) {
+      js_share_export(scene::export_kind_name(kind), scene::export_stage_name(stage));
+    };
     s.scene_changed = [] { js_share_scene_changed(); };
   }
 } g_connect_actions;
@@ -160,6 +168,17 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
 EMSCRIPTEN_KEEPALIVE const char* al_share_scene_json() {
   const ui::Sharing& sharing = ui::sharing();
   return reply(sharing.state ? scene::scene_to_json(sharing.state->scene) : "null");
+}
+
+// The current scene exported (scene/export; the Export menu and attention-lab-cli --export give the
+// same text): {"ok":true,"text":…} or {"ok":false,"error":"export: unknown kind …"}.
+EMSCRIPTEN_KEEPALIVE const char* al_export_text(const char* kind, const char* stage) {
+  const ui::Sharing& sharing = ui::sharing();
+  if (!sharing.state) return fail("app: not started");
+  const scene::ExportResult r =
+      scene::export_scene(sharing.state->scene, kind ? kind : "", stage ? stage : "");
+  if (!r.ok()) return fail(r.error);
+  return reply("{\"ok\":true,\"text\":" + ui::json_quote(r.text) + "}");
 }
 
 // Import a scene file: {"ok":true} or {"ok":false,"error":"<field: reason>"} with nothing changed.

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scene/export.hpp"
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
@@ -40,6 +41,11 @@ struct Sharing {
   // --- platform actions (empty: button not shown)
   std::function<void(const std::string& name)> open_demo;
   std::function<void()> copy_link, export_json, import_json, export_png;
+  // The Export menu (scene/export): the web copies the text or downloads the SVG; the desktop
+  // saves a file through its path dialog (`export_saves_files`: the menu says "Save …").
+  std::function<void(scene::ExportKind kind, scene::ExportStage stage)> export_text;
+  bool export_saves_files = false;
+  scene::ExportStage export_stage = scene::ExportStage::Weights;  // for LaTeX and SVG
   // Called once after each recompute (the scene changed): the page updates its address bar.
   std::function<void()> scene_changed;
 
@@ -70,7 +76,8 @@ void note_demo_loaded(AppState& state, const std::string& name);
 // would load it, then note_demo_loaded. "" or the error (also in state.error), scene kept.
 std::string load_demo(AppState& state, const std::string& name, std::string_view json_text);
 
-// Inside the Controls panel: "Share" row (Copy link, Export JSON, Import JSON, Export PNG, Gallery).
+// Inside the Controls panel: "Share" row (Copy link, Export JSON, Import JSON, Export PNG, Gallery,
+// and the Export… menu: NumPy, PyTorch, LaTeX and SVG of a chosen stage).
 void draw_share_buttons(AppState& state, const Fonts& fonts);
 
 // Once per frame after the panels: the gallery window (when open), and the scene-changed notice.

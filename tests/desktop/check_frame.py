@@ -207,7 +207,7 @@ def main():
             for i, j in cells:
                 r = rects[f"cell/{grid}/{i}/{j}"]
                 x0, x1 = int(r["x"] + 0.15 * r["w"]), int(r["x"] + 0.85 * r["w"])
-                y0, y1 = int(r["y"] + 0.12 * r["h"]), int(r["y"] + 0.3 * r["h"])
+                y0, y1 = int(r["y"] + 0.06 * r["h"]), int(r["y"] + 0.22 * r["h"])  # above the number, even in 20 px cells
                 px = img[y0:y1, x0:x1].reshape(-1, 3)
                 near_hatch = np.abs(px - HATCH).max(axis=1) <= 8
                 near_gap = np.abs(px - GAP).max(axis=1) <= 8

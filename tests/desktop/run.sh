@@ -20,7 +20,8 @@
 #   1b. the Gallery: --gallery lists web/demos/index.json's demos; --demo NAME screenshots checked
 #      like the presets, the Example picker naming the demo; 6b: Gallery… and a demo by mouse
 #   6. keyboard and mouse (xdotool): Ctrl+S saves through the path dialog, Ctrl+O opens (a bad file
-#      shows its error and keeps the scene), the Export PNG button writes the screen; dropping a
+#      shows its error and keeps the scene), the Export PNG button writes the screen, Export… →
+#      Save as NumPy… writes attention-lab-cli --export numpy's script; dropping a
 #      file on the window (xdnd_drop.py) opens it, a bad one shows the error banner
 #   7. with SANITIZED_APP: three presets under ASan + UBSan exit 0 with no sanitizer report, and no
 #      leak whose stack passes through this repository (Mesa and X11 leak a few hundred bytes of
@@ -416,6 +417,28 @@ print("%dx%d+%d+%d" % (x1 - x0, y1 - y0, x0, y0))' "$out/practice-qkv.rects.json
     check "the exported PNG shows the heatmaps of the --screenshot (region $region, differing pixels: $diff_px)" \
       [ "$diff_px" = 0 ]
   fi
+  # The Export… menu (where part 1's --rects of practice-qkv says the button is): its first item, "Save as NumPy…", opens
+  # the path dialog; the file written is attention-lab-cli --export numpy of the scene on screen
+  # (practice-qkv, opened above). ImGui opens the menu at the pointer, its first row just below.
+  exported_py="$out/exported-scene.py"
+  rm -f "$exported_py"
+  read -r mx my < <("$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"]["export/menu"]; print(int(r["x"]+r["w"]/2), int(r["y"]+r["h"]/2))' "$out/practice-qkv.rects.json")
+  xdotool mousemove "$mx" "$my" mousedown 1
+  sleep 0.15
+  xdotool mouseup 1
+  sleep 0.4
+  window_png "$out/export-menu-desktop.png" 1280 800
+  xdotool mousemove $((mx + 30)) $((my + 20)) mousedown 1
+  sleep 0.15
+  xdotool mouseup 1
+  sleep 0.4
+  type_path "$exported_py"
+  xdotool mousemove 2999 1799
+  press Return
+  sleep 1
+  check "Export… → Save as NumPy… writes the script" [ -s "$exported_py" ]
+  check "the saved script is attention-lab-cli --export numpy of the scene shown" \
+    cmp -s "$exported_py" <("$cli" --export numpy "$out/practice-qkv.expected.json")
   # Drag and drop (tests/desktop/xdnd_drop.py plays a file manager's side of XDND): a good file
   # opens, a bad one leaves the scene and shows the field's error in the top bar.
   check "dropping a .json file: the window accepts it" "$python" "$here/xdnd_drop.py" "$wid" "$out/causal-5.expected.json"
