@@ -395,6 +395,11 @@ TEST_CASE("fragment: mode= names one of the screen's modes") {
   REQUIRE(explore.ok());
   CHECK(explore.mode == links::Mode::Explore);
   CHECK_FALSE(links::parse_fragment("demo=causal-5").mode.has_value());  // none: the default
+  // The Key space mode: the soft dictionary's pictures.
+  const links::Fragment keyspace = links::parse_fragment("demo=soft-dictionary&mode=keyspace");
+  REQUIRE(keyspace.ok());
+  CHECK(keyspace.mode == links::Mode::KeySpace);
+  CHECK(links::mode_name(links::Mode::KeySpace) == "keyspace");
 
   CHECK(error_of("demo=causal-5&mode=nope") ==
         "link: unknown mode 'nope' in mode= (modes: " + links::mode_names() + ")");

@@ -37,7 +37,7 @@
 namespace scene::link {
 
 // Longest fragment accepted or produced, in bytes. 32 KiB holds ~1000 round-trip doubles (about
-// 32 base64 characters each) — every bundled demo is under 10 KiB — and stays well inside what
+// 32 base64 characters each) — every bundled demo is under 8 KiB — and stays well inside what
 // browsers, chat apps and mail clients keep intact. Checked before any decoding, so a 64 KB
 // fragment costs nothing. Bigger scenes are shared with Export JSON.
 constexpr std::size_t kMaxFragmentBytes = 32768;
@@ -60,7 +60,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
-enum class Mode { Explore, Walk, Heads };
+enum class Mode { Explore, Walk, Heads, KeySpace };
 
 struct ModeInfo {
   Mode mode;
@@ -71,6 +71,7 @@ inline constexpr ModeInfo kModes[] = {
     {Mode::Explore, "explore", "Explore"},
     {Mode::Walk, "walk", "Walk through"},
     {Mode::Heads, "heads", "Heads"},
+    {Mode::KeySpace, "keyspace", "Key space"},
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;

@@ -15,6 +15,7 @@
 
 #include "core/incremental.hpp"
 #include "core/reading_aids.hpp"
+#include "core/keyspace.hpp"
 #include "imgui.h"
 #include "scene/generate.hpp"
 #include "scene/link.hpp"
@@ -111,6 +112,19 @@ struct UiState {
   std::uint64_t mask_version = 0;
 };
 
+// The Key space mode's pictures (panels/keyspace_panel.cpp): which query they follow, the planes
+// they draw in, and a drag in progress (during which plane and view stay fixed, so the point stays
+// under the mouse).
+struct KeySpaceState {
+  enum Drag { None = 0, Query = 1, Key = 2, Value = 3 };
+  int selected = 0;                       // the followed query (click an arrow)
+  std::uint64_t planes_version = ~0ull;   // result_version the planes were fitted to
+  attn::Plane key_plane, value_plane;     // queries + keys together; values
+  int drag_kind = None, drag_index = -1;  // what is being dragged
+  ImVec2 grab;                            // mouse − point at the press, pixels
+  ImVec4 key_view, value_view;            // data bounds (x0, y0, x1, y1) as last fitted
+};
+
 struct FrameStats {
   std::int64_t frames = 0;             // ImGui frames actually rendered
   double last_frame_ms = 0;            // CPU time of the last frame's work
@@ -165,7 +179,8 @@ struct AppState {
   GridGeometry scores_grid, weights_grid, mask_grid;
   std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
 
-  UiState ui;  // mode, layout values, panel caches
+  UiState ui;              // mode, layout values, panel caches
+  KeySpaceState keyspace;  // the Key space mode's pictures
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
   // Set by a panel whose measured size changed this frame: the layout is not settled yet, so the

@@ -155,6 +155,8 @@ def main():
         missing = [f"{i}/{j}" for i in range(n) for j in range(n) if f"cell/{grid}/{i}/{j}" not in rects]
         c.check(f"all {n}x{n} cell/{grid}/i/j rects present", not missing, f"missing {missing[:5]}")
     ids = ["preset", "causal", "scale", "tokens", "Q/0/0", "K/0/0", "V/0/0"]
+    if "X" in scene:  # a learned scene shows x_i's sliders (q, k, v are computed) and the conversion button
+        ids = ["preset", "causal", "scale", "tokens", "dmodel", "X/0/0", "make-direct"]
     c.check("widget rects present: " + ", ".join(ids), all(i in rects for i in ids),
             f"missing {[i for i in ids if i not in rects]}")
 

@@ -227,6 +227,32 @@ expect_status_early() {  # an unknown demo: exit 2 naming the known ones
 }
 check "--demo nope exits 2 naming the demos" expect_status_early
 
+# --- 1c. learned projections and the Key space mode (tests/desktop/check_keyspace.py) ----------
+run_check() {  # run_check TAG WHAT -- APP ARGS… — screenshot + rects, then check_keyspace.py WHAT
+  local tag="$1" what="$2"; shift 3
+  local base="$out/$tag"
+  timeout 60 "$app" "$@" --frames 5 --screenshot "$base.png" --rects "$base.rects.json" > "$base.stdout" 2> "$base.stderr"
+  local status=$?
+  check "$tag: exits 0 after --frames 5 (status $status)" [ "$status" -eq 0 ]
+  check "$tag: no GL or GLFW errors on stderr" no_gl_errors "$base.stderr"
+  local line
+  while IFS= read -r line; do
+    case "$line" in
+      "ok - "*) passed=$((passed + 1)); echo "$line" ;;
+      "not ok - "*) failed=$((failed + 1)); echo "$line" ;;
+      *) echo "    $line" ;;
+    esac
+  done < <("$python" "$here/check_keyspace.py" "$what" --png "$base.png" --rects "$base.rects.json" 2>&1)
+}
+run_check keyspace-soft-dictionary keyspace -- --preset soft-dictionary --mode keyspace --size "$size"
+# Tall enough that the vectors panel shows every token and the three W grids without scrolling.
+run_check learned-practice-qkv learned -- --preset practice-qkv --size 1280x1700
+expect_mode_error() {
+  timeout 60 "$app" --mode nope --frames 1 > "$out/cli-mode.log" 2>&1
+  [ $? -eq 2 ] && grep -q 'unknown mode "nope"' "$out/cli-mode.log"
+}
+check "--mode nope exits 2 naming the known modes" expect_mode_error
+
 # --- 2. HiDPI: content scale 2 from Xft.dpi ---------------------------------------------------
 # GLFW reads the X resource Xft.dpi as the monitor's content scale (192 / 96 = 2); with
 # GLFW_SCALE_TO_MONITOR the 1280x800 logical window becomes a 2560x1600 framebuffer.

@@ -109,6 +109,17 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   if (ImGui::SliderInt("##dv", &d_v, 1, std::max(8, d_v), "d_v = %d")) set_value_dim(state, d_v);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_v: length of each value (and output row)");
   record_item_rect(state, "dv");
+  if (s.mode == scene::Mode::Projected) {  // learned scenes: the embedding's length too
+    row_label("d_model");
+    int d_model = int(s.X.cols());
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::SliderInt("##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d"))
+      set_model_dim(state, d_model);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "d_model: length of each embedding x_i (the rows of W_q, W_k, W_v); new W rows start at 0");
+    record_item_rect(state, "dmodel");
+  }
 
   // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
   // the scene has several heads (a one-head Explore screen keeps its height for the vectors).

@@ -33,6 +33,9 @@ void draw_heads_control(AppState& state);
 ImU32 head_color(int head);  // head t's colour (captions, column underlines)
 // The derivation tooltip of weight a[i][j] of one head's stages `r` (`head` ≥ 0 names the head).
 void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int j);
+// Key space mode (keyspace_panel.cpp): keys as points and queries as arrows; values and outputs.
+void draw_keyspace_panel(AppState& state, const Fonts& fonts);
+void draw_valuespace_panel(AppState& state, const Fonts& fonts);
 
 // The formula strip Y = softmax( QKᵀ / √d_k + M ) V centred at `center`, shrunk to `max_width`;
 // hovering a term makes it this frame's hovered term.
