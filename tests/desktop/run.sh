@@ -126,6 +126,59 @@ for preset in soft-dictionary causal-5 practice-qkv; do
   run_preset "$preset" "$size" "$preset"
 done
 
+# --- 1b. Walk through: every step of practice-qkv, and the quiz ------------------------------
+# --step N opens the walk as a link's step=N does; --rects also writes getStep()'s fields ("walk")
+# and getQuiz()'s ("quiz"). The step text's numbers are lesson 1's (docs/LESSONS.md).
+walk_field() {  # walk_field RECTS KEY.PATH — a field of the rects JSON, printed as JSON
+  "$python" -c 'import json,sys; v=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): v=v[int(k)] if k.isdigit() else v[k]
+print(json.dumps(v, ensure_ascii=False))' "$1" "$2"
+}
+walk_titles=("The tokens: X" "Three roles: Q, K, V" "Scores: Q Kᵀ" "Scale: none here"
+             "Mask: + M (nothing hidden here)" "Softmax: scores → weights" "Blend: weights · V" "The output: Y")
+for sz in 1280x720 390x844; do
+  for step in 1 2 3 4 5 6 7 8; do
+    base="$out/walk-$sz-$step"
+    timeout 60 "$app" --preset practice-qkv --step "$step" --frames 5 --size "$sz" --screenshot "$base.png" \
+      --rects "$base.rects.json" > "$base.stdout" 2> "$base.stderr"
+    status=$?
+    if [ "$status" -ne 0 ] || [ ! -f "$base.rects.json" ]; then
+      not_ok "walk $sz step $step: exit $status ($(head -c 200 "$base.stderr"))"
+      continue
+    fi
+    title=$(walk_field "$base.rects.json" walk.title)
+    index=$(walk_field "$base.rects.json" walk.index)
+    check "walk $sz step $step: '${walk_titles[$((step - 1))]}' ($title, index $index)" \
+      [ "$title|$index" = "\"${walk_titles[$((step - 1))]}\"|$((step - 1))" ]
+    check "walk $sz step $step: the card's Next button and counter were drawn" \
+      "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"]; sys.exit(not ("walk/next" in r and "walk/counter" in r))' "$base.rects.json"
+  done
+done
+check "walk step 6 (softmax): lesson 1's row 0 in the sentence" \
+  [ "$(walk_field "$out/walk-1280x720-6.rects.json" walk.numbers)" = "\"Row 'the': e^(score − 1) = 0.37, 1, 1; ÷ their sum 2.37 → weights 0.155, 0.422, 0.422 (sum 1).\"" ]
+check "walk step 8 (Y): lesson 1's output row 0" \
+  [ "$(walk_field "$out/walk-1280x720-8.rects.json" walk.numbers)" = "\"Row 'the': y = [0.578, 0.845, 0.155, 0.422].\"" ]
+# causal-5 is given as Q, K, V: 7 steps; step=8 opens the last one.
+timeout 60 "$app" --preset causal-5 --step 8 --frames 5 --size 1280x720 --rects "$out/walk-causal-8.rects.json" \
+  > /dev/null 2>&1
+check "walk causal-5 --step 8: the last of 7 steps" \
+  [ "$(walk_field "$out/walk-causal-8.rects.json" walk.index)/$(walk_field "$out/walk-causal-8.rects.json" walk.count)" = "6/7" ]
+timeout 60 "$app" --preset causal-5 --quiz 7 --frames 5 --size 1280x720 --screenshot "$out/quiz-7.png" \
+  --rects "$out/quiz-7.rects.json" > /dev/null 2>&1
+check "--quiz 7: the quiz is open at the causal question, its choices drawn" \
+  "$python" -c 'import json,sys; d=json.load(open(sys.argv[1])); q=d["quiz"]
+sys.exit(not (q["open"] and q["question"] == 6 and "causal" in q["questions"][6] and "quiz/6/choice/2" in d["rects"]))' \
+  "$out/quiz-7.rects.json"
+expect_walk_error() {  # expect_walk_error ARGS… — exit 2 naming the flag
+  timeout 60 "$app" "$@" > "$out/walk-error.log" 2>&1
+  local status=$?
+  local named=no
+  grep -q -- "$1: expected a whole number" "$out/walk-error.log" && named=yes
+  check "$* exits 2 naming the flag (exit $status)" [ "$status/$named" = "2/yes" ]
+}
+expect_walk_error --step 9
+expect_walk_error --step 0
+expect_walk_error --quiz 99
 # --- 1b. the Gallery: the web's demos, bundled -------------------------------------------------
 # --gallery opens it: every demo of web/demos/index.json is listed (the visible ones have rects).
 # --demo NAME loads one as a click in the gallery does: its screenshot is checked like the presets
