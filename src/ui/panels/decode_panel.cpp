@@ -211,7 +211,9 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   ImGui::Spacing();
   p = ImGui::GetCursorScreenPos();
   const std::string y_label = "y_" + std::to_string(d.t) + " = Σ a_tj v_j";
-  dl->AddText(ImVec2(p.x + x_w, p.y), palette::kText, y_label.c_str());
+  // Right-aligned against the values it names (a narrow panel has little room before them).
+  const float y_label_w = ImGui::CalcTextSize(y_label.c_str()).x;
+  dl->AddText(ImVec2(p.x + std::max(0.0f, x_v - 0.6f * em - y_label_w), p.y), palette::kText, y_label.c_str());
   numbers(p, x_v, st.output, 0, palette::kText);
   ImGui::Dummy(ImVec2(total_w, row_h));
   record_item_rect(state, "decode/output");
