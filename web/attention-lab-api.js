@@ -2,18 +2,37 @@
 //
 //   ready                 Promise, resolves after the first frame is drawn
 //   getState()            {scene: <scene JSON>, result: {Q, K, V, scores, scaled, weights, output, masked_rows, …},
-//                          ui: {mode, focusHead, tooltip}}   mode: the screen's mode ("explore"; a link's
-//                          mode=NAME); focusHead: the head Scores/Mask/tooltips describe; tooltip: the
-//                          last derivation tooltip's text ("" when none). A multi-head scene's result
-//                          has heads: [{scores, scaled, weights, output}…], concat, mean weights.
+//                          ui: {mode, focusHead, tooltip, example, edited, vectors}}   mode: the screen's mode
+//                          ("explore"; a link's mode=NAME); focusHead: the head Scores/Mask/tooltips describe;
+//                          tooltip: the last derivation tooltip's text ("" when none). A multi-head scene's
+//                          result has heads: [{scores, scaled, weights, output}…], concat, mean weights.
+//                          example: the Example picker's label (a demo's title, a preset's name, or
+//                            "(custom scene)"); edited: changed since it was loaded ("· edited")
+//                          vectors: {Q, K, V} each "sliders" or "strip" (compact colour cells)
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
-//                         ids: Q/i/c K/i/c V/i/c causal scale tokens preset cell/{scores,weights,mask}/i/j
+//                         ids: Q/i/c K/i/c V/i/c (slider or strip cell of component c of token i; these
+//                         also give `text`: the width of the number drawn in the cell, 0 for a strip
+//                         cell) causal scale tokens preset cell/{scores,weights,mask}/i/j
+//                         zoom/i (a token's "numbers" button, with strips) zoom/close
+//                         zoom/Q/i/c … (a cell of the zoomed token's numbered view; also `text`)
+//                         type/Q/i/c … (the field typing a strip cell's number, while open)
+//                         share/gallery gallery/NAME (a demo in the open gallery)
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
 //                         heads (the heads control; heads/N each choice), head/t/weights/i/j and
 //                         head/average/weights/i/j (a multi-head weights grid's cells), head/t/focus,
 //                         Wo/r/c (a W_o cell), Wo/add, Wo/remove
-//   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
+//                         learned scenes: X/i/m Wq/m/c Wk/m/c Wv/m/c make-direct dmodel; direct: make-learned
+//                         Key space mode: keyspace/q/i (arrow tip) keyspace/k/j valuespace/v/j valuespace/y/i
+//                         export/menu (the Export… button) and, while its menu is open, export/numpy
+//                         export/pytorch export/stage export/latex export/svg
+//                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
+//                         weights-log (the weights' log colour scale)
+//   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
+//                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
+//   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:
+//                         kind "numpy" | "pytorch" | "latex" | "svg", stage (latex, svg) "weights" (default) |
+//                         "scores" | "scaled" | "Q" | "K" | "V" | "output"; throws an Error naming a bad argument
 //
 // Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
 // returns JSON text.
@@ -72,10 +91,28 @@
       const r = callJson("al_widget_rect", String(id));
       if (!r) return null;
       const box = module().canvas.getBoundingClientRect();
-      return { x: r.x + box.left + window.scrollX, y: r.y + box.top + window.scrollY, w: r.w, h: r.h };
+      const rect = { x: r.x + box.left + window.scrollX, y: r.y + box.top + window.scrollY, w: r.w, h: r.h };
+      if (r.text !== undefined) rect.text = r.text; // value cells: width of the number drawn in them
+      return rect;
     },
     frameStats() {
       return callJson("al_frame_stats");
+    },
+    exportText(kind, stage = "weights") {
+      const m = module();
+      const args = [String(kind), String(stage)].map((text) => {
+        const size = m.lengthBytesUTF8(text) + 1;
+        const ptr = m._malloc(size);
+        m.stringToUTF8(text, ptr, size);
+        return ptr;
+      });
+      try {
+        const reply = JSON.parse(m.UTF8ToString(m._al_export_text(args[0], args[1])));
+        if (!reply.ok) throw new Error(reply.error);
+        return reply.text;
+      } finally {
+        args.forEach((ptr) => m._free(ptr));
+      }
     },
   };
 

@@ -48,6 +48,8 @@ std::string usage_text() {
          "  --mode NAME          start in a mode of the mode bar: " +
          scene::link::mode_names() +
          "\n"
+         "  --demo NAME          start with a gallery demo (web/demos/NAME.json, bundled with the app)\n"
+         "  --gallery            open the demo gallery at start\n"
          "  --size WxH           window size in logical pixels (default 1440x900)\n"
          "  --frames N           draw N frames, then exit 0 (automation; checks glGetError each frame)\n"
          "  --screenshot OUT.png write the last frame as PNG (framebuffer pixels)\n"
@@ -103,6 +105,19 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
         return ParseOutcome::ExitUsage;
       }
       o.mode = value;
+    } else if (flag == "--demo") {
+      if (!take_value()) return ParseOutcome::ExitUsage;
+      if (value.empty()) {
+        *message = "--demo: empty name";
+        return ParseOutcome::ExitUsage;
+      }
+      o.demo = value;  // checked against the bundled demos when the app starts
+    } else if (flag == "--gallery") {
+      if (has_value) {
+        *message = "--gallery: takes no value";
+        return ParseOutcome::ExitUsage;
+      }
+      o.gallery = true;
     } else if (flag == "--frames") {
       if (!take_value()) return ParseOutcome::ExitUsage;
       if (!parse_int(value, 1, kMaxFrames, &o.frames)) {
@@ -141,8 +156,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
       o.scene_path = arg;
     }
   }
-  if (!o.preset.empty() && !o.scene_path.empty()) {
-    *message = "--preset and a scene file: give one of them";
+  if (int(!o.preset.empty()) + int(!o.scene_path.empty()) + int(!o.demo.empty()) > 1) {
+    *message = "--preset, --demo and a scene file: give one of them";
     return ParseOutcome::ExitUsage;
   }
   if (!frames_given && (!o.screenshot_path.empty() || !o.rects_path.empty()))

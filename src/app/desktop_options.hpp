@@ -15,6 +15,8 @@ struct Options {
   std::string scene_path;          // SCENE.json to open ("" = none)
   std::string preset;              // --preset NAME ("" = the default lesson example)
   std::string mode;                // --mode NAME: the screen's mode, as in links' mode= ("" = explore)
+  std::string demo;                // --demo NAME: a gallery demo (web/demos/NAME.json, bundled)
+  bool gallery = false;            // --gallery: open the demo gallery at start
   int frames = 0;                  // --frames N: draw N frames, then exit (0 = interactive)
   std::string screenshot_path;     // --screenshot OUT.png: the last frame, framebuffer pixels
   std::string rects_path;          // --rects OUT.json: widget rectangles, framebuffer pixels

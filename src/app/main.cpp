@@ -23,6 +23,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "render/gl.hpp"
+#include "ui/gallery_panel.hpp"
 #include "ui/layout.hpp"
 #include "ui/theme.hpp"
 
@@ -147,10 +148,7 @@ void frame(App& app) {
 
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  ui::FrameStats& stats = app.state.stats;
-  ++stats.frames;
-  stats.last_frame_ms = ms;
-  stats.total_frame_ms += ms;
+  ui::record_frame(app.state.stats, ms);
   // An edit during this frame is shown by the next one, and a layout that moved settles first.
   if (app.state.dirty || app.state.layout_changed) app.settle_frames = std::max(app.settle_frames, 1);
   app.state.layout_changed = false;
@@ -263,6 +261,21 @@ int main(int argc, char** argv) {
   //    --frames it is an error (exit 2).
   load_preset(app.state, options.preset.empty() ? kDefaultPreset : options.preset.c_str());
   if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
+  if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
+    ui::Sharing& sharing = ui::sharing();
+    if (sharing.open_demo)
+      sharing.open_demo(options.demo);
+    else
+      app.state.error = "--demo: this build has no bundled demos";
+    if (!app.state.error.empty()) {
+      std::fprintf(stderr, "attention-lab: %s\n", app.state.error.c_str());
+      if (options.automated()) {
+        app.exit_code = 2;
+        glfwSetWindowShouldClose(window, GLFW_TRUE);
+      }
+    }
+  }
+  if (options.gallery) ui::sharing().gallery_open = true;
   if (!options.scene_path.empty()) {
     std::string text, error;
     if (!platform_read_file(options.scene_path, &text, &error)) {

@@ -55,10 +55,20 @@ void sync_canvas_size(App& app) {
   }
 }
 
+// Emscripten 3.1.6's GLFW passes a wheel event's deltaX as the x offset unchanged (CSS pixels,
+// positive = towards the right), while GLFW and ImGui take steps with positive = towards the left,
+// as its own y offset already is (−deltaY / 100). Without this a sideways swipe (or Shift+wheel,
+// which the browser sends as deltaX) scrolls the wrong way and 100 times too far.
+GLFWscrollfun g_imgui_scroll = nullptr;  // ImGui's GLFW backend callback (it chains to main.cpp's)
+void on_scroll(GLFWwindow* window, double xoffset, double yoffset) {
+  if (g_imgui_scroll) g_imgui_scroll(window, -xoffset / 100.0, yoffset);
+}
+
 }  // namespace
 
 void platform_init(App& app) {
   g_app = &app;
+  g_imgui_scroll = glfwSetScrollCallback(app.window, on_scroll);  // after ImGui installed its own
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, EM_FALSE, on_resize);
 }
 

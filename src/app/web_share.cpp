@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "scene/export.hpp"
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/gallery_panel.hpp"
@@ -27,6 +28,10 @@ EM_JS(void, js_share_action, (const char* what), {
 EM_JS(void, js_share_open_demo, (const char* name), {
   const share = window.attentionLabShare;
   if (share) share.openDemo(UTF8ToString(name));
+});
+EM_JS(void, js_share_export, (const char* kind, const char* stage), {
+  const share = window.attentionLabShare;
+  if (share) share.exportText(UTF8ToString(kind), UTF8ToString(stage));
 });
 EM_JS(void, js_share_scene_changed, (), {
   const share = window.attentionLabShare;
@@ -48,6 +53,9 @@ struct ConnectActions {
     s.import_json = [] { js_share_action("import-json"); };
     s.export_png = [] { js_share_action("export-png"); };
     s.open_demo = [](const std::string& name) { js_share_open_demo(name.c_str()); };
+    s.export_text = [](scene::ExportKind kind, scene::ExportStage stage) {
+      js_share_export(scene::export_kind_name(kind), scene::export_stage_name(stage));
+    };
     s.scene_changed = [] { js_share_scene_changed(); };
   }
 } g_connect_actions;
@@ -117,12 +125,14 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   } else if (!s && reset_if_empty) {
     s = scene::preset(kDefaultPreset);
   }
-  if (s) {
+  if (f.gen) {
+    ui::load_generated(*sharing.state, *f.gen);  // generate() made a valid scene: nothing to check
+  } else if (s) {
     if (std::string e = apply_scene(*s); !e.empty()) return fail(e);
   }
   ui::set_panel_visibility(f.hide, f.view);
   sharing.state->ui.mode = f.mode.value_or(scene::link::kDefaultMode);
-  sharing.current_demo = f.demo;
+  if (s && !f.demo.empty()) ui::note_demo_loaded(*sharing.state, f.demo);  // the picker names it
   sharing.gallery_open = false;
   al_request_frame();
   return reply("{\"ok\":true}");
@@ -134,8 +144,11 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const ui::Sharing& sharing = ui::sharing();
   if (!sharing.state) return fail("app: not started");
-  const scene::link::MadeFragment made = scene::link::make_fragment(sharing.state->scene, ui::hidden_panels(),
-                                                                    sharing.view, sharing.state->ui.mode);
+  const ui::AppState& state = *sharing.state;
+  const scene::link::MadeFragment made =
+      state.generated && !state.edited
+          ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(), sharing.view, state.ui.mode)
+          : scene::link::make_fragment(state.scene, ui::hidden_panels(), sharing.view, state.ui.mode);
   if (!made.ok()) return fail(made.error);
   return reply("{\"ok\":true,\"fragment\":" + ui::json_quote(made.fragment) + "}");
 }
@@ -146,12 +159,22 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_scene_json() {
   return reply(sharing.state ? scene::scene_to_json(sharing.state->scene) : "null");
 }
 
+// The current scene exported (scene/export; the Export menu and attention-lab-cli --export give the
+// same text): {"ok":true,"text":…} or {"ok":false,"error":"export: unknown kind …"}.
+EMSCRIPTEN_KEEPALIVE const char* al_export_text(const char* kind, const char* stage) {
+  const ui::Sharing& sharing = ui::sharing();
+  if (!sharing.state) return fail("app: not started");
+  const scene::ExportResult r =
+      scene::export_scene(sharing.state->scene, kind ? kind : "", stage ? stage : "");
+  if (!r.ok()) return fail(r.error);
+  return reply("{\"ok\":true,\"text\":" + ui::json_quote(r.text) + "}");
+}
+
 // Import a scene file: {"ok":true} or {"ok":false,"error":"<field: reason>"} with nothing changed.
 EMSCRIPTEN_KEEPALIVE const char* al_share_import(const char* json) {
   scene::ParseResult parsed = scene::parse_scene(json ? json : "");
   if (!parsed.ok()) return fail(parsed.error);
   if (std::string e = apply_scene(*parsed.scene); !e.empty()) return fail(e);
-  ui::sharing().current_demo.clear();
   return reply("{\"ok\":true}");
 }
 

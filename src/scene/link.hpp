@@ -6,6 +6,8 @@
 //   pair     = key "=" value
 //   key      = "s"     value: base64url (RFC 4648 §5, padding optional) of scene JSON v1 text
 //            | "demo"  value: a bundled demo's name, [a-z0-9_-]{1,64}; the page loads demos/NAME.json
+//            | "gen"   value: PATTERN,N,D_K,D_V,SEED — a generated scene (scene/generate.hpp), e.g.
+//                      gen=local,1024,64,64,1; the scene is rebuilt from these five, bit for bit
 //            | "hide"  value: comma list of panels to hide (may be empty)
 //            | "view"  value: one panel shown full-size
 //            | "mode"  value: the screen's mode (default explore, which links never write)
@@ -27,12 +29,13 @@
 #include <string_view>
 #include <vector>
 
+#include "scene/generate.hpp"
 #include "scene/scene.hpp"
 
 namespace scene::link {
 
 // Longest fragment accepted or produced, in bytes. 32 KiB holds ~1000 round-trip doubles (about
-// 32 base64 characters each) — every bundled demo is under 10 KiB — and stays well inside what
+// 32 base64 characters each) — every bundled demo is under 8 KiB — and stays well inside what
 // browsers, chat apps and mail clients keep intact. Checked before any decoding, so a 64 KB
 // fragment costs nothing. Bigger scenes are shared with Export JSON.
 constexpr std::size_t kMaxFragmentBytes = 32768;
@@ -52,7 +55,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
-enum class Mode { Explore, Heads };
+enum class Mode { Explore, Heads, KeySpace };
 
 struct ModeInfo {
   Mode mode;
@@ -62,6 +65,7 @@ struct ModeInfo {
 inline constexpr ModeInfo kModes[] = {
     {Mode::Explore, "explore", "Explore"},
     {Mode::Heads, "heads", "Heads"},
+    {Mode::KeySpace, "keyspace", "Key space"},
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;
@@ -95,6 +99,7 @@ Base64Result base64url_decode(std::string_view text);
 struct Fragment {
   std::optional<Scene> scene;  // from s=
   std::string demo;            // from demo= (empty: none)
+  std::optional<GenSpec> gen;  // from gen= (then `scene` holds generate(*gen))
   std::vector<Panel> hide;     // from hide=, in the order of enum Panel, no duplicates
   std::optional<Panel> view;   // from view=
   std::optional<Mode> mode;    // from mode=
@@ -118,5 +123,10 @@ struct MadeFragment {
 // the scene is invalid or the fragment would exceed kMaxFragmentBytes.
 MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide = {},
                            std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode);
+
+// "gen=PATTERN,N,D_K,D_V,SEED[&hide=…][&view=…]": the link of an unedited generated scene (a few
+// dozen bytes whatever its size).
+MadeFragment make_gen_fragment(const GenSpec& spec, const std::vector<Panel>& hide = {},
+                               std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode);
 
 }  // namespace scene::link

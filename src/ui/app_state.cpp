@@ -2,11 +2,13 @@
 #include "ui/app_state.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <utility>
 
 #include "scene/edit.hpp"
+#include "scene/traces.hpp"  // options_of
 
 namespace ui {
 namespace {
@@ -48,6 +50,10 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.scene = std::move(scene);
   state.reset_scene = state.scene;
   state.preset_name = std::move(preset_name);
+  state.ui.demo.clear();  // a demo loader sets it again after loading
+  state.ui.demo_title.clear();
+  if (state.ui.zoomed_token >= state.scene.n()) state.ui.zoomed_token = -1;
+  state.generated.reset();
   state.error.clear();
   state.notice.clear();
   state.dirty = true;
@@ -70,6 +76,11 @@ void reset_learned_ranges(AppState& state) {
   state.w_range = slider_range(w);
 }
 
+void load_generated(AppState& state, const scene::GenSpec& spec) {
+  load_scene(state, scene::generate(spec), "");
+  state.generated = spec;
+}
+
 bool load_preset(AppState& state, std::string_view name) {
   std::optional<scene::Scene> s = scene::preset(name);
   if (!s) {
@@ -89,9 +100,31 @@ bool recompute_if_dirty(AppState& state) {
     state.error = problem;
     return false;
   }
-  state.heads = scene::compute_heads(state.scene);
-  state.ui.focus_head = std::clamp(state.ui.focus_head, 0, int(state.heads.heads.size()) - 1);
-  state.result = state.heads.heads[std::size_t(state.ui.focus_head)];
+  const auto start = std::chrono::steady_clock::now();
+  const scene::Scene& s = state.scene;
+  if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0) {
+    // One head, no RoPE, no W_o: through the incremental engine (what scene::compute gives, bit for
+    // bit), without copying the n×n stages. state.heads keeps only Q, K, V (heads.heads stays
+    // empty: state.result is the one head).
+    state.engine.swap_result(state.result);  // take back what the panels read, update, lend it again
+    if (s.mode == scene::Mode::Direct)
+      state.engine.update(s.Q, s.K, s.V, scene::options_of(s));
+    else
+      state.engine.update_projected(s.X, s.Wq, s.Wk, s.Wv, scene::options_of(s));
+    state.engine.swap_result(state.result);
+    state.heads = attn::HeadsResult{};
+    state.heads.Q = state.result.Q;
+    state.heads.K = state.result.K;
+    state.heads.V = state.result.V;
+    state.ui.focus_head = 0;
+  } else {
+    state.heads = scene::compute_heads(state.scene);
+    state.ui.focus_head = std::clamp(state.ui.focus_head, 0, int(state.heads.heads.size()) - 1);
+    state.result = state.heads.heads[std::size_t(state.ui.focus_head)];
+    state.engine.invalidate();
+  }
+  state.stats.last_recompute_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
   ++state.result_version;
@@ -282,11 +315,29 @@ std::string json_quote(std::string_view text) {
 
 std::string state_json(const AppState& state) {
   std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
-  out += state.computed ? scene::result_to_json(state.heads) : "null";
+  // One head without RoPE or W_o: `result` is the whole pass (the same text as a one-head HeadsResult).
+  out += !state.computed              ? "null"
+         : state.heads.heads.empty() ? scene::result_to_json(state.result)
+                                     : scene::result_to_json(state.heads);
   out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) +
          ",\"focusHead\":" + std::to_string(state.ui.focus_head) +
-         ",\"tooltip\":" + json_quote(state.ui.tooltip) + "}}";
+         ",\"tooltip\":" + json_quote(state.ui.tooltip);
+  out += ",\"example\":" + json_quote(example_label(state));
+  out += std::string(",\"edited\":") + (state.edited ? "true" : "false");
+  out += ",\"vectors\":{";
+  const char* names[3] = {"Q", "K", "V"};
+  for (int r = 0; r < 3; ++r) {
+    out += std::string(r ? "," : "") + "\"" + names[r] +
+           "\":" + (state.ui.vectors_strip[r] ? "\"strip\"" : "\"sliders\"");
+  }
+  out += "}}}";
   return out;
+}
+
+std::string example_label(const AppState& state) {
+  if (!state.ui.demo.empty()) return state.ui.demo_title.empty() ? state.ui.demo : state.ui.demo_title;
+  if (!state.preset_name.empty()) return state.preset_name;
+  return "(custom scene)";
 }
 
 std::string apply_state_json(AppState& state, std::string_view json_text) {
@@ -347,21 +398,46 @@ std::string widget_rect_json(const AppState& state, std::string_view id, float s
   }
   if (!found) return "null";
   const float s = scale > 0 ? scale : 1.0f;
-  return "{\"x\":" + number_json(r.x / s) + ",\"y\":" + number_json(r.y / s) +
-         ",\"w\":" + number_json(r.z / s) + ",\"h\":" + number_json(r.w / s) + "}";
+  std::string out = "{\"x\":" + number_json(r.x / s) + ",\"y\":" + number_json(r.y / s) +
+                    ",\"w\":" + number_json(r.z / s) + ",\"h\":" + number_json(r.w / s);
+  if (auto t = state.widget_text_w.find(std::string(id)); t != state.widget_text_w.end()) {
+    out += ",\"text\":" + number_json(t->second / s);
+  }
+  return out + "}";
 }
 
 std::string frame_stats_json(const AppState& state) {
   const FrameStats& f = state.stats;
   const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
+  std::vector<double> recent(f.recent_ms, f.recent_ms + f.recent_count);
+  std::sort(recent.begin(), recent.end());
+  const double max_ms = recent.empty() ? 0.0 : recent.back();
+  // Nearest rank: the smallest value with at least 95 % of the frames at or below it.
+  const double p95_ms =
+      recent.empty() ? 0.0 : recent[std::size_t(std::ceil(0.95 * double(recent.size()))) - 1];
   return "{\"frames\":" + std::to_string(f.frames) + ",\"lastFrameMs\":" + number_json(f.last_frame_ms) +
-         ",\"avgFrameMs\":" + number_json(avg) + ",\"recomputes\":" + std::to_string(f.recomputes) + "}";
+         ",\"avgFrameMs\":" + number_json(avg) + ",\"maxFrameMs\":" + number_json(max_ms) +
+         ",\"p95FrameMs\":" + number_json(p95_ms) + ",\"recomputes\":" + std::to_string(f.recomputes) +
+         ",\"lastRecomputeMs\":" + number_json(f.last_recompute_ms) + "}";
+}
+
+void record_frame(FrameStats& stats, double ms) {
+  ++stats.frames;
+  stats.last_frame_ms = ms;
+  stats.total_frame_ms += ms;
+  stats.recent_ms[stats.recent_next] = ms;
+  stats.recent_next = (stats.recent_next + 1) % FrameStats::kWindow;
+  stats.recent_count = std::min(stats.recent_count + 1, FrameStats::kWindow);
 }
 
 void record_item_rect(AppState& state, const std::string& id) {
   if (!ImGui::IsItemVisible()) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+}
+
+void record_item_text(AppState& state, const std::string& id, float width) {
+  state.widget_text_w[id] = width;
 }
 
 }  // namespace ui

@@ -7,12 +7,16 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "core/incremental.hpp"
+#include "core/keyspace.hpp"
 #include "imgui.h"
+#include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
@@ -55,22 +59,52 @@ struct UiState {
   // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
   std::string tooltip, next_tooltip;
 
+  // --- what the Example picker names (getState().ui.example)
+  std::string demo;        // the gallery demo loaded last (#demo=NAME), "" if none; load_scene clears it
+  std::string demo_title;  // its title from demos/index.json ("" → the name)
+
+  // --- the vectors panel
+  int zoomed_token = -1;  // token shown with numbers over wrapped lines (compact view), −1 none
+  bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
+
   // --- layout, measured while drawing (last frame → this frame)
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
   bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
 
-  // --- caches, rebuilt when AppState::result_version changes
+  // --- view options
+  bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
+  scene::GenSpec gen_draft;  // the Generate… popup's fields
+
+  // --- caches, rebuilt when AppState::result_version changes (or weights_log toggles)
   HeatmapImage scores_image, weights_image;
+  bool weights_image_log = false;  // the scale weights_image was built with
   std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
 };
 
+// The Key space mode's pictures (panels/keyspace_panel.cpp): which query they follow, the planes
+// they draw in, and a drag in progress (during which plane and view stay fixed, so the point stays
+// under the mouse).
+struct KeySpaceState {
+  enum Drag { None = 0, Query = 1, Key = 2, Value = 3 };
+  int selected = 0;                       // the followed query (click an arrow)
+  std::uint64_t planes_version = ~0ull;   // result_version the planes were fitted to
+  attn::Plane key_plane, value_plane;     // queries + keys together; values
+  int drag_kind = None, drag_index = -1;  // what is being dragged
+  ImVec2 grab;                            // mouse − point at the press, pixels
+  ImVec4 key_view, value_view;            // data bounds (x0, y0, x1, y1) as last fitted
+};
+
 struct FrameStats {
-  std::int64_t frames = 0;      // ImGui frames actually rendered
-  double last_frame_ms = 0;     // CPU time of the last frame's work
-  double total_frame_ms = 0;    // sum over all frames (average = total / frames)
-  std::int64_t recomputes = 0;  // core runs
+  std::int64_t frames = 0;             // ImGui frames actually rendered
+  double last_frame_ms = 0;            // CPU time of the last frame's work
+  double total_frame_ms = 0;           // sum over all frames (average = total / frames)
+  std::int64_t recomputes = 0;         // core runs
+  double last_recompute_ms = 0;        // the last core run (incremental or full), in ms
+  static constexpr int kWindow = 120;  // max and 95th percentile over the last 120 frames
+  double recent_ms[kWindow] = {};
+  int recent_count = 0, recent_next = 0;
 };
 
 struct AppState {
@@ -78,8 +112,15 @@ struct AppState {
   scene::Scene scene;
   scene::Scene reset_scene;  // what "Reset" returns to (the preset or scene last loaded)
   std::string preset_name;   // empty when the scene did not come from a preset
-  attn::HeadsResult heads;  // every head, their concat and the output map (scene::compute_heads)
+  // Set when the scene was generated (Generate control, #gen= link): while it is unedited its link
+  // is #gen=… (five numbers) instead of every number.
+  std::optional<scene::GenSpec> generated;
+  attn::HeadsResult heads;  // every head, their concat and the output map (scene::compute_heads);
+                            // for one head without RoPE or W_o only Q, K, V (then `result` is all)
   attn::Result result;      // the focused head's stages (heads.heads[ui.focus_head]); all of it for h = 1
+  // Keeps what the next edit can reuse: a dragged query recomputes one row, a key one column and
+  // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
+  attn::IncrementalAttention engine;
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
   bool dirty = true;                 // scene changed since the last recompute
   bool computed = false;             // result holds a valid computation
@@ -101,10 +142,14 @@ struct AppState {
 
   // --- automation: named widget rectangles in ImGui coordinates, as last drawn
   std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
+  // Width of the text drawn inside a value cell (Q/i/c …; 0 when the cell shows no number), so
+  // tests can check that no number is wider than its cell.
+  std::unordered_map<std::string, float> widget_text_w;
   GridGeometry scores_grid, weights_grid, mask_grid;
   std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
 
-  UiState ui;  // mode, layout values, panel caches
+  UiState ui;              // mode, layout values, panel caches
+  KeySpaceState keyspace;  // the Key space mode's pictures
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
   // Set by a panel whose measured size changed this frame: the layout is not settled yet, so the
@@ -114,6 +159,8 @@ struct AppState {
 
 // Replace the scene (preset, file, setState). Resets slider ranges and messages.
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name);
+// Load the generated scene of `spec` (remembered for its link).
+void load_generated(AppState& state, const scene::GenSpec& spec);
 // Load a bundled preset by name; false (and state.error set) if it does not exist.
 bool load_preset(AppState& state, std::string_view name);
 // Run the core if the scene changed. Returns true if it ran.
@@ -143,19 +190,31 @@ void remove_wo(AppState& state);
 void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);
 
+// What the Example picker shows: the demo's title, else the preset's name, else "(custom scene)"
+// (without the "· edited" the picker adds after a change).
+std::string example_label(const AppState& state);
+
 // --- the page API (JSON in and out)
 // {"scene": <scene JSON>, "result": <result_to_json of every head>,
-//  "ui": {"mode": "explore", "focusHead": 0, "tooltip": "<last tooltip's text, or empty>"}}
+//  "ui": {"mode": "explore", "focusHead": 0, "tooltip": "<last tooltip's text, or empty>",
+//         "example": <example_label>, "edited": false,
+//         "vectors": {"Q": "sliders"|"strip", "K": …, "V": …}}}
 std::string state_json(const AppState& state);
 // Validate and load `json_text`: {"ok":true} or {"ok":false,"error":"<field: reason>"} (state kept).
 std::string apply_state_json(AppState& state, std::string_view json_text);
-// {"x","y","w","h"} of widget `id` divided by `scale` (ImGui → CSS pixels), or "null".
+// {"x","y","w","h"} of widget `id` divided by `scale` (ImGui → CSS pixels), or "null"; value cells
+// (Q/i/c, K/i/c, V/i/c) add "text": the width of the number drawn in them (0: none).
 std::string widget_rect_json(const AppState& state, std::string_view id, float scale);
-// {"frames","lastFrameMs","avgFrameMs","recomputes"}
+// {"frames","lastFrameMs","avgFrameMs","maxFrameMs","p95FrameMs","recomputes","lastRecomputeMs"}
+// (max and p95 over the last 120 frames).
 std::string frame_stats_json(const AppState& state);
+// Count one drawn frame that took `ms` of CPU time.
+void record_frame(FrameStats& stats, double ms);
 
 // Record the last ImGui item's rectangle under `id` (only when it is visible).
 void record_item_rect(AppState& state, const std::string& id);
+// Record the width of the text drawn inside widget `id` (ImGui pixels).
+void record_item_text(AppState& state, const std::string& id, float width);
 
 // JSON string literal for `text` (quotes included).
 std::string json_quote(std::string_view text);

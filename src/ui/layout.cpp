@@ -180,6 +180,24 @@ struct Screen {
     close();
     recompute_if_dirty(state);
   }
+  void keyspace(ImVec2 pos, ImVec2 size) {
+    if (open("Key space", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+      claim_hover(state, Term::Keys);
+      draw_keyspace_panel(state, fonts);
+      panel_border(state, Term::Keys);
+    }
+    close();
+    recompute_if_dirty(state);
+  }
+  void valuespace(ImVec2 pos, ImVec2 size) {
+    if (open("Value space", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+      claim_hover(state, Term::Values);
+      draw_valuespace_panel(state, fonts);
+      panel_border(state, Term::Values);
+    }
+    close();
+    recompute_if_dirty(state);
+  }
   void output(ImVec2 pos, ImVec2 size) {
     if (open("Output", pos, size)) {
       draw_output_panel(state, fonts);
@@ -200,7 +218,7 @@ void layout_explore(Screen& sc) {
   const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
   const float controls_h = state.ui.controls_h;
   if (!sc.narrow || sharing().view) {
-    const int d_max = std::max(state.scene.d_k(), state.scene.d_v());
+    const int d_max = std::max({state.scene.d_k(), state.scene.d_v(), int(state.scene.X.cols())});
     const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
     const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
     const float body_y = sc.top_h > 0 ? sc.top_h : margin;
@@ -248,7 +266,11 @@ void layout_explore(Screen& sc) {
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
     const float x = margin;
     float y = sc.top_h > 0 ? sc.top_h : margin;
-    const float tokens_h = std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 5.6f * em));
+    // A learned scene has four rows per token (x, q, k, v) and the W grids below them.
+    const bool learned = state.scene.mode == scene::Mode::Projected;
+    const float per_token = learned ? 7.4f * em : 5.6f * em;
+    const float tokens_h = std::min(learned ? 40.0f * em : 28.0f * em,
+                                    std::max(12.0f * em, float(state.scene.n()) * per_token));
     const float square = std::min(w, 30.0f * em);
     if (panel_shown(Panel::Controls)) {
       sc.controls(ImVec2(x, y), ImVec2(w, controls_h));
@@ -344,6 +366,43 @@ void layout_heads(Screen& sc) {
   }
 }
 
+// Key space: the soft dictionary as pictures. Wide: key space | value space | weights on top (the
+// two pictures are read together: move q toward k_j, watch y slide onto v_j; hovering a weights row
+// follows that query), the vectors across the bottom. Narrow: key space, value space, weights, vectors in one
+// scrolling column. The pictures are drawn first so a drag in them shows in every other panel in the same
+// frame.
+void layout_keyspace(Screen& sc) {
+  const AppState& state = sc.state;
+  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  if (!sc.narrow) {
+    const float body_h = std::max(H - body_y - margin, 34.0f * em);
+    const float full_w = W - 2.0f * margin;
+    const float top_h = std::floor(0.62f * body_h);
+    const float weights_w = std::floor(std::clamp(0.22f * full_w, 16.0f * em, 26.0f * em));
+    const float pic_w = std::floor(0.5f * (full_w - weights_w - 2.0f * gap));
+    sc.keyspace(ImVec2(margin, body_y), ImVec2(pic_w, top_h));
+    sc.valuespace(ImVec2(margin + pic_w + gap, body_y), ImVec2(pic_w, top_h));
+    const float wx = margin + 2.0f * (pic_w + gap);
+    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(wx, body_y), ImVec2(margin + full_w - wx, top_h));
+    const float by = body_y + top_h + gap;
+    sc.vectors(ImVec2(margin, by), ImVec2(full_w, body_y + body_h - by));
+  } else {
+    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
+    float y = body_y;
+    const float pic = std::min(w, 26.0f * em) + 5.0f * em;
+    sc.keyspace(ImVec2(margin, y), ImVec2(w, pic));
+    y += pic + gap;
+    sc.valuespace(ImVec2(margin, y), ImVec2(w, pic));
+    y += pic + gap;
+    const float square = std::min(w, 30.0f * em);
+    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(margin, y), ImVec2(w, square * 0.9f + 6.0f * em));
+    y += square * 0.9f + 6.0f * em + gap;
+    sc.vectors(ImVec2(margin, y),
+               ImVec2(w, std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 7.0f * em))));
+  }
+}
+
 // Each mode's layout, in the order of scene::link::kModes.
 struct ModeLayout {
   scene::link::Mode mode;
@@ -352,6 +411,7 @@ struct ModeLayout {
 constexpr ModeLayout kLayouts[] = {
     {scene::link::Mode::Explore, layout_explore},
     {scene::link::Mode::Heads, layout_heads},
+    {scene::link::Mode::KeySpace, layout_keyspace},
 };
 static_assert(sizeof(kLayouts) / sizeof(kLayouts[0]) == std::size_t(scene::link::kModeCount),
               "every mode of scene::link::kModes needs its layout here");
@@ -375,6 +435,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.ui.tooltip = std::move(state.ui.next_tooltip);  // the tooltip text drawn last frame
   state.ui.next_tooltip.clear();
   state.widget_rects.clear();
+  state.widget_text_w.clear();
 
   const ImGuiIO& io = ImGui::GetIO();
   Screen screen{state, painter, fonts};

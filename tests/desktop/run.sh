@@ -17,8 +17,11 @@
 #   3. command-line errors exit 2 naming the problem; an unwritable --screenshot exits 1
 #   4. a bad scene file: with --frames exit 2 naming the field; interactively the error banner shows
 #   5. idle: CPU use of the running app over 5 s while nothing happens
+#   1b. the Gallery: --gallery lists web/demos/index.json's demos; --demo NAME screenshots checked
+#      like the presets, the Example picker naming the demo; 6b: Gallery… and a demo by mouse
 #   6. keyboard and mouse (xdotool): Ctrl+S saves through the path dialog, Ctrl+O opens (a bad file
-#      shows its error and keeps the scene), the Export PNG button writes the screen; dropping a
+#      shows its error and keeps the scene), the Export PNG button writes the screen, Export… →
+#      Save as NumPy… writes attention-lab-cli --export numpy's script; dropping a
 #      file on the window (xdnd_drop.py) opens it, a bad one shows the error banner
 #   7. with SANITIZED_APP: three presets under ASan + UBSan exit 0 with no sanitizer report, and no
 #      leak whose stack passes through this repository (Mesa and X11 leak a few hundred bytes of
@@ -120,6 +123,82 @@ run_preset() {  # run_preset PRESET SIZE TAG — screenshot + rects + checks
 for preset in soft-dictionary causal-5 practice-qkv; do
   run_preset "$preset" "$size" "$preset"
 done
+
+# --- 1b. the Gallery: the web's demos, bundled -------------------------------------------------
+# --gallery opens it: every demo of web/demos/index.json is listed (the visible ones have rects).
+# --demo NAME loads one as a click in the gallery does: its screenshot is checked like the presets
+# (against web/demos/NAME.json), and the Example picker names it (rects' "example").
+demo_title() { "$python" -c 'import json,sys; print(next(d["title"] for d in json.load(open(sys.argv[1])) if d["name"]==sys.argv[2]))' web/demos/index.json "$1"; }
+gbase="$out/gallery"
+timeout 60 "$app" --gallery --frames 5 --size "$size" --screenshot "$gbase.png" --rects "$gbase.rects.json" \
+  > "$gbase.stdout" 2> "$gbase.stderr"
+gstatus=$?
+check "gallery: --gallery exits 0 (status $gstatus) and writes its rects" test "$gstatus" -eq 0 -a -s "$gbase.rects.json"
+check "gallery: no GL or GLFW errors" no_gl_errors "$gbase.stderr"
+listed=$("$python" -c '
+import json, sys
+rects = json.load(open(sys.argv[1]))["rects"]
+names = [d["name"] for d in json.load(open(sys.argv[2]))]
+shown = [n for n in names if "gallery/" + n in rects]
+# The list starts at the top: the shown demos are the first ones of the index, in order.
+print(len(shown) if shown == names[:len(shown)] else -1)' "$gbase.rects.json" web/demos/index.json)
+check "gallery: the open gallery lists the index's demos from the top ($listed rows visible)" [ "$listed" -ge 4 ]
+run_demo() {  # run_demo NAME — --demo NAME: screenshot checked against the demo's scene
+  local name="$1" base="$out/demo-$1"
+  timeout 60 "$app" --demo "$name" --frames 5 --size "$size" --screenshot "$base.png" --rects "$base.rects.json" \
+    > "$base.stdout" 2> "$base.stderr"
+  local status=$?
+  check "demo $name: exits 0 after --frames 5 (status $status)" [ "$status" -eq 0 ]
+  check "demo $name: no GL or GLFW errors on stderr" no_gl_errors "$base.stderr"
+  local want got
+  want=$(demo_title "$name")
+  got=$("$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["example"])' "$base.rects.json")
+  check "demo $name: the Example picker names it (\"$got\")" [ "$got" = "$want" ]
+  local line
+  while IFS= read -r line; do
+    case "$line" in
+      "ok - "*) passed=$((passed + 1)); echo "$line" ;;
+      "not ok - "*) failed=$((failed + 1)); echo "$line" ;;
+      *) echo "    $line" ;;
+    esac
+  done < <("$python" "$here/check_frame.py" --png "$base.png" --rects "$base.rects.json" \
+             --scene "web/demos/$name.json" --size "$size" --label "demo $name" 2>&1)
+}
+for demo in two-keys-tie sqrt-dk-saturation; do
+  run_demo "$demo"
+done
+expect_status_early() {  # an unknown demo: exit 2 naming the known ones
+  timeout 60 "$app" --demo nope --frames 2 --size 640x480 > "$out/demo-nope.log" 2>&1
+  local status=$?
+  [ "$status" -eq 2 ] && grep -q "no demo named 'nope' (demos: practice-qkv" "$out/demo-nope.log"
+}
+check "--demo nope exits 2 naming the demos" expect_status_early
+
+# --- 1c. learned projections and the Key space mode (tests/desktop/check_keyspace.py) ----------
+run_check() {  # run_check TAG WHAT -- APP ARGS… — screenshot + rects, then check_keyspace.py WHAT
+  local tag="$1" what="$2"; shift 3
+  local base="$out/$tag"
+  timeout 60 "$app" "$@" --frames 5 --screenshot "$base.png" --rects "$base.rects.json" > "$base.stdout" 2> "$base.stderr"
+  local status=$?
+  check "$tag: exits 0 after --frames 5 (status $status)" [ "$status" -eq 0 ]
+  check "$tag: no GL or GLFW errors on stderr" no_gl_errors "$base.stderr"
+  local line
+  while IFS= read -r line; do
+    case "$line" in
+      "ok - "*) passed=$((passed + 1)); echo "$line" ;;
+      "not ok - "*) failed=$((failed + 1)); echo "$line" ;;
+      *) echo "    $line" ;;
+    esac
+  done < <("$python" "$here/check_keyspace.py" "$what" --png "$base.png" --rects "$base.rects.json" 2>&1)
+}
+run_check keyspace-soft-dictionary keyspace -- --preset soft-dictionary --mode keyspace --size "$size"
+# Tall enough that the vectors panel shows every token and the three W grids without scrolling.
+run_check learned-practice-qkv learned -- --preset practice-qkv --size 1280x1700
+expect_mode_error() {
+  timeout 60 "$app" --mode nope --frames 1 > "$out/cli-mode.log" 2>&1
+  [ $? -eq 2 ] && grep -q 'unknown mode "nope"' "$out/cli-mode.log"
+}
+check "--mode nope exits 2 naming the known modes" expect_mode_error
 
 # --- 2. HiDPI: content scale 2 from Xft.dpi ---------------------------------------------------
 # GLFW reads the X resource Xft.dpi as the monitor's content scale (192 / 96 = 2); with
@@ -287,7 +366,7 @@ if command -v xdotool >/dev/null; then
   # above) from part 1.
   exported="$out/exported-screen.png"
   rm -f "$exported"
-  read -r bx by < <("$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"]["share/export-png"]; print(int(r["x"]+r["w"]/2), int(r["y"]+r["h"]/2))' "$out/causal-5.rects.json")
+  read -r bx by < <("$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"]["share/export-png"]; print(int(r["x"]+r["w"]/2), int(r["y"]+r["h"]/2))' "$out/practice-qkv.rects.json")
   xdotool mousemove "$bx" "$by" mousedown 1
   sleep 0.15
   xdotool mouseup 1
@@ -295,7 +374,8 @@ if command -v xdotool >/dev/null; then
   type_path "$exported"
   xdotool mousemove 2999 1799
   press Return
-  sleep 1
+  for _ in $(seq 1 50); do [ -s "$exported" ] && break; sleep 0.1; done  # slow frames on a busy machine
+  sleep 0.2
   check "Export PNG writes the screen" [ -s "$exported" ]
   if [ -s "$exported" ]; then
     # The region of both heatmaps' cells (from the --rects of part 1), with their labels around.
@@ -310,6 +390,28 @@ print("%dx%d+%d+%d" % (x1 - x0, y1 - y0, x0, y0))' "$out/practice-qkv.rects.json
     check "the exported PNG shows the heatmaps of the --screenshot (region $region, differing pixels: $diff_px)" \
       [ "$diff_px" = 0 ]
   fi
+  # The Export… menu (where part 1's --rects of practice-qkv says the button is): its first item, "Save as NumPy…", opens
+  # the path dialog; the file written is attention-lab-cli --export numpy of the scene on screen
+  # (practice-qkv, opened above). ImGui opens the menu at the pointer, its first row just below.
+  exported_py="$out/exported-scene.py"
+  rm -f "$exported_py"
+  read -r mx my < <("$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"]["export/menu"]; print(int(r["x"]+r["w"]/2), int(r["y"]+r["h"]/2))' "$out/practice-qkv.rects.json")
+  xdotool mousemove "$mx" "$my" mousedown 1
+  sleep 0.15
+  xdotool mouseup 1
+  sleep 0.4
+  window_png "$out/export-menu-desktop.png" 1280 800
+  xdotool mousemove $((mx + 30)) $((my + 20)) mousedown 1
+  sleep 0.15
+  xdotool mouseup 1
+  sleep 0.4
+  type_path "$exported_py"
+  xdotool mousemove 2999 1799
+  press Return
+  sleep 1
+  check "Export… → Save as NumPy… writes the script" [ -s "$exported_py" ]
+  check "the saved script is attention-lab-cli --export numpy of the scene shown" \
+    cmp -s "$exported_py" <("$cli" --export numpy "$out/practice-qkv.expected.json")
   # Drag and drop (tests/desktop/xdnd_drop.py plays a file manager's side of XDND): a good file
   # opens, a bad one leaves the scene and shows the field's error in the top bar.
   check "dropping a .json file: the window accepts it" "$python" "$here/xdnd_drop.py" "$wid" "$out/causal-5.expected.json"
@@ -335,6 +437,41 @@ print("%dx%d+%d+%d" % (x1 - x0, y1 - y0, x0, y0))' "$out/practice-qkv.rects.json
   app_pid=""
 else
   not_ok "xdotool missing (scripts/setup installs it)"
+fi
+
+# --- 6b. the Gallery by mouse (xdotool): Gallery…, then a demo ---------------------------------
+if command -v xdotool >/dev/null; then
+  "$app" --size 1280x800 > "$out/interactive-gallery.log" 2>&1 &
+  app_pid=$!
+  sleep 2
+  wid=$(xdotool search --sync --name 'Attention Lab' | head -1)
+  xdotool windowfocus --sync "$wid"
+  click_rect() {  # click_rect RECTS.json ID
+    local x y
+    read -r x y < <("$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"][sys.argv[2]]; print(int(r["x"]+r["w"]/2), int(r["y"]+r["h"]/2))' "$1" "$2")
+    xdotool mousemove "$x" "$y" mousedown 1
+    sleep 0.15
+    xdotool mouseup 1
+    sleep 0.5
+  }
+  click_rect "$out/practice-qkv.rects.json" share/gallery
+  window_png "$out/gallery-open.png" 1280 800
+  click_rect "$gbase.rects.json" gallery/two-keys-tie
+  xdotool mousemove 2999 1799
+  sleep 0.5
+  window_png "$out/gallery-two-keys-tie.png" 1280 800
+  saved="$out/gallery-saved.json"
+  rm -f "$saved"
+  press ctrl+s
+  type_path "$saved"
+  press Return
+  sleep 1
+  check "Gallery… then a click on 'Two keys tie' loads the demo (saved = web/demos/two-keys-tie.json)" \
+    same_json "$saved" web/demos/two-keys-tie.json
+  check "no GL or GLFW errors in the gallery session" no_gl_errors "$out/interactive-gallery.log"
+  kill "$app_pid" 2>/dev/null
+  wait "$app_pid" 2>/dev/null
+  app_pid=""
 fi
 
 # --- 7. the sanitizer build -------------------------------------------------------------------

@@ -9,6 +9,56 @@
 
 namespace ui {
 
+// Generate…: a popup building a scene from a pattern (scene/generate.hpp) — up to 1024 tokens with
+// structure the weights show. Its link is #gen=PATTERN,N,D_K,D_V,SEED until it is edited.
+void draw_generate_button(AppState& state, const Fonts& fonts) {
+  if (ImGui::Button("Generate…")) {
+    if (state.generated) state.ui.gen_draft = *state.generated;
+    ImGui::OpenPopup("generate");
+  }
+  record_item_rect(state, "generate");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A scene of up to 1024 tokens whose weights show a pattern (local, previous token, …)");
+  if (!ImGui::BeginPopup("generate")) return;
+  scene::GenSpec& g = state.ui.gen_draft;
+  const float em = ImGui::GetFontSize();
+  ImGui::TextUnformatted("Generate a scene");
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("Q and K are built so the pattern appears in the weights.");
+  ImGui::PopFont();
+  ImGui::SetNextItemWidth(12 * em);
+  if (ImGui::BeginCombo("pattern", std::string(scene::pattern_name(g.pattern)).c_str())) {
+    for (scene::Pattern p : {scene::Pattern::Random, scene::Pattern::Local, scene::Pattern::Previous,
+                             scene::Pattern::Sink, scene::Pattern::Periodic, scene::Pattern::Block}) {
+      if (ImGui::Selectable(std::string(scene::pattern_name(p)).c_str(), p == g.pattern)) g.pattern = p;
+    }
+    ImGui::EndCombo();
+  }
+  record_item_rect(state, "gen/pattern");
+  ImGui::SetNextItemWidth(12 * em);
+  ImGui::SliderInt("tokens n", &g.n, 1, scene::kMaxTokens, "%d", ImGuiSliderFlags_AlwaysClamp);
+  record_item_rect(state, "gen/n");
+  ImGui::SetNextItemWidth(12 * em);
+  ImGui::SliderInt("d_k", &g.d_k, 1, scene::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp);
+  record_item_rect(state, "gen/dk");
+  ImGui::SetNextItemWidth(12 * em);
+  ImGui::SliderInt("d_v", &g.d_v, 1, scene::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp);
+  record_item_rect(state, "gen/dv");
+  int seed = int(g.seed & 0x7fffffff);
+  ImGui::SetNextItemWidth(12 * em);
+  if (ImGui::InputInt("seed", &seed)) g.seed = std::uint32_t(std::max(seed, 0));
+  record_item_rect(state, "gen/seed");
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("link: #gen=%s", scene::gen_text(g).c_str());
+  ImGui::PopFont();
+  if (ImGui::Button("Generate")) {
+    load_generated(state, g);
+    ImGui::CloseCurrentPopup();
+  }
+  record_item_rect(state, "gen/go");
+  ImGui::EndPopup();
+}
+
 void draw_controls_panel(AppState& state, const Fonts& fonts) {
   panel_header(state, fonts, "Controls",
                "Pick a lesson example, then drag any slider and watch every panel follow.");
@@ -24,7 +74,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   // Preset picker.
   row_label("Example");
   ImGui::SetNextItemWidth(-FLT_MIN);
-  std::string preview = state.preset_name.empty() ? std::string("(custom scene)") : state.preset_name;
+  // The loaded demo's title (gallery, #demo= link), else the preset's name, else "(custom scene)".
+  std::string preview = example_label(state);
   if (state.edited) preview += "  · edited";
   if (ImGui::BeginCombo("##preset", preview.c_str())) {
     for (const scene::PresetInfo& p : scene::preset_list()) {
@@ -58,6 +109,17 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   if (ImGui::SliderInt("##dv", &d_v, 1, std::max(8, d_v), "d_v = %d")) set_value_dim(state, d_v);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_v: length of each value (and output row)");
   record_item_rect(state, "dv");
+  if (s.mode == scene::Mode::Projected) {  // learned scenes: the embedding's length too
+    row_label("d_model");
+    int d_model = int(s.X.cols());
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::SliderInt("##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d"))
+      set_model_dim(state, d_model);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "d_model: length of each embedding x_i (the rows of W_q, W_k, W_v); new W rows start at 0");
+    record_item_rect(state, "dmodel");
+  }
 
   // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
   // the scene has several heads (a one-head Explore screen keeps its height for the vectors).
@@ -138,9 +200,16 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - reset_w);
   }
   if (ImGui::Button("Reset")) {
-    scene::Scene original = state.reset_scene;
-    const std::string preset = state.preset_name;
-    load_scene(state, std::move(original), preset);
+    if (state.generated) {
+      load_generated(state, *state.generated);  // keeps its #gen= link
+    } else {
+      scene::Scene original = state.reset_scene;
+      const std::string preset = state.preset_name;
+      const std::string demo = state.ui.demo, demo_title = state.ui.demo_title;
+      load_scene(state, std::move(original), preset);
+      state.ui.demo = demo;  // still the demo as loaded
+      state.ui.demo_title = demo_title;
+    }
   }
   record_item_rect(state, "reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the example as loaded");
@@ -150,6 +219,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     record_item_rect(state, "clear-mask");
   }
   draw_share_buttons(state, fonts);  // Gallery, Copy link, Export/Import JSON, Export PNG
+  draw_generate_button(state, fonts);
 
   if (!state.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));

@@ -22,8 +22,10 @@ namespace {
 //-------------------------------------------------------------------------------------------------
 
 // Scores: raw QKᵀ, diverging colours symmetric around 0 over the visible (allowed) cells.
-// Weights: A in [0, 1], viridis.
-HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind) {
+// Weights: A in [0, 1], viridis; with `log_scale`, log₁₀ a from −6 (a ≤ 10⁻⁶, and exact zeros) to 0,
+// so the small weights of a big scene (most are ~1/n) still show their structure.
+constexpr double kLogFloor = 1e-6;
+HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind, bool log_scale) {
   HeatmapImage d;
   d.n = int(r.scores.rows());
   d.values.resize(std::size_t(d.n) * d.n);
@@ -36,7 +38,7 @@ HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind) {
         continue;
       }
       const double v = kind == HeatmapKind::Scores ? r.scores(i, j) : r.weights(i, j);
-      out = float(v);
+      out = log_scale && kind == HeatmapKind::Weights ? float(std::log10(std::max(v, kLogFloor))) : float(v);
       largest = std::max(largest, std::abs(v));
     }
   }
@@ -45,6 +47,9 @@ HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind) {
     d.lo = -span;
     d.hi = span;
     d.colormap = Colormap::Diverging;
+  } else if (log_scale) {
+    d.lo = float(std::log10(kLogFloor));
+    d.hi = 0.0f;
   }
   return d;
 }
@@ -101,8 +106,10 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
   ImGui::PushFont(fonts.small);
   const float y = pos.y + bar_h + 0.15f * em;
   const int decimals = kind == HeatmapKind::Scores ? 2 : 0;
-  const std::string lo = format_number(d.lo, decimals), hi = format_number(d.hi, decimals);
-  const std::string mid = kind == HeatmapKind::Scores ? "0" : "0.5";
+  const bool log_scale = kind == HeatmapKind::Weights && d.lo < 0;  // log₁₀ a (heatmap_data)
+  const std::string lo = log_scale ? "1e-6" : format_number(d.lo, decimals);
+  const std::string hi = log_scale ? "1" : format_number(d.hi, decimals);
+  const std::string mid = kind == HeatmapKind::Scores ? "0" : log_scale ? "1e-3" : "0.5";
   dl->AddText(ImVec2(pos.x, y), palette::kTextDim, lo.c_str());
   const float mid_w = ImGui::CalcTextSize(mid.c_str()).x;
   dl->AddText(ImVec2(pos.x + 0.5f * (width - mid_w), y), palette::kTextDim, mid.c_str());
@@ -258,14 +265,9 @@ void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int
     ImGui::EndTooltip();
     return;
   }
-  // Row statistics over the allowed cells: the stable softmax subtracts the row max.
-  double row_max = -1e300, denom = 0;
-  for (int c = 0; c < r.scaled.cols(); ++c) {
-    if (r.allowed(i, c)) row_max = std::max(row_max, r.scaled(i, c));
-  }
-  for (int c = 0; c < r.scaled.cols(); ++c) {
-    if (r.allowed(i, c)) denom += std::exp(r.scaled(i, c) - row_max);
-  }
+  // Row statistics over the allowed cells, as the core computed them: the stable softmax subtracts
+  // the row max m_i, and Σ_j exp(s_ij − m_i) normalizes.
+  const double row_max = r.row_max[std::size_t(i)], denom = r.row_sum[std::size_t(i)];
   const double score = r.scores(i, j), scaled = r.scaled(i, j);
   // In head t, q and k are the head's columns of the token's query and key.
   const std::string q = head >= 0 ? "q_" + si + "^(" + std::to_string(head) + ")" : "q_" + si;
@@ -313,9 +315,11 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const attn::Result& r = state.result;
   // n² floats: rebuilt only when the result changed, not on every hover frame.
   HeatmapImage& d = scores ? state.ui.scores_image : state.ui.weights_image;
-  if (d.version != state.result_version) {
-    d = heatmap_data(r, kind);
+  const bool log_scale = !scores && state.ui.weights_log;
+  if (d.version != state.result_version || (!scores && state.ui.weights_image_log != log_scale)) {
+    d = heatmap_data(r, kind, log_scale);
     d.version = state.result_version;
+    if (!scores) state.ui.weights_image_log = log_scale;
   }
   const int n = d.n;
   const std::vector<std::string>& tokens = state.scene.tokens;
@@ -332,7 +336,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const float sum_room = ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em;
   g.sum_w = scores ? 0.0f : sum_room;
   const float line = ImGui::GetTextLineHeight();
-  const float legend_h = 2.4f * em + check_question_height(fonts);
+  // Both heatmaps reserve the taller of their questions: side by side, their cells stay level.
+  const float check_h =
+      std::max(check_question_height(fonts, kCheckScores), check_question_height(fonts, kCheckWeights));
+  const float legend_h = 2.4f * em + check_h;
   // Cells fill the panel up to kMaxCellEm (a panel shown alone, few tokens). Whole pixels while
   // cells are big enough to show gaps; large n gets fractional cells (the shader samples one texel
   // per fragment, so a 1024×1024 grid still fits the panel). The key labels take one line, or two
@@ -363,7 +370,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   image.slot = scores ? MatrixSlot::Scores : MatrixSlot::Weights;
   image.rows = image.cols = n;
   image.values = d.values.data();
-  image.version = state.result_version;
+  image.version = 2 * state.result_version + (log_scale ? 1 : 0);  // a new scale is a new texture
   image.colormap = d.colormap;
   image.lo = d.lo;
   image.hi = d.hi;
@@ -484,18 +491,29 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const float legend_w = std::max(
       4.0f * em, std::min(std::clamp(grid_w, 8.0f * em, 14.0f * em), right - g.grid_min.x - swatch_w));
   draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked);
+  if (!scores) {
+    // The scale toggle under the Σ column, level with the legend.
+    ImGui::SetCursorScreenPos(ImVec2(grid_max.x + 0.3f * em, grid_max.y + 0.35f * em));
+    ImGui::PushFont(fonts.small);
+    ImGui::Checkbox("log", &state.ui.weights_log);
+    ImGui::PopFont();
+    record_item_rect(state, "weights-log");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Colour by log₁₀ of the weight (10⁻⁶ … 1): small weights show their structure");
+  }
 
   // Claim the space so the window knows its content size.
   ImGui::SetCursorScreenPos(start);
-  ImGui::Dummy(ImVec2(block_w, (y0 - start.y) + block_h - check_question_height(fonts)));
+  ImGui::Dummy(ImVec2(block_w, (y0 - start.y) + block_h -
+                                   std::max(check_question_height(fonts, kCheckScores),
+                                            check_question_height(fonts, kCheckWeights))));
 
   if (scores) {
-    check_question(fonts, "which two things decide how much one token attends to another?",
+    check_question(fonts, kCheckScores,
                    "One token's query and the other token's key: score(i, j) = q_i · k_j.\n"
                    "The values play no part in the scores.");
   } else {
-    check_question(fonts, "fill in: scores = Q @ ____",
-                   "K.T (Kᵀ): every query dotted with every key, all pairs at once.");
+    check_question(fonts, kCheckWeights, "K.T (Kᵀ): every query dotted with every key, all pairs at once.");
   }
 
   if (hover_i >= 0) {
