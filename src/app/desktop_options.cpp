@@ -6,6 +6,7 @@
 
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
+#include "ui/quiz.hpp"
 
 namespace app {
 namespace {
@@ -55,6 +56,8 @@ std::string usage_text() {
          "  --screenshot OUT.png write the last frame as PNG (framebuffer pixels)\n"
          "  --rects OUT.json     write the named widget rectangles of the last frame, framebuffer pixels\n"
          "                       (the ids of the web API's widgetRect: Q/i/c, cell/weights/i/j, causal, …)\n"
+         "  --step N             open the walk-through at step N (1 = first; as a link's step=N)\n"
+         "  --quiz Q             open the quiz at question Q (1 = first)\n"
          "  -h, --help           this text\n"
          "\n"
          "--screenshot and --rects without --frames draw 3 frames. With --frames, a scene file or\n"
@@ -126,6 +129,15 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
         return ParseOutcome::ExitUsage;
       }
       frames_given = true;
+    } else if (flag == "--step" || flag == "--quiz") {
+      if (!take_value()) return ParseOutcome::ExitUsage;
+      int* target = flag == "--step" ? &o.step : &o.quiz;
+      const int most = flag == "--step" ? scene::link::kMaxWalkStep : int(ui::quiz::questions().size());
+      if (!parse_int(value, 1, most, target)) {
+        *message =
+            flag + ": expected a whole number from 1 to " + std::to_string(most) + ", got \"" + value + "\"";
+        return ParseOutcome::ExitUsage;
+      }
     } else if (flag == "--screenshot" || flag == "--rects") {
       if (!take_value()) return ParseOutcome::ExitUsage;
       if (value.empty()) {

@@ -21,6 +21,8 @@ struct Options {
   std::string screenshot_path;     // --screenshot OUT.png: the last frame, framebuffer pixels
   std::string rects_path;          // --rects OUT.json: widget rectangles, framebuffer pixels
   int width = 1440, height = 900;  // --size WxH: window size in logical pixels
+  int step = 0;                    // --step N: open the walk-through at step N (1-based; 0 = no walk)
+  int quiz = 0;                    // --quiz Q: open the quiz at question Q (1-based; 0 = closed)
 
   // Automation: frames are drawn back to back (no waiting for input), glGetError is checked after
   // each one, and the app exits after the last.

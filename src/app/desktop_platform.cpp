@@ -28,6 +28,7 @@
 #include "scene/scene.hpp"
 #include "ui/file_panel.hpp"
 #include "ui/gallery_panel.hpp"
+#include "ui/walk_mode.hpp"
 
 namespace app {
 namespace {
@@ -354,7 +355,8 @@ bool write_rects(const App& app, const std::string& path, int fb_w, int fb_h, st
   }
   out << "{\"framebuffer\":{\"w\":" << fb_w << ",\"h\":" << fb_h << "},\"ui_scale\":" << app.ui_scale
       << ",\"preset\":" << ui::json_quote(state.preset_name)
-      << ",\"example\":" << ui::json_quote(ui::example_label(state)) << ",\"rects\":{";
+      << ",\"example\":" << ui::json_quote(ui::example_label(state)) << ",\"walk\":" << ui::walk_step_json(state)
+      << ",\"quiz\":" << ui::quiz_json(state) << ",\"rects\":{";
   bool first = true;
   for (const auto& [id, json] : rects) {
     out << (first ? "\n" : ",\n") << ui::json_quote(id) << ":" << json;

@@ -26,6 +26,7 @@
 #include "ui/gallery_panel.hpp"
 #include "ui/layout.hpp"
 #include "ui/theme.hpp"
+#include "ui/walk_mode.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -293,7 +294,15 @@ int main(int argc, char** argv) {
     }
   }
 
-  // 8. Main loop.
+  // --step N / --quiz Q: the walk-through at a step (as a link's step=N; clamped to the scene's
+  // last step), the quiz at a question.
+  if (options.step > 0) {
+    ui::recompute_if_dirty(app.state);
+    ui::set_walk_step(app.state, std::min(options.step, ui::walk_count(app.state)) - 1, /*notify=*/false);
+  }
+  if (options.quiz > 0) ui::open_quiz(app.state, options.quiz - 1);
+
+    // 8. Main loop.
 #ifdef __EMSCRIPTEN__
   // Follows requestAnimationFrame; frame() returns at once when nothing changed.
   g_loop_app = &app;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "app/platform.hpp"
+#include "ui/walk_mode.hpp"
 
 // boot.js hides the loading overlay and resolves attentionLab.ready.
 EM_JS(void, js_first_frame_drawn, (), {
@@ -149,6 +150,45 @@ EMSCRIPTEN_KEEPALIVE const char* al_widget_rect(const char* id) {
 EMSCRIPTEN_KEEPALIVE const char* al_frame_stats() {
   if (!app::g_app) return reply("null");
   return reply(ui::frame_stats_json(app::g_app->state));
+}
+
+// Walk through: getStep() / setStep(i) (i 0-based; −1 leaves the walk).
+EMSCRIPTEN_KEEPALIVE const char* al_get_step() {
+  if (!app::g_app) return reply("null");
+  ui::recompute_if_dirty(app::g_app->state);
+  return reply(ui::walk_step_json(app::g_app->state));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* al_set_step(int index) {
+  if (!app::g_app) return reply("{\"ok\":false,\"error\":\"app: not started\"}");
+  ui::AppState& state = app::g_app->state;
+  ui::recompute_if_dirty(state);
+  const int count = ui::walk_count(state);
+  if (!ui::set_walk_step(state, index)) {
+    return reply("{\"ok\":false,\"error\":" +
+                 ui::json_quote("step: " + std::to_string(index) + " is not a step of this walk (0 to " +
+                                std::to_string(count - 1) + ", or -1 to leave)") +
+                 "}");
+  }
+  ++app::g_app->events;
+  return reply("{\"ok\":true}");
+}
+
+// The quiz: getQuiz() / openQuiz(q) (q 0-based; −1 closes it).
+EMSCRIPTEN_KEEPALIVE const char* al_get_quiz() {
+  if (!app::g_app) return reply("null");
+  return reply(ui::quiz_json(app::g_app->state));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* al_open_quiz(int question) {
+  if (!app::g_app) return reply("{\"ok\":false,\"error\":\"app: not started\"}");
+  if (question < 0) {
+    app::g_app->state.ui.quiz.open = false;
+  } else {
+    ui::open_quiz(app::g_app->state, question);
+  }
+  ++app::g_app->events;
+  return reply("{\"ok\":true}");
 }
 
 EMSCRIPTEN_KEEPALIVE void al_gl_context_lost() {

@@ -9,12 +9,14 @@
 // window.attentionLab.setState, so a link behaves exactly like setState of its scene.
 #include <emscripten.h>
 
+#include <algorithm>
 #include <string>
 
 #include "scene/export.hpp"
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/gallery_panel.hpp"
+#include "ui/walk_mode.hpp"
 
 extern "C" const char* al_set_state(const char* json);  // web_platform.cpp
 extern "C" void al_request_frame();                     // web_platform.cpp
@@ -103,6 +105,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
   out += f.view ? ui::json_quote(scene::link::panel_name(*f.view)) : "null";
   out += ",\"mode\":";
   out += f.mode ? ui::json_quote(scene::link::mode_name(*f.mode)) : "null";
+  out += ",\"step\":" + (f.step > 0 ? std::to_string(f.step) : std::string("null"));
   return reply(out + "}");
 }
 
@@ -132,6 +135,13 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   }
   ui::set_panel_visibility(f.hide, f.view);
   sharing.state->ui.mode = f.mode.value_or(scene::link::kDefaultMode);
+  if (sharing.state->ui.mode == scene::link::Mode::Walk) {
+    // step=N is the counter's N (1-based); a direct scene's 7-step walk clamps step=8 to its last.
+    ui::recompute_if_dirty(*sharing.state);
+    const int count = ui::walk_count(*sharing.state);
+    ui::set_walk_step(*sharing.state, std::clamp(f.step > 0 ? f.step - 1 : 0, 0, count - 1),
+                      /*notify=*/false);
+  }
   if (s && !f.demo.empty()) ui::note_demo_loaded(*sharing.state, f.demo);  // the picker names it
   sharing.gallery_open = false;
   al_request_frame();
@@ -139,7 +149,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
 }
 
 // The fragment of the current scene, panels and mode:
-// {"ok":true,"fragment":"s=…[&hide=…][&view=…][&mode=…]"}, or
+// {"ok":true,"fragment":"s=…[&hide=…][&view=…][&mode=…][&step=…]"}, or
 // {"ok":false,"error":…} when the scene is too large for a link.
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const ui::Sharing& sharing = ui::sharing();
@@ -148,7 +158,8 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const scene::link::MadeFragment made =
       state.generated && !state.edited
           ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(), sharing.view, state.ui.mode)
-          : scene::link::make_fragment(state.scene, ui::hidden_panels(), sharing.view, state.ui.mode);
+          : scene::link::make_fragment(state.scene, ui::hidden_panels(), sharing.view, state.ui.mode,
+                                       ui::walk_index(state) + 1);
   if (!made.ok()) return fail(made.error);
   return reply("{\"ok\":true,\"fragment\":" + ui::json_quote(made.fragment) + "}");
 }

@@ -9,6 +9,7 @@
 
 #include "scene/edit.hpp"
 #include "scene/traces.hpp"  // options_of
+#include "ui/walk_mode.hpp"
 
 namespace ui {
 namespace {
@@ -125,6 +126,7 @@ bool recompute_if_dirty(AppState& state) {
   }
   state.stats.last_recompute_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  state.aids = attn::reading_aids(state.result);  // the reading aids of the weights just computed
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
   ++state.result_version;
@@ -172,6 +174,12 @@ void set_token_count(AppState& state, int n) {
 }
 
 void set_key_dim(AppState& state, int d_k) {
+  // RoPE turns coordinate pairs: with it on, each head's size stays even, so d_k moves in steps of
+  // 2·heads (towards the requested size).
+  if (state.scene.rope_on) {
+    const int step = 2 * std::max(state.scene.heads, 1), now = state.scene.d_k();
+    if (d_k % step != 0) d_k = d_k > now ? (d_k / step + 1) * step : std::max(step, d_k / step * step);
+  }
   if (std::clamp(d_k, 1, scene::kMaxDim) == state.scene.d_k()) return;
   resize_checked(state, [d_k](scene::Scene& s) {
     scene::set_key_dim(s, d_k);
@@ -237,6 +245,7 @@ void set_focus_head(AppState& state, int head) {
   if (head < 0 || head >= int(state.heads.heads.size()) || head == state.ui.focus_head) return;
   state.ui.focus_head = head;
   state.result = state.heads.heads[std::size_t(head)];
+  state.aids = attn::reading_aids(state.result);
   ++state.result_version;  // the Scores and Mask panels repaint the newly focused head
 }
 
@@ -316,10 +325,12 @@ std::string json_quote(std::string_view text) {
 std::string state_json(const AppState& state) {
   std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
   // One head without RoPE or W_o: `result` is the whole pass (the same text as a one-head HeadsResult).
-  out += !state.computed              ? "null"
+  out += !state.computed             ? "null"
          : state.heads.heads.empty() ? scene::result_to_json(state.result)
                                      : scene::result_to_json(state.heads);
   out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) +
+         ",\"step\":" + std::to_string(walk_index(state)) +
+         ",\"scoresTab\":" + (state.ui.scores_tab == ScoresTab::Raw ? "\"raw\"" : "\"scaled\"") +
          ",\"focusHead\":" + std::to_string(state.ui.focus_head) +
          ",\"tooltip\":" + json_quote(state.ui.tooltip);
   out += ",\"example\":" + json_quote(example_label(state));
@@ -330,7 +341,10 @@ std::string state_json(const AppState& state) {
     out += std::string(r ? "," : "") + "\"" + names[r] +
            "\":" + (state.ui.vectors_strip[r] ? "\"strip\"" : "\"sliders\"");
   }
-  out += "}}}";
+  out += "}";
+  // The FlashAttention and Decode modes' step (null until the mode has been shown).
+  out += ",\"flash\":" + flash_state_json(state.ui.flash) + ",\"decode\":" + decode_state_json(state.ui.decode);
+  out += "}}";
   return out;
 }
 

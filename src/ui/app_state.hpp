@@ -14,12 +14,15 @@
 #include <vector>
 
 #include "core/incremental.hpp"
+#include "core/reading_aids.hpp"
 #include "core/keyspace.hpp"
 #include "imgui.h"
 #include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
+#include "ui/steppers.hpp"
+#include "ui/walk_steps.hpp"
 
 namespace ui {
 
@@ -40,6 +43,7 @@ struct GridGeometry {
 // range. Rebuilt only when the result changes, not on every hover frame.
 struct HeatmapImage {
   std::uint64_t version = 0;  // AppState::result_version it was built from (0: never built)
+  int grid = 0;               // which grid of the panel it holds (Scores: raw or scaled + masked)
   int n = 0;
   std::vector<float> values;
   float lo = 0, hi = 1;  // colour range
@@ -52,9 +56,35 @@ using Mode = scene::link::Mode;
 
 // State of the screen itself rather than of the scene: the mode, layout values measured last frame,
 // and what panels cache between frames. Every piece of UI state is here or in AppState.
+// The walk-through (Mode::Walk): which stage it shows and which query row its numbers follow. The
+// stage, not an index, is kept: dragging a slider of a learned scene makes it direct and removes
+// the X step, and the walk stays on the same stage.
+struct WalkUi {
+  walk::Stage stage = walk::Stage::Inputs;
+  int row = 0;                 // query row of the live numbers (clamped to n − 1 when drawn)
+  bool scroll_to_top = false;  // set at a step change: the page scrolls up to the step card
+  float card_h = 0;            // the step card's content height, measured last frame (0: not yet)
+};
+
+// The quiz (ui/quiz.hpp): open or not, the question shown, each question's pick.
+struct QuizUi {
+  bool open = false;
+  int question = 0;
+  std::vector<int> picked;  // per question: the choice picked (−1: none yet)
+  int return_to = -1;       // after "show me": the question the step card offers to go back to
+};
+
+// The Scores panel shows one of two grids: raw QKᵀ, or the scaled + masked QKᵀ / s + M.
+enum class ScoresTab { Raw, Scaled };
+
 struct UiState {
   Mode mode = Mode::Explore;  // the link's mode= (default Explore, not written in links)
-  int focus_head = 0;         // multi-head scenes: the head Scores, Mask and tooltips describe
+  WalkUi walk;                // the walk-through's stage and row (used in Mode::Walk)
+  QuizUi quiz;
+  ScoresTab scores_tab = ScoresTab::Raw;
+  // Reading aids on the weights grid (switchable): each row's entropy and its largest cell outlined.
+  bool show_entropy = false, show_argmax = false;
+  int focus_head = 0;  // multi-head scenes: the head Scores, Mask and tooltips describe
   // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
   // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
   std::string tooltip, next_tooltip;
@@ -77,10 +107,14 @@ struct UiState {
 
   // --- caches, rebuilt when AppState::result_version changes (or weights_log toggles)
   HeatmapImage scores_image, weights_image;
-  bool weights_image_log = false;  // the scale weights_image was built with
+  bool weights_image_log = false;                // the scale weights_image was built with
   std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
+
+  // --- the FlashAttention and Decode modes: the step on screen (ui/steppers.hpp)
+  FlashStepper flash;
+  DecodeStepper decode;
 };
 
 // The Key space mode's pictures (panels/keyspace_panel.cpp): which query they follow, the planes
@@ -118,6 +152,8 @@ struct AppState {
   attn::HeadsResult heads;  // every head, their concat and the output map (scene::compute_heads);
                             // for one head without RoPE or W_o only Q, K, V (then `result` is all)
   attn::Result result;      // the focused head's stages (heads.heads[ui.focus_head]); all of it for h = 1
+  attn::ReadingAids
+      aids;  // per-row entropy and argmax of result.weights (the focused head), computed with it
   // Keeps what the next edit can reuse: a dragged query recomputes one row, a key one column and
   // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
   attn::IncrementalAttention engine;

@@ -18,7 +18,10 @@ std::string divisor_phrase(const scene::Scene& s, const attn::Result& r) {
     case attn::ScaleMode::None:
       return "";
     case attn::ScaleMode::SqrtDk:
-      return "√d_k = √" + std::to_string(s.d_k()) + " = " + format_number(r.divisor, 3);
+      // A multi-head scene divides by the root of each head's size.
+      return (s.heads > 1 ? "√(d_k/h) = √" + std::to_string(s.d_k() / s.heads)
+                          : "√d_k = √" + std::to_string(s.d_k())) +
+             " = " + format_number(r.divisor, 3);
     case attn::ScaleMode::Temperature:
       return "T = " + format_number(r.divisor, 3);
   }

@@ -28,6 +28,8 @@
 #      their own at exit, with stacks outside it: those are counted, not failed)
 #   8. multi-head: three-heads in the Heads mode (--mode heads): every head's weights grid and the
 #      average, cell by cell against NumPy (check_heads.py); an unknown --mode exits 2
+#   9. the FlashAttention and Decode modes: --mode at 1280x720 and 390x844 with their controls on
+#      screen; flash/next and decode/next clicked in a live window change the tiles and the cache
 # Prints "ok - …" / "not ok - …" per check and closes with "N passed, N failed".
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -124,6 +126,59 @@ for preset in soft-dictionary causal-5 practice-qkv; do
   run_preset "$preset" "$size" "$preset"
 done
 
+# --- 1b. Walk through: every step of practice-qkv, and the quiz ------------------------------
+# --step N opens the walk as a link's step=N does; --rects also writes getStep()'s fields ("walk")
+# and getQuiz()'s ("quiz"). The step text's numbers are lesson 1's (docs/LESSONS.md).
+walk_field() {  # walk_field RECTS KEY.PATH — a field of the rects JSON, printed as JSON
+  "$python" -c 'import json,sys; v=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): v=v[int(k)] if k.isdigit() else v[k]
+print(json.dumps(v, ensure_ascii=False))' "$1" "$2"
+}
+walk_titles=("The tokens: X" "Three roles: Q, K, V" "Scores: Q Kᵀ" "Scale: none here"
+             "Mask: + M (nothing hidden here)" "Softmax: scores → weights" "Blend: weights · V" "The output: Y")
+for sz in 1280x720 390x844; do
+  for step in 1 2 3 4 5 6 7 8; do
+    base="$out/walk-$sz-$step"
+    timeout 60 "$app" --preset practice-qkv --step "$step" --frames 5 --size "$sz" --screenshot "$base.png" \
+      --rects "$base.rects.json" > "$base.stdout" 2> "$base.stderr"
+    status=$?
+    if [ "$status" -ne 0 ] || [ ! -f "$base.rects.json" ]; then
+      not_ok "walk $sz step $step: exit $status ($(head -c 200 "$base.stderr"))"
+      continue
+    fi
+    title=$(walk_field "$base.rects.json" walk.title)
+    index=$(walk_field "$base.rects.json" walk.index)
+    check "walk $sz step $step: '${walk_titles[$((step - 1))]}' ($title, index $index)" \
+      [ "$title|$index" = "\"${walk_titles[$((step - 1))]}\"|$((step - 1))" ]
+    check "walk $sz step $step: the card's Next button and counter were drawn" \
+      "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"]; sys.exit(not ("walk/next" in r and "walk/counter" in r))' "$base.rects.json"
+  done
+done
+check "walk step 6 (softmax): lesson 1's row 0 in the sentence" \
+  [ "$(walk_field "$out/walk-1280x720-6.rects.json" walk.numbers)" = "\"Row 'the': e^(score − 1) = 0.37, 1, 1; ÷ their sum 2.37 → weights 0.155, 0.422, 0.422 (sum 1).\"" ]
+check "walk step 8 (Y): lesson 1's output row 0" \
+  [ "$(walk_field "$out/walk-1280x720-8.rects.json" walk.numbers)" = "\"Row 'the': y = [0.578, 0.845, 0.155, 0.422].\"" ]
+# causal-5 is given as Q, K, V: 7 steps; step=8 opens the last one.
+timeout 60 "$app" --preset causal-5 --step 8 --frames 5 --size 1280x720 --rects "$out/walk-causal-8.rects.json" \
+  > /dev/null 2>&1
+check "walk causal-5 --step 8: the last of 7 steps" \
+  [ "$(walk_field "$out/walk-causal-8.rects.json" walk.index)/$(walk_field "$out/walk-causal-8.rects.json" walk.count)" = "6/7" ]
+timeout 60 "$app" --preset causal-5 --quiz 7 --frames 5 --size 1280x720 --screenshot "$out/quiz-7.png" \
+  --rects "$out/quiz-7.rects.json" > /dev/null 2>&1
+check "--quiz 7: the quiz is open at the causal question, its choices drawn" \
+  "$python" -c 'import json,sys; d=json.load(open(sys.argv[1])); q=d["quiz"]
+sys.exit(not (q["open"] and q["question"] == 6 and "causal" in q["questions"][6] and "quiz/6/choice/2" in d["rects"]))' \
+  "$out/quiz-7.rects.json"
+expect_walk_error() {  # expect_walk_error ARGS… — exit 2 naming the flag
+  timeout 60 "$app" "$@" > "$out/walk-error.log" 2>&1
+  local status=$?
+  local named=no
+  grep -q -- "$1: expected a whole number" "$out/walk-error.log" && named=yes
+  check "$* exits 2 naming the flag (exit $status)" [ "$status/$named" = "2/yes" ]
+}
+expect_walk_error --step 9
+expect_walk_error --step 0
+expect_walk_error --quiz 99
 # --- 1b. the Gallery: the web's demos, bundled -------------------------------------------------
 # --gallery opens it: every demo of web/demos/index.json is listed (the visible ones have rects).
 # --demo NAME loads one as a click in the gallery does: its screenshot is checked like the presets
@@ -536,6 +591,102 @@ while IFS= read -r line; do
 done < <("$python" "$here/check_heads.py" --png "$out/three-heads-heads.png" \
   --rects "$out/three-heads-heads.rects.json" --scene "$out/three-heads.scene.json" --label "three-heads (Heads mode)")
 check "--mode nope: exits 2" bash -c '"$1" --mode nope --frames 1 > /dev/null 2>&1; [ $? -eq 2 ]' _ "$app"
+
+# --- 9. the FlashAttention and Decode modes --------------------------------------------------
+# --mode opens each at 1280x720 and at phone size with every control of the mode on screen; then, in
+# a live window, a click on flash/next (where --rects says it is) computes the first tile (a tile not
+# computed yet is dimmed, so its cell brightens while later tiles stay dim), and decode/next grows
+# the cache by a row per click.
+rect_center() {  # rect_center RECTS.json ID → "x y" (framebuffer pixels)
+  "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rects"][sys.argv[2]]; print(int(r["x"]+r["w"]/2), int(r["y"]+r["h"]/2))' "$1" "$2"
+}
+region_mean() {  # region_mean PNG RECTS.json ID → mean brightness inside that widget's rectangle
+  "$python" - "$@" <<'EOF'
+import json, subprocess, sys
+import numpy as np
+png, rects, rid = sys.argv[1:4]
+w, h = map(int, subprocess.check_output(["identify", "-format", "%w %h", png], text=True).split())
+img = np.frombuffer(subprocess.check_output(["convert", png, "rgb:-"]), np.uint8).reshape(h, w, 3).astype(float)
+r = json.load(open(rects))["rects"][rid]
+x0, y0 = int(r["x"]) + 3, int(r["y"]) + 3
+print("%.1f" % img[y0:int(r["y"] + r["h"]) - 3, x0:int(r["x"] + r["w"]) - 3].mean())
+EOF
+}
+for mode in flash decode; do
+  for sz in 1280x720 390x844; do
+    base="$out/mode-$mode-$sz"
+    timeout 60 "$app" --preset causal-5 --mode "$mode" --frames 5 --size "$sz" --screenshot "$base.png" \
+      --rects "$base.rects.json" > "$base.stdout" 2> "$base.stderr"
+    status=$?
+    check "--mode $mode at $sz: exits 0 (status $status)" [ "$status" -eq 0 ]
+    check "--mode $mode at $sz: no GL error" no_gl_errors "$base.stderr"
+    missing=$("$python" - "$base.rects.json" "$mode" "${sz%x*}" "${sz#*x}" <<'EOF'
+import json, sys
+data = json.load(open(sys.argv[1]))
+rects, mode, scale = data["rects"], sys.argv[2], data["ui_scale"]
+W, H = int(sys.argv[3]) * scale, int(sys.argv[4]) * scale
+ids = {"flash": ["flash/block", "flash/start", "flash/prev", "flash/next", "flash/play", "cell/scores/4/0"],
+       "decode": ["decode/start", "decode/prev", "decode/next", "decode/play", "decode/mults", "decode/new-row"]}[mode]
+ids.append("mode/" + mode)
+inside = lambda r: 0 <= r["x"] + r["w"] / 2 < W and 0 <= r["y"] + r["h"] / 2 < H
+print(" ".join(i for i in ids if i not in rects or not inside(rects[i])))
+EOF
+)
+    check "--mode $mode at $sz: every control drawn inside the window${missing:+ (missing: $missing)}" [ -z "$missing" ]
+  done
+done
+if command -v xdotool >/dev/null; then
+  click_id() {  # click_id RECTS.json ID — press and release in different frames
+    read -r cx cy < <(rect_center "$1" "$2")
+    xdotool mousemove "$cx" "$cy"; sleep 0.5; xdotool mousedown 1; sleep 0.4; xdotool mouseup 1; sleep 0.8
+  }
+  rects="$out/mode-flash-1280x720.rects.json"
+  "$app" --preset causal-5 --mode flash --size 1280x720 > "$out/mode-flash-live.log" 2>&1 &
+  app_pid=$!
+  xdotool search --sync --name 'Attention Lab' > /dev/null
+  sleep 3
+  window_png "$out/mode-flash-live-before.png" 1280 720
+  click_id "$rects" flash/next
+  xdotool mousemove 2999 1799; sleep 1
+  window_png "$out/mode-flash-live-step1.png" 1280 720
+  before=$(region_mean "$out/mode-flash-live-before.png" "$rects" cell/scores/0/0)
+  after=$(region_mean "$out/mode-flash-live-step1.png" "$rects" cell/scores/0/0)
+  check "flash/next in the live window: tile (0, 0) is computed, its cell brightens ($before → $after)" \
+    awk -v a="$before" -v b="$after" 'BEGIN { exit !(b > a + 20) }'
+  first=$(region_mean "$out/mode-flash-live-before.png" "$rects" cell/scores/4/0)
+  still=$(region_mean "$out/mode-flash-live-step1.png" "$rects" cell/scores/4/0)
+  check "flash/next in the live window: tile (2, 0) is not computed yet, still dimmed ($first → $still)" \
+    awk -v a="$first" -v b="$still" 'BEGIN { exit !(b < a + 3 && b > a - 3) }'
+  kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
+
+  rects="$out/mode-decode-1280x720.rects.json"
+  "$app" --preset causal-5 --mode decode --size 1280x720 > "$out/mode-decode-live.log" 2>&1 &
+  app_pid=$!
+  xdotool search --sync --name 'Attention Lab' > /dev/null
+  sleep 3
+  window_png "$out/mode-decode-live-before.png" 1280 720
+  for _ in 1 2 3; do click_id "$rects" decode/next; done
+  xdotool mousemove 2999 1799; sleep 1
+  window_png "$out/mode-decode-live-t3.png" 1280 720
+  # The band below cache row 0: empty at t = 0, three rows of numbers at t = 3.
+  grown=$("$python" - "$out/mode-decode-live-before.png" "$out/mode-decode-live-t3.png" "$rects" <<'EOF'
+import json, subprocess, sys
+import numpy as np
+def read(path):
+    w, h = map(int, subprocess.check_output(["identify", "-format", "%w %h", path], text=True).split())
+    return np.frombuffer(subprocess.check_output(["convert", path, "rgb:-"]), np.uint8).reshape(h, w, 3).astype(int)
+a, b = read(sys.argv[1]), read(sys.argv[2])
+r = json.load(open(sys.argv[3]))["rects"]["decode/new-row"]
+y0, y1, x0, x1 = int(r["y"] + r["h"]) + 2, int(r["y"] + 4 * r["h"]), int(r["x"]), int(r["x"] + r["w"])
+print(int((np.abs(a[y0:y1, x0:x1] - b[y0:y1, x0:x1]).max(axis=2) > 60).sum()))
+EOF
+)
+  check "decode/next ×3 in the live window: the cache grows by three rows ($grown pixels changed below row 0)" \
+    [ "$grown" -gt 500 ]
+  kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
+else
+  not_ok "xdotool missing (scripts/setup installs it)"
+fi
 
 echo
 echo "desktop: screenshots and logs in $out"

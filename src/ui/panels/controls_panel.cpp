@@ -193,6 +193,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   ImGui::TextDisabled("token i sees only tokens 0..i");
   ImGui::PopFont();
 
+  draw_rope_controls(state, fonts);
+
   const float reset_w = ImGui::CalcTextSize("Reset").x + 2.0f * ImGui::GetStyle().FramePadding.x;
   // Reset at the right end of the causal row when it fits, else on its own row.
   if (ImGui::GetItemRectMax().x + em + reset_w <=

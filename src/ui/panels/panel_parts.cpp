@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ui/theme.hpp"
+#include "ui/walk_mode.hpp"
 
 namespace ui {
 
@@ -31,7 +32,7 @@ void panel_header(const AppState& state, const Fonts& fonts, const char* title, 
 
 bool term_lit(const AppState& state, Term term) {
   const Term h = state.hovered_term;
-  if (h == Term::None) return false;
+  if (h == Term::None) return walk_term_lit(state, term);  // Walk through: the step's terms
   if (h == term) return true;
   switch (term) {
     case Term::Tokens:
@@ -154,7 +155,8 @@ void claim_hover(AppState& state, Term term) {
 }
 
 void panel_border(const AppState& state, Term term) {
-  if (!term_lit(state, term)) return;
+  // Walk through lights whole panels itself (layout.cpp); a hover still lights its own.
+  if (!term_lit(state, term) || (state.ui.mode == Mode::Walk && state.hovered_term == Term::None)) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
   dl->PushClipRectFullScreen();
