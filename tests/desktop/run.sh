@@ -547,7 +547,12 @@ for block in re.split(r"\n(?=(?:Direct|Indirect) leak of )", text):
     block = block.strip("\n")
     if not re.match(r"(?:Direct|Indirect) leak of ", block):
         continue
-    ours = [l.strip() for l in block.splitlines() if re.match(r"\s*#\d+ ", l) and root in l]
+    # A frame is ours when it is symbolized to a source file of this repository. A bare
+    # "(…/build/…/attention-lab+0x2d8e)" frame has no source: the debug build symbolizes all of
+    # our code, so such a frame is a PLT stub or a mis-unwound library frame (seen once for a
+    # 56-byte calloc leak under heavy load; not reproduced).
+    ours = [l.strip() for l in block.splitlines()
+            if re.match(r"\s*#\d+ ", l) and root in l and not re.search(r"\+0x[0-9a-f]+\)\s*$", l)]
     if ours:
         print(block.splitlines()[0] + " through this repository: " + " | ".join(ours)[:400])
 EOF
