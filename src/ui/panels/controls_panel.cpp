@@ -158,9 +158,10 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     }
     record_item_rect(state, "temperature");
   }
-  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
-  ImGui::PushFont(fonts.small);
-  if (state.computed) {
+  // The scale's one-line reading (left out on short displays to keep the causal row in view).
+  if (state.computed && !state.ui.compact_headers) {
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
+    ImGui::PushFont(fonts.small);
     switch (s.scale.mode) {
       case attn::ScaleMode::None:
         ImGui::TextDisabled("softmax sees QKᵀ as it is (the NumPy lesson)");
@@ -177,8 +178,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
         ImGui::TextDisabled("softmax sees QKᵀ / T: a small T sharpens");
         break;
     }
+    ImGui::PopFont();
   }
-  ImGui::PopFont();
 
   // Causal mask.
   bool causal = s.causal;
