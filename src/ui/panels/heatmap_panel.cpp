@@ -398,8 +398,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   g.sum_w = scores ? 0.0f : sum_room;
   const float line = ImGui::GetTextLineHeight();
   // Both heatmaps reserve the taller of their questions: side by side, their cells stay level.
-  const float check_h =
-      std::max(check_question_height(fonts, kCheckScores), check_question_height(fonts, kCheckWeights));
+  const float check_h = std::max(check_question_height(fonts, kCheckScores.question),
+                                 check_question_height(fonts, kCheckWeights.question));
   const float legend_h = 2.4f * em + check_h;
   // Cells fill the panel up to kMaxCellEm (a panel shown alone, few tokens). Whole pixels while
   // cells are big enough to show gaps; large n gets fractional cells (the shader samples one texel
@@ -606,16 +606,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   // Claim the space so the window knows its content size.
   ImGui::SetCursorScreenPos(start);
   ImGui::Dummy(ImVec2(block_w, (y0 - start.y) + block_h -
-                                   std::max(check_question_height(fonts, kCheckScores),
-                                            check_question_height(fonts, kCheckWeights))));
+                                   std::max(check_question_height(fonts, kCheckScores.question),
+                                            check_question_height(fonts, kCheckWeights.question))));
 
-  if (scores) {
-    check_question(fonts, kCheckScores,
-                   "One token's query and the other token's key: score(i, j) = q_i · k_j.\n"
-                   "The values play no part in the scores.");
-  } else {
-    check_question(fonts, kCheckWeights, "K.T (Kᵀ): every query dotted with every key, all pairs at once.");
-  }
+  check_question(state, fonts, scores ? kCheckScores : kCheckWeights);
 
   if (hover_i >= 0) {
     state.next_hovered_term = term;
