@@ -12,6 +12,12 @@ namespace ui {
 // Generate…: a popup building a scene from a pattern (scene/generate.hpp) — up to 1024 tokens with
 // structure the weights show. Its link is #gen=PATTERN,N,D_K,D_V,SEED until it is edited.
 void draw_generate_button(AppState& state, const Fonts& fonts) {
+  // After the share buttons, on their last row when it has room (a notice below then does not push
+  // the controls past their panel's height, which would wrap the buttons differently).
+  const float w = ImGui::CalcTextSize("Generate…").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  ImGui::SameLine();
+  if (ImGui::GetCursorScreenPos().x + w > right_edge) ImGui::NewLine();
   if (ImGui::Button("Generate…")) {
     if (state.generated) state.ui.gen_draft = *state.generated;
     ImGui::OpenPopup("generate");
