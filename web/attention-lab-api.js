@@ -9,8 +9,16 @@
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
 //
-// Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
-// returns JSON text.
+// Each call goes to an exported C function of the wasm module (src/app/page_api.cpp) that
+// returns JSON text, through the one call helper below (share.js uses it too).
+//
+// For the page's other scripts (not part of the API):
+//   _callText(name, …args) / _callJson(name, …args)   call an exported C function; string
+//                         arguments are copied into wasm memory, numbers passed as they are
+//   _beforeReady(hook)    run `hook` (may return a Promise) after the first frame, before `ready`
+//                         resolves: share.js applies the opening link there
+//   _firstFrameDrawn()    boot.js, after the first frame: runs the hooks in order, then resolves
+//   _fail(error)          boot.js, when the app cannot start: rejects `ready`
 "use strict";
 
 (function () {
@@ -29,22 +37,39 @@
     return m;
   }
 
-  // Call an exported C function taking an optional string argument and returning JSON text.
-  function callJson(name, arg) {
+  // Call an exported C function returning text. String arguments are copied into wasm memory for
+  // the call (and freed after it); numbers are passed as they are.
+  function callText(name, ...args) {
     const m = module();
-    let ptr = 0;
+    const pointers = [];
     try {
-      if (arg !== undefined) {
+      const cArgs = args.map((arg) => {
+        if (typeof arg !== "string") return arg;
         const size = m.lengthBytesUTF8(arg) + 1;
-        ptr = m._malloc(size);
+        const ptr = m._malloc(size);
         if (!ptr) throw new Error("attentionLab: out of memory for a " + size + "-byte argument");
+        pointers.push(ptr);
         m.stringToUTF8(arg, ptr, size);
-      }
-      const result = arg === undefined ? m["_" + name]() : m["_" + name](ptr);
-      return JSON.parse(m.UTF8ToString(result));
+        return ptr;
+      });
+      return m.UTF8ToString(m["_" + name](...cArgs));
     } finally {
-      if (ptr) m._free(ptr);
+      for (const ptr of pointers) m._free(ptr);
     }
+  }
+  function callJson(name, ...args) {
+    return JSON.parse(callText(name, ...args));
+  }
+
+  // Hooks run after the first frame, in the order registered, before `ready` resolves. A hook that
+  // fails is reported on the console; the app is running, so `ready` still resolves.
+  const beforeReady = [];
+  function firstFrameDrawn() {
+    let chain = Promise.resolve();
+    for (const hook of beforeReady) {
+      chain = chain.then(hook).catch((e) => console.error("Attention Lab: start-up step failed:", e));
+    }
+    chain.then(() => resolveReady());
   }
 
   window.attentionLab = {
@@ -73,7 +98,12 @@
     },
   };
 
-  // Used by boot.js.
-  window.attentionLab._resolveReady = resolveReady;
-  window.attentionLab._rejectReady = rejectReady;
+  // For the page's own scripts (see the header).
+  Object.assign(window.attentionLab, {
+    _callText: callText,
+    _callJson: callJson,
+    _beforeReady: (hook) => beforeReady.push(hook),
+    _firstFrameDrawn: firstFrameDrawn,
+    _fail: rejectReady,
+  });
 })();

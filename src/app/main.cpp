@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/app.hpp"
+#include "app/page_api.hpp"
 #include "app/platform.hpp"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
@@ -31,8 +32,6 @@
 #endif
 
 namespace app {
-
-constexpr const char* kDefaultPreset = "practice-qkv";
 
 bool App::needs_frame() const {
   return events > 0 || settle_frames > 0 || state.dirty || gl_context_restored ||
@@ -185,6 +184,13 @@ void web_loop_iteration() {
 int main(int argc, char** argv) {
   using namespace app;
 
+#ifdef __EMSCRIPTEN__
+  // 1. The web has no command line: the page's link and API choose what is shown. The window size
+  //    is a start; the canvas's CSS size replaces it before the first frame (web_platform.cpp).
+  (void)argc;
+  (void)argv;
+  const int window_w = 1440, window_h = 900;
+#else
   // 1. Parse arguments (--help → 0, a bad option → 2).
   Options options;
   std::string message;
@@ -198,6 +204,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "attention-lab: %s\n", message.c_str());
       return 2;
   }
+  const int window_w = options.width, window_h = options.height;
+#endif
 
   // 2. Select GL version: WebGL2 (GLSL ES 3.00) on the web, OpenGL 3.3 core (GLSL 330) on desktop.
   glfwSetErrorCallback(
@@ -218,7 +226,7 @@ int main(int argc, char** argv) {
 #endif
 
   // 3. Create window.
-  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "Attention Lab", nullptr, nullptr);
+  GLFWwindow* window = glfwCreateWindow(window_w, window_h, "Attention Lab", nullptr, nullptr);
   if (!window) {
     std::fprintf(stderr, "attention-lab: could not create an OpenGL 3.3 window\n");
     glfwTerminate();
@@ -228,7 +236,9 @@ int main(int argc, char** argv) {
   static App the_app(glsl_version);
   App& app = the_app;
   app.window = window;
+#ifndef __EMSCRIPTEN__
   app.options = options;
+#endif
   glfwSetWindowUserPointer(window, &app);
   // Installed before ImGui's backend, which chains to them: every input wakes the loop.
   glfwSetCursorPosCallback(window, on_cursor);
@@ -261,13 +271,16 @@ int main(int argc, char** argv) {
   // 7. Load the first scene: --preset NAME or the file given, else the first lesson example. A file
   //    that cannot be loaded leaves the example on screen with the error in the banner; with
   //    --frames it is an error (exit 2).
-  load_preset(app.state, options.preset.empty() ? kDefaultPreset : options.preset.c_str());
+#ifdef __EMSCRIPTEN__
+  load_preset(app.state, page::kDefaultPreset);  // share.js then applies the address's link
+#else
+  load_preset(app.state, options.preset.empty() ? page::kDefaultPreset : options.preset.c_str());
   if (!options.scene_path.empty()) {
     std::string text, error;
     if (!platform_read_file(options.scene_path, &text, &error)) {
       app.state.error = error;
     } else {
-      ui::apply_state_json(app.state, text);
+      ui::load_scene_text(app.state, text);
       if (!app.state.error.empty()) app.state.error = options.scene_path + ": " + app.state.error;
     }
     if (!app.state.error.empty()) {
@@ -278,6 +291,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+#endif
 
   // 8. Main loop.
 #ifdef __EMSCRIPTEN__

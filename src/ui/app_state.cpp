@@ -27,12 +27,6 @@ void mark_dirty(AppState& state) {
   state.dirty = true;
 }
 
-std::string number_json(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
-
 }  // namespace
 
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
@@ -184,107 +178,45 @@ void clear_custom_mask(AppState& state) {
   mark_dirty(state);
 }
 
-std::string json_quote(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '"';
-  for (char ch : text) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-
-std::string state_json(const AppState& state) {
-  std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
-  out += state.computed ? scene::result_to_json(state.result) : "null";
-  out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) + "}}";
-  return out;
-}
-
-std::string apply_state_json(AppState& state, std::string_view json_text) {
+std::string load_scene_text(AppState& state, std::string_view json_text) {
   scene::ParseResult parsed = scene::parse_scene(json_text);
   if (!parsed.ok()) {
     state.error = "Scene rejected — " + parsed.error;
-    return "{\"ok\":false,\"error\":" + json_quote(parsed.error) + "}";
+    return parsed.error;
   }
-  // A scene identical to a bundled preset keeps the preset's name in the picker.
+  load_scene_matching_preset(state, std::move(*parsed.scene));
+  return "";
+}
+
+void load_scene_matching_preset(AppState& state, scene::Scene scene) {
   std::string preset_name;
-  const std::string canonical = scene::scene_to_json(*parsed.scene);
+  const std::string canonical = scene::scene_to_json(scene);
   for (const scene::PresetInfo& info : scene::preset_list()) {
     std::optional<scene::Scene> p = scene::preset(info.name);
     if (p && scene::scene_to_json(*p) == canonical) preset_name = info.name;
   }
-  load_scene(state, std::move(*parsed.scene), preset_name);
-  return "{\"ok\":true}";
+  load_scene(state, std::move(scene), preset_name);
 }
 
-std::string widget_rect_json(const AppState& state, std::string_view id, float scale) {
-  ImVec4 r;
-  bool found = false;
-  auto it = state.widget_rects.find(std::string(id));
-  if (it != state.widget_rects.end()) {
-    r = it->second;
-    found = true;
-  } else {
-    // cell/<grid>/<i>/<j>
-    char grid[16] = {0};
-    int i = -1, j = -1;
-    char tail = 0;
-    const std::string text(id);
-    if (std::sscanf(text.c_str(), "cell/%15[a-z]/%d/%d%c", grid, &i, &j, &tail) == 3) {
-      const std::string name = grid;
-      const GridGeometry* g = name == "scores"    ? &state.scores_grid
-                              : name == "weights" ? &state.weights_grid
-                              : name == "mask"    ? &state.mask_grid
-                                                  : nullptr;
-      if (g && g->visible && i >= 0 && j >= 0 && i < g->rows && j < g->cols) {
-        const float x0 = g->origin.x + g->cell * float(j), y0 = g->origin.y + g->cell * float(i);
-        // Report only cells whose centre is visible (scrolled-away cells cannot be clicked).
-        const float cx = x0 + 0.5f * g->cell, cy = y0 + 0.5f * g->cell;
-        if (cx >= g->clip.x && cx <= g->clip.z && cy >= g->clip.y && cy <= g->clip.w) {
-          r = ImVec4(x0, y0, g->cell, g->cell);
-          found = true;
-        }
-      }
-    }
-  }
-  if (!found) return "null";
-  const float s = scale > 0 ? scale : 1.0f;
-  return "{\"x\":" + number_json(r.x / s) + ",\"y\":" + number_json(r.y / s) +
-         ",\"w\":" + number_json(r.z / s) + ",\"h\":" + number_json(r.w / s) + "}";
-}
-
-std::string frame_stats_json(const AppState& state) {
-  const FrameStats& f = state.stats;
-  const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
-  return "{\"frames\":" + std::to_string(f.frames) + ",\"lastFrameMs\":" + number_json(f.last_frame_ms) +
-         ",\"avgFrameMs\":" + number_json(avg) + ",\"recomputes\":" + std::to_string(f.recomputes) + "}";
+std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id) {
+  if (auto it = state.widget_rects.find(std::string(id)); it != state.widget_rects.end()) return it->second;
+  // cell/<grid>/<i>/<j>
+  char grid[16] = {0};
+  int i = -1, j = -1;
+  char tail = 0;
+  const std::string text(id);
+  if (std::sscanf(text.c_str(), "cell/%15[a-z]/%d/%d%c", grid, &i, &j, &tail) != 3) return std::nullopt;
+  const std::string name = grid;
+  const GridGeometry* g = name == "scores"    ? &state.scores_grid
+                          : name == "weights" ? &state.weights_grid
+                          : name == "mask"    ? &state.mask_grid
+                                              : nullptr;
+  if (!g || !g->visible || i < 0 || j < 0 || i >= g->rows || j >= g->cols) return std::nullopt;
+  const float x0 = g->origin.x + g->cell * float(j), y0 = g->origin.y + g->cell * float(i);
+  // Report only cells whose centre is visible (scrolled-away cells cannot be clicked).
+  const float cx = x0 + 0.5f * g->cell, cy = y0 + 0.5f * g->cell;
+  if (cx < g->clip.x || cx > g->clip.z || cy < g->clip.y || cy > g->clip.w) return std::nullopt;
+  return ImVec4(x0, y0, g->cell, g->cell);
 }
 
 void record_item_rect(AppState& state, const std::string& id) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -128,20 +129,17 @@ void reset_learned_ranges(AppState& state);
 void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);
 
-// --- the page API (JSON in and out)
-// {"scene": <scene JSON v1>, "result": <result_to_json>, "ui": {"mode": "explore"}}
-std::string state_json(const AppState& state);
-// Validate and load `json_text`: {"ok":true} or {"ok":false,"error":"<field: reason>"} (state kept).
-std::string apply_state_json(AppState& state, std::string_view json_text);
-// {"x","y","w","h"} of widget `id` divided by `scale` (ImGui → CSS pixels), or "null".
-std::string widget_rect_json(const AppState& state, std::string_view id, float scale);
-// {"frames","lastFrameMs","avgFrameMs","recomputes"}
-std::string frame_stats_json(const AppState& state);
+// Validate and load scene JSON text (setState, a file, Import JSON). A scene identical to a bundled
+// preset keeps the preset's name in the picker. Returns "" or the error (field: reason), which is
+// also put in state.error as "Scene rejected — …"; on error the state is kept.
+std::string load_scene_text(AppState& state, std::string_view json_text);
+// Load an already validated scene the same way (a link's scene), naming the matching preset.
+void load_scene_matching_preset(AppState& state, scene::Scene scene);
+// Rectangle (x, y, w, h) of widget `id` in ImGui pixels as last drawn: a recorded widget, or a
+// visible cell "cell/<scores|weights|mask>/i/j"; nullopt when there is none.
+std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id);
 
 // Record the last ImGui item's rectangle under `id` (only when it is visible).
 void record_item_rect(AppState& state, const std::string& id);
-
-// JSON string literal for `text` (quotes included).
-std::string json_quote(std::string_view text);
 
 }  // namespace ui

@@ -12,6 +12,7 @@
 
 #include "ui/colormap.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/scale_texts.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -143,31 +144,9 @@ std::string dot_product_terms(const attn::Result& r, int i, int j) {
   return s;
 }
 
-// What softmax is applied to, as the formula strip writes it: "QKᵀ" (no scaling), "QKᵀ / √d_k" or
-// "QKᵀ / T".
-const char* scaled_scores_term(const scene::Scene& s) {
-  switch (s.scale.mode) {
-    case attn::ScaleMode::None:
-      return "QKᵀ";
-    case attn::ScaleMode::SqrtDk:
-      return "QKᵀ / √d_k";
-    case attn::ScaleMode::Temperature:
-      return "QKᵀ / T";
-  }
-  return "QKᵀ";
-}
-
 // "no scaling", "√d_k = √8 = 2.828", "T = 0.500": the divisor in one phrase.
 std::string divisor_short(const scene::Scene& s, double divisor) {
-  switch (s.scale.mode) {
-    case attn::ScaleMode::None:
-      return "no scaling";
-    case attn::ScaleMode::SqrtDk:
-      return "√d_k = √" + std::to_string(s.d_k()) + " = " + format_number(divisor, 3);
-    case attn::ScaleMode::Temperature:
-      return "T = " + format_number(divisor, 3);
-  }
-  return "";
+  return s.scale.mode == attn::ScaleMode::None ? "no scaling" : divisor_equation(s, divisor);
 }
 
 std::string divisor_text(const scene::Scene& s, double divisor) {
@@ -266,7 +245,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   if (scores) {
     hint = "score(i, j) = q_i · k_j: row i asks (query), column j answers (key). Values are not part of it.";
   } else {
-    const std::string term_text = scaled_scores_term(state.scene);
+    const std::string term_text = scale_texts(state.scene.scale.mode).scaled_term;
     title = "Weights  A = softmax(" + term_text + " + M)";
     hint = "Softmax of each row of " + term_text + " (" + divisor_short(state.scene, state.result.divisor) +
            "): weights in [0, 1], and every row sums to 1.";
@@ -422,7 +401,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
                 std::max(1.0f, 0.08f * em));
     dl->AddRect(ImVec2(a.x, g.grid_min.y), ImVec2(a.x + cell, grid_max.y), palette::kAccentSoft, 0, 0,
                 std::max(1.0f, 0.08f * em));
-    outline(dl, a, ImVec2(a.x + cell, a.y + cell), IM_COL32(255, 255, 255, 230), std::max(1.5f, 0.12f * em));
+    outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::kSelection, std::max(1.5f, 0.12f * em));
   }
 
   // --- weights: each row's sum (= 1, or 0 for a fully masked row)

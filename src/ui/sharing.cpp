@@ -1,10 +1,10 @@
-// gallery_panel.cpp — panel visibility from links, the Share buttons, and the demo gallery.
+// sharing.cpp — panel visibility from links, the Share buttons, and the demo gallery.
 //
 // [SECTION] State and panel visibility
 // [SECTION] Demo index (demos/index.json)
 // [SECTION] Share buttons (in the Controls panel)
 // [SECTION] Gallery window
-#include "ui/gallery_panel.hpp"
+#include "ui/sharing.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

@@ -1,0 +1,113 @@
+// page_api.cpp — see page_api.hpp.
+#include "app/page_api.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <utility>
+
+#include "scene/scene.hpp"
+
+namespace app::page {
+namespace {
+
+// Positions, scales and times to 6 significant digits, as "%.6g" writes them: what a click or a
+// report needs, without float noise (a float's 0.1 would print as 0.10000000149011612); whole values
+// stay whole numbers (a scale of 2 reads "2", as the desktop tests compare it).
+Json number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  const double r = std::strtod(buffer, nullptr);
+  if (r == std::floor(r) && std::abs(r) < 1e15) return static_cast<std::int64_t>(r);
+  return r;
+}
+
+Json panel_names(const std::vector<scene::link::Panel>& panels) {
+  Json names = Json::array();
+  for (scene::link::Panel p : panels) names.push_back(scene::link::panel_name(p));
+  return names;
+}
+
+}  // namespace
+
+Json ok() {
+  return {{"ok", true}};
+}
+
+Json fail(std::string_view error) {
+  return {{"ok", false}, {"error", error}};
+}
+
+Json state(const ui::AppState& state) {
+  // The scene and result writers own their formats (scene JSON v1/v2 is a contract); embedded here
+  // as parsed values, every double unchanged.
+  Json out = Json::object();
+  out["scene"] = Json::parse(scene::scene_to_json(state.scene));
+  out["result"] = state.computed ? Json::parse(scene::result_to_json(state.result)) : Json(nullptr);
+  out["ui"] = {{"mode", scene::link::mode_name(state.ui.mode)}};
+  return out;
+}
+
+Json load_scene_text(ui::AppState& state, std::string_view text) {
+  const std::string error = ui::load_scene_text(state, text);
+  return error.empty() ? ok() : fail(error);
+}
+
+Json widget_rect(const ui::AppState& state, std::string_view id, float scale) {
+  const std::optional<ImVec4> r = ui::widget_rect(state, id);
+  if (!r) return nullptr;
+  const double s = scale > 0 ? scale : 1.0;
+  return {{"x", number(r->x / s)}, {"y", number(r->y / s)}, {"w", number(r->z / s)}, {"h", number(r->w / s)}};
+}
+
+Json frame_stats(const ui::AppState& state) {
+  const ui::FrameStats& f = state.stats;
+  const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
+  return {{"frames", f.frames},
+          {"lastFrameMs", number(f.last_frame_ms)},
+          {"avgFrameMs", number(avg)},
+          {"recomputes", f.recomputes}};
+}
+
+Json fragment(const scene::link::Fragment& f) {
+  if (!f.ok()) return fail(f.error);
+  return {{"ok", true},
+          {"demo", f.demo.empty() ? Json(nullptr) : Json(f.demo)},
+          {"scene", f.scene.has_value()},
+          {"hide", panel_names(f.hide)},
+          {"view", f.view ? Json(scene::link::panel_name(*f.view)) : Json(nullptr)},
+          {"mode", f.mode ? Json(scene::link::mode_name(*f.mode)) : Json(nullptr)}};
+}
+
+Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale) {
+  std::map<std::string, Json> sorted;  // by id
+  auto add = [&](const std::string& id) {
+    Json r = widget_rect(state, id, scale);
+    if (!r.is_null()) sorted[id] = std::move(r);
+  };
+  for (const auto& entry : state.widget_rects) add(entry.first);
+  const std::pair<const char*, const ui::GridGeometry*> grids[] = {
+      {"scores", &state.scores_grid}, {"weights", &state.weights_grid}, {"mask", &state.mask_grid}};
+  for (const auto& [name, grid] : grids) {
+    if (!grid->visible) continue;
+    for (int i = 0; i < grid->rows; ++i)
+      for (int j = 0; j < grid->cols; ++j)
+        add("cell/" + std::string(name) + "/" + std::to_string(i) + "/" + std::to_string(j));
+  }
+  Json rects = Json::object();
+  for (auto& [id, r] : sorted) rects[id] = std::move(r);
+  return {{"framebuffer", {{"w", framebuffer_w}, {"h", framebuffer_h}}},
+          {"ui_scale", number(ui_scale)},
+          {"preset", state.preset_name},
+          {"rects", std::move(rects)}};
+}
+
+const char* reply(const Json& value) {
+  static std::string text;
+  text = value.dump();
+  return text.c_str();
+}
+
+}  // namespace app::page
