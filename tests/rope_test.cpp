@@ -187,9 +187,13 @@ TEST_CASE("scene key rope: errors name rope") {
       {R"("rope":{"angle":1}})", "rope: unknown key \"angle\""},
       {R"("rope":[10000]})", "rope: expected an object"},
   };
-  for (const auto& [tail, want] : cases) {
+  for (const auto& c : cases) {
+    // (Not a structured binding: clang 14 cannot capture one in INFO's lambda.)
+    const char* tail = c.first;
+    const char* want = c.second;
     const scene::ParseResult r = scene::parse_scene(head + tail);
-    INFO(tail);
+    const std::string tail_text = tail;  // clang 14 (wasm) cannot capture a structured binding in INFO
+    INFO(tail_text);
     CHECK_FALSE(r.ok());
     CHECK(r.error.rfind(want, 0) == 0);
   }

@@ -6,16 +6,20 @@
 //   attention-lab-cli --kv-cache [FILE|-]    causal decoding token by token with a KV cache
 //   attention-lab-cli --preset NAME          print a preset's scene JSON
 //   attention-lab-cli --list-presets         list presets: name, tab, description
+//   attention-lab-cli --export KIND [--stage S] [--digits D] [FILE|-]
+//                                            the scene as a NumPy / PyTorch script, LaTeX or SVG
 //
 // Exit status: 0 success; 2 bad input (message on stderr naming the field, nothing on stdout);
 // 1 usage error.
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
 
+#include "scene/export.hpp"
 #include "scene/scene.hpp"
 #include "scene/traces.hpp"
 
@@ -30,6 +34,7 @@ void print_help(std::FILE* out) {
       "usage: attention-lab-cli [--compact] [FILE|-]\n"
       "       attention-lab-cli [--compact] --online B [FILE|-]\n"
       "       attention-lab-cli [--compact] --kv-cache [FILE|-]\n"
+      "       attention-lab-cli --export KIND [--stage STAGE] [--digits D] [FILE|-]\n"
       "       attention-lab-cli --preset NAME\n"
       "       attention-lab-cli --list-presets\n"
       "\n"
@@ -52,6 +57,13 @@ void print_help(std::FILE* out) {
       "  --preset NAME     print the scene JSON of a bundled preset (feed it back to compute it)\n"
       "  --list-presets    list the presets, one per line: NAME<TAB>description\n"
       "  --compact         one-line JSON output\n"
+      "  --export KIND     instead of the JSON, print the scene as\n"
+      "                      numpy    a Python script computing every stage in NumPy (float64)\n"
+      "                      pytorch  the same in PyTorch (torch.float64; nn.Linear when projected)\n"
+      "                      latex    one stage as an amsmath bmatrix\n"
+      "                      svg      one stage as an SVG heatmap in the app's colours\n"
+      "  --stage STAGE     latex/svg: weights (default), scores, scaled, Q, K, V, output\n"
+      "  --digits D        latex/svg: decimals, 0 to 15 (default 3)\n"
       "  -h, --help        this text\n"
       "\n"
       "Limits: n <= %d tokens, each dimension <= %d, |values| <= 1e15, token labels <= %zu bytes,\n"
@@ -171,6 +183,8 @@ int main(int argc, char** argv) {
   bool online = false;
   int online_block = 0;
   bool kv_cache = false;
+  std::string export_kind, export_stage = "weights";
+  int export_digits = scene::kDefaultExportDigits;
   std::string path;
   bool have_path = false;
   for (int i = 1; i < argc; ++i) {
@@ -204,6 +218,39 @@ int main(int argc, char** argv) {
       ++i;
     } else if (arg == "--kv-cache") {
       kv_cache = true;
+    } else if (arg == "--export" || arg == "--stage" || arg == "--digits") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "attention-lab-cli: %s needs a value (see --help)\n", argv[i]);
+        return kExitUsage;
+      }
+      const std::string value = argv[++i];
+      if (arg == "--export") {
+        if (!scene::parse_export_kind(value)) {
+          std::fprintf(stderr, "attention-lab-cli: --export: unknown kind %s (numpy, pytorch, latex, svg)\n",
+                       value.c_str());
+          return kExitUsage;
+        }
+        export_kind = value;
+      } else if (arg == "--stage") {
+        if (!scene::parse_export_stage(value)) {
+          std::fprintf(
+              stderr,
+              "attention-lab-cli: --stage: unknown stage %s (weights, scores, scaled, Q, K, V, output)\n",
+              value.c_str());
+          return kExitUsage;
+        }
+        export_stage = value;
+      } else {
+        char* end = nullptr;
+        errno = 0;
+        const long digits = std::strtol(value.c_str(), &end, 10);
+        if (value.empty() || *end != '\0' || errno != 0 || digits < 0 || digits > scene::kMaxExportDigits) {
+          std::fprintf(stderr, "attention-lab-cli: --digits: expected 0 to %d, got %s\n",
+                       scene::kMaxExportDigits, value.c_str());
+          return kExitUsage;
+        }
+        export_digits = int(digits);
+      }
     } else if (arg.size() > 1 && arg[0] == '-') {
       std::fprintf(stderr, "attention-lab-cli: unknown option %s (see --help)\n", argv[i]);
       return kExitUsage;
@@ -240,6 +287,13 @@ int main(int argc, char** argv) {
                      (parsed.scene->Wo.size() != 0 ? " and a Wo)" : ")"));
   if (online) return print_online(*parsed.scene, online_block, indent);
   if (kv_cache) return print_kv_cache(*parsed.scene, indent);
+  if (!export_kind.empty()) {
+    const scene::ExportResult exported =
+        scene::export_scene(*parsed.scene, export_kind, export_stage, export_digits);
+    if (!exported.ok()) return bad_input(exported.error);
+    std::fwrite(exported.text.data(), 1, exported.text.size(), stdout);
+    return std::fflush(stdout) == 0 ? 0 : 1;
+  }
   const attn::HeadsResult result = scene::compute_heads(*parsed.scene);
   const std::string out = scene::result_to_json(result, indent);
   std::fwrite(out.data(), 1, out.size(), stdout);

@@ -1,0 +1,103 @@
+// Export tests (scene/export): the lesson examples as LaTeX and SVG text, the scripts' exact input
+// numbers, and errors naming the field. No file I/O: this also runs as wasm. The scripts themselves
+// are run by Python in export_test.py (NumPy, PyTorch) against the CLI.
+#include "scene/export.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "scene/colormap.hpp"
+
+namespace {
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("export latex: lesson 1's weights, first row [0.155 0.422 0.422] (LESSONS.md)") {
+  const scene::Scene s = *scene::preset("practice-qkv");
+  const std::string tex = scene::export_latex(s, scene::ExportStage::Weights);
+  CHECK(tex.find("\\begin{bmatrix}\n0.155 & 0.422 & 0.422 \\\\\n0.576 & 0.212 & 0.212 \\\\\n"
+                 "0.333 & 0.333 & 0.333\n\\end{bmatrix}\n") != std::string::npos);
+  // Output Y, 6 decimals: LESSONS.md's full values.
+  const std::string y = scene::export_latex(s, scene::ExportStage::Output, 6);
+  CHECK(y.find("0.577681 & 0.844638 & 0.155362 & 0.422319 \\\\") != std::string::npos);
+  CHECK(y.find("% columns: dimensions 1..4") != std::string::npos);
+}
+
+TEST_CASE("export latex: lesson 4's causal mask is -\\infty in the scaled stage, 0 in the weights") {
+  const scene::Scene s = *scene::preset("causal-5");
+  const std::string tex = scene::export_latex(s, scene::ExportStage::Scaled, 2);
+  const std::string scaled = tex.substr(tex.find("\\begin{bmatrix}"));
+  CHECK(count(scaled, "-\\infty") == 10);  // the strict upper triangle of 5×5
+  CHECK(count(scaled, " \\\\\n") == 4);    // 5 rows
+  const std::string weights = scene::export_latex(s, scene::ExportStage::Weights, 0);
+  CHECK(weights.find("\\begin{bmatrix}\n1 & 0 & 0 & 0 & 0 \\\\\n") != std::string::npos);
+  CHECK(weights.find("% rows (queries): the, cat, sat, on, mats") != std::string::npos);
+}
+
+TEST_CASE("export numpy / pytorch: the inputs as exact literals, the app's conventions spelled out") {
+  scene::Scene s = *scene::preset("soft-dictionary");
+  s.Q(0, 0) = 0.1;  // not a short binary fraction: must print as 0.1, which reads back exactly
+  s.scale = {attn::ScaleMode::Temperature, 0.3};
+  s.causal = true;
+  s.mask = attn::MaskMatrix::Ones(s.n(), s.n());
+  const std::string py = scene::export_numpy(s);
+  CHECK(py.find("[0.1, 0.0]") != std::string::npos);
+  CHECK(py.find("s = 0.3  # the temperature T") != std::string::npos);
+  CHECK(py.find("allowed &= np.tril(") != std::string::npos);
+  CHECK(py.find("allowed &= mask == 1") != std::string::npos);
+  CHECK(py.find("0/0 = NaN") != std::string::npos);
+  const std::string torch = scene::export_pytorch(*scene::preset("practice-qkv"));
+  CHECK(torch.find("q_proj = nn.Linear(4, 2, bias=False, dtype=torch.float64)") != std::string::npos);
+  CHECK(torch.find("q_proj.weight.copy_(Wq.T)") != std::string::npos);
+  CHECK(torch.find("torch.where(allowed.any(dim=-1, keepdim=True)") != std::string::npos);
+}
+
+TEST_CASE("export svg: one cell per weight in viridis, masked cells hatched (lesson 4)") {
+  const std::string svg = scene::export_svg(*scene::preset("causal-5"), scene::ExportStage::Weights);
+  CHECK(svg.rfind("<?xml", 0) == 0);
+  CHECK(count(svg, "class=\"cell\"") == 15);
+  CHECK(count(svg, "class=\"cell masked\"") == 10);
+  // Row 0 attends only to itself: weight 1 = viridis(1) = #FDE725 (matplotlib's last entry).
+  CHECK(svg.find("data-row=\"0\" data-col=\"0\"") < svg.find("fill=\"#FDE725\""));
+  CHECK(svg.find("fill=\"#FDE725\"><title>the → the: 1.000000</title>") != std::string::npos);
+  const std::uint8_t* top = scene::colormap_entry(scene::Colormap::Viridis, 1.0f);
+  CHECK((top[0] == 0xFD && top[1] == 0xE7 && top[2] == 0x25));
+}
+
+TEST_CASE("export: bad kind, stage or digits name the field; nothing is produced") {
+  const scene::Scene s = *scene::preset("causal-5");
+  CHECK(scene::export_scene(s, "numpy").ok());
+  scene::ExportResult r = scene::export_scene(s, "matlab");
+  CHECK(r.error.rfind("export: unknown kind \"matlab\"", 0) == 0);
+  CHECK(r.text.empty());
+  r = scene::export_scene(s, "latex", "softmax");
+  CHECK(r.error.rfind("stage: unknown stage", 0) == 0);
+  r = scene::export_scene(s, "latex", "weights", 16);
+  CHECK(r.error.rfind("digits: must be 0 to 15", 0) == 0);
+  scene::Scene broken = s;
+  broken.K.resize(2, 2);
+  r = scene::export_scene(broken, "numpy");
+  CHECK(r.error.rfind("K:", 0) == 0);
+  CHECK(r.text.empty());
+}
+
+TEST_CASE("export pytorch: the torch-mha preset as nn.MultiheadAttention with its weights set") {
+  const std::string py = scene::export_pytorch(*scene::preset("torch-mha"));
+  CHECK(py.find("mha = nn.MultiheadAttention(E, h, bias=False, batch_first=True, dtype=torch.float64)") !=
+        std::string::npos);
+  CHECK(py.find("mha.in_proj_weight.copy_(torch.cat([Wq.T, Wk.T, Wv.T]))") != std::string::npos);
+  CHECK(py.find("mha.out_proj.weight.copy_(Wo.T)") != std::string::npos);
+  CHECK(py.find("average_attn_weights=True") != std::string::npos);
+  // NumPy writes the heads out: a loop over h = 2 heads, their outputs concatenated, then Wo.
+  const std::string np = scene::export_numpy(*scene::preset("torch-mha"));
+  CHECK(np.find("h = 2  # heads") != std::string::npos);
+  CHECK(np.find("output = concat @ Wo") != std::string::npos);
+  CHECK(np.find("weights = sum(head_weights) / h") != std::string::npos);
+}
