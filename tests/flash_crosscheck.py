@@ -20,15 +20,12 @@ Run with Debian's /usr/bin/python3 (python3-numpy); without numpy it prints SKIP
 """
 import json
 import os
-import subprocess
 import sys
 
-SKIP = 77
-try:
-    import numpy as np
-except ImportError:
-    print("SKIP: numpy is not installed for " + sys.executable + " (scripts/setup installs python3-numpy)")
-    sys.exit(SKIP)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import SKIP, require, run  # noqa: E402,F401
+
+np = require("numpy")
 
 REL = 1e-12
 
@@ -129,11 +126,6 @@ def close(got, want, scale):
         i = tuple(int(k) for k in np.argwhere(bad)[0])
         return f"at {i} cli {got[i]!r}, numpy {want[i]!r}"
     return None
-
-
-def run(cli, args):
-    proc = subprocess.run([cli] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
 def check_online(cli, path, s, B, failures):
