@@ -25,7 +25,9 @@ TEST_CASE("lesson 1: practice Q, K, V (NumPy, unscaled)") {
 
   const std::pair<const char*, const Matrix*> stages[] = {
       {"Q", &r.Q}, {"K", &r.K}, {"scores", &r.scores}, {"weights", &r.weights}, {"output", &r.output}};
-  for (const auto& [name, got] : stages) {
+  for (const auto& stage : stages) {  // not a structured binding: INFO's lambda cannot capture one (clang 14)
+    const char* name = stage.first;
+    const Matrix* got = stage.second;
     INFO(name);
     check_close(*got, lesson_matrix("practice-qkv", name), lesson_tolerance());
   }

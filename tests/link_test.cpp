@@ -331,10 +331,11 @@ TEST_CASE("fragment: every bad link gives an error naming the problem") {
     CHECK(contains(error_of("view="), "unknown panel ''"));
   }
   SUBCASE("unknown or repeated keys, both s= and demo=") {
-    CHECK(error_of("scene=abc") == "link: unknown key 'scene' (known: s, demo, hide, view, mode)");
+    CHECK(error_of("scene=abc") == "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode)");
     CHECK(contains(error_of("s"), "'s' has no '='"));
     CHECK(error_of("demo=a&demo=b") == "link: demo= appears twice");
-    CHECK(error_of(good + "&demo=causal-5") == "link: both s= and demo= given; a link holds one scene");
+    CHECK(error_of(good + "&demo=causal-5") ==
+          "link: more than one of s=, demo=, gen= given; a link holds one scene");
     CHECK(error_of("s=") == "link: s= is empty");
   }
   SUBCASE("demo names become file names: only [a-z0-9_-]") {
@@ -395,8 +396,11 @@ TEST_CASE("fragment: mode= names one of the screen's modes") {
   CHECK(explore.mode == links::Mode::Explore);
   CHECK_FALSE(links::parse_fragment("demo=causal-5").mode.has_value());  // none: the default
 
-  CHECK(error_of("demo=causal-5&mode=heads") ==
-        "link: unknown mode 'heads' in mode= (modes: " + links::mode_names() + ")");
+  CHECK(error_of("demo=causal-5&mode=nope") ==
+        "link: unknown mode 'nope' in mode= (modes: " + links::mode_names() + ")");
+  const links::Fragment heads = links::parse_fragment("demo=three-heads&mode=heads");
+  REQUIRE(heads.ok());
+  CHECK(heads.mode == links::Mode::Heads);
   CHECK(error_of("mode=") == "link: unknown mode '' in mode= (modes: " + links::mode_names() + ")");
   CHECK(error_of("mode=Explore") ==
         "link: unknown mode 'Explore' in mode= (modes: " + links::mode_names() + ")");

@@ -1,13 +1,22 @@
 // attention-lab-api.js — window.attentionLab, the page's API for automation and tests.
 //
 //   ready                 Promise, resolves after the first frame is drawn
-//   getState()            {scene: <scene JSON v1>, result: {Q, K, V, scores, scaled, weights, output, masked_rows},
-//                          ui: {mode}}   mode: the screen's mode ("explore"; a link's mode=NAME)
+//   getState()            {scene: <scene JSON>, result: {Q, K, V, scores, scaled, weights, output, masked_rows, …},
+//                          ui: {mode, focusHead, tooltip}}   mode: the screen's mode ("explore"; a link's
+//                          mode=NAME); focusHead: the head Scores/Mask/tooltips describe; tooltip: the
+//                          last derivation tooltip's text ("" when none). A multi-head scene's result
+//                          has heads: [{scores, scaled, weights, output}…], concat, mean weights.
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c causal scale tokens preset cell/{scores,weights,mask}/i/j
 //                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
-//   frameStats()          {frames, lastFrameMs, avgFrameMs, recomputes}
+//                         heads (the heads control; heads/N each choice), head/t/weights/i/j and
+//                         head/average/weights/i/j (a multi-head weights grid's cells), head/t/focus,
+//                         Wo/r/c (a W_o cell), Wo/add, Wo/remove
+//                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
+//                         weights-log (the weights' log colour scale)
+//   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
+//                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //
 // Each call goes to an exported C function of the wasm module (src/app/page_api.cpp) that
 // returns JSON text, through the one call helper below (share.js uses it too).

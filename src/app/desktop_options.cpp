@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "scene/link.hpp"
 #include "scene/scene.hpp"
 
 namespace app {
@@ -43,6 +44,9 @@ std::string usage_text() {
          "options:\n"
          "  --preset NAME        start with a lesson example: " +
          preset_names() +
+         "\n"
+         "  --mode NAME          start in a mode of the mode bar: " +
+         scene::link::mode_names() +
          "\n"
          "  --size WxH           window size in logical pixels (default 1440x900)\n"
          "  --frames N           draw N frames, then exit 0 (automation; checks glGetError each frame)\n"
@@ -92,6 +96,13 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
         return ParseOutcome::ExitUsage;
       }
       o.preset = value;
+    } else if (flag == "--mode") {
+      if (!take_value()) return ParseOutcome::ExitUsage;
+      if (!scene::link::mode_from_name(value)) {
+        *message = "--mode: unknown mode \"" + value + "\" (modes: " + scene::link::mode_names() + ")";
+        return ParseOutcome::ExitUsage;
+      }
+      o.mode = value;
     } else if (flag == "--frames") {
       if (!take_value()) return ParseOutcome::ExitUsage;
       if (!parse_int(value, 1, kMaxFrames, &o.frames)) {

@@ -14,6 +14,7 @@ namespace app {
 struct Options {
   std::string scene_path;          // SCENE.json to open ("" = none)
   std::string preset;              // --preset NAME ("" = the default lesson example)
+  std::string mode;                // --mode NAME: the screen's mode, as in links' mode= ("" = explore)
   int frames = 0;                  // --frames N: draw N frames, then exit (0 = interactive)
   std::string screenshot_path;     // --screenshot OUT.png: the last frame, framebuffer pixels
   std::string rects_path;          // --rects OUT.json: widget rectangles, framebuffer pixels

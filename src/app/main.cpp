@@ -146,10 +146,7 @@ void frame(App& app) {
 
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  ui::FrameStats& stats = app.state.stats;
-  ++stats.frames;
-  stats.last_frame_ms = ms;
-  stats.total_frame_ms += ms;
+  ui::record_frame(app.state.stats, ms);
   // An edit during this frame is shown by the next one, and a layout that moved settles first.
   if (app.state.dirty || app.state.layout_changed) app.settle_frames = std::max(app.settle_frames, 1);
   app.state.layout_changed = false;
@@ -275,6 +272,7 @@ int main(int argc, char** argv) {
   load_preset(app.state, page::kDefaultPreset);  // share.js then applies the address's link
 #else
   load_preset(app.state, options.preset.empty() ? page::kDefaultPreset : options.preset.c_str());
+  if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
   if (!options.scene_path.empty()) {
     std::string text, error;
     if (!platform_read_file(options.scene_path, &text, &error)) {

@@ -1,12 +1,14 @@
 // page_api.cpp — see page_api.hpp.
 #include "app/page_api.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <utility>
+#include <vector>
 
 #include "scene/scene.hpp"
 
@@ -45,8 +47,13 @@ Json state(const ui::AppState& state) {
   // as parsed values, every double unchanged.
   Json out = Json::object();
   out["scene"] = Json::parse(scene::scene_to_json(state.scene));
-  out["result"] = state.computed ? Json::parse(scene::result_to_json(state.result)) : Json(nullptr);
-  out["ui"] = {{"mode", scene::link::mode_name(state.ui.mode)}};
+  // One head without RoPE or W_o: `result` is the whole pass (the same text as a one-head HeadsResult).
+  out["result"] = !state.computed             ? Json(nullptr)
+                  : state.heads.heads.empty() ? Json::parse(scene::result_to_json(state.result))
+                                              : Json::parse(scene::result_to_json(state.heads));
+  out["ui"] = {{"mode", scene::link::mode_name(state.ui.mode)},
+               {"focusHead", state.ui.focus_head},
+               {"tooltip", state.ui.tooltip}};
   return out;
 }
 
@@ -65,10 +72,19 @@ Json widget_rect(const ui::AppState& state, std::string_view id, float scale) {
 Json frame_stats(const ui::AppState& state) {
   const ui::FrameStats& f = state.stats;
   const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
+  std::vector<double> recent(f.recent_ms, f.recent_ms + f.recent_count);
+  std::sort(recent.begin(), recent.end());
+  const double max_ms = recent.empty() ? 0.0 : recent.back();
+  // Nearest rank: the smallest value with at least 95 % of the frames at or below it.
+  const double p95_ms =
+      recent.empty() ? 0.0 : recent[std::size_t(std::ceil(0.95 * double(recent.size()))) - 1];
   return {{"frames", f.frames},
           {"lastFrameMs", number(f.last_frame_ms)},
           {"avgFrameMs", number(avg)},
-          {"recomputes", f.recomputes}};
+          {"maxFrameMs", number(max_ms)},
+          {"p95FrameMs", number(p95_ms)},
+          {"recomputes", f.recomputes},
+          {"lastRecomputeMs", number(f.last_recompute_ms)}};
 }
 
 Json fragment(const scene::link::Fragment& f) {
@@ -95,6 +111,15 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
     for (int i = 0; i < grid->rows; ++i)
       for (int j = 0; j < grid->cols; ++j)
         add("cell/" + std::string(name) + "/" + std::to_string(i) + "/" + std::to_string(j));
+  }
+  // Multi-head weights: head/t/weights/i/j for each head, head/average/weights/i/j for their mean.
+  for (std::size_t g = 0; g < state.head_grids.size(); ++g) {
+    const ui::GridGeometry& grid = state.head_grids[g];
+    if (!grid.visible) continue;
+    const std::string head = g + 1 == state.head_grids.size() ? "average" : std::to_string(g);
+    for (int i = 0; i < grid.rows; ++i)
+      for (int j = 0; j < grid.cols; ++j)
+        add("head/" + head + "/weights/" + std::to_string(i) + "/" + std::to_string(j));
   }
   Json rects = Json::object();
   for (auto& [id, r] : sorted) rects[id] = std::move(r);

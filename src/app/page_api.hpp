@@ -1,10 +1,12 @@
 // page_api.hpp — the JSON the app speaks to its page (window.attentionLab, web/share.js) and to
 // test harnesses (the desktop's --rects file): every reply is built here, with nlohmann::json.
 //
-//   state        {"scene": <scene JSON v1>, "result": <result JSON> | null, "ui": {"mode": NAME}}
+//   state        {"scene": <scene JSON>, "result": <result JSON of every head> | null,
+//                 "ui": {"mode": NAME, "focusHead": t, "tooltip": "<last tooltip's text, or empty>"}}
 //   ok / fail    {"ok": true} / {"ok": false, "error": "<field: reason>"}
 //   widget_rect  {"x", "y", "w", "h"} (ImGui pixels ÷ scale, 6 significant digits) or null
-//   frame_stats  {"frames", "lastFrameMs", "avgFrameMs", "recomputes"}
+//   frame_stats  {"frames", "lastFrameMs", "avgFrameMs", "maxFrameMs", "p95FrameMs", "recomputes",
+//                 "lastRecomputeMs"} (max and p95 over the last 120 frames)
 //   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode"}
 //   rects        {"framebuffer": {"w", "h"}, "ui_scale", "preset", "rects": {id: rect}}
 //

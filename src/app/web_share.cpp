@@ -88,7 +88,12 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   } else if (!s && reset_if_empty) {
     s = scene::preset(page::kDefaultPreset);
   }
-  if (s) show_scene(*sharing.state, std::move(*s));
+  if (f.gen) {
+    ui::load_generated(*sharing.state, *f.gen);  // generate() made a valid scene: nothing to check
+    al_request_frame();
+  } else if (s) {
+    show_scene(*sharing.state, std::move(*s));
+  }
   ui::set_panel_visibility(f.hide, f.view);
   sharing.state->ui.mode = f.mode.value_or(scene::link::kDefaultMode);
   sharing.current_demo = f.demo;
@@ -103,8 +108,11 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const ui::Sharing& sharing = ui::sharing();
   if (!sharing.state) return page::reply(page::fail("app: not started"));
-  const scene::link::MadeFragment made = scene::link::make_fragment(sharing.state->scene, ui::hidden_panels(),
-                                                                    sharing.view, sharing.state->ui.mode);
+  const ui::AppState& state = *sharing.state;
+  const scene::link::MadeFragment made =
+      state.generated && !state.edited
+          ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(), sharing.view, state.ui.mode)
+          : scene::link::make_fragment(state.scene, ui::hidden_panels(), sharing.view, state.ui.mode);
   if (!made.ok()) return page::reply(page::fail(made.error));
   return page::reply({{"ok", true}, {"fragment", made.fragment}});
 }

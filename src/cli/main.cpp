@@ -8,6 +8,7 @@
 //   attention-lab-cli --list-presets         list presets: name, tab, description
 //   attention-lab-cli --export KIND [--stage S] [--digits D] [FILE|-]
 //                                            the scene as a NumPy / PyTorch script, LaTeX or SVG
+//   attention-lab-cli --gen P,N,D_K,D_V,SEED print a generated scene's JSON (scene/generate.hpp)
 //
 // Exit status: 0 success; 2 bad input (message on stderr naming the field, nothing on stdout);
 // 1 usage error.
@@ -20,6 +21,7 @@
 #include <string_view>
 
 #include "scene/export.hpp"
+#include "scene/generate.hpp"
 #include "scene/scene.hpp"
 #include "scene/traces.hpp"
 
@@ -37,6 +39,7 @@ void print_help(std::FILE* out) {
       "       attention-lab-cli --export KIND [--stage STAGE] [--digits D] [FILE|-]\n"
       "       attention-lab-cli --preset NAME\n"
       "       attention-lab-cli --list-presets\n"
+      "       attention-lab-cli --gen PATTERN,N,D_K,D_V,SEED\n"
       "\n"
       "Reads a scene (JSON version 1) from FILE, or from stdin when FILE is '-' or absent, and\n"
       "prints softmax(QK^T/s + M) V with every stage as one JSON object:\n"
@@ -56,6 +59,8 @@ void print_help(std::FILE* out) {
       "                    (without cache = rerunning the pass on the whole prefix at every step)\n"
       "  --preset NAME     print the scene JSON of a bundled preset (feed it back to compute it)\n"
       "  --list-presets    list the presets, one per line: NAME<TAB>description\n"
+      "  --gen P,N,DK,DV,S print the scene JSON of a generated scene (patterns: random, local,\n"
+      "                    previous, sink, periodic, block), e.g. --gen local,1024,64,64,1\n"
       "  --compact         one-line JSON output\n"
       "  --export KIND     instead of the JSON, print the scene as\n"
       "                      numpy    a Python script computing every stage in NumPy (float64)\n"
@@ -206,6 +211,15 @@ int main(int argc, char** argv) {
         return bad_input(std::string("preset: unknown name \"") + argv[i + 1] + "\" (see --list-presets)");
       std::printf("%s\n", scene::scene_to_json(*s, indent).c_str());
       return 0;
+    } else if (arg == "--gen") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "attention-lab-cli: --gen needs PATTERN,N,D_K,D_V,SEED\n");
+        return kExitUsage;
+      }
+      const scene::GenParse g = scene::parse_gen(argv[i + 1]);
+      if (!g.ok()) return bad_input(g.error);
+      std::printf("%s\n", scene::scene_to_json(scene::generate(*g.spec), indent).c_str());
+      return 0;
     } else if (arg == "--compact") {
       indent = -1;
     } else if (arg == "--online") {
@@ -282,9 +296,10 @@ int main(int argc, char** argv) {
   const scene::ParseResult parsed = scene::parse_scene(text);
   if (!parsed.ok()) return bad_input(parsed.error);
   if ((online || kv_cache) && (parsed.scene->heads != 1 || parsed.scene->Wo.size() != 0))
-    return bad_input(std::string(online ? "--online" : "--kv-cache") +
-                     ": runs one head without Wo (this scene has heads = " + std::to_string(parsed.scene->heads) +
-                     (parsed.scene->Wo.size() != 0 ? " and a Wo)" : ")"));
+    return bad_input(
+        std::string(online ? "--online" : "--kv-cache") +
+        ": runs one head without Wo (this scene has heads = " + std::to_string(parsed.scene->heads) +
+        (parsed.scene->Wo.size() != 0 ? " and a Wo)" : ")"));
   if (online) return print_online(*parsed.scene, online_block, indent);
   if (kv_cache) return print_kv_cache(*parsed.scene, indent);
   if (!export_kind.empty()) {

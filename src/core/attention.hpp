@@ -50,6 +50,9 @@ struct Result {
   Matrix weights;                // n×n    A = row-softmax(scaled + M); masked cells exactly 0
   Matrix output;                 // n×d_v  Y = A V
   std::vector<int> masked_rows;  //        rows with no allowed cell: weights and output all 0
+  std::vector<double> row_max;   // n      m_i = max over allowed j of scaled(i,j)   (0 if masked)
+  std::vector<double> row_sum;   // n      Σ_j exp(scaled(i,j) − m_i) over allowed j (0 if masked)
+                                 //        so weights(i,j) = exp(scaled(i,j) − m_i) / row_sum_i
 };
 
 // The divisor s for a given scale mode and key dimension d_k.

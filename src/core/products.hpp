@@ -6,8 +6,10 @@
 // Every entry depends only on its own row of the left matrix and the rows it meets, summed in index
 // order, so a row computed alone (one decode step against a KV cache, one FlashAttention tile) is
 // bit for bit the same row of the full product. Eigen's products choose their summation order by
-// matrix size, which would make those rows differ in the last bits. Vectorized across the output
-// columns, so each entry's sum still runs in index order.
+// matrix size, which would make those rows differ in the last bits. Computed by the forward pass's
+// kernels (core/kernels.hpp: vectorized across the output columns, each entry's sum in index order,
+// fused multiply-adds where the CPU has them), so these rows are also attend()'s rows bit for bit.
+// Entries are clamped to finite like every stage of the core (NaN → 0, ±Inf → ±DBL_MAX).
 #pragma once
 
 #include "core/attention.hpp"

@@ -206,7 +206,7 @@ Fragment parse_fragment(std::string_view fragment) {
                 std::to_string(kMaxFragmentBytes));
 
   // Pass 1: split into key=value pairs; each known key at most once.
-  std::optional<std::string_view> s_value, demo_value, hide_value, view_value, mode_value;
+  std::optional<std::string_view> s_value, demo_value, gen_value, hide_value, view_value, mode_value;
   std::size_t start = 0;
   while (start <= fragment.size()) {
     std::size_t end = fragment.find('&', start);
@@ -217,21 +217,23 @@ Fragment parse_fragment(std::string_view fragment) {
     const std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos)
       return fail("link: " + quoted(pair) +
-                  " has no '=' (expected key=value with key s, demo, hide, view or mode)");
+                  " has no '=' (expected key=value with key s, demo, gen, hide, view or mode)");
     const std::string_view key = pair.substr(0, eq);
     const std::string_view value = pair.substr(eq + 1);
     std::optional<std::string_view>* slot = key == "s"      ? &s_value
                                             : key == "demo" ? &demo_value
+                                            : key == "gen"  ? &gen_value
                                             : key == "hide" ? &hide_value
                                             : key == "view" ? &view_value
                                             : key == "mode" ? &mode_value
                                                             : nullptr;
     if (slot == nullptr)
-      return fail("link: unknown key " + quoted(key) + " (known: s, demo, hide, view, mode)");
+      return fail("link: unknown key " + quoted(key) + " (known: s, demo, gen, hide, view, mode)");
     if (slot->has_value()) return fail("link: " + std::string(key) + "= appears twice");
     *slot = value;
   }
-  if (s_value && demo_value) return fail("link: both s= and demo= given; a link holds one scene");
+  if (int(s_value.has_value()) + int(demo_value.has_value()) + int(gen_value.has_value()) > 1)
+    return fail("link: more than one of s=, demo=, gen= given; a link holds one scene");
 
   // Pass 2: values.
   if (hide_value) {
@@ -275,6 +277,12 @@ Fragment parse_fragment(std::string_view fragment) {
                     std::to_string(i + 1) + " (allowed: a-z, 0-9, '-', '_')");
     out.demo = std::string(*demo_value);
   }
+  if (gen_value) {
+    GenParse parsed = parse_gen(*gen_value);
+    if (!parsed.ok()) return fail("link: " + parsed.error);
+    out.gen = parsed.spec;
+    out.scene = generate(*parsed.spec);
+  }
   if (s_value) {
     if (s_value->empty()) return fail("link: s= is empty");
     Base64Result json = base64url_decode(*s_value);
@@ -296,6 +304,28 @@ Fragment parse_fragment(std::string_view fragment) {
   }
   return out;
 }
+
+namespace {
+
+// "&hide=…&view=…&mode=…" for the given panels (the full-size panel is never hidden) and mode.
+std::string panels_suffix(const std::vector<Panel>& hide, std::optional<Panel> view, Mode mode) {
+  std::array<bool, kPanelCount> hidden{};
+  for (Panel p : hide) hidden[static_cast<std::size_t>(p)] = true;
+  if (view) hidden[static_cast<std::size_t>(*view)] = false;
+  std::string hide_list;
+  for (int p = 0; p < kPanelCount; ++p) {
+    if (!hidden[static_cast<std::size_t>(p)]) continue;
+    if (!hide_list.empty()) hide_list += ',';
+    hide_list += panel_name(static_cast<Panel>(p));
+  }
+  std::string out;
+  if (!hide_list.empty()) out += "&hide=" + hide_list;
+  if (view) out += "&view=" + std::string(panel_name(*view));
+  if (mode != kDefaultMode) out += "&mode=" + std::string(mode_name(mode));
+  return out;
+}
+
+}  // namespace
 
 MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::optional<Panel> view,
                            Mode mode) {
@@ -324,6 +354,13 @@ MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::
     return out;
   }
   out.fragment = std::move(fragment);
+  return out;
+}
+
+MadeFragment make_gen_fragment(const GenSpec& spec, const std::vector<Panel>& hide, std::optional<Panel> view,
+                               Mode mode) {
+  MadeFragment out;
+  out.fragment = "gen=" + gen_text(spec) + panels_suffix(hide, view, mode);
   return out;
 }
 

@@ -6,6 +6,8 @@
 //   pair     = key "=" value
 //   key      = "s"     value: base64url (RFC 4648 §5, padding optional) of scene JSON v1 text
 //            | "demo"  value: a bundled demo's name, [a-z0-9_-]{1,64}; the page loads demos/NAME.json
+//            | "gen"   value: PATTERN,N,D_K,D_V,SEED — a generated scene (scene/generate.hpp), e.g.
+//                      gen=local,1024,64,64,1; the scene is rebuilt from these five, bit for bit
 //            | "hide"  value: comma list of panels to hide (may be empty)
 //            | "view"  value: one panel shown full-size
 //            | "mode"  value: the screen's mode (default explore, which links never write)
@@ -27,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scene/generate.hpp"
 #include "scene/scene.hpp"
 
 namespace scene::link {
@@ -52,7 +55,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
-enum class Mode { Explore };
+enum class Mode { Explore, Heads };
 
 struct ModeInfo {
   Mode mode;
@@ -61,6 +64,7 @@ struct ModeInfo {
 };
 inline constexpr ModeInfo kModes[] = {
     {Mode::Explore, "explore", "Explore"},
+    {Mode::Heads, "heads", "Heads"},
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;
@@ -94,6 +98,7 @@ Base64Result base64url_decode(std::string_view text);
 struct Fragment {
   std::optional<Scene> scene;  // from s=
   std::string demo;            // from demo= (empty: none)
+  std::optional<GenSpec> gen;  // from gen= (then `scene` holds generate(*gen))
   std::vector<Panel> hide;     // from hide=, in the order of enum Panel, no duplicates
   std::optional<Panel> view;   // from view=
   std::optional<Mode> mode;    // from mode=
@@ -117,5 +122,10 @@ struct MadeFragment {
 // the scene is invalid or the fragment would exceed kMaxFragmentBytes.
 MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide = {},
                            std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode);
+
+// "gen=PATTERN,N,D_K,D_V,SEED[&hide=…][&view=…]": the link of an unedited generated scene (a few
+// dozen bytes whatever its size).
+MadeFragment make_gen_fragment(const GenSpec& spec, const std::vector<Panel>& hide = {},
+                               std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode);
 
 }  // namespace scene::link

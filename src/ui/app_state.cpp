@@ -2,11 +2,13 @@
 #include "ui/app_state.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <utility>
 
 #include "scene/edit.hpp"
+#include "scene/traces.hpp"  // options_of
 
 namespace ui {
 namespace {
@@ -23,6 +25,15 @@ double slider_range(const attn::Matrix& m) {
   return 10.0 * decade;
 }
 
+// The largest of 8, 4, 2, 1 that is at most `want` and divides d_k and d_v (after a resize, a split that
+// no longer fits falls back to one that does).
+int fitting_heads(const scene::Scene& s, int want) {
+  for (int h : {8, 4, 2}) {
+    if (h <= want && s.d_k() % h == 0 && s.d_v() % h == 0) return h;
+  }
+  return 1;
+}
+
 void mark_dirty(AppState& state) {
   state.dirty = true;
 }
@@ -33,14 +44,17 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.scene = std::move(scene);
   state.reset_scene = state.scene;
   state.preset_name = std::move(preset_name);
+  state.generated.reset();
   state.error.clear();
   state.notice.clear();
   state.dirty = true;
+  state.ui.focus_head = 0;
   recompute_if_dirty(state);
   state.edited = false;
-  state.q_range = slider_range(state.result.Q);
-  state.k_range = slider_range(state.result.K);
-  state.v_range = slider_range(state.result.V);
+  state.q_range = slider_range(state.heads.Q);
+  state.k_range = slider_range(state.heads.K);
+  state.v_range = slider_range(state.heads.V);
+  state.wo_range = slider_range(state.scene.Wo);
   reset_learned_ranges(state);
 }
 
@@ -51,6 +65,11 @@ void reset_learned_ranges(AppState& state) {
   attn::Matrix w(s.Wq.rows(), s.Wq.cols() + s.Wk.cols() + s.Wv.cols());
   w << s.Wq, s.Wk, s.Wv;
   state.w_range = slider_range(w);
+}
+
+void load_generated(AppState& state, const scene::GenSpec& spec) {
+  load_scene(state, scene::generate(spec), "");
+  state.generated = spec;
 }
 
 bool load_preset(AppState& state, std::string_view name) {
@@ -72,7 +91,31 @@ bool recompute_if_dirty(AppState& state) {
     state.error = problem;
     return false;
   }
-  state.result = scene::compute(state.scene);
+  const auto start = std::chrono::steady_clock::now();
+  const scene::Scene& s = state.scene;
+  if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0) {
+    // One head, no RoPE, no W_o: through the incremental engine (what scene::compute gives, bit for
+    // bit), without copying the n×n stages. state.heads keeps only Q, K, V (heads.heads stays
+    // empty: state.result is the one head).
+    state.engine.swap_result(state.result);  // take back what the panels read, update, lend it again
+    if (s.mode == scene::Mode::Direct)
+      state.engine.update(s.Q, s.K, s.V, scene::options_of(s));
+    else
+      state.engine.update_projected(s.X, s.Wq, s.Wk, s.Wv, scene::options_of(s));
+    state.engine.swap_result(state.result);
+    state.heads = attn::HeadsResult{};
+    state.heads.Q = state.result.Q;
+    state.heads.K = state.result.K;
+    state.heads.V = state.result.V;
+    state.ui.focus_head = 0;
+  } else {
+    state.heads = scene::compute_heads(state.scene);
+    state.ui.focus_head = std::clamp(state.ui.focus_head, 0, int(state.heads.heads.size()) - 1);
+    state.result = state.heads.heads[std::size_t(state.ui.focus_head)];
+    state.engine.invalidate();
+  }
+  state.stats.last_recompute_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
   ++state.result_version;
@@ -84,9 +127,9 @@ void ensure_direct_mode(AppState& state) {
   if (state.scene.mode == scene::Mode::Direct) return;
   recompute_if_dirty(state);
   scene::Scene& s = state.scene;
-  s.Q = state.result.Q;
-  s.K = state.result.K;
-  s.V = state.result.V;
+  s.Q = state.heads.Q;  // every head's columns (result holds the focused head's)
+  s.K = state.heads.K;
+  s.V = state.heads.V;
   s.X.resize(0, 0);
   s.Wq.resize(0, 0);
   s.Wk.resize(0, 0);
@@ -121,12 +164,18 @@ void set_token_count(AppState& state, int n) {
 
 void set_key_dim(AppState& state, int d_k) {
   if (std::clamp(d_k, 1, scene::kMaxDim) == state.scene.d_k()) return;
-  resize_checked(state, [d_k](scene::Scene& s) { scene::set_key_dim(s, d_k); });
+  resize_checked(state, [d_k](scene::Scene& s) {
+    scene::set_key_dim(s, d_k);
+    s.heads = fitting_heads(s, s.heads);  // a split that no longer divides d_k falls back to one that does
+  });
 }
 
 void set_value_dim(AppState& state, int d_v) {
   if (std::clamp(d_v, 1, scene::kMaxDim) == state.scene.d_v()) return;
-  resize_checked(state, [d_v](scene::Scene& s) { scene::set_value_dim(s, d_v); });
+  resize_checked(state, [d_v](scene::Scene& s) {
+    scene::set_value_dim(s, d_v);  // keeps W_o's rows = d_v
+    s.heads = fitting_heads(s, s.heads);
+  });
 }
 
 void set_model_dim(AppState& state, int d_model) {
@@ -159,6 +208,47 @@ bool make_direct(AppState& state) {
   state.notice = "Direct: Q, K, V are now the numbers X·W_q, X·W_k, X·W_v had; drag them directly.";
   mark_dirty(state);
   return true;
+}
+
+void set_heads(AppState& state, int heads) {
+  heads = std::clamp(heads, 1, scene::kMaxHeads);
+  if (heads == state.scene.heads || state.scene.d_k() % heads != 0 || state.scene.d_v() % heads != 0) return;
+  if (state.scene.rope_on && (state.scene.d_k() / heads) % 2 != 0) {  // RoPE turns pairs within a head
+    state.notice = "heads: with RoPE each head needs an even size (d_k/h = " +
+                   std::to_string(state.scene.d_k() / heads) + ")";
+    return;
+  }
+  state.scene.heads = heads;
+  state.ui.focus_head = std::min(state.ui.focus_head, heads - 1);
+  mark_dirty(state);
+}
+
+void set_focus_head(AppState& state, int head) {
+  recompute_if_dirty(state);
+  if (head < 0 || head >= int(state.heads.heads.size()) || head == state.ui.focus_head) return;
+  state.ui.focus_head = head;
+  state.result = state.heads.heads[std::size_t(head)];
+  ++state.result_version;  // the Scores and Mask panels repaint the newly focused head
+}
+
+void set_wo_entry(AppState& state, int row, int col, double value) {
+  attn::Matrix& Wo = state.scene.Wo;
+  if (row < 0 || col < 0 || row >= Wo.rows() || col >= Wo.cols() || !std::isfinite(value)) return;
+  Wo(row, col) = std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
+  mark_dirty(state);
+}
+
+void add_wo(AppState& state) {
+  if (state.scene.Wo.size() != 0) return;
+  state.scene.Wo = attn::Matrix::Identity(state.scene.d_v(), state.scene.d_v());
+  state.wo_range = 1;
+  mark_dirty(state);
+}
+
+void remove_wo(AppState& state) {
+  if (state.scene.Wo.size() == 0) return;
+  state.scene.Wo.resize(0, 0);
+  mark_dirty(state);
 }
 
 void toggle_mask_cell(AppState& state, int i, int j) {
@@ -200,23 +290,40 @@ void load_scene_matching_preset(AppState& state, scene::Scene scene) {
 
 std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id) {
   if (auto it = state.widget_rects.find(std::string(id)); it != state.widget_rects.end()) return it->second;
-  // cell/<grid>/<i>/<j>
+  // cell/<grid>/<i>/<j>; the multi-head weights grids: head/<t>/weights/<i>/<j> and
+  // head/average/weights/<i>/<j>.
   char grid[16] = {0};
-  int i = -1, j = -1;
+  int i = -1, j = -1, t = -1;
   char tail = 0;
   const std::string text(id);
-  if (std::sscanf(text.c_str(), "cell/%15[a-z]/%d/%d%c", grid, &i, &j, &tail) != 3) return std::nullopt;
-  const std::string name = grid;
-  const GridGeometry* g = name == "scores"    ? &state.scores_grid
-                          : name == "weights" ? &state.weights_grid
-                          : name == "mask"    ? &state.mask_grid
-                                              : nullptr;
+  const int h = int(state.head_grids.size()) - 1;  // the last grid is the average
+  const GridGeometry* g = nullptr;
+  if (std::sscanf(text.c_str(), "head/%d/weights/%d/%d%c", &t, &i, &j, &tail) == 3) {
+    if (t >= 0 && t < h) g = &state.head_grids[std::size_t(t)];
+  } else if (std::sscanf(text.c_str(), "head/average/weights/%d/%d%c", &i, &j, &tail) == 2) {
+    if (h >= 1) g = &state.head_grids[std::size_t(h)];
+  } else if (std::sscanf(text.c_str(), "cell/%15[a-z]/%d/%d%c", grid, &i, &j, &tail) == 3) {
+    const std::string name = grid;
+    g = name == "scores"    ? &state.scores_grid
+        : name == "weights" ? &state.weights_grid
+        : name == "mask"    ? &state.mask_grid
+                            : nullptr;
+  }
   if (!g || !g->visible || i < 0 || j < 0 || i >= g->rows || j >= g->cols) return std::nullopt;
   const float x0 = g->origin.x + g->cell * float(j), y0 = g->origin.y + g->cell * float(i);
   // Report only cells whose centre is visible (scrolled-away cells cannot be clicked).
   const float cx = x0 + 0.5f * g->cell, cy = y0 + 0.5f * g->cell;
   if (cx < g->clip.x || cx > g->clip.z || cy < g->clip.y || cy > g->clip.w) return std::nullopt;
   return ImVec4(x0, y0, g->cell, g->cell);
+}
+
+void record_frame(FrameStats& stats, double ms) {
+  ++stats.frames;
+  stats.last_frame_ms = ms;
+  stats.total_frame_ms += ms;
+  stats.recent_ms[stats.recent_next] = ms;
+  stats.recent_next = (stats.recent_next + 1) % FrameStats::kWindow;
+  stats.recent_count = std::min(stats.recent_count + 1, FrameStats::kWindow);
 }
 
 void record_item_rect(AppState& state, const std::string& id) {

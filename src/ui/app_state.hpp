@@ -13,7 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/incremental.hpp"
 #include "imgui.h"
+#include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
@@ -51,22 +53,36 @@ using Mode = scene::link::Mode;
 // and what panels cache between frames. Every piece of UI state is here or in AppState.
 struct UiState {
   Mode mode = Mode::Explore;  // the link's mode= (default Explore, not written in links)
+  int focus_head = 0;         // multi-head scenes: the head Scores, Mask and tooltips describe
+  // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
+  // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
+  std::string tooltip, next_tooltip;
 
   // --- layout, measured while drawing (last frame → this frame)
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
   bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
 
-  // --- caches, rebuilt when AppState::result_version changes
+  // --- view options
+  bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
+  scene::GenSpec gen_draft;  // the Generate… popup's fields
+
+  // --- caches, rebuilt when AppState::result_version changes (or weights_log toggles)
   HeatmapImage scores_image, weights_image;
+  bool weights_image_log = false;                // the scale weights_image was built with
+  std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
 };
 
 struct FrameStats {
-  std::int64_t frames = 0;      // ImGui frames actually rendered
-  double last_frame_ms = 0;     // CPU time of the last frame's work
-  double total_frame_ms = 0;    // sum over all frames (average = total / frames)
-  std::int64_t recomputes = 0;  // core runs
+  std::int64_t frames = 0;             // ImGui frames actually rendered
+  double last_frame_ms = 0;            // CPU time of the last frame's work
+  double total_frame_ms = 0;           // sum over all frames (average = total / frames)
+  std::int64_t recomputes = 0;         // core runs
+  double last_recompute_ms = 0;        // the last core run (incremental or full), in ms
+  static constexpr int kWindow = 120;  // max and 95th percentile over the last 120 frames
+  double recent_ms[kWindow] = {};
+  int recent_count = 0, recent_next = 0;
 };
 
 struct AppState {
@@ -74,7 +90,15 @@ struct AppState {
   scene::Scene scene;
   scene::Scene reset_scene;  // what "Reset" returns to (the preset or scene last loaded)
   std::string preset_name;   // empty when the scene did not come from a preset
-  attn::Result result;
+  // Set when the scene was generated (Generate control, #gen= link): while it is unedited its link
+  // is #gen=… (five numbers) instead of every number.
+  std::optional<scene::GenSpec> generated;
+  attn::HeadsResult heads;  // every head, their concat and the output map (scene::compute_heads);
+                            // for one head without RoPE or W_o only Q, K, V (then `result` is all)
+  attn::Result result;      // the focused head's stages (heads.heads[ui.focus_head]); all of it for h = 1
+  // Keeps what the next edit can reuse: a dragged query recomputes one row, a key one column and
+  // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
+  attn::IncrementalAttention engine;
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
   bool dirty = true;                 // scene changed since the last recompute
   bool computed = false;             // result holds a valid computation
@@ -83,6 +107,7 @@ struct AppState {
   // Slider ranges ±range per matrix, fixed while dragging (set when a scene is loaded).
   double q_range = 1, k_range = 1, v_range = 1;
   double x_range = 1, w_range = 1;  // learned scenes: X's sliders, the W_q/W_k/W_v cells
+  double wo_range = 1;              // the output map Wo's cells
 
   // --- messages
   std::string error;   // shown in a banner until dismissed (e.g. a rejected scene)
@@ -96,6 +121,7 @@ struct AppState {
   // --- automation: named widget rectangles in ImGui coordinates, as last drawn
   std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
   GridGeometry scores_grid, weights_grid, mask_grid;
+  std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
 
   UiState ui;  // mode, layout values, panel caches
   FrameStats stats;
@@ -107,6 +133,8 @@ struct AppState {
 
 // Replace the scene (preset, file, setState). Resets slider ranges and messages.
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name);
+// Load the generated scene of `spec` (remembered for its link).
+void load_generated(AppState& state, const scene::GenSpec& spec);
 // Load a bundled preset by name; false (and state.error set) if it does not exist.
 bool load_preset(AppState& state, std::string_view name);
 // Run the core if the scene changed. Returns true if it ran.
@@ -125,6 +153,13 @@ bool make_learned(AppState& state);  // direct → X = [Q | K | V], selection W'
 bool make_direct(AppState& state);   // learned → Q = X·W_q, K = X·W_k, V = X·W_v
 // Slider ranges of X and the W's from the current scene (on load and after make_learned).
 void reset_learned_ranges(AppState& state);
+// Multi-head: split into h heads (h divides d_k and d_v; Wo kept), and which head the panels describe.
+void set_heads(AppState& state, int heads);
+void set_focus_head(AppState& state, int head);
+// Wo: set one entry; add the identity (d_v×d_v) as a starting map, or remove it.
+void set_wo_entry(AppState& state, int row, int col, double value);
+void add_wo(AppState& state);
+void remove_wo(AppState& state);
 // Toggle cell (i, j) of the custom mask (created all-ones on first use).
 void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);
@@ -136,8 +171,10 @@ std::string load_scene_text(AppState& state, std::string_view json_text);
 // Load an already validated scene the same way (a link's scene), naming the matching preset.
 void load_scene_matching_preset(AppState& state, scene::Scene scene);
 // Rectangle (x, y, w, h) of widget `id` in ImGui pixels as last drawn: a recorded widget, or a
-// visible cell "cell/<scores|weights|mask>/i/j"; nullopt when there is none.
+// visible cell "cell/<scores|weights|mask>/i/j", "head/<t|average>/weights/i/j"; nullopt when there is none.
 std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id);
+// Count one drawn frame that took `ms` of CPU time.
+void record_frame(FrameStats& stats, double ms);
 
 // Record the last ImGui item's rectangle under `id` (only when it is visible).
 void record_item_rect(AppState& state, const std::string& id);

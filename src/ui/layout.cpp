@@ -277,6 +277,73 @@ void layout_explore(Screen& sc) {
   }
 }
 
+// Heads: the heads side by side. Wide: controls (with the heads control) above the vectors (each
+// head's columns underlined) on the left; on the right the weights of every head as small multiples
+// across the top, and below them the focused head's scores beside the output (each head's Y_t, the
+// concat, W_o). Narrow: the same panels in one scrolling column.
+void layout_heads(Screen& sc) {
+  const AppState& state = sc.state;
+  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const float controls_h = state.ui.controls_h;
+  const bool show_ctrl = panel_shown(Panel::Controls), show_vec = panel_shown(Panel::Vectors);
+  const bool show_scores = panel_shown(Panel::Scores), show_weights = panel_shown(Panel::Weights);
+  const bool show_out = panel_shown(Panel::Output);
+  if (!sc.narrow || sharing().view) {
+    const int d_max = std::max(state.scene.d_k(), state.scene.d_v());
+    const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
+    const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
+    const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+    const float body_h = std::max(H - body_y - margin, (sharing().view ? 10.0f : 38.0f) * em);
+    const bool left = show_ctrl || show_vec;
+    if (show_ctrl && show_vec) {
+      const float ctrl_h = std::min(controls_h, 0.6f * body_h);
+      sc.controls(ImVec2(margin, body_y), ImVec2(left_w, ctrl_h));
+      sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(left_w, body_h - ctrl_h - gap));
+    } else if (show_ctrl) {
+      sc.controls(ImVec2(margin, body_y), ImVec2(left_w, body_h));
+    } else if (show_vec) {
+      sc.vectors(ImVec2(margin, body_y), ImVec2(left_w, body_h));
+    }
+    const float rx = left ? margin + left_w + gap : margin;
+    const float rw = W - rx - margin;
+    const bool bottom = show_scores || show_out;
+    const float top_h = !bottom ? body_h : std::floor(0.52f * body_h);
+    if (show_weights) sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(rx, body_y), ImVec2(rw, top_h));
+    const float by = show_weights ? body_y + top_h + gap : body_y;
+    const float bh = body_y + body_h - by;
+    const float scores_w = !show_out ? rw : std::floor(std::min(0.42f * rw, bh + 6.0f * em));
+    if (show_scores) sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(rx, by), ImVec2(scores_w, bh));
+    if (show_out) {
+      const float x = show_scores ? rx + scores_w + gap : rx;
+      sc.output(ImVec2(x, by), ImVec2(rx + rw - x, bh));
+    }
+  } else {
+    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
+    const float x = margin;
+    float y = sc.top_h > 0 ? sc.top_h : margin;
+    const float tokens_h = std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 5.6f * em));
+    const float square = std::min(w, 30.0f * em);
+    if (show_ctrl) {
+      sc.controls(ImVec2(x, y), ImVec2(w, controls_h));
+      y += controls_h + gap;
+    }
+    if (show_weights) {  // the small multiples two or three across
+      const float weights_h = square * 1.1f + 8.0f * em;
+      sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(x, y), ImVec2(w, weights_h));
+      y += weights_h + gap;
+    }
+    if (show_vec) {
+      sc.vectors(ImVec2(x, y), ImVec2(w, tokens_h));
+      y += tokens_h + gap;
+    }
+    if (show_scores) {
+      sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
+      y += square * 0.9f + 6.0f * em + gap;
+    }
+    if (show_out) sc.output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 4.0f * em + 16.0f * em));
+  }
+}
+
 // Each mode's layout, in the order of scene::link::kModes.
 struct ModeLayout {
   scene::link::Mode mode;
@@ -284,6 +351,7 @@ struct ModeLayout {
 };
 constexpr ModeLayout kLayouts[] = {
     {scene::link::Mode::Explore, layout_explore},
+    {scene::link::Mode::Heads, layout_heads},
 };
 static_assert(sizeof(kLayouts) / sizeof(kLayouts[0]) == std::size_t(scene::link::kModeCount),
               "every mode of scene::link::kModes needs its layout here");
@@ -304,6 +372,8 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.hovered_col = state.next_hovered_col;
   state.next_hovered_term = Term::None;
   state.next_hovered_row = state.next_hovered_col = -1;
+  state.ui.tooltip = std::move(state.ui.next_tooltip);  // the tooltip text drawn last frame
+  state.ui.next_tooltip.clear();
   state.widget_rects.clear();
 
   const ImGuiIO& io = ImGui::GetIO();

@@ -26,6 +26,8 @@ pixels of the error colour) up to a deadline.
                keeps the scene), saving into a missing folder shows the error
   export-png   the Export PNG button (where --rects says it is) writes the screen
   drop         dropping a file on the window (xdnd_drop.py) opens it; a bad one shows the banner
+  heads        three-heads in the Heads mode (--mode heads): every head's weights grid and the
+               average, cell by cell against NumPy (check_heads.py); an unknown --mode exits 2
   sanitizer    with SANITIZED_APP: three presets under ASan + UBSan exit 0 with no sanitizer
                report, and no leak whose stack passes through this repository (Mesa and X11 leak
                a few hundred bytes of their own at exit, outside it: those are counted, not failed)
@@ -472,6 +474,23 @@ class Desktop:
         finally:
             win.close()
 
+    def case_heads(self):
+        scene = self.preset_json("three-heads")
+        base = self.path("three-heads-heads")
+        p = run([self.app, "--preset", "three-heads", "--mode", "heads", "--frames", "5", "--size", "1280x720",
+                 "--screenshot", base + ".png", "--rects", base + ".rects.json"], timeout=60)
+        with open(self.path("three-heads.log"), "w") as f:
+            f.write(p.stdout + p.stderr)
+        check(f"three-heads --mode heads: exits 0 (log {self.path('three-heads.log')})", p.returncode == 0)
+        heads = run([PYTHON, os.path.join(HERE, "check_heads.py"), "--png", base + ".png", "--rects",
+                     base + ".rects.json", "--scene", scene, "--label", "three-heads (Heads mode)"])
+        for line in (heads.stdout + heads.stderr).splitlines():
+            if line.startswith("ok - "):
+                ok(line[5:])
+            elif line.startswith("not ok - "):
+                not_ok(line[9:])
+        check("--mode nope: exits 2", run([self.app, "--mode", "nope", "--frames", "1"], timeout=60).returncode == 2)
+
     def case_sanitizer(self):
         # Leaks do not change the exit status (LSAN exitcode=0): they are judged by where they come
         # from. A finding in our code (src/) or in the ImGui we compile (third_party/) has this
@@ -519,7 +538,7 @@ def sanitizer_findings(text, root):
     return found
 
 
-CASES = ["presets", "hidpi", "cli-errors", "bad-file", "keyboard", "export-png", "drop", "sanitizer"]
+CASES = ["presets", "hidpi", "cli-errors", "bad-file", "keyboard", "export-png", "drop", "heads", "sanitizer"]
 
 
 def main():

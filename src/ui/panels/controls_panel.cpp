@@ -10,6 +10,56 @@
 
 namespace ui {
 
+// Generate…: a popup building a scene from a pattern (scene/generate.hpp) — up to 1024 tokens with
+// structure the weights show. Its link is #gen=PATTERN,N,D_K,D_V,SEED until it is edited.
+void draw_generate_button(AppState& state, const Fonts& fonts) {
+  if (ImGui::Button("Generate…")) {
+    if (state.generated) state.ui.gen_draft = *state.generated;
+    ImGui::OpenPopup("generate");
+  }
+  record_item_rect(state, "generate");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A scene of up to 1024 tokens whose weights show a pattern (local, previous token, …)");
+  if (!ImGui::BeginPopup("generate")) return;
+  scene::GenSpec& g = state.ui.gen_draft;
+  const float em = ImGui::GetFontSize();
+  ImGui::TextUnformatted("Generate a scene");
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("Q and K are built so the pattern appears in the weights.");
+  ImGui::PopFont();
+  ImGui::SetNextItemWidth(12 * em);
+  if (ImGui::BeginCombo("pattern", std::string(scene::pattern_name(g.pattern)).c_str())) {
+    for (scene::Pattern p : {scene::Pattern::Random, scene::Pattern::Local, scene::Pattern::Previous,
+                             scene::Pattern::Sink, scene::Pattern::Periodic, scene::Pattern::Block}) {
+      if (ImGui::Selectable(std::string(scene::pattern_name(p)).c_str(), p == g.pattern)) g.pattern = p;
+    }
+    ImGui::EndCombo();
+  }
+  record_item_rect(state, "gen/pattern");
+  ImGui::SetNextItemWidth(12 * em);
+  ImGui::SliderInt("tokens n", &g.n, 1, scene::kMaxTokens, "%d", ImGuiSliderFlags_AlwaysClamp);
+  record_item_rect(state, "gen/n");
+  ImGui::SetNextItemWidth(12 * em);
+  ImGui::SliderInt("d_k", &g.d_k, 1, scene::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp);
+  record_item_rect(state, "gen/dk");
+  ImGui::SetNextItemWidth(12 * em);
+  ImGui::SliderInt("d_v", &g.d_v, 1, scene::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp);
+  record_item_rect(state, "gen/dv");
+  int seed = int(g.seed & 0x7fffffff);
+  ImGui::SetNextItemWidth(12 * em);
+  if (ImGui::InputInt("seed", &seed)) g.seed = std::uint32_t(std::max(seed, 0));
+  record_item_rect(state, "gen/seed");
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("link: #gen=%s", scene::gen_text(g).c_str());
+  ImGui::PopFont();
+  if (ImGui::Button("Generate")) {
+    load_generated(state, g);
+    ImGui::CloseCurrentPopup();
+  }
+  record_item_rect(state, "gen/go");
+  ImGui::EndPopup();
+}
+
 void draw_controls_panel(AppState& state, const Fonts& fonts) {
   panel_header(state, fonts, "Controls",
                "Pick a lesson example, then drag any slider and watch every panel follow.");
@@ -60,6 +110,13 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_v: length of each value (and output row)");
   record_item_rect(state, "dv");
 
+  // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
+  // the scene has several heads (a one-head Explore screen keeps its height for the vectors).
+  if (state.ui.mode == Mode::Heads || s.heads > 1) {
+    row_label("Heads");
+    draw_heads_control(state);
+  }
+
   // Scale: none / √d_k / temperature.
   row_label("Scale");
   ImGui::BeginGroup();
@@ -94,7 +151,10 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   ImGui::PushFont(fonts.small);
   if (state.computed) {
     std::string hint = scale_texts(s.scale.mode).controls_hint;
-    if (s.scale.mode == attn::ScaleMode::SqrtDk)
+    if (s.scale.mode == attn::ScaleMode::SqrtDk && s.heads > 1)  // each head divides by √ of its key size
+      hint = "each head's softmax sees Q_t K_tᵀ / √(d_k/h), √" + std::to_string(s.d_k() / s.heads) + " = " +
+             format_number(state.result.divisor, 3);
+    else if (s.scale.mode == attn::ScaleMode::SqrtDk)
       hint += ", √" + std::to_string(s.d_k()) + " = " + format_number(state.result.divisor, 3);
     ImGui::TextDisabled("%s", hint.c_str());
   }
@@ -120,9 +180,13 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - reset_w);
   }
   if (ImGui::Button("Reset")) {
-    scene::Scene original = state.reset_scene;
-    const std::string preset = state.preset_name;
-    load_scene(state, std::move(original), preset);
+    if (state.generated) {
+      load_generated(state, *state.generated);  // keeps its #gen= link
+    } else {
+      scene::Scene original = state.reset_scene;
+      const std::string preset = state.preset_name;
+      load_scene(state, std::move(original), preset);
+    }
   }
   record_item_rect(state, "reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the example as loaded");
@@ -132,6 +196,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     record_item_rect(state, "clear-mask");
   }
   draw_share_buttons(state, fonts);  // Gallery, Copy link, Export/Import JSON, Export PNG
+  draw_generate_button(state, fonts);
 
   if (!state.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));

@@ -23,8 +23,10 @@ namespace {
 //-------------------------------------------------------------------------------------------------
 
 // Scores: raw QKᵀ, diverging colours symmetric around 0 over the visible (allowed) cells.
-// Weights: A in [0, 1], viridis.
-HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind) {
+// Weights: A in [0, 1], viridis; with `log_scale`, log₁₀ a from −6 (a ≤ 10⁻⁶, and exact zeros) to 0,
+// so the small weights of a big scene (most are ~1/n) still show their structure.
+constexpr double kLogFloor = 1e-6;
+HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind, bool log_scale) {
   HeatmapImage d;
   d.n = int(r.scores.rows());
   d.values.resize(std::size_t(d.n) * d.n);
@@ -37,7 +39,7 @@ HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind) {
         continue;
       }
       const double v = kind == HeatmapKind::Scores ? r.scores(i, j) : r.weights(i, j);
-      out = float(v);
+      out = log_scale && kind == HeatmapKind::Weights ? float(std::log10(std::max(v, kLogFloor))) : float(v);
       largest = std::max(largest, std::abs(v));
     }
   }
@@ -46,6 +48,9 @@ HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind) {
     d.lo = -span;
     d.hi = span;
     d.colormap = Colormap::Diverging;
+  } else if (log_scale) {
+    d.lo = float(std::log10(kLogFloor));
+    d.hi = 0.0f;
   }
   return d;
 }
@@ -102,8 +107,10 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
   ImGui::PushFont(fonts.small);
   const float y = pos.y + bar_h + 0.15f * em;
   const int decimals = kind == HeatmapKind::Scores ? 2 : 0;
-  const std::string lo = format_number(d.lo, decimals), hi = format_number(d.hi, decimals);
-  const std::string mid = kind == HeatmapKind::Scores ? "0" : "0.5";
+  const bool log_scale = kind == HeatmapKind::Weights && d.lo < 0;  // log₁₀ a (heatmap_data)
+  const std::string lo = log_scale ? "1e-6" : format_number(d.lo, decimals);
+  const std::string hi = log_scale ? "1" : format_number(d.hi, decimals);
+  const std::string mid = kind == HeatmapKind::Scores ? "0" : log_scale ? "1e-3" : "0.5";
   dl->AddText(ImVec2(pos.x, y), palette::kTextDim, lo.c_str());
   const float mid_w = ImGui::CalcTextSize(mid.c_str()).x;
   dl->AddText(ImVec2(pos.x + 0.5f * (width - mid_w), y), palette::kTextDim, mid.c_str());
@@ -144,9 +151,23 @@ std::string dot_product_terms(const attn::Result& r, int i, int j) {
   return s;
 }
 
+// The key size the divisor's square root is taken of: "√d_k = √8", or per head "√(d_k/h) = √4".
+std::string root_text(const scene::Scene& s) {
+  return s.heads == 1 ? "√d_k = √" + std::to_string(s.d_k())
+                      : "√(d_k/h) = √" + std::to_string(s.d_k() / s.heads);
+}
+
 // "no scaling", "√d_k = √8 = 2.828", "T = 0.500": the divisor in one phrase.
 std::string divisor_short(const scene::Scene& s, double divisor) {
-  return s.scale.mode == attn::ScaleMode::None ? "no scaling" : divisor_equation(s, divisor);
+  switch (s.scale.mode) {
+    case attn::ScaleMode::None:
+      return "no scaling";
+    case attn::ScaleMode::SqrtDk:
+      return root_text(s) + " = " + format_number(divisor, 3);
+    case attn::ScaleMode::Temperature:
+      return "T = " + format_number(divisor, 3);
+  }
+  return "";
 }
 
 std::string divisor_text(const scene::Scene& s, double divisor) {
@@ -154,51 +175,30 @@ std::string divisor_text(const scene::Scene& s, double divisor) {
     case attn::ScaleMode::None:
       return "÷ 1 (no scaling)";
     case attn::ScaleMode::SqrtDk:
-      return "÷ √d_k = ÷ √" + std::to_string(s.d_k()) + " = ÷ " + format_number(divisor, 3);
+      return "÷ " + root_text(s) + " = ÷ " + format_number(divisor, 3);
     case attn::ScaleMode::Temperature:
       return "÷ T = ÷ " + format_number(divisor, 3);
   }
   return "";
 }
 
-void weight_tooltip(const AppState& state, int i, int j) {
-  const attn::Result& r = state.result;
-  const scene::Scene& s = state.scene;
-  ImGui::BeginTooltip();
-  ImGui::Text("a[%d][%d]: how much \"%s\" (query %d) attends to \"%s\" (key %d)", i, j, s.tokens[i].c_str(),
-              i, s.tokens[j].c_str(), j);
-  ImGui::Separator();
-  if (!r.allowed(i, j)) {
-    ImGui::TextUnformatted("Masked: M[i][j] = −∞, so exp(−∞) = 0 and a[i][j] = 0.");
-    ImGui::TextDisabled("Key %d is hidden from query %d.", j, i);
-    ImGui::EndTooltip();
-    return;
-  }
-  // Row statistics over the allowed cells: the stable softmax subtracts the row max.
-  double row_max = -1e300, denom = 0;
-  for (int c = 0; c < r.scaled.cols(); ++c) {
-    if (r.allowed(i, c)) row_max = std::max(row_max, r.scaled(i, c));
-  }
-  for (int c = 0; c < r.scaled.cols(); ++c) {
-    if (r.allowed(i, c)) denom += std::exp(r.scaled(i, c) - row_max);
-  }
-  const double score = r.scores(i, j), scaled = r.scaled(i, j);
-  ImGui::Text("q_%d · k_%d = Σ q_%d[c]·k_%d[c] = %s = %s", i, j, i, j, dot_product_terms(r, i, j).c_str(),
-              format_number(score, 3).c_str());
-  ImGui::Text("%s  →  s = %s", divisor_text(s, r.divisor).c_str(), format_number(scaled, 3).c_str());
-  ImGui::Text("exp(s − max) / Σ = exp(%s − %s) / %s = %s", format_number(scaled, 3).c_str(),
-              format_number(row_max, 3).c_str(), format_number(denom, 3).c_str(),
-              format_weight(r.weights(i, j), 6).c_str());
-  ImGui::TextDisabled("max and Σ run over row %d's visible keys; the row sums to 1.", i);
-  ImGui::EndTooltip();
+// A tooltip line, also kept as text for the page API (getState().ui.tooltip).
+void tooltip_line(AppState& state, const std::string& text, bool dim = false) {
+  if (dim)
+    ImGui::TextDisabled("%s", text.c_str());
+  else
+    ImGui::TextUnformatted(text.c_str());
+  state.ui.next_tooltip += text + "\n";
 }
 
-void score_tooltip(const AppState& state, int i, int j) {
+void score_tooltip(AppState& state, int i, int j) {
   const attn::Result& r = state.result;
   const scene::Scene& s = state.scene;
   ImGui::BeginTooltip();
-  ImGui::Text("QKᵀ[%d][%d] = q_%d · k_%d: does \"%s\" look for what \"%s\" has?", i, j, i, j,
-              s.tokens[i].c_str(), s.tokens[j].c_str());
+  const std::string head = s.heads > 1 ? "head " + std::to_string(state.ui.focus_head) + ": " : std::string();
+  tooltip_line(state, head + "QKᵀ[" + std::to_string(i) + "][" + std::to_string(j) + "] = q_" +
+                          std::to_string(i) + " · k_" + std::to_string(j) + ": does \"" + s.tokens[i] +
+                          "\" look for what \"" + s.tokens[j] + "\" has?");
   ImGui::Separator();
   const int d_k = int(r.Q.cols());
   const int shown = std::min(d_k, 16);
@@ -222,26 +222,69 @@ void score_tooltip(const AppState& state, int i, int j) {
     ImGui::EndTable();
   }
   if (shown < d_k) ImGui::TextDisabled("… %d more components", d_k - shown);
-  ImGui::Text("Σ = %s", format_number(r.scores(i, j), 3).c_str());
+  tooltip_line(state, "Σ = " + format_number(r.scores(i, j), 3));
   if (!r.allowed(i, j)) {
     ImGui::TextColored(to_vec4(palette::kError), "Masked: softmax sees −∞ here, whatever the score.");
   } else {
-    ImGui::TextDisabled("Softmax sees it %s → %s.", divisor_text(s, r.divisor).c_str(),
-                        format_number(r.scaled(i, j), 3).c_str());
+    tooltip_line(
+        state,
+        "Softmax sees it " + divisor_text(s, r.divisor) + " → " + format_number(r.scaled(i, j), 3) + ".",
+        true);
   }
   ImGui::EndTooltip();
 }
 
 }  // namespace
 
+// The derivation of weight a[i][j] of `r` (one head's stages; `head` ≥ 0 names it in a multi-head
+// scene): q_i · k_j, the division, and the softmax with the row's max and Σ.
+void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int j) {
+  const scene::Scene& s = state.scene;
+  ImGui::BeginTooltip();
+  const std::string who = head >= 0 ? "head " + std::to_string(head) + ": " : std::string();
+  const std::string si = std::to_string(i), sj = std::to_string(j);
+  tooltip_line(state, who + "a[" + si + "][" + sj + "]: how much \"" + s.tokens[i] + "\" (query " + si +
+                          ") attends to \"" + s.tokens[j] + "\" (key " + sj + ")");
+  ImGui::Separator();
+  if (!r.allowed(i, j)) {
+    tooltip_line(state, "Masked: M[i][j] = −∞, so exp(−∞) = 0 and a[i][j] = 0.");
+    tooltip_line(state, "Key " + sj + " is hidden from query " + si + ".", true);
+    ImGui::EndTooltip();
+    return;
+  }
+  // Row statistics over the allowed cells, as the core computed them: the stable softmax subtracts
+  // the row max m_i, and Σ_j exp(s_ij − m_i) normalizes.
+  const double row_max = r.row_max[std::size_t(i)], denom = r.row_sum[std::size_t(i)];
+  const double score = r.scores(i, j), scaled = r.scaled(i, j);
+  // In head t, q and k are the head's columns of the token's query and key.
+  const std::string q = head >= 0 ? "q_" + si + "^(" + std::to_string(head) + ")" : "q_" + si;
+  const std::string k = head >= 0 ? "k_" + sj + "^(" + std::to_string(head) + ")" : "k_" + sj;
+  tooltip_line(state, q + " · " + k + " = Σ " + q + "[c]·" + k + "[c] = " + dot_product_terms(r, i, j) +
+                          " = " + format_number(score, 3));
+  tooltip_line(state, divisor_text(s, r.divisor) + "  →  s = " + format_number(scaled, 3));
+  tooltip_line(state, "exp(s − max) / Σ = exp(" + format_number(scaled, 3) + " − " +
+                          format_number(row_max, 3) + ") / " + format_number(denom, 3) + " = " +
+                          format_weight(r.weights(i, j), 6));
+  tooltip_line(state, "max and Σ run over row " + si + "'s visible keys; the row sums to 1.", true);
+  ImGui::EndTooltip();
+}
+
 //-------------------------------------------------------------------------------------------------
 // [SECTION] draw_heatmap_panel
 //-------------------------------------------------------------------------------------------------
 
 void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts, HeatmapKind kind) {
+  if (kind == HeatmapKind::Weights && state.scene.heads > 1) {  // small multiples, one grid per head
+    draw_heads_weights_panel(state, painter, fonts);
+    return;
+  }
   const bool scores = kind == HeatmapKind::Scores;
   const Term term = scores ? Term::Scores : Term::Weights;
   std::string hint, title = "Scores  QKᵀ";
+  if (scores && state.scene.heads > 1) {  // the focused head's
+    const std::string t = std::to_string(state.ui.focus_head);
+    title = "Scores  Q_" + t + " K_" + t + "ᵀ  (head " + t + ")";
+  }
   if (scores) {
     hint = "score(i, j) = q_i · k_j: row i asks (query), column j answers (key). Values are not part of it.";
   } else {
@@ -259,9 +302,11 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const attn::Result& r = state.result;
   // n² floats: rebuilt only when the result changed, not on every hover frame.
   HeatmapImage& d = scores ? state.ui.scores_image : state.ui.weights_image;
-  if (d.version != state.result_version) {
-    d = heatmap_data(r, kind);
+  const bool log_scale = !scores && state.ui.weights_log;
+  if (d.version != state.result_version || (!scores && state.ui.weights_image_log != log_scale)) {
+    d = heatmap_data(r, kind, log_scale);
     d.version = state.result_version;
+    if (!scores) state.ui.weights_image_log = log_scale;
   }
   const int n = d.n;
   const std::vector<std::string>& tokens = state.scene.tokens;
@@ -309,7 +354,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   image.slot = scores ? MatrixSlot::Scores : MatrixSlot::Weights;
   image.rows = image.cols = n;
   image.values = d.values.data();
-  image.version = state.result_version;
+  image.version = 2 * state.result_version + (log_scale ? 1 : 0);  // a new scale is a new texture
   image.colormap = d.colormap;
   image.lo = d.lo;
   image.hi = d.hi;
@@ -430,6 +475,16 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const float legend_w = std::max(
       4.0f * em, std::min(std::clamp(grid_w, 8.0f * em, 14.0f * em), right - g.grid_min.x - swatch_w));
   draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked);
+  if (!scores) {
+    // The scale toggle under the Σ column, level with the legend.
+    ImGui::SetCursorScreenPos(ImVec2(grid_max.x + 0.3f * em, grid_max.y + 0.35f * em));
+    ImGui::PushFont(fonts.small);
+    ImGui::Checkbox("log", &state.ui.weights_log);
+    ImGui::PopFont();
+    record_item_rect(state, "weights-log");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Colour by log₁₀ of the weight (10⁻⁶ … 1): small weights show their structure");
+  }
 
   // Claim the space so the window knows its content size.
   ImGui::SetCursorScreenPos(start);
@@ -449,7 +504,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     if (scores) {
       score_tooltip(state, hover_i, hover_j);
     } else {
-      weight_tooltip(state, hover_i, hover_j);
+      weight_tooltip(state, state.result, state.scene.heads > 1 ? state.ui.focus_head : -1, hover_i, hover_j);
     }
   }
 }

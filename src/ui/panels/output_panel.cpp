@@ -9,6 +9,10 @@
 namespace ui {
 
 void draw_output_panel(AppState& state, const Fonts& fonts) {
+  if (state.scene.heads > 1 || state.scene.Wo.size() != 0) {  // Y_t per head, concat, W_o
+    draw_heads_output_panel(state, fonts);
+    return;
+  }
   panel_header(state, fonts, "Output  Y = A V",
                "Row i blends the value rows with row i's weights: y_i = Σ_j a_ij · v_j. "
                "Ticks mark each v_j; the brighter, the larger its weight.");

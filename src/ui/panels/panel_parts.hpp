@@ -25,6 +25,14 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts);
 void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts, HeatmapKind kind);
 void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts);
 void draw_output_panel(AppState& state, const Fonts& fonts);
+// Multi-head (heads_panel.cpp): the weights of every head as small multiples plus their average
+// (click one to focus it); each head's Y_t, the concat, W_o and the output; the heads control.
+void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts);
+void draw_heads_output_panel(AppState& state, const Fonts& fonts);
+void draw_heads_control(AppState& state);
+ImU32 head_color(int head);  // head t's colour (captions, column underlines)
+// The derivation tooltip of weight a[i][j] of one head's stages `r` (`head` ≥ 0 names the head).
+void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int j);
 
 // The formula strip Y = softmax( QKᵀ / √d_k + M ) V centred at `center`, shrunk to `max_width`;
 // hovering a term makes it this frame's hovered term.

@@ -27,7 +27,13 @@ struct RoleRow {
   attn::Matrix* scene_matrix;  // direct mode storage
   const attn::Matrix* shown;   // what the sliders show (= result in projected mode)
   double range;
+  int heads = 1;  // multi-head: the row's columns fall into `heads` groups of d/h (gap + underline)
 };
+
+// Extra space between two heads' column groups.
+float head_gap() {
+  return 0.6f * ImGui::GetFontSize();
+}
 
 // A slider cell, drawn by us around an invisible ImGui slider (which still does the dragging and the
 // Ctrl+click typing):
@@ -102,9 +108,18 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
   bool changed = false;
   const int d = int(row.shown->cols());
   ImGui::PushID(row.id);
+  const int group = std::max(1, d / std::max(1, row.heads));  // columns per head
   for (int c = 0; c < d; ++c) {
-    ImGui::SameLine();
+    // A gap between heads' column groups, so "d split into h parts" is seen.
+    ImGui::SameLine(
+        0, row.heads > 1 && c > 0 && c % group == 0 ? ImGui::GetStyle().ItemSpacing.x + head_gap() : -1.0f);
     ImGui::PushID(c);
+    if (row.heads > 1) {  // the head's colour under its columns
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      const float y = at.y + ImGui::GetFrameHeight() + 1.0f;
+      ImGui::GetWindowDrawList()->AddLine(ImVec2(at.x, y), ImVec2(at.x + slider_w, y), head_color(c / group),
+                                          2.0f);
+    }
     ImGui::SetNextItemWidth(slider_w);
     double value = (*row.shown)(i, c);
     const double lo = -row.range, hi = row.range;
@@ -164,7 +179,9 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   const ImGuiStyle& style = ImGui::GetStyle();
   const int n = state.scene.n();
-  const int d_k = int(state.result.Q.cols()), d_v = int(state.result.V.cols());
+  // Every head's columns: the full Q, K, V (result holds only the focused head's).
+  const int d_k = int(state.heads.Q.cols()), d_v = int(state.heads.V.cols());
+  const int heads = state.scene.heads;
   const int d_max = std::max(d_k, d_v);
   const float label_w = 5.0f * em;
   const float prefix_w = 1.1f * em;
@@ -172,14 +189,16 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   ImGui::BeginChild("##vectors", ImVec2(0, 0), false);
   const float avail = ImGui::GetContentRegionAvail().x;
   const float slider_w = std::max(
-      2.2f * em, (avail - label_w - prefix_w - style.ItemSpacing.x * float(d_max + 1)) / float(d_max));
+      2.2f * em,
+      (avail - label_w - prefix_w - style.ItemSpacing.x * float(d_max + 1) - head_gap() * float(heads - 1)) /
+          float(d_max));
   const float row_h = ImGui::GetFrameHeightWithSpacing();
   const float block_h = 3.0f * row_h + 0.5f * em;
 
   RoleRow rows[3] = {
-      {"q", "Q", Term::Queries, palette::kQuery, &state.scene.Q, &state.result.Q, state.q_range},
-      {"k", "K", Term::Keys, palette::kKey, &state.scene.K, &state.result.K, state.k_range},
-      {"v", "V", Term::Values, palette::kValue, &state.scene.V, &state.result.V, state.v_range},
+      {"q", "Q", Term::Queries, palette::kQuery, &state.scene.Q, &state.heads.Q, state.q_range, heads},
+      {"k", "K", Term::Keys, palette::kKey, &state.scene.K, &state.heads.K, state.k_range, heads},
+      {"v", "V", Term::Values, palette::kValue, &state.scene.V, &state.heads.V, state.v_range, heads},
   };
 
   ImGuiListClipper clipper;

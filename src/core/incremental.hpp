@@ -1,0 +1,61 @@
+// incremental.hpp — recompute only what an edit changed, with the full pass's bits.
+//
+// Dragging one number changes one row of Q, K or V. For n tokens:
+//   query i  → row i of scores, scaled, weights and output                         O(n·(d_k + d_v))
+//   key j    → column j of scores and scaled, then every row's softmax and output  O(n·d_k + n² + n²·d_v)
+//   value j  → output only (A V)                                                    O(n²·d_v)
+// while the full pass is O(n²·(d_k + d_v)). Every element is computed by the same kernels in the
+// same order as attend() (core/forward.hpp), so the result is identical to attend() bit for bit —
+// tests/incremental_test.cpp checks every stage after random edit sequences.
+#pragma once
+
+#include <utility>
+
+#include "core/attention.hpp"
+#include "core/forward.hpp"
+
+namespace attn {
+
+class IncrementalAttention {
+ public:
+  // What update() did.
+  enum class Update { None, Rows, Full };
+
+  // Full pass over Q (n×d_k), K (n×d_k), V (n×d_v); inputs as for attend().
+  void reset(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options);
+
+  // Bring the result up to Q, K, V, options: the rows that differ from the last ones are recomputed
+  // as above; a change of shape, scale, causal or mask is a full pass.
+  Update update(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options);
+  // The same for a projected scene: Q = X W_q, K = X W_k, V = X W_v exactly as attend_projected()
+  // computes them (an edit of token i's x changes its q, k and v rows; a weight edit, every row).
+  Update update_projected(const Matrix& X, const Matrix& Wq, const Matrix& Wk, const Matrix& Wv,
+                          const Options& options);
+
+  // One row replaced (q: d_k numbers, k: d_k, v: d_v).
+  void set_query(int i, const double* q);
+  void set_key(int j, const double* k);
+  void set_value(int j, const double* v);
+
+  const Result& result() const { return result_; }
+  // Lend the result out without copying (three n×n matrices): swap it with `other`, and swap it
+  // back before the next update, which otherwise starts over with a full pass.
+  void swap_result(Result& other) { std::swap(result_, other); }
+  bool empty() const { return !valid_; }
+  // Forget the last pass (e.g. the result lent out was replaced by another computation): the next
+  // update() is a full pass on fresh storage.
+  void invalidate() { valid_ = false; }
+
+ private:
+  void refresh(const std::vector<int>& queries, const std::vector<int>& keys, bool values);
+
+  Result result_;
+  bool valid_ = false;  // result_ is the pass over result_.Q, K, V and options_
+  Options options_;
+  detail::Workspace workspace_;
+};
+
+// True when the two option sets give the same divisor and allowed mask for n tokens.
+bool same_options(const Options& a, const Options& b);
+
+}  // namespace attn

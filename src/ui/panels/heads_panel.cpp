@@ -1,0 +1,368 @@
+// heads_panel.cpp — multi-head attention on screen (scenes with "heads" > 1 or a "Wo").
+//
+// [SECTION] The heads control: 1, 2, 4, 8 heads (those that divide d_k and d_v)
+// [SECTION] Weights as small multiples: one grid per head, then their average; click to focus
+// [SECTION] Output: each head's Y_t, the concat [Y_0 | … | Y_{h−1}], W_o (draggable) and the output
+//
+// The focused head (AppState::ui.focus_head) is the one the Scores and Mask panels and the
+// derivation tooltips describe: AppState::result holds its stages.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "imgui_internal.h"  // TempInputIsActive: is a W_o cell being typed in?
+#include "ui/colormap.hpp"
+#include "ui/panels/panel_parts.hpp"
+#include "ui/theme.hpp"
+
+namespace ui {
+namespace {
+
+// A colour per head (cycled): the underline of its columns in the vectors panel, its grid's caption,
+// its columns of the concat. Chosen apart from the roles' orange (q), blue (k) and green (v).
+constexpr ImU32 kHeadColors[] = {IM_COL32(196, 150, 255, 255), IM_COL32(80, 215, 205, 255),
+                                 IM_COL32(255, 125, 180, 255), IM_COL32(235, 205, 90, 255),
+                                 IM_COL32(240, 240, 245, 255), IM_COL32(255, 110, 100, 255),
+                                 IM_COL32(150, 120, 220, 255), IM_COL32(170, 220, 240, 255)};
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Weights as small multiples
+//-------------------------------------------------------------------------------------------------
+
+// An n×n weights matrix as a heatmap image (viridis over [0, 1], masked cells hatched).
+void build_image(const attn::Matrix& weights, const attn::MaskMatrix& allowed, std::uint64_t version,
+                 HeatmapImage* out) {
+  const int n = int(weights.rows());
+  out->n = n;
+  out->values.resize(std::size_t(n) * std::size_t(n));
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      out->values[std::size_t(i) * std::size_t(n) + std::size_t(j)] =
+          allowed(i, j) ? float(weights(i, j)) : kMaskedValue;
+  out->lo = 0;
+  out->hi = 1;
+  out->colormap = Colormap::Viridis;
+  out->version = version;
+}
+
+// The average grid's tooltip: a[i][j] = (a⁰[i][j] + … ) / h, each head's term written out.
+void average_tooltip(AppState& state, int i, int j) {
+  const attn::HeadsResult& r = state.heads;
+  const int h = int(r.heads.size());
+  std::string terms;
+  for (int t = 0; t < h; ++t) {
+    if (t == 6 && h > 7) {
+      terms += " + …";
+      break;
+    }
+    terms += (t ? " + " : "") + format_weight(r.heads[std::size_t(t)].weights(i, j), 3);
+  }
+  const std::string line1 = "average of the " + std::to_string(h) + " heads: a[" + std::to_string(i) + "][" +
+                            std::to_string(j) + "] = (" + terms + ") / " + std::to_string(h) + " = " +
+                            format_weight(r.weights_mean(i, j), 4);
+  ImGui::BeginTooltip();
+  ImGui::TextUnformatted(line1.c_str());
+  ImGui::TextDisabled("PyTorch's MultiheadAttention returns this average as its attention weights.");
+  ImGui::EndTooltip();
+  state.ui.next_tooltip += line1 + "\n";
+}
+
+}  // namespace
+
+ImU32 head_color(int head) {
+  return kHeadColors[std::size_t(head) % (sizeof kHeadColors / sizeof kHeadColors[0])];
+}
+
+void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
+  const int h = state.scene.heads;
+  panel_header(state, fonts,
+               ("Weights of " + std::to_string(h) + " heads  A_t = softmax(Q_t K_tᵀ / s + M)").c_str(),
+               "One grid per head (each its own columns of Q and K), then their average. Click a head to "
+               "focus it: Scores, Mask and the tooltips then describe that head.",
+               2);
+  state.weights_grid.visible = false;
+  state.head_grids.assign(std::size_t(h) + 1, GridGeometry{});
+  if (!state.computed || int(state.heads.heads.size()) != h) return;
+  const attn::HeadsResult& r = state.heads;
+  const int n = int(r.weights_mean.rows());
+  const int grids = h + 1;  // the heads, then the average
+
+  // --- images, rebuilt when the result changes
+  std::vector<HeatmapImage>& images = state.ui.head_weight_images;
+  if (int(images.size()) != grids || images[0].version != state.result_version) {
+    images.assign(std::size_t(grids), HeatmapImage{});
+    for (int t = 0; t < h; ++t)
+      build_image(r.heads[std::size_t(t)].weights, r.allowed, state.result_version, &images[std::size_t(t)]);
+    build_image(r.weights_mean, r.allowed, state.result_version, &images[std::size_t(h)]);
+  }
+
+  // --- layout: `cols` grids per row, chosen for the largest cells that fit
+  const float em = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const float caption_h = ImGui::GetFrameHeight() + 0.2f * em, gap = 0.8f * em;
+  float cell = 0;
+  int cols = 1;
+  for (int c = 1; c <= grids; ++c) {
+    const int rows = (grids + c - 1) / c;
+    const float side = std::min((avail.x - gap * float(c - 1)) / float(c),
+                                (avail.y - float(rows) * (caption_h + gap)) / float(rows));
+    const float pitch = std::min(side / float(n), kMaxCellEm * em);
+    if (pitch > cell) {
+      cell = pitch;
+      cols = c;
+    }
+  }
+  cell = cell >= 4.0f ? std::floor(cell) : std::max(cell, 0.1f);
+  const float side = cell * float(n);
+  const int rows = (grids + cols - 1) / cols;
+  const float block_w = float(cols) * side + float(cols - 1) * gap;
+  const float block_h = float(rows) * (caption_h + side) + float(rows - 1) * gap;
+  const float x0 = start.x + std::max(0.0f, 0.5f * (avail.x - block_w));
+  const float y0 = start.y + std::max(0.0f, 0.5f * (avail.y - block_h));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const ImVec4 clip(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x,
+                    dl->GetClipRectMax().y);
+  int hover_grid = -1, hover_i = -1, hover_j = -1;
+
+  for (int g = 0; g < grids; ++g) {
+    const bool average = g == h;
+    const float gx = x0 + float(g % cols) * (side + gap);
+    const float gy = y0 + float(g / cols) * (caption_h + side + gap);
+    // Caption: "head t" (a button: focus) or "average".
+    ImGui::SetCursorScreenPos(ImVec2(gx, gy));
+    ImGui::PushID(g);
+    const bool focused = !average && g == state.ui.focus_head;
+    if (average) {
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextColored(to_vec4(palette::kTextDim), "average");
+    } else {
+      const std::string label = (focused ? "● head " : "head ") + std::to_string(g);
+      ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(head_color(g)));
+      ImGui::PushStyleColor(ImGuiCol_Button, focused ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
+      if (ImGui::Button(label.c_str())) set_focus_head(state, g);
+      ImGui::PopStyleColor(2);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Focus head %d: Scores, Mask and tooltips describe it", g);
+      record_item_rect(state, "head/" + std::to_string(g) + "/focus");
+    }
+    ImGui::PopID();
+
+    // The grid.
+    const ImVec2 gmin(std::floor(gx), std::floor(gy + caption_h));
+    const ImVec2 gmax(gmin.x + side, gmin.y + side);
+    const HeatmapImage& d = images[std::size_t(g)];
+    MatrixImage image;
+    image.slot = MatrixSlot(int(MatrixSlot::HeadWeights) + g);
+    image.rows = image.cols = n;
+    image.values = d.values.data();
+    image.version = state.result_version;
+    image.colormap = d.colormap;
+    image.lo = d.lo;
+    image.hi = d.hi;
+    image.gap_px = cell >= 8 ? std::max(1.0f, std::round(std::min(0.06f * cell, 3.0f))) : 0.0f;
+    painter.paint(dl, gmin, gmax, image);
+    if (focused)
+      outline(dl, ImVec2(gmin.x - 2, gmin.y - 2), ImVec2(gmax.x + 2, gmax.y + 2), palette::kAccent, 2.0f);
+    GridGeometry& geo = state.head_grids[std::size_t(g)];
+    geo.visible = true;
+    geo.origin = gmin;
+    geo.cell = cell;
+    geo.rows = geo.cols = n;
+    geo.clip = clip;
+
+    // Numbers when the cells hold them.
+    const attn::Matrix& w = average ? r.weights_mean : r.heads[std::size_t(g)].weights;
+    const float digit = ImGui::CalcTextSize("0").x;
+    ImGui::PushFont(fonts.small);
+    if (cell >= 4.5f * digit && cell >= 1.2f * fonts.small->FontSize) {
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          const bool masked = !r.allowed(i, j);
+          const std::string text = masked ? "0" : format_weight(w(i, j), 2, 4);
+          const ImU32 color =
+              masked ? palette::kText : contrasting_text(colormap_color(d.colormap, float(w(i, j))));
+          const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+          dl->AddText(ImVec2(gmin.x + cell * (float(j) + 0.5f) - 0.5f * size.x,
+                             gmin.y + cell * (float(i) + 0.5f) - 0.5f * size.y),
+                      color, text.c_str());
+        }
+    }
+    ImGui::PopFont();
+
+    // Hover: a cell of this grid; the hovered cell of any grid is outlined in all of them.
+    if (ImGui::IsWindowHovered() && mouse.x >= gmin.x && mouse.x < gmax.x && mouse.y >= gmin.y &&
+        mouse.y < gmax.y) {
+      hover_grid = g;
+      hover_i = std::min(n - 1, int((mouse.y - gmin.y) / cell));
+      hover_j = std::min(n - 1, int((mouse.x - gmin.x) / cell));
+      if (!average && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) set_focus_head(state, g);
+    }
+    if (state.hovered_row >= 0 && state.hovered_col >= 0 && state.hovered_row < n && state.hovered_col < n) {
+      const ImVec2 a(gmin.x + cell * float(state.hovered_col), gmin.y + cell * float(state.hovered_row));
+      outline(dl, a, ImVec2(a.x + cell, a.y + cell), IM_COL32(255, 255, 255, 230), std::max(1.5f, 0.1f * em));
+    }
+  }
+  // Claim the space so the window knows its content size.
+  ImGui::SetCursorScreenPos(start);
+  ImGui::Dummy(ImVec2(std::min(block_w, avail.x), std::min(block_h, avail.y)));
+
+  if (hover_grid >= 0) {
+    state.next_hovered_row = hover_i;
+    state.next_hovered_col = hover_j;
+    state.next_hovered_term = Term::Weights;
+    if (hover_grid == h)
+      average_tooltip(state, hover_i, hover_j);
+    else
+      weight_tooltip(state, r.heads[std::size_t(hover_grid)], hover_grid, hover_i, hover_j);
+  }
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Output: Y_t per head, concat, W_o, output
+//-------------------------------------------------------------------------------------------------
+
+namespace {
+
+// A matrix as a small table of numbers: `rows` labels on the left, columns coloured by `column_color`
+// (the head a column belongs to), each cell `cell_w` wide.
+template <class ColumnColor>
+void draw_number_table(const attn::Matrix& m, const std::vector<std::string>& row_labels, float label_w,
+                       float cell_w, ColumnColor column_color, int decimals) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  for (int i = 0; i < int(m.rows()); ++i) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    dl->AddText(p, palette::kText,
+                fit_text(row_labels[std::size_t(i)], label_w - 0.3f * ImGui::GetFontSize()).c_str());
+    for (int c = 0; c < int(m.cols()); ++c) {
+      const std::string text = format_number(m(i, c), decimals);
+      const float w = ImGui::CalcTextSize(text.c_str()).x;
+      dl->AddText(ImVec2(p.x + label_w + float(c) * cell_w + cell_w - w - 0.3f * ImGui::GetFontSize(), p.y),
+                  column_color(c), text.c_str());
+    }
+    ImGui::Dummy(ImVec2(label_w + float(m.cols()) * cell_w, line - ImGui::GetStyle().ItemSpacing.y));
+  }
+}
+
+}  // namespace
+
+void draw_heads_output_panel(AppState& state, const Fonts& fonts) {
+  const scene::Scene& s = state.scene;
+  const int h = s.heads;
+  const bool mapped = s.Wo.size() != 0;
+  panel_header(
+      state, fonts, mapped ? "Output  concat(Y_0 … Y_h−1) · W_o" : "Output  concat(Y_0 … Y_h−1)",
+      "Each head blends its own value columns: Y_t = A_t V_t. The heads' outputs side by side are the "
+      "concat; W_o (drag its cells) mixes them into the output.");
+  if (!state.computed) return;
+  const attn::HeadsResult& r = state.heads;
+  const float em = ImGui::GetFontSize();
+  const int d_v = int(r.concat.cols()), dv_head = d_v / h;
+  ImGui::PushFont(fonts.small);
+  const float cell_w = ImGui::CalcTextSize("−0.000").x + 0.6f * em;
+  const float label_w = std::min(5.0f * em, 0.2f * ImGui::GetContentRegionAvail().x);
+  ImGui::BeginChild("##heads-output", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  auto by_head = [&](int c) { return head_color(c / dv_head); };
+
+  // concat = [Y_0 | … | Y_{h−1}]: the columns of head t in head t's colour.
+  ImGui::PushFont(fonts.text);
+  ImGui::TextUnformatted(h > 1 ? "concat = [Y_0 | … | Y_h−1]  (n × d_v)" : "Y = A V  (n × d_v)");
+  ImGui::PopFont();
+  {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    for (int t = 0; t < h && h > 1; ++t) {
+      const std::string caption = "Y_" + std::to_string(t);
+      ImGui::GetWindowDrawList()->AddText(
+          ImVec2(p.x + label_w + float(t * dv_head) * cell_w + 0.3f * em, p.y), head_color(t),
+          caption.c_str());
+    }
+    if (h > 1) ImGui::Dummy(ImVec2(label_w + float(d_v) * cell_w, ImGui::GetTextLineHeight()));
+  }
+  draw_number_table(r.concat, s.tokens, label_w, cell_w, by_head, 3);
+
+  // W_o: d_v × d_out cells to drag (ids Wo/r/c), rows coloured by the head whose column they read.
+  ImGui::Spacing();
+  ImGui::PushFont(fonts.text);
+  if (mapped) {
+    ImGui::Text("W_o  (d_v × d_out = %d × %d)", int(s.Wo.rows()), int(s.Wo.cols()));
+    ImGui::SameLine();
+    if (ImGui::SmallButton("remove W_o")) remove_wo(state);
+    record_item_rect(state, "Wo/remove");
+  } else {
+    ImGui::TextUnformatted("No W_o: the output is the concat.");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("add W_o")) add_wo(state);
+    record_item_rect(state, "Wo/add");
+  }
+  ImGui::PopFont();
+  if (s.Wo.size() != 0) {
+    const double lo = -state.wo_range, hi = state.wo_range;
+    for (int row = 0; row < int(s.Wo.rows()); ++row) {
+      ImGui::PushID(row);
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      ImGui::GetWindowDrawList()->AddText(p, head_color(row / dv_head),
+                                          ("row " + std::to_string(row)).c_str());
+      ImGui::Dummy(ImVec2(label_w - ImGui::GetStyle().ItemSpacing.x, ImGui::GetFrameHeight()));
+      for (int c = 0; c < int(s.Wo.cols()); ++c) {
+        ImGui::SameLine();
+        ImGui::PushID(c);
+        double value = s.Wo(row, c);
+        ImGui::SetNextItemWidth(cell_w - ImGui::GetStyle().ItemSpacing.x);
+        if (ImGui::SliderScalar("##wo", ImGuiDataType_Double, &value, &lo, &hi, "%.2f"))
+          set_wo_entry(state, row, c, value);
+        if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
+          ImGui::SetTooltip("W_o[%d][%d] = %s   (drag, or Ctrl+click to type)", row, c,
+                            format_number(value, 4).c_str());
+        record_item_rect(state, "Wo/" + std::to_string(row) + "/" + std::to_string(c));
+        ImGui::PopID();
+      }
+      ImGui::PopID();
+    }
+    recompute_if_dirty(state);
+    ImGui::Spacing();
+    ImGui::PushFont(fonts.text);
+    ImGui::Text("output = concat · W_o  (n × d_out = %d × %d)", int(r.output.rows()), int(r.output.cols()));
+    ImGui::PopFont();
+    draw_number_table(
+        r.output, s.tokens, label_w, cell_w, [](int) { return palette::kText; }, 3);
+  }
+  ImGui::EndChild();
+  ImGui::PopFont();
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] The heads control
+//-------------------------------------------------------------------------------------------------
+
+void draw_heads_control(AppState& state) {
+  const scene::Scene& s = state.scene;
+  // 1, 2, 4, 8, and the scene's own h when it is another (three-heads has 3).
+  std::vector<int> choices = {1, 2, 4, 8};
+  if (std::find(choices.begin(), choices.end(), s.heads) == choices.end()) {
+    choices.push_back(s.heads);
+    std::sort(choices.begin(), choices.end());
+  }
+  ImGui::BeginGroup();
+  for (std::size_t k = 0; k < choices.size(); ++k) {
+    const int h = choices[k];
+    const bool fits = s.d_k() % h == 0 && s.d_v() % h == 0;
+    if (k > 0) ImGui::SameLine();
+    ImGui::BeginDisabled(!fits);
+    ImGui::PushID(h);
+    if (ImGui::RadioButton(std::to_string(h).c_str(), s.heads == h)) set_heads(state, h);
+    ImGui::PopID();
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip(fits ? "%d heads of d_k/h = %d, d_v/h = %d columns each"
+                             : "%d heads do not divide d_k = %d and d_v = %d",
+                        h, fits ? s.d_k() / h : s.d_k(), fits ? s.d_v() / h : s.d_v());
+    record_item_rect(state, "heads/" + std::to_string(h));
+  }
+  ImGui::EndGroup();
+  record_item_rect(state, "heads");
+}
+
+}  // namespace ui

@@ -1,0 +1,137 @@
+// browser_bench.mjs — the app's speed in headless Chromium (a benchmark, not a test; scripts/bench).
+//
+//   node tests/bench/browser_bench.mjs SITE_DIR     prints one JSON object:
+//   { "first_frame_ms":  navigation start → first drawn frame (attentionLab.ready),
+//     "set_state_1024_ms": setState of a 1024×64 scene → its first drawn frame (parse, validate,
+//                          compute, draw),
+//     "idle_frames_2s":  frames drawn in 2 s without input,
+//     "drag": [{n, d, p50_ms, p95_ms, max_ms, recompute_ms, frames}]  CPU ms per frame (the app's
+//             frameStats().lastFrameMs of each frame) while a real mouse drags Q/0/0 for 60 frames,
+//             recompute_ms the median lastRecomputeMs of those frames }
+// Software WebGL (SwiftShader), 1280×800, the flags of tests/e2e (lib/harness.mjs).
+import { launchBrowser, openApp, frameStats, requireWidget, animationFrames } from "../e2e/lib/harness.mjs";
+
+const site = process.argv[2];
+if (site) process.env.AL_SITE_DIR = site;
+
+// A direct scene n×d with d_k = d_v = d: numbers with 3 decimals in [−1, 1] (LCG, reproducible).
+function randomScene(n, d, seed = 1) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return Math.round((state / 4294967296) * 2000 - 1000) / 1000;
+  };
+  const matrix = () => Array.from({ length: n }, () => Array.from({ length: d }, next));
+  return { version: 1, tokens: Array.from({ length: n }, (_, i) => `t${i}`), Q: matrix(), K: matrix(), V: matrix() };
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+
+async function waitFrame(page, after) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const stats = await frameStats(page);
+    if (stats.frames > after) return stats;
+    if (Date.now() > deadline) throw new Error("no frame drawn in 20 s");
+    await animationFrames(page, 1);
+  }
+}
+
+async function settle(page) {
+  // Frames stop once nothing changes (the app idles); wait until two checks 300 ms apart agree.
+  let last = -1;
+  for (let i = 0; i < 40; ++i) {
+    const { frames } = await frameStats(page);
+    if (frames === last) return;
+    last = frames;
+    await page.waitForTimeout(300);
+  }
+}
+
+async function dragStats(page, n, d) {
+  const ok = await page.evaluate((s) => window.attentionLab.setState(s), randomScene(n, d, n));
+  if (!ok.ok) throw new Error(`setState ${n}×${d}: ${ok.error}`);
+  await settle(page);
+  const { cx, cy } = await requireWidget(page, "Q/0/0");
+  await page.mouse.move(cx, cy);
+  await animationFrames(page, 2);
+  await page.mouse.down();
+  await animationFrames(page, 2);
+  const frame_ms = [];
+  const recompute_ms = [];
+  let stats = await frameStats(page);
+  for (let step = 0; step < 60; ++step) {
+    // Back and forth by 2 px: every step changes the value, and the slider stays on screen.
+    await page.mouse.move(cx + (step % 20 < 10 ? 2 : -2) * ((step % 10) + 1), cy);
+    const before = stats.frames;
+    stats = await waitFrame(page, before);
+    frame_ms.push(stats.lastFrameMs);
+    recompute_ms.push(stats.lastRecomputeMs);
+  }
+  await page.mouse.up();
+  await animationFrames(page, 2);
+  frame_ms.sort((a, b) => a - b);
+  recompute_ms.sort((a, b) => a - b);
+  return {
+    n,
+    d,
+    p50_ms: quantile(frame_ms, 0.5),
+    p95_ms: quantile(frame_ms, 0.95),
+    max_ms: frame_ms[frame_ms.length - 1],
+    recompute_ms: quantile(recompute_ms, 0.5),
+    frames: frame_ms.length,
+    app_p95_ms: stats.p95FrameMs,  // frameStats' own window (last 120 frames)
+  };
+}
+
+const browser = await launchBrowser();
+try {
+  const app = await openApp(browser, {
+    initScript: () => {
+      const poll = () => {
+        if (window.attentionLab && window.attentionLab.ready) {
+          window.attentionLab.ready.then(() => (window.__alFirstFrameMs = performance.now()));
+        } else {
+          setTimeout(poll, 0);
+        }
+      };
+      poll();
+    },
+  });
+  const { page } = app;
+  const result = {};
+  result.first_frame_ms = await page.evaluate(() => window.__alFirstFrameMs);
+
+  await settle(page);
+  const start = await frameStats(page);
+  await page.waitForTimeout(2000);
+  result.idle_frames_2s = (await frameStats(page)).frames - start.frames;
+
+  const big = JSON.stringify(randomScene(1024, 64, 7));
+  const timings = [];
+  for (let rep = 0; rep < 3; ++rep) {
+    // Alternate two scenes so every setState really loads and recomputes.
+    const text = rep % 2 === 0 ? big : JSON.stringify(randomScene(1024, 64, 8 + rep));
+    await settle(page);
+    const ms = await page.evaluate(async (sceneText) => {
+      const before = window.attentionLab.frameStats().frames;
+      const t0 = performance.now();
+      const reply = window.attentionLab.setState(sceneText);
+      if (!reply.ok) throw new Error(reply.error);
+      for (;;) {  // until the app has drawn the new scene
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        if (window.attentionLab.frameStats().frames > before) return performance.now() - t0;
+      }
+    }, text);
+    timings.push(ms);
+  }
+  timings.sort((a, b) => a - b);
+  result.set_state_1024_ms = timings[1];  // median of 3
+
+  result.drag = [];
+  for (const n of [8, 256, 1024]) result.drag.push(await dragStats(page, n, 64));
+  await app.close();
+  console.log(JSON.stringify(result));
+} finally {
+  await browser.close();
+}

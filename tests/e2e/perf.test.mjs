@@ -1,0 +1,88 @@
+// perf.test.mjs — generated scenes and their #gen= links, the Generate… popup, the weights' log
+// colour scale, and the frame statistics the benchmark reads (scripts/bench).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import {
+  appOpener,
+  assertClean,
+  clickWidget,
+  dragWidget,
+  frameStats,
+  getState,
+  parkMouse,
+  requireWidget,
+  sameNumbers,
+  screenshot,
+  waitForState,
+} from "./lib/harness.mjs";
+import { findCli } from "./lib/presets.mjs";
+
+const open = appOpener();
+
+// The native CLI's generated scene: the reference the page must reproduce bit for bit.
+const generated = (spec) => JSON.parse(execFileSync(findCli(), ["--gen", spec], { encoding: "utf8", maxBuffer: 1 << 26 }));
+
+test("#gen= opens the generated scene bit for bit (as the native build makes it) and links back to it", async (t) => {
+  const spec = "block,48,16,8,3";
+  const { page, ...app } = await open(t, { suffix: "#gen=" + spec + "&view=weights" });
+  const want = generated(spec);
+  const state = await waitForState(page, (s) => s.scene.tokens.length === 48, "the #gen= scene did not load");
+  assert.ok(sameNumbers(state.scene, want), "the page's generated scene differs from attention-lab-cli --gen");
+  const link = await page.evaluate(() => window.attentionLab.link());
+  assert.match(link, new RegExp("#gen=" + spec.replaceAll(",", ",") + "&view=weights$"), `link() = ${link}`);
+  // Within a segment of 16 the weights are large, across segments small (the block pattern).
+  const w = state.result.weights;
+  let inside = 0;
+  for (let i = 0; i < 48; ++i) for (let j = 0; j < 48; ++j) if (Math.floor(i / 16) === Math.floor(j / 16)) inside += w[i][j];
+  assert.ok(inside / 48 > 0.8, `mean weight inside the blocks ${inside / 48}`);
+  assertClean({ page, ...app });
+});
+
+test("a bad #gen= link names the field and keeps the scene", async (t) => {
+  const { page } = await open(t, { suffix: "#gen=local,4096,16,16,1" });
+  await page.waitForFunction(() => window.attentionLab.lastError && window.attentionLab.lastError());
+  const error = await page.evaluate(() => window.attentionLab.lastError());
+  assert.equal(error, "link: gen: n must be an integer 1 … 1024, got '4096'");
+  const state = await getState(page);
+  assert.ok(state.scene.tokens.length < 100, "the default example stays on screen");
+});
+
+test("Generate… → Generate loads the drafted scene; an edit turns the #gen= link into s=", async (t) => {
+  const { page } = await open(t, { context: { viewport: { width: 1280, height: 800 } } });
+  await clickWidget(page, "generate");
+  await requireWidget(page, "gen/go");
+  await clickWidget(page, "gen/go");
+  const want = generated("local,256,64,64,1");  // the popup's defaults
+  const state = await waitForState(page, (s) => s.scene.tokens.length === 256, "Generate did not load a scene");
+  assert.ok(sameNumbers(state.scene, want), "Generate's scene differs from attention-lab-cli --gen local,256,64,64,1");
+  assert.match(await page.evaluate(() => window.attentionLab.link()), /#gen=local,256,64,64,1$/);
+  await parkMouse(page);
+  await screenshot(page, "perf-generated-local-256");
+  // Drag q_0[0]: the scene is edited, so its link is no longer the generator's.
+  await dragWidget(page, "Q/0/0", -30, 8);
+  await waitForState(page, (s) => s.scene.Q[0][0] !== want.Q[0][0], "dragging Q/0/0 changed nothing");
+  await page.waitForFunction(() => !/#gen=/.test(window.attentionLab.link() ?? ""), null, { timeout: 10_000 });
+  const stats = await frameStats(page);
+  for (const key of ["maxFrameMs", "p95FrameMs", "lastRecomputeMs"]) {
+    assert.ok(Number.isFinite(stats[key]) && stats[key] >= 0, `frameStats().${key} = ${stats[key]}`);
+  }
+  assert.ok(stats.maxFrameMs >= stats.p95FrameMs, `max ${stats.maxFrameMs} < p95 ${stats.p95FrameMs}`);
+});
+
+test("the log colour scale recolours the weights grid, and no number changes", async (t) => {
+  const { page } = await open(t, { suffix: "#gen=local,128,32,16,1" });
+  await waitForState(page, (s) => s.scene.tokens.length === 128, "the #gen= scene did not load");
+  await parkMouse(page);
+  const grid = await requireWidget(page, "cell/weights/0/0");
+  const before = await getState(page);
+  const region = { x: grid.x, y: grid.y, width: grid.w * 128, height: grid.h * 128 };
+  const linear = await page.screenshot({ clip: region });
+  await clickWidget(page, "weights-log");
+  await parkMouse(page);
+  const log = await page.screenshot({ clip: region });
+  await screenshot(page, "perf-weights-log-128");
+  assert.notDeepEqual(log, linear, "the weights grid looks the same with the log scale");
+  const after = await getState(page);
+  assert.deepEqual(after.result.weights, before.result.weights, "the log scale changed a weight");
+});

@@ -1,0 +1,159 @@
+// Incremental recompute (src/core/incremental.hpp) against the full pass attn::attend: after every
+// edit of a random sequence, every stage must be identical bit for bit.
+#include "core/incremental.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "core/kernels.hpp"
+
+namespace {
+
+bool same_bits(const attn::Matrix& a, const attn::Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * std::size_t(a.size())) == 0;
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
+}
+
+// Every stage of `got` equals `want` bit for bit; names the first stage that differs.
+void check_identical(const attn::Result& got, const attn::Result& want) {
+  CHECK(same_bits(got.Q, want.Q));
+  CHECK(same_bits(got.K, want.K));
+  CHECK(same_bits(got.V, want.V));
+  CHECK(same_bits(got.scores, want.scores));
+  CHECK(std::memcmp(&got.divisor, &want.divisor, sizeof(double)) == 0);
+  CHECK(same_bits(got.scaled, want.scaled));
+  CHECK(got.allowed == want.allowed);
+  CHECK(same_bits(got.weights, want.weights));
+  CHECK(same_bits(got.output, want.output));
+  CHECK(got.masked_rows == want.masked_rows);
+  CHECK(same_bits(got.row_max, want.row_max));
+  CHECK(same_bits(got.row_sum, want.row_sum));
+}
+
+struct Scene {
+  attn::Matrix Q, K, V;
+  attn::Options options;
+};
+
+void random_row(std::mt19937& rng, attn::Matrix& m, int i) {
+  std::uniform_real_distribution<double> u(-3.0, 3.0);
+  for (Eigen::Index c = 0; c < m.cols(); ++c) m(i, c) = u(rng);
+}
+
+Scene random_scene(std::mt19937& rng, int n, int d_k, int d_v) {
+  Scene s{attn::Matrix(n, d_k), attn::Matrix(n, d_k), attn::Matrix(n, d_v), {}};
+  for (int i = 0; i < n; ++i) random_row(rng, s.Q, i), random_row(rng, s.K, i), random_row(rng, s.V, i);
+  switch (rng() % 3) {
+    case 0:
+      s.options.scale.mode = attn::ScaleMode::None;
+      break;
+    case 1:
+      s.options.scale.mode = attn::ScaleMode::SqrtDk;
+      break;
+    default:
+      s.options.scale.mode = attn::ScaleMode::Temperature;
+      s.options.scale.temperature = 0.05 + double(rng() % 1000) / 200.0;
+  }
+  s.options.causal = rng() % 2;
+  if (rng() % 3 == 0) {  // a custom mask, sometimes with fully masked rows
+    s.options.mask = attn::MaskMatrix::Ones(n, n);
+    for (Eigen::Index i = 0; i < s.options.mask.size(); ++i) s.options.mask.data()[i] = rng() % 3 ? 1 : 0;
+    if (rng() % 2) s.options.mask.row(rng() % n).setZero();
+  }
+  return s;
+}
+
+// One random edit: a row of Q, K or V through set_* or update(), several rows at once, a huge
+// value (overflowing dot products are clamped), or the same values again.
+void random_edit(std::mt19937& rng, Scene& s, attn::IncrementalAttention& inc) {
+  const int n = int(s.Q.rows());
+  const int i = int(rng() % n);
+  switch (rng() % 8) {
+    case 0:
+      random_row(rng, s.Q, i);
+      inc.set_query(i, &s.Q(i, 0));
+      break;
+    case 1:
+      random_row(rng, s.K, i);
+      inc.set_key(i, &s.K(i, 0));
+      break;
+    case 2:
+      random_row(rng, s.V, i);
+      inc.set_value(i, &s.V(i, 0));
+      break;
+    case 3:
+      random_row(rng, s.Q, i);
+      CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Rows);
+      break;
+    case 4:
+      random_row(rng, s.K, i);
+      CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Rows);
+      break;
+    case 5:  // a query, a key and a value of different tokens in one update
+      random_row(rng, s.Q, i);
+      random_row(rng, s.K, int(rng() % n));
+      random_row(rng, s.V, int(rng() % n));
+      inc.update(s.Q, s.K, s.V, s.options);
+      break;
+    case 6:  // one number dragged far: 1e200 overflows the dot products to ±Inf
+      s.Q(i, 0) = (rng() % 2 ? 1e200 : -1e200);
+      s.K(int(rng() % n), 0) = 1e200;
+      inc.update(s.Q, s.K, s.V, s.options);
+      break;
+    default:
+      CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::None);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("incremental recompute equals the full pass bit for bit after random edit sequences") {
+  const std::string original = attn::kernels::active().name;
+  for (const attn::kernels::KernelSet* set : attn::kernels::available()) {
+    REQUIRE(attn::kernels::select(set->name));
+    std::mt19937 rng(8128);
+    for (int trial = 0; trial < 30; ++trial) {
+      // Sizes around the panel widths (2·lanes) and the 6-row tiles, plus larger ones.
+      const int n = trial < 25 ? 1 + int(rng() % 40) : 60 + int(rng() % 100);
+      Scene s = random_scene(rng, n, 1 + int(rng() % 17), 1 + int(rng() % 17));
+      attn::IncrementalAttention inc;
+      CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
+      for (int step = 0; step < 25; ++step) {
+        random_edit(rng, s, inc);
+        INFO("set " << std::string(set->name) << ", trial " << trial << " (n " << n << "), step " << step);
+        check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+      }
+      // A lent result replaced by another computation: invalidate() makes the next update a full
+      // pass on fresh storage, identical.
+      attn::Result other = attn::attend(s.K, s.Q, s.V, s.options);
+      inc.swap_result(other);
+      inc.invalidate();
+      CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
+      check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+      // A change of options (here: causal) is a full pass, still identical.
+      s.options.causal = !s.options.causal;
+      CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
+      check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+    }
+  }
+  REQUIRE(attn::kernels::select(original.c_str()));
+}
+
+TEST_CASE("incremental at n = 1024, d = 64: query, key and value edits equal the full pass") {
+  std::mt19937 rng(1024);
+  Scene s = random_scene(rng, 1024, 64, 64);
+  attn::IncrementalAttention inc;
+  inc.reset(s.Q, s.K, s.V, s.options);
+  for (int step = 0; step < 6; ++step) {
+    random_edit(rng, s, inc);
+    INFO("step " << step);
+    check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+  }
+}
