@@ -23,7 +23,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, require, run  # noqa: E402,F401
+from cli_lib import SKIP, fail_report, projections, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -52,12 +52,7 @@ def rope_numpy(M, base, layout, offset, heads=1):
 
 
 def reference(s):
-    A = lambda key: np.array(s[key], dtype=np.float64)
-    if "X" in s:
-        X = A("X")
-        Q, K, V = X @ A("Wq"), X @ A("Wk"), X @ A("Wv")
-    else:
-        Q, K, V = A("Q"), A("K"), A("V")
+    Q, K, V = projections(s)
     r = s["rope"]
     h = s.get("heads", 1)
     Qr = rope_numpy(Q, r.get("base", 10000.0), r.get("layout", "interleaved"), r.get("offset", 0), h)
@@ -230,9 +225,7 @@ def main():
     if multi_head == 0:
         failures.append("no multi-head scene was generated")
     if failures:
-        print("\n".join(failures[:40]))
-        print(f"FAIL: {len(failures)} problem(s)")
-        return 1
+        return fail_report(failures, f"{len(failures)} problem(s)")
     print(f"ok: {count} random RoPE scenes within {REL:g} of NumPy (both layouts, both modes, offsets, "
           f"{multi_head} multi-head turned per head; --online and --kv-cache too), Toeplitz scores, offset invariance, {len(bad)} bad rope keys")
     return 0
