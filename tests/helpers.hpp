@@ -66,8 +66,10 @@ inline bool same_bits(double a, double b) {
 }
 
 inline bool same_bits(const attn::Matrix& a, const attn::Matrix& b) {
+  // An empty matrix may have no storage: data() is null, and memcmp(null, …, 0) is undefined (UBSan).
   return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+         (a.size() == 0 ||
+          std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
 }
 
 // Every double of `got` has exactly the bits of `want`; the first difference is reported.

@@ -331,7 +331,7 @@ TEST_CASE("fragment: every bad link gives an error naming the problem") {
     CHECK(contains(error_of("view="), "unknown panel ''"));
   }
   SUBCASE("unknown or repeated keys, both s= and demo=") {
-    CHECK(error_of("scene=abc") == "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode)");
+    CHECK(error_of("scene=abc") == "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode, step)");
     CHECK(contains(error_of("s"), "'s' has no '='"));
     CHECK(error_of("demo=a&demo=b") == "link: demo= appears twice");
     CHECK(error_of(good + "&demo=causal-5") ==
@@ -395,6 +395,11 @@ TEST_CASE("fragment: mode= names one of the screen's modes") {
   REQUIRE(explore.ok());
   CHECK(explore.mode == links::Mode::Explore);
   CHECK_FALSE(links::parse_fragment("demo=causal-5").mode.has_value());  // none: the default
+  // The Key space mode: the soft dictionary's pictures.
+  const links::Fragment keyspace = links::parse_fragment("demo=soft-dictionary&mode=keyspace");
+  REQUIRE(keyspace.ok());
+  CHECK(keyspace.mode == links::Mode::KeySpace);
+  CHECK(links::mode_name(links::Mode::KeySpace) == "keyspace");
 
   CHECK(error_of("demo=causal-5&mode=nope") ==
         "link: unknown mode 'nope' in mode= (modes: " + links::mode_names() + ")");
@@ -434,6 +439,36 @@ TEST_CASE("make_fragment: mode= is written only when not the default, and round-
     CHECK(links::make_fragment(*back.scene, back.hide, back.view, back.mode.value_or(links::kDefaultMode))
               .fragment == made.fragment);
   }
+}
+
+TEST_CASE("fragment: step= opens the walk-through at a step (1-based, as its counter shows it)") {
+  const links::Fragment four = links::parse_fragment("demo=practice-qkv&mode=walk&step=4");
+  REQUIRE(four.ok());
+  CHECK(four.mode == links::Mode::Walk);
+  CHECK(four.step == 4);
+  // step= alone implies the walk.
+  const links::Fragment alone = links::parse_fragment("demo=causal-5&step=8");
+  REQUIRE(alone.ok());
+  CHECK(alone.mode == links::Mode::Walk);
+  CHECK(alone.step == 8);
+  CHECK(links::parse_fragment("demo=causal-5").step == 0);
+  for (const char* bad : {"0", "9", "-1", "+1", "01", "1.5", "", "abc", "100"})
+    CHECK(error_of("demo=causal-5&step=" + std::string(bad)) ==
+          "link: step=" + std::string(bad) + " is not a step of the walk (1 to 8)");
+  CHECK(error_of("mode=explore&step=2") == "link: step= belongs to mode=walk, not mode=explore");
+  CHECK(error_of("step=2&step=3") == "link: step= appears twice");
+
+  // Written only in the walk mode, and read back the same.
+  const scene::ParseResult small = scene::parse_scene(kSmallScene);
+  REQUIRE(small.ok());
+  const std::string plain = links::make_fragment(*small.scene).fragment;
+  const links::MadeFragment made = links::make_fragment(*small.scene, {}, std::nullopt, links::Mode::Walk, 3);
+  REQUIRE(made.ok());
+  CHECK(made.fragment == plain + "&mode=walk&step=3");
+  const links::Fragment back = links::parse_fragment(made.fragment);
+  REQUIRE(back.ok());
+  CHECK(back.step == 3);
+  CHECK(links::make_fragment(*small.scene, {}, std::nullopt, links::Mode::Explore, 3).fragment == plain);
 }
 
 TEST_CASE("make_fragment: refuses invalid scenes and scenes too large for a link") {

@@ -64,10 +64,19 @@
   const linkBox = element("div", "share-linkbox hidden");
   linkBox.id = "share-linkbox";
   element("div", "share-linkbox-title", linkBox, "Copy this link (Ctrl+C / ⌘C): the browser did not allow the clipboard.");
+  const linkTitle = linkBox.lastChild;
   const linkField = element("input", "share-linkfield", linkBox);
   linkField.id = "share-linkfield";
   linkField.readOnly = true;
   linkField.setAttribute("aria-label", "Link to this scene");
+  // The Export menu's fallback: the same box with a multi-line field (an <input> drops newlines).
+  const textField = element("textarea", "share-linkfield share-textfield hidden", linkBox);
+  textField.id = "share-textfield";
+  textField.readOnly = true;
+  textField.spellcheck = false;
+  textField.wrap = "off"; // code: one line per line, scrolled sideways
+  textField.setAttribute("aria-label", "Exported text");
+  textField.addEventListener("focus", () => textField.select());
   const linkClose = element("button", "share-close", linkBox, "×");
   linkClose.type = "button";
   linkClose.title = "Close";
@@ -267,10 +276,39 @@
     } catch (e) {
       // Refused (permissions, an insecure context, an iframe without clipboard-write): show the
       // link in a read-only field, selected, for Ctrl+C.
+      linkTitle.textContent = "Copy this link (Ctrl+C / ⌘C): the browser did not allow the clipboard.";
+      textField.classList.add("hidden");
+      linkField.classList.remove("hidden");
       linkField.value = url;
       linkBox.classList.remove("hidden");
       linkField.focus();
       linkField.select();
+    }
+  }
+
+  // ---- the Export menu: copy NumPy / PyTorch / LaTeX text, download an SVG ---------------------
+  const EXPORT_NAMES = { numpy: "NumPy script", pytorch: "PyTorch script", latex: "LaTeX matrix" };
+  async function exportText(kind, stage) {
+    const text = api.exportText(kind, stage);
+    if (kind === "svg") {
+      download(new Blob([text], { type: "image/svg+xml" }), fileStem() + "-" + stage + ".svg");
+      return;
+    }
+    const what = EXPORT_NAMES[kind] + (kind === "latex" ? " (" + stage + ")" : "");
+    try {
+      if (!navigator.clipboard || !navigator.clipboard.writeText) throw new Error("no clipboard API");
+      await navigator.clipboard.writeText(text);
+      linkBox.classList.add("hidden");
+      showToast(what + " copied");
+    } catch (e) {
+      // As Copy link: the same box, with the text selected for Ctrl+C.
+      linkTitle.textContent = "Copy this " + what + " (Ctrl+C / ⌘C): the browser did not allow the clipboard.";
+      linkField.classList.add("hidden");
+      textField.classList.remove("hidden");
+      textField.value = text;
+      linkBox.classList.remove("hidden");
+      textField.focus();
+      textField.select();
     }
   }
 
@@ -313,6 +351,9 @@
       } catch (e) {
         showError(what + ": " + e.message, "Could not do that");
       }
+    },
+    exportText(kind, stage) {
+      exportText(kind, stage).catch((e) => showError("Export " + kind + ": " + e.message, "Could not export"));
     },
     openDemo(name) {
       // A gallery click is a navigation: it gets a history entry, and hashchange loads it.

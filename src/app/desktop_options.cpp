@@ -6,6 +6,7 @@
 
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
+#include "ui/quiz.hpp"
 
 namespace app {
 namespace {
@@ -48,11 +49,15 @@ std::string usage_text() {
          "  --mode NAME          start in a mode of the mode bar: " +
          scene::link::mode_names() +
          "\n"
+         "  --demo NAME          start with a gallery demo (web/demos/NAME.json, bundled with the app)\n"
+         "  --gallery            open the demo gallery at start\n"
          "  --size WxH           window size in logical pixels (default 1440x900)\n"
          "  --frames N           draw N frames, then exit 0 (automation; checks glGetError each frame)\n"
          "  --screenshot OUT.png write the last frame as PNG (framebuffer pixels)\n"
          "  --rects OUT.json     write the named widget rectangles of the last frame, framebuffer pixels\n"
          "                       (the ids of the web API's widgetRect: Q/i/c, cell/weights/i/j, causal, …)\n"
+         "  --step N             open the walk-through at step N (1 = first; as a link's step=N)\n"
+         "  --quiz Q             open the quiz at question Q (1 = first)\n"
          "  -h, --help           this text\n"
          "\n"
          "--screenshot and --rects without --frames draw 3 frames. With --frames, a scene file or\n"
@@ -103,6 +108,19 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
         return ParseOutcome::ExitUsage;
       }
       o.mode = value;
+    } else if (flag == "--demo") {
+      if (!take_value()) return ParseOutcome::ExitUsage;
+      if (value.empty()) {
+        *message = "--demo: empty name";
+        return ParseOutcome::ExitUsage;
+      }
+      o.demo = value;  // checked against the bundled demos when the app starts
+    } else if (flag == "--gallery") {
+      if (has_value) {
+        *message = "--gallery: takes no value";
+        return ParseOutcome::ExitUsage;
+      }
+      o.gallery = true;
     } else if (flag == "--frames") {
       if (!take_value()) return ParseOutcome::ExitUsage;
       if (!parse_int(value, 1, kMaxFrames, &o.frames)) {
@@ -111,6 +129,15 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
         return ParseOutcome::ExitUsage;
       }
       frames_given = true;
+    } else if (flag == "--step" || flag == "--quiz") {
+      if (!take_value()) return ParseOutcome::ExitUsage;
+      int* target = flag == "--step" ? &o.step : &o.quiz;
+      const int most = flag == "--step" ? scene::link::kMaxWalkStep : int(ui::quiz::questions().size());
+      if (!parse_int(value, 1, most, target)) {
+        *message =
+            flag + ": expected a whole number from 1 to " + std::to_string(most) + ", got \"" + value + "\"";
+        return ParseOutcome::ExitUsage;
+      }
     } else if (flag == "--screenshot" || flag == "--rects") {
       if (!take_value()) return ParseOutcome::ExitUsage;
       if (value.empty()) {
@@ -141,8 +168,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
       o.scene_path = arg;
     }
   }
-  if (!o.preset.empty() && !o.scene_path.empty()) {
-    *message = "--preset and a scene file: give one of them";
+  if (int(!o.preset.empty()) + int(!o.scene_path.empty()) + int(!o.demo.empty()) > 1) {
+    *message = "--preset, --demo and a scene file: give one of them";
     return ParseOutcome::ExitUsage;
   }
   if (!frames_given && (!o.screenshot_path.empty() || !o.rects_path.empty()))

@@ -15,10 +15,14 @@ struct Options {
   std::string scene_path;          // SCENE.json to open ("" = none)
   std::string preset;              // --preset NAME ("" = the default lesson example)
   std::string mode;                // --mode NAME: the screen's mode, as in links' mode= ("" = explore)
+  std::string demo;                // --demo NAME: a gallery demo (web/demos/NAME.json, bundled)
+  bool gallery = false;            // --gallery: open the demo gallery at start
   int frames = 0;                  // --frames N: draw N frames, then exit (0 = interactive)
   std::string screenshot_path;     // --screenshot OUT.png: the last frame, framebuffer pixels
   std::string rects_path;          // --rects OUT.json: widget rectangles, framebuffer pixels
   int width = 1440, height = 900;  // --size WxH: window size in logical pixels
+  int step = 0;                    // --step N: open the walk-through at step N (1-based; 0 = no walk)
+  int quiz = 0;                    // --quiz Q: open the quiz at question Q (1-based; 0 = closed)
 
   // Automation: frames are drawn back to back (no waiting for input), glGetError is checked after
   // each one, and the app exits after the last.

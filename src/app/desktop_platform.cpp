@@ -19,11 +19,13 @@
 #include <sstream>
 #include <vector>
 
+#include "app/desktop_demos.hpp"
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
 #include "app/screenshot.hpp"
 #include "imgui.h"
 #include "render/gl.hpp"
+#include "scene/export.hpp"
 #include "scene/scene.hpp"
 #include "ui/file_panel.hpp"
 #include "ui/sharing.hpp"
@@ -39,6 +41,9 @@ struct Desktop {
   std::string last_scene_path;       // the scene file opened or saved last (prefills the dialog)
   std::string png_path;              // Export PNG: written when png_countdown reaches 0
   int png_countdown = 0;             // frames to wait so the closed dialog is not in the picture
+  // The Export menu's choice, written by the SaveExport dialog.
+  scene::ExportKind export_kind = scene::ExportKind::NumPy;
+  scene::ExportStage export_stage = scene::ExportStage::Weights;
 };
 Desktop g_desktop;
 
@@ -141,6 +146,17 @@ void open_dialog(ui::FileAction action) {
     case ui::FileAction::SavePng:
       path = suggested_path(app, ".png");
       break;
+    case ui::FileAction::SaveExport: {
+      // scene.py, scene-torch.py, scene-weights.tex, scene-weights.svg
+      const scene::ExportKind kind = g_desktop.export_kind;
+      const std::string stage = scene::export_stage_name(g_desktop.export_stage);
+      const std::string suffix = kind == scene::ExportKind::PyTorch ? "-torch"
+                                 : kind == scene::ExportKind::NumPy ? ""
+                                                                    : "-" + stage;
+      path = suggested_path(app, scene::export_extension(kind));
+      path.insert(path.size() - std::string(scene::export_extension(kind)).size(), suffix);
+      break;
+    }
     case ui::FileAction::None:
       return;
   }
@@ -178,6 +194,32 @@ void handle_shortcuts() {
 }
 
 // Do what the dialog confirmed: "" on success, else the reason (the dialog stays open with it).
+// Write the Export menu's text (the same as attention-lab-cli --export), replacing the file.
+bool save_export(App& app, const std::string& path, std::string* error) {
+  const scene::ExportResult r =
+      scene::export_scene(app.state.scene, scene::export_kind_name(g_desktop.export_kind),
+                          scene::export_stage_name(g_desktop.export_stage));
+  if (!r.ok()) {
+    *error = r.error;
+    return false;
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    std::error_code ec;
+    const bool is_dir = std::filesystem::is_directory(path, ec);
+    *error = path + (is_dir ? ": is a folder" : ": cannot write the file (missing folder or no permission)");
+    return false;
+  }
+  out << r.text;
+  out.close();
+  if (!out) {
+    *error = path + ": writing failed (disk full?)";
+    return false;
+  }
+  app.state.notice = "Saved " + path;
+  return true;
+}
+
 std::string run_dialog_action(App& app, ui::FileAction action, const std::string& path) {
   ++app.events;  // show the result
   std::string error;
@@ -201,6 +243,9 @@ std::string run_dialog_action(App& app, ui::FileAction action, const std::string
       }
       break;
     }
+    case ui::FileAction::SaveExport:
+      save_export(app, path, &error);
+      break;
     case ui::FileAction::None:
       break;
   }
@@ -272,7 +317,8 @@ bool check_gl_errors(std::int64_t frame) {
 
 // --rects: every named widget and every heatmap/mask cell of the last frame, in framebuffer pixels
 // (ImGui coordinates × DisplayFramebufferScale), as
-// {"framebuffer":{w,h},"ui_scale":s,"rects":{id:{x,y,w,h}}}.
+// {"framebuffer":{w,h},"ui_scale":s,"preset":…,"example":<the Example picker's label>,
+//  "rects":{id:{x,y,w,h[,text]}}}.
 bool write_rects(const App& app, const std::string& path, int fb_w, int fb_h, std::string* error) {
   const ui::AppState& state = app.state;
   const float fb_scale =
@@ -326,6 +372,13 @@ void platform_init(App& app) {
   sharing.import_json = [] { open_dialog(ui::FileAction::OpenScene); };
   sharing.export_json = [] { open_dialog(ui::FileAction::SaveScene); };
   sharing.export_png = [] { open_dialog(ui::FileAction::SavePng); };
+  sharing.export_saves_files = true;
+  sharing.export_text = [](scene::ExportKind kind, scene::ExportStage stage) {
+    g_desktop.export_kind = kind;
+    g_desktop.export_stage = stage;
+    open_dialog(ui::FileAction::SaveExport);
+  };
+  install_bundled_demos(app.state);  // the Gallery: web/demos, bundled
 }
 
 void platform_before_frame(App&) {}

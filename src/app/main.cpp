@@ -25,7 +25,9 @@
 #include "imgui_impl_opengl3.h"
 #include "render/gl.hpp"
 #include "ui/layout.hpp"
+#include "ui/sharing.hpp"
 #include "ui/theme.hpp"
+#include "ui/walk_mode.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -273,6 +275,21 @@ int main(int argc, char** argv) {
 #else
   load_preset(app.state, options.preset.empty() ? page::kDefaultPreset : options.preset.c_str());
   if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
+  if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
+    ui::Sharing& sharing = ui::sharing();
+    if (sharing.open_demo)
+      sharing.open_demo(options.demo);
+    else
+      app.state.error = "--demo: this build has no bundled demos";
+    if (!app.state.error.empty()) {
+      std::fprintf(stderr, "attention-lab: %s\n", app.state.error.c_str());
+      if (options.automated()) {
+        app.exit_code = 2;
+        glfwSetWindowShouldClose(window, GLFW_TRUE);
+      }
+    }
+  }
+  if (options.gallery) ui::sharing().gallery_open = true;
   if (!options.scene_path.empty()) {
     std::string text, error;
     if (!platform_read_file(options.scene_path, &text, &error)) {
@@ -289,6 +306,13 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // --step N / --quiz Q: the walk-through at a step (as a link's step=N; clamped to the scene's
+  // last step), the quiz at a question. (On the web a link's step= does this: web_share.cpp.)
+  if (options.step > 0) {
+    ui::recompute_if_dirty(app.state);
+    ui::set_walk_step(app.state, std::min(options.step, ui::walk_count(app.state)) - 1, /*notify=*/false);
+  }
+  if (options.quiz > 0) ui::open_quiz(app.state, options.quiz - 1);
 #endif
 
   // 8. Main loop.

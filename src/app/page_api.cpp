@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "scene/scene.hpp"
+#include "ui/steppers.hpp"
+#include "ui/walk_mode.hpp"
 
 namespace app::page {
 namespace {
@@ -51,9 +53,20 @@ Json state(const ui::AppState& state) {
   out["result"] = !state.computed             ? Json(nullptr)
                   : state.heads.heads.empty() ? Json::parse(scene::result_to_json(state.result))
                                               : Json::parse(scene::result_to_json(state.heads));
+  Json vectors = Json::object();
+  const char* names[3] = {"Q", "K", "V"};
+  for (int r = 0; r < 3; ++r) vectors[names[r]] = state.ui.vectors_strip[r] ? "strip" : "sliders";
   out["ui"] = {{"mode", scene::link::mode_name(state.ui.mode)},
+               {"step", ui::walk_index(state)},
+               {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
                {"focusHead", state.ui.focus_head},
-               {"tooltip", state.ui.tooltip}};
+               {"tooltip", state.ui.tooltip},
+               {"example", ui::example_label(state)},
+               {"edited", state.edited},
+               {"vectors", std::move(vectors)},
+               // The FlashAttention and Decode modes' step (null until the mode has been shown).
+               {"flash", Json::parse(ui::flash_state_json(state.ui.flash))},
+               {"decode", Json::parse(ui::decode_state_json(state.ui.decode))}};
   return out;
 }
 
@@ -66,7 +79,12 @@ Json widget_rect(const ui::AppState& state, std::string_view id, float scale) {
   const std::optional<ImVec4> r = ui::widget_rect(state, id);
   if (!r) return nullptr;
   const double s = scale > 0 ? scale : 1.0;
-  return {{"x", number(r->x / s)}, {"y", number(r->y / s)}, {"w", number(r->z / s)}, {"h", number(r->w / s)}};
+  Json out = {
+      {"x", number(r->x / s)}, {"y", number(r->y / s)}, {"w", number(r->z / s)}, {"h", number(r->w / s)}};
+  // Value cells (Q/i/c, K/i/c, V/i/c): the width of the number drawn in them (0: none).
+  if (auto t = state.widget_text_w.find(std::string(id)); t != state.widget_text_w.end())
+    out["text"] = number(t->second / s);
+  return out;
 }
 
 Json frame_stats(const ui::AppState& state) {
@@ -87,6 +105,14 @@ Json frame_stats(const ui::AppState& state) {
           {"lastRecomputeMs", number(f.last_recompute_ms)}};
 }
 
+Json walk_step(const ui::AppState& state) {
+  return Json::parse(ui::walk_step_json(state));
+}
+
+Json quiz(const ui::AppState& state) {
+  return Json::parse(ui::quiz_json(state));
+}
+
 Json fragment(const scene::link::Fragment& f) {
   if (!f.ok()) return fail(f.error);
   return {{"ok", true},
@@ -94,7 +120,8 @@ Json fragment(const scene::link::Fragment& f) {
           {"scene", f.scene.has_value()},
           {"hide", panel_names(f.hide)},
           {"view", f.view ? Json(scene::link::panel_name(*f.view)) : Json(nullptr)},
-          {"mode", f.mode ? Json(scene::link::mode_name(*f.mode)) : Json(nullptr)}};
+          {"mode", f.mode ? Json(scene::link::mode_name(*f.mode)) : Json(nullptr)},
+          {"step", f.step > 0 ? Json(f.step) : Json(nullptr)}};
 }
 
 Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale) {
@@ -126,6 +153,9 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
   return {{"framebuffer", {{"w", framebuffer_w}, {"h", framebuffer_h}}},
           {"ui_scale", number(ui_scale)},
           {"preset", state.preset_name},
+          {"example", ui::example_label(state)},
+          {"walk", walk_step(state)},
+          {"quiz", quiz(state)},
           {"rects", std::move(rects)}};
 }
 

@@ -15,6 +15,7 @@
 
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
+#include "ui/walk_mode.hpp"
 
 // boot.js hides the loading overlay and resolves attentionLab.ready.
 EM_JS(void, js_first_frame_drawn, (), {
@@ -56,10 +57,20 @@ void sync_canvas_size(App& app) {
   }
 }
 
+// Emscripten 3.1.6's GLFW passes a wheel event's deltaX as the x offset unchanged (CSS pixels,
+// positive = towards the right), while GLFW and ImGui take steps with positive = towards the left,
+// as its own y offset already is (−deltaY / 100). Without this a sideways swipe (or Shift+wheel,
+// which the browser sends as deltaX) scrolls the wrong way and 100 times too far.
+GLFWscrollfun g_imgui_scroll = nullptr;  // ImGui's GLFW backend callback (it chains to main.cpp's)
+void on_scroll(GLFWwindow* window, double xoffset, double yoffset) {
+  if (g_imgui_scroll) g_imgui_scroll(window, -xoffset / 100.0, yoffset);
+}
+
 }  // namespace
 
 void platform_init(App& app) {
   g_app = &app;
+  g_imgui_scroll = glfwSetScrollCallback(app.window, on_scroll);  // after ImGui installed its own
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, EM_FALSE, on_resize);
 }
 
@@ -129,6 +140,43 @@ EMSCRIPTEN_KEEPALIVE const char* al_widget_rect(const char* id) {
 EMSCRIPTEN_KEEPALIVE const char* al_frame_stats() {
   if (!app::g_app) return page::reply(nullptr);
   return page::reply(page::frame_stats(app::g_app->state));
+}
+
+// Walk through: getStep() / setStep(i) (i 0-based; −1 leaves the walk).
+EMSCRIPTEN_KEEPALIVE const char* al_get_step() {
+  if (!app::g_app) return page::reply(nullptr);
+  ui::recompute_if_dirty(app::g_app->state);
+  return page::reply(page::walk_step(app::g_app->state));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* al_set_step(int index) {
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
+  ui::AppState& state = app::g_app->state;
+  ui::recompute_if_dirty(state);
+  const int count = ui::walk_count(state);
+  if (!ui::set_walk_step(state, index)) {
+    return page::reply(page::fail("step: " + std::to_string(index) + " is not a step of this walk (0 to " +
+                                  std::to_string(count - 1) + ", or -1 to leave)"));
+  }
+  ++app::g_app->events;
+  return page::reply(page::ok());
+}
+
+// The quiz: getQuiz() / openQuiz(q) (q 0-based; −1 closes it).
+EMSCRIPTEN_KEEPALIVE const char* al_get_quiz() {
+  if (!app::g_app) return page::reply(nullptr);
+  return page::reply(page::quiz(app::g_app->state));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* al_open_quiz(int question) {
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
+  if (question < 0) {
+    app::g_app->state.ui.quiz.open = false;
+  } else {
+    ui::open_quiz(app::g_app->state, question);
+  }
+  ++app::g_app->events;
+  return page::reply(page::ok());
 }
 
 EMSCRIPTEN_KEEPALIVE void al_gl_context_lost() {

@@ -9,12 +9,15 @@
 // a link behaves exactly like setState of its scene. Replies are built in page_api.cpp.
 #include <emscripten.h>
 
+#include <algorithm>
 #include <string>
 
 #include "app/page_api.hpp"
+#include "scene/export.hpp"
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/sharing.hpp"
+#include "ui/walk_mode.hpp"
 
 extern "C" void al_request_frame();  // web_platform.cpp
 
@@ -27,6 +30,10 @@ EM_JS(void, js_share_action, (const char* what), {
 EM_JS(void, js_share_open_demo, (const char* name), {
   const share = window.attentionLabShare;
   if (share) share.openDemo(UTF8ToString(name));
+});
+EM_JS(void, js_share_export, (const char* kind, const char* stage), {
+  const share = window.attentionLabShare;
+  if (share) share.exportText(UTF8ToString(kind), UTF8ToString(stage));
 });
 EM_JS(void, js_share_scene_changed, (), {
   const share = window.attentionLabShare;
@@ -46,6 +53,9 @@ struct ConnectActions {
     s.import_json = [] { js_share_action("import-json"); };
     s.export_png = [] { js_share_action("export-png"); };
     s.open_demo = [](const std::string& name) { js_share_open_demo(name.c_str()); };
+    s.export_text = [](scene::ExportKind kind, scene::ExportStage stage) {
+      js_share_export(scene::export_kind_name(kind), scene::export_stage_name(stage));
+    };
     s.scene_changed = [] { js_share_scene_changed(); };
   }
 } g_connect_actions;
@@ -62,7 +72,7 @@ extern "C" {
 
 // Parse a fragment (without applying it): what it asks for, or the problem.
 // {"ok":true,"demo":"NAME"|null,"scene":bool,"hide":["controls",…],"view":"weights"|null,
-//  "mode":"explore"|null}
+//  "mode":"explore"|null,"step":N|null}
 // {"ok":false,"error":"link: unknown panel 'foo' in hide= (panels: …)"}
 EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
   return page::reply(page::fragment(scene::link::parse_fragment(fragment ? fragment : "")));
@@ -96,14 +106,21 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   }
   ui::set_panel_visibility(f.hide, f.view);
   sharing.state->ui.mode = f.mode.value_or(scene::link::kDefaultMode);
-  sharing.current_demo = f.demo;
+  if (sharing.state->ui.mode == scene::link::Mode::Walk) {
+    // step=N is the counter's N (1-based); a direct scene's 7-step walk clamps step=8 to its last.
+    ui::recompute_if_dirty(*sharing.state);
+    const int count = ui::walk_count(*sharing.state);
+    ui::set_walk_step(*sharing.state, std::clamp(f.step > 0 ? f.step - 1 : 0, 0, count - 1),
+                      /*notify=*/false);
+  }
+  if (s && !f.demo.empty()) ui::note_demo_loaded(*sharing.state, f.demo);  // the picker names it
   sharing.gallery_open = false;
   al_request_frame();
   return page::reply(page::ok());
 }
 
 // The fragment of the current scene, panels and mode:
-// {"ok":true,"fragment":"s=…[&hide=…][&view=…][&mode=…]"}, or
+// {"ok":true,"fragment":"s=…[&hide=…][&view=…][&mode=…][&step=…]"}, or
 // {"ok":false,"error":…} when the scene is too large for a link.
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const ui::Sharing& sharing = ui::sharing();
@@ -112,7 +129,8 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const scene::link::MadeFragment made =
       state.generated && !state.edited
           ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(), sharing.view, state.ui.mode)
-          : scene::link::make_fragment(state.scene, ui::hidden_panels(), sharing.view, state.ui.mode);
+          : scene::link::make_fragment(state.scene, ui::hidden_panels(), sharing.view, state.ui.mode,
+                                       ui::walk_index(state) + 1);
   if (!made.ok()) return page::reply(page::fail(made.error));
   return page::reply({{"ok", true}, {"fragment", made.fragment}});
 }
@@ -126,6 +144,17 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_scene_json() {
   return text.c_str();
 }
 
+// The current scene exported (scene/export; the Export menu and attention-lab-cli --export give the
+// same text): {"ok":true,"text":…} or {"ok":false,"error":"export: unknown kind …"}.
+EMSCRIPTEN_KEEPALIVE const char* al_export_text(const char* kind, const char* stage) {
+  const ui::Sharing& sharing = ui::sharing();
+  if (!sharing.state) return page::reply(page::fail("app: not started"));
+  const scene::ExportResult r =
+      scene::export_scene(sharing.state->scene, kind ? kind : "", stage ? stage : "");
+  if (!r.ok()) return page::reply(page::fail(r.error));
+  return page::reply({{"ok", true}, {"text", r.text}});
+}
+
 // Import a scene file: {"ok":true} or {"ok":false,"error":"<field: reason>"} with nothing changed.
 EMSCRIPTEN_KEEPALIVE const char* al_share_import(const char* json) {
   ui::Sharing& sharing = ui::sharing();
@@ -133,7 +162,6 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_import(const char* json) {
   scene::ParseResult parsed = scene::parse_scene(json ? json : "");
   if (!parsed.ok()) return page::reply(page::fail(parsed.error));
   show_scene(*sharing.state, std::move(*parsed.scene));
-  sharing.current_demo.clear();
   return page::reply(page::ok());
 }
 

@@ -37,6 +37,14 @@ bool OnlinePass::allowed(int query_i, int key_j) const {
   return !custom || options_.mask(query_i, key_j) != 0;
 }
 
+bool OnlinePass::tile_hidden(int row_block, int col_block) const {
+  const int row_end = std::min((row_block + 1) * block_, n_), col_end = std::min((col_block + 1) * block_, n_);
+  for (int i = row_block * block_; i < row_end; ++i)
+    for (int j = col_block * block_; j < col_end; ++j)
+      if (allowed(i, j)) return false;
+  return true;
+}
+
 OnlineStep OnlinePass::next() {
   OnlineStep step;
   if (done()) return step;
@@ -51,10 +59,7 @@ OnlineStep OnlinePass::next() {
   step.rescale.assign(static_cast<std::size_t>(rows), 1.0);
 
   // (0) skip a tile the mask hides entirely: its scores are never computed.
-  bool any_allowed = false;
-  for (int i = step.row_begin; i < step.row_end && !any_allowed; ++i)
-    for (int j = step.col_begin; j < step.col_end && !any_allowed; ++j) any_allowed = allowed(i, j);
-  step.skipped = !any_allowed;
+  step.skipped = tile_hidden(step.row_block, step.col_block);
 
   if (step.skipped) {
     ++tiles_skipped_;

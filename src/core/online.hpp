@@ -68,6 +68,9 @@ class OnlinePass {
   // Rows with ℓ = 0 (no allowed cell seen), ascending: attend()'s masked_rows once done().
   std::vector<int> masked_rows() const;
 
+  // Does the mask hide every cell of tile (row_block, col_block)? Such a tile is skipped.
+  bool tile_hidden(int row_block, int col_block) const;
+
   // Memory and work: the pass holds one B×B tile of scores at a time, never the n×n matrix.
   long long tile_cells() const { return static_cast<long long>(block_) * block_; }
   int tiles_computed() const { return tiles_computed_; }

@@ -1066,6 +1066,20 @@ const char* export_stage_name(ExportStage stage) {
   return "weights";
 }
 
+const char* export_kind_name(ExportKind kind) {
+  switch (kind) {
+    case ExportKind::NumPy:
+      return "numpy";
+    case ExportKind::PyTorch:
+      return "pytorch";
+    case ExportKind::LaTeX:
+      return "latex";
+    case ExportKind::Svg:
+      return "svg";
+  }
+  return "numpy";
+}
+
 const char* export_extension(ExportKind kind) {
   switch (kind) {
     case ExportKind::NumPy:

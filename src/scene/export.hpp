@@ -42,6 +42,7 @@ std::optional<ExportKind> parse_export_kind(std::string_view name);
 // "weights" | "scores" | "scaled" | "Q" | "K" | "V" | "output"; nullopt otherwise.
 std::optional<ExportStage> parse_export_stage(std::string_view name);
 const char* export_stage_name(ExportStage stage);
+const char* export_kind_name(ExportKind kind);  // "numpy", "pytorch", "latex", "svg"
 // The file name extension of a kind: ".py", ".tex", ".svg".
 const char* export_extension(ExportKind kind);
 

@@ -1,6 +1,7 @@
 // link.cpp — base64url and the URL fragment codec (see link.hpp for the grammar).
 #include "scene/link.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -206,7 +207,8 @@ Fragment parse_fragment(std::string_view fragment) {
                 std::to_string(kMaxFragmentBytes));
 
   // Pass 1: split into key=value pairs; each known key at most once.
-  std::optional<std::string_view> s_value, demo_value, gen_value, hide_value, view_value, mode_value;
+  std::optional<std::string_view> s_value, demo_value, gen_value, hide_value, view_value, mode_value,
+      step_value;
   std::size_t start = 0;
   while (start <= fragment.size()) {
     std::size_t end = fragment.find('&', start);
@@ -217,7 +219,7 @@ Fragment parse_fragment(std::string_view fragment) {
     const std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos)
       return fail("link: " + quoted(pair) +
-                  " has no '=' (expected key=value with key s, demo, gen, hide, view or mode)");
+                  " has no '=' (expected key=value with key s, demo, gen, hide, view, mode or step)");
     const std::string_view key = pair.substr(0, eq);
     const std::string_view value = pair.substr(eq + 1);
     std::optional<std::string_view>* slot = key == "s"      ? &s_value
@@ -226,9 +228,10 @@ Fragment parse_fragment(std::string_view fragment) {
                                             : key == "hide" ? &hide_value
                                             : key == "view" ? &view_value
                                             : key == "mode" ? &mode_value
+                                            : key == "step" ? &step_value
                                                             : nullptr;
     if (slot == nullptr)
-      return fail("link: unknown key " + quoted(key) + " (known: s, demo, gen, hide, view, mode)");
+      return fail("link: unknown key " + quoted(key) + " (known: s, demo, gen, hide, view, mode, step)");
     if (slot->has_value()) return fail("link: " + std::string(key) + "= appears twice");
     *slot = value;
   }
@@ -253,6 +256,11 @@ Fragment parse_fragment(std::string_view fragment) {
     for (int p = 0; p < kPanelCount; ++p)
       if (hidden[static_cast<std::size_t>(p)]) out.hide.push_back(static_cast<Panel>(p));
   }
+  // view=flash|decode: another spelling of mode=flash|decode (a mode is not a panel).
+  if (view_value && !mode_value && (*view_value == "flash" || *view_value == "decode")) {
+    mode_value = view_value;
+    view_value.reset();
+  }
   if (view_value) {
     out.view = panel_from_name(*view_value);
     if (!out.view)
@@ -264,6 +272,20 @@ Fragment parse_fragment(std::string_view fragment) {
     out.mode = mode_from_name(*mode_value);
     if (!out.mode)
       return fail("link: unknown mode " + quoted(*mode_value) + " in mode= (modes: " + mode_names() + ")");
+  }
+  if (step_value) {
+    // One or two digits, no sign, no leading zero: 1 … kMaxWalkStep.
+    const std::string_view v = *step_value;
+    const bool digits = !v.empty() && v.size() <= 2 && v.front() != '0' &&
+                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const int step = digits ? std::stoi(std::string(v)) : 0;
+    if (step < 1 || step > kMaxWalkStep)
+      return fail("link: step=" + std::string(v.substr(0, 16)) + " is not a step of the walk (1 to " +
+                  std::to_string(kMaxWalkStep) + ")");
+    if (out.mode && *out.mode != Mode::Walk)
+      return fail("link: step= belongs to mode=walk, not mode=" + std::string(mode_name(*out.mode)));
+    out.mode = Mode::Walk;
+    out.step = step;
   }
   if (demo_value) {
     if (demo_value->empty()) return fail("link: demo= is empty");
@@ -328,7 +350,7 @@ std::string panels_suffix(const std::vector<Panel>& hide, std::optional<Panel> v
 }  // namespace
 
 MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::optional<Panel> view,
-                           Mode mode) {
+                           Mode mode, int step) {
   MadeFragment out;
   const std::string invalid = validate(s);
   if (!invalid.empty()) {
@@ -348,6 +370,7 @@ MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::
   if (!hide_list.empty()) fragment += "&hide=" + hide_list;
   if (view) fragment += "&view=" + std::string(panel_name(*view));
   if (mode != kDefaultMode) fragment += "&mode=" + std::string(mode_name(mode));
+  if (mode == Mode::Walk && step >= 1 && step <= kMaxWalkStep) fragment += "&step=" + std::to_string(step);
   if (fragment.size() > kMaxFragmentBytes) {
     out.error = "link: the scene needs a " + std::to_string(fragment.size()) + "-byte link, limit is " +
                 std::to_string(kMaxFragmentBytes) + "; share it with Export JSON instead";

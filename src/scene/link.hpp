@@ -11,8 +11,11 @@
 //            | "hide"  value: comma list of panels to hide (may be empty)
 //            | "view"  value: one panel shown full-size
 //            | "mode"  value: the screen's mode (default explore, which links never write)
+//            | "step"  value: the step of the walk-through, 1 … kMaxWalkStep as its counter shows it
+//                      ("4" = "4 / 8"); implies mode=walk (any other mode= with it is an error)
 //   panel    = controls | vectors | scores | weights | mask | output | formula
-//   mode     = explore                      (the list is kModes below)
+//   mode     = explore | flash | decode     (the list is kModes below)
+//   view=flash and view=decode are accepted as mode=flash and mode=decode (another spelling)
 //
 // e.g.  s=eyJ2ZXJzaW9uIjoxLC4uLn0&hide=controls,mask&view=weights     or     demo=soft-dictionary
 //
@@ -35,10 +38,13 @@
 namespace scene::link {
 
 // Longest fragment accepted or produced, in bytes. 32 KiB holds ~1000 round-trip doubles (about
-// 32 base64 characters each) — every bundled demo is under 10 KiB — and stays well inside what
+// 32 base64 characters each) — every bundled demo is under 8 KiB — and stays well inside what
 // browsers, chat apps and mail clients keep intact. Checked before any decoding, so a 64 KB
 // fragment costs nothing. Bigger scenes are shared with Export JSON.
 constexpr std::size_t kMaxFragmentBytes = 32768;
+// The walk-through has at most 8 steps (X → Q, K, V → QKᵀ → ÷ s → + M → softmax → · V → Y); a
+// scene's walk may have fewer (7 without X), and the page clamps step= to its last step.
+constexpr int kMaxWalkStep = 8;
 // Longest demo name (the page turns it into a file name: demos/NAME.json).
 constexpr std::size_t kMaxDemoNameBytes = 64;
 
@@ -55,7 +61,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
-enum class Mode { Explore, Heads };
+enum class Mode { Explore, Walk, Heads, KeySpace, Flash, Decode };
 
 struct ModeInfo {
   Mode mode;
@@ -64,7 +70,11 @@ struct ModeInfo {
 };
 inline constexpr ModeInfo kModes[] = {
     {Mode::Explore, "explore", "Explore"},
+    {Mode::Walk, "walk", "Walk through"},
     {Mode::Heads, "heads", "Heads"},
+    {Mode::KeySpace, "keyspace", "Key space"},
+    {Mode::Flash, "flash", "FlashAttention"},  // the tiled pass step by step (ui/panels/flash_panel.cpp)
+    {Mode::Decode, "decode", "Decode"},        // KV-cache decoding token by token
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;
@@ -101,7 +111,8 @@ struct Fragment {
   std::optional<GenSpec> gen;  // from gen= (then `scene` holds generate(*gen))
   std::vector<Panel> hide;     // from hide=, in the order of enum Panel, no duplicates
   std::optional<Panel> view;   // from view=
-  std::optional<Mode> mode;    // from mode=
+  std::optional<Mode> mode;    // from mode= (Walk when only step= is given)
+  int step = 0;                // from step=: 1 … kMaxWalkStep (0: not given)
   std::string error;           // empty on success; on error every other field is empty
   bool ok() const { return error.empty(); }
   bool hidden(Panel panel) const;
@@ -111,7 +122,7 @@ struct Fragment {
 Fragment parse_fragment(std::string_view fragment);
 
 struct MadeFragment {
-  std::string fragment;  // "s=…[&hide=…][&view=…][&mode=…]", without '#'
+  std::string fragment;  // "s=…[&hide=…][&view=…][&mode=…][&step=…]", without '#'
   std::string error;     // empty on success; e.g. the scene is too large for a link
   bool ok() const { return error.empty(); }
 };
@@ -121,7 +132,7 @@ struct MadeFragment {
 // kDefaultMode, so links made before modes existed stay byte for byte the same). Fails (fragment empty) when
 // the scene is invalid or the fragment would exceed kMaxFragmentBytes.
 MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide = {},
-                           std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode);
+                           std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode, int step = 0);
 
 // "gen=PATTERN,N,D_K,D_V,SEED[&hide=…][&view=…]": the link of an unedited generated scene (a few
 // dozen bytes whatever its size).

@@ -9,6 +9,7 @@
 
 #include "scene/edit.hpp"
 #include "scene/traces.hpp"  // options_of
+#include "ui/walk_mode.hpp"
 
 namespace ui {
 namespace {
@@ -44,6 +45,9 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.scene = std::move(scene);
   state.reset_scene = state.scene;
   state.preset_name = std::move(preset_name);
+  state.ui.demo.clear();  // a demo loader sets it again after loading
+  state.ui.demo_title.clear();
+  if (state.ui.zoomed_token >= state.scene.n()) state.ui.zoomed_token = -1;
   state.generated.reset();
   state.error.clear();
   state.notice.clear();
@@ -116,6 +120,7 @@ bool recompute_if_dirty(AppState& state) {
   }
   state.stats.last_recompute_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  state.aids = attn::reading_aids(state.result);  // the reading aids of the weights just computed
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
   ++state.result_version;
@@ -163,6 +168,12 @@ void set_token_count(AppState& state, int n) {
 }
 
 void set_key_dim(AppState& state, int d_k) {
+  // RoPE turns coordinate pairs: with it on, each head's size stays even, so d_k moves in steps of
+  // 2·heads (towards the requested size).
+  if (state.scene.rope_on) {
+    const int step = 2 * std::max(state.scene.heads, 1), now = state.scene.d_k();
+    if (d_k % step != 0) d_k = d_k > now ? (d_k / step + 1) * step : std::max(step, d_k / step * step);
+  }
   if (std::clamp(d_k, 1, scene::kMaxDim) == state.scene.d_k()) return;
   resize_checked(state, [d_k](scene::Scene& s) {
     scene::set_key_dim(s, d_k);
@@ -228,6 +239,7 @@ void set_focus_head(AppState& state, int head) {
   if (head < 0 || head >= int(state.heads.heads.size()) || head == state.ui.focus_head) return;
   state.ui.focus_head = head;
   state.result = state.heads.heads[std::size_t(head)];
+  state.aids = attn::reading_aids(state.result);
   ++state.result_version;  // the Scores and Mask panels repaint the newly focused head
 }
 
@@ -266,6 +278,12 @@ void clear_custom_mask(AppState& state) {
   if (state.scene.mask.size() == 0) return;
   state.scene.mask.resize(0, 0);
   mark_dirty(state);
+}
+
+std::string example_label(const AppState& state) {
+  if (!state.ui.demo.empty()) return state.ui.demo_title.empty() ? state.ui.demo : state.ui.demo_title;
+  if (!state.preset_name.empty()) return state.preset_name;
+  return "(custom scene)";
 }
 
 std::string load_scene_text(AppState& state, std::string_view json_text) {
@@ -330,6 +348,10 @@ void record_item_rect(AppState& state, const std::string& id) {
   if (!ImGui::IsItemVisible()) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+}
+
+void record_item_text(AppState& state, const std::string& id, float width) {
+  state.widget_text_w[id] = width;
 }
 
 }  // namespace ui

@@ -14,11 +14,15 @@
 #include <vector>
 
 #include "core/incremental.hpp"
+#include "core/reading_aids.hpp"
+#include "core/keyspace.hpp"
 #include "imgui.h"
 #include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
+#include "ui/steppers.hpp"
+#include "ui/walk_steps.hpp"
 
 namespace ui {
 
@@ -39,6 +43,7 @@ struct GridGeometry {
 // range. Rebuilt only when the result changes, not on every hover frame.
 struct HeatmapImage {
   std::uint64_t version = 0;  // AppState::result_version it was built from (0: never built)
+  int grid = 0;               // which grid of the panel it holds (Scores: raw or scaled + masked)
   int n = 0;
   std::vector<float> values;
   float lo = 0, hi = 1;  // colour range
@@ -51,12 +56,46 @@ using Mode = scene::link::Mode;
 
 // State of the screen itself rather than of the scene: the mode, layout values measured last frame,
 // and what panels cache between frames. Every piece of UI state is here or in AppState.
+// The walk-through (Mode::Walk): which stage it shows and which query row its numbers follow. The
+// stage, not an index, is kept: dragging a slider of a learned scene makes it direct and removes
+// the X step, and the walk stays on the same stage.
+struct WalkUi {
+  walk::Stage stage = walk::Stage::Inputs;
+  int row = 0;                 // query row of the live numbers (clamped to n − 1 when drawn)
+  bool scroll_to_top = false;  // set at a step change: the page scrolls up to the step card
+  float card_h = 0;            // the step card's content height, measured last frame (0: not yet)
+};
+
+// The quiz (ui/quiz.hpp): open or not, the question shown, each question's pick.
+struct QuizUi {
+  bool open = false;
+  int question = 0;
+  std::vector<int> picked;  // per question: the choice picked (−1: none yet)
+  int return_to = -1;       // after "show me": the question the step card offers to go back to
+};
+
+// The Scores panel shows one of two grids: raw QKᵀ, or the scaled + masked QKᵀ / s + M.
+enum class ScoresTab { Raw, Scaled };
+
 struct UiState {
   Mode mode = Mode::Explore;  // the link's mode= (default Explore, not written in links)
-  int focus_head = 0;         // multi-head scenes: the head Scores, Mask and tooltips describe
+  WalkUi walk;                // the walk-through's stage and row (used in Mode::Walk)
+  QuizUi quiz;
+  ScoresTab scores_tab = ScoresTab::Raw;
+  // Reading aids on the weights grid (switchable): each row's entropy and its largest cell outlined.
+  bool show_entropy = false, show_argmax = false;
+  int focus_head = 0;  // multi-head scenes: the head Scores, Mask and tooltips describe
   // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
   // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
   std::string tooltip, next_tooltip;
+
+  // --- what the Example picker names (getState().ui.example)
+  std::string demo;        // the gallery demo loaded last (#demo=NAME), "" if none; load_scene clears it
+  std::string demo_title;  // its title from demos/index.json ("" → the name)
+
+  // --- the vectors panel
+  int zoomed_token = -1;  // token shown with numbers over wrapped lines (compact view), −1 none
+  bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
 
   // --- layout, measured while drawing (last frame → this frame)
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
@@ -72,6 +111,23 @@ struct UiState {
   std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
+
+  // --- the FlashAttention and Decode modes: the step on screen (ui/steppers.hpp)
+  FlashStepper flash;
+  DecodeStepper decode;
+};
+
+// The Key space mode's pictures (panels/keyspace_panel.cpp): which query they follow, the planes
+// they draw in, and a drag in progress (during which plane and view stay fixed, so the point stays
+// under the mouse).
+struct KeySpaceState {
+  enum Drag { None = 0, Query = 1, Key = 2, Value = 3 };
+  int selected = 0;                       // the followed query (click an arrow)
+  std::uint64_t planes_version = ~0ull;   // result_version the planes were fitted to
+  attn::Plane key_plane, value_plane;     // queries + keys together; values
+  int drag_kind = None, drag_index = -1;  // what is being dragged
+  ImVec2 grab;                            // mouse − point at the press, pixels
+  ImVec4 key_view, value_view;            // data bounds (x0, y0, x1, y1) as last fitted
 };
 
 struct FrameStats {
@@ -96,6 +152,8 @@ struct AppState {
   attn::HeadsResult heads;  // every head, their concat and the output map (scene::compute_heads);
                             // for one head without RoPE or W_o only Q, K, V (then `result` is all)
   attn::Result result;      // the focused head's stages (heads.heads[ui.focus_head]); all of it for h = 1
+  attn::ReadingAids
+      aids;  // per-row entropy and argmax of result.weights (the focused head), computed with it
   // Keeps what the next edit can reuse: a dragged query recomputes one row, a key one column and
   // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
   attn::IncrementalAttention engine;
@@ -120,10 +178,14 @@ struct AppState {
 
   // --- automation: named widget rectangles in ImGui coordinates, as last drawn
   std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
+  // Width of the text drawn inside a value cell (Q/i/c …; 0 when the cell shows no number), so
+  // tests can check that no number is wider than its cell.
+  std::unordered_map<std::string, float> widget_text_w;
   GridGeometry scores_grid, weights_grid, mask_grid;
   std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
 
-  UiState ui;  // mode, layout values, panel caches
+  UiState ui;              // mode, layout values, panel caches
+  KeySpaceState keyspace;  // the Key space mode's pictures
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
   // Set by a panel whose measured size changed this frame: the layout is not settled yet, so the
@@ -164,6 +226,10 @@ void remove_wo(AppState& state);
 void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);
 
+// What the Example picker shows: the demo's title, else the preset's name, else "(custom scene)"
+// (without the "· edited" the picker adds after a change).
+std::string example_label(const AppState& state);
+
 // Validate and load scene JSON text (setState, a file, Import JSON). A scene identical to a bundled
 // preset keeps the preset's name in the picker. Returns "" or the error (field: reason), which is
 // also put in state.error as "Scene rejected — …"; on error the state is kept.
@@ -178,5 +244,7 @@ void record_frame(FrameStats& stats, double ms);
 
 // Record the last ImGui item's rectangle under `id` (only when it is visible).
 void record_item_rect(AppState& state, const std::string& id);
+// Record the width of the text drawn inside widget `id` (ImGui pixels).
+void record_item_text(AppState& state, const std::string& id, float width);
 
 }  // namespace ui

@@ -26,6 +26,8 @@ ActionText action_text(FileAction action) {
       return {"Save scene###file-dialog", "Save the scene (JSON v1) as:", "Save"};
     case FileAction::SavePng:
       return {"Save screenshot###file-dialog", "Save the screen (PNG) as:", "Save"};
+    case FileAction::SaveExport:
+      return {"Export###file-dialog", "Save the export (NumPy, PyTorch, LaTeX or SVG) as:", "Save"};
     case FileAction::None:
       break;
   }

@@ -16,9 +16,10 @@ namespace ui {
 
 enum class FileAction {
   None,
-  OpenScene,  // read a scene JSON v1 file
-  SaveScene,  // write the current scene as JSON v1
-  SavePng,    // write the screen as a PNG
+  OpenScene,   // read a scene JSON v1 file
+  SaveScene,   // write the current scene as JSON v1
+  SavePng,     // write the screen as a PNG
+  SaveExport,  // write the Export menu's text (scene/export: .py, .tex or .svg)
 };
 
 struct FileDialog {

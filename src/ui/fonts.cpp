@@ -16,6 +16,7 @@ const ImWchar kRanges[] = {
     0x1D40, 0x1D62,  // modifier letters: ᵀ, subscript ᵢ
     0x2010, 0x203A,  // dashes, quotes, bullet, ellipsis
     0x2070, 0x209F,  // super- and subscript digits
+    0x2113, 0x2113,  // ℓ (the online softmax's running sum)
     0x2190, 0x2199,  // arrows
     0x2200, 0x22FF,  // math operators: − √ ∞ ≈ ≤ ≥ ∑ ⋅
     0x25A0, 0x25CF,  // squares, triangles, circles

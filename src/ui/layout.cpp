@@ -25,6 +25,7 @@
 #include "ui/panels/panel_parts.hpp"
 #include "ui/sharing.hpp"
 #include "ui/theme.hpp"
+#include "ui/walk_mode.hpp"
 
 namespace ui {
 
@@ -103,18 +104,35 @@ void draw_mode_bar(AppState& state, ImVec2 pos, ImVec2 size) {
     ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::kAccent : palette::kTextDim));
     if (ImGui::Button(label.c_str()) && !current) {
-      state.ui.mode = m.mode;
-      state.layout_changed = true;                             // draw the new layout at once
-      if (sharing().scene_changed) sharing().scene_changed();  // the address carries the mode
+      if (m.mode == Mode::Walk) {
+        set_walk_step(state, 0);  // the walk starts at its first step
+      } else {
+        state.ui.mode = m.mode;
+        if (sharing().scene_changed) sharing().scene_changed();  // the address carries the mode
+      }
+      state.layout_changed = true;  // draw the new layout at once
     }
     ImGui::PopStyleColor(2);
     record_item_rect(state, "mode/" + std::string(m.name));
+    if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
     ImGui::SameLine(0, 0.3f * em);
   }
+  // The quiz opens from any mode.
+  const char* quiz_label = "Check yourself ✓";
+  const float quiz_w = ImGui::CalcTextSize(quiz_label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - quiz_w));
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::kAccent : palette::kTextDim));
+  if (ImGui::Button(quiz_label)) open_quiz(state, state.ui.quiz.question);
+  ImGui::PopStyleColor(2);
+  record_item_rect(state, "quiz/open");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The lessons' check questions as a quiz");
   ImGui::NewLine();
   ImGui::End();
   ImGui::PopStyleColor();
 }
+
+using scene::link::Panel;
 
 // What a mode's layout function works with: the display's geometry and one method per panel, each
 // drawing that panel as a child window at (pos, size) of the page (which scrolls when the panels
@@ -141,6 +159,38 @@ struct Screen {
   }
   void close() const { ImGui::EndChild(); }
 
+  // Walk through: the step's panels get an accent border, the others are dimmed (less when
+  // hovered); every control in them stays live. Call inside the panel's child window.
+  void walk_light(Panel panel) const {
+    if (state.ui.mode != Mode::Walk) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+    const ImVec2 q(p.x + s.x, p.y + s.y);
+    dl->PushClipRectFullScreen();
+    if (walk_panel_lit(state, panel)) {
+      dl->AddRect(p, q, palette::kAccent, ImGui::GetStyle().WindowRounding, 0, std::max(2.0f, 0.15f * em));
+    } else {
+      const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
+                                                  ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
+      dl->AddRectFilled(p, q, IM_COL32(22, 25, 31, hovered ? 90 : 165), ImGui::GetStyle().WindowRounding);
+    }
+    dl->PopClipRect();
+  }
+
+  // The walk's step card (not a panel of the link's hide=/view=).
+  void walk_card(ImVec2 pos, ImVec2 size) {
+    ImGui::SetCursorPos(ImVec2(pos.x, pos.y - top_h));
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, to_vec4(palette::kPanel));
+    ImGui::PushStyleColor(ImGuiCol_Border, to_vec4(palette::kAccent));
+    ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, ImGui::GetStyle().WindowRounding);
+    const bool visible = ImGui::BeginChild("Walk through", size, true, ImGuiWindowFlags_NoScrollbar);
+    ImGui::PopStyleVar();
+    ImGui::PopStyleColor(2);
+    if (visible) draw_walk_card(state, fonts);
+    ImGui::EndChild();
+    recompute_if_dirty(state);
+  }
+
   void controls(ImVec2 pos, ImVec2 size) {
     if (open("Controls", pos, size)) {
       claim_hover(state, Term::Scale);
@@ -150,6 +200,7 @@ struct Screen {
       if (std::abs(measured - state.ui.controls_h) > 0.5f) state.layout_changed = true;
       state.ui.controls_h = measured;
       panel_border(state, Term::Scale);
+      walk_light(Panel::Controls);
     }
     close();
     recompute_if_dirty(state);  // later panels in this frame show the edited scene
@@ -159,6 +210,7 @@ struct Screen {
       claim_hover(state, Term::Tokens);
       draw_vectors_panel(state, fonts);
       panel_border(state, Term::Tokens);
+      walk_light(Panel::Vectors);
     }
     close();
     recompute_if_dirty(state);
@@ -168,6 +220,7 @@ struct Screen {
       draw_heatmap_panel(state, painter, fonts, kind);
       claim_hover(state, kind == HeatmapKind::Scores ? Term::Scores : Term::Weights);
       panel_border(state, kind == HeatmapKind::Scores ? Term::Scores : Term::Weights);
+      walk_light(kind == HeatmapKind::Scores ? Panel::Scores : Panel::Weights);
     }
     close();
   }
@@ -176,6 +229,51 @@ struct Screen {
       draw_mask_panel(state, painter, fonts);
       claim_hover(state, Term::Mask);
       panel_border(state, Term::Mask);
+      walk_light(Panel::Mask);
+    }
+    close();
+    recompute_if_dirty(state);
+  }
+  // FlashAttention mode: the Scores heatmap with the tiles drawn over it.
+  void flash_scores(ImVec2 pos, ImVec2 size) {
+    if (open("Scores", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+      draw_heatmap_panel(state, painter, fonts, HeatmapKind::Scores);
+      draw_flash_tiles(state);
+      claim_hover(state, Term::Scores);
+      panel_border(state, Term::Scores);
+    }
+    close();
+  }
+  void flash_stepper(ImVec2 pos, ImVec2 size) {
+    if (open("FlashAttention", pos, size)) draw_flash_panel(state, fonts);
+    close();
+  }
+  void flash_rows(ImVec2 pos, ImVec2 size) {
+    if (open("Running state", pos, size)) draw_flash_rows(state, fonts);
+    close();
+  }
+  void decode_stepper(ImVec2 pos, ImVec2 size) {
+    if (open("Decode", pos, size)) draw_decode_panel(state, fonts);
+    close();
+  }
+  void decode_cache(ImVec2 pos, ImVec2 size) {
+    if (open("KV cache", pos, size, ImGuiWindowFlags_NoScrollbar)) draw_decode_cache(state, fonts);
+    close();
+  }
+  void keyspace(ImVec2 pos, ImVec2 size) {
+    if (open("Key space", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+      claim_hover(state, Term::Keys);
+      draw_keyspace_panel(state, fonts);
+      panel_border(state, Term::Keys);
+    }
+    close();
+    recompute_if_dirty(state);
+  }
+  void valuespace(ImVec2 pos, ImVec2 size) {
+    if (open("Value space", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+      claim_hover(state, Term::Values);
+      draw_valuespace_panel(state, fonts);
+      panel_border(state, Term::Values);
     }
     close();
     recompute_if_dirty(state);
@@ -185,22 +283,23 @@ struct Screen {
       draw_output_panel(state, fonts);
       claim_hover(state, Term::Output);
       panel_border(state, Term::Output);
+      walk_light(Panel::Output);
     }
     close();
   }
 };
 
-using scene::link::Panel;
-
 // Explore: every panel at once. Wide: controls above the vectors on the left; scores | weights above
 // mask | output on the right. Narrow (phones in portrait): one column that scrolls as a whole. One
 // full-size panel (view=) fills the window at any width; the wide layout does that.
-void layout_explore(Screen& sc) {
+// Walk through (walk = true): the same panels with the step card on top of the right column (wide)
+// or of the column (narrow), where the step's panels come first, right under the card.
+void layout_panels(Screen& sc, bool walk) {
   const AppState& state = sc.state;
   const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
   const float controls_h = state.ui.controls_h;
   if (!sc.narrow || sharing().view) {
-    const int d_max = std::max(state.scene.d_k(), state.scene.d_v());
+    const int d_max = std::max({state.scene.d_k(), state.scene.d_v(), int(state.scene.X.cols())});
     const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
     const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
     const float body_y = sc.top_h > 0 ? sc.top_h : margin;
@@ -226,15 +325,23 @@ void layout_explore(Screen& sc) {
 
     const float rx = left ? margin + left_w + gap : margin;
     const float rw = W - rx - margin;
-    const float top_row_h = !bottom_row ? body_h : std::floor(0.62f * body_h);
+    // The right column, below the walk's step card when there is one.
+    float ry = body_y, rh = body_h;
+    if (walk) {
+      const float card_h = walk_card_height(state, sc.fonts, rw);
+      sc.walk_card(ImVec2(rx, body_y), ImVec2(rw, card_h));
+      ry += card_h + gap;
+      rh -= card_h + gap;
+    }
+    const float top_row_h = !bottom_row ? rh : std::floor(0.62f * rh);
     const float half_w = show_scores && show_weights ? std::floor(0.5f * (rw - gap)) : rw;
-    if (show_scores) sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(rx, body_y), ImVec2(half_w, top_row_h));
+    if (show_scores) sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(rx, ry), ImVec2(half_w, top_row_h));
     if (show_weights) {
       const float x = show_scores ? rx + half_w + gap : rx;
-      sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(x, body_y), ImVec2(rx + rw - x, top_row_h));
+      sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(x, ry), ImVec2(rx + rw - x, top_row_h));
     }
-    const float by = top_row ? body_y + top_row_h + gap : body_y;
-    const float bh = body_y + body_h - by;
+    const float by = top_row ? ry + top_row_h + gap : ry;
+    const float bh = ry + rh - by;
     // The mask needs little room for few tokens: give the rest to the output bars.
     const float mask_want = 8.0f * em + float(state.scene.n()) * 2.6f * em;  // labels + cells
     const float mask_w =
@@ -248,33 +355,69 @@ void layout_explore(Screen& sc) {
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
     const float x = margin;
     float y = sc.top_h > 0 ? sc.top_h : margin;
-    const float tokens_h = std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 5.6f * em));
+    // A learned scene has four rows per token (x, q, k, v) and the W grids below them.
+    const bool learned = state.scene.mode == scene::Mode::Projected;
+    const float per_token = learned ? 7.4f * em : 5.6f * em;
+    const float tokens_h = std::min(learned ? 40.0f * em : 28.0f * em,
+                                    std::max(12.0f * em, float(state.scene.n()) * per_token));
     const float square = std::min(w, 30.0f * em);
-    if (panel_shown(Panel::Controls)) {
-      sc.controls(ImVec2(x, y), ImVec2(w, controls_h));
-      y += controls_h + gap;
+    if (walk) {
+      const float card_h = walk_card_height(state, sc.fonts, w);
+      sc.walk_card(ImVec2(x, y), ImVec2(w, card_h));
+      y += card_h + gap;
     }
-    if (panel_shown(Panel::Vectors)) {
-      sc.vectors(ImVec2(x, y), ImVec2(w, tokens_h));
-      y += tokens_h + gap;
+    // Panels in their usual order; in the walk, the step's own panels first.
+    const Panel order[] = {Panel::Controls, Panel::Vectors, Panel::Scores,
+                           Panel::Weights,  Panel::Mask,    Panel::Output};
+    for (int pass = walk ? 0 : 1; pass < 2; ++pass) {
+      for (Panel panel : order) {
+        if (!panel_shown(panel)) continue;
+        if (walk && walk_panel_lit(state, panel) != (pass == 0)) continue;
+        switch (panel) {
+          case Panel::Controls:
+            sc.controls(ImVec2(x, y), ImVec2(w, controls_h));
+            y += controls_h + gap;
+            break;
+          case Panel::Vectors:
+            sc.vectors(ImVec2(x, y), ImVec2(w, tokens_h));
+            y += tokens_h + gap;
+            break;
+          case Panel::Scores:
+            sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
+            y += square * 0.9f + 6.0f * em + gap;
+            break;
+          case Panel::Weights:
+            sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
+            y += square * 0.9f + 6.0f * em + gap;
+            break;
+          case Panel::Mask: {
+            // Tall enough for cells about the heatmaps' size (the mask is read against them).
+            const float mask_h = square * 0.75f + 6.0f * em;
+            sc.mask(ImVec2(x, y), ImVec2(w, mask_h));
+            y += mask_h + gap;
+            break;
+          }
+          case Panel::Output: {
+            const float out_h = float(state.scene.n()) * 2.5f * em + 6.0f * em;
+            sc.output(ImVec2(x, y), ImVec2(w, out_h));
+            y += out_h + gap;
+            break;
+          }
+          case Panel::Formula:
+            break;
+        }
+      }
     }
-    if (panel_shown(Panel::Scores)) {
-      sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
-      y += square * 0.9f + 6.0f * em + gap;
-    }
-    if (panel_shown(Panel::Weights)) {
-      sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
-      y += square * 0.9f + 6.0f * em + gap;
-    }
-    if (panel_shown(Panel::Mask)) {
-      // Tall enough for cells about the heatmaps' size (the mask is read against them).
-      const float mask_h = square * 0.75f + 6.0f * em;
-      sc.mask(ImVec2(x, y), ImVec2(w, mask_h));
-      y += mask_h + gap;
-    }
-    if (panel_shown(Panel::Output))
-      sc.output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 2.5f * em + 6.0f * em));
   }
+  // A new step scrolls the page back up to its card (phones; short landscape displays).
+  if (walk && state.ui.walk.scroll_to_top) ImGui::SetScrollY(0.0f);
+}
+
+void layout_explore(Screen& sc) {
+  layout_panels(sc, false);
+}
+void layout_walk(Screen& sc) {
+  layout_panels(sc, true);
 }
 
 // Heads: the heads side by side. Wide: controls (with the heads control) above the vectors (each
@@ -344,6 +487,94 @@ void layout_heads(Screen& sc) {
   }
 }
 
+// FlashAttention: the stepper on the left; on the right the Scores grid cut into tiles above each
+// query row's running state. Narrow: one scrolling column.
+void layout_flash(Screen& sc) {
+  flash_tick(sc.state);
+  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const int n = sc.state.scene.n();
+  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  if (!sc.narrow) {
+    // Top: the stepper beside the tiled Scores grid; below, across the width, the rows' state.
+    const float body_h = std::max(H - body_y - margin, 36.0f * em);
+    const float rows_h = std::floor(std::clamp(float(n) * 1.7f * em + 8.5f * em, 9.0f * em, 0.45f * body_h));
+    const float top_h = body_h - rows_h - gap;
+    const float left_w = std::floor(std::clamp(0.36f * W, 22.0f * em, 30.0f * em));
+    sc.flash_stepper(ImVec2(margin, body_y), ImVec2(left_w, top_h));
+    const float rx = margin + left_w + gap;
+    sc.flash_scores(ImVec2(rx, body_y), ImVec2(W - rx - margin, top_h));
+    sc.flash_rows(ImVec2(margin, body_y + top_h + gap), ImVec2(W - 2.0f * margin, rows_h));
+  } else {
+    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
+    float y = body_y;
+    const float stepper_h = 23.5f * em, square = std::min(w, 30.0f * em);
+    sc.flash_stepper(ImVec2(margin, y), ImVec2(w, stepper_h));
+    y += stepper_h + gap;
+    sc.flash_scores(ImVec2(margin, y), ImVec2(w, square * 0.9f + 6.0f * em));
+    y += square * 0.9f + 6.0f * em + gap;
+    sc.flash_rows(ImVec2(margin, y), ImVec2(w, float(n) * 2.0f * em + 8.0f * em));
+  }
+}
+
+// Decode: the stepper and the multiply counter on the left, the cache on the right. Narrow: stacked.
+void layout_decode(Screen& sc) {
+  decode_tick(sc.state);
+  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const int n = sc.state.scene.n();
+  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  if (!sc.narrow) {
+    const float body_h = std::max(H - body_y - margin, 30.0f * em);
+    const float left_w = std::floor(std::clamp(0.34f * W, 22.0f * em, 30.0f * em));
+    sc.decode_stepper(ImVec2(margin, body_y), ImVec2(left_w, body_h));
+    const float rx = margin + left_w + gap;
+    sc.decode_cache(ImVec2(rx, body_y), ImVec2(W - rx - margin, body_h));
+  } else {
+    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
+    float y = body_y;
+    const float stepper_h = 25.5f * em;
+    sc.decode_stepper(ImVec2(margin, y), ImVec2(w, stepper_h));
+    y += stepper_h + gap;
+    sc.decode_cache(ImVec2(margin, y), ImVec2(w, float(n + 3) * 2.1f * em + 10.0f * em));
+  }
+}
+
+// Key space: the soft dictionary as pictures. Wide: key space | value space | weights on top (the
+// two pictures are read together: move q toward k_j, watch y slide onto v_j; hovering a weights row
+// follows that query), the vectors across the bottom. Narrow: key space, value space, weights, vectors in one
+// scrolling column. The pictures are drawn first so a drag in them shows in every other panel in the same
+// frame.
+void layout_keyspace(Screen& sc) {
+  const AppState& state = sc.state;
+  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  if (!sc.narrow) {
+    const float body_h = std::max(H - body_y - margin, 34.0f * em);
+    const float full_w = W - 2.0f * margin;
+    const float top_h = std::floor(0.62f * body_h);
+    const float weights_w = std::floor(std::clamp(0.22f * full_w, 16.0f * em, 26.0f * em));
+    const float pic_w = std::floor(0.5f * (full_w - weights_w - 2.0f * gap));
+    sc.keyspace(ImVec2(margin, body_y), ImVec2(pic_w, top_h));
+    sc.valuespace(ImVec2(margin + pic_w + gap, body_y), ImVec2(pic_w, top_h));
+    const float wx = margin + 2.0f * (pic_w + gap);
+    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(wx, body_y), ImVec2(margin + full_w - wx, top_h));
+    const float by = body_y + top_h + gap;
+    sc.vectors(ImVec2(margin, by), ImVec2(full_w, body_y + body_h - by));
+  } else {
+    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
+    float y = body_y;
+    const float pic = std::min(w, 26.0f * em) + 5.0f * em;
+    sc.keyspace(ImVec2(margin, y), ImVec2(w, pic));
+    y += pic + gap;
+    sc.valuespace(ImVec2(margin, y), ImVec2(w, pic));
+    y += pic + gap;
+    const float square = std::min(w, 30.0f * em);
+    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(margin, y), ImVec2(w, square * 0.9f + 6.0f * em));
+    y += square * 0.9f + 6.0f * em + gap;
+    sc.vectors(ImVec2(margin, y),
+               ImVec2(w, std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 7.0f * em))));
+  }
+}
+
 // Each mode's layout, in the order of scene::link::kModes.
 struct ModeLayout {
   scene::link::Mode mode;
@@ -351,7 +582,11 @@ struct ModeLayout {
 };
 constexpr ModeLayout kLayouts[] = {
     {scene::link::Mode::Explore, layout_explore},
+    {scene::link::Mode::Walk, layout_walk},
     {scene::link::Mode::Heads, layout_heads},
+    {scene::link::Mode::KeySpace, layout_keyspace},
+    {scene::link::Mode::Flash, layout_flash},
+    {scene::link::Mode::Decode, layout_decode},
 };
 static_assert(sizeof(kLayouts) / sizeof(kLayouts[0]) == std::size_t(scene::link::kModeCount),
               "every mode of scene::link::kModes needs its layout here");
@@ -375,6 +610,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.ui.tooltip = std::move(state.ui.next_tooltip);  // the tooltip text drawn last frame
   state.ui.next_tooltip.clear();
   state.widget_rects.clear();
+  state.widget_text_w.clear();
 
   const ImGuiIO& io = ImGui::GetIO();
   Screen screen{state, painter, fonts};
@@ -390,6 +626,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.ui.compact_headers = H < 40.0f * em;
   if (state.ui.controls_h <= 0) state.ui.controls_h = 16.0f * em;  // until the first measurement
 
+  handle_walk_keys(state);  // ←/→ and Esc: before anything is drawn, so the frame shows the new step
   if (screen.show_formula) draw_top_bar(state, fonts, ImVec2(0, 0), ImVec2(W, formula_h));
   if (mode_bar) draw_mode_bar(state, ImVec2(0, formula_h), ImVec2(W, screen.top_h - formula_h));
   recompute_if_dirty(state);  // an edit made by the formula strip (none today) would show at once
@@ -405,7 +642,9 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   ImGui::Dummy(ImVec2(0, screen.margin));  // bottom margin when the page scrolls
   ImGui::End();
   ImGui::PopStyleColor();
-  draw_sharing(state, fonts);  // the gallery window over the panels; the page follows edits
+  state.ui.walk.scroll_to_top = false;
+  draw_quiz_window(state, fonts);  // over the panels, which stay live
+  draw_sharing(state, fonts);      // the gallery window over the panels; the page follows edits
 }
 
 }  // namespace ui

@@ -48,14 +48,17 @@ inline const ScaleTexts& scale_texts(attn::ScaleMode mode) {
   return table[static_cast<int>(mode)];
 }
 
-// The divisor written out with 3 significant digits: "√d_k = √8 = 2.828", "T = 0.5"; "" without
-// scaling.
+// The divisor written out with 3 significant digits: "√d_k = √8 = 2.828", "√(d_k/h) = √2 = 1.414"
+// (multi-head), "T = 0.5"; "" without scaling.
 inline std::string divisor_equation(const scene::Scene& s, double divisor) {
   switch (s.scale.mode) {
     case attn::ScaleMode::None:
       return "";
     case attn::ScaleMode::SqrtDk:
-      return "√d_k = √" + std::to_string(s.d_k()) + " = " + format_number(divisor, 3);
+      // A multi-head scene divides by the root of each head's size.
+      return (s.heads > 1 ? "√(d_k/h) = √" + std::to_string(s.d_k() / s.heads)
+                          : "√d_k = √" + std::to_string(s.d_k())) +
+             " = " + format_number(divisor, 3);
     case attn::ScaleMode::Temperature:
       return "T = " + format_number(divisor, 3);
   }

@@ -73,6 +73,23 @@ std::string set_demo_index(std::string_view json_text) {
   return "";
 }
 
+void note_demo_loaded(AppState& state, const std::string& name) {
+  state.ui.demo = name;
+  state.ui.demo_title.clear();
+  for (const DemoInfo& d : sharing().demos) {
+    if (d.name == name) state.ui.demo_title = d.title;
+  }
+}
+
+std::string load_demo(AppState& state, const std::string& name, std::string_view json_text) {
+  if (!load_scene_text(state, json_text).empty()) {
+    state.error = "demo '" + name + "': " + state.error;
+    return state.error;
+  }
+  note_demo_loaded(state, name);
+  return "";
+}
+
 //-------------------------------------------------------------------------------------------------
 // [SECTION] Share buttons
 //-------------------------------------------------------------------------------------------------
@@ -101,9 +118,57 @@ struct ButtonFlow {
 
 }  // namespace
 
+// The Export menu: four items (ids export/numpy, export/pytorch, export/latex, export/svg) and the
+// stage the LaTeX and SVG items show (export/stage). The text itself is scene/export's, the same as
+// attention-lab-cli --export and attentionLab.exportText.
+static void draw_export_menu(AppState& state, const Fonts& fonts) {
+  Sharing& s = sharing();
+  if (!ImGui::BeginPopup("##export-menu")) return;
+  const bool files = s.export_saves_files;
+  const std::string stage = scene::export_stage_name(s.export_stage);
+  auto item = [&](const std::string& label, const char* id, const char* hint) {
+    const bool chosen = ImGui::Selectable(label.c_str());
+    record_item_rect(state, id);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", hint);
+    return chosen;
+  };
+  std::optional<scene::ExportKind> chosen;
+  if (item(files ? "Save as NumPy…" : "Copy as NumPy", "export/numpy",
+           "A Python script that rebuilds this scene and computes every stage in NumPy"))
+    chosen = scene::ExportKind::NumPy;
+  if (item(files ? "Save as PyTorch…" : "Copy as PyTorch", "export/pytorch",
+           "The same in PyTorch (float64; nn.Linear, nn.MultiheadAttention)"))
+    chosen = scene::ExportKind::PyTorch;
+  ImGui::Separator();
+  ImGui::PushFont(fonts.small);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("Stage");
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
+  if (ImGui::BeginCombo("##export-stage", stage.c_str())) {
+    for (const scene::ExportStage st :
+         {scene::ExportStage::Weights, scene::ExportStage::Scores, scene::ExportStage::Scaled,
+          scene::ExportStage::Q, scene::ExportStage::K, scene::ExportStage::V, scene::ExportStage::Output}) {
+      if (ImGui::Selectable(scene::export_stage_name(st), st == s.export_stage)) s.export_stage = st;
+    }
+    ImGui::EndCombo();
+  }
+  record_item_rect(state, "export/stage");
+  if (item((files ? "Save as LaTeX (" : "Copy as LaTeX (") + stage + (files ? ")…" : ")"), "export/latex",
+           "The stage as an amsmath bmatrix, 3 decimals"))
+    chosen = scene::ExportKind::LaTeX;
+  if (item((files ? "Save SVG (" : "Download SVG (") + stage + (files ? ")…" : ")"), "export/svg",
+           "The stage as a vector heatmap in the app's colours"))
+    chosen = scene::ExportKind::Svg;
+  ImGui::EndPopup();
+  if (chosen) s.export_text(*chosen, s.export_stage);
+}
+
 void draw_share_buttons(AppState& state, const Fonts& fonts) {
   Sharing& s = sharing();
-  if (!s.copy_link && !s.export_json && !s.import_json && !s.export_png && !s.open_demo) return;
+  if (!s.copy_link && !s.export_json && !s.import_json && !s.export_png && !s.open_demo && !s.export_text)
+    return;
   ImGui::Dummy(ImVec2(0, 0.2f * ImGui::GetFontSize()));
   ImGui::PushFont(fonts.small);
   ImGui::TextDisabled("Share this exact scene, or open a demo that teaches one idea.");
@@ -128,6 +193,11 @@ void draw_share_buttons(AppState& state, const Fonts& fonts) {
   if (s.export_png && flow.button(state, "Export PNG", "share/export-png", "Save the screen as an image")) {
     s.export_png();
   }
+  if (s.export_text && flow.button(state, "Export…", "export/menu",
+                                   "This scene as NumPy or PyTorch code, a LaTeX matrix or an SVG figure")) {
+    ImGui::OpenPopup("##export-menu");
+  }
+  draw_export_menu(state, fonts);
 }
 
 //-------------------------------------------------------------------------------------------------
@@ -161,7 +231,12 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
   }
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
   ImGui::PushFont(fonts.small);
-  ImGui::TextWrapped("Each demo is a link: #demo=NAME after the page address opens it directly.");
+  if (s.copy_link) {
+    ImGui::TextWrapped("Each demo is a link: #demo=NAME after the page address opens it directly.");
+  } else {  // the desktop app: no address bar
+    ImGui::TextWrapped(
+        "Each demo opens with a click here, or at start with --demo NAME (on the web: #demo=NAME).");
+  }
   ImGui::PopFont();
   ImGui::PopStyleColor();
   ImGui::Separator();
@@ -175,7 +250,7 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
     const float row_h = fonts.heading->FontSize + 0.25f * em + desc_h + 0.3f * em;
     const ImVec2 top = ImGui::GetCursorScreenPos();
     ImGui::PushID(demo.name.c_str());
-    const bool current = demo.name == s.current_demo;
+    const bool current = demo.name == state.ui.demo;
     if (ImGui::Selectable("##demo", current, 0, ImVec2(0, row_h))) {
       s.open_demo(demo.name);
       s.gallery_open = false;

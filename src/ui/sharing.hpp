@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scene/export.hpp"
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
@@ -34,13 +35,17 @@ struct Sharing {
   std::optional<scene::link::Panel> view;               // one panel full-size
 
   // --- gallery
-  std::vector<DemoInfo> demos;  // sent by the page (demos/index.json)
-  std::string current_demo;     // the demo loaded last (highlighted), empty if none
-  bool gallery_open = false;
+  std::vector<DemoInfo> demos;  // sent by the page (demos/index.json); desktop: bundled
+  bool gallery_open = false;    // (the demo loaded last, highlighted: AppState::ui.demo)
 
   // --- platform actions (empty: button not shown)
   std::function<void(const std::string& name)> open_demo;
   std::function<void()> copy_link, export_json, import_json, export_png;
+  // The Export menu (scene/export): the web copies the text or downloads the SVG; the desktop
+  // saves a file through its path dialog (`export_saves_files`: the menu says "Save …").
+  std::function<void(scene::ExportKind kind, scene::ExportStage stage)> export_text;
+  bool export_saves_files = false;
+  scene::ExportStage export_stage = scene::ExportStage::Weights;  // for LaTeX and SVG
   // Called once after each recompute (the scene changed): the page updates its address bar.
   std::function<void()> scene_changed;
 
@@ -64,7 +69,15 @@ std::vector<scene::link::Panel> hidden_panels();
 // Parse demos/index.json: [{"name","title","description"}, …]. Returns "" or an error naming the entry.
 std::string set_demo_index(std::string_view json_text);
 
-// Inside the Controls panel: "Share" row (Copy link, Export JSON, Import JSON, Export PNG, Gallery).
+// After a demo's scene has been loaded: the picker names it (AppState::ui.demo and its title from
+// the index; load_scene clears both again).
+void note_demo_loaded(AppState& state, const std::string& name);
+// Load demo `name` from its scene JSON text (the desktop's bundled demos): the scene as setState
+// would load it, then note_demo_loaded. "" or the error (also in state.error), scene kept.
+std::string load_demo(AppState& state, const std::string& name, std::string_view json_text);
+
+// Inside the Controls panel: "Share" row (Copy link, Export JSON, Import JSON, Export PNG, Gallery,
+// and the Export… menu: NumPy, PyTorch, LaTeX and SVG of a chosen stage).
 void draw_share_buttons(AppState& state, const Fonts& fonts);
 
 // Once per frame after the panels: the gallery window (when open), and the scene-changed notice.

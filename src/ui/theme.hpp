@@ -17,6 +17,10 @@ constexpr ImU32 kAccentSoft = IM_COL32(94, 200, 190, 48);
 constexpr ImU32 kQuery = IM_COL32(240, 170, 90, 255);   // q: orange
 constexpr ImU32 kKey = IM_COL32(120, 170, 250, 255);    // k: blue
 constexpr ImU32 kValue = IM_COL32(170, 215, 120, 255);  // v: green
+// Each role's diverging partner: negative components in the compact vector strips.
+constexpr ImU32 kQueryNeg = IM_COL32(150, 140, 245, 255);  // q < 0: violet
+constexpr ImU32 kKeyNeg = IM_COL32(240, 125, 160, 255);    // k < 0: rose
+constexpr ImU32 kValueNeg = IM_COL32(215, 125, 225, 255);  // v < 0: magenta
 constexpr ImU32 kError = IM_COL32(235, 100, 95, 255);
 constexpr ImU32 kGap = IM_COL32(30, 34, 42, 255);             // between heatmap cells (= panel)
 constexpr ImU32 kHatch = IM_COL32(92, 100, 116, 255);         // masked-cell stripes

@@ -87,7 +87,7 @@ std::string divisor_text(const scene::Scene& s, const attn::Result& r) {
     case attn::ScaleMode::None:
       return "no scaling";
     case attn::ScaleMode::SqrtDk:
-      return "÷ √" + std::to_string(s.d_k()) + " = " + short_number(r.divisor, 3);
+      return "÷ √" + std::to_string(s.d_k() / std::max(1, s.heads)) + " = " + short_number(r.divisor, 3);
     case attn::ScaleMode::Temperature:
       return "÷ T = " + short_number(r.divisor, 3);
   }

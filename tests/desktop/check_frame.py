@@ -155,6 +155,8 @@ def main():
         missing = [f"{i}/{j}" for i in range(n) for j in range(n) if f"cell/{grid}/{i}/{j}" not in rects]
         c.check(f"all {n}x{n} cell/{grid}/i/j rects present", not missing, f"missing {missing[:5]}")
     ids = ["preset", "causal", "scale", "tokens", "Q/0/0", "K/0/0", "V/0/0"]
+    if "X" in scene:  # a learned scene shows x_i's sliders (q, k, v are computed) and the conversion button
+        ids = ["preset", "causal", "scale", "tokens", "dmodel", "X/0/0", "make-direct"]
     c.check("widget rects present: " + ", ".join(ids), all(i in rects for i in ids),
             f"missing {[i for i in ids if i not in rects]}")
 
@@ -193,20 +195,39 @@ def main():
     # Masked cells: in a band clear of the centred number, every pixel is a stripe or the gap
     # colour, and both occur (stripes, not a flat fill).
     masked = [(i, j) for i in range(n) for j in range(n) if not allowed[i, j]]
+    # The mask panel hatches only what the causal mask hides; a cell hidden by the custom mask alone
+    # shows the mask's own "0" there (a flat cell, checked below to carry no stripes).
+    causal = bool(scene.get("causal"))
+    causal_masked = [(i, j) for i, j in masked if causal and j > i]
+    custom_only = [(i, j) for i, j in masked if not (causal and j > i)]
     if masked:
         for grid in ("weights", "scores", "mask"):
+            cells = causal_masked if grid == "mask" else masked
+            if not cells:
+                continue
             bad = []
-            for i, j in masked:
+            for i, j in cells:
                 r = rects[f"cell/{grid}/{i}/{j}"]
                 x0, x1 = int(r["x"] + 0.15 * r["w"]), int(r["x"] + 0.85 * r["w"])
-                y0, y1 = int(r["y"] + 0.12 * r["h"]), int(r["y"] + 0.3 * r["h"])
+                y0, y1 = int(r["y"] + 0.06 * r["h"]), int(r["y"] + 0.22 * r["h"])  # above the number, even in 20 px cells
                 px = img[y0:y1, x0:x1].reshape(-1, 3)
                 near_hatch = np.abs(px - HATCH).max(axis=1) <= 8
                 near_gap = np.abs(px - GAP).max(axis=1) <= 8
                 share = (near_hatch | near_gap).mean()
                 if share < 0.97 or near_hatch.mean() < 0.1 or near_gap.mean() < 0.1:
                     bad.append(f"({i},{j}): {share:.0%} hatch/gap, {near_hatch.mean():.0%} stripes")
-            c.check(f"{len(masked)} masked {grid} cells are hatched", not bad, "; ".join(bad[:4]))
+            c.check(f"{len(cells)} masked {grid} cells are hatched", not bad, "; ".join(bad[:4]))
+    if custom_only:
+        bad = []
+        for i, j in custom_only:
+            r = rects[f"cell/mask/{i}/{j}"]
+            px = img[int(r["y"] + 0.12 * r["h"]):int(r["y"] + 0.3 * r["h"]),
+                     int(r["x"] + 0.15 * r["w"]):int(r["x"] + 0.85 * r["w"])].reshape(-1, 3)
+            stripes = (np.abs(px - HATCH).max(axis=1) <= 8).mean()
+            if stripes >= 0.1:
+                bad.append(f"({i},{j}): {stripes:.0%} stripes")
+        c.check(f"{len(custom_only)} cells hidden by the custom mask alone are flat in the mask grid", not bad,
+                "; ".join(bad[:4]))
 
     print(f"# {args.label}: {c.passed} ok, {c.failed} not ok")
     return 1 if c.failed else 0

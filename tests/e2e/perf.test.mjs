@@ -4,10 +4,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import {
+  animationFrames,
   appOpener,
   assertClean,
   clickWidget,
-  dragWidget,
   frameStats,
   getState,
   parkMouse,
@@ -60,7 +60,20 @@ test("Generate… → Generate loads the drafted scene; an edit turns the #gen= 
   await parkMouse(page);
   await screenshot(page, "perf-generated-local-256");
   // Drag q_0[0]: the scene is edited, so its link is no longer the generator's.
-  await dragWidget(page, "Q/0/0", -30, 8);
+  // At d = 64 the vectors panel draws q_0 as a colour strip (compact vectors): its cells are dragged
+  // up or down.
+  assert.equal((await getState(page)).ui.vectors.Q, "strip");
+  const cell = await requireWidget(page, "Q/0/0");
+  await page.mouse.move(cell.cx, cell.cy);
+  await animationFrames(page, 2);
+  await page.mouse.down();
+  await animationFrames(page, 2);
+  for (let k = 1; k <= 8; k++) {
+    await page.mouse.move(cell.cx, cell.cy - 4 * k);
+    await animationFrames(page, 1);
+  }
+  await page.mouse.up();
+  await animationFrames(page, 2);
   await waitForState(page, (s) => s.scene.Q[0][0] !== want.Q[0][0], "dragging Q/0/0 changed nothing");
   await page.waitForFunction(() => !/#gen=/.test(window.attentionLab.link() ?? ""), null, { timeout: 10_000 });
   const stats = await frameStats(page);

@@ -288,7 +288,7 @@ const BAD_LINKS = [
   { name: "a 64 KB fragment", fragment: "s=" + "A".repeat(65536), expect: /link: fragment is 65538 bytes, limit is 32768/ },
   { name: "unknown demo", fragment: "demo=no-such-demo", expect: /no demo named 'no-such-demo' \(demos: practice-qkv/ },
   { name: "unknown panel in hide=", fragment: "demo=causal-5&hide=controls,sidebar", expect: /unknown panel 'sidebar' in hide=/ },
-  { name: "unknown mode", fragment: "demo=causal-5&mode=nope", expect: /unknown mode 'nope' in mode= \(modes: explore, heads/ },
+  { name: "unknown mode", fragment: "demo=causal-5&mode=nope", expect: /unknown mode 'nope' in mode= \(modes: explore, walk, heads/ },
 ];
 
 test("bad links at start: the default example, a banner naming the problem, lastError()", async (t) => {

@@ -75,7 +75,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   // Preset picker.
   row_label("Example");
   ImGui::SetNextItemWidth(-FLT_MIN);
-  std::string preview = state.preset_name.empty() ? std::string("(custom scene)") : state.preset_name;
+  // The loaded demo's title (gallery, #demo= link), else the preset's name, else "(custom scene)".
+  std::string preview = example_label(state);
   if (state.edited) preview += "  · edited";
   if (ImGui::BeginCombo("##preset", preview.c_str())) {
     for (const scene::PresetInfo& p : scene::preset_list()) {
@@ -109,6 +110,17 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   if (ImGui::SliderInt("##dv", &d_v, 1, std::max(8, d_v), "d_v = %d")) set_value_dim(state, d_v);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_v: length of each value (and output row)");
   record_item_rect(state, "dv");
+  if (s.mode == scene::Mode::Projected) {  // learned scenes: the embedding's length too
+    row_label("d_model");
+    int d_model = int(s.X.cols());
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::SliderInt("##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d"))
+      set_model_dim(state, d_model);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "d_model: length of each embedding x_i (the rows of W_q, W_k, W_v); new W rows start at 0");
+    record_item_rect(state, "dmodel");
+  }
 
   // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
   // the scene has several heads (a one-head Explore screen keeps its height for the vectors).
@@ -173,6 +185,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   ImGui::TextDisabled("token i sees only tokens 0..i");
   ImGui::PopFont();
 
+  draw_rope_controls(state, fonts);
+
   const float reset_w = ImGui::CalcTextSize("Reset").x + 2.0f * ImGui::GetStyle().FramePadding.x;
   // Reset at the right end of the causal row when it fits, else on its own row.
   if (ImGui::GetItemRectMax().x + em + reset_w <=
@@ -185,7 +199,10 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     } else {
       scene::Scene original = state.reset_scene;
       const std::string preset = state.preset_name;
+      const std::string demo = state.ui.demo, demo_title = state.ui.demo_title;
       load_scene(state, std::move(original), preset);
+      state.ui.demo = demo;  // still the demo as loaded
+      state.ui.demo_title = demo_title;
     }
   }
   record_item_rect(state, "reset");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ui/colormap.hpp"
+#include "ui/grid_captions.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/scale_texts.hpp"
 #include "ui/theme.hpp"
@@ -25,9 +26,13 @@ namespace {
 // Scores: raw QKᵀ, diverging colours symmetric around 0 over the visible (allowed) cells.
 // Weights: A in [0, 1], viridis; with `log_scale`, log₁₀ a from −6 (a ≤ 10⁻⁶, and exact zeros) to 0,
 // so the small weights of a big scene (most are ~1/n) still show their structure.
+// The Scores panel's second tab holds the scaled + masked QKᵀ / s + M (grid_captions.hpp); masked
+// cells are hatched in every grid (the raw grid prints their score on the hatching).
 constexpr double kLogFloor = 1e-6;
-HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind, bool log_scale) {
+HeatmapImage heatmap_data(const attn::Result& r, captions::Grid which, bool log_scale) {
+  const HeatmapKind kind = which == captions::Grid::Weights ? HeatmapKind::Weights : HeatmapKind::Scores;
   HeatmapImage d;
+  d.grid = int(which);
   d.n = int(r.scores.rows());
   d.values.resize(std::size_t(d.n) * d.n);
   double largest = 0;
@@ -38,7 +43,7 @@ HeatmapImage heatmap_data(const attn::Result& r, HeatmapKind kind, bool log_scal
         out = kMaskedValue;
         continue;
       }
-      const double v = kind == HeatmapKind::Scores ? r.scores(i, j) : r.weights(i, j);
+      const double v = captions::grid_value(which, r, i, j);
       out = log_scale && kind == HeatmapKind::Weights ? float(std::log10(std::max(v, kLogFloor))) : float(v);
       largest = std::max(largest, std::abs(v));
     }
@@ -87,7 +92,7 @@ int decimals_for(float cell, const ImFont* font) {
 }
 
 void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage& d, HeatmapKind kind,
-                 ImVec2 pos, float width, bool any_masked) {
+                 ImVec2 pos, float width, bool any_masked, const char* masked_label) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float em = ImGui::GetFontSize();
   const float bar_h = 0.6f * em;
@@ -128,7 +133,7 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
     swatch.version = 1;
     const ImVec2 s0(pos.x + width + 1.2f * em, pos.y - 0.1f * em);
     painter.paint(dl, s0, ImVec2(s0.x + 1.1f * em, s0.y + 1.1f * em), swatch);
-    const char* text = kind == HeatmapKind::Scores ? "masked: −∞" : "masked: 0";
+    const char* text = masked_label;
     dl->AddText(ImVec2(s0.x + 1.5f * em, s0.y + 0.1f * em), palette::kTextDim, text);
   }
   ImGui::PopFont();
@@ -139,13 +144,18 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
 //-------------------------------------------------------------------------------------------------
 
 // Σ_c q_i[c]·k_j[c] written out term by term (at most 6 terms, then "+ …").
+// With RoPE the scores are dot products of the turned Q and K (scene key rope).
+const attn::Matrix& scored_queries(const attn::Result& r) { return r.Q_rope.size() ? r.Q_rope : r.Q; }
+const attn::Matrix& scored_keys(const attn::Result& r) { return r.K_rope.size() ? r.K_rope : r.K; }
+
 std::string dot_product_terms(const attn::Result& r, int i, int j) {
   std::string s;
-  const int d_k = int(r.Q.cols());
+  const attn::Matrix &Q = scored_queries(r), &K = scored_keys(r);
+  const int d_k = int(Q.cols());
   const int shown = std::min(d_k, 6);
   for (int c = 0; c < shown; ++c) {
     if (c > 0) s += " + ";
-    s += format_number(r.Q(i, c), 2) + "·" + format_number(r.K(j, c), 2);
+    s += format_number(Q(i, c), 2) + "·" + format_number(K(j, c), 2);
   }
   if (shown < d_k) s += " + …";
   return s;
@@ -155,19 +165,6 @@ std::string dot_product_terms(const attn::Result& r, int i, int j) {
 std::string root_text(const scene::Scene& s) {
   return s.heads == 1 ? "√d_k = √" + std::to_string(s.d_k())
                       : "√(d_k/h) = √" + std::to_string(s.d_k() / s.heads);
-}
-
-// "no scaling", "√d_k = √8 = 2.828", "T = 0.500": the divisor in one phrase.
-std::string divisor_short(const scene::Scene& s, double divisor) {
-  switch (s.scale.mode) {
-    case attn::ScaleMode::None:
-      return "no scaling";
-    case attn::ScaleMode::SqrtDk:
-      return root_text(s) + " = " + format_number(divisor, 3);
-    case attn::ScaleMode::Temperature:
-      return "T = " + format_number(divisor, 3);
-  }
-  return "";
 }
 
 std::string divisor_text(const scene::Scene& s, double divisor) {
@@ -199,8 +196,12 @@ void score_tooltip(AppState& state, int i, int j) {
   tooltip_line(state, head + "QKᵀ[" + std::to_string(i) + "][" + std::to_string(j) + "] = q_" +
                           std::to_string(i) + " · k_" + std::to_string(j) + ": does \"" + s.tokens[i] +
                           "\" look for what \"" + s.tokens[j] + "\" has?");
+  if (r.Q_rope.size() != 0)
+    ImGui::TextDisabled("RoPE: q_%d turned for position %d, k_%d for position %d", i, s.rope.offset + i, j,
+                        s.rope.offset + j);
   ImGui::Separator();
-  const int d_k = int(r.Q.cols());
+  const attn::Matrix &Q = scored_queries(r), &K = scored_keys(r);
+  const int d_k = int(Q.cols());
   const int shown = std::min(d_k, 16);
   if (ImGui::BeginTable("products", 4, ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("c");
@@ -213,11 +214,11 @@ void score_tooltip(AppState& state, int i, int j) {
       ImGui::TableNextColumn();
       ImGui::Text("%d", c);
       ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::kQuery), "%s", format_number(r.Q(i, c), 3).c_str());
+      ImGui::TextColored(to_vec4(palette::kQuery), "%s", format_number(Q(i, c), 3).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::kKey), "%s", format_number(r.K(j, c), 3).c_str());
+      ImGui::TextColored(to_vec4(palette::kKey), "%s", format_number(K(j, c), 3).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(format_number(r.Q(i, c) * r.K(j, c), 3).c_str());
+      ImGui::TextUnformatted(format_number(Q(i, c) * K(j, c), 3).c_str());
     }
     ImGui::EndTable();
   }
@@ -266,8 +267,77 @@ void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int
                           format_number(row_max, 3) + ") / " + format_number(denom, 3) + " = " +
                           format_weight(r.weights(i, j), 6));
   tooltip_line(state, "max and Σ run over row " + si + "'s visible keys; the row sums to 1.", true);
+  if (head < 0 && std::size_t(i) < state.aids.entropy.size()) {
+    // Reading aids (core/reading_aids): how spread the row is, and where its largest weight sits.
+    const int top = state.aids.argmax[std::size_t(i)];
+    ImGui::Separator();
+    tooltip_line(state, "Row " + si +
+                            ": entropy H = " + format_number(state.aids.entropy[std::size_t(i)], 3) +
+                            " bits (" + format_number(state.aids.uniform[std::size_t(i)], 3) +
+                            " if even over its " + std::to_string(r.allowed.row(i).count()) +
+                            " visible keys); largest weight: key " + std::to_string(top) +
+                            (top >= 0 ? " \"" + s.tokens[std::size_t(top)] + "\"" : std::string()));
+  }
   ImGui::EndTooltip();
 }
+
+namespace {
+
+// Toggle chips on the title line, right-aligned: the Scores panel's two grids (raw QKᵀ, and the
+// scaled + masked stage), the Weights panel's reading aids. Drawn on their own line when the
+// title leaves no room.
+bool chip(AppState& state, const char* label, const std::string& id, bool on) {
+  ImGui::PushStyleColor(ImGuiCol_Button, on ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(on ? palette::kAccent : palette::kTextDim));
+  const bool pressed = ImGui::SmallButton(label);
+  ImGui::PopStyleColor(2);
+  record_item_rect(state, id);
+  return pressed;
+}
+
+void draw_grid_switches(AppState& state, const Fonts& fonts, HeatmapKind kind, ImVec2 header_pos,
+                        const std::string& title) {
+  const bool scores = kind == HeatmapKind::Scores;
+  const std::string a = scores ? captions::grid_caption(captions::Grid::Raw, state.scene, state.result).tab
+                               : std::string("H entropy");
+  const std::string b = scores ? captions::grid_caption(captions::Grid::Scaled, state.scene, state.result).tab
+                               : std::string("□ largest");
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float chips_w = ImGui::CalcTextSize(a.c_str()).x + ImGui::CalcTextSize(b.c_str()).x +
+                        4.0f * style.FramePadding.x + style.ItemSpacing.x;
+  ImGui::PushFont(fonts.heading);
+  const float title_w = ImGui::CalcTextSize(title.c_str()).x;
+  ImGui::PopFont();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const ImVec2 after_header = ImGui::GetCursorScreenPos();
+  const bool on_title_line = header_pos.x + title_w + 1.0f * ImGui::GetFontSize() + chips_w <= right;
+  if (on_title_line) ImGui::SetCursorScreenPos(ImVec2(right - chips_w, header_pos.y));
+  if (scores) {
+    if (chip(state, (a + "##raw").c_str(), "scores/tab/raw", state.ui.scores_tab == ScoresTab::Raw))
+      state.ui.scores_tab = ScoresTab::Raw;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Raw scores Q Kᵀ, every pair (masked ones too)");
+    ImGui::SameLine();
+    if (chip(state, (b + "##scaled").c_str(), "scores/tab/scaled", state.ui.scores_tab == ScoresTab::Scaled))
+      state.ui.scores_tab = ScoresTab::Scaled;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("What softmax sees: the scaled scores + M (−∞ where masked)");
+  } else {
+    if (chip(state, (a + "##entropy").c_str(), "weights/entropy", state.ui.show_entropy))
+      state.ui.show_entropy = !state.ui.show_entropy;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Each row's entropy H in bits: 0 = all weight on one key,\n"
+          "log₂ k = spread evenly over its k visible keys");
+    ImGui::SameLine();
+    if (chip(state, (b + "##argmax").c_str(), "weights/argmax", state.ui.show_argmax))
+      state.ui.show_argmax = !state.ui.show_argmax;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Outline each row's largest weight (the first one on a tie)");
+  }
+  if (on_title_line) ImGui::SetCursorScreenPos(after_header);
+}
+
+}  // namespace
 
 //-------------------------------------------------------------------------------------------------
 // [SECTION] draw_heatmap_panel
@@ -280,34 +350,37 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   }
   const bool scores = kind == HeatmapKind::Scores;
   const Term term = scores ? Term::Scores : Term::Weights;
-  std::string hint, title = "Scores  QKᵀ";
-  if (scores && state.scene.heads > 1) {  // the focused head's
+  // The Scores panel shows raw QKᵀ or, on its second tab, the scaled + masked stage softmax sees.
+  const captions::Grid which = !scores                                 ? captions::Grid::Weights
+                               : state.ui.scores_tab == ScoresTab::Raw ? captions::Grid::Raw
+                                                                       : captions::Grid::Scaled;
+  const bool raw = which == captions::Grid::Raw;
+  // Titles and hints say what the grid holds (grid_captions.hpp; tested per scale mode and mask).
+  captions::Caption caption = captions::grid_caption(which, state.scene, state.result);
+  if (raw && state.scene.heads > 1) {  // the focused head's
     const std::string t = std::to_string(state.ui.focus_head);
-    title = "Scores  Q_" + t + " K_" + t + "ᵀ  (head " + t + ")";
+    caption.title = "Scores  Q_" + t + " K_" + t + "ᵀ  (head " + t + ")";
   }
-  if (scores) {
-    hint = "score(i, j) = q_i · k_j: row i asks (query), column j answers (key). Values are not part of it.";
-  } else {
-    const std::string term_text = scale_texts(state.scene.scale.mode).scaled_term;
-    title = "Weights  A = softmax(" + term_text + " + M)";
-    hint = "Softmax of each row of " + term_text + " (" + divisor_short(state.scene, state.result.divisor) +
-           "): weights in [0, 1], and every row sums to 1.";
-  }
+  const ImVec2 header_pos = ImGui::GetCursorScreenPos();
   // Scores and Weights sit side by side: two hint lines each (the longer one wraps) keep the grids level.
-  panel_header(state, fonts, title.c_str(), hint.c_str(), 2);
+  panel_header(state, fonts, caption.title.c_str(), caption.hint.c_str(), 2);
+  draw_grid_switches(state, fonts, kind, header_pos, caption.title);
   GridGeometry& grid = scores ? state.scores_grid : state.weights_grid;
   grid.visible = false;
   if (!state.computed) return;
 
   const attn::Result& r = state.result;
-  // n² floats: rebuilt only when the result changed, not on every hover frame.
+  // n² floats: rebuilt only when the result or the tab changed, not on every hover frame.
   HeatmapImage& d = scores ? state.ui.scores_image : state.ui.weights_image;
   const bool log_scale = !scores && state.ui.weights_log;
-  if (d.version != state.result_version || (!scores && state.ui.weights_image_log != log_scale)) {
-    d = heatmap_data(r, kind, log_scale);
+  if (d.version != state.result_version || d.grid != int(which) ||
+      (!scores && state.ui.weights_image_log != log_scale)) {
+    d = heatmap_data(r, which, log_scale);
     d.version = state.result_version;
     if (!scores) state.ui.weights_image_log = log_scale;
   }
+  const bool entropy = !scores && state.ui.show_entropy && int(state.aids.entropy.size()) == d.n;
+  const bool argmax = !scores && state.ui.show_argmax && int(state.aids.argmax.size()) == d.n;
   const int n = d.n;
   const std::vector<std::string>& tokens = state.scene.tokens;
   const float em = ImGui::GetFontSize();
@@ -320,10 +393,15 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   g.row_label_w = std::min(max_label_width(tokens), 6.0f * em) + 0.6f * em;
   // The Σ column is drawn by Weights only, but both panels size their cells without it, so that
   // side by side (equal panels) their cells and rows are the same size and level.
-  const float sum_room = ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em;
+  // With the entropy column on, both make room for it too ("1.47 / 1.58": H and log₂ k, bits).
+  const float entropy_room = state.ui.show_entropy ? ImGui::CalcTextSize("0.00 / 0.00").x + 0.6f * em : 0.0f;
+  const float sum_room = ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em + entropy_room;
   g.sum_w = scores ? 0.0f : sum_room;
   const float line = ImGui::GetTextLineHeight();
-  const float legend_h = 2.4f * em + check_question_height(fonts);
+  // Both heatmaps reserve the taller of their questions: side by side, their cells stay level.
+  const float check_h =
+      std::max(check_question_height(fonts, kCheckScores), check_question_height(fonts, kCheckWeights));
+  const float legend_h = 2.4f * em + check_h;
   // Cells fill the panel up to kMaxCellEm (a panel shown alone, few tokens). Whole pixels while
   // cells are big enough to show gaps; large n gets fractional cells (the shader samples one texel
   // per fragment, so a 1024×1024 grid still fits the panel). The key labels take one line, or two
@@ -354,7 +432,9 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   image.slot = scores ? MatrixSlot::Scores : MatrixSlot::Weights;
   image.rows = image.cols = n;
   image.values = d.values.data();
-  image.version = 2 * state.result_version + (log_scale ? 1 : 0);  // a new scale is a new texture
+  // A new scale or a new tab is a new texture.
+  image.version =
+      4 * state.result_version + (log_scale ? 1 : 0) + (d.grid == int(captions::Grid::Scaled) ? 2 : 0);
   image.colormap = d.colormap;
   image.lo = d.lo;
   image.hi = d.hi;
@@ -382,13 +462,16 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   }
   const int lit_i = state.hovered_row < n ? state.hovered_row : -1;
   const int lit_j = state.hovered_col < n ? state.hovered_col : -1;
+  // Walk through: the row its numbers follow, outlined while nothing is hovered.
+  const int walk_row =
+      state.ui.mode == Mode::Walk && lit_i < 0 ? std::clamp(state.ui.walk.row, 0, n - 1) : -1;
 
   // --- labels: rows are queries (orange), columns are keys (blue); every k-th when crowded
   for (int i = 0; i < n; i += label_step) {
     const std::string text = fit_text(tokens[i], g.row_label_w - 0.5f * em);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
     const float y = g.grid_min.y + cell * (float(i) + 0.5f) - 0.5f * line;
-    const ImU32 color = i == lit_i ? palette::kText : palette::kQuery;
+    const ImU32 color = i == lit_i || i == walk_row ? palette::kText : palette::kQuery;
     dl->AddText(ImVec2(g.grid_min.x - 0.45f * em - w, y), color, text.c_str());
   }
   draw_column_labels(dl, tokens, ImVec2(g.grid_min.x, g.grid_min.y - 0.15f * em), cell, label_step,
@@ -412,12 +495,16 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
         const bool masked = v >= kMaskedValue;
         std::string text;
         ImU32 color;
-        if (masked) {
+        if (masked && raw) {
+          // QKᵀ has no −∞: the mask hides this pair later; its raw score reads on the hatching.
+          text = format_number(r.scores(i, j), decimals);
+          color = palette::kTextDim;
+        } else if (masked) {
           text = scores ? "−∞" : "0";
           color = palette::kText;
         } else {
           if (scores) {
-            text = format_number(r.scores(i, j), decimals);
+            text = format_number(captions::grid_value(which, r, i, j), decimals);
           } else {
             // Almost 0 or almost 1 must not read as exact (the soft dictionary's 0.999955 /
             // 4.5e-5): more digits when they fit, fewer when the glyphs run wider than a digit.
@@ -439,6 +526,25 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     ImGui::PopFont();
   }
 
+  // --- reading aids: each row's largest weight outlined (the first one on a tie)
+  if (argmax) {
+    const float inset = std::max(1.0f, 0.1f * cell);
+    for (int i = 0; i < n; ++i) {
+      const int j = state.aids.argmax[std::size_t(i)];
+      if (j < 0) continue;
+      const ImVec2 a(g.grid_min.x + cell * float(j) + inset, g.grid_min.y + cell * float(i) + inset);
+      outline(dl, a, ImVec2(a.x + cell - 2.0f * inset, a.y + cell - 2.0f * inset), palette::kQuery,
+              std::max(1.5f, std::min(0.1f * em, 0.08f * cell)));
+    }
+  }
+
+  // --- the walk's row
+  if (walk_row >= 0) {
+    const float y = g.grid_min.y + cell * float(walk_row);
+    dl->AddRect(ImVec2(g.grid_min.x - 1.0f, y - 1.0f), ImVec2(grid_max.x + 1.0f, y + cell + 1.0f),
+                palette::kAccent, 0, 0, std::max(1.5f, 0.12f * em));
+  }
+
   // --- outline of the hovered cell (this grid or another), its row and column
   if (lit_i >= 0 && lit_j >= 0) {
     const ImVec2 a(g.grid_min.x + cell * float(lit_j), g.grid_min.y + cell * float(lit_i));
@@ -457,6 +563,17 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
       const std::string text = "Σ " + format_number(sum, 3);
       const float y = g.grid_min.y + cell * (float(i) + 0.5f) - 0.5f * ImGui::GetTextLineHeight();
       dl->AddText(ImVec2(grid_max.x + 0.5f * em, y), palette::kTextDim, text.c_str());
+      if (entropy) {
+        // H in bits and its largest value log₂ k (even over the row's k visible keys).
+        const std::string h = format_number(state.aids.entropy[std::size_t(i)], 2) + " / " +
+                              format_number(state.aids.uniform[std::size_t(i)], 2);
+        dl->AddText(ImVec2(grid_max.x + sum_room - entropy_room, y), palette::kValue, h.c_str());
+      }
+    }
+    if (entropy) {
+      dl->AddText(
+          ImVec2(grid_max.x + sum_room - entropy_room, g.grid_min.y - ImGui::GetTextLineHeight() - 0.2f * em),
+          palette::kValue, "H / log₂k");
     }
     ImGui::PopFont();
   }
@@ -468,13 +585,14 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   float swatch_w = 0;
   if (any_masked) {
     ImGui::PushFont(fonts.small);
-    swatch_w = 2.9f * em + ImGui::CalcTextSize(scores ? "masked: −∞" : "masked: 0").x;
+    swatch_w = 2.9f * em + ImGui::CalcTextSize(caption.masked.c_str()).x;
     ImGui::PopFont();
   }
   const float right = start.x + avail.x;
   const float legend_w = std::max(
       4.0f * em, std::min(std::clamp(grid_w, 8.0f * em, 14.0f * em), right - g.grid_min.x - swatch_w));
-  draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked);
+  draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked,
+              caption.masked.c_str());
   if (!scores) {
     // The scale toggle under the Σ column, level with the legend.
     ImGui::SetCursorScreenPos(ImVec2(grid_max.x + 0.3f * em, grid_max.y + 0.35f * em));
@@ -488,15 +606,16 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 
   // Claim the space so the window knows its content size.
   ImGui::SetCursorScreenPos(start);
-  ImGui::Dummy(ImVec2(block_w, (y0 - start.y) + block_h - check_question_height(fonts)));
+  ImGui::Dummy(ImVec2(block_w, (y0 - start.y) + block_h -
+                                   std::max(check_question_height(fonts, kCheckScores),
+                                            check_question_height(fonts, kCheckWeights))));
 
   if (scores) {
-    check_question(fonts, "which two things decide how much one token attends to another?",
+    check_question(fonts, kCheckScores,
                    "One token's query and the other token's key: score(i, j) = q_i · k_j.\n"
                    "The values play no part in the scores.");
   } else {
-    check_question(fonts, "fill in: scores = Q @ ____",
-                   "K.T (Kᵀ): every query dotted with every key, all pairs at once.");
+    check_question(fonts, kCheckWeights, "K.T (Kᵀ): every query dotted with every key, all pairs at once.");
   }
 
   if (hover_i >= 0) {

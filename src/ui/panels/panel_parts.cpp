@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ui/theme.hpp"
+#include "ui/walk_mode.hpp"
 
 namespace ui {
 
@@ -31,7 +32,7 @@ void panel_header(const AppState& state, const Fonts& fonts, const char* title, 
 
 bool term_lit(const AppState& state, Term term) {
   const Term h = state.hovered_term;
-  if (h == Term::None) return false;
+  if (h == Term::None) return walk_term_lit(state, term);  // Walk through: the step's terms
   if (h == term) return true;
   switch (term) {
     case Term::Tokens:
@@ -86,29 +87,55 @@ void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& t
   }
 }
 
-float check_question_height(const Fonts& fonts) {
-  return fonts.small->FontSize + ImGui::GetStyle().ItemSpacing.y;
+namespace {
+constexpr const char* kCheckLabel = "Check yourself:";
+constexpr const char* kCheckPrompt = "(hover for the answer)";
+constexpr int kMaxCheckLines = 3;
+
+// Width left for the question after the label, in the current window (small font pushed).
+float check_question_room() {
+  const float content_w = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
+  return std::max(1.0f, content_w - ImGui::CalcTextSize(kCheckLabel).x - ImGui::GetStyle().ItemSpacing.x);
+}
+}  // namespace
+
+float check_question_height(const Fonts& fonts, const char* question) {
+  ImGui::PushFont(fonts.small);
+  const float line = ImGui::GetFontSize();
+  const float wrapped = ImGui::CalcTextSize(question, nullptr, false, check_question_room()).y;
+  ImGui::PopFont();
+  return std::min(wrapped, float(kMaxCheckLines) * line) + ImGui::GetStyle().ItemSpacing.y;
 }
 
 void check_question(const Fonts& fonts, const char* question, const char* answer) {
+  const float height = check_question_height(fonts, question);
   ImGui::PushFont(fonts.small);
-  const float bottom = ImGui::GetWindowContentRegionMax().y - check_question_height(fonts);
-  // The panel reserved this line; the last item's trailing spacing may overlap it.
+  const float bottom = ImGui::GetWindowContentRegionMax().y - height;
+  // The panel reserved these lines; the last item's trailing spacing may overlap them.
   if (ImGui::GetCursorPosY() <= bottom + ImGui::GetStyle().ItemSpacing.y + 1.0f) {
     ImGui::SetCursorPosY(bottom);
-    const char* label = "Check yourself:";
-    const char* prompt = "(hover for the answer)";
-    ImGui::TextColored(to_vec4(palette::kAccent), "%s", label);
+    ImGui::TextColored(to_vec4(palette::kAccent), "%s", kCheckLabel);
     ImGui::SameLine();
-    const float room = ImGui::GetContentRegionAvail().x;
+    const float room = check_question_room();
+    // One line: the question and the prompt side by side. Longer: the question wraps under itself
+    // (up to kMaxCheckLines lines, the panel reserved them) and the label says where the answer is.
+    const float question_w = ImGui::CalcTextSize(question).x;
+    const bool one_line = question_w <= room;
     const bool with_prompt =
-        ImGui::CalcTextSize(question).x + ImGui::CalcTextSize(prompt).x + 1.0f * ImGui::GetFontSize() < room;
-    const std::string text = fit_text(question, room);
-    ImGui::TextDisabled("%s", text.c_str());
+        question_w + ImGui::CalcTextSize(kCheckPrompt).x + 1.0f * ImGui::GetFontSize() < room;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    if (one_line) {
+      ImGui::TextUnformatted(question);
+    } else {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextUnformatted(question);
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::PopStyleColor();
     const bool hovered = ImGui::IsItemHovered();
     if (with_prompt && !hovered) {
       ImGui::SameLine();
-      ImGui::TextColored(to_vec4(palette::kAccent), "%s", prompt);
+      ImGui::TextColored(to_vec4(palette::kAccent), "%s", kCheckPrompt);
     }
     if (hovered) ImGui::SetTooltip("%s\n\n%s", question, answer);
   }
@@ -128,7 +155,8 @@ void claim_hover(AppState& state, Term term) {
 }
 
 void panel_border(const AppState& state, Term term) {
-  if (!term_lit(state, term)) return;
+  // Walk through lights whole panels itself (layout.cpp); a hover still lights its own.
+  if (!term_lit(state, term) || (state.ui.mode == Mode::Walk && state.hovered_term == Term::None)) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
   dl->PushClipRectFullScreen();

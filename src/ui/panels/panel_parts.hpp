@@ -33,6 +33,31 @@ void draw_heads_control(AppState& state);
 ImU32 head_color(int head);  // head t's colour (captions, column underlines)
 // The derivation tooltip of weight a[i][j] of one head's stages `r` (`head` ≥ 0 names the head).
 void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int j);
+// Key space mode (keyspace_panel.cpp): keys as points and queries as arrows; values and outputs.
+void draw_keyspace_panel(AppState& state, const Fonts& fonts);
+void draw_valuespace_panel(AppState& state, const Fonts& fonts);
+
+// RoPE in the Controls panel (rope_controls.cpp): the toggle, base, layout and offset, and the plot
+// of one query/key pair's score against their distance.
+void draw_rope_controls(AppState& state, const Fonts& fonts);
+
+// Which result the FlashAttention and Decode steppers follow: the result's version and the focused
+// head (a multi-head scene shows that head's pass; heads ≤ 16).
+inline std::uint64_t result_key(const AppState& state) {
+  return state.result_version * 32 + std::uint64_t(state.ui.focus_head);
+}
+
+// FlashAttention mode (flash_panel.cpp): flash_tick once per frame keeps the pass on its step and
+// plays; the stepper panel; the tiles over the Scores grid (call inside the Scores panel, after it
+// is drawn); each query row's running m, ℓ, rescale and output.
+void flash_tick(AppState& state);
+void draw_flash_panel(AppState& state, const Fonts& fonts);
+void draw_flash_tiles(AppState& state);
+void draw_flash_rows(AppState& state, const Fonts& fonts);
+// Decode mode (decode_panel.cpp): the stepper with the multiply counter; the cache at step t.
+void decode_tick(AppState& state);
+void draw_decode_panel(AppState& state, const Fonts& fonts);
+void draw_decode_cache(AppState& state, const Fonts& fonts);
 
 // The formula strip Y = softmax( QKᵀ / √d_k + M ) V centred at `center`, shrunk to `max_width`;
 // hovering a term makes it this frame's hovered term.
@@ -58,10 +83,19 @@ int column_label_lines(const std::vector<std::string>& tokens, float cell, int s
 void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& tokens, ImVec2 origin,
                         float cell, int step, int lines, int lit, ImU32 color);
 
-// One of the lessons' check questions at the bottom of the current panel (when there is room); the
-// answer shows on hover.
+// One of the lessons' check questions at the bottom of the current panel (when there is room): the
+// whole question, wrapped under itself when it is longer than the panel is wide; the answer shows on
+// hover.
 void check_question(const Fonts& fonts, const char* question, const char* answer);
-float check_question_height(const Fonts& fonts);  // to reserve below a panel's content
+// The height `question` takes at the bottom of the current window (to reserve below its content).
+float check_question_height(const Fonts& fonts, const char* question);
+
+// The lessons' check questions, one per panel.
+inline constexpr const char* kCheckScores = "which two things decide how much one token attends to another?";
+inline constexpr const char* kCheckWeights = "fill in: scores = Q @ ____";
+inline constexpr const char* kCheckMask = "causal on: which tokens does token 2 see?";
+inline constexpr const char* kCheckOutput =
+    "why does a query close to one key return almost that key's value?";
 
 // Hover the current panel window → `term` becomes this frame's hovered term (unless something more
 // specific claimed it).

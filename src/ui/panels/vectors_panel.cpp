@@ -5,15 +5,28 @@
 //              k  [k_i[0]] [k_i[1]] …      what do I have?
 //              v  [v_i[0]] [v_i[1]] …      what do I give if I'm found?
 //
+// A learned scene (X, W_q, W_k, W_v) shows each token's embedding x_i as sliders and its q_i, k_i,
+// v_i read-only below it (hover one for  q_i[c] = Σ_m x_i[m]·W_q[m][c] = …), then the three maps
+// as small matrices whose cells drag up/down (double-click or Ctrl+click types). Widget ids:
+// X/i/m, Wq/m/c, Wk/m/c, Wv/m/c, make-learned, make-direct.
+//
 // Sliders have fixed ranges per matrix (AppState::q_range …) so they do not jump while dragged;
 // Ctrl+click (or double-click) types any value. Only visible blocks are submitted (ImGuiListClipper).
+//
+// Many components: when a matrix's sliders would be narrower than their numbers, that matrix is
+// drawn as colour strips instead (vector_strip.hpp: ≥ 6 CSS px per cell, drag up/down, double-click
+// types; the panel scrolls sideways when even that is too wide), and each token gets a "numbers"
+// button that shows its vectors with every number, wrapped over lines, at the top of the panel.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "imgui_internal.h"  // TempInputIsActive, GetActiveID: is this slider being typed in / dragged?
+#include "ui/colormap.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/panels/vector_strip.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -24,6 +37,7 @@ struct RoleRow {
   const char* id;    // widget id prefix "Q", "K", "V"
   Term term;
   ImU32 color;
+  ImU32 negative;              // the strips' colour for negative values
   attn::Matrix* scene_matrix;  // direct mode storage
   const attn::Matrix* shown;   // what the sliders show (= result in projected mode)
   double range;
@@ -137,12 +151,12 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
     const bool moved = ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
     ImGui::PopStyleColor(n_hidden);
     if (!typing) draw_slider_value(cell, row, value, ImGui::IsItemActive());
+    const std::string cell_id = std::string(row.id) + "/" + std::to_string(i) + "/" + std::to_string(c);
     if (moved) {
       // ImGui allows typing any number with Ctrl+click: keep it within the scene's limits.
       if (std::isfinite(value)) {
         value = std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
-        ensure_direct_mode(state);  // no-op in direct mode; converts a projected scene first
-        (*row.scene_matrix)(i, c) = value;
+        (*row.scene_matrix)(i, c) = value;  // Q/K/V of a direct scene, or X of a learned one
         state.dirty = true;
         changed = true;
       }
@@ -151,30 +165,236 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
       ImGui::SetTooltip("%s_%d[%d] = %s   (drag, or Ctrl+click to type)", row.name, i, c,
                         format_number(value, 4).c_str());
     }
-    record_item_rect(state, std::string(row.id) + "/" + std::to_string(i) + "/" + std::to_string(c));
+    record_item_rect(state, cell_id);
+    if (ImGui::IsItemVisible())
+      record_item_text(state, cell_id, ImGui::CalcTextSize(format_number(value, 2).c_str()).x);
     ImGui::PopID();
   }
   ImGui::PopID();
   return changed;
 }
 
+// --- learned scenes ---------------------------------------------------------------------------
+
+constexpr ImU32 kEmbedding = IM_COL32(190, 160, 240, 255);  // x: violet (the token itself)
+
+// "0.50", "(−0.30)": a factor of a sum, negative ones in parentheses.
+std::string factor(double v) {
+  const std::string t = format_number(v, 2);
+  return v < 0 ? "(" + t + ")" : t;
+}
+
+// q_i[c] = Σ_m x_i[m]·W[m][c] = 0.50·0.12 + … = 0.311, for the tooltip of a computed entry.
+std::string derivation(const scene::Scene& s, const char* name, const char* w_name, const attn::Matrix& w,
+                       int i, int c, double value) {
+  std::string text = std::string(name) + "_" + std::to_string(i) + "[" + std::to_string(c) + "] = Σ_m x_" +
+                     std::to_string(i) + "[m]·" + w_name + "[m][" + std::to_string(c) + "]\n= ";
+  const int d_model = int(s.X.cols());
+  const int shown = std::min(d_model, 8);
+  for (int m = 0; m < shown; ++m) {
+    if (m > 0) text += (m % 4 == 0) ? "\n+ " : " + ";
+    text += factor(s.X(i, m)) + "·" + factor(w(m, c));
+  }
+  if (shown < d_model) text += " + … (" + std::to_string(d_model) + " terms)";
+  text += "\n= " + format_number(value, 4);
+  return text;
+}
+
+// A read-only entry of q_i, k_i or v_i: the slider's look (value over a bar) on a darker frame.
+void draw_computed_row(const AppState& state, const RoleRow& row, const char* w_name, const attn::Matrix& w,
+                       int i, float cell_w, float prefix_w, bool lit) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetFrameHeight();
+  dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())),
+              lit ? palette::kText : row.color, row.name);
+  ImGui::Dummy(ImVec2(prefix_w, h));
+  const int d = int(row.shown->cols());
+  for (int c = 0; c < d; ++c) {
+    ImGui::SameLine();
+    const SliderCell cell = slider_cell(cell_w);
+    const double value = (*row.shown)(i, c);
+    dl->AddRectFilled(cell.min, cell.max, IM_COL32(22, 25, 31, 255), ImGui::GetStyle().FrameRounding);
+    dl->AddRect(cell.min, cell.max, (row.color & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 70),
+                ImGui::GetStyle().FrameRounding);
+    draw_slider_value(cell, row, value, false);
+    ImGui::Dummy(ImVec2(cell_w, h));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", derivation(state.scene, row.name, w_name, w, i, c, value).c_str());
+  }
+}
+
+// The maps W_q, W_k, W_v as grids of draggable cells (colour: the scores' diverging scale over
+// ±w_range), `cell` pixels each, side by side from `origin`. Returns the height used.
+float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cell, bool stacked) {
+  struct W {
+    const char* title;
+    const char* id;
+    attn::Matrix* m;
+    ImU32 color;
+  };
+  scene::Scene& s = state.scene;
+  W maps[3] = {{"W_q", "Wq", &s.Wq, palette::kQuery},
+               {"W_k", "Wk", &s.Wk, palette::kKey},
+               {"W_v", "Wv", &s.Wv, palette::kValue}};
+  const float em = ImGui::GetFontSize();
+  const float title_h = ImGui::GetTextLineHeightWithSpacing();
+  const float gap = em;
+  const double range = state.w_range;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec2 at = origin;
+  float height = 0;
+  for (W& w : maps) {
+    const int rows = int(w.m->rows()), cols = int(w.m->cols());
+    char title[64];
+    std::snprintf(title, sizeof title, "%s  %d×%d", w.title, rows, cols);
+    dl->AddText(at, w.color, title);
+    const ImVec2 grid(at.x, at.y + title_h);
+    ImGui::PushID(w.id);
+    ImGui::PushFont(fonts.small);
+    // One number format per grid: 2 decimals when the widest fits a cell, else 1, else colour only.
+    int decimals = -1;
+    for (int want = 2; want >= 1 && decimals < 0; --want) {
+      float widest = 0;
+      for (Eigen::Index k = 0; k < w.m->size(); ++k)
+        widest = std::max(widest, ImGui::CalcTextSize(format_number(w.m->data()[k], want).c_str()).x);
+      if (widest <= cell - 3.0f) decimals = want;
+    }
+    for (int m = 0; m < rows; ++m)
+      for (int c = 0; c < cols; ++c) {
+        const ImVec2 a(grid.x + float(c) * cell, grid.y + float(m) * cell);
+        const ImVec2 b(a.x + cell - 1.0f, a.y + cell - 1.0f);
+        double value = (*w.m)(m, c);
+        const ImU32 fill = colormap_color(Colormap::Diverging, float(0.5 + 0.5 * value / range));
+        dl->AddRectFilled(a, b, fill);
+        ImGui::SetCursorScreenPos(a);
+        ImGui::PushID(m * 4096 + c);
+        const ImGuiID id = ImGui::GetID("##w");
+        const bool typing = ImGui::TempInputIsActive(id);
+        const ImVec4 clear(0, 0, 0, 0);
+        const ImGuiCol hidden[] = {ImGuiCol_FrameBg, ImGuiCol_FrameBgHovered, ImGuiCol_FrameBgActive,
+                                   ImGuiCol_Text};
+        const int n_hidden = typing ? 0 : 4;
+        for (int k = 0; k < n_hidden; ++k) ImGui::PushStyleColor(hidden[k], clear);
+        ImGui::PushStyleVar(ImGuiStyleVar_FramePadding,
+                            ImVec2(1, std::max(0.0f, 0.5f * (cell - ImGui::GetFontSize()))));
+        ImGui::SetNextItemWidth(typing ? std::max(cell, 4.0f * em) : cell - 1.0f);
+        const bool moved = ImGui::DragScalar("##w", ImGuiDataType_Double, &value, float(range / 60.0),
+                                             nullptr, nullptr, "%.2f", ImGuiSliderFlags_Vertical);
+        ImGui::PopStyleVar();
+        ImGui::PopStyleColor(n_hidden);
+        const bool active = ImGui::IsItemActive();
+        if (moved && std::isfinite(value)) {
+          (*w.m)(m, c) = std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
+          state.dirty = true;
+        }
+        record_item_rect(state, std::string(w.id) + "/" + std::to_string(m) + "/" + std::to_string(c));
+        if (ImGui::IsItemHovered() && !active)
+          ImGui::SetTooltip(
+              "%s[%d][%d] = %s: feature %d of x feeds column %d of every %c.\nDrag up/down; "
+              "double-click or Ctrl+click to type.",
+              w.title, m, c, format_number((*w.m)(m, c), 4).c_str(), m, c, w.title[2]);
+        if (!typing) {
+          const std::string text = decimals >= 0 ? format_number((*w.m)(m, c), decimals) : std::string();
+          const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+          if (decimals >= 0 && ts.y <= cell)
+            dl->AddText(ImVec2(a.x + 0.5f * (cell - 1.0f - ts.x), a.y + 0.5f * (cell - 1.0f - ts.y)),
+                        contrasting_text(fill), text.c_str());
+          if (active || ImGui::IsItemHovered()) dl->AddRect(a, b, palette::kText, 0, 0, 1.5f);
+        }
+        ImGui::PopID();
+      }
+    ImGui::PopFont();
+    ImGui::PopID();
+    const float grid_h = title_h + float(rows) * cell;
+    if (stacked) {
+      at.y += grid_h + 0.6f * em;
+      height += grid_h + 0.6f * em;
+    } else {
+      at.x += float(cols) * cell + gap;
+      height = std::max(height, grid_h);
+    }
+  }
+  return height;
+}
+
+// What kind of scene this is, and the button that converts it exactly. A learned scene gets a line
+// under the header; a direct one only the Make learned button, on the title's line (no height taken
+// from the sliders on short screens).
+void draw_mode_line(AppState& state, const Fonts& fonts, bool projected, ImVec2 title_pos) {
+  ImGui::PushFont(fonts.small);
+  ImVec2 after;
+  if (!projected) {
+    after = ImGui::GetCursorPos();
+    const float w = ImGui::CalcTextSize("Make learned").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+    ImGui::SetCursorPos(ImVec2(ImGui::GetWindowContentRegionMax().x - w, title_pos.y));
+  }
+  if (projected) {
+    if (ImGui::SmallButton("Edit Q, K, V directly")) make_direct(state);
+    record_item_rect(state, "make-direct");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Replace X and the W's by the current Q = X·W_q, K = X·W_k, V = X·W_v (every number stays).");
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+    ImGui::TextWrapped(
+        "Learned: q = x·W_q, k = x·W_k, v = x·W_v. Drag x, or a cell of a W (below the tokens).");
+    ImGui::PopStyleColor();
+  } else {
+    const int d_model = 2 * state.scene.d_k() + state.scene.d_v();
+    const bool clicked = ImGui::SmallButton("Make learned");
+    record_item_rect(state, "make-learned");
+    if (ImGui::IsItemHovered()) {
+      if (d_model <= scene::kMaxDim)
+        ImGui::SetTooltip(
+            "Write each token as one embedding x_i = [q_i | k_i | v_i] (d_model = 2·d_k + d_v = %d)\n"
+            "and W_q, W_k, W_v as matrices that pick its parts: every number stays the same.",
+            d_model);
+      else
+        ImGui::SetTooltip("d_model = 2·d_k + d_v = %d is over the limit %d: make d_k or d_v smaller first.",
+                          d_model, scene::kMaxDim);
+    }
+    ImGui::SetCursorPos(after);
+    if (clicked) make_learned(state);
+  }
+  ImGui::PopFont();
+}
+
+// One row as a colour strip (or, zoomed, as numbered cells over `per_line` columns): the role's
+// letter, then vector_strip.hpp's cells. Returns true if a value changed.
+bool draw_role_strip(AppState& state, const RoleRow& row, int i, float cell_w, float gap, float prefix_w,
+                     bool lit, bool hovered_token, bool numbers, int per_line) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetFrameHeight();
+  if (hovered_token) {
+    dl->AddRectFilled(ImVec2(p.x - 0.2f * h, p.y - 0.1f * h), ImVec2(p.x + 0.9f * h, p.y + 1.1f * h),
+                      palette::kAccentSoft, 0.2f * h);
+  }
+  dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())),
+              lit ? palette::kText : row.color, row.name);
+  ImGui::SetCursorScreenPos(ImVec2(p.x + prefix_w + ImGui::GetStyle().ItemSpacing.x, p.y));
+  // The zoomed view's cells are "zoom/Q/i/c" (the strips below keep "Q/i/c").
+  const std::string id = numbers ? "zoom/" + std::string(row.id) : std::string(row.id);
+  const StripRole role{row.name, id.c_str(), row.color, row.negative, row.range};
+  const StripEdit edit = draw_vector_strip(state, role, i, &(*row.shown)(i, 0), int(row.shown->cols()),
+                                           cell_w, gap, per_line, numbers);
+  if (edit.c < 0) return false;
+  ensure_direct_mode(state);  // no-op in direct mode; converts a projected scene first
+  (*row.scene_matrix)(i, edit.c) = std::clamp(edit.value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
+  state.dirty = true;
+  return true;
+}
+
 }  // namespace
 
 void draw_vectors_panel(AppState& state, const Fonts& fonts) {
+  const ImVec2 title_pos = ImGui::GetCursorPos();
   panel_header(state, fonts, "Tokens and vectors",
                "q: what am I looking for?  k: what do I have?  v: what do I give if I'm found?");
   if (!state.computed) return;
   const bool projected = state.scene.mode == scene::Mode::Projected;
-  if (projected) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
-    ImGui::PushFont(fonts.small);
-    ImGui::TextWrapped(
-        "Learned: Q = X·W_q, K = X·W_k, V = X·W_v (X is %d×%d). The sliders show the computed "
-        "vectors; moving one switches the scene to direct Q, K, V.",
-        int(state.scene.X.rows()), int(state.scene.X.cols()));
-    ImGui::PopFont();
-    ImGui::PopStyleColor();
-  }
+  draw_mode_line(state, fonts, projected, title_pos);
 
   const float em = ImGui::GetFontSize();
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -182,24 +402,79 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   // Every head's columns: the full Q, K, V (result holds only the focused head's).
   const int d_k = int(state.heads.Q.cols()), d_v = int(state.heads.V.cols());
   const int heads = state.scene.heads;
-  const int d_max = std::max(d_k, d_v);
+  const int d_model = projected ? int(state.scene.X.cols()) : 0;
+  const int d_max = std::max({d_k, d_v, d_model});
   const float label_w = 5.0f * em;
   const float prefix_w = 1.1f * em;
 
-  ImGui::BeginChild("##vectors", ImVec2(0, 0), false);
+  ImGui::BeginChild("##vectors", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float slider_w = std::max(
-      2.2f * em,
-      (avail - label_w - prefix_w - style.ItemSpacing.x * float(d_max + 1) - head_gap() * float(heads - 1)) /
-          float(d_max));
   const float row_h = ImGui::GetFrameHeightWithSpacing();
-  const float block_h = 3.0f * row_h + 0.5f * em;
+  const int n_rows = projected ? 4 : 3;  // x, q, k, v  or  q, k, v
+  const float block_h = float(n_rows) * row_h + 0.5f * em;
 
   RoleRow rows[3] = {
-      {"q", "Q", Term::Queries, palette::kQuery, &state.scene.Q, &state.heads.Q, state.q_range, heads},
-      {"k", "K", Term::Keys, palette::kKey, &state.scene.K, &state.heads.K, state.k_range, heads},
-      {"v", "V", Term::Values, palette::kValue, &state.scene.V, &state.heads.V, state.v_range, heads},
+      {"q", "Q", Term::Queries, palette::kQuery, palette::kQueryNeg, &state.scene.Q, &state.heads.Q,
+       state.q_range, heads},
+      {"k", "K", Term::Keys, palette::kKey, palette::kKeyNeg, &state.scene.K, &state.heads.K, state.k_range,
+       heads},
+      {"v", "V", Term::Values, palette::kValue, palette::kValueNeg, &state.scene.V, &state.heads.V,
+       state.v_range, heads},
   };
+  const RoleRow x_row = {"x", "X", Term::Tokens, kEmbedding, kEmbedding, &state.scene.X, &state.scene.X, state.x_range, 1};
+  const char* w_names[3] = {"W_q", "W_k", "W_v"};
+  const attn::Matrix* w_mats[3] = {&state.scene.Wq, &state.scene.Wk, &state.scene.Wv};
+
+  // Per matrix: sliders as wide as the widest matrix allows (columns line up), else as wide as its
+  // own d allows, else — narrower than their numbers — colour strips (≥ 6 CSS px per cell).
+  // (Sliders leave head_gap() between heads' column groups; the strips do not group by head.)
+  auto slider_width = [&](int d) {
+    return (avail - label_w - prefix_w - style.ItemSpacing.x * float(d + 1) - head_gap() * float(heads - 1)) /
+           float(std::max(d, 1));
+  };
+  float slider_w[3], strip_w[3], strip_gap[3];
+  bool strip[3];
+  bool any_strip = false;
+  for (int r = 0; r < 3; ++r) {
+    const int d = int(rows[r].shown->cols());
+    const float need = slider_text_need(rows[r].range);
+    slider_w[r] = slider_width(d_max) >= need ? slider_width(d_max) : slider_width(d);
+    strip[r] = slider_w[r] < need;
+    // Cells 1 px apart while they are ≥ 8 px wide; narrower ones touch (their bars are inset).
+    const float room = avail - label_w - prefix_w - style.ItemSpacing.x;
+    strip_gap[r] = std::floor(0.1f * em);
+    strip_w[r] = std::floor((room - strip_gap[r] * float(d - 1)) / float(std::max(d, 1)));
+    if (strip_w[r] < 8.0f) {
+      strip_gap[r] = 0.0f;
+      strip_w[r] = std::max(strip_min_cell(state), std::floor(room / float(std::max(d, 1))));
+    }
+    state.ui.vectors_strip[r] = strip[r];
+    any_strip |= strip[r];
+  }
+  if (!any_strip || state.ui.zoomed_token >= n) state.ui.zoomed_token = -1;
+  // A learned scene's x_i sliders: as wide as d_model allows (at least 2.2 em; the row is clipped beyond).
+  const float x_w = std::max(2.2f * em, slider_width(std::max(d_model, 1)));
+
+  // Zoomed token: its three vectors with every number, wrapped, above the list.
+  if (const int z = state.ui.zoomed_token; z >= 0) {
+    ImGui::PushID("zoom");
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(to_vec4(palette::kAccent), "Token %d · %s: every number", z,
+                       state.scene.tokens[z].c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("close")) state.ui.zoomed_token = -1;
+    record_item_rect(state, "zoom/close");
+    for (int r = 0; r < 3; ++r) {
+      const float need = slider_text_need(rows[r].range);
+      const float room = avail - prefix_w - style.ItemSpacing.x;
+      const int per_line = std::max(1, int((room + style.ItemSpacing.x) / (need + style.ItemSpacing.x)));
+      draw_role_strip(state, rows[r], z, need, style.ItemSpacing.x, prefix_w, term_lit(state, rows[r].term),
+                      false, true, per_line);
+      ImGui::Dummy(ImVec2(0, 0.15f * em));
+    }
+    ImGui::Separator();
+    ImGui::PopID();
+  }
 
   ImGuiListClipper clipper;
   clipper.Begin(n, block_h);
@@ -225,14 +500,41 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
         }
       }
       if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("Token %d: click to rename", i);
+      if (any_strip) {  // below the label: show this token's numbers at the top of the panel
+        ImGui::SetCursorScreenPos(ImVec2(block_start.x, block_start.y + row_h));
+        const bool zoomed = state.ui.zoomed_token == i;
+        if (zoomed) ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::kAccentSoft));
+        if (ImGui::SmallButton("numbers")) {
+          state.ui.zoomed_token = zoomed ? -1 : i;
+          ImGui::SetScrollY(0);
+        }
+        if (zoomed) ImGui::PopStyleColor();
+        record_item_rect(state, "zoom/" + std::to_string(i));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show token %d's q, k, v with every number", i);
+      }
 
       // The hovered cell (i, j) of a grid lights q of token i and k of token j.
+      if (projected) {  // x_i (sliders), then q_i, k_i, v_i computed from it
+        ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y));
+        draw_role_row(state, x_row, i, x_w, prefix_w, false, false);
+      }
+      const int first = projected ? 1 : 0;
       for (int role = 0; role < 3; ++role) {
-        ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y + float(role) * row_h));
+        ImGui::SetCursorScreenPos(
+            ImVec2(block_start.x + label_w, block_start.y + float(first + role) * row_h));
         const bool hovered_token =
             (role == 0 && state.hovered_row == i) || (role == 1 && state.hovered_col == i);
-        draw_role_row(state, rows[role], i, slider_w, prefix_w, term_lit(state, rows[role].term),
-                      hovered_token);
+        if (projected) {
+          draw_computed_row(state, rows[role], w_names[role], *w_mats[role], i, slider_w[role], prefix_w,
+                            term_lit(state, rows[role].term));
+        } else if (strip[role]) {
+          draw_role_strip(state, rows[role], i, strip_w[role], strip_gap[role], prefix_w,
+                          term_lit(state, rows[role].term), hovered_token, false,
+                          int(rows[role].shown->cols()));
+        } else {
+          draw_role_row(state, rows[role], i, slider_w[role], prefix_w, term_lit(state, rows[role].term),
+                        hovered_token);
+        }
       }
       if (i + 1 < n) {
         const float y = block_start.y + block_h - 0.3f * em;
@@ -246,6 +548,21 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
     }
   }
   clipper.End();
+  if (projected) {
+    // The three maps after the tokens, side by side while a cell keeps ≥ 0.9 em, else one above another.
+    const float gap = em;
+    const float side = (avail - 2.0f * gap) / float(2 * d_k + d_v);
+    const bool stacked = side < 0.9f * em;
+    const float cell = std::floor(stacked ? std::min(2.6f * em, avail / float(std::max(d_k, d_v)))
+                                          : std::min(3.2f * em, side));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float used = draw_w_grids(state, fonts, origin, cell, stacked);
+    ImGui::SetCursorScreenPos(origin);
+    ImGui::Dummy(ImVec2(avail, used + 0.3f * em));
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(origin.x, origin.y + used + 0.4f * em),
+                                        ImVec2(origin.x + avail, origin.y + used + 0.4f * em),
+                                        palette::kPanelBorder);
+  }
   ImGui::EndChild();
 }
 

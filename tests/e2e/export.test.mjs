@@ -1,0 +1,134 @@
+// export.test.mjs — the Export menu (issue 12): each item gives exactly attentionLab.exportText's
+// text, which is exactly `attention-lab-cli --export KIND --stage STAGE` of the same scene.
+//
+// Copies go to the clipboard (permissions granted) or, when the browser refuses, into the same
+// fallback box as Copy link (a multi-line field, selected); the SVG item downloads a file.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import {
+  animationFrames,
+  appOpener,
+  assertClean,
+  clickWidget,
+  getState,
+  parkMouse,
+  requireWidget,
+  screenshot,
+  STEP_TIMEOUT_MS,
+  widgetRect,
+} from "./lib/harness.mjs";
+import { findCli } from "./lib/presets.mjs";
+
+const open = appOpener();
+
+/** The CLI's export of a scene (the scene's JSON text on stdin). */
+function cliExport(scene, kind, stage = "weights") {
+  return execFileSync(findCli(), ["--export", kind, "--stage", stage, "-"], {
+    input: JSON.stringify(scene),
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
+}
+
+const exportText = (page, kind, stage) => page.evaluate(([k, s]) => window.attentionLab.exportText(k, s), [kind, stage]);
+
+/** Open the Export… menu and click one of its items. */
+async function chooseFromMenu(page, item) {
+  await clickWidget(page, "export/menu");
+  await requireWidget(page, item);
+  await clickWidget(page, item);
+}
+
+async function clipboardAfter(page, action) {
+  await page.evaluate(() => navigator.clipboard.writeText(""));
+  await action();
+  await page.waitForSelector("#share-toast:not(.hidden)", { timeout: STEP_TIMEOUT_MS });
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+test("Export menu: NumPy, PyTorch and LaTeX copies equal exportText and the CLI", async (t) => {
+  const app = await open(t, {
+    context: { permissions: ["clipboard-read", "clipboard-write"] },
+    suffix: "#demo=causal-5",
+  });
+  const { page } = app;
+  const scene = (await getState(page)).scene;
+  for (const [item, kind] of [
+    ["export/numpy", "numpy"],
+    ["export/pytorch", "pytorch"],
+    ["export/latex", "latex"],
+  ]) {
+    const copied = await clipboardAfter(page, () => chooseFromMenu(page, item));
+    const api = await exportText(page, kind, "weights");
+    assert.equal(copied, api, `${item}: the clipboard holds exportText("${kind}", "weights")`);
+    assert.equal(api, cliExport(scene, kind), `exportText("${kind}") equals attention-lab-cli --export ${kind}`);
+  }
+  assert.match(await page.textContent("#share-toast"), /LaTeX matrix \(weights\) copied/);
+  // The menu once more, open, for the screenshot (looked at: items, stage picker, labels).
+  await clickWidget(page, "export/menu");
+  await requireWidget(page, "export/svg");
+  await screenshot(page, "export-menu");
+  assertClean(app);
+});
+
+test("Export menu: the stage picker chooses the LaTeX/SVG stage; SVG downloads the CLI's figure", async (t) => {
+  const app = await open(t, { suffix: "#demo=learned-5x8" });
+  const { page } = app;
+  const scene = (await getState(page)).scene;
+  // Pick "scores" in the stage combo (its list opens below it; the second entry).
+  await clickWidget(page, "export/menu");
+  const combo = await requireWidget(page, "export/stage");
+  await clickWidget(page, "export/stage");
+  await page.mouse.move(combo.cx, combo.y + combo.h * 2.5);
+  await page.mouse.down();
+  await page.mouse.up();
+  await parkMouse(page);
+  await requireWidget(page, "export/svg");
+  const [download] = await Promise.all([
+    page.waitForEvent("download", { timeout: STEP_TIMEOUT_MS }),
+    clickWidget(page, "export/svg"),
+  ]);
+  assert.match(download.suggestedFilename(), /-scores\.svg$/);
+  const svg = readFileSync(await download.path(), "utf8");
+  assert.equal(svg, await exportText(page, "svg", "scores"), "the downloaded SVG is exportText('svg', 'scores')");
+  assert.equal(svg, cliExport(scene, "svg", "scores"), "… and attention-lab-cli --export svg --stage scores");
+  assert.match(svg, /<title>we → we: /, "cells carry their tokens");
+  assert.equal(await widgetRect(page, "export/svg"), null, "the menu closes after a choice");
+  assertClean(app);
+});
+
+test("exportText: bad kind or stage throw an Error naming the field; the clipboard fallback box", async (t) => {
+  const app = await open(t, {
+    initScript: () => {
+      Object.defineProperty(navigator, "clipboard", {
+        value: { writeText: () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError")) },
+      });
+    },
+  });
+  const { page } = app;
+  const error = (kind, stage) =>
+    page.evaluate(([k, s]) => {
+      try {
+        window.attentionLab.exportText(k, s);
+        return null;
+      } catch (e) {
+        return e.message;
+      }
+    }, [kind, stage]);
+  assert.match(await error("matlab", "weights"), /^export: unknown kind "matlab"/);
+  assert.match(await error("latex", "softmax"), /^stage: unknown stage "softmax"/);
+  await chooseFromMenu(page, "export/numpy");
+  await page.waitForSelector("#share-linkbox:not(.hidden)", { timeout: STEP_TIMEOUT_MS });
+  const field = await page.evaluate(() => {
+    const f = document.getElementById("share-textfield");
+    return { value: f.value, readOnly: f.readOnly, selected: f.selectionEnd - f.selectionStart };
+  });
+  assert.equal(field.value, await exportText(page, "numpy", "weights"), "the whole script, newlines kept");
+  assert.ok(field.readOnly);
+  assert.equal(field.selected, field.value.length, "selected for Ctrl+C");
+  await animationFrames(page, 4);
+  await screenshot(page, "export-copy-fallback");
+  assertClean(app);
+});

@@ -1,0 +1,81 @@
+// The FlashAttention and Decode modes' state (ui/steppers) and their links (mode=flash|decode,
+// view=flash|decode): what the panels show is the core's trace at the shown step.
+#include <doctest/doctest.h>
+
+#include "scene/link.hpp"
+#include "scene/scene.hpp"
+#include "ui/steppers.hpp"
+
+namespace {
+
+scene::Scene causal5() {
+  std::optional<scene::Scene> s = scene::preset("causal-5");
+  REQUIRE(s.has_value());
+  return *s;
+}
+
+}  // namespace
+
+TEST_CASE("flash_update: steps forward and back through the tiles; the end equals the full pass") {
+  const scene::Scene s = causal5();
+  const attn::Result r = scene::compute(s);
+  ui::FlashStepper f;
+  ui::flash_update(f, s, r, 1, 0);
+  REQUIRE(f.pass.has_value());
+  CHECK(f.pass->step_count() == 9);  // n = 5, B = 2: 3×3 tiles
+  CHECK(f.step == 0);
+  ui::flash_update(f, s, r, 1, 4);
+  CHECK(f.step == 4);
+  CHECK(f.last.row_block == 1);
+  CHECK(f.last.col_block == 0);
+  // Back one step rebuilds and replays: the same state as going straight to 3.
+  ui::FlashStepper g;
+  ui::flash_update(g, s, r, 1, 3);
+  ui::flash_update(f, s, r, 1, 3);
+  CHECK(f.pass->m() == g.pass->m());
+  CHECK(f.pass->l() == g.pass->l());
+  // Past the end clamps; finished: O / ℓ is softmax · V (causal-5's outputs, max |Δ| ≤ 1e-12).
+  ui::flash_update(f, s, r, 1, 99);
+  CHECK(f.finished());
+  CHECK(f.max_abs_diff <= 1e-12);
+  CHECK((f.partial - r.output).cwiseAbs().maxCoeff() <= 1e-12);
+  // A new block size or a new result starts over at the same requested step.
+  f.block = 1;
+  ui::flash_update(f, s, r, 1, 2);
+  CHECK(f.pass->step_count() == 25);
+  CHECK(f.step == 2);
+  CHECK(ui::flash_state_json(f).find("\"block\":1,\"step\":2,\"steps\":25,\"finished\":false") != std::string::npos);
+}
+
+TEST_CASE("decode_update: step t is row t of the causal pass; multiplies add up step by step") {
+  const scene::Scene s = causal5();  // causal: the decode equals the screen's own pass
+  const attn::Result r = scene::compute(s);
+  ui::DecodeStepper d;
+  ui::decode_update(d, s, r, 7, 3);
+  CHECK(d.t == 3);
+  REQUIRE(d.trace.has_value());
+  for (int j = 0; j <= 3; ++j) CHECK(d.trace->steps[3].weights(0, j) == r.weights(3, j));
+  // d_k = 2, d_v = 3: with the cache (t+1)·5 per step, without (t+1)²·5: 5+10+15+20, 5+20+45+80.
+  CHECK(d.mults_with == 50);
+  CHECK(d.mults_without == 150);
+  ui::decode_update(d, s, r, 7, 99);
+  CHECK(d.t == 4);
+  ui::decode_update(d, s, r, 7, -1);
+  CHECK(d.t == 0);
+  CHECK(ui::decode_state_json(d).rfind("{\"t\":0,\"cache_len\":1,\"weights\":[1.0]", 0) == 0);
+}
+
+TEST_CASE("links: mode=flash and mode=decode round-trip; view=flash|decode are the same modes") {
+  namespace links = scene::link;
+  for (const char* name : {"flash", "decode"}) {
+    INFO(name);
+    const links::Fragment by_mode = links::parse_fragment(std::string("demo=causal-5&mode=") + name);
+    REQUIRE(by_mode.ok());
+    const links::Fragment by_view = links::parse_fragment(std::string("demo=causal-5&view=") + name);
+    REQUIRE_MESSAGE(by_view.ok(), by_view.error);
+    CHECK(by_view.mode == by_mode.mode);
+    CHECK_FALSE(by_view.view.has_value());
+    CHECK(links::mode_name(*by_mode.mode) == name);
+  }
+  CHECK_FALSE(links::parse_fragment("demo=causal-5&view=flashy").ok());
+}
