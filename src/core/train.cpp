@@ -1,6 +1,7 @@
 // train.cpp — tasks, initialization, the exact forward pass, Adam / SGD (see train.hpp).
 #include "core/train.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <utility>
@@ -249,9 +250,11 @@ double Trainer::step() {
   return mean;
 }
 
-double Trainer::accuracy() const {
+double Trainer::accuracy(int sequences) const {
   int right = 0, scored = 0;
-  for (const Sequence& s : eval_) {
+  const int count = std::clamp(sequences, 1, kEvalSequences);
+  for (int k = 0; k < count; ++k) {
+    const Sequence& s = eval_[static_cast<std::size_t>(k)];
     const HeadsResult f = forward_exact(embed(s.tokens), params_, config_.heads);
     for (int i = 0; i < kSeqLen; ++i) {
       const int target = s.targets[static_cast<std::size_t>(i)];

@@ -92,9 +92,14 @@ class Trainer {
 
   // One optimizer step on a fresh batch of kBatch sequences; returns the batch's mean loss.
   double step();
-  // Fraction of the scored rows of kEvalSequences fresh sequences (never trained on, the same set for
-  // the whole run) whose largest logit is the target.
-  double accuracy() const;
+  // Fraction of the scored rows of the first `sequences` (≤ kEvalSequences) of the evaluation set —
+  // fresh sequences never trained on, the same for the whole run — whose largest logit is the target.
+  double accuracy(int sequences = kEvalSequences) const;
+
+  // Continue from other weights (e.g. edited by hand in the app), shapes as init_params gives;
+  // Adam's moments are kept. And a new learning rate for the following steps (> 0).
+  void set_params(const Params& params) { params_ = params; }
+  void set_lr(double lr) { lr_ = lr; }
 
   int steps() const { return static_cast<int>(losses_.size()); }
   const std::vector<double>& losses() const { return losses_; }
