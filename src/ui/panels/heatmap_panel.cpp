@@ -588,7 +588,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     swatch_w = 2.9f * em + ImGui::CalcTextSize(caption.masked.c_str()).x;
     ImGui::PopFont();
   }
-  const float right = start.x + avail.x;
+  // Weights: the log toggle sits right of the grid, level with the legend; keep clear of it.
+  const float right = scores ? start.x + avail.x : grid_max.x;
   const float legend_w = std::max(
       4.0f * em, std::min(std::clamp(grid_w, 8.0f * em, 14.0f * em), right - g.grid_min.x - swatch_w));
   draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked,
