@@ -14,6 +14,7 @@
 #include <string>
 
 #include "app/platform.hpp"
+#include "ui/train_mode.hpp"
 #include "ui/walk_mode.hpp"
 
 // boot.js hides the loading overlay and resolves attentionLab.ready.
@@ -172,6 +173,12 @@ EMSCRIPTEN_KEEPALIVE const char* al_set_step(int index) {
   }
   ++app::g_app->events;
   return reply("{\"ok\":true}");
+}
+
+// The Train mode's run: getTraining() → {running, task, step, loss, accuracy, lr, seed, heads}.
+EMSCRIPTEN_KEEPALIVE const char* al_get_training() {
+  if (!app::g_app) return reply("null");
+  return reply(ui::training_json(app::g_app->state));
 }
 
 // The quiz: getQuiz() / openQuiz(q) (q 0-based; −1 closes it).

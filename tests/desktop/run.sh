@@ -30,6 +30,8 @@
 #      average, cell by cell against NumPy (check_heads.py); an unknown --mode exits 2
 #   9. the FlashAttention and Decode modes: --mode at 1280x720 and 390x844 with their controls on
 #      screen; flash/next and decode/next clicked in a live window change the tiles and the cache
+#  10. the Train mode (--mode train, check_train.py): a fresh run draws its widgets; a model trained by
+#      attention-lab-cli --train previous-token opens in it with the sub-diagonal, cell by cell
 # Prints "ok - …" / "not ok - …" per check and closes with "N passed, N failed".
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -596,6 +598,14 @@ while IFS= read -r line; do
 done < <("$python" "$here/check_heads.py" --png "$out/three-heads-heads.png" \
   --rects "$out/three-heads-heads.rects.json" --scene "$out/three-heads.scene.json" --label "three-heads (Heads mode)")
 check "--mode nope: exits 2" bash -c '"$1" --mode nope --frames 1 > /dev/null 2>&1; [ $? -eq 2 ]' _ "$app"
+
+# --- 10. the Train mode: a fresh run, and a trained previous-token model cell by cell -----------
+while IFS= read -r line; do
+  case "$line" in
+    "ok - "*) ok "${line#ok - }" ;;
+    "not ok - "*) not_ok "${line#not ok - }" ;;
+  esac
+done < <("$python" "$here/check_train.py" --app "$app" --cli "$cli" --out "$out" 2>&1)
 
 # --- 9. the FlashAttention and Decode modes --------------------------------------------------
 # --mode opens each at 1280x720 and at phone size with every control of the mode on screen; then, in
