@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <string>
 
+#ifndef __EMSCRIPTEN__
 #include "app/desktop_options.hpp"
+#endif
 #include "render/heatmap_renderer.hpp"
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
@@ -34,7 +36,9 @@ struct App {
   // 2 = processed, so ImGui's mouse is kept off the canvas (no hover or tooltip stays where the
   // finger was) until the pointer moves again.
   int touch_lift = 0;
-  Options options;    // the command line (desktop_options.hpp; the web has none)
+#ifndef __EMSCRIPTEN__
+  Options options;  // the command line (desktop_options.hpp; the web has none)
+#endif
   int exit_code = 0;  // main()'s status: non-zero when an automation step failed
 
   explicit App(const char* glsl_version) : renderer(glsl_version) {}

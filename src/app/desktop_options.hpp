@@ -4,7 +4,7 @@
 //
 // Interactive use needs no flag. The automation flags draw a fixed number of frames and write what
 // tests and figures need: the last frame as PNG and the named widget rectangles as JSON.
-// Plain C++ (no GL): the web build links it too and sees no arguments.
+// Plain C++ (no GL). Desktop only: the web app has no command line (main.cpp).
 #pragma once
 
 #include <string>

@@ -13,8 +13,8 @@
 #include <cmath>
 #include <string>
 
+#include "app/page_api.hpp"
 #include "app/platform.hpp"
-#include "ui/train_mode.hpp"
 #include "ui/walk_mode.hpp"
 
 // boot.js hides the loading overlay and resolves attentionLab.ready.
@@ -109,93 +109,80 @@ void platform_frame_drawn(App& app) {
   js_first_frame_drawn();
 }
 
-bool platform_read_file(const std::string& path, std::string*, std::string* error) {
-  *error = path + ": the web app reads no files (use setState or a link)";
-  return false;
-}
-
 }  // namespace app
 
 // --- window.attentionLab: C functions returning JSON (see web/attention-lab-api.js) -------------
-namespace {
-std::string g_reply;  // the last returned string; JS copies it at once (UTF8ToString)
-const char* reply(std::string text) {
-  g_reply = std::move(text);
-  return g_reply.c_str();
-}
-}  // namespace
+namespace page = app::page;
 
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE const char* al_get_state() {
-  if (!app::g_app) return reply("null");
+  if (!app::g_app) return page::reply(nullptr);
   ui::recompute_if_dirty(app::g_app->state);
-  return reply(ui::state_json(app::g_app->state));
+  return page::reply(page::state(app::g_app->state));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_set_state(const char* json) {
-  if (!app::g_app) return reply("{\"ok\":false,\"error\":\"app: not started\"}");
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
   ++app::g_app->events;  // show the new scene
-  return reply(ui::apply_state_json(app::g_app->state, json ? json : ""));
+  return page::reply(page::load_scene_text(app::g_app->state, json ? json : ""));
 }
 
 // In CSS pixels relative to the canvas (the JS side adds the canvas's page offset).
 EMSCRIPTEN_KEEPALIVE const char* al_widget_rect(const char* id) {
-  if (!app::g_app || !id) return reply("null");
+  if (!app::g_app || !id) return page::reply(nullptr);
   // Rectangles are recorded while drawing: after a change not drawn yet (setState, a resize), draw
   // now so the answer describes the screen the next click will hit.
   if (app::g_app->needs_frame() && !app::g_app->gl_context_lost) app::run_frame(*app::g_app);
-  return reply(ui::widget_rect_json(app::g_app->state, id, app::g_app->ui_scale));
+  return page::reply(page::widget_rect(app::g_app->state, id, app::g_app->ui_scale));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_frame_stats() {
-  if (!app::g_app) return reply("null");
-  return reply(ui::frame_stats_json(app::g_app->state));
+  if (!app::g_app) return page::reply(nullptr);
+  return page::reply(page::frame_stats(app::g_app->state));
 }
 
 // Walk through: getStep() / setStep(i) (i 0-based; −1 leaves the walk).
 EMSCRIPTEN_KEEPALIVE const char* al_get_step() {
-  if (!app::g_app) return reply("null");
+  if (!app::g_app) return page::reply(nullptr);
   ui::recompute_if_dirty(app::g_app->state);
-  return reply(ui::walk_step_json(app::g_app->state));
+  return page::reply(page::walk_step(app::g_app->state));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_set_step(int index) {
-  if (!app::g_app) return reply("{\"ok\":false,\"error\":\"app: not started\"}");
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
   ui::AppState& state = app::g_app->state;
   ui::recompute_if_dirty(state);
   const int count = ui::walk_count(state);
   if (!ui::set_walk_step(state, index)) {
-    return reply("{\"ok\":false,\"error\":" +
-                 ui::json_quote("step: " + std::to_string(index) + " is not a step of this walk (0 to " +
-                                std::to_string(count - 1) + ", or -1 to leave)") +
-                 "}");
+    return page::reply(page::fail("step: " + std::to_string(index) + " is not a step of this walk (0 to " +
+                                  std::to_string(count - 1) + ", or -1 to leave)"));
   }
   ++app::g_app->events;
-  return reply("{\"ok\":true}");
+  return page::reply(page::ok());
 }
 
 // The Train mode's run: getTraining() → {running, task, step, loss, accuracy, lr, seed, heads}.
 EMSCRIPTEN_KEEPALIVE const char* al_get_training() {
-  if (!app::g_app) return reply("null");
-  return reply(ui::training_json(app::g_app->state));
+  if (!app::g_app) return page::reply(nullptr);
+  return page::reply(page::training(app::g_app->state));
 }
 
 // The quiz: getQuiz() / openQuiz(q) (q 0-based; −1 closes it).
 EMSCRIPTEN_KEEPALIVE const char* al_get_quiz() {
-  if (!app::g_app) return reply("null");
-  return reply(ui::quiz_json(app::g_app->state));
+  if (!app::g_app) return page::reply(nullptr);
+  return page::reply(page::quiz(app::g_app->state));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_open_quiz(int question) {
-  if (!app::g_app) return reply("{\"ok\":false,\"error\":\"app: not started\"}");
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
   if (question < 0) {
     app::g_app->state.ui.quiz.open = false;
   } else {
     ui::open_quiz(app::g_app->state, question);
   }
   ++app::g_app->events;
-  return reply("{\"ok\":true}");
+  return page::reply(page::ok());
 }
 
 EMSCRIPTEN_KEEPALIVE void al_gl_context_lost() {

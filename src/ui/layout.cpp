@@ -22,8 +22,8 @@
 #include <cmath>
 #include <string>
 
-#include "ui/gallery_panel.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/sharing.hpp"
 #include "ui/theme.hpp"
 #include "ui/train_mode.hpp"
 #include "ui/walk_mode.hpp"
@@ -665,7 +665,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   const float em = screen.em = ImGui::GetFontSize();
   const float W = screen.W = io.DisplaySize.x, H = screen.H = io.DisplaySize.y;
   screen.margin = screen.gap = std::floor(0.5f * em);
-  // Links may hide panels (hide=) or show one full-size (view=); see gallery_panel.hpp.
+  // Links may hide panels (hide=) or show one full-size (view=); see sharing.hpp.
   screen.show_formula = panel_shown(Panel::Formula) || sharing().view == Panel::Formula;
   const float formula_h = screen.show_formula ? std::floor(3.6f * em) : 0.0f;
   const bool mode_bar = kShowModeBar && !sharing().view;

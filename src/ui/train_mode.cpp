@@ -14,7 +14,6 @@
 #include <memory>
 #include <string>
 
-#include "scene/traces.hpp"  // number_json
 #include "scene/train_json.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/theme.hpp"
@@ -468,21 +467,6 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
               task == train::Task::SameToken ? " (#k = position k)" : "");
   ImGui::PopFont();
   ImGui::PopStyleColor();
-}
-
-std::string training_json(const AppState& state) {
-  const TrainUi& t = state.ui.train;
-  const bool have = t.trainer != nullptr;
-  std::string out = std::string("{\"running\":") + (t.running ? "true" : "false");
-  out += ",\"task\":" + json_quote(train::task_name(t.config.task));
-  out += ",\"step\":" + std::to_string(have ? t.trainer->steps() : 0);
-  out += ",\"loss\":" + (have && !t.trainer->losses().empty() ? scene::number_json(t.trainer->losses().back())
-                                                              : std::string("null"));
-  out += ",\"accuracy\":" + (t.accuracy >= 0 ? scene::number_json(t.accuracy) : std::string("null"));
-  out += ",\"lr\":" + scene::number_json(have ? t.trainer->lr() : train::default_lr(t.config.optimizer));
-  out += ",\"seed\":" + std::to_string(t.config.seed);
-  out += ",\"heads\":" + std::to_string(t.config.heads) + "}";
-  return out;
 }
 
 }  // namespace ui

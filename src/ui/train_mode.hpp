@@ -12,8 +12,6 @@
 // CPU time have gone into this frame (the frame's total budget is 8 ms), so the UI never stalls.
 #pragma once
 
-#include <string>
-
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
 
@@ -28,10 +26,5 @@ void draw_train_predictions(AppState& state, const Fonts& fonts);
 // Play / Pause / one Step / a new run with the current settings (page API, keyboard, tests).
 void train_play(AppState& state, bool play);
 void train_step(AppState& state);
-
-// The page API's getTraining(): {"running","task","step","loss","accuracy","lr","seed","heads"}
-// (loss: the last step's batch loss, null before the first step; accuracy: on 64 fresh sequences,
-// null before it was measured).
-std::string training_json(const AppState& state);
 
 }  // namespace ui

@@ -3,8 +3,9 @@
 #include <cmath>
 #include <string>
 
-#include "ui/gallery_panel.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/scale_texts.hpp"
+#include "ui/sharing.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -161,22 +162,13 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
   ImGui::PushFont(fonts.small);
   if (state.computed) {
-    switch (s.scale.mode) {
-      case attn::ScaleMode::None:
-        ImGui::TextDisabled("softmax sees QKᵀ as it is (the NumPy lesson)");
-        break;
-      case attn::ScaleMode::SqrtDk:
-        if (s.heads > 1)  // each head divides by the root of its own key size
-          ImGui::TextDisabled("each head's softmax sees Q_t K_tᵀ / √(d_k/h), √%d = %s", s.d_k() / s.heads,
-                              format_number(state.result.divisor, 3).c_str());
-        else
-          ImGui::TextDisabled("softmax sees QKᵀ / √d_k, √%d = %s", s.d_k(),
-                              format_number(state.result.divisor, 3).c_str());
-        break;
-      case attn::ScaleMode::Temperature:
-        ImGui::TextDisabled("softmax sees QKᵀ / T: a small T sharpens");
-        break;
-    }
+    std::string hint = scale_texts(s.scale.mode).controls_hint;
+    if (s.scale.mode == attn::ScaleMode::SqrtDk && s.heads > 1)  // each head divides by √ of its key size
+      hint = "each head's softmax sees Q_t K_tᵀ / √(d_k/h), √" + std::to_string(s.d_k() / s.heads) + " = " +
+             format_number(state.result.divisor, 3);
+    else if (s.scale.mode == attn::ScaleMode::SqrtDk)
+      hint += ", √" + std::to_string(s.d_k()) + " = " + format_number(state.result.divisor, 3);
+    ImGui::TextDisabled("%s", hint.c_str());
   }
   ImGui::PopFont();
 

@@ -13,6 +13,7 @@
 #include "ui/colormap.hpp"
 #include "ui/grid_captions.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/scale_texts.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -551,7 +552,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
                 std::max(1.0f, 0.08f * em));
     dl->AddRect(ImVec2(a.x, g.grid_min.y), ImVec2(a.x + cell, grid_max.y), palette::kAccentSoft, 0, 0,
                 std::max(1.0f, 0.08f * em));
-    outline(dl, a, ImVec2(a.x + cell, a.y + cell), IM_COL32(255, 255, 255, 230), std::max(1.5f, 0.12f * em));
+    outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::kSelection, std::max(1.5f, 0.12f * em));
   }
 
   // --- weights: each row's sum (= 1, or 0 for a fully masked row)

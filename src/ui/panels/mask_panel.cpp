@@ -98,7 +98,7 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
         const ImVec2 size = ImGui::CalcTextSize(t);
         dl->AddText(ImVec2(origin.x + cell * (float(j) + 0.5f) - 0.5f * size.x,
                            origin.y + cell * (float(i) + 0.5f) - 0.5f * size.y),
-                    r.allowed(i, j) ? IM_COL32(235, 245, 243, 255) : palette::kTextDim, t);
+                    r.allowed(i, j) ? palette::kAllowedText : palette::kTextDim, t);
       }
     }
   }
@@ -136,7 +136,7 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   }
   if (lit_i >= 0 && lit_j >= 0 && lit_i < n && lit_j < n) {
     const ImVec2 a(origin.x + cell * float(lit_j), origin.y + cell * float(lit_i));
-    outline(dl, a, ImVec2(a.x + cell, a.y + cell), IM_COL32(255, 255, 255, 230), std::max(1.5f, 0.12f * em));
+    outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::kSelection, std::max(1.5f, 0.12f * em));
   }
   check_question(fonts, kCheckMask,
                  "Tokens 0, 1 and 2. Tokens 3 and 4 are in its future: their scores become −∞,\n"

@@ -90,9 +90,9 @@ void draw_slider_value(const SliderCell& cell, const RoleRow& row, double value,
   };
   const float x0 = x_of(0.0), x1 = x_of(value);
   const float y0 = cell.strip_top + 1.0f, y1 = cell.max.y - 2.0f;
-  const ImU32 fill = (row.color & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 140) & IM_COL32_A_MASK);
+  const ImU32 fill = palette::with_alpha(row.color, 140);
   dl->AddRectFilled(ImVec2(std::min(x0, x1), y0), ImVec2(std::max(x0, x1), y1), fill);
-  dl->AddLine(ImVec2(x0, y0 - 1.0f), ImVec2(x0, y1), IM_COL32(150, 158, 172, 140));
+  dl->AddLine(ImVec2(x0, y0 - 1.0f), ImVec2(x0, y1), palette::with_alpha(palette::kTextDim, 140));
   const float tick_w = std::max(2.0f, 0.5f * style.GrabMinSize);
   dl->AddRectFilled(ImVec2(x1 - 0.5f * tick_w, y0 - 2.0f), ImVec2(x1 + 0.5f * tick_w, cell.max.y - 1.0f),
                     active ? palette::kText : row.color, 0.5f * tick_w);

@@ -1,10 +1,10 @@
-// gallery_panel.cpp — panel visibility from links, the Share buttons, and the demo gallery.
+// sharing.cpp — panel visibility from links, the Share buttons, and the demo gallery.
 //
 // [SECTION] State and panel visibility
 // [SECTION] Demo index (demos/index.json)
 // [SECTION] Share buttons (in the Controls panel)
 // [SECTION] Gallery window
-#include "ui/gallery_panel.hpp"
+#include "ui/sharing.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -82,8 +82,7 @@ void note_demo_loaded(AppState& state, const std::string& name) {
 }
 
 std::string load_demo(AppState& state, const std::string& name, std::string_view json_text) {
-  const std::string reply = apply_state_json(state, json_text);
-  if (reply != "{\"ok\":true}") {
+  if (!load_scene_text(state, json_text).empty()) {
     state.error = "demo '" + name + "': " + state.error;
     return state.error;
   }
