@@ -600,7 +600,7 @@ void layout_train(Screen& sc) {
   if (!sc.narrow) {
     const float body_h = std::max(H - body_y - margin, 34.0f * em);
     const float left_w = std::floor(std::clamp(0.36f * W, 24.0f * em, 32.0f * em));
-    const float controls_h = std::min(22.5f * em, 0.64f * body_h);
+    const float controls_h = std::min(24.0f * em, 0.64f * body_h);
     sc.train_controls(ImVec2(margin, body_y), ImVec2(left_w, controls_h));
     sc.train_curve(ImVec2(margin, body_y + controls_h + gap), ImVec2(left_w, body_h - controls_h - gap));
     const float rx = margin + left_w + gap, rw = W - rx - margin;
