@@ -11,6 +11,7 @@ uniform sampler2D u_colormap;
 uniform int u_colormap_row;
 uniform vec2 u_range;       // lo, hi
 uniform ivec2 u_grid;       // cols, rows
+uniform vec4 u_view;        // the cells shown (zoom): col0, row0, col1, row1; (0, 0, cols, rows) = all
 uniform vec2 u_cell_px;     // one cell's size in framebuffer pixels
 uniform float u_gap_px;     // gap between cells in framebuffer pixels (0 = none)
 uniform float u_hatch_px;   // hatch stripe period in framebuffer pixels
@@ -20,7 +21,7 @@ in vec2 v_uv;
 out vec4 frag_color;
 
 void main() {
-  vec2 cell_pos = v_uv * vec2(u_grid);
+  vec2 cell_pos = mix(u_view.xy, u_view.zw, v_uv);
   ivec2 cell = clamp(ivec2(floor(cell_pos)), ivec2(0), u_grid - 1);
   // Position inside the cell in pixels: a thin gap separates neighbouring cells.
   vec2 inside = (cell_pos - vec2(cell)) * u_cell_px;

@@ -52,7 +52,7 @@
 //                         decode/start decode/prev decode/next decode/play decode/mults decode/query
 //                         decode/new-row decode/output
 //                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
-//                         weights-log (the weights' log colour scale)
+//                         weights-log (the weights' log colour scale) scores/zoom weights/zoom (the zoom badge)
 //                         Train mode: train/task (train/task/NAME each task while open) train/play train/pause train/step train/reset train/lr
 //                         train/seed train/heads/N train/speed train/status train/curve train/predictions
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,

@@ -64,6 +64,12 @@ Json state(const ui::AppState& state) {
                {"example", ui::example_label(state)},
                {"edited", state.edited},
                {"vectors", std::move(vectors)},
+               // The Scores/Weights grids' zoom (ui/grid_view.hpp): rows and columns [row0/col0, + span).
+               {"gridView",
+                {{"zoom", number(state.ui.grid_view.zoom)},
+                 {"row0", number(state.ui.grid_view.row0)},
+                 {"col0", number(state.ui.grid_view.col0)},
+                 {"span", number(state.ui.grid_view.n > 0 ? state.ui.grid_view.span() : 0.0)}}},
                // The FlashAttention and Decode modes' step (null until the mode has been shown).
                {"flash", Json::parse(ui::flash_state_json(state.ui.flash))},
                {"decode", Json::parse(ui::decode_state_json(state.ui.decode))}};

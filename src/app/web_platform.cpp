@@ -57,13 +57,14 @@ void sync_canvas_size(App& app) {
   }
 }
 
-// Emscripten 3.1.6's GLFW passes a wheel event's deltaX as the x offset unchanged (CSS pixels,
-// positive = towards the right), while GLFW and ImGui take steps with positive = towards the left,
-// as its own y offset already is (−deltaY / 100). Without this a sideways swipe (or Shift+wheel,
-// which the browser sends as deltaX) scrolls the wrong way and 100 times too far.
+// Emscripten 3.1.6's GLFW passes a wheel event's deltaX and deltaY as the scroll offsets unchanged
+// (library_glfw.js onMouseWheel: CSS pixels, positive = right / down), while GLFW and ImGui take
+// steps with positive = left / up. One step is 100 pixels (as Emscripten's own
+// Browser.getMouseWheelDelta counts them). Without this the wheel scrolled ImGui windows 100 steps
+// at a time, the wrong way, and the heatmaps' zoom went to its limit at once.
 GLFWscrollfun g_imgui_scroll = nullptr;  // ImGui's GLFW backend callback (it chains to main.cpp's)
 void on_scroll(GLFWwindow* window, double xoffset, double yoffset) {
-  if (g_imgui_scroll) g_imgui_scroll(window, -xoffset / 100.0, yoffset);
+  if (g_imgui_scroll) g_imgui_scroll(window, -xoffset / 100.0, -yoffset / 100.0);
 }
 
 }  // namespace

@@ -77,6 +77,7 @@ bool HeatmapRenderer::create_device_objects() {
   u_colormap_row_ = glGetUniformLocation(program_, "u_colormap_row");
   u_range_ = glGetUniformLocation(program_, "u_range");
   u_grid_ = glGetUniformLocation(program_, "u_grid");
+  u_view_ = glGetUniformLocation(program_, "u_view");
   u_cell_px_ = glGetUniformLocation(program_, "u_cell_px");
   u_gap_px_ = glGetUniformLocation(program_, "u_gap_px");
   u_hatch_px_ = glGetUniformLocation(program_, "u_hatch_px");
@@ -160,6 +161,9 @@ void HeatmapRenderer::paint(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const
   slot.lo = image.lo;
   slot.hi = image.hi;
   slot.gap_px = image.gap_px;
+  slot.view = image.view_col1 > image.view_col0
+                  ? ImVec4(image.view_col0, image.view_row0, image.view_col1, image.view_row1)
+                  : ImVec4(0, 0, float(image.cols), float(image.rows));
   draw_list->AddCallback(&HeatmapRenderer::draw_callback, &slot);
   draw_list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }
@@ -202,8 +206,9 @@ void HeatmapRenderer::draw(const Slot& slot, const ImDrawCmd* cmd) {
   glUniform4f(u_display_, dd->DisplayPos.x, dd->DisplayPos.y, dd->DisplaySize.x, dd->DisplaySize.y);
   glUniform2f(u_range_, slot.lo, slot.hi);
   glUniform2i(u_grid_, slot.cols, slot.rows);
-  glUniform2f(u_cell_px_, (slot.rect.z - slot.rect.x) * scale.x / float(slot.cols),
-              (slot.rect.w - slot.rect.y) * scale.y / float(slot.rows));
+  glUniform4f(u_view_, slot.view.x, slot.view.y, slot.view.z, slot.view.w);
+  glUniform2f(u_cell_px_, (slot.rect.z - slot.rect.x) * scale.x / (slot.view.z - slot.view.x),
+              (slot.rect.w - slot.rect.y) * scale.y / (slot.view.w - slot.view.y));
   glUniform1f(u_gap_px_, slot.gap_px * scale.x);
   // Stripes about a third of an em apart, at least 5 device pixels.
   glUniform1f(u_hatch_px_, std::max(5.0f, std::round(0.42f * ImGui::GetFontSize() * scale.x)));

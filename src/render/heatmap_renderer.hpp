@@ -40,6 +40,7 @@ class HeatmapRenderer final : public ui::MatrixPainter {
     ImVec4 rect;  // x0, y0, x1, y1 in ImGui coordinates
     int colormap_row = 0;
     float lo = 0, hi = 1, gap_px = 0;
+    ImVec4 view;  // cells shown: col0, row0, col1, row1
     HeatmapRenderer* owner = nullptr;
   };
   static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
@@ -50,7 +51,7 @@ class HeatmapRenderer final : public ui::MatrixPainter {
   std::string error_;
   GLuint program_ = 0, vao_ = 0, colormap_texture_ = 0;
   GLint u_rect_ = -1, u_display_ = -1, u_values_ = -1, u_colormap_ = -1, u_colormap_row_ = -1, u_range_ = -1,
-        u_grid_ = -1, u_cell_px_ = -1, u_gap_px_ = -1, u_hatch_px_ = -1, u_gap_color_ = -1,
+        u_grid_ = -1, u_view_ = -1, u_cell_px_ = -1, u_gap_px_ = -1, u_hatch_px_ = -1, u_gap_color_ = -1,
         u_hatch_color_ = -1;
   std::array<Slot, std::size_t(ui::MatrixSlot::Count)> slots_{};
 };

@@ -21,6 +21,7 @@
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
+#include "ui/grid_view.hpp"
 #include "ui/steppers.hpp"
 #include "ui/train_state.hpp"
 #include "ui/walk_steps.hpp"
@@ -103,6 +104,7 @@ struct UiState {
   bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
 
   // --- view options
+  GridView grid_view;        // zoom and pan of the Scores and Weights grids (shared: cells side by side)
   bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
   scene::GenSpec gen_draft;  // the Generate… popup's fields
 

@@ -37,6 +37,10 @@ struct MatrixImage {
   Colormap colormap = Colormap::Viridis;
   float lo = 0, hi = 1;  // value range mapped onto the colormap
   float gap_px = 0;      // gap between cells, in ImGui (framebuffer) pixels
+  // The part of the matrix stretched over the rectangle, in cells (zoom, ui/grid_view.hpp):
+  // columns [view_col0, view_col1) and rows [view_row0, view_row1). view_col1 ≤ view_col0 (the
+  // default) shows the whole matrix.
+  float view_col0 = 0, view_row0 = 0, view_col1 = 0, view_row1 = 0;
 };
 
 class MatrixPainter {

@@ -42,6 +42,8 @@ pixels of the error colour) up to a deadline.
   modes        FlashAttention and Decode: --mode at 1280x720 and 390x844 with every control of the
                mode inside the window; in a live window flash/next computes tile (0, 0) (its cell
                brightens, a later tile stays dimmed) and decode/next ×3 grows the cache by three rows
+  zoom         a generated 64-token scene: six wheel notches over the weights grid zoom it about the
+               pointer (the colour under it kept, the grid changed), a double-click fits it again
   train        the Train mode (check_train.py): --mode train draws its widgets; a model trained by
                attention-lab-cli --train previous-token opens in it, its weights grid cell by cell
                against NumPy with the sub-diagonal
@@ -741,6 +743,64 @@ class Desktop:
         relay(run([PYTHON, os.path.join(HERE, "check_train.py"), "--app", self.app, "--cli", self.cli, "--out",
                    self.out], timeout=600))
 
+    def case_zoom(self):
+        # The wheel over the weights grid of a generated 64-token scene zooms both grids about the
+        # pointer: the colour under it is kept, the (colourful) scores grid changes; a double-click
+        # fits the whole grid again. Screens compared with the pointer parked (no hover, no tooltip).
+        scene = self.path("local-64.json")
+        with open(scene, "w") as f:
+            f.write(run([self.cli, "--gen", "local,64,16,16,1"]).stdout)
+        _, _, data = self.shoot("zoom-local-64", scene)
+        if not data:
+            return
+        rects = data["rects"]
+
+        def region(grid):
+            cells = [rects[f"cell/{grid}/{i}/{j}"] for i in (0, 63) for j in (0, 63)]
+            return (int(min(c["y"] for c in cells)), int(max(c["y"] + c["h"] for c in cells)),
+                    int(min(c["x"] for c in cells)), int(max(c["x"] + c["w"] for c in cells)))
+
+        sy0, sy1, sx0, sx1 = region("scores")
+        scores = lambda img: img[sy0:sy1, sx0:sx1]
+        area = (sy1 - sy0) * (sx1 - sx0)
+        px, py = rect_center(rects, "cell/weights/40/20")
+        win = self.Window(self, [scene], "zoom-live.log")
+        try:
+            park_pointer()
+            time.sleep(0.5)
+            before = win.screen()
+            run(["xdotool", "mousemove", str(px), str(py)])
+            win.changed_since(before)  # hovered: the cell's tooltip
+            for _ in range(6):  # six notches up (button 4): zoom 1.25⁶ ≈ 3.8
+                shown = win.screen()
+                run(["xdotool", "click", "4"])
+                win.changed_since(shown)
+            shown = win.screen()
+            park_pointer()
+            win.changed_since(shown)  # the tooltip goes
+            time.sleep(0.3)
+            zoomed = win.screen()
+            window_png(self.path("zoom-live-zoomed.png"))
+            changed = int((np.abs(scores(zoomed) - scores(before)).max(axis=2) > 40).sum())
+            check(f"zoom: six wheel notches over the weights grid zoom the scores grid too ({changed} of {area} "
+                  "pixels changed)", changed > 0.3 * area)
+            under = np.abs(zoomed[py - 1:py + 1, px - 1:px + 1] - before[py - 1:py + 1, px - 1:px + 1]).max()
+            check(f"zoom: about the pointer (the middle of cell (40, 20) keeps its colour, max channel change "
+                  f"{under:.0f})", under < 12)
+            run(["xdotool", "mousemove", str(px), str(py)])
+            for _ in range(2):  # a double-click (within ImGui's 0.3 s), each press and release a few frames long
+                click(px, py, hold=0.05)
+                time.sleep(0.05)
+            park_pointer()
+            wait_until(lambda: (np.abs(scores(win.screen()) - scores(before)).max(axis=2) > 40).mean() < 0.02,
+                       timeout=5)
+            back = win.screen()
+            differ = int((np.abs(scores(back) - scores(before)).max(axis=2) > 40).sum())
+            check(f"zoom: a double-click shows the whole grid again ({differ} of {area} pixels differ from before)",
+                  differ < 0.02 * area)
+        finally:
+            win.close()
+
     def case_sanitizer(self):
         # Leaks do not change the exit status (LSAN exitcode=0): they are judged by where they come
         # from. A finding in our code (src/) or in the ImGui we compile (third_party/) has this
@@ -794,7 +854,7 @@ def sanitizer_findings(text, root):
 
 
 CASES = ["presets", "walk", "gallery", "keyspace", "hidpi", "cli-errors", "bad-file", "keyboard", "export-png",
-         "export-menu", "drop", "gallery-mouse", "heads", "modes", "train", "sanitizer"]
+         "export-menu", "drop", "gallery-mouse", "heads", "modes", "zoom", "train", "sanitizer"]
 
 
 def main():

@@ -7,6 +7,7 @@
 // [SECTION] draw_heatmap_panel
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ namespace {
 // The Scores panel's second tab holds the scaled + masked QKᵀ / s + M (grid_captions.hpp); masked
 // cells are hatched in every grid (the raw grid prints their score on the hatching).
 constexpr double kLogFloor = 1e-6;
+constexpr int kZoomHintTokens = 16;  // from this many tokens the grids show their zoom badge
 HeatmapImage heatmap_data(const attn::Result& r, captions::Grid which, bool log_scale) {
   const HeatmapKind kind = which == captions::Grid::Weights ? HeatmapKind::Weights : HeatmapKind::Scores;
   HeatmapImage d;
@@ -337,6 +339,33 @@ void draw_grid_switches(AppState& state, const Fonts& fonts, HeatmapKind kind, I
   if (on_title_line) ImGui::SetCursorScreenPos(after_header);
 }
 
+// Zoom and pan (ui/grid_view.hpp) from the mouse over the grid's frame [min, max], whose cells are
+// `cell` pixels at zoom 1: the wheel (a trackpad's pinch too) zooms about the pointer, a drag pans
+// (when zoomed), a double-click fits the whole grid. `id` names the grid whose drag moves the view.
+void zoom_and_pan(GridView& view, int id, ImVec2 min, ImVec2 max, float cell) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 m = io.MousePos;
+  const bool over = ImGui::IsWindowHovered() && m.x >= min.x && m.x < max.x && m.y >= min.y && m.y < max.y;
+  const double cz = double(cell) * view.zoom;
+  if (over && io.MouseWheel != 0.0f) {
+    zoom_view_about(view, std::pow(kWheelZoomStep, double(io.MouseWheel)), view.col0 + (m.x - min.x) / cz,
+                    view.row0 + (m.y - min.y) / cz);
+  }
+  if (over && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    fit_view(view, view.n);
+  } else if (over && view.zoomed() && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    view.panning = id;
+  }
+  if (view.panning == id) {
+    if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+      view.panning = 0;
+    } else {
+      pan_view(view, -io.MouseDelta.x / cz, -io.MouseDelta.y / cz);
+      ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeAll);
+    }
+  }
+}
+
 }  // namespace
 
 //-------------------------------------------------------------------------------------------------
@@ -427,6 +456,17 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   g.grid_min = ImVec2(std::floor(x0 + g.row_label_w), std::floor(y0 + col_label_h));
   const ImVec2 grid_max(g.grid_min.x + grid_w, g.grid_min.y + grid_w);
 
+  // --- zoom and pan: the frame [grid_min, grid_max] shows the view's cells (ui/grid_view.hpp);
+  // cell (i, j) has its corner at o + cz·(j, i) and is drawn only where it meets the frame.
+  GridView& view = state.ui.grid_view;
+  if (view.n != n) fit_view(view, n);
+  zoom_and_pan(view, scores ? 1 : 2, g.grid_min, grid_max, cell);
+  const float cz = cell * float(view.zoom);
+  const ImVec2 o(g.grid_min.x - cz * float(view.col0), g.grid_min.y - cz * float(view.row0));
+  const CellRange rows = visible_cells(view.row0, view.span(), n);
+  const CellRange cols = visible_cells(view.col0, view.span(), n);
+  const int view_step = std::max(1, int(std::ceil(line / cz)));  // label every k-th row/column
+
   // --- the cells, drawn by the GL renderer in this draw list's order
   MatrixImage image;
   image.slot = scores ? MatrixSlot::Scores : MatrixSlot::Weights;
@@ -438,16 +478,23 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   image.colormap = d.colormap;
   image.lo = d.lo;
   image.hi = d.hi;
-  image.gap_px = cell >= 8 ? std::max(1.0f, std::round(std::min(0.06f * cell, 3.0f))) : 0.0f;
+  image.gap_px = cz >= 8 ? std::max(1.0f, std::round(std::min(0.06f * cz, 3.0f))) : 0.0f;
+  image.view_col0 = float(view.col0);
+  image.view_row0 = float(view.row0);
+  image.view_col1 = float(view.col0 + view.span());
+  image.view_row1 = float(view.row0 + view.span());
   painter.paint(dl, g.grid_min, grid_max, image);
 
   grid.visible = true;
-  grid.origin = g.grid_min;
-  grid.cell = cell;
+  grid.origin = o;
+  grid.cell = cz;
   grid.rows = grid.cols = n;
-  const ImVec4 clip = dl->GetClipRectMax().x > 0 ? ImVec4(dl->GetClipRectMin().x, dl->GetClipRectMin().y,
-                                                          dl->GetClipRectMax().x, dl->GetClipRectMax().y)
-                                                 : ImVec4(0, 0, 0, 0);
+  // The part of the frame inside the window: cells outside it (scrolled or zoomed away) have no rect.
+  const ImVec4 clip =
+      dl->GetClipRectMax().x > 0
+          ? ImVec4(std::max(dl->GetClipRectMin().x, g.grid_min.x), std::max(dl->GetClipRectMin().y, g.grid_min.y),
+                   std::min(dl->GetClipRectMax().x, grid_max.x), std::min(dl->GetClipRectMax().y, grid_max.y))
+          : ImVec4(0, 0, 0, 0);
   grid.clip = clip;
 
   // --- hover: which cell, and highlight shared with the other grids
@@ -455,8 +502,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   int hover_i = -1, hover_j = -1;
   if (ImGui::IsWindowHovered() && mouse.x >= g.grid_min.x && mouse.x < grid_max.x &&
       mouse.y >= g.grid_min.y && mouse.y < grid_max.y) {
-    hover_i = std::min(n - 1, int((mouse.y - g.grid_min.y) / cell));
-    hover_j = std::min(n - 1, int((mouse.x - g.grid_min.x) / cell));
+    hover_i = std::clamp(int((mouse.y - o.y) / cz), 0, n - 1);
+    hover_j = std::clamp(int((mouse.x - o.x) / cz), 0, n - 1);
     state.next_hovered_row = hover_i;
     state.next_hovered_col = hover_j;
   }
@@ -466,31 +513,39 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const int walk_row =
       state.ui.mode == Mode::Walk && lit_i < 0 ? std::clamp(state.ui.walk.row, 0, n - 1) : -1;
 
-  // --- labels: rows are queries (orange), columns are keys (blue); every k-th when crowded
-  for (int i = 0; i < n; i += label_step) {
+  // --- labels: rows are queries (orange), columns are keys (blue); every k-th when crowded (the
+  // same rows while panning), only those in view
+  const float label_top = g.grid_min.y - col_label_h - 0.2f * em;
+  dl->PushClipRect(ImVec2(start.x, g.grid_min.y), ImVec2(g.grid_min.x, grid_max.y), true);
+  for (int i = rows.first / view_step * view_step; i < rows.last; i += view_step) {
     const std::string text = fit_text(tokens[i], g.row_label_w - 0.5f * em);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
-    const float y = g.grid_min.y + cell * (float(i) + 0.5f) - 0.5f * line;
+    const float y = o.y + cz * (float(i) + 0.5f) - 0.5f * line;
     const ImU32 color = i == lit_i || i == walk_row ? palette::kText : palette::kQuery;
     dl->AddText(ImVec2(g.grid_min.x - 0.45f * em - w, y), color, text.c_str());
   }
-  draw_column_labels(dl, tokens, ImVec2(g.grid_min.x, g.grid_min.y - 0.15f * em), cell, label_step,
+  dl->PopClipRect();
+  dl->PushClipRect(ImVec2(g.grid_min.x, label_top), ImVec2(grid_max.x, g.grid_min.y), true);
+  draw_column_labels(dl, tokens, ImVec2(o.x, g.grid_min.y - 0.15f * em), cz, view_step,
                      label_lines, lit_j, palette::kKey);
+  dl->PopClipRect();
+  // Everything drawn on the cells stays inside the frame.
+  dl->PushClipRect(ImVec2(clip.x, clip.y), ImVec2(clip.z, clip.w), true);
 
   // --- numbers inside the cells (contrasting colour from the CPU copy of the colormap)
   // Large cells (few tokens, a panel alone) get the body font, others the small one.
-  ImFont* number_font = cell >= 5.0f * em ? fonts.text : fonts.small;
-  const int decimals = decimals_for(cell, number_font);
-  if (decimals >= 0 && cell >= number_font->FontSize * 1.15f) {
+  ImFont* number_font = cz >= 5.0f * em ? fonts.text : fonts.small;
+  const int decimals = decimals_for(cz, number_font);
+  if (decimals >= 0 && cz >= number_font->FontSize * 1.15f) {
     ImGui::PushFont(number_font);
     // Room for the text: the cell minus a little padding, in digits (the widest common glyph).
-    const float room = cell - 0.3f * number_font->FontSize;
+    const float room = cz - 0.3f * number_font->FontSize;
     const float digit = ImGui::CalcTextSize("0").x;
     const int max_chars = std::max(1, int(room / digit));
-    for (int i = 0; i < n; ++i) {
-      const float cy = g.grid_min.y + cell * (float(i) + 0.5f);
-      if (cy < clip.y - cell || cy > clip.w + cell) continue;
-      for (int j = 0; j < n; ++j) {
+    for (int i = rows.first; i < rows.last; ++i) {
+      const float cy = o.y + cz * (float(i) + 0.5f);
+      if (cy < clip.y - cz || cy > clip.w + cz) continue;
+      for (int j = cols.first; j < cols.last; ++j) {
         const float v = d.values[std::size_t(i) * n + j];
         const bool masked = v >= kMaskedValue;
         std::string text;
@@ -519,7 +574,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
           color = contrasting_text(colormap_color(d.colormap, t));
         }
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-        const float cx = g.grid_min.x + cell * (float(j) + 0.5f);
+        const float cx = o.x + cz * (float(j) + 0.5f);
         dl->AddText(ImVec2(cx - 0.5f * size.x, cy - 0.5f * size.y), color, text.c_str());
       }
     }
@@ -528,40 +583,42 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 
   // --- reading aids: each row's largest weight outlined (the first one on a tie)
   if (argmax) {
-    const float inset = std::max(1.0f, 0.1f * cell);
-    for (int i = 0; i < n; ++i) {
+    const float inset = std::max(1.0f, 0.1f * cz);
+    for (int i = rows.first; i < rows.last; ++i) {
       const int j = state.aids.argmax[std::size_t(i)];
       if (j < 0) continue;
-      const ImVec2 a(g.grid_min.x + cell * float(j) + inset, g.grid_min.y + cell * float(i) + inset);
-      outline(dl, a, ImVec2(a.x + cell - 2.0f * inset, a.y + cell - 2.0f * inset), palette::kQuery,
-              std::max(1.5f, std::min(0.1f * em, 0.08f * cell)));
+      const ImVec2 a(o.x + cz * float(j) + inset, o.y + cz * float(i) + inset);
+      outline(dl, a, ImVec2(a.x + cz - 2.0f * inset, a.y + cz - 2.0f * inset), palette::kQuery,
+              std::max(1.5f, std::min(0.1f * em, 0.08f * cz)));
     }
   }
 
   // --- the walk's row
   if (walk_row >= 0) {
-    const float y = g.grid_min.y + cell * float(walk_row);
-    dl->AddRect(ImVec2(g.grid_min.x - 1.0f, y - 1.0f), ImVec2(grid_max.x + 1.0f, y + cell + 1.0f),
+    const float y = o.y + cz * float(walk_row);
+    dl->AddRect(ImVec2(g.grid_min.x - 1.0f, y - 1.0f), ImVec2(grid_max.x + 1.0f, y + cz + 1.0f),
                 palette::kAccent, 0, 0, std::max(1.5f, 0.12f * em));
   }
 
   // --- outline of the hovered cell (this grid or another), its row and column
   if (lit_i >= 0 && lit_j >= 0) {
-    const ImVec2 a(g.grid_min.x + cell * float(lit_j), g.grid_min.y + cell * float(lit_i));
-    dl->AddRect(ImVec2(g.grid_min.x, a.y), ImVec2(grid_max.x, a.y + cell), palette::kAccentSoft, 0, 0,
+    const ImVec2 a(o.x + cz * float(lit_j), o.y + cz * float(lit_i));
+    dl->AddRect(ImVec2(g.grid_min.x, a.y), ImVec2(grid_max.x, a.y + cz), palette::kAccentSoft, 0, 0,
                 std::max(1.0f, 0.08f * em));
-    dl->AddRect(ImVec2(a.x, g.grid_min.y), ImVec2(a.x + cell, grid_max.y), palette::kAccentSoft, 0, 0,
+    dl->AddRect(ImVec2(a.x, g.grid_min.y), ImVec2(a.x + cz, grid_max.y), palette::kAccentSoft, 0, 0,
                 std::max(1.0f, 0.08f * em));
-    outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::kSelection, std::max(1.5f, 0.12f * em));
+    outline(dl, a, ImVec2(a.x + cz, a.y + cz), palette::kSelection, std::max(1.5f, 0.12f * em));
   }
+  dl->PopClipRect();
 
   // --- weights: each row's sum (= 1, or 0 for a fully masked row)
-  if (!scores && cell >= fonts.small->FontSize * 1.05f) {
+  if (!scores && cz >= fonts.small->FontSize * 1.05f) {
     ImGui::PushFont(fonts.small);
-    for (int i = 0; i < n; ++i) {
+    for (int i = rows.first; i < rows.last; ++i) {
       const double sum = r.weights.row(i).sum();
       const std::string text = "Σ " + format_number(sum, 3);
-      const float y = g.grid_min.y + cell * (float(i) + 0.5f) - 0.5f * ImGui::GetTextLineHeight();
+      const float y = o.y + cz * (float(i) + 0.5f) - 0.5f * ImGui::GetTextLineHeight();
+      if (y < g.grid_min.y - 0.2f * em || y + ImGui::GetTextLineHeight() > grid_max.y + 0.2f * em) continue;
       dl->AddText(ImVec2(grid_max.x + 0.5f * em, y), palette::kTextDim, text.c_str());
       if (entropy) {
         // H in bits and its largest value log₂ k (even over the row's k visible keys).
@@ -588,12 +645,35 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     swatch_w = 2.9f * em + ImGui::CalcTextSize(caption.masked.c_str()).x;
     ImGui::PopFont();
   }
+  // The zoom badge ("4.0× fit"), right-aligned under the grid once zoomed, or for big grids (as
+  // the hint that they zoom): a click fits the whole grid.
+  const bool badge = view.zoomed() || n >= kZoomHintTokens;
+  char badge_text[32];
+  std::snprintf(badge_text, sizeof badge_text, view.zoomed() ? "%.1f× · fit" : "zoom: wheel", view.zoom);
+  ImGui::PushFont(fonts.small);
+  const float badge_w =
+      badge ? ImGui::CalcTextSize(badge_text).x + 2.0f * ImGui::GetStyle().FramePadding.x + 0.6f * em : 0.0f;
+  ImGui::PopFont();
   // Weights: the log toggle sits right of the grid, level with the legend; keep clear of it.
   const float right = scores ? start.x + avail.x : grid_max.x;
-  const float legend_w = std::max(
-      4.0f * em, std::min(std::clamp(grid_w, 8.0f * em, 14.0f * em), right - g.grid_min.x - swatch_w));
+  const float legend_w =
+      std::max(4.0f * em, std::min(std::clamp(grid_w, 8.0f * em, 14.0f * em),
+                                   std::min(right, grid_max.x) - g.grid_min.x - swatch_w - badge_w));
   draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked,
               caption.masked.c_str());
+  if (badge) {
+    ImGui::PushFont(fonts.small);
+    ImGui::SetCursorScreenPos(ImVec2(grid_max.x - badge_w + 0.6f * em, grid_max.y + 0.35f * em));
+    ImGui::PushID(scores ? "scores" : "weights");
+    if (ImGui::SmallButton(badge_text)) fit_view(view, n);
+    ImGui::PopID();
+    record_item_rect(state, scores ? "scores/zoom" : "weights/zoom");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Zoom: the mouse wheel (or a pinch) over a grid, about the pointer; drag to pan;\n"
+          "double-click a grid or click here to see it whole. Scores and weights zoom together.");
+    ImGui::PopFont();
+  }
   if (!scores) {
     // The scale toggle under the Σ column, level with the legend.
     ImGui::SetCursorScreenPos(ImVec2(grid_max.x + 0.3f * em, grid_max.y + 0.35f * em));

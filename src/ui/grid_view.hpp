@@ -1,0 +1,40 @@
+// grid_view.hpp — zoom and pan of the n×n heatmaps (plain C++, no ImGui: unit-tested).
+//
+// The Scores and Weights grids share one view, so the same cells stay side by side. The view shows
+// the cells [col0, col0 + n/zoom) × [row0, row0 + n/zoom), in cell units (fractional: the cells at
+// the edges may be cut). zoom = 1 shows the whole grid; the view never leaves the grid and keeps
+// at least kMinCellsAcross cells across.
+#pragma once
+
+namespace ui {
+
+struct GridView {
+  int n = 0;                  // the grid size this view belongs to (another n fits it again)
+  double zoom = 1.0;          // 1 … max_zoom(n)
+  double row0 = 0, col0 = 0;  // top-left corner of the view, in cells
+  int panning = 0;  // a drag that started on a grid moves the view: that grid's id (1, 2, …), 0 none
+
+  double span() const { return double(n) / zoom; }  // cells across (and down) the view
+  bool zoomed() const { return zoom > 1.0; }
+};
+
+inline constexpr double kMinCellsAcross = 2.0;
+inline constexpr double kWheelZoomStep = 1.25;  // one wheel notch zooms by this factor
+
+// The largest zoom for an n×n grid: kMinCellsAcross cells across, and never below 1.
+double max_zoom(int n);
+// The whole grid again (also for a new n).
+void fit_view(GridView& view, int n);
+// Zoom by `factor` keeping the grid point (at_col, at_row) — cell units, e.g. under the pointer —
+// at the same place on screen; zoom clamped to [1, max_zoom(n)], the view clamped to the grid.
+void zoom_view_about(GridView& view, double factor, double at_col, double at_row);
+// Move the view by (d_cols, d_rows) cells, clamped to the grid.
+void pan_view(GridView& view, double d_cols, double d_rows);
+
+// The rows (or columns) [first, last) the view shows at least partly.
+struct CellRange {
+  int first = 0, last = 0;
+};
+CellRange visible_cells(double start, double span, int n);
+
+}  // namespace ui
