@@ -3,16 +3,18 @@
 // scrolling column).
 //
 // Modes. The screen has one mode bar; each mode is a layout function that places the shared panels
-// (src/ui/panels/) with a Screen. Today there is one mode, Explore, and the bar is drawn only when
-// there are two or more (a lone tab says nothing). To add a mode, e.g. Heads:
+// (src/ui/panels/) with a Screen (screen.hpp). The bar lists every mode of scene::link::kModes (it
+// would be hidden with only one: a lone tab says nothing). To add a mode, e.g. Heads:
 //   1. src/scene/link.hpp: a value in `enum class Mode` and a row in `kModes`:
 //        {Mode::Heads, "heads", "Heads"}   // name: the link's mode=heads; label: the tab's text
 //      (links parse and write mode=heads from then on; add a round trip to tests/link_test.cpp).
 //   2. here: a layout function `void layout_heads(Screen& screen)` that places panels with
 //      screen.controls(pos, size), screen.heatmap(…), … (new panels go in src/ui/panels/ with their
-//      declaration in panel_parts.hpp and a Screen method here), and its row in `kLayouts` below.
+//      declaration in panel_parts.hpp and a Screen method in screen.hpp/.cpp), and its row in
+//      `kLayouts` below.
 //      Lay it out for 1280×720 and for a phone (screen.narrow), and look at both screenshots.
-//   3. The tab is drawn by draw_mode_bar with the widget id `mode/heads` (widgetRect / --rects);
+//   3. The tab is drawn by draw_mode_bar (top_bar.cpp) with the widget id `mode/heads` (widgetRect /
+//   --rects);
 //      list it in web/attention-lab-api.js's header and README. getState().ui.mode says "heads".
 // The mode lives in AppState::ui.mode; a link sets it (mode=, default explore), a tab click sets it
 // and updates the address.
@@ -22,7 +24,7 @@
 #include <cmath>
 #include <string>
 
-#include "ui/panels/panel_parts.hpp"
+#include "ui/screen.hpp"
 #include "ui/sharing.hpp"
 #include "ui/theme.hpp"
 #include "ui/walk_mode.hpp"
@@ -30,264 +32,6 @@
 namespace ui {
 
 namespace {
-
-constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                         ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
-                                         ImGuiWindowFlags_NoBringToFrontOnFocus |
-                                         ImGuiWindowFlags_NoFocusOnAppearing;
-
-// A fixed panel window at (pos, size).
-bool begin_panel(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra = 0) {
-  ImGui::SetNextWindowPos(pos);
-  ImGui::SetNextWindowSize(size);
-  return ImGui::Begin(name, nullptr, kPanelFlags | extra);
-}
-
-void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
-  begin_panel("##top", pos, size);
-  const float em = ImGui::GetFontSize();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const bool compact = size.x < 60.0f * em;
-  const float title_w = compact ? 0.0f : 9.5f * em;
-  if (!compact) {
-    ImGui::PushFont(fonts.heading);
-    dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * (size.y - fonts.heading->FontSize) - 0.4f * em),
-                palette::kAccent, "Attention Lab");
-    ImGui::PopFont();
-    ImGui::PushFont(fonts.small);
-    dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * size.y + 0.25f * em), palette::kTextDim,
-                "attention you can touch");
-    ImGui::PopFont();
-  }
-  const float formula_cx = pos.x + title_w + 0.5f * (size.x - 2.0f * title_w) + 0.5f * title_w;
-  draw_formula_strip(state, fonts, ImVec2(formula_cx, pos.y + 0.36f * size.y), size.x - 2.2f * title_w);
-
-  // Caption: what the hovered term means; an error replaces it until dismissed.
-  ImGui::PushFont(fonts.small);
-  std::string caption = state.error.empty() ? term_caption(state, state.hovered_term) : state.error;
-  caption = fit_text(caption, size.x - 2.0f * em);
-  const ImVec2 cs = ImGui::CalcTextSize(caption.c_str());
-  const float cy = pos.y + size.y - cs.y - 0.35f * em;
-  dl->AddText(ImVec2(formula_cx - 0.5f * cs.x, cy), state.error.empty() ? palette::kTextDim : palette::kError,
-              caption.c_str());
-  if (!state.error.empty()) {
-    ImGui::SetCursorScreenPos(ImVec2(formula_cx + 0.5f * cs.x + 0.5f * em, cy - 0.15f * em));
-    if (ImGui::SmallButton("dismiss")) state.error.clear();
-  }
-  ImGui::PopFont();
-  ImGui::End();
-  ImGui::PopStyleVar();
-  ImGui::PopStyleColor();
-}
-
-// The mode bar: one tab per mode (widget id mode/NAME), the current one lit. Drawn only when there
-// is more than one mode.
-constexpr bool kShowModeBar = scene::link::kModeCount >= 2;
-
-float mode_bar_height() {
-  return std::floor(2.0f * ImGui::GetFontSize());
-}
-
-void draw_mode_bar(AppState& state, ImVec2 pos, ImVec2 size) {
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(std::floor(0.5f * ImGui::GetFontSize()), 0));
-  begin_panel("##modes", pos, size, ImGuiWindowFlags_HorizontalScrollbar);
-  ImGui::PopStyleVar(2);
-  const float em = ImGui::GetFontSize();
-  ImGui::SetCursorPosY(0.5f * (size.y - ImGui::GetFrameHeight()));
-  for (const scene::link::ModeInfo& m : scene::link::kModes) {
-    const bool current = m.mode == state.ui.mode;
-    const std::string label = std::string(m.label) + "##mode";
-    ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::kAccent : palette::kTextDim));
-    if (ImGui::Button(label.c_str()) && !current) {
-      if (m.mode == Mode::Walk) {
-        set_walk_step(state, 0);  // the walk starts at its first step
-      } else {
-        state.ui.mode = m.mode;
-        if (sharing().scene_changed) sharing().scene_changed();  // the address carries the mode
-      }
-      state.layout_changed = true;  // draw the new layout at once
-    }
-    ImGui::PopStyleColor(2);
-    record_item_rect(state, "mode/" + std::string(m.name));
-    if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
-    ImGui::SameLine(0, 0.3f * em);
-  }
-  // The quiz opens from any mode.
-  const char* quiz_label = "Check yourself ✓";
-  const float quiz_w = ImGui::CalcTextSize(quiz_label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - quiz_w));
-  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::kAccent : palette::kTextDim));
-  if (ImGui::Button(quiz_label)) open_quiz(state, state.ui.quiz.question);
-  ImGui::PopStyleColor(2);
-  record_item_rect(state, "quiz/open");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The lessons' check questions as a quiz");
-  ImGui::NewLine();
-  ImGui::End();
-  ImGui::PopStyleColor();
-}
-
-using scene::link::Panel;
-
-// What a mode's layout function works with: the display's geometry and one method per panel, each
-// drawing that panel as a child window at (pos, size) of the page (which scrolls when the panels
-// need more height than the display has).
-struct Screen {
-  AppState& state;
-  MatrixPainter& painter;
-  const Fonts& fonts;
-  float W = 0, H = 0;         // display size
-  float em = 0;               // font size
-  float margin = 0, gap = 0;  // around the page, between panels
-  float top_h = 0;            // height of the top bar (0 when hidden); the page starts here
-  bool show_formula = true;   // the formula strip is shown (else the body starts at `margin`)
-  bool narrow = false;        // phone portrait: one scrolling column
-
-  bool open(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra = 0) const {
-    ImGui::SetCursorPos(ImVec2(pos.x, pos.y - top_h));
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, to_vec4(palette::kPanel));
-    ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, ImGui::GetStyle().WindowRounding);
-    const bool visible = ImGui::BeginChild(name, size, true, extra);
-    ImGui::PopStyleVar();
-    ImGui::PopStyleColor();
-    return visible;
-  }
-  void close() const { ImGui::EndChild(); }
-
-  // Walk through: the step's panels get an accent border, the others are dimmed (less when
-  // hovered); every control in them stays live. Call inside the panel's child window.
-  void walk_light(Panel panel) const {
-    if (state.ui.mode != Mode::Walk) return;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
-    const ImVec2 q(p.x + s.x, p.y + s.y);
-    dl->PushClipRectFullScreen();
-    if (walk_panel_lit(state, panel)) {
-      dl->AddRect(p, q, palette::kAccent, ImGui::GetStyle().WindowRounding, 0, std::max(2.0f, 0.15f * em));
-    } else {
-      const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
-                                                  ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
-      dl->AddRectFilled(p, q, IM_COL32(22, 25, 31, hovered ? 90 : 165), ImGui::GetStyle().WindowRounding);
-    }
-    dl->PopClipRect();
-  }
-
-  // The walk's step card (not a panel of the link's hide=/view=).
-  void walk_card(ImVec2 pos, ImVec2 size) {
-    ImGui::SetCursorPos(ImVec2(pos.x, pos.y - top_h));
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, to_vec4(palette::kPanel));
-    ImGui::PushStyleColor(ImGuiCol_Border, to_vec4(palette::kAccent));
-    ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, ImGui::GetStyle().WindowRounding);
-    const bool visible = ImGui::BeginChild("Walk through", size, true, ImGuiWindowFlags_NoScrollbar);
-    ImGui::PopStyleVar();
-    ImGui::PopStyleColor(2);
-    if (visible) draw_walk_card(state, fonts);
-    ImGui::EndChild();
-    recompute_if_dirty(state);
-  }
-
-  void controls(ImVec2 pos, ImVec2 size) {
-    if (open("Controls", pos, size)) {
-      claim_hover(state, Term::Scale);
-      draw_controls_panel(state, fonts);
-      // Measured each frame (content height + padding); a change means another frame is needed.
-      const float measured = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
-      if (std::abs(measured - state.ui.controls_h) > 0.5f) state.layout_changed = true;
-      state.ui.controls_h = measured;
-      panel_border(state, Term::Scale);
-      walk_light(Panel::Controls);
-    }
-    close();
-    recompute_if_dirty(state);  // later panels in this frame show the edited scene
-  }
-  void vectors(ImVec2 pos, ImVec2 size) {
-    if (open("Tokens and vectors", pos, size)) {
-      claim_hover(state, Term::Tokens);
-      draw_vectors_panel(state, fonts);
-      panel_border(state, Term::Tokens);
-      walk_light(Panel::Vectors);
-    }
-    close();
-    recompute_if_dirty(state);
-  }
-  void heatmap(const char* name, HeatmapKind kind, ImVec2 pos, ImVec2 size) {
-    if (open(name, pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
-      draw_heatmap_panel(state, painter, fonts, kind);
-      claim_hover(state, kind == HeatmapKind::Scores ? Term::Scores : Term::Weights);
-      panel_border(state, kind == HeatmapKind::Scores ? Term::Scores : Term::Weights);
-      walk_light(kind == HeatmapKind::Scores ? Panel::Scores : Panel::Weights);
-    }
-    close();
-  }
-  void mask(ImVec2 pos, ImVec2 size) {
-    if (open("Mask", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
-      draw_mask_panel(state, painter, fonts);
-      claim_hover(state, Term::Mask);
-      panel_border(state, Term::Mask);
-      walk_light(Panel::Mask);
-    }
-    close();
-    recompute_if_dirty(state);
-  }
-  // FlashAttention mode: the Scores heatmap with the tiles drawn over it.
-  void flash_scores(ImVec2 pos, ImVec2 size) {
-    if (open("Scores", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
-      draw_heatmap_panel(state, painter, fonts, HeatmapKind::Scores);
-      draw_flash_tiles(state);
-      claim_hover(state, Term::Scores);
-      panel_border(state, Term::Scores);
-    }
-    close();
-  }
-  void flash_stepper(ImVec2 pos, ImVec2 size) {
-    if (open("FlashAttention", pos, size)) draw_flash_panel(state, fonts);
-    close();
-  }
-  void flash_rows(ImVec2 pos, ImVec2 size) {
-    if (open("Running state", pos, size)) draw_flash_rows(state, fonts);
-    close();
-  }
-  void decode_stepper(ImVec2 pos, ImVec2 size) {
-    if (open("Decode", pos, size)) draw_decode_panel(state, fonts);
-    close();
-  }
-  void decode_cache(ImVec2 pos, ImVec2 size) {
-    if (open("KV cache", pos, size, ImGuiWindowFlags_NoScrollbar)) draw_decode_cache(state, fonts);
-    close();
-  }
-  void keyspace(ImVec2 pos, ImVec2 size) {
-    if (open("Key space", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
-      claim_hover(state, Term::Keys);
-      draw_keyspace_panel(state, fonts);
-      panel_border(state, Term::Keys);
-    }
-    close();
-    recompute_if_dirty(state);
-  }
-  void valuespace(ImVec2 pos, ImVec2 size) {
-    if (open("Value space", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
-      claim_hover(state, Term::Values);
-      draw_valuespace_panel(state, fonts);
-      panel_border(state, Term::Values);
-    }
-    close();
-    recompute_if_dirty(state);
-  }
-  void output(ImVec2 pos, ImVec2 size) {
-    if (open("Output", pos, size)) {
-      draw_output_panel(state, fonts);
-      claim_hover(state, Term::Output);
-      panel_border(state, Term::Output);
-      walk_light(Panel::Output);
-    }
-    close();
-  }
-};
 
 // Explore: every panel at once. Wide: controls above the vectors on the left; scores | weights above
 // mask | output on the right. Narrow (phones in portrait): one column that scrolls as a whole. One
@@ -358,8 +102,8 @@ void layout_panels(Screen& sc, bool walk) {
     // A learned scene has four rows per token (x, q, k, v) and the W grids below them.
     const bool learned = state.scene.mode == scene::Mode::Projected;
     const float per_token = learned ? 7.4f * em : 5.6f * em;
-    const float tokens_h = std::min(learned ? 40.0f * em : 28.0f * em,
-                                    std::max(12.0f * em, float(state.scene.n()) * per_token));
+    const float tokens_h =
+        std::min(learned ? 40.0f * em : 28.0f * em, std::max(12.0f * em, float(state.scene.n()) * per_token));
     const float square = std::min(w, 30.0f * em);
     if (walk) {
       const float card_h = walk_card_height(state, sc.fonts, w);
@@ -581,12 +325,9 @@ struct ModeLayout {
   void (*layout)(Screen&);
 };
 constexpr ModeLayout kLayouts[] = {
-    {scene::link::Mode::Explore, layout_explore},
-    {scene::link::Mode::Walk, layout_walk},
-    {scene::link::Mode::Heads, layout_heads},
-    {scene::link::Mode::KeySpace, layout_keyspace},
-    {scene::link::Mode::Flash, layout_flash},
-    {scene::link::Mode::Decode, layout_decode},
+    {scene::link::Mode::Explore, layout_explore}, {scene::link::Mode::Walk, layout_walk},
+    {scene::link::Mode::Heads, layout_heads},     {scene::link::Mode::KeySpace, layout_keyspace},
+    {scene::link::Mode::Flash, layout_flash},     {scene::link::Mode::Decode, layout_decode},
 };
 static_assert(sizeof(kLayouts) / sizeof(kLayouts[0]) == std::size_t(scene::link::kModeCount),
               "every mode of scene::link::kModes needs its layout here");
