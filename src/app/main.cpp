@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
   load_preset(app.state, options.preset.empty() ? page::kDefaultPreset : options.preset.c_str());
   if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
   if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
-    ui::Sharing& sharing = ui::sharing();
+    ui::Sharing& sharing = app.state.sharing;
     if (sharing.open_demo)
       sharing.open_demo(options.demo);
     else
@@ -289,7 +289,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  if (options.gallery) ui::sharing().gallery_open = true;
+  if (options.gallery) app.state.sharing.gallery_open = true;
   if (!options.scene_path.empty()) {
     std::string text, error;
     if (!platform_read_file(options.scene_path, &text, &error)) {

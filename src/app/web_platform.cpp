@@ -70,6 +70,7 @@ void on_scroll(GLFWwindow* window, double xoffset, double yoffset) {
 
 void platform_init(App& app) {
   g_app = &app;
+  web_share_init(app.state);
   g_imgui_scroll = glfwSetScrollCallback(app.window, on_scroll);  // after ImGui installed its own
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, EM_FALSE, on_resize);
 }

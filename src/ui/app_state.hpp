@@ -14,13 +14,14 @@
 #include <vector>
 
 #include "core/incremental.hpp"
-#include "core/reading_aids.hpp"
 #include "core/keyspace.hpp"
+#include "core/reading_aids.hpp"
 #include "imgui.h"
 #include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
+#include "ui/sharing_state.hpp"
 #include "ui/steppers.hpp"
 #include "ui/walk_steps.hpp"
 
@@ -185,6 +186,7 @@ struct AppState {
   std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
 
   UiState ui;              // mode, layout values, panel caches
+  Sharing sharing;         // hide=/view=, the demo gallery, the Share buttons' actions
   KeySpaceState keyspace;  // the Key space mode's pictures
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)

@@ -42,17 +42,20 @@ void layout_panels(Screen& sc, bool walk) {
   const AppState& state = sc.state;
   const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
   const float controls_h = state.ui.controls_h;
-  if (!sc.narrow || sharing().view) {
+  if (!sc.narrow || sc.state.sharing.view) {
     const int d_max = std::max({state.scene.d_k(), state.scene.d_v(), int(state.scene.X.cols())});
     const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
     const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
     const float body_y = sc.top_h > 0 ? sc.top_h : margin;
     // Below ~38 em of height (phones in landscape) the page scrolls instead of squeezing panels
     // (a single full-size panel of an embed fits any height).
-    const float body_h = std::max(H - body_y - margin, (sharing().view ? 10.0f : 38.0f) * em);
-    const bool show_ctrl = panel_shown(Panel::Controls), show_vec = panel_shown(Panel::Vectors);
-    const bool show_scores = panel_shown(Panel::Scores), show_weights = panel_shown(Panel::Weights);
-    const bool show_mask = panel_shown(Panel::Mask), show_out = panel_shown(Panel::Output);
+    const float body_h = std::max(H - body_y - margin, (sc.state.sharing.view ? 10.0f : 38.0f) * em);
+    const bool show_ctrl = panel_shown(sc.state, Panel::Controls),
+               show_vec = panel_shown(sc.state, Panel::Vectors);
+    const bool show_scores = panel_shown(sc.state, Panel::Scores),
+               show_weights = panel_shown(sc.state, Panel::Weights);
+    const bool show_mask = panel_shown(sc.state, Panel::Mask),
+               show_out = panel_shown(sc.state, Panel::Output);
     const bool left = show_ctrl || show_vec;
     const bool top_row = show_scores || show_weights, bottom_row = show_mask || show_out;
     const float full_w = W - 2.0f * margin;
@@ -115,7 +118,7 @@ void layout_panels(Screen& sc, bool walk) {
                            Panel::Weights,  Panel::Mask,    Panel::Output};
     for (int pass = walk ? 0 : 1; pass < 2; ++pass) {
       for (Panel panel : order) {
-        if (!panel_shown(panel)) continue;
+        if (!panel_shown(sc.state, panel)) continue;
         if (walk && walk_panel_lit(state, panel) != (pass == 0)) continue;
         switch (panel) {
           case Panel::Controls:
@@ -172,15 +175,17 @@ void layout_heads(Screen& sc) {
   const AppState& state = sc.state;
   const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
   const float controls_h = state.ui.controls_h;
-  const bool show_ctrl = panel_shown(Panel::Controls), show_vec = panel_shown(Panel::Vectors);
-  const bool show_scores = panel_shown(Panel::Scores), show_weights = panel_shown(Panel::Weights);
-  const bool show_out = panel_shown(Panel::Output);
-  if (!sc.narrow || sharing().view) {
+  const bool show_ctrl = panel_shown(sc.state, Panel::Controls),
+             show_vec = panel_shown(sc.state, Panel::Vectors);
+  const bool show_scores = panel_shown(sc.state, Panel::Scores),
+             show_weights = panel_shown(sc.state, Panel::Weights);
+  const bool show_out = panel_shown(sc.state, Panel::Output);
+  if (!sc.narrow || sc.state.sharing.view) {
     const int d_max = std::max(state.scene.d_k(), state.scene.d_v());
     const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
     const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
     const float body_y = sc.top_h > 0 ? sc.top_h : margin;
-    const float body_h = std::max(H - body_y - margin, (sharing().view ? 10.0f : 38.0f) * em);
+    const float body_h = std::max(H - body_y - margin, (sc.state.sharing.view ? 10.0f : 38.0f) * em);
     const bool left = show_ctrl || show_vec;
     if (show_ctrl && show_vec) {
       const float ctrl_h = std::min(controls_h, 0.6f * body_h);
@@ -359,9 +364,9 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   const float W = screen.W = io.DisplaySize.x, H = screen.H = io.DisplaySize.y;
   screen.margin = screen.gap = std::floor(0.5f * em);
   // Links may hide panels (hide=) or show one full-size (view=); see sharing.hpp.
-  screen.show_formula = panel_shown(Panel::Formula) || sharing().view == Panel::Formula;
+  screen.show_formula = panel_shown(state, Panel::Formula) || state.sharing.view == Panel::Formula;
   const float formula_h = screen.show_formula ? std::floor(3.6f * em) : 0.0f;
-  const bool mode_bar = kShowModeBar && !sharing().view;
+  const bool mode_bar = kShowModeBar && !state.sharing.view;
   screen.top_h = formula_h + (mode_bar ? mode_bar_height() : 0.0f);
   screen.narrow = W < 48.0f * em;
   state.ui.compact_headers = H < 40.0f * em;

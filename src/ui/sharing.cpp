@@ -1,6 +1,6 @@
 // sharing.cpp — panel visibility from links, the Share buttons, and the demo gallery.
 //
-// [SECTION] State and panel visibility
+// [SECTION] Panel visibility
 // [SECTION] Demo index (demos/index.json)
 // [SECTION] Share buttons (in the Controls panel)
 // [SECTION] Gallery window
@@ -15,33 +15,28 @@
 namespace ui {
 
 //-------------------------------------------------------------------------------------------------
-// [SECTION] State and panel visibility
+// [SECTION] Panel visibility
 //-------------------------------------------------------------------------------------------------
 
-Sharing& sharing() {
-  static Sharing the_sharing;
-  return the_sharing;
-}
-
-bool panel_shown(scene::link::Panel panel) {
-  const Sharing& s = sharing();
+bool panel_shown(const AppState& state, scene::link::Panel panel) {
+  const Sharing& s = state.sharing;
   if (s.view) return *s.view == panel;
   return !s.hidden[static_cast<std::size_t>(panel)];
 }
 
-void set_panel_visibility(const std::vector<scene::link::Panel>& hide,
+void set_panel_visibility(AppState& state, const std::vector<scene::link::Panel>& hide,
                           std::optional<scene::link::Panel> view) {
-  Sharing& s = sharing();
+  Sharing& s = state.sharing;
   s.hidden.fill(false);
   for (scene::link::Panel p : hide) s.hidden[static_cast<std::size_t>(p)] = true;
   s.view = view;
   if (view) s.hidden[static_cast<std::size_t>(*view)] = false;
 }
 
-std::vector<scene::link::Panel> hidden_panels() {
+std::vector<scene::link::Panel> hidden_panels(const AppState& state) {
   std::vector<scene::link::Panel> out;
   for (int p = 0; p < scene::link::kPanelCount; ++p)
-    if (sharing().hidden[static_cast<std::size_t>(p)]) out.push_back(static_cast<scene::link::Panel>(p));
+    if (state.sharing.hidden[static_cast<std::size_t>(p)]) out.push_back(static_cast<scene::link::Panel>(p));
   return out;
 }
 
@@ -49,7 +44,7 @@ std::vector<scene::link::Panel> hidden_panels() {
 // [SECTION] Demo index: [{"name": "two-keys-tie", "title": "Two keys tie", "description": "…"}, …]
 //-------------------------------------------------------------------------------------------------
 
-std::string set_demo_index(std::string_view json_text) {
+std::string set_demo_index(AppState& state, std::string_view json_text) {
   using nlohmann::json;
   // No exceptions in the web build: parse with allow_exceptions = false and check every type.
   const json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
@@ -69,14 +64,14 @@ std::string set_demo_index(std::string_view json_text) {
     }
     demos.push_back(std::move(info));
   }
-  sharing().demos = std::move(demos);
+  state.sharing.demos = std::move(demos);
   return "";
 }
 
 void note_demo_loaded(AppState& state, const std::string& name) {
   state.ui.demo = name;
   state.ui.demo_title.clear();
-  for (const DemoInfo& d : sharing().demos) {
+  for (const DemoInfo& d : state.sharing.demos) {
     if (d.name == name) state.ui.demo_title = d.title;
   }
 }
@@ -122,7 +117,7 @@ struct ButtonFlow {
 // stage the LaTeX and SVG items show (export/stage). The text itself is scene/export's, the same as
 // attention-lab-cli --export and attentionLab.exportText.
 static void draw_export_menu(AppState& state, const Fonts& fonts) {
-  Sharing& s = sharing();
+  Sharing& s = state.sharing;
   if (!ImGui::BeginPopup("##export-menu")) return;
   const bool files = s.export_saves_files;
   const std::string stage = scene::export_stage_name(s.export_stage);
@@ -166,7 +161,7 @@ static void draw_export_menu(AppState& state, const Fonts& fonts) {
 }
 
 void draw_share_buttons(AppState& state, const Fonts& fonts) {
-  Sharing& s = sharing();
+  Sharing& s = state.sharing;
   if (!s.copy_link && !s.export_json && !s.import_json && !s.export_png && !s.open_demo && !s.export_text)
     return;
   ImGui::Dummy(ImVec2(0, 0.2f * ImGui::GetFontSize()));
@@ -207,7 +202,7 @@ void draw_share_buttons(AppState& state, const Fonts& fonts) {
 namespace {
 
 void draw_gallery_window(AppState& state, const Fonts& fonts) {
-  Sharing& s = sharing();
+  Sharing& s = state.sharing;
   constexpr const char* kTitle = "Demo gallery";
   if (s.gallery_open && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
   const ImGuiIO& io = ImGui::GetIO();
@@ -275,12 +270,11 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
 }  // namespace
 
 void draw_sharing(AppState& state, const Fonts& fonts) {
-  Sharing& s = sharing();
-  s.state = &state;
+  Sharing& s = state.sharing;
   // A hidden grid was not drawn this frame: widgetRect("cell/…") must not find last frame's cells.
-  if (!panel_shown(scene::link::Panel::Scores)) state.scores_grid.visible = false;
-  if (!panel_shown(scene::link::Panel::Weights)) state.weights_grid.visible = false;
-  if (!panel_shown(scene::link::Panel::Mask)) state.mask_grid.visible = false;
+  if (!panel_shown(state, scene::link::Panel::Scores)) state.scores_grid.visible = false;
+  if (!panel_shown(state, scene::link::Panel::Weights)) state.weights_grid.visible = false;
+  if (!panel_shown(state, scene::link::Panel::Mask)) state.mask_grid.visible = false;
   if (s.gallery_open || ImGui::IsPopupOpen("Demo gallery")) draw_gallery_window(state, fonts);
   if (state.result_version != s.seen_result_version) {
     s.seen_result_version = state.result_version;

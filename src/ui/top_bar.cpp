@@ -71,7 +71,7 @@ void draw_mode_bar(AppState& state, ImVec2 pos, ImVec2 size) {
         set_walk_step(state, 0);  // the walk starts at its first step
       } else {
         state.ui.mode = m.mode;
-        if (sharing().scene_changed) sharing().scene_changed();  // the address carries the mode
+        if (state.sharing.scene_changed) state.sharing.scene_changed();  // the address carries the mode
       }
       state.layout_changed = true;  // draw the new layout at once
     }

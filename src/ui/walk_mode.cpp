@@ -12,9 +12,9 @@
 #include <string>
 
 #include "nlohmann/json.hpp"
-#include "ui/sharing.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/quiz.hpp"
+#include "ui/sharing.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -29,8 +29,8 @@ using walk::Stage;
 namespace {
 
 // The address bar follows the mode and the step (web); nothing on desktop.
-void notify_link_changed() {
-  if (sharing().scene_changed) sharing().scene_changed();
+void notify_link_changed(const AppState& state) {
+  if (state.sharing.scene_changed) state.sharing.scene_changed();
 }
 
 // The scene's current stage list and the position of `stage` in it. A stage the scene does not
@@ -68,7 +68,7 @@ bool set_walk_step(AppState& state, int index, bool notify) {
   if (index == -1) {
     if (state.ui.mode == Mode::Walk) {
       state.ui.mode = Mode::Explore;
-      if (notify) notify_link_changed();
+      if (notify) notify_link_changed(state);
     }
     return true;
   }
@@ -80,7 +80,7 @@ bool set_walk_step(AppState& state, int index, bool notify) {
   if (changed) {
     state.ui.walk.scroll_to_top = true;
     state.layout_changed = true;  // the card's height follows the step: settle the layout now
-    if (notify) notify_link_changed();
+    if (notify) notify_link_changed(state);
   }
   return true;
 }
@@ -389,7 +389,7 @@ void show_me(AppState& state, int q) {
   state.ui.walk.row = question.show_me.row;
   state.ui.quiz.open = false;
   state.ui.quiz.return_to = q;
-  notify_link_changed();
+  notify_link_changed(state);
 }
 
 }  // namespace

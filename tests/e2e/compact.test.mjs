@@ -1,4 +1,4 @@
-// compact.test.mjs — issue 17 in the browser: vectors with many components (colour strips), the
+// compact.test.mjs — compact vectors in the browser: vectors with many components (colour strips), the
 // Example picker naming a loaded demo, and both at 1280×800 and a phone size.
 //
 // Scenes are generated here with exact two-decimal numbers (no project code): entry (i, c) of Q, K,

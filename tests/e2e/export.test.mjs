@@ -1,4 +1,4 @@
-// export.test.mjs — the Export menu (issue 12): each item gives exactly attentionLab.exportText's
+// export.test.mjs — the Export menu: each item gives exactly attentionLab.exportText's
 // text, which is exactly `attention-lab-cli --export KIND --stage STAGE` of the same scene.
 //
 // Copies go to the clipboard (permissions granted) or, when the browser refuses, into the same

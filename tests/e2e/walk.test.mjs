@@ -1,4 +1,4 @@
-// walk.test.mjs — issue 10: the guided walk through the pipeline, the quiz, the Scores panel's
+// walk.test.mjs — the guided walk through the pipeline, the quiz, the Scores panel's
 // two grids and the weights' reading aids, in headless Chromium against the built site.
 //
 // Numbers in the step text are checked against getState() (the page's own result) formatted the way
