@@ -41,16 +41,23 @@ void put_reading_aids(const attn::Matrix& weights, const attn::MaskMatrix& allow
   (*j)["argmax"] = aids.argmax;    // n
 }
 
-ordered_json single_head_json(const attn::Result& r) {
+// The stages' inputs, first in both results: Q, K (n×d_k), with RoPE the turned Q_rope, K_rope the
+// scores use, then V (n×d_v). `R` is attn::Result or attn::HeadsResult.
+template <class R>
+ordered_json inputs_json(const R& r) {
   ordered_json j;
-  j["Q"] = matrix_json(r.Q);  // n×d_k
-  j["K"] = matrix_json(r.K);  // n×d_k
-  // RoPE: the turned Q and K the scores use.
+  j["Q"] = matrix_json(r.Q);
+  j["K"] = matrix_json(r.K);
   if (r.Q_rope.size() != 0) {
     j["Q_rope"] = matrix_json(r.Q_rope);
     j["K_rope"] = matrix_json(r.K_rope);
   }
-  j["V"] = matrix_json(r.V);              // n×d_v
+  j["V"] = matrix_json(r.V);
+  return j;
+}
+
+ordered_json single_head_json(const attn::Result& r) {
+  ordered_json j = inputs_json(r);
   j["scores"] = matrix_json(r.scores);    // n×n  raw QKᵀ
   j["divisor"] = r.divisor;               //      s
   j["scaled"] = scaled_json(r);           // n×n  scores / s, masked cells null
@@ -130,15 +137,7 @@ std::string result_to_json(const attn::HeadsResult& r, int indent) {
     }
     return json_text::dump(with_wo, indent);
   }
-  ordered_json j;
-  j["Q"] = matrix_json(r.Q);  // n×d_k
-  j["K"] = matrix_json(r.K);  // n×d_k
-  // RoPE: the turned Q and K the scores use.
-  if (r.Q_rope.size() != 0) {
-    j["Q_rope"] = matrix_json(r.Q_rope);
-    j["K_rope"] = matrix_json(r.K_rope);
-  }
-  j["V"] = matrix_json(r.V);               // n×d_v
+  ordered_json j = inputs_json(r);
   j["divisor"] = r.heads.front().divisor;  //      s of every head: 1, √(d_k/h) or the temperature
   ordered_json heads = ordered_json::array();
   for (const attn::Result& head : r.heads) {

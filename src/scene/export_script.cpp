@@ -184,14 +184,14 @@ std::string script_projections(const Scene& s, const Lang& L) {
   for (const auto& [name, m] : {std::pair{"q", &s.Wq}, {"k", &s.Wk}, {"v", &s.Wv}})
     py += std::string(name) + "_proj = nn.Linear(" + d_model + ", " + std::to_string(m->cols()) +
           ", bias=False, dtype=torch.float64)\n";
-  py += "with torch.no_grad():\n";
-  py += "    q_proj.weight.copy_(Wq.T)\n";
-  py += "    k_proj.weight.copy_(Wk.T)\n";
-  py += "    v_proj.weight.copy_(Wv.T)\n\n";
-  py += "Q = q_proj(X)  # n×d_k, = X @ Wq\n";
-  py += "K = k_proj(X)  # n×d_k\n";
-  py += "V = v_proj(X)  # n×d_v\n\n";
-  return py;
+  return py +
+         "with torch.no_grad():\n"
+         "    q_proj.weight.copy_(Wq.T)\n"
+         "    k_proj.weight.copy_(Wk.T)\n"
+         "    v_proj.weight.copy_(Wv.T)\n\n"
+         "Q = q_proj(X)  # n×d_k, = X @ Wq\n"
+         "K = k_proj(X)  # n×d_k\n"
+         "V = v_proj(X)  # n×d_v\n\n";
 }
 
 // The RoPE step (core/rope.hpp): a function, then Q and K turned (each head's columns on their own).
@@ -457,12 +457,13 @@ std::string mha_script(const Scene& s) {
   py += "out, mean_weights = mha(" + q + "[None], " + k + "[None], " + v +
         "[None], attn_mask=~allowed, need_weights=True,\n"
         "                        average_attn_weights=True)\n";
-  py += "output, weights = out[0], mean_weights[0]  # n×d_out and the mean of the heads' weights, n×n\n";
-  py += "# A query whose every key is masked gets NaN from softmax (0/0) in every head. Attention Lab\n";
-  py += "# gives such a row zero weights and so a zero output:\n";
-  py += "row_ok = allowed.any(dim=-1, keepdim=True)\n";
-  py += "weights = torch.where(row_ok, weights, torch.zeros_like(weights))\n";
-  py += "output = torch.where(row_ok, output, torch.zeros_like(output))\n\n";
+  py +=
+      "output, weights = out[0], mean_weights[0]  # n×d_out and the mean of the heads' weights, n×n\n"
+      "# A query whose every key is masked gets NaN from softmax (0/0) in every head. Attention Lab\n"
+      "# gives such a row zero weights and so a zero output:\n"
+      "row_ok = allowed.any(dim=-1, keepdim=True)\n"
+      "weights = torch.where(row_ok, weights, torch.zeros_like(weights))\n"
+      "output = torch.where(row_ok, output, torch.zeros_like(output))\n\n";
   return py + script_footer(L);
 }
 

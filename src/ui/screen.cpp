@@ -147,24 +147,23 @@ void Screen::decode_cache(ImVec2 pos, ImVec2 size) {
   close();
 }
 
-void Screen::keyspace(ImVec2 pos, ImVec2 size) {
-  if (open("Key space", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
-    claim_hover(state, Term::Keys);
-    draw_keyspace_panel(state, fonts);
-    panel_border(state, Term::Keys);
+void Screen::picture(const char* name, Term term, void (*draw)(AppState&, const Fonts&), ImVec2 pos,
+                     ImVec2 size) {
+  if (open(name, pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+    claim_hover(state, term);
+    draw(state, fonts);
+    panel_border(state, term);
   }
   close();
-  recompute_if_dirty(state);
+  recompute_if_dirty(state);  // a drag in the picture edits the scene
+}
+
+void Screen::keyspace(ImVec2 pos, ImVec2 size) {
+  picture("Key space", Term::Keys, draw_keyspace_panel, pos, size);
 }
 
 void Screen::valuespace(ImVec2 pos, ImVec2 size) {
-  if (open("Value space", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
-    claim_hover(state, Term::Values);
-    draw_valuespace_panel(state, fonts);
-    panel_border(state, Term::Values);
-  }
-  close();
-  recompute_if_dirty(state);
+  picture("Value space", Term::Values, draw_valuespace_panel, pos, size);
 }
 
 void Screen::output(ImVec2 pos, ImVec2 size) {

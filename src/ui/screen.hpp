@@ -50,6 +50,10 @@ struct Screen {
   void keyspace(ImVec2 pos, ImVec2 size);
   void valuespace(ImVec2 pos, ImVec2 size);
   void output(ImVec2 pos, ImVec2 size);
+
+ private:
+  // A picture panel lit by `term` (Key space, Value space): no scrolling, drags edit the scene.
+  void picture(const char* name, Term term, void (*draw)(AppState&, const Fonts&), ImVec2 pos, ImVec2 size);
 };
 
 // A fixed window at (pos, size): no title, no moving or resizing (the top bar, the mode bar, the page).

@@ -105,16 +105,20 @@ void draw_slider_value(const SliderCell& cell, const RoleRow& row, double value,
   dl->PopClipRect();
 }
 
+// Behind the role's letter at the start of a row (`p`: the row's top left, `h`: its height): the
+// hovered token's rows are lit.
+void highlight_role_letter(ImDrawList* dl, ImVec2 p, float h) {
+  dl->AddRectFilled(ImVec2(p.x - 0.2f * h, p.y - 0.1f * h), ImVec2(p.x + 0.9f * h, p.y + 1.1f * h),
+                    palette::kAccentSoft, 0.2f * h);
+}
+
 // One row of sliders. Returns true if a value changed (written into `scene_matrix`).
 bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, float prefix_w, bool lit,
                    bool hovered_token) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float h = ImGui::GetFrameHeight();
-  if (hovered_token) {
-    dl->AddRectFilled(ImVec2(p.x - 0.2f * h, p.y - 0.1f * h), ImVec2(p.x + 0.9f * h, p.y + 1.1f * h),
-                      palette::kAccentSoft, 0.2f * h);
-  }
+  if (hovered_token) highlight_role_letter(dl, p, h);
   const ImU32 color = lit ? palette::kText : row.color;
   dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())), color, row.name);
   ImGui::Dummy(ImVec2(prefix_w, h));
@@ -367,10 +371,7 @@ bool draw_role_strip(AppState& state, const RoleRow& row, int i, float cell_w, f
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float h = ImGui::GetFrameHeight();
-  if (hovered_token) {
-    dl->AddRectFilled(ImVec2(p.x - 0.2f * h, p.y - 0.1f * h), ImVec2(p.x + 0.9f * h, p.y + 1.1f * h),
-                      palette::kAccentSoft, 0.2f * h);
-  }
+  if (hovered_token) highlight_role_letter(dl, p, h);
   dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())),
               lit ? palette::kText : row.color, row.name);
   ImGui::SetCursorScreenPos(ImVec2(p.x + prefix_w + ImGui::GetStyle().ItemSpacing.x, p.y));
@@ -421,7 +422,8 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
       {"v", "V", Term::Values, palette::kValue, palette::kValueNeg, &state.scene.V, &state.heads.V,
        state.v_range, heads},
   };
-  const RoleRow x_row = {"x", "X", Term::Tokens, kEmbedding, kEmbedding, &state.scene.X, &state.scene.X, state.x_range, 1};
+  const RoleRow x_row = {
+      "x", "X", Term::Tokens, kEmbedding, kEmbedding, &state.scene.X, &state.scene.X, state.x_range, 1};
   const char* w_names[3] = {"W_q", "W_k", "W_v"};
   const attn::Matrix* w_mats[3] = {&state.scene.Wq, &state.scene.Wk, &state.scene.Wv};
 
