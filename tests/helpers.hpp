@@ -22,6 +22,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "core/attention.hpp"
 #include "core/rows.hpp"
@@ -70,6 +71,11 @@ inline bool same_bits(const attn::Matrix& a, const attn::Matrix& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&
          (a.size() == 0 ||
           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
+}
+
+inline bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0);
 }
 
 // Every double of `got` has exactly the bits of `want`; the first difference is reported.

@@ -7,18 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import {
-  animationFrames,
-  appOpener,
-  assertClean,
-  clickWidget,
-  getState,
-  parkMouse,
-  requireWidget,
-  screenshot,
-  STEP_TIMEOUT_MS,
-  widgetRect,
-} from "./lib/harness.mjs";
+import { animationFrames, appOpener, assertClean, clickWidget, getState, parkMouse, requireWidget, screenshot, STEP_TIMEOUT_MS, widgetRect } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();

@@ -6,19 +6,7 @@
 // A row 0 = [0.155, 0.422, 0.422], Y row 0 = [0.578, 0.845, 0.155, 0.422]).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  appOpener,
-  getState,
-  waitForState,
-  clickWidget,
-  dragWidget,
-  requireWidget,
-  widgetRect,
-  parkMouse,
-  animationFrames,
-  screenshot,
-  assertClean,
-} from "./lib/harness.mjs";
+import { appOpener, getState, waitForState, clickWidget, dragWidget, requireWidget, widgetRect, parkMouse, animationFrames, screenshot, assertClean } from "./lib/harness.mjs";
 
 const open = appOpener();
 
