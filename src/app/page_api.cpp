@@ -160,9 +160,13 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
 }
 
 const char* reply(const Json& value) {
-  static std::string text;
-  text = value.dump();
-  return text.c_str();
+  return reply_text(value.dump());
+}
+
+const char* reply_text(std::string text) {
+  static std::string kept;  // the exported C functions' one reply buffer
+  kept = std::move(text);
+  return kept.c_str();
 }
 
 }  // namespace app::page

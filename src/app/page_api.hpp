@@ -55,5 +55,7 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
 
 // The text of `value`, kept until the next reply (for the exported C functions).
 const char* reply(const Json& value);
+// `text` as it is (a scene file's own text), kept the same way.
+const char* reply_text(std::string text);
 
 }  // namespace app::page

@@ -143,9 +143,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
 // The current scene as scene JSON text (Export JSON; the writer's own format, byte for byte), or
 // "null" before the first frame.
 EMSCRIPTEN_KEEPALIVE const char* al_share_scene_json() {
-  static std::string text;
-  text = g_state ? scene::scene_to_json(g_state->scene) : "null";
-  return text.c_str();
+  return page::reply_text(g_state ? scene::scene_to_json(g_state->scene) : "null");
 }
 
 // The current scene exported (scene/export; the Export menu and attention-lab-cli --export give the
