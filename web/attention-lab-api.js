@@ -22,6 +22,9 @@
 //   getQuiz()             {open, question, count, answer, picked: [choice or −1 per question], right,
 //                          feedback, explanation, questions: [prompt…]} (question and choices 0-based)
 //   openQuiz(q)           open the quiz at question q (−1 closes it)
+//   getTraining()         {running, task, step, loss, accuracy, lr, seed, heads}: the Train mode's run (loss: the
+//                          last step's batch cross-entropy, null before the first step; accuracy: on 64 fresh
+//                          sequences, null until measured; step 0 and running false before the mode was shown)
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c (slider or strip cell of component c of token i; these
@@ -49,6 +52,8 @@
 //                         decode/new-row decode/output
 //                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
 //                         weights-log (the weights' log colour scale)
+//                         Train mode: train/task (train/task/NAME each task while open) train/play train/pause train/step train/reset train/lr
+//                         train/seed train/heads/N train/speed train/status train/curve train/predictions
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
 //                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:
@@ -154,6 +159,9 @@
     },
     getQuiz() {
       return callJson("al_get_quiz");
+    },
+    getTraining() {
+      return callJson("al_get_training");
     },
     openQuiz(question) {
       const q = Number(question);

@@ -27,6 +27,7 @@
 #include "ui/screen.hpp"
 #include "ui/sharing.hpp"
 #include "ui/theme.hpp"
+#include "ui/train_mode.hpp"
 #include "ui/walk_mode.hpp"
 
 namespace ui {
@@ -324,15 +325,53 @@ void layout_keyspace(Screen& sc) {
   }
 }
 
+// Train: the controls above the loss curve on the left; the weights of the sample sequence (the
+// model itself, updated every step) above its predictions on the right. Narrow: controls, weights,
+// predictions, curve in one scrolling column.
+void layout_train(Screen& sc) {
+  train_tick(sc.state);
+  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  if (!sc.narrow) {
+    const float body_h = std::max(H - body_y - margin, 34.0f * em);
+    const float left_w = std::floor(std::clamp(0.36f * W, 24.0f * em, 32.0f * em));
+    const float controls_h = std::min(24.0f * em, 0.64f * body_h);
+    sc.train_controls(ImVec2(margin, body_y), ImVec2(left_w, controls_h));
+    sc.train_curve(ImVec2(margin, body_y + controls_h + gap), ImVec2(left_w, body_h - controls_h - gap));
+    const float rx = margin + left_w + gap, rw = W - rx - margin;
+    const float pred_h = 10.4f * em;
+    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(rx, body_y), ImVec2(rw, body_h - pred_h - gap));
+    sc.train_predictions(ImVec2(rx, body_y + body_h - pred_h), ImVec2(rw, pred_h));
+  } else {
+    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
+    float y = body_y;
+    const float controls_h = 24.5f * em, square = std::min(w, 30.0f * em);
+    sc.train_controls(ImVec2(margin, y), ImVec2(w, controls_h));
+    y += controls_h + gap;
+    const float weights_h = square * (sc.state.scene.heads > 1 ? 1.1f : 0.9f) + 7.0f * em;
+    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(margin, y), ImVec2(w, weights_h));
+    y += weights_h + gap;
+    sc.train_predictions(ImVec2(margin, y), ImVec2(w, 9.0f * em));
+    y += 9.0f * em + gap;
+    sc.train_curve(ImVec2(margin, y), ImVec2(w, 16.0f * em));
+  }
+}
+
 // Each mode's layout, in the order of scene::link::kModes.
 struct ModeLayout {
   scene::link::Mode mode;
   void (*layout)(Screen&);
 };
 constexpr ModeLayout kLayouts[] = {
-    {scene::link::Mode::Explore, layout_explore}, {scene::link::Mode::Walk, layout_walk},
-    {scene::link::Mode::Heads, layout_heads},     {scene::link::Mode::KeySpace, layout_keyspace},
-    {scene::link::Mode::Flash, layout_flash},     {scene::link::Mode::Decode, layout_decode},
+    // clang-format off: one mode a line
+    {scene::link::Mode::Explore, layout_explore},
+    {scene::link::Mode::Walk, layout_walk},
+    {scene::link::Mode::Heads, layout_heads},
+    {scene::link::Mode::KeySpace, layout_keyspace},
+    {scene::link::Mode::Flash, layout_flash},
+    {scene::link::Mode::Decode, layout_decode},
+    {scene::link::Mode::Train, layout_train},
+    // clang-format on
 };
 static_assert(sizeof(kLayouts) / sizeof(kLayouts[0]) == std::size_t(scene::link::kModeCount),
               "every mode of scene::link::kModes needs its layout here");

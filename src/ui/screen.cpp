@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "ui/theme.hpp"
+#include "ui/train_mode.hpp"
 #include "ui/walk_mode.hpp"
 
 namespace ui {
@@ -144,6 +145,22 @@ void Screen::decode_stepper(ImVec2 pos, ImVec2 size) {
 
 void Screen::decode_cache(ImVec2 pos, ImVec2 size) {
   if (open("KV cache", pos, size, ImGuiWindowFlags_NoScrollbar)) draw_decode_cache(state, fonts);
+  close();
+}
+
+void Screen::train_controls(ImVec2 pos, ImVec2 size) {
+  if (open("Train", pos, size)) draw_train_panel(state, fonts);
+  close();
+}
+
+void Screen::train_curve(ImVec2 pos, ImVec2 size) {
+  if (open("Loss", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+    draw_train_curve(state, fonts);
+  close();
+}
+
+void Screen::train_predictions(ImVec2 pos, ImVec2 size) {
+  if (open("Predictions", pos, size, ImGuiWindowFlags_NoScrollbar)) draw_train_predictions(state, fonts);
   close();
 }
 

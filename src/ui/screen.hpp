@@ -47,6 +47,10 @@ struct Screen {
   void flash_rows(ImVec2 pos, ImVec2 size);
   void decode_stepper(ImVec2 pos, ImVec2 size);
   void decode_cache(ImVec2 pos, ImVec2 size);
+  // Train mode (train_mode.cpp): the run's controls, the loss curve, the sample's predictions.
+  void train_controls(ImVec2 pos, ImVec2 size);
+  void train_curve(ImVec2 pos, ImVec2 size);
+  void train_predictions(ImVec2 pos, ImVec2 size);
   void keyspace(ImVec2 pos, ImVec2 size);
   void valuespace(ImVec2 pos, ImVec2 size);
   void output(ImVec2 pos, ImVec2 size);
