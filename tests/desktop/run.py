@@ -55,6 +55,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -825,6 +826,8 @@ def main():
     desktop = Desktop(os.path.abspath(app), os.path.abspath(sanitized_app) if sanitized_app else "",
                       os.path.abspath(cli), out)
 
+    # A terminated run (timeout, Ctrl+C) still stops its Xvfb and app windows (the finally blocks).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     xvfb = Xvfb(out)
     print(f"desktop: Xvfb on {os.environ['DISPLAY']}, app {app}")
     try:
