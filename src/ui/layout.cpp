@@ -10,8 +10,9 @@
 //      (links parse and write mode=heads from then on; add a round trip to tests/link_test.cpp).
 //   2. here: a layout function `void layout_heads(Screen& screen)` that places panels with
 //      screen.controls(pos, size), screen.heatmap(…), … (new panels go in src/ui/panels/ with their
-//      declaration in panel_parts.hpp and a Screen method in screen.hpp/.cpp), and its row in
-//      `kLayouts` below.
+//      declaration in panel_parts.hpp; a panel that only draws itself is placed with
+//      screen.panel("Name", draw_fn, pos, size), one with hover links gets a Screen method in
+//      screen.hpp/.cpp), and its row in `kLayouts` below.
 //      Lay it out for 1280×720 and for a phone (screen.narrow), and look at both screenshots.
 //   3. The tab is drawn by draw_mode_bar (top_bar.cpp) with the widget id `mode/heads` (widgetRect /
 //   --rects);
@@ -33,6 +34,25 @@
 namespace ui {
 
 namespace {
+
+// The wide layouts' left column (Explore, Walk through, Heads): Controls above the tokens' vectors,
+// or either one alone, `w` wide from `body_y` down `body_h`. On a short display (a phone in
+// landscape) the controls get at most 60 % of what is on screen (down to the causal row; the rest
+// scrolls inside the panel), so the vectors panel starts above the fold.
+void left_column(Screen& sc, float w, float body_y, float body_h, bool show_ctrl, bool show_vec) {
+  const float em = sc.em, margin = sc.margin, gap = sc.gap;
+  if (show_ctrl && show_vec) {
+    const float visible_h = sc.H - body_y - margin;
+    const float ctrl_cap = visible_h < 38.0f * em ? std::max(9.0f * em, 0.6f * visible_h) : 0.6f * body_h;
+    const float ctrl_h = std::min(sc.state.ui.controls_h, ctrl_cap);
+    sc.controls(ImVec2(margin, body_y), ImVec2(w, ctrl_h));
+    sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(w, body_h - ctrl_h - gap));
+  } else if (show_ctrl) {
+    sc.controls(ImVec2(margin, body_y), ImVec2(w, body_h));
+  } else if (show_vec) {
+    sc.vectors(ImVec2(margin, body_y), ImVec2(w, body_h));
+  }
+}
 
 // Explore: every panel at once. Wide: controls above the vectors on the left; scores | weights above
 // mask | output on the right. Narrow (phones in portrait): one column that scrolls as a whole. One
@@ -61,20 +81,7 @@ void layout_panels(Screen& sc, bool walk) {
     const bool top_row = show_scores || show_weights, bottom_row = show_mask || show_out;
     const float full_w = W - 2.0f * margin;
     const float left_w_used = !(top_row || bottom_row) ? full_w : left_w;
-    if (show_ctrl && show_vec) {
-      // On a short display (a phone in landscape) the controls get at most 60 % of what is on
-      // screen (down to the causal row; the rest scrolls inside the panel), so the vectors panel
-      // starts above the fold.
-      const float visible_h = H - body_y - margin;
-      const float ctrl_cap = visible_h < 38.0f * em ? std::max(9.0f * em, 0.6f * visible_h) : 0.6f * body_h;
-      const float ctrl_h = std::min(controls_h, ctrl_cap);
-      sc.controls(ImVec2(margin, body_y), ImVec2(left_w_used, ctrl_h));
-      sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(left_w_used, body_h - ctrl_h - gap));
-    } else if (show_ctrl) {
-      sc.controls(ImVec2(margin, body_y), ImVec2(left_w_used, body_h));
-    } else if (show_vec) {
-      sc.vectors(ImVec2(margin, body_y), ImVec2(left_w_used, body_h));
-    }
+    left_column(sc, left_w_used, body_y, body_h, show_ctrl, show_vec);
 
     const float rx = left ? margin + left_w + gap : margin;
     const float rw = W - rx - margin;
@@ -193,20 +200,7 @@ void layout_heads(Screen& sc) {
     const float body_y = sc.top_h > 0 ? sc.top_h : margin;
     const float body_h = std::max(H - body_y - margin, (sc.state.sharing.view ? 10.0f : 38.0f) * em);
     const bool left = show_ctrl || show_vec;
-    if (show_ctrl && show_vec) {
-      // On a short display (a phone in landscape) the controls get at most 60 % of what is on
-      // screen (down to the causal row; the rest scrolls inside the panel), so the vectors panel
-      // starts above the fold.
-      const float visible_h = H - body_y - margin;
-      const float ctrl_cap = visible_h < 38.0f * em ? std::max(9.0f * em, 0.6f * visible_h) : 0.6f * body_h;
-      const float ctrl_h = std::min(controls_h, ctrl_cap);
-      sc.controls(ImVec2(margin, body_y), ImVec2(left_w, ctrl_h));
-      sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(left_w, body_h - ctrl_h - gap));
-    } else if (show_ctrl) {
-      sc.controls(ImVec2(margin, body_y), ImVec2(left_w, body_h));
-    } else if (show_vec) {
-      sc.vectors(ImVec2(margin, body_y), ImVec2(left_w, body_h));
-    }
+    left_column(sc, left_w, body_y, body_h, show_ctrl, show_vec);
     const float rx = left ? margin + left_w + gap : margin;
     const float rw = W - rx - margin;
     const bool bottom = show_scores || show_out;
@@ -260,19 +254,21 @@ void layout_flash(Screen& sc) {
     const float rows_h = std::floor(std::clamp(float(n) * 1.7f * em + 8.5f * em, 9.0f * em, 0.45f * body_h));
     const float top_h = body_h - rows_h - gap;
     const float left_w = std::floor(std::clamp(0.36f * W, 22.0f * em, 30.0f * em));
-    sc.flash_stepper(ImVec2(margin, body_y), ImVec2(left_w, top_h));
+    sc.panel("FlashAttention", draw_flash_panel, ImVec2(margin, body_y), ImVec2(left_w, top_h));
     const float rx = margin + left_w + gap;
     sc.flash_scores(ImVec2(rx, body_y), ImVec2(W - rx - margin, top_h));
-    sc.flash_rows(ImVec2(margin, body_y + top_h + gap), ImVec2(W - 2.0f * margin, rows_h));
+    sc.panel("Running state", draw_flash_rows, ImVec2(margin, body_y + top_h + gap),
+             ImVec2(W - 2.0f * margin, rows_h));
   } else {
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
     float y = body_y;
     const float stepper_h = 23.5f * em, square = std::min(w, 30.0f * em);
-    sc.flash_stepper(ImVec2(margin, y), ImVec2(w, stepper_h));
+    sc.panel("FlashAttention", draw_flash_panel, ImVec2(margin, y), ImVec2(w, stepper_h));
     y += stepper_h + gap;
     sc.flash_scores(ImVec2(margin, y), ImVec2(w, square * 0.9f + 6.0f * em));
     y += square * 0.9f + 6.0f * em + gap;
-    sc.flash_rows(ImVec2(margin, y), ImVec2(w, float(n) * 2.0f * em + 8.0f * em));
+    sc.panel("Running state", draw_flash_rows, ImVec2(margin, y),
+             ImVec2(w, float(n) * 2.0f * em + 8.0f * em));
   }
 }
 
@@ -285,16 +281,18 @@ void layout_decode(Screen& sc) {
   if (!sc.narrow) {
     const float body_h = std::max(H - body_y - margin, 30.0f * em);
     const float left_w = std::floor(std::clamp(0.34f * W, 22.0f * em, 30.0f * em));
-    sc.decode_stepper(ImVec2(margin, body_y), ImVec2(left_w, body_h));
+    sc.panel("Decode", draw_decode_panel, ImVec2(margin, body_y), ImVec2(left_w, body_h));
     const float rx = margin + left_w + gap;
-    sc.decode_cache(ImVec2(rx, body_y), ImVec2(W - rx - margin, body_h));
+    sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(W - rx - margin, body_h),
+             ImGuiWindowFlags_NoScrollbar);
   } else {
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
     float y = body_y;
     const float stepper_h = 25.5f * em;
-    sc.decode_stepper(ImVec2(margin, y), ImVec2(w, stepper_h));
+    sc.panel("Decode", draw_decode_panel, ImVec2(margin, y), ImVec2(w, stepper_h));
     y += stepper_h + gap;
-    sc.decode_cache(ImVec2(margin, y), ImVec2(w, float(n + 3) * 2.1f * em + 10.0f * em));
+    sc.panel("KV cache", draw_decode_cache, ImVec2(margin, y),
+             ImVec2(w, float(n + 3) * 2.1f * em + 10.0f * em), ImGuiWindowFlags_NoScrollbar);
   }
 }
 
@@ -346,24 +344,29 @@ void layout_train(Screen& sc) {
     const float body_h = std::max(H - body_y - margin, 34.0f * em);
     const float left_w = std::floor(std::clamp(0.36f * W, 24.0f * em, 32.0f * em));
     const float controls_h = std::min(24.0f * em, 0.64f * body_h);
-    sc.train_controls(ImVec2(margin, body_y), ImVec2(left_w, controls_h));
-    sc.train_curve(ImVec2(margin, body_y + controls_h + gap), ImVec2(left_w, body_h - controls_h - gap));
+    sc.panel("Train", draw_train_panel, ImVec2(margin, body_y), ImVec2(left_w, controls_h));
+    sc.panel("Loss", draw_train_curve, ImVec2(margin, body_y + controls_h + gap),
+             ImVec2(left_w, body_h - controls_h - gap),
+             ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     const float rx = margin + left_w + gap, rw = W - rx - margin;
     const float pred_h = 10.4f * em;
     sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(rx, body_y), ImVec2(rw, body_h - pred_h - gap));
-    sc.train_predictions(ImVec2(rx, body_y + body_h - pred_h), ImVec2(rw, pred_h));
+    sc.panel("Predictions", draw_train_predictions, ImVec2(rx, body_y + body_h - pred_h), ImVec2(rw, pred_h),
+             ImGuiWindowFlags_NoScrollbar);
   } else {
     const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
     float y = body_y;
     const float controls_h = 24.5f * em, square = std::min(w, 30.0f * em);
-    sc.train_controls(ImVec2(margin, y), ImVec2(w, controls_h));
+    sc.panel("Train", draw_train_panel, ImVec2(margin, y), ImVec2(w, controls_h));
     y += controls_h + gap;
     const float weights_h = square * (sc.state.scene.heads > 1 ? 1.1f : 0.9f) + 7.0f * em;
     sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(margin, y), ImVec2(w, weights_h));
     y += weights_h + gap;
-    sc.train_predictions(ImVec2(margin, y), ImVec2(w, 9.0f * em));
+    sc.panel("Predictions", draw_train_predictions, ImVec2(margin, y), ImVec2(w, 9.0f * em),
+             ImGuiWindowFlags_NoScrollbar);
     y += 9.0f * em + gap;
-    sc.train_curve(ImVec2(margin, y), ImVec2(w, 16.0f * em));
+    sc.panel("Loss", draw_train_curve, ImVec2(margin, y), ImVec2(w, 16.0f * em),
+             ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   }
 }
 
@@ -372,8 +375,9 @@ struct ModeLayout {
   scene::link::Mode mode;
   void (*layout)(Screen&);
 };
+// One mode a line:
+// clang-format off
 constexpr ModeLayout kLayouts[] = {
-    // clang-format off: one mode a line
     {scene::link::Mode::Explore, layout_explore},
     {scene::link::Mode::Walk, layout_walk},
     {scene::link::Mode::Heads, layout_heads},
@@ -381,8 +385,8 @@ constexpr ModeLayout kLayouts[] = {
     {scene::link::Mode::Flash, layout_flash},
     {scene::link::Mode::Decode, layout_decode},
     {scene::link::Mode::Train, layout_train},
-    // clang-format on
 };
+// clang-format on
 static_assert(sizeof(kLayouts) / sizeof(kLayouts[0]) == std::size_t(scene::link::kModeCount),
               "every mode of scene::link::kModes needs its layout here");
 

@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "ui/theme.hpp"
-#include "ui/train_mode.hpp"
 #include "ui/walk_mode.hpp"
 
 namespace ui {
@@ -128,44 +127,12 @@ void Screen::flash_scores(ImVec2 pos, ImVec2 size) {
   close();
 }
 
-void Screen::flash_stepper(ImVec2 pos, ImVec2 size) {
-  if (open("FlashAttention", pos, size)) draw_flash_panel(state, fonts);
+void Screen::panel(const char* name, DrawPanel draw, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra) {
+  if (open(name, pos, size, extra)) draw(state, fonts);
   close();
 }
 
-void Screen::flash_rows(ImVec2 pos, ImVec2 size) {
-  if (open("Running state", pos, size)) draw_flash_rows(state, fonts);
-  close();
-}
-
-void Screen::decode_stepper(ImVec2 pos, ImVec2 size) {
-  if (open("Decode", pos, size)) draw_decode_panel(state, fonts);
-  close();
-}
-
-void Screen::decode_cache(ImVec2 pos, ImVec2 size) {
-  if (open("KV cache", pos, size, ImGuiWindowFlags_NoScrollbar)) draw_decode_cache(state, fonts);
-  close();
-}
-
-void Screen::train_controls(ImVec2 pos, ImVec2 size) {
-  if (open("Train", pos, size)) draw_train_panel(state, fonts);
-  close();
-}
-
-void Screen::train_curve(ImVec2 pos, ImVec2 size) {
-  if (open("Loss", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
-    draw_train_curve(state, fonts);
-  close();
-}
-
-void Screen::train_predictions(ImVec2 pos, ImVec2 size) {
-  if (open("Predictions", pos, size, ImGuiWindowFlags_NoScrollbar)) draw_train_predictions(state, fonts);
-  close();
-}
-
-void Screen::picture(const char* name, Term term, void (*draw)(AppState&, const Fonts&), ImVec2 pos,
-                     ImVec2 size) {
+void Screen::picture(const char* name, Term term, DrawPanel draw, ImVec2 pos, ImVec2 size) {
   if (open(name, pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
     claim_hover(state, term);
     draw(state, fonts);

@@ -43,21 +43,19 @@ struct Screen {
   void mask(ImVec2 pos, ImVec2 size);
   // FlashAttention mode: the Scores heatmap with the tiles drawn over it.
   void flash_scores(ImVec2 pos, ImVec2 size);
-  void flash_stepper(ImVec2 pos, ImVec2 size);
-  void flash_rows(ImVec2 pos, ImVec2 size);
-  void decode_stepper(ImVec2 pos, ImVec2 size);
-  void decode_cache(ImVec2 pos, ImVec2 size);
-  // Train mode (train_mode.cpp): the run's controls, the loss curve, the sample's predictions.
-  void train_controls(ImVec2 pos, ImVec2 size);
-  void train_curve(ImVec2 pos, ImVec2 size);
-  void train_predictions(ImVec2 pos, ImVec2 size);
   void keyspace(ImVec2 pos, ImVec2 size);
   void valuespace(ImVec2 pos, ImVec2 size);
   void output(ImVec2 pos, ImVec2 size);
 
+  // A panel that only draws itself (no hover links, not lit by the walk): the FlashAttention and
+  // Decode steppers, the running state, the KV cache, the Train mode's panels. A new panel of this
+  // kind needs no method of its own: sc.panel("Name", draw_name_panel, pos, size).
+  using DrawPanel = void (*)(AppState& state, const Fonts& fonts);
+  void panel(const char* name, DrawPanel draw, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra = 0);
+
  private:
   // A picture panel lit by `term` (Key space, Value space): no scrolling, drags edit the scene.
-  void picture(const char* name, Term term, void (*draw)(AppState&, const Fonts&), ImVec2 pos, ImVec2 size);
+  void picture(const char* name, Term term, DrawPanel draw, ImVec2 pos, ImVec2 size);
 };
 
 // A fixed window at (pos, size): no title, no moving or resizing (the top bar, the mode bar, the page).
