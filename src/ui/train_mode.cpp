@@ -47,7 +47,9 @@ train::Params params_of(const scene::Scene& s) {
 }
 
 void measure(TrainUi& t) {
+  const double start = now_ms();
   t.accuracy = t.trainer->accuracy(kLiveEvalSequences);
+  t.eval_ms = now_ms() - start;
   t.accuracy_step = t.trainer->steps();
   if (!t.accuracy_curve.empty() && t.accuracy_curve.back().first == t.accuracy_step)
     t.accuracy_curve.pop_back();
@@ -180,15 +182,21 @@ void train_tick(AppState& state) {
   }
   const double start = now_ms();
   t.owed += double(ImGui::GetIO().DeltaTime) * double(t.steps_per_second);
+  // A step starts only when the time it took last (a running average) still fits in the budget;
+  // at least one step per frame when one is owed, so a slow machine still makes progress.
   int done = 0;
-  while (t.owed >= 1.0 && t.running && now_ms() - start < kBudgetMs) {
+  while (t.owed >= 1.0 && t.running && (done == 0 || now_ms() - start + t.step_ms <= kBudgetMs)) {
+    const double step_start = now_ms();
     step_once(state);
+    t.step_ms = 0.8 * t.step_ms + 0.2 * (now_ms() - step_start);
     t.owed -= 1.0;
     ++done;
   }
   t.owed = std::min(t.owed, 1.0);  // over budget: drop the backlog rather than stall later frames
   if (done > 0) {
-    if (t.trainer->steps() - t.accuracy_step >= kAccuracyEvery) measure(t);
+    // The accuracy is due every kAccuracyEvery steps; it waits for a frame with room for it.
+    if (t.trainer->steps() - t.accuracy_step >= kAccuracyEvery && now_ms() - start + t.eval_ms <= kBudgetMs)
+      measure(t);
     show_model(state, false);
   }
   t.last_work_ms = now_ms() - start;
