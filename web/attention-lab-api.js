@@ -43,6 +43,7 @@
 //                         walk/stage/K (the pipeline's K-th chip) scores/tab/raw scores/tab/scaled
 //                         weights/entropy weights/argmax quiz/open quiz/Q/choice/C quiz/Q/showme
 //                         quiz/Q/feedback quiz/prev quiz/next quiz/close quiz/back
+//                         check/scores check/weights check/mask check/output (a click opens the quiz)
 //                         learned scenes: X/i/m Wq/m/c Wk/m/c Wv/m/c make-direct dmodel; direct: make-learned
 //                         Key space mode: keyspace/q/i (arrow tip) keyspace/k/j valuespace/v/j valuespace/y/i
 //                         export/menu (the Export… button) and, while its menu is open, export/numpy

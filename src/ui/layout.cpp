@@ -329,7 +329,12 @@ void layout_panels(Screen& sc, bool walk) {
     const float full_w = W - 2.0f * margin;
     const float left_w_used = !(top_row || bottom_row) ? full_w : left_w;
     if (show_ctrl && show_vec) {
-      const float ctrl_h = std::min(controls_h, 0.6f * body_h);
+      // On a short display (a phone in landscape) the controls get at most 60 % of what is on
+      // screen (down to the causal row; the rest scrolls inside the panel), so the vectors panel
+      // starts above the fold.
+      const float visible_h = H - body_y - margin;
+      const float ctrl_cap = visible_h < 38.0f * em ? std::max(9.0f * em, 0.6f * visible_h) : 0.6f * body_h;
+      const float ctrl_h = std::min(controls_h, ctrl_cap);
       sc.controls(ImVec2(margin, body_y), ImVec2(left_w_used, ctrl_h));
       sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(left_w_used, body_h - ctrl_h - gap));
     } else if (show_ctrl) {
@@ -373,8 +378,8 @@ void layout_panels(Screen& sc, bool walk) {
     // A learned scene has four rows per token (x, q, k, v) and the W grids below them.
     const bool learned = state.scene.mode == scene::Mode::Projected;
     const float per_token = learned ? 7.4f * em : 5.6f * em;
-    const float tokens_h = std::min(learned ? 40.0f * em : 28.0f * em,
-                                    std::max(12.0f * em, float(state.scene.n()) * per_token));
+    const float tokens_h =
+        std::min(learned ? 40.0f * em : 28.0f * em, std::max(12.0f * em, float(state.scene.n()) * per_token));
     const float square = std::min(w, 30.0f * em);
     if (walk) {
       const float card_h = walk_card_height(state, sc.fonts, w);
@@ -454,7 +459,12 @@ void layout_heads(Screen& sc) {
     const float body_h = std::max(H - body_y - margin, (sharing().view ? 10.0f : 38.0f) * em);
     const bool left = show_ctrl || show_vec;
     if (show_ctrl && show_vec) {
-      const float ctrl_h = std::min(controls_h, 0.6f * body_h);
+      // On a short display (a phone in landscape) the controls get at most 60 % of what is on
+      // screen (down to the causal row; the rest scrolls inside the panel), so the vectors panel
+      // starts above the fold.
+      const float visible_h = H - body_y - margin;
+      const float ctrl_cap = visible_h < 38.0f * em ? std::max(9.0f * em, 0.6f * visible_h) : 0.6f * body_h;
+      const float ctrl_h = std::min(controls_h, ctrl_cap);
       sc.controls(ImVec2(margin, body_y), ImVec2(left_w, ctrl_h));
       sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(left_w, body_h - ctrl_h - gap));
     } else if (show_ctrl) {
