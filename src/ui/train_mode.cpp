@@ -92,11 +92,23 @@ void adopt_scene(AppState& state) {
 void ensure_run(AppState& state) {
   TrainUi& t = state.ui.train;
   if (t.trainer) return;
-  // A model-shaped scene on screen (a shared link of a trained model) is kept and trained further.
+  // A model-shaped scene on screen (a shared link of a trained model) is kept and trained further,
+  // on the task it solves best (a link holds the weights, not the task).
   if (model_shaped(state.scene)) {
     t.config.heads = state.scene.heads;
-    t.trainer = std::make_shared<train::Trainer>(t.config);
-    t.trainer->set_params(params_of(state.scene));
+    double best = -1.0;
+    for (train::Task task : {train::Task::PreviousToken, train::Task::SameToken, train::Task::FirstToken}) {
+      train::Config config = t.config;
+      config.task = task;
+      auto run = std::make_shared<train::Trainer>(config);
+      run->set_params(params_of(state.scene));
+      const double accuracy = run->accuracy(kLiveEvalSequences);
+      if (accuracy > best) {
+        best = accuracy;
+        t.config.task = task;
+        t.trainer = run;
+      }
+    }
     measure(t);
     return;
   }
@@ -132,7 +144,8 @@ const char* task_sentence(train::Task task) {
              "attending there: watch a sub-diagonal form in the weights.";
     case train::Task::SameToken:
       return "Tokens 5–8 repeat tokens 1–4 in another order; each repeat must name the position "
-             "(#0–#3) where its symbol first appeared: it must find the earlier copy of itself.";
+             "(#0–#3) where its symbol first appeared. Watch which earlier keys each repeat learns to "
+             "look at to find it.";
     case train::Task::FirstToken:
       return "Every position must name the first token of the sequence: every row learns to put its "
              "weight on token 0 (an attention sink).";
@@ -413,6 +426,10 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
     acc.emplace_back(x_of_step(step), b.y - value * (b.y - a.y));
   if (acc.size() >= 2) dl->AddPolyline(acc.data(), int(acc.size()), kGood, 0, std::max(1.5f, 0.12f * em));
   dl->AddText(ImVec2(a.x + 0.3f * em, y95 + 0.1f * em), IM_COL32(150, 215, 120, 160), "95 %");
+  // The accuracy's own scale at the right edge: 100 % at the top, 0 % at the bottom.
+  const ImU32 acc_label = IM_COL32(150, 215, 120, 160);
+  dl->AddText(ImVec2(b.x - ImGui::CalcTextSize("100 %").x - 0.2f * em, a.y + 0.1f * em), acc_label, "100 %");
+  dl->AddText(ImVec2(b.x - ImGui::CalcTextSize("0 %").x - 0.2f * em, b.y - 1.1f * em), acc_label, "0 %");
   ImGui::PopFont();
 }
 
@@ -423,9 +440,18 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
   if (!t.trainer || !state.computed || state.heads.output.rows() != state.scene.n() ||
       state.heads.output.cols() != train::kClasses)
     return;
+  // The sequence on screen (the trainer's sample, or the sequence of a model opened from a link):
+  // each token's symbol is the one-hot part of its embedding x_i.
   const train::Task task = t.config.task;
-  const train::Sequence& sample = t.trainer->sample();
-  const int n = int(sample.tokens.size());
+  const int n = state.scene.n();
+  train::Sequence sample;
+  for (int i = 0; i < n; ++i) {
+    int symbol = 0;
+    for (int c = 1; c < train::kVocab; ++c)
+      if (state.scene.X(i, c) > state.scene.X(i, symbol)) symbol = c;
+    sample.tokens.push_back(symbol);
+  }
+  sample.targets = train::targets_for(task, sample.tokens);
   const float em = ImGui::GetFontSize();
   const float label_w = 6.5f * em;
   const float cell =
