@@ -11,6 +11,11 @@
 //                          masked. example: the Example picker's label (a demo's title, a preset's name, or
 //                            "(custom scene)"); edited: changed since it was loaded ("· edited")
 //                          vectors: {Q, K, V} each "sliders" or "strip" (compact colour cells)
+//                          theme: "dark" | "light" | "contrast" (on screen); themeChosen: picked by a link or
+//                          the View menu (false: it follows the system); zoom: UI zoom in percent (75 … 200)
+//                          keyboard: {focus, cell, announce}: the keyboard-focused widget id (null: none; a
+//                          grid is cell/scores, cell/weights or cell/mask with cell = [row, column]) and what
+//                          the live region says of it
 //                          flash: {block, step, steps, finished, m, l, max_abs_diff} (m null = −∞),
 //                          decode: {t, cache_len, weights, output, mults_with_cache, mults_without_cache}
 //                          (the FlashAttention and Decode modes' step; each null until its mode was shown)
@@ -48,6 +53,8 @@
 //                         decode/new-row decode/output
 //                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
 //                         weights-log (the weights' log colour scale)
+//                         view/menu (the View button) and, while its menu is open, view/theme/dark
+//                         view/theme/light view/theme/contrast zoom/out zoom/reset zoom/in
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
 //                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:

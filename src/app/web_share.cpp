@@ -92,7 +92,7 @@ extern "C" {
 
 // Parse a fragment (without applying it): what it asks for, or the problem.
 // {"ok":true,"demo":"NAME"|null,"scene":bool,"hide":["controls",…],"view":"weights"|null,
-//  "mode":"explore"|null}
+//  "mode":"explore"|null,"step":N|null,"theme":"light"|null,"zoom":150|null}
 // {"ok":false,"error":"link: unknown panel 'foo' in hide= (panels: …)"}
 EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
   const scene::link::Fragment f = scene::link::parse_fragment(fragment ? fragment : "");
@@ -106,6 +106,9 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
   out += ",\"mode\":";
   out += f.mode ? ui::json_quote(scene::link::mode_name(*f.mode)) : "null";
   out += ",\"step\":" + (f.step > 0 ? std::to_string(f.step) : std::string("null"));
+  out += ",\"theme\":";
+  out += f.theme ? ui::json_quote(scene::link::theme_name(*f.theme)) : "null";
+  out += ",\"zoom\":" + (f.zoom ? std::to_string(*f.zoom) : std::string("null"));
   return reply(out + "}");
 }
 
@@ -134,6 +137,9 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
     if (std::string e = apply_scene(*s); !e.empty()) return fail(e);
   }
   ui::set_panel_visibility(f.hide, f.view);
+  // View keys change the look only when given: a link without theme= keeps the viewer's theme.
+  if (f.theme) sharing.state->ui.theme = f.theme;
+  if (f.zoom) ui::set_zoom(sharing.state->ui, *f.zoom);
   sharing.state->ui.mode = f.mode.value_or(scene::link::kDefaultMode);
   if (sharing.state->ui.mode == scene::link::Mode::Walk) {
     // step=N is the counter's N (1-based); a direct scene's 7-step walk clamps step=8 to its last.
@@ -157,9 +163,10 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const ui::AppState& state = *sharing.state;
   const scene::link::MadeFragment made =
       state.generated && !state.edited
-          ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(), sharing.view, state.ui.mode)
+          ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(), sharing.view, state.ui.mode,
+                                           ui::appearance(state.ui))
           : scene::link::make_fragment(state.scene, ui::hidden_panels(), sharing.view, state.ui.mode,
-                                       ui::walk_index(state) + 1);
+                                       ui::walk_index(state) + 1, ui::appearance(state.ui));
   if (!made.ok()) return fail(made.error);
   return reply("{\"ok\":true,\"fragment\":" + ui::json_quote(made.fragment) + "}");
 }

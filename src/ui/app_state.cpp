@@ -335,6 +335,11 @@ std::string state_json(const AppState& state) {
          ",\"tooltip\":" + json_quote(state.ui.tooltip);
   out += ",\"example\":" + json_quote(example_label(state));
   out += std::string(",\"edited\":") + (state.edited ? "true" : "false");
+  // The look: the theme on screen, whether it was chosen (else it follows the system), the zoom.
+  out += ",\"theme\":" + json_quote(scene::link::theme_name(shown_theme(state.ui)));
+  out += std::string(",\"themeChosen\":") + (state.ui.theme ? "true" : "false");
+  out += ",\"zoom\":" + std::to_string(state.ui.zoom);
+  out += ",\"keyboard\":" + keyboard_json(state);
   out += ",\"vectors\":{";
   const char* names[3] = {"Q", "K", "V"};
   for (int r = 0; r < 3; ++r) {
@@ -346,6 +351,20 @@ std::string state_json(const AppState& state) {
   out += ",\"flash\":" + flash_state_json(state.ui.flash) + ",\"decode\":" + decode_state_json(state.ui.decode);
   out += "}}";
   return out;
+}
+
+scene::link::Appearance appearance(const UiState& ui) {
+  scene::link::Appearance a;
+  a.theme = ui.theme;
+  a.zoom = ui.zoom;
+  return a;
+}
+
+bool set_zoom(UiState& ui, int percent) {
+  const int zoom = std::clamp(percent, scene::link::kMinZoom, scene::link::kMaxZoom);
+  if (zoom == ui.zoom) return false;
+  ui.zoom = zoom;
+  return true;
 }
 
 std::string example_label(const AppState& state) {
@@ -445,6 +464,7 @@ void record_frame(FrameStats& stats, double ms) {
 }
 
 void record_item_rect(AppState& state, const std::string& id) {
+  focus_item(state, id);  // every interactive widget with an id is a stop of Tab (ui/keyboard.hpp)
   if (!ImGui::IsItemVisible()) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);

@@ -14,13 +14,15 @@
 #include <vector>
 
 #include "core/incremental.hpp"
-#include "core/reading_aids.hpp"
 #include "core/keyspace.hpp"
+#include "core/reading_aids.hpp"
 #include "imgui.h"
 #include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
+#include "ui/keyboard.hpp"
+#include "ui/palette.hpp"
 #include "ui/steppers.hpp"
 #include "ui/walk_steps.hpp"
 
@@ -100,6 +102,13 @@ struct UiState {
   // --- layout, measured while drawing (last frame → this frame)
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
   bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
+
+  // --- appearance (link view keys theme= and zoom=; the View menu; desktop --theme, --zoom)
+  std::optional<Theme> theme;            // chosen (link, menu, --theme); none: follow the system
+  Theme system_theme = Theme::Dark;      // the system's preference (web: prefers-color-scheme)
+  int zoom = scene::link::kDefaultZoom;  // UI zoom in percent, kMinZoom … kMaxZoom (Ctrl +/−/0)
+
+  KeyboardUi keyboard;  // focus, ring and announcement of the keyboard (ui/keyboard.hpp)
 
   // --- view options
   bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
@@ -192,6 +201,15 @@ struct AppState {
   // app draws another frame (otherwise the first click would land on a moved widget).
   bool layout_changed = false;
 };
+
+// The theme on screen: the chosen one, else the system's.
+inline Theme shown_theme(const UiState& ui) {
+  return ui.theme.value_or(ui.system_theme);
+}
+// What the link's view keys say: the chosen theme (if any) and the zoom.
+scene::link::Appearance appearance(const UiState& ui);
+// Set the zoom, clamped to kMinZoom … kMaxZoom; true if it changed.
+bool set_zoom(UiState& ui, int percent);
 
 // Replace the scene (preset, file, setState). Resets slider ranges and messages.
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name);

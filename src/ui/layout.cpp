@@ -25,6 +25,7 @@
 #include "ui/gallery_panel.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/theme.hpp"
+#include "ui/view_menu.hpp"
 #include "ui/walk_mode.hpp"
 
 namespace ui {
@@ -90,7 +91,7 @@ float mode_bar_height() {
   return std::floor(2.0f * ImGui::GetFontSize());
 }
 
-void draw_mode_bar(AppState& state, ImVec2 pos, ImVec2 size) {
+void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
   ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(std::floor(0.5f * ImGui::GetFontSize()), 0));
@@ -117,10 +118,13 @@ void draw_mode_bar(AppState& state, ImVec2 pos, ImVec2 size) {
     if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
     ImGui::SameLine(0, 0.3f * em);
   }
-  // The quiz opens from any mode.
+  // At the right end: the View menu (theme, zoom), then the quiz, which opens from any mode.
   const char* quiz_label = "Check yourself ✓";
   const float quiz_w = ImGui::CalcTextSize(quiz_label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - quiz_w));
+  const float view_w = view_button_width() + 0.3f * em;
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - quiz_w - view_w));
+  draw_view_menu(state, fonts);
+  ImGui::SameLine(0, 0.3f * em);
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::kAccent : palette::kTextDim));
   if (ImGui::Button(quiz_label)) open_quiz(state, state.ui.quiz.question);
@@ -172,7 +176,8 @@ struct Screen {
     } else {
       const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
                                                   ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
-      dl->AddRectFilled(p, q, IM_COL32(22, 25, 31, hovered ? 90 : 165), ImGui::GetStyle().WindowRounding);
+      dl->AddRectFilled(p, q, palette::with_alpha(palette::kBackground, hovered ? 90 : 165),
+                        ImGui::GetStyle().WindowRounding);
     }
     dl->PopClipRect();
   }
@@ -626,9 +631,10 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.ui.compact_headers = H < 40.0f * em;
   if (state.ui.controls_h <= 0) state.ui.controls_h = 16.0f * em;  // until the first measurement
 
+  keyboard_begin_frame(state);  // Tab moves the focus; the focused item's keys (ui/keyboard.hpp)
   handle_walk_keys(state);  // ←/→ and Esc: before anything is drawn, so the frame shows the new step
   if (screen.show_formula) draw_top_bar(state, fonts, ImVec2(0, 0), ImVec2(W, formula_h));
-  if (mode_bar) draw_mode_bar(state, ImVec2(0, formula_h), ImVec2(W, screen.top_h - formula_h));
+  if (mode_bar) draw_mode_bar(state, fonts, ImVec2(0, formula_h), ImVec2(W, screen.top_h - formula_h));
   recompute_if_dirty(state);  // an edit made by the formula strip (none today) would show at once
 
   // The page: everything below the top bar, scrolling when the panels need more height.
@@ -645,6 +651,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.ui.walk.scroll_to_top = false;
   draw_quiz_window(state, fonts);  // over the panels, which stay live
   draw_sharing(state, fonts);      // the gallery window over the panels; the page follows edits
+  keyboard_end_frame(state);
 }
 
 }  // namespace ui

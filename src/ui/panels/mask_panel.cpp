@@ -92,13 +92,16 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   draw_column_labels(dl, s.tokens, origin, cell, label_step, label_lines, lit_j, palette::kKey);
   ImGui::PushFont(fonts.small);
   if (cell >= 1.3f * ImGui::GetTextLineHeight()) {
+    // The mask colormap is the same in every theme: a hidden cell's 0 in white or black, whichever
+    // reads on its slate.
+    const ImU32 hidden_text = contrasting_text(colormap_color(Colormap::Mask, 0.0f));
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
         const char* t = r.allowed(i, j) ? "1" : "0";
         const ImVec2 size = ImGui::CalcTextSize(t);
         dl->AddText(ImVec2(origin.x + cell * (float(j) + 0.5f) - 0.5f * size.x,
                            origin.y + cell * (float(i) + 0.5f) - 0.5f * size.y),
-                    r.allowed(i, j) ? IM_COL32(235, 245, 243, 255) : palette::kTextDim, t);
+                    r.allowed(i, j) ? palette::kAllowedText : hidden_text, t);
       }
     }
   }
@@ -108,9 +111,26 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("##maskgrid", ImVec2(std::max(grid_w, 1.0f), std::max(grid_w, 1.0f)));
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  if (ImGui::IsItemHovered()) {
-    const int i = std::clamp(int((mouse.y - origin.y) / cell), 0, n - 1);
-    const int j = std::clamp(int((mouse.x - origin.x) / cell), 0, n - 1);
+  const bool hovered = ImGui::IsItemHovered();
+  const bool clicked = ImGui::IsItemClicked();
+  // The keyboard: one Tab stop, the arrows move over the cells, Space toggles one.
+  int key_i = -1, key_j = -1;
+  bool key_toggle = false;
+  const bool keyed = focus_grid(state, "cell/mask", origin, cell, n, n, &key_i, &key_j, &key_toggle);
+  if (keyed) {
+    const bool causal = s.causal && key_j > key_i;
+    announce(state, "mask row " + fit_text(s.tokens[std::size_t(key_i)], 12.0f * em) + ", column " +
+                        fit_text(s.tokens[std::size_t(key_j)], 12.0f * em) + ": " +
+                        (r.allowed(key_i, key_j) ? "may attend"
+                         : causal                ? "hidden by the causal mask"
+                                                 : "hidden"));
+  }
+  if (hovered || keyed) {
+    const bool by_mouse = hovered;
+    const int i = by_mouse ? std::clamp(int((mouse.y - origin.y) / cell), 0, n - 1) : key_i;
+    const int j = by_mouse ? std::clamp(int((mouse.x - origin.x) / cell), 0, n - 1) : key_j;
+    if (!by_mouse)
+      place_tooltip_beside_cell(ImVec2(origin.x + cell * float(j), origin.y + cell * float(i)), cell);
     state.next_hovered_row = i;
     state.next_hovered_col = j;
     state.next_hovered_term = Term::Mask;
@@ -126,7 +146,7 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
       ImGui::TextDisabled("No: hidden by the custom mask. Click to allow it again.");
     }
     ImGui::EndTooltip();
-    if (ImGui::IsItemClicked()) {
+    if ((by_mouse && clicked) || (keyed && key_toggle && i == key_i && j == key_j)) {
       if (causal_hidden) {
         state.notice = "That cell is hidden by the causal mask: turn causal off to edit it.";
       } else {
@@ -136,7 +156,7 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   }
   if (lit_i >= 0 && lit_j >= 0 && lit_i < n && lit_j < n) {
     const ImVec2 a(origin.x + cell * float(lit_j), origin.y + cell * float(lit_i));
-    outline(dl, a, ImVec2(a.x + cell, a.y + cell), IM_COL32(255, 255, 255, 230), std::max(1.5f, 0.12f * em));
+    outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::kSelection, std::max(1.5f, 0.12f * em));
   }
   check_question(fonts, kCheckMask,
                  "Tokens 0, 1 and 2. Tokens 3 and 4 are in its future: their scores become −∞,\n"

@@ -77,7 +77,7 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
         // from 0 to y, and a tick at every visible v_j[c] (brighter = larger weight a_ij).
         const float x0 = p.x + label_w + float(c) * (box_w + style.ItemSpacing.x);
         const ImVec2 a(x0, p.y + 0.1f * em), b(x0 + box_w, p.y + row_h - 0.25f * em);
-        dl->AddRectFilled(a, b, IM_COL32(38, 43, 53, 255), 0.15f * em);
+        dl->AddRectFilled(a, b, palette::kTrack, 0.15f * em);
         const double y = r.output(i, c);
         ImGui::PushFont(fonts.small);
         // A near-one-hot row returns almost exactly one value row (the soft dictionary): show
@@ -102,16 +102,16 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
             if (!r.allowed(i, j)) continue;
             const float x = mid + float(r.V(j, c) / vmax) * half;
             const int alpha = 50 + int(205.0 * r.weights(i, j));
-            dl->AddLine(ImVec2(x, track_top), ImVec2(x, track_bottom), IM_COL32(170, 215, 120, alpha),
-                        std::max(1.0f, 0.1f * em));
+            dl->AddLine(ImVec2(x, track_top), ImVec2(x, track_bottom),
+                        palette::with_alpha(palette::kValue, alpha), std::max(1.0f, 0.1f * em));
           }
         }
         const float x = mid + float(y / vmax) * half;
         const float inset = 0.22f * (track_bottom - track_top);
         dl->AddRectFilled(ImVec2(std::min(mid, x), track_top + inset),
-                          ImVec2(std::max(mid, x), track_bottom - inset), IM_COL32(94, 200, 190, 220),
-                          0.1f * em);
-        dl->AddLine(ImVec2(mid, track_top), ImVec2(mid, track_bottom), IM_COL32(120, 128, 142, 255));
+                          ImVec2(std::max(mid, x), track_bottom - inset),
+                          palette::with_alpha(palette::kAccent, 220), 0.1f * em);
+        dl->AddLine(ImVec2(mid, track_top), ImVec2(mid, track_bottom), palette::kAxis);
 
         if (hovered_window && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
           state.next_hovered_row = i;

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "imgui_internal.h"  // TempInputIsActive, GetActiveID: is this slider being typed in / dragged?
 #include "ui/colormap.hpp"
@@ -90,9 +91,9 @@ void draw_slider_value(const SliderCell& cell, const RoleRow& row, double value,
   };
   const float x0 = x_of(0.0), x1 = x_of(value);
   const float y0 = cell.strip_top + 1.0f, y1 = cell.max.y - 2.0f;
-  const ImU32 fill = (row.color & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 140) & IM_COL32_A_MASK);
+  const ImU32 fill = palette::with_alpha(row.color, 140);
   dl->AddRectFilled(ImVec2(std::min(x0, x1), y0), ImVec2(std::max(x0, x1), y1), fill);
-  dl->AddLine(ImVec2(x0, y0 - 1.0f), ImVec2(x0, y1), IM_COL32(150, 158, 172, 140));
+  dl->AddLine(ImVec2(x0, y0 - 1.0f), ImVec2(x0, y1), palette::with_alpha(palette::kTextDim, 140));
   const float tick_w = std::max(2.0f, 0.5f * style.GrabMinSize);
   dl->AddRectFilled(ImVec2(x1 - 0.5f * tick_w, y0 - 2.0f), ImVec2(x1 + 0.5f * tick_w, cell.max.y - 1.0f),
                     active ? palette::kText : row.color, 0.5f * tick_w);
@@ -103,6 +104,12 @@ void draw_slider_value(const SliderCell& cell, const RoleRow& row, double value,
   dl->PushClipRect(cell.min, cell.max, true);
   dl->AddText(ImVec2(x, cell.min.y + 1.0f), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
   dl->PopClipRect();
+}
+
+// The spoken name of a row's matrix: "query", "key", "value", "x".
+const char* role_word(const char* id) {
+  const std::string_view m = id;
+  return m == "Q" ? "query" : m == "K" ? "key" : m == "V" ? "value" : m == "X" ? "x" : id;
 }
 
 // One row of sliders. Returns true if a value changed (written into `scene_matrix`).
@@ -148,10 +155,15 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
                                ImGuiCol_SliderGrab, ImGuiCol_SliderGrabActive, ImGuiCol_Text};
     const int n_hidden = typing ? 3 : 6;  // the typed text stays visible
     for (int k = 0; k < n_hidden; ++k) ImGui::PushStyleColor(hidden[k], clear);
-    const bool moved = ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
-    ImGui::PopStyleColor(n_hidden);
-    if (!typing) draw_slider_value(cell, row, value, ImGui::IsItemActive());
     const std::string cell_id = std::string(row.id) + "/" + std::to_string(i) + "/" + std::to_string(c);
+    if (typing_requested(state, cell_id)) ImGui::SetKeyboardFocusHere();  // Enter: type a number
+    bool moved = ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
+    ImGui::PopStyleColor(n_hidden);
+    // The keyboard: arrows step the focused cell ("query 0 component 1: 0.50" for the live region).
+    moved |= focus_value(
+        state, cell_id, &value, lo, hi, row.range,
+        std::string(role_word(row.id)) + " " + std::to_string(i) + " component " + std::to_string(c));
+    if (!typing) draw_slider_value(cell, row, value, ImGui::IsItemActive());
     if (moved) {
       // ImGui allows typing any number with Ctrl+click: keep it within the scene's limits.
       if (std::isfinite(value)) {
@@ -175,8 +187,6 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
 }
 
 // --- learned scenes ---------------------------------------------------------------------------
-
-constexpr ImU32 kEmbedding = IM_COL32(190, 160, 240, 255);  // x: violet (the token itself)
 
 // "0.50", "(−0.30)": a factor of a sum, negative ones in parentheses.
 std::string factor(double v) {
@@ -214,9 +224,8 @@ void draw_computed_row(const AppState& state, const RoleRow& row, const char* w_
     ImGui::SameLine();
     const SliderCell cell = slider_cell(cell_w);
     const double value = (*row.shown)(i, c);
-    dl->AddRectFilled(cell.min, cell.max, IM_COL32(22, 25, 31, 255), ImGui::GetStyle().FrameRounding);
-    dl->AddRect(cell.min, cell.max, (row.color & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 70),
-                ImGui::GetStyle().FrameRounding);
+    dl->AddRectFilled(cell.min, cell.max, palette::kFrame, ImGui::GetStyle().FrameRounding);
+    dl->AddRect(cell.min, cell.max, palette::with_alpha(row.color, 70), ImGui::GetStyle().FrameRounding);
     draw_slider_value(cell, row, value, false);
     ImGui::Dummy(ImVec2(cell_w, h));
     if (ImGui::IsItemHovered())
@@ -421,7 +430,15 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
       {"v", "V", Term::Values, palette::kValue, palette::kValueNeg, &state.scene.V, &state.heads.V,
        state.v_range, heads},
   };
-  const RoleRow x_row = {"x", "X", Term::Tokens, kEmbedding, kEmbedding, &state.scene.X, &state.scene.X, state.x_range, 1};
+  const RoleRow x_row = {"x",
+                         "X",
+                         Term::Tokens,
+                         palette::kEmbedding,
+                         palette::kEmbedding,
+                         &state.scene.X,
+                         &state.scene.X,
+                         state.x_range,
+                         1};
   const char* w_names[3] = {"W_q", "W_k", "W_v"};
   const attn::Matrix* w_mats[3] = {&state.scene.Wq, &state.scene.Wk, &state.scene.Wv};
 

@@ -1,0 +1,103 @@
+// view_menu.cpp — the View menu and the zoom steps (see view_menu.hpp).
+#include "ui/view_menu.hpp"
+
+#include <string>
+
+#include "ui/gallery_panel.hpp"
+#include "ui/theme.hpp"
+
+namespace ui {
+
+namespace {
+
+constexpr const char* kViewLabel = "View";
+
+void address_follows() {
+  if (sharing().scene_changed) sharing().scene_changed();
+}
+
+const char* theme_label(Theme theme) {
+  switch (theme) {
+    case Theme::Light:
+      return "Light (projector)";
+    case Theme::Contrast:
+      return "High contrast";
+    case Theme::Dark:
+      break;
+  }
+  return "Dark";
+}
+
+}  // namespace
+
+int next_zoom(int zoom, int direction) {
+  if (direction == 0) return scene::link::kDefaultZoom;
+  if (direction > 0) {
+    for (int z : kZoomSteps)
+      if (z > zoom) return z;
+    return scene::link::kMaxZoom;
+  }
+  int below = scene::link::kMinZoom;
+  for (int z : kZoomSteps)
+    if (z < zoom) below = z;
+  return below;
+}
+
+void choose_theme(AppState& state, Theme theme) {
+  if (state.ui.theme == theme) return;
+  state.ui.theme = theme;
+  state.layout_changed = true;
+  address_follows();
+}
+
+void step_zoom(AppState& state, int direction) {
+  if (!set_zoom(state.ui, next_zoom(state.ui.zoom, direction))) return;
+  state.layout_changed = true;
+  address_follows();
+}
+
+float view_button_width() {
+  return ImGui::CalcTextSize(kViewLabel).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+}
+
+void draw_view_menu(AppState& state, const Fonts& fonts) {
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text,
+                        to_vec4(ImGui::IsPopupOpen("##view-menu") ? palette::kAccent : palette::kTextDim));
+  if (ImGui::Button(kViewLabel)) ImGui::OpenPopup("##view-menu");
+  ImGui::PopStyleColor(2);
+  record_item_rect(state, "view/menu");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Theme and zoom (Ctrl + / Ctrl − / Ctrl 0)");
+  if (!ImGui::BeginPopup("##view-menu")) return;
+
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("Theme");
+  ImGui::PopFont();
+  const Theme shown = shown_theme(state.ui);
+  for (const scene::link::ThemeInfo& t : scene::link::kThemes) {
+    if (ImGui::RadioButton(theme_label(t.theme), shown == t.theme)) choose_theme(state, t.theme);
+    record_item_rect(state, "view/theme/" + std::string(t.name));
+  }
+  ImGui::Separator();
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("Zoom");
+  ImGui::PopFont();
+  const float square = ImGui::GetFrameHeight();
+  ImGui::BeginDisabled(state.ui.zoom <= scene::link::kMinZoom);
+  if (ImGui::Button("−", ImVec2(square, square))) step_zoom(state, -1);
+  ImGui::EndDisabled();
+  record_item_rect(state, "zoom/out");
+  ImGui::SameLine();
+  const std::string percent = std::to_string(state.ui.zoom) + " %";
+  if (ImGui::Button(percent.c_str(), ImVec2(4.5f * ImGui::GetFontSize(), square))) step_zoom(state, 0);
+  record_item_rect(state, "zoom/reset");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to 100 %% (Ctrl 0)");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(state.ui.zoom >= scene::link::kMaxZoom);
+  if (ImGui::Button("+", ImVec2(square, square))) step_zoom(state, +1);
+  ImGui::EndDisabled();
+  record_item_rect(state, "zoom/in");
+  ImGui::EndPopup();
+}
+
+}  // namespace ui
