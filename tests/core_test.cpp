@@ -70,17 +70,9 @@ constexpr int kTrials = 60;
 
 attn::Options random_options(std::mt19937& rng) {
   attn::Options opt;
-  switch (rng() % 3) {
-    case 0:
-      opt.scale.mode = attn::ScaleMode::None;
-      break;
-    case 1:
-      opt.scale.mode = attn::ScaleMode::SqrtDk;
-      break;
-    default:
-      opt.scale.mode = attn::ScaleMode::Temperature;
-      opt.scale.temperature = 0.1 + 5.0 * std::uniform_real_distribution<double>(0, 1)(rng);
-  }
+  opt.scale.mode = nth_scale_mode(rng());
+  if (opt.scale.mode == attn::ScaleMode::Temperature)
+    opt.scale.temperature = 0.1 + 5.0 * std::uniform_real_distribution<double>(0, 1)(rng);
   return opt;
 }
 
@@ -160,8 +152,7 @@ TEST_CASE("property: without a mask, permuting tokens permutes weights rows+cols
   std::mt19937 rng(303);
   for (int trial = 0; trial < kTrials; ++trial) {
     const int n = random_size(rng, 1, 10), d_k = random_size(rng, 1, 6), d_v = random_size(rng, 1, 6);
-    const Matrix Q = random_matrix(rng, n, d_k), K = random_matrix(rng, n, d_k),
-                 V = random_matrix(rng, n, d_v);
+    const auto [Q, K, V] = random_qkv(rng, n, d_k, d_v);
     std::vector<int> perm(n);
     for (int i = 0; i < n; ++i) perm[i] = i;
     std::shuffle(perm.begin(), perm.end(), rng);
@@ -202,8 +193,7 @@ TEST_CASE("property: scale by a number t equals dividing the raw scores by t by 
   std::mt19937 rng(505);
   for (int trial = 0; trial < kTrials; ++trial) {
     const int n = random_size(rng, 1, 10), d_k = random_size(rng, 1, 8), d_v = random_size(rng, 1, 5);
-    const Matrix Q = random_matrix(rng, n, d_k), K = random_matrix(rng, n, d_k),
-                 V = random_matrix(rng, n, d_v);
+    const auto [Q, K, V] = random_qkv(rng, n, d_k, d_v);
     const double t = 0.05 + 10.0 * std::uniform_real_distribution<double>(0, 1)(rng);
     attn::Options opt;
     opt.scale.mode = attn::ScaleMode::Temperature;

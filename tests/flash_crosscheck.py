@@ -20,15 +20,12 @@ Run with Debian's /usr/bin/python3 (python3-numpy); without numpy it prints SKIP
 """
 import json
 import os
-import subprocess
 import sys
 
-SKIP = 77
-try:
-    import numpy as np
-except ImportError:
-    print("SKIP: numpy is not installed for " + sys.executable + " (scripts/setup installs python3-numpy)")
-    sys.exit(SKIP)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import SKIP, divisor_of, fail_report, projections, require, run  # noqa: E402,F401
+
+np = require("numpy")
 
 REL = 1e-12
 
@@ -59,15 +56,9 @@ def random_scene(rng, index):
 
 
 def inputs(s):
-    A = lambda key: np.array(s[key], dtype=np.float64)
-    if "X" in s:
-        X = A("X")
-        Q, K, V = X @ A("Wq"), X @ A("Wk"), X @ A("Wv")
-    else:
-        Q, K, V = A("Q"), A("K"), A("V")
+    Q, K, V = projections(s)
     n, d_k = Q.shape
-    scale = s.get("scale", "sqrt_dk")
-    divisor = 1.0 if scale == "none" else np.sqrt(d_k) if scale == "sqrt_dk" else float(scale)
+    divisor = divisor_of(s, d_k)
     allowed = np.ones((n, n), dtype=bool)
     if s.get("causal", False):
         allowed &= np.tril(np.ones((n, n), dtype=bool))
@@ -129,11 +120,6 @@ def close(got, want, scale):
         i = tuple(int(k) for k in np.argwhere(bad)[0])
         return f"at {i} cli {got[i]!r}, numpy {want[i]!r}"
     return None
-
-
-def run(cli, args):
-    proc = subprocess.run([cli] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
 def check_online(cli, path, s, B, failures):
@@ -253,9 +239,7 @@ def main():
     if skipped == 0 or masked == 0:
         failures.append(f"the generator must cover skipped tiles ({skipped}) and fully masked rows ({masked})")
     if failures:
-        print("\n".join(failures[:40]))
-        print(f"FAIL: {len(failures)} mismatch(es) over {count} scenes")
-        return 1
+        return fail_report(failures, f"{len(failures)} mismatch(es) over {count} scenes")
     print(f"ok: {count} random scenes: --online steps and output within {REL:g} of NumPy ({skipped} skipped tiles, "
           f"{masked} fully masked rows), --kv-cache steps = NumPy and bit for bit the causal full pass")
     return 0

@@ -26,12 +26,10 @@ import os
 import subprocess
 import sys
 
-SKIP = 77
-try:
-    import numpy as np
-except ImportError:
-    print("SKIP: numpy is not installed for " + sys.executable + " (scripts/setup installs python3-numpy)")
-    sys.exit(SKIP)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import SKIP, require, run  # noqa: E402,F401
+
+np = require("numpy")
 
 
 def run_cli(cli, args, stdin_text=None):

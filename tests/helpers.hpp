@@ -1,6 +1,7 @@
 // helpers.hpp — the doctest suite's shared helpers, one copy each:
 //   rows_of             a matrix written row by row (core/rows.hpp, also used by the presets)
-//   random_matrix       rows×cols, entries uniform in [−spread, spread)
+//   random_matrix       rows×cols, entries uniform in [−spread, spread); random_qkv: Q, K, V
+//   nth_scale_mode      None, SqrtDk, Temperature by k mod 3
 //   bits_of, same_bits  bit-for-bit equality (−0.0 ≠ 0.0, every last bit counts)
 //   check_same_bits     the same, reporting the first differing entry
 //   check_close         |got − want| ≤ tol per entry (the lessons print 6 decimals: tol 5e-7)
@@ -34,6 +35,24 @@ inline attn::Matrix random_matrix(std::mt19937& rng, int rows, int cols, double 
   attn::Matrix m(rows, cols);
   for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = u(rng);
   return m;
+}
+
+// Q (n×d_k), K (n×d_k), V (n×d_v), drawn in that order.
+struct RandomQkv {
+  attn::Matrix Q, K, V;
+};
+inline RandomQkv random_qkv(std::mt19937& rng, int n, int d_k, int d_v, double qk_spread = 2.0,
+                            double v_spread = 2.0) {
+  RandomQkv m;
+  m.Q = random_matrix(rng, n, d_k, qk_spread);
+  m.K = random_matrix(rng, n, d_k, qk_spread);
+  m.V = random_matrix(rng, n, d_v, v_spread);
+  return m;
+}
+
+// The scale modes in order (None, SqrtDk, Temperature), by k mod 3: random or per-trial choices.
+inline attn::ScaleMode nth_scale_mode(std::uint64_t k) {
+  return static_cast<attn::ScaleMode>(k % 3);
 }
 
 inline std::uint64_t bits_of(double x) {

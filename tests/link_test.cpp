@@ -332,7 +332,7 @@ TEST_CASE("fragment: every bad link gives an error naming the problem") {
   }
   SUBCASE("unknown or repeated keys, both s= and demo=") {
     CHECK(error_of("scene=abc") ==
-          "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode, step, theme, zoom)");
+          "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang)");
     CHECK(contains(error_of("s"), "'s' has no '='"));
     CHECK(error_of("demo=a&demo=b") == "link: demo= appears twice");
     CHECK(error_of(good + "&demo=causal-5") ==
@@ -484,6 +484,19 @@ TEST_CASE("fragment: theme= and zoom= (view keys) parse, are written only when c
   CHECK(back.theme == links::Theme::Contrast);
   CHECK(back.zoom == 125);
   check_same_scene(*back.scene, *small.scene);
+  // lang=: one of the screen's languages, written when chosen, after theme= and zoom=.
+  CHECK(links::parse_fragment("demo=causal-5&lang=es").lang == "es");
+  CHECK(links::parse_fragment("demo=causal-5").lang.empty());
+  CHECK(links::language_codes() == "en, es, de");
+  CHECK(error_of("lang=fr") == "link: unknown language 'fr' in lang= (languages: en, es, de)");
+  CHECK(error_of("lang=ES") == "link: unknown language 'ES' in lang= (languages: en, es, de)");
+  CHECK(error_of("lang=de&lang=es") == "link: lang= appears twice");
+  links::Appearance spanish = chosen;
+  spanish.lang = "es";
+  const links::MadeFragment made_es =
+      links::make_fragment(*small.scene, {}, std::nullopt, links::kDefaultMode, 0, spanish);
+  CHECK(made_es.fragment == plain + "&theme=contrast&zoom=125&lang=es");
+  CHECK(links::parse_fragment(made_es.fragment).lang == "es");
   const scene::GenSpec spec{scene::Pattern::Local, 16, 8, 8, 1};
   CHECK(links::make_gen_fragment(spec, {}, std::nullopt, links::kDefaultMode, chosen).fragment ==
         links::make_gen_fragment(spec).fragment + "&theme=contrast&zoom=125");

@@ -24,12 +24,10 @@ import os
 import subprocess
 import sys
 
-SKIP = 77
-try:
-    import numpy as np
-except ImportError:
-    print("SKIP: numpy is not installed for " + sys.executable + " (scripts/setup installs python3-numpy)")
-    sys.exit(SKIP)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import SKIP, divisor_of, projections, require, run  # noqa: E402,F401
+
+np = require("numpy")
 
 RTOL, ATOL = 1e-5, 1e-9
 
@@ -75,15 +73,9 @@ def random_scene(rng, index):
 
 
 def reference(s):
-    A = lambda key: np.array(s[key], dtype=np.float64)
-    if "X" in s:
-        X = A("X")
-        Q, K, V = X @ A("Wq"), X @ A("Wk"), X @ A("Wv")
-    else:
-        Q, K, V = A("Q"), A("K"), A("V")
+    Q, K, V = projections(s)
     n, d_k = Q.shape
-    scale = s.get("scale", "sqrt_dk")
-    divisor = 1.0 if scale == "none" else np.sqrt(d_k) if scale == "sqrt_dk" else float(scale)
+    divisor = divisor_of(s, d_k)
     scores = Q @ K.T
     scaled = scores / divisor
     allowed = np.ones((n, n), dtype=bool)

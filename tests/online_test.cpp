@@ -26,17 +26,9 @@ int random_int(std::mt19937& rng, int lo, int hi) {
 // and in every fourth trial one row of the custom mask all zeros (a fully masked row).
 attn::Options random_options(std::mt19937& rng, int n, int trial) {
   attn::Options opt;
-  switch (trial % 3) {
-    case 0:
-      opt.scale.mode = attn::ScaleMode::None;
-      break;
-    case 1:
-      opt.scale.mode = attn::ScaleMode::SqrtDk;
-      break;
-    default:
-      opt.scale.mode = attn::ScaleMode::Temperature;
-      opt.scale.temperature = std::vector<double>{0.05, 0.5, 1.0, 3.0, 40.0}[rng() % 5];
-  }
+  opt.scale.mode = nth_scale_mode(static_cast<std::uint64_t>(trial));
+  if (opt.scale.mode == attn::ScaleMode::Temperature)
+    opt.scale.temperature = std::vector<double>{0.05, 0.5, 1.0, 3.0, 40.0}[rng() % 5];
   opt.causal = (trial / 3) % 2 == 1;
   if (trial % 2 == 0) {
     std::bernoulli_distribution keep(0.7);
@@ -73,8 +65,7 @@ TEST_CASE("online pass: the output equals the naive pass to 1e-12 on random scen
   for (int trial = 0; trial < 240; ++trial) {
     const int n = random_int(rng, 1, 17), d_k = random_int(rng, 1, 8), d_v = random_int(rng, 1, 8);
     const double spread = trial % 5 == 0 ? 3.0 : 1.5;  // some rows nearly one-hot
-    const Matrix Q = random_matrix(rng, n, d_k, spread), K = random_matrix(rng, n, d_k, spread),
-                 V = random_matrix(rng, n, d_v, 2.0);
+    const auto [Q, K, V] = random_qkv(rng, n, d_k, d_v, spread, 2.0);
     const attn::Options opt = random_options(rng, n, trial);
     const attn::Result naive = attn::attend(Q, K, V, opt);
     for (int block = 1; block <= n; ++block) {
@@ -101,8 +92,7 @@ TEST_CASE("online pass: the trace's m and ℓ are the row max and Σexp over the
   std::mt19937 rng(1415);
   for (int trial = 0; trial < 60; ++trial) {
     const int n = random_int(rng, 1, 12), d_k = random_int(rng, 1, 6), d_v = random_int(rng, 1, 4);
-    const Matrix Q = random_matrix(rng, n, d_k, 1.5), K = random_matrix(rng, n, d_k, 1.5),
-                 V = random_matrix(rng, n, d_v, 2.0);
+    const auto [Q, K, V] = random_qkv(rng, n, d_k, d_v, 1.5, 2.0);
     const attn::Options opt = random_options(rng, n, trial);
     const attn::Result naive = attn::attend(Q, K, V, opt);
     const int block = random_int(rng, 1, n);
@@ -215,8 +205,7 @@ TEST_CASE("KV cache: each decode step equals row t of the causal full pass, bit 
   std::mt19937 rng(1418);
   for (int trial = 0; trial < 120; ++trial) {
     const int n = random_int(rng, 1, 20), d_k = random_int(rng, 1, 10), d_v = random_int(rng, 1, 6);
-    const Matrix Q = random_matrix(rng, n, d_k, 2), K = random_matrix(rng, n, d_k, 2),
-                 V = random_matrix(rng, n, d_v, 2);
+    const auto [Q, K, V] = random_qkv(rng, n, d_k, d_v, 2, 2);
     attn::Options opt = random_options(rng, n, trial);
     opt.causal = true;
     const attn::Result full = attn::attend(Q, K, V, opt);

@@ -20,15 +20,12 @@ Run with Debian's /usr/bin/python3 (python3-numpy); without numpy it prints SKIP
 """
 import json
 import os
-import subprocess
 import sys
 
-SKIP = 77
-try:
-    import numpy as np
-except ImportError:
-    print("SKIP: numpy is not installed for " + sys.executable + " (scripts/setup installs python3-numpy)")
-    sys.exit(SKIP)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import SKIP, fail_report, projections, require, run  # noqa: E402,F401
+
+np = require("numpy")
 
 REL = 1e-12
 
@@ -55,12 +52,7 @@ def rope_numpy(M, base, layout, offset, heads=1):
 
 
 def reference(s):
-    A = lambda key: np.array(s[key], dtype=np.float64)
-    if "X" in s:
-        X = A("X")
-        Q, K, V = X @ A("Wq"), X @ A("Wk"), X @ A("Wv")
-    else:
-        Q, K, V = A("Q"), A("K"), A("V")
+    Q, K, V = projections(s)
     r = s["rope"]
     h = s.get("heads", 1)
     Qr = rope_numpy(Q, r.get("base", 10000.0), r.get("layout", "interleaved"), r.get("offset", 0), h)
@@ -99,9 +91,8 @@ def close(got, want):
     return None
 
 
-def run(cli, args):
-    proc = subprocess.run([cli, "--compact"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+def run_compact(cli, args):
+    return run(cli, ["--compact"] + args)
 
 
 def write(case_dir, name, s):
@@ -148,7 +139,7 @@ def main():
     for index in range(count):
         s = random_scene(rng, index)
         path = write(case_dir, f"scene_{index:03d}", s)
-        code, out, err = run(cli, [path])
+        code, out, err = run_compact(cli, [path])
         if code != 0:
             failures.append(f"{path}: exit {code}: {err[:200]}")
             continue
@@ -167,12 +158,12 @@ def main():
             if p:
                 failures.append(f"{path} {key}: {p}")
         n = len(s["tokens"])
-        code, out, err = run(cli, ["--online", str(int(rng.integers(1, n + 1))), path])
+        code, out, err = run_compact(cli, ["--online", str(int(rng.integers(1, n + 1))), path])
         if code != 0 or close(json.loads(out)["output"], want["output"]):
             failures.append(f"{path} --online: exit {code} {err[:100]} or output differs")
         causal = dict(s, causal=True)
         cpath = write(case_dir, f"causal_{index:03d}", causal)
-        code, out, err = run(cli, ["--kv-cache", cpath])
+        code, out, err = run_compact(cli, ["--kv-cache", cpath])
         want_causal = reference(causal)
         if code != 0:
             failures.append(f"{cpath} --kv-cache: exit {code} {err[:100]}")
@@ -188,7 +179,7 @@ def main():
         n = 10
         s = {"version": 2, "tokens": ["x"] * n, "Q": [q] * n, "K": [k] * n, "V": [[1.0]] * n, "scale": "none",
              "rope": {"base": 10.0, "layout": layout}}
-        code, out, err = run(cli, [write(case_dir, f"toeplitz_{layout}", s)])
+        code, out, err = run_compact(cli, [write(case_dir, f"toeplitz_{layout}", s)])
         S = np.array(json.loads(out)["scores"])
         scale = np.abs(S).max()
         for delta in range(-(n - 1), n):
@@ -201,16 +192,16 @@ def main():
     # --- offset invariance: shifting every position changes no score
     base = random_scene(np.random.default_rng(7), 4)  # one head
     base["rope"] = {"base": 10000.0, "layout": "half"}
-    code, out, err = run(cli, [write(case_dir, "offset_0", base)])
+    code, out, err = run_compact(cli, [write(case_dir, "offset_0", base)])
     S0 = np.array(json.loads(out)["scores"])
     for offset in (1, 7, 50):
         shifted = dict(base, rope={"base": 10000.0, "layout": "half", "offset": offset})
-        code, out, err = run(cli, [write(case_dir, f"offset_{offset}", shifted)])
+        code, out, err = run_compact(cli, [write(case_dir, f"offset_{offset}", shifted)])
         got = json.loads(out)
         p = close(got["scores"], S0)
         if p:
             failures.append(f"offset {offset}: scores changed: {p}")
-        if np.allclose(got["Q_rope"], json.loads(run(cli, [os.path.join(case_dir, "offset_0.json")])[1])["Q_rope"]):
+        if np.allclose(got["Q_rope"], json.loads(run_compact(cli, [os.path.join(case_dir, "offset_0.json")])[1])["Q_rope"]):
             failures.append(f"offset {offset}: Q_rope did not change (the offset was ignored)")
 
     # --- bad rope keys: exit 2, nothing on stdout, stderr names rope
@@ -227,16 +218,14 @@ def main():
         (dict(good, version=1, rope={}), "rope: needs \"version\": 2"),
     ]
     for index, (s, want) in enumerate(bad):
-        code, out, err = run(cli, [write(case_dir, f"bad_{index}", s)])
+        code, out, err = run_compact(cli, [write(case_dir, f"bad_{index}", s)])
         if code != 2 or out or f"attention-lab-cli: {want}" not in err:
             failures.append(f"bad rope {s.get('rope')}: exit {code}, stdout {out[:60]!r}, stderr {err[:160]!r}; want {want}")
 
     if multi_head == 0:
         failures.append("no multi-head scene was generated")
     if failures:
-        print("\n".join(failures[:40]))
-        print(f"FAIL: {len(failures)} problem(s)")
-        return 1
+        return fail_report(failures, f"{len(failures)} problem(s)")
     print(f"ok: {count} random RoPE scenes within {REL:g} of NumPy (both layouts, both modes, offsets, "
           f"{multi_head} multi-head turned per head; --online and --kv-cache too), Toeplitz scores, offset invariance, {len(bad)} bad rope keys")
     return 0

@@ -3,7 +3,8 @@
 //   ready                 Promise, resolves after the first frame is drawn
 //   getState()            {scene: <scene JSON>, result: {Q, K, V, scores, scaled, weights, output, masked_rows,
 //                          entropy, argmax, …}, ui: {mode, step, scoresTab, focusHead, tooltip, example, edited,
-//                          vectors}}   mode: the screen's mode ("explore", "walk", "heads"; a link's mode=NAME);
+//                          vectors, flash, decode}}   mode: the screen's mode ("explore", "walk", "heads",
+//                          "keyspace", "flash", "decode"; a link's mode=NAME);
 //                          step: the walk's step index (−1: none); scoresTab: "raw" | "scaled"; focusHead: the
 //                          head Scores/Mask/tooltips describe; tooltip: the last derivation tooltip's text (""
 //                          when none). A multi-head scene's result has heads: [{scores, scaled, weights,
@@ -15,7 +16,8 @@
 //                          the View menu (false: it follows the system); zoom: UI zoom in percent (75 … 200)
 //                          keyboard: {focus, cell, announce}: the keyboard-focused widget id (null: none; a
 //                          grid is cell/scores, cell/weights or cell/mask with cell = [row, column]) and what
-//                          the live region says of it
+//                          the live region says of it; language: as getLanguage(); overflow: texts that did
+//                          not fit their place in the last frame (e.g. "controls/label/Skalierung"), [] when all fit
 //                          flash: {block, step, steps, finished, m, l, max_abs_diff} (m null = −∞),
 //                          decode: {t, cache_len, weights, output, mults_with_cache, mults_without_cache}
 //                          (the FlashAttention and Decode modes' step; each null until its mode was shown)
@@ -53,16 +55,28 @@
 //                         decode/new-row decode/output
 //                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
 //                         weights-log (the weights' log colour scale)
+//                         scale/none scale/sqrt_dk scale/temperature (the Scale choices)
 //                         view/menu (the View button) and, while its menu is open, view/theme/dark
-//                         view/theme/light view/theme/contrast zoom/out zoom/reset zoom/in
+//                         view/theme/light view/theme/contrast zoom/out zoom/reset zoom/in view/lang/en
+//                         view/lang/es view/lang/de
+//   getLanguage()         the language of the screen's words: "en" | "es" | "de" (a link's lang=, the View
+//                         menu, else the browser's navigator.language; getState().ui.language)
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
 //                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:
 //                         kind "numpy" | "pytorch" | "latex" | "svg", stage (latex, svg) "weights" (default) |
 //                         "scores" | "scaled" | "Q" | "K" | "V" | "output"; throws an Error naming a bad argument
 //
-// Each call goes to an exported C function of the wasm module (src/app/web_platform.cpp) that
-// returns JSON text.
+// Each call goes to an exported C function of the wasm module (src/app/page_api.cpp) that
+// returns JSON text, through the one call helper below (share.js uses it too).
+//
+// For the page's other scripts (not part of the API):
+//   _callText(name, …args) / _callJson(name, …args)   call an exported C function; string
+//                         arguments are copied into wasm memory, numbers passed as they are
+//   _beforeReady(hook)    run `hook` (may return a Promise) after the first frame, before `ready`
+//                         resolves: share.js applies the opening link there
+//   _firstFrameDrawn()    boot.js, after the first frame: runs the hooks in order, then resolves
+//   _fail(error)          boot.js, when the app cannot start: rejects `ready`
 "use strict";
 
 (function () {
@@ -81,22 +95,39 @@
     return m;
   }
 
-  // Call an exported C function taking an optional string argument and returning JSON text.
-  function callJson(name, arg) {
+  // Call an exported C function returning text. String arguments are copied into wasm memory for
+  // the call (and freed after it); numbers are passed as they are.
+  function callText(name, ...args) {
     const m = module();
-    let ptr = 0;
+    const pointers = [];
     try {
-      if (arg !== undefined) {
+      const cArgs = args.map((arg) => {
+        if (typeof arg !== "string") return arg;
         const size = m.lengthBytesUTF8(arg) + 1;
-        ptr = m._malloc(size);
+        const ptr = m._malloc(size);
         if (!ptr) throw new Error("attentionLab: out of memory for a " + size + "-byte argument");
+        pointers.push(ptr);
         m.stringToUTF8(arg, ptr, size);
-      }
-      const result = arg === undefined ? m["_" + name]() : m["_" + name](ptr);
-      return JSON.parse(m.UTF8ToString(result));
+        return ptr;
+      });
+      return m.UTF8ToString(m["_" + name](...cArgs));
     } finally {
-      if (ptr) m._free(ptr);
+      for (const ptr of pointers) m._free(ptr);
     }
+  }
+  function callJson(name, ...args) {
+    return JSON.parse(callText(name, ...args));
+  }
+
+  // Hooks run after the first frame, in the order registered, before `ready` resolves. A hook that
+  // fails is reported on the console; the app is running, so `ready` still resolves.
+  const beforeReady = [];
+  function firstFrameDrawn() {
+    let chain = Promise.resolve();
+    for (const hook of beforeReady) {
+      chain = chain.then(hook).catch((e) => console.error("Attention Lab: start-up step failed:", e));
+    }
+    chain.then(() => resolveReady());
   }
 
   window.attentionLab = {
@@ -125,13 +156,16 @@
     frameStats() {
       return callJson("al_frame_stats");
     },
+    getLanguage() {
+      return callJson("al_get_state").ui.language;
+    },
     getStep() {
       return callJson("al_get_step");
     },
     setStep(index) {
       const i = Number(index);
       if (!Number.isInteger(i) || Math.abs(i) > 1000) return { ok: false, error: "step: " + String(index) + " is not a step of this walk" };
-      return JSON.parse(module().UTF8ToString(module()._al_set_step(i)));
+      return callJson("al_set_step", i);
     },
     getQuiz() {
       return callJson("al_get_quiz");
@@ -139,27 +173,21 @@
     openQuiz(question) {
       const q = Number(question);
       if (!Number.isInteger(q) || Math.abs(q) > 1000) return { ok: false, error: "quiz: " + String(question) + " is not a question" };
-      return JSON.parse(module().UTF8ToString(module()._al_open_quiz(q)));
+      return callJson("al_open_quiz", q);
     },
     exportText(kind, stage = "weights") {
-      const m = module();
-      const args = [String(kind), String(stage)].map((text) => {
-        const size = m.lengthBytesUTF8(text) + 1;
-        const ptr = m._malloc(size);
-        m.stringToUTF8(text, ptr, size);
-        return ptr;
-      });
-      try {
-        const reply = JSON.parse(m.UTF8ToString(m._al_export_text(args[0], args[1])));
-        if (!reply.ok) throw new Error(reply.error);
-        return reply.text;
-      } finally {
-        args.forEach((ptr) => m._free(ptr));
-      }
+      const reply = callJson("al_export_text", String(kind), String(stage));
+      if (!reply.ok) throw new Error(reply.error);
+      return reply.text;
     },
   };
 
-  // Used by boot.js.
-  window.attentionLab._resolveReady = resolveReady;
-  window.attentionLab._rejectReady = rejectReady;
+  // For the page's own scripts (see the header).
+  Object.assign(window.attentionLab, {
+    _callText: callText,
+    _callJson: callJson,
+    _beforeReady: (hook) => beforeReady.push(hook),
+    _firstFrameDrawn: firstFrameDrawn,
+    _fail: rejectReady,
+  });
 })();

@@ -25,7 +25,7 @@
   }
   function fail(heading, text) {
     showError(heading, text);
-    api._rejectReady(new Error(heading + ": " + text));
+    api._fail(new Error(heading + ": " + text));
   }
   const kb = (bytes) => Math.round(bytes / 1024) + " KB";
 
@@ -187,7 +187,7 @@
     },
     onFirstFrame() {
       overlay.classList.add("hidden");
-      api._resolveReady();
+      api._firstFrameDrawn();
     },
     onAbort(what) {
       fail("Attention Lab stopped", String(what));

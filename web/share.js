@@ -31,30 +31,9 @@
   let demoIndex = null; // [{name, title, description}] from demos/index.json
   let loading = Promise.resolve(); // fragments apply one after the other
 
-  // ---- calls into the wasm ----------------------------------------------------------------------
-  // Exported C functions take strings (or ints) and return JSON text (web_share.cpp).
-  function call(name, ...args) {
-    return JSON.parse(callText(name, ...args));
-  }
-  function callText(name, ...args) {
-    const m = window.Module;
-    if (!m || !m.calledRun) throw new Error("attentionLab: the app has not started yet");
-    const pointers = [];
-    try {
-      const cArgs = args.map((arg) => {
-        if (typeof arg !== "string") return arg;
-        const size = m.lengthBytesUTF8(arg) + 1;
-        const ptr = m._malloc(size);
-        if (!ptr) throw new Error("out of memory for a " + size + "-byte argument");
-        pointers.push(ptr);
-        m.stringToUTF8(arg, ptr, size);
-        return ptr;
-      });
-      return m.UTF8ToString(m["_" + name](...cArgs));
-    } finally {
-      for (const ptr of pointers) m._free(ptr);
-    }
-  }
+  // ---- calls into the wasm: exported C functions (src/app/web_share.cpp) returning text -------
+  const call = api._callJson;
+  const callText = api._callText;
 
   // ---- the page's parts: banner, toast, link field, file input ---------------------------------
   function element(tag, className, parent, text) {
@@ -216,7 +195,7 @@
     return loading;
   }
 
-  // Edits → address bar, FOLLOW_DELAY_MS after the last change (src/ui/gallery_panel.cpp calls
+  // Edits → address bar, FOLLOW_DELAY_MS after the last change (src/ui/sharing.cpp calls
   // sceneChanged once per recompute).
   function followEdits() {
     followTimer = 0;
@@ -416,11 +395,10 @@
   }
 
   // ---- start: apply the opening link before attentionLab.ready resolves ------------------------
-  // boot.js calls attentionLab._resolveReady() after the first frame; the link is applied first,
-  // so `ready` means "showing what the address asked for".
+  // A hook of attentionLab (run after the first frame, before `ready` resolves), so `ready` means
+  // "showing what the address asked for".
   const openingFragment = currentFragment(); // read now, before anything can replace it
-  const resolveReady = api._resolveReady;
-  api._resolveReady = function () {
+  api._beforeReady(() =>
     Promise.resolve()
       .then(async () => {
         try {
@@ -441,7 +419,6 @@
         // From now on edits follow into the address bar and hashchange loads links.
         started = true;
         if (currentFragment() !== openingFragment) queueFragment(currentFragment(), true); // changed meanwhile
-        resolveReady();
-      });
-  };
+      }),
+  );
 })();

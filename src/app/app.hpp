@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <string>
 
+#ifndef __EMSCRIPTEN__
 #include "app/desktop_options.hpp"
+#endif
 #include "render/heatmap_renderer.hpp"
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
@@ -39,7 +41,9 @@ struct App {
   // The page's screen-reader side (web): the live region's text and the result its tables show.
   std::string announced;
   std::uint64_t tabled_version = 0;
-  Options options;    // the command line (desktop_options.hpp; the web has none)
+#ifndef __EMSCRIPTEN__
+  Options options;  // the command line (desktop_options.hpp; the web has none)
+#endif
   int exit_code = 0;  // main()'s status: non-zero when an automation step failed
 
   explicit App(const char* glsl_version) : renderer(glsl_version) {}

@@ -64,6 +64,9 @@ std::string usage_text() {
          "  --zoom N             UI zoom in percent, " +
          std::to_string(scene::link::kMinZoom) + " to " + std::to_string(scene::link::kMaxZoom) +
          " (default 100; Ctrl + / Ctrl − / Ctrl 0 in the window)\n"
+         "  --lang CODE          the screen's language: " +
+         scene::link::language_codes() +
+         " (default en; as a link's lang=)\n"
          "  -h, --help           this text\n"
          "\n"
          "--screenshot and --rects without --frames draw 3 frames. With --frames, a scene file or\n"
@@ -128,6 +131,14 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
                    " to " + std::to_string(scene::link::kMaxZoom) + ", got \"" + value + "\"";
         return ParseOutcome::ExitUsage;
       }
+    } else if (flag == "--lang") {
+      if (!take_value()) return ParseOutcome::ExitUsage;
+      if (!scene::link::is_language(value)) {
+        *message =
+            "--lang: unknown language \"" + value + "\" (languages: " + scene::link::language_codes() + ")";
+        return ParseOutcome::ExitUsage;
+      }
+      o.lang = value;
     } else if (flag == "--demo") {
       if (!take_value()) return ParseOutcome::ExitUsage;
       if (value.empty()) {

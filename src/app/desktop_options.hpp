@@ -4,7 +4,7 @@
 //
 // Interactive use needs no flag. The automation flags draw a fixed number of frames and write what
 // tests and figures need: the last frame as PNG and the named widget rectangles as JSON.
-// Plain C++ (no GL): the web build links it too and sees no arguments.
+// Plain C++ (no GL). Desktop only: the web app has no command line (main.cpp).
 #pragma once
 
 #include <string>
@@ -25,6 +25,7 @@ struct Options {
   int quiz = 0;                    // --quiz Q: open the quiz at question Q (1-based; 0 = closed)
   std::string theme;               // --theme NAME: dark, light or contrast, as a link's theme= ("" = dark)
   int zoom = 0;                    // --zoom N: UI zoom in percent, 75 … 200, as a link's zoom= (0 = 100)
+  std::string lang;                // --lang CODE: en, es or de, as a link's lang= ("" = en)
 
   // Automation: frames are drawn back to back (no waiting for input), glGetError is checked after
   // each one, and the app exits after the last.

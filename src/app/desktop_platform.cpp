@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/desktop_demos.hpp"
+#include "app/page_api.hpp"
 #include "app/platform.hpp"
 #include "app/screenshot.hpp"
 #include "imgui.h"
@@ -27,8 +28,7 @@
 #include "scene/export.hpp"
 #include "scene/scene.hpp"
 #include "ui/file_panel.hpp"
-#include "ui/gallery_panel.hpp"
-#include "ui/walk_mode.hpp"
+#include "ui/sharing.hpp"
 
 namespace app {
 namespace {
@@ -90,12 +90,12 @@ void set_title(App& app, const std::string& scene_path) {
 bool open_scene(App& app, const std::string& path, std::string* error) {
   std::string text;
   if (!platform_read_file(path, &text, error)) return false;
-  const scene::ParseResult parsed = scene::parse_scene(text);
-  if (!parsed.ok()) {
-    *error = file_name(path) + ": " + parsed.error;
+  // Keeps a bundled preset's name in the picker; on error the scene on screen stays.
+  if (const std::string e = ui::load_scene_text(app.state, text); !e.empty()) {
+    app.state.error.clear();  // the caller reports `error`
+    *error = file_name(path) + ": " + e;
     return false;
   }
-  ui::apply_state_json(app.state, text);  // keeps a bundled preset's name in the picker
   app.state.notice = "Opened " + path;
   g_desktop.last_scene_path = path;
   set_title(app, path);
@@ -323,46 +323,12 @@ bool write_rects(const App& app, const std::string& path, int fb_w, int fb_h, st
   const ui::AppState& state = app.state;
   const float fb_scale =
       ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
-  std::map<std::string, std::string> rects;  // sorted ids
-  auto add = [&](const std::string& id) {
-    const std::string json = ui::widget_rect_json(state, id, 1.0f / fb_scale);
-    if (json != "null") rects[id] = json;
-  };
-  for (const auto& entry : state.widget_rects) add(entry.first);
-  const std::pair<const char*, const ui::GridGeometry*> grids[] = {
-      {"scores", &state.scores_grid}, {"weights", &state.weights_grid}, {"mask", &state.mask_grid}};
-  for (const auto& [name, grid] : grids) {
-    if (!grid->visible) continue;
-    for (int i = 0; i < grid->rows; ++i) {
-      for (int j = 0; j < grid->cols; ++j) {
-        add("cell/" + std::string(name) + "/" + std::to_string(i) + "/" + std::to_string(j));
-      }
-    }
-  }
-  // Multi-head weights: head/t/weights/i/j for each head, head/average/weights/i/j for their mean.
-  for (std::size_t g = 0; g < state.head_grids.size(); ++g) {
-    const ui::GridGeometry& grid = state.head_grids[g];
-    if (!grid.visible) continue;
-    const std::string head = g + 1 == state.head_grids.size() ? "average" : std::to_string(g);
-    for (int i = 0; i < grid.rows; ++i) {
-      for (int j = 0; j < grid.cols; ++j) add("head/" + head + "/weights/" + std::to_string(i) + "/" + std::to_string(j));
-    }
-  }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
     *error = path + ": cannot write the file";
     return false;
   }
-  out << "{\"framebuffer\":{\"w\":" << fb_w << ",\"h\":" << fb_h << "},\"ui_scale\":" << app.ui_scale
-      << ",\"preset\":" << ui::json_quote(state.preset_name)
-      << ",\"example\":" << ui::json_quote(ui::example_label(state)) << ",\"walk\":" << ui::walk_step_json(state)
-      << ",\"quiz\":" << ui::quiz_json(state) << ",\"rects\":{";
-  bool first = true;
-  for (const auto& [id, json] : rects) {
-    out << (first ? "\n" : ",\n") << ui::json_quote(id) << ":" << json;
-    first = false;
-  }
-  out << "\n}}\n";
+  out << page::rects(state, 1.0f / fb_scale, fb_w, fb_h, app.ui_scale).dump(1) << '\n';
   out.close();
   if (!out) {
     *error = path + ": writing failed";

@@ -18,13 +18,14 @@
 #include <vector>
 
 #include "app/app.hpp"
+#include "app/page_api.hpp"
 #include "app/platform.hpp"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "render/gl.hpp"
-#include "ui/gallery_panel.hpp"
 #include "ui/layout.hpp"
+#include "ui/sharing.hpp"
 #include "ui/theme.hpp"
 #include "ui/view_menu.hpp"
 #include "ui/walk_mode.hpp"
@@ -34,8 +35,6 @@
 #endif
 
 namespace app {
-
-constexpr const char* kDefaultPreset = "practice-qkv";
 
 bool App::needs_frame() const {
   return events > 0 || settle_frames > 0 || state.dirty || gl_context_restored ||
@@ -205,6 +204,13 @@ void web_loop_iteration() {
 int main(int argc, char** argv) {
   using namespace app;
 
+#ifdef __EMSCRIPTEN__
+  // 1. The web has no command line: the page's link and API choose what is shown. The window size
+  //    is a start; the canvas's CSS size replaces it before the first frame (web_platform.cpp).
+  (void)argc;
+  (void)argv;
+  const int window_w = 1440, window_h = 900;
+#else
   // 1. Parse arguments (--help → 0, a bad option → 2).
   Options options;
   std::string message;
@@ -218,6 +224,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "attention-lab: %s\n", message.c_str());
       return 2;
   }
+  const int window_w = options.width, window_h = options.height;
+#endif
 
   // 2. Select GL version: WebGL2 (GLSL ES 3.00) on the web, OpenGL 3.3 core (GLSL 330) on desktop.
   glfwSetErrorCallback(
@@ -238,7 +246,7 @@ int main(int argc, char** argv) {
 #endif
 
   // 3. Create window.
-  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "Attention Lab", nullptr, nullptr);
+  GLFWwindow* window = glfwCreateWindow(window_w, window_h, "Attention Lab", nullptr, nullptr);
   if (!window) {
     std::fprintf(stderr, "attention-lab: could not create an OpenGL 3.3 window\n");
     glfwTerminate();
@@ -248,7 +256,9 @@ int main(int argc, char** argv) {
   static App the_app(glsl_version);
   App& app = the_app;
   app.window = window;
+#ifndef __EMSCRIPTEN__
   app.options = options;
+#endif
   glfwSetWindowUserPointer(window, &app);
   // Installed before ImGui's backend, which chains to them: every input wakes the loop.
   glfwSetCursorPosCallback(window, on_cursor);
@@ -270,8 +280,11 @@ int main(int argc, char** argv) {
 
   // 5. Set up scaling, theme and fonts (sizes in font-height units follow the device scale and the
   //    UI zoom; --theme and --zoom as a link's theme= and zoom=).
+#ifndef __EMSCRIPTEN__
   if (const auto theme = scene::link::theme_from_name(options.theme)) app.state.ui.theme = *theme;
   if (options.zoom > 0) ui::set_zoom(app.state.ui, options.zoom);
+  app.state.ui.lang = options.lang;
+#endif
   platform_before_frame(app);
   update_scale(app);
 
@@ -284,7 +297,10 @@ int main(int argc, char** argv) {
   // 7. Load the first scene: --preset NAME or the file given, else the first lesson example. A file
   //    that cannot be loaded leaves the example on screen with the error in the banner; with
   //    --frames it is an error (exit 2).
-  load_preset(app.state, options.preset.empty() ? kDefaultPreset : options.preset.c_str());
+#ifdef __EMSCRIPTEN__
+  load_preset(app.state, page::kDefaultPreset);  // share.js then applies the address's link
+#else
+  load_preset(app.state, options.preset.empty() ? page::kDefaultPreset : options.preset.c_str());
   if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
   if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
     ui::Sharing& sharing = ui::sharing();
@@ -306,7 +322,7 @@ int main(int argc, char** argv) {
     if (!platform_read_file(options.scene_path, &text, &error)) {
       app.state.error = error;
     } else {
-      ui::apply_state_json(app.state, text);
+      ui::load_scene_text(app.state, text);
       if (!app.state.error.empty()) app.state.error = options.scene_path + ": " + app.state.error;
     }
     if (!app.state.error.empty()) {
@@ -317,16 +333,16 @@ int main(int argc, char** argv) {
       }
     }
   }
-
   // --step N / --quiz Q: the walk-through at a step (as a link's step=N; clamped to the scene's
-  // last step), the quiz at a question.
+  // last step), the quiz at a question. (On the web a link's step= does this: web_share.cpp.)
   if (options.step > 0) {
     ui::recompute_if_dirty(app.state);
     ui::set_walk_step(app.state, std::min(options.step, ui::walk_count(app.state)) - 1, /*notify=*/false);
   }
   if (options.quiz > 0) ui::open_quiz(app.state, options.quiz - 1);
+#endif
 
-    // 8. Main loop.
+  // 8. Main loop.
 #ifdef __EMSCRIPTEN__
   // Follows requestAnimationFrame; frame() returns at once when nothing changed.
   g_loop_app = &app;

@@ -35,7 +35,9 @@ void platform_frame_rendered(App& app);
 // After a frame has been drawn (web: resolves attentionLab.ready after the first one).
 void platform_frame_drawn(App& app);
 
-// Read a whole file (desktop); false with `error` set otherwise (the web build has no files).
+#ifndef __EMSCRIPTEN__
+// Read a whole file; false with `error` set (the web build has no files).
 bool platform_read_file(const std::string& path, std::string* text, std::string* error);
+#endif
 
 }  // namespace app

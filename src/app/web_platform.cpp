@@ -11,9 +11,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
+#include "app/page_api.hpp"
 #include "app/platform.hpp"
+#include "ui/i18n.hpp"
 #include "ui/walk_mode.hpp"
 
 // boot.js hides the loading overlay and resolves attentionLab.ready.
@@ -35,6 +38,16 @@ EM_JS(double, js_pixel_ratio, (), {
   const dpr = window.devicePixelRatio || 1;
   const pinch = window.visualViewport ? Math.max(window.visualViewport.scale, 1) : 1;
   return Math.min(dpr * pinch, Math.max(dpr, 4));
+});
+
+// The browser's language (navigator.language, e.g. "es-MX"), for the screen's words until a link or
+// the View menu picks one. The reply lives in a buffer Emscripten frees on the next call.
+EM_JS(char*, js_browser_language, (), {
+  const text = (navigator.language || "en") + "";
+  const size = lengthBytesUTF8(text) + 1;
+  const ptr = _malloc(size);
+  stringToUTF8(text, ptr, size);
+  return ptr;
 });
 
 // The screen reader's side of the canvas (web/a11y.js): the focused item's announcement, and a new
@@ -106,6 +119,9 @@ ui::Theme system_theme() {
 void platform_init(App& app) {
   g_app = &app;
   app.state.ui.system_theme = system_theme();  // the theme until a link or the View menu picks one
+  char* locale = js_browser_language();
+  app.state.ui.system_lang = std::string(ui::language_from_locale(locale ? locale : "en"));
+  std::free(locale);
   g_imgui_scroll = glfwSetScrollCallback(app.window, on_scroll);  // after ImGui installed its own
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, EM_FALSE, on_resize);
 }
@@ -154,87 +170,74 @@ void platform_frame_drawn(App& app) {
   js_first_frame_drawn();
 }
 
-bool platform_read_file(const std::string& path, std::string*, std::string* error) {
-  *error = path + ": the web app reads no files (use setState or a link)";
-  return false;
-}
-
 }  // namespace app
 
 // --- window.attentionLab: C functions returning JSON (see web/attention-lab-api.js) -------------
-namespace {
-std::string g_reply;  // the last returned string; JS copies it at once (UTF8ToString)
-const char* reply(std::string text) {
-  g_reply = std::move(text);
-  return g_reply.c_str();
-}
-}  // namespace
+namespace page = app::page;
 
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE const char* al_get_state() {
-  if (!app::g_app) return reply("null");
+  if (!app::g_app) return page::reply(nullptr);
   ui::recompute_if_dirty(app::g_app->state);
-  return reply(ui::state_json(app::g_app->state));
+  return page::reply(page::state(app::g_app->state));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_set_state(const char* json) {
-  if (!app::g_app) return reply("{\"ok\":false,\"error\":\"app: not started\"}");
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
   ++app::g_app->events;  // show the new scene
-  return reply(ui::apply_state_json(app::g_app->state, json ? json : ""));
+  return page::reply(page::load_scene_text(app::g_app->state, json ? json : ""));
 }
 
 // In CSS pixels relative to the canvas (the JS side adds the canvas's page offset).
 EMSCRIPTEN_KEEPALIVE const char* al_widget_rect(const char* id) {
-  if (!app::g_app || !id) return reply("null");
+  if (!app::g_app || !id) return page::reply(nullptr);
   // Rectangles are recorded while drawing: after a change not drawn yet (setState, a resize), draw
   // now so the answer describes the screen the next click will hit.
   if (app::g_app->needs_frame() && !app::g_app->gl_context_lost) app::run_frame(*app::g_app);
-  return reply(ui::widget_rect_json(app::g_app->state, id, app::g_app->ui_scale));
+  return page::reply(page::widget_rect(app::g_app->state, id, app::g_app->ui_scale));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_frame_stats() {
-  if (!app::g_app) return reply("null");
-  return reply(ui::frame_stats_json(app::g_app->state));
+  if (!app::g_app) return page::reply(nullptr);
+  return page::reply(page::frame_stats(app::g_app->state));
 }
 
 // Walk through: getStep() / setStep(i) (i 0-based; −1 leaves the walk).
 EMSCRIPTEN_KEEPALIVE const char* al_get_step() {
-  if (!app::g_app) return reply("null");
+  if (!app::g_app) return page::reply(nullptr);
   ui::recompute_if_dirty(app::g_app->state);
-  return reply(ui::walk_step_json(app::g_app->state));
+  return page::reply(page::walk_step(app::g_app->state));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_set_step(int index) {
-  if (!app::g_app) return reply("{\"ok\":false,\"error\":\"app: not started\"}");
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
   ui::AppState& state = app::g_app->state;
   ui::recompute_if_dirty(state);
   const int count = ui::walk_count(state);
   if (!ui::set_walk_step(state, index)) {
-    return reply("{\"ok\":false,\"error\":" +
-                 ui::json_quote("step: " + std::to_string(index) + " is not a step of this walk (0 to " +
-                                std::to_string(count - 1) + ", or -1 to leave)") +
-                 "}");
+    return page::reply(page::fail("step: " + std::to_string(index) + " is not a step of this walk (0 to " +
+                                  std::to_string(count - 1) + ", or -1 to leave)"));
   }
   ++app::g_app->events;
-  return reply("{\"ok\":true}");
+  return page::reply(page::ok());
 }
 
 // The quiz: getQuiz() / openQuiz(q) (q 0-based; −1 closes it).
 EMSCRIPTEN_KEEPALIVE const char* al_get_quiz() {
-  if (!app::g_app) return reply("null");
-  return reply(ui::quiz_json(app::g_app->state));
+  if (!app::g_app) return page::reply(nullptr);
+  return page::reply(page::quiz(app::g_app->state));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_open_quiz(int question) {
-  if (!app::g_app) return reply("{\"ok\":false,\"error\":\"app: not started\"}");
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
   if (question < 0) {
     app::g_app->state.ui.quiz.open = false;
   } else {
     ui::open_quiz(app::g_app->state, question);
   }
   ++app::g_app->events;
-  return reply("{\"ok\":true}");
+  return page::reply(page::ok());
 }
 
 EMSCRIPTEN_KEEPALIVE void al_gl_context_lost() {

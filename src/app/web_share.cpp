@@ -5,21 +5,21 @@
 // page fetched for #demo=NAME) completely before anything changes, so a bad link leaves the current
 // scene and panels as they were, and its error names the problem.
 //
-// Scenes are applied through al_set_state (web_platform.cpp), the same path as
-// window.attentionLab.setState, so a link behaves exactly like setState of its scene.
+// A link's scene is loaded like window.attentionLab.setState's (ui::load_scene_matching_preset), so
+// a link behaves exactly like setState of its scene. Replies are built in page_api.cpp.
 #include <emscripten.h>
 
 #include <algorithm>
 #include <string>
 
+#include "app/page_api.hpp"
 #include "scene/export.hpp"
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
-#include "ui/gallery_panel.hpp"
+#include "ui/sharing.hpp"
 #include "ui/walk_mode.hpp"
 
-extern "C" const char* al_set_state(const char* json);  // web_platform.cpp
-extern "C" void al_request_frame();                     // web_platform.cpp
+extern "C" void al_request_frame();  // web_platform.cpp
 
 // The Share buttons call into share.js (window.attentionLabShare), which owns the browser side:
 // clipboard, downloads, the file picker, fetching demos.
@@ -40,11 +40,9 @@ EM_JS(void, js_share_scene_changed, (), {
   if (share) share.sceneChanged();
 });
 
-namespace {
+namespace page = app::page;
 
-// Default scene of the app (main.cpp loads the same preset at start): a link with an empty
-// fragment, reached with Back, returns to it.
-constexpr const char* kDefaultPreset = "practice-qkv";
+namespace {
 
 // Connect the Share buttons at start-up (this file is linked into the web executable only).
 struct ConnectActions {
@@ -62,28 +60,10 @@ struct ConnectActions {
   }
 } g_connect_actions;
 
-std::string g_reply;  // the last returned string; JS copies it at once (UTF8ToString)
-const char* reply(std::string text) {
-  g_reply = std::move(text);
-  return g_reply.c_str();
-}
-const char* fail(const std::string& error) {
-  return reply("{\"ok\":false,\"error\":" + ui::json_quote(error) + "}");
-}
-
-std::string panel_list_json(const std::vector<scene::link::Panel>& panels) {
-  std::string out = "[";
-  for (scene::link::Panel p : panels) {
-    if (out.size() > 1) out += ',';
-    out += ui::json_quote(scene::link::panel_name(p));
-  }
-  return out + "]";
-}
-
-// al_set_state validated the scene already once here; it cannot fail, but check anyway.
-std::string apply_scene(const scene::Scene& s) {
-  const std::string reply_text = al_set_state(scene::scene_to_json(s).c_str());
-  return reply_text == "{\"ok\":true}" ? std::string() : "scene: could not be applied: " + reply_text;
+// Show a validated scene: the same load as setState (the matching preset keeps its name).
+void show_scene(ui::AppState& state, scene::Scene s) {
+  ui::load_scene_matching_preset(state, std::move(s));
+  al_request_frame();
 }
 
 }  // namespace
@@ -95,21 +75,7 @@ extern "C" {
 //  "mode":"explore"|null,"step":N|null,"theme":"light"|null,"zoom":150|null}
 // {"ok":false,"error":"link: unknown panel 'foo' in hide= (panels: …)"}
 EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
-  const scene::link::Fragment f = scene::link::parse_fragment(fragment ? fragment : "");
-  if (!f.ok()) return fail(f.error);
-  std::string out = "{\"ok\":true,\"demo\":";
-  out += f.demo.empty() ? "null" : ui::json_quote(f.demo);
-  out += ",\"scene\":";
-  out += f.scene ? "true" : "false";
-  out += ",\"hide\":" + panel_list_json(f.hide) + ",\"view\":";
-  out += f.view ? ui::json_quote(scene::link::panel_name(*f.view)) : "null";
-  out += ",\"mode\":";
-  out += f.mode ? ui::json_quote(scene::link::mode_name(*f.mode)) : "null";
-  out += ",\"step\":" + (f.step > 0 ? std::to_string(f.step) : std::string("null"));
-  out += ",\"theme\":";
-  out += f.theme ? ui::json_quote(scene::link::theme_name(*f.theme)) : "null";
-  out += ",\"zoom\":" + (f.zoom ? std::to_string(*f.zoom) : std::string("null"));
-  return reply(out + "}");
+  return page::reply(page::fragment(scene::link::parse_fragment(fragment ? fragment : "")));
 }
 
 // Apply a fragment: its scene (s=) or its demo's scene (`demo_json`, the text of demos/NAME.json
@@ -120,26 +86,29 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
 EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char* demo_json,
                                                int reset_if_empty) {
   scene::link::Fragment f = scene::link::parse_fragment(fragment ? fragment : "");
-  if (!f.ok()) return fail(f.error);
+  if (!f.ok()) return page::reply(page::fail(f.error));
   ui::Sharing& sharing = ui::sharing();
-  if (!sharing.state) return fail("app: not started");  // the page loads links after the first frame
+  if (!sharing.state)
+    return page::reply(page::fail("app: not started"));  // the page loads links after the first frame
   std::optional<scene::Scene> s = std::move(f.scene);
   if (!f.demo.empty()) {
     scene::ParseResult parsed = scene::parse_scene(demo_json ? demo_json : "");
-    if (!parsed.ok()) return fail("demo '" + f.demo + "': " + parsed.error);
+    if (!parsed.ok()) return page::reply(page::fail("demo '" + f.demo + "': " + parsed.error));
     s = std::move(parsed.scene);
   } else if (!s && reset_if_empty) {
-    s = scene::preset(kDefaultPreset);
+    s = scene::preset(page::kDefaultPreset);
   }
   if (f.gen) {
     ui::load_generated(*sharing.state, *f.gen);  // generate() made a valid scene: nothing to check
+    al_request_frame();
   } else if (s) {
-    if (std::string e = apply_scene(*s); !e.empty()) return fail(e);
+    show_scene(*sharing.state, std::move(*s));
   }
   ui::set_panel_visibility(f.hide, f.view);
   // View keys change the look only when given: a link without theme= keeps the viewer's theme.
   if (f.theme) sharing.state->ui.theme = f.theme;
   if (f.zoom) ui::set_zoom(sharing.state->ui, *f.zoom);
+  if (!f.lang.empty()) sharing.state->ui.lang = f.lang;
   sharing.state->ui.mode = f.mode.value_or(scene::link::kDefaultMode);
   if (sharing.state->ui.mode == scene::link::Mode::Walk) {
     // step=N is the counter's N (1-based); a direct scene's 7-step walk clamps step=8 to its last.
@@ -151,7 +120,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   if (s && !f.demo.empty()) ui::note_demo_loaded(*sharing.state, f.demo);  // the picker names it
   sharing.gallery_open = false;
   al_request_frame();
-  return reply("{\"ok\":true}");
+  return page::reply(page::ok());
 }
 
 // The fragment of the current scene, panels and mode:
@@ -159,7 +128,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
 // {"ok":false,"error":…} when the scene is too large for a link.
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const ui::Sharing& sharing = ui::sharing();
-  if (!sharing.state) return fail("app: not started");
+  if (!sharing.state) return page::reply(page::fail("app: not started"));
   const ui::AppState& state = *sharing.state;
   const scene::link::MadeFragment made =
       state.generated && !state.edited
@@ -167,41 +136,46 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
                                            ui::appearance(state.ui))
           : scene::link::make_fragment(state.scene, ui::hidden_panels(), sharing.view, state.ui.mode,
                                        ui::walk_index(state) + 1, ui::appearance(state.ui));
-  if (!made.ok()) return fail(made.error);
-  return reply("{\"ok\":true,\"fragment\":" + ui::json_quote(made.fragment) + "}");
+  if (!made.ok()) return page::reply(page::fail(made.error));
+  return page::reply({{"ok", true}, {"fragment", made.fragment}});
 }
 
-// The current scene as scene JSON v1 text (Export JSON), or "null" before the first frame.
+// The current scene as scene JSON text (Export JSON; the writer's own format, byte for byte), or
+// "null" before the first frame.
 EMSCRIPTEN_KEEPALIVE const char* al_share_scene_json() {
+  static std::string text;
   const ui::Sharing& sharing = ui::sharing();
-  return reply(sharing.state ? scene::scene_to_json(sharing.state->scene) : "null");
+  text = sharing.state ? scene::scene_to_json(sharing.state->scene) : "null";
+  return text.c_str();
 }
 
 // The current scene exported (scene/export; the Export menu and attention-lab-cli --export give the
 // same text): {"ok":true,"text":…} or {"ok":false,"error":"export: unknown kind …"}.
 EMSCRIPTEN_KEEPALIVE const char* al_export_text(const char* kind, const char* stage) {
   const ui::Sharing& sharing = ui::sharing();
-  if (!sharing.state) return fail("app: not started");
+  if (!sharing.state) return page::reply(page::fail("app: not started"));
   const scene::ExportResult r =
       scene::export_scene(sharing.state->scene, kind ? kind : "", stage ? stage : "");
-  if (!r.ok()) return fail(r.error);
-  return reply("{\"ok\":true,\"text\":" + ui::json_quote(r.text) + "}");
+  if (!r.ok()) return page::reply(page::fail(r.error));
+  return page::reply({{"ok", true}, {"text", r.text}});
 }
 
 // Import a scene file: {"ok":true} or {"ok":false,"error":"<field: reason>"} with nothing changed.
 EMSCRIPTEN_KEEPALIVE const char* al_share_import(const char* json) {
+  ui::Sharing& sharing = ui::sharing();
+  if (!sharing.state) return page::reply(page::fail("app: not started"));
   scene::ParseResult parsed = scene::parse_scene(json ? json : "");
-  if (!parsed.ok()) return fail(parsed.error);
-  if (std::string e = apply_scene(*parsed.scene); !e.empty()) return fail(e);
-  return reply("{\"ok\":true}");
+  if (!parsed.ok()) return page::reply(page::fail(parsed.error));
+  show_scene(*sharing.state, std::move(*parsed.scene));
+  return page::reply(page::ok());
 }
 
 // The gallery's list: the text of demos/index.json. {"ok":true} or {"ok":false,"error":…}.
 EMSCRIPTEN_KEEPALIVE const char* al_share_set_demos(const char* index_json) {
   const std::string error = ui::set_demo_index(index_json ? index_json : "");
-  if (!error.empty()) return fail(error);
+  if (!error.empty()) return page::reply(page::fail(error));
   al_request_frame();
-  return reply("{\"ok\":true}");
+  return page::reply(page::ok());
 }
 
 }  // extern "C"

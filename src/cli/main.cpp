@@ -9,6 +9,9 @@
 //   attention-lab-cli --export KIND [--stage S] [--digits D] [FILE|-]
 //                                            the scene as a NumPy / PyTorch script, LaTeX or SVG
 //   attention-lab-cli --gen P,N,D_K,D_V,SEED print a generated scene's JSON (scene/generate.hpp)
+//   attention-lab-cli --grad [FILE|-]        gradients of ½·Σ(output − target)² (scene + "target")
+//   attention-lab-cli --train TASK --steps N --seed S [--lr X] [--heads H] [--optimizer adam|sgd]
+//                                            train on a toy task (core/train.hpp), print the run
 //
 // Exit status: 0 success; 2 bad input (message on stderr naming the field, nothing on stdout);
 // 1 usage error.
@@ -24,6 +27,7 @@
 #include "scene/generate.hpp"
 #include "scene/scene.hpp"
 #include "scene/traces.hpp"
+#include "scene/train_json.hpp"
 
 namespace {
 
@@ -40,6 +44,9 @@ void print_help(std::FILE* out) {
       "       attention-lab-cli --preset NAME\n"
       "       attention-lab-cli --list-presets\n"
       "       attention-lab-cli --gen PATTERN,N,D_K,D_V,SEED\n"
+      "       attention-lab-cli [--compact] --grad [FILE|-]\n"
+      "       attention-lab-cli [--compact] --train TASK --steps N --seed S [--lr X] [--heads H]\n"
+      "                         [--optimizer adam|sgd]\n"
       "\n"
       "Reads a scene (JSON version 1) from FILE, or from stdin when FILE is '-' or absent, and\n"
       "prints softmax(QK^T/s + M) V with every stage as one JSON object:\n"
@@ -61,6 +68,17 @@ void print_help(std::FILE* out) {
       "  --list-presets    list the presets, one per line: NAME<TAB>description\n"
       "  --gen P,N,DK,DV,S print the scene JSON of a generated scene (patterns: random, local,\n"
       "                    previous, sink, periodic, block), e.g. --gen local,1024,64,64,1\n"
+      "  --grad            read a scene plus \"target\" (n x d_out) and print the gradients of\n"
+      "                    L = 1/2 sum (output - target)^2: "
+      "{\"loss\",\"dX\",\"dWq\",\"dWk\",\"dWv\",\"dWo\"}\n"
+      "                    (direct scenes: dQ, dK, dV; dWo only when the scene has Wo)\n"
+      "  --train TASK      train one causal attention layer (16 -> 8, h heads, Wo 8 x 8) with\n"
+      "                    cross-entropy on a toy task: previous-token, same-token, first-token;\n"
+      "                    --steps N (1 to 1000000), --seed S (a whole number >= 0), --lr X\n"
+      "                    (default 0.02 Adam, 0.5 SGD), --heads H (1, 2, 4, 8), --optimizer;\n"
+      "                    prints {\"task\",\"steps\",\"seed\",\"lr\",\"heads\",\"optimizer\",\"loss\": "
+      "[per\n"
+      "                    step],\"accuracy\" (256 fresh sequences),\"scene\": {the trained model}}\n"
       "  --compact         one-line JSON output\n"
       "  --export KIND     instead of the JSON, print the scene as\n"
       "                      numpy    a Python script computing every stage in NumPy (float64)\n"
@@ -181,6 +199,31 @@ int parse_block(std::string_view text) {
   return value;
 }
 
+// A whole number in [lo, hi] written with digits only; false otherwise.
+bool parse_whole(std::string_view text, unsigned long long lo, unsigned long long hi,
+                 unsigned long long* out) {
+  if (text.empty() || text.size() > 20) return false;
+  unsigned long long value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    const unsigned long long digit = static_cast<unsigned long long>(c - '0');
+    if (value > (~0ull - digit) / 10) return false;  // would overflow 64 bits
+    value = value * 10 + digit;
+  }
+  *out = value;
+  return value >= lo && value <= hi;
+}
+
+// The --train run: options already checked.
+int run_train(const attn::train::Config& config, int steps, int indent) {
+  attn::train::Trainer trainer(config);
+  for (int k = 0; k < steps; ++k) trainer.step();
+  const std::string out = scene::train_json(trainer, trainer.accuracy(), indent);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fputc('\n', stdout);
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -188,6 +231,10 @@ int main(int argc, char** argv) {
   bool online = false;
   int online_block = 0;
   bool kv_cache = false;
+  bool grad = false;
+  // --train and its options (values checked after the loop, so the message can name each one).
+  bool train = false;
+  std::string train_task, train_steps, train_seed, train_lr, train_heads, train_optimizer;
   std::string export_kind, export_stage = "weights";
   int export_digits = scene::kDefaultExportDigits;
   std::string path;
@@ -232,6 +279,25 @@ int main(int argc, char** argv) {
       ++i;
     } else if (arg == "--kv-cache") {
       kv_cache = true;
+    } else if (arg == "--grad") {
+      grad = true;
+    } else if (arg == "--train" || arg == "--steps" || arg == "--seed" || arg == "--lr" || arg == "--heads" ||
+               arg == "--optimizer") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "attention-lab-cli: %s needs a value (see --help)\n", argv[i]);
+        return kExitUsage;
+      }
+      const std::string value = argv[++i];
+      if (arg == "--train") {
+        train = true;
+        train_task = value;
+      } else {
+        (arg == "--steps"   ? train_steps
+         : arg == "--seed"  ? train_seed
+         : arg == "--lr"    ? train_lr
+         : arg == "--heads" ? train_heads
+                            : train_optimizer) = value;
+      }
     } else if (arg == "--export" || arg == "--stage" || arg == "--digits") {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "attention-lab-cli: %s needs a value (see --help)\n", argv[i]);
@@ -277,6 +343,53 @@ int main(int argc, char** argv) {
     }
   }
 
+  const bool train_options = !train_steps.empty() || !train_seed.empty() || !train_lr.empty() ||
+                             !train_heads.empty() || !train_optimizer.empty();
+  if (train_options && !train) {
+    std::fprintf(stderr, "attention-lab-cli: --steps, --seed, --lr, --heads, --optimizer go with --train\n");
+    return kExitUsage;
+  }
+  if (train) {
+    if (have_path || grad || online || kv_cache || !export_kind.empty()) {
+      std::fprintf(stderr, "attention-lab-cli: --train takes no FILE and no other mode (see --help)\n");
+      return kExitUsage;
+    }
+    attn::train::Config config;
+    const std::optional<attn::train::Task> task = attn::train::parse_task(train_task);
+    if (!task)
+      return bad_input("task: unknown task \"" + train_task + "\" (" + attn::train::task_names() + ")");
+    config.task = *task;
+    unsigned long long steps = 0, seed = 0, heads = 1;
+    if (train_steps.empty()) return bad_input("steps: --train needs --steps N (1 to 1000000)");
+    if (!parse_whole(train_steps, 1, attn::train::kMaxSteps, &steps))
+      return bad_input("steps: must be a whole number from 1 to 1000000, got " + train_steps);
+    if (train_seed.empty()) return bad_input("seed: --train needs --seed S (a whole number >= 0)");
+    if (!parse_whole(train_seed, 0, ~0ull, &seed))
+      return bad_input("seed: must be a whole number from 0 to 18446744073709551615, got " + train_seed);
+    config.seed = seed;
+    if (!train_heads.empty()) {
+      if (!parse_whole(train_heads, 1, 64, &heads))
+        return bad_input("heads: must be 1, 2, 4 or 8, got " + train_heads);
+      config.heads = static_cast<int>(heads);
+    }
+    if (!train_lr.empty()) {
+      char* end = nullptr;
+      errno = 0;
+      const double lr = std::strtod(train_lr.c_str(), &end);
+      if (*end != '\0' || errno != 0 || !(lr > 0.0 && lr <= 10.0))
+        return bad_input("lr: must be a number above 0 and at most 10, got " + train_lr);
+      config.lr = lr;
+    }
+    if (!train_optimizer.empty()) {
+      if (train_optimizer != "adam" && train_optimizer != "sgd")
+        return bad_input("optimizer: must be adam or sgd, got " + train_optimizer);
+      config.optimizer =
+          train_optimizer == "sgd" ? attn::train::Optimizer::Sgd : attn::train::Optimizer::Adam;
+    }
+    if (const std::string e = attn::train::check_config(config); !e.empty()) return bad_input(e);
+    return run_train(config, static_cast<int>(steps), indent);
+  }
+
   std::string text;
   if (!have_path || path == "-") {
     if (!read_capped(stdin, &text)) return bad_input("input: could not read stdin");
@@ -292,6 +405,20 @@ int main(int argc, char** argv) {
   if (online && kv_cache) {
     std::fprintf(stderr, "attention-lab-cli: give --online or --kv-cache, not both\n");
     return kExitUsage;
+  }
+  if (grad && (online || kv_cache || !export_kind.empty())) {
+    std::fprintf(stderr,
+                 "attention-lab-cli: give --grad alone (not with --online, --kv-cache or --export)\n");
+    return kExitUsage;
+  }
+  if (grad) {
+    const scene::GradInput input = scene::parse_grad_input(text);
+    if (!input.ok()) return bad_input(input.error);
+    const std::string out =
+        scene::gradients_json(*input.scene, scene::scene_gradients(*input.scene, input.target), indent);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fputc('\n', stdout);
+    return std::fflush(stdout) == 0 ? 0 : 1;
   }
   const scene::ParseResult parsed = scene::parse_scene(text);
   if (!parsed.ok()) return bad_input(parsed.error);

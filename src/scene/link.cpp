@@ -98,6 +98,19 @@ std::string appearance_suffix(const Appearance& a) {
   std::string out;
   if (a.theme) out += "&theme=" + std::string(theme_name(*a.theme));
   if (a.zoom != kDefaultZoom) out += "&zoom=" + std::to_string(a.zoom);
+  if (!a.lang.empty()) out += "&lang=" + a.lang;
+  return out;
+}
+
+bool is_language(std::string_view code) {
+  for (const LanguageInfo& l : kLanguages)
+    if (l.code == code) return true;
+  return false;
+}
+
+std::string language_codes() {
+  std::string out;
+  for (const LanguageInfo& l : kLanguages) out += (out.empty() ? "" : ", ") + std::string(l.code);
   return out;
 }
 
@@ -233,7 +246,7 @@ Fragment parse_fragment(std::string_view fragment) {
 
   // Pass 1: split into key=value pairs; each known key at most once.
   std::optional<std::string_view> s_value, demo_value, gen_value, hide_value, view_value, mode_value,
-      step_value, theme_value, zoom_value;
+      step_value, theme_value, zoom_value, lang_value;
   std::size_t start = 0;
   while (start <= fragment.size()) {
     std::size_t end = fragment.find('&', start);
@@ -243,9 +256,9 @@ Fragment parse_fragment(std::string_view fragment) {
     if (pair.empty()) continue;
     const std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos)
-      return fail(
-          "link: " + quoted(pair) +
-          " has no '=' (expected key=value with key s, demo, gen, hide, view, mode, step, theme or zoom)");
+      return fail("link: " + quoted(pair) +
+                  " has no '=' (expected key=value with key s, demo, gen, hide, view, mode, step, theme, "
+                  "zoom or lang)");
     const std::string_view key = pair.substr(0, eq);
     const std::string_view value = pair.substr(eq + 1);
     std::optional<std::string_view>* slot = key == "s"       ? &s_value
@@ -257,10 +270,11 @@ Fragment parse_fragment(std::string_view fragment) {
                                             : key == "step"  ? &step_value
                                             : key == "theme" ? &theme_value
                                             : key == "zoom"  ? &zoom_value
+                                            : key == "lang"  ? &lang_value
                                                              : nullptr;
     if (slot == nullptr)
       return fail("link: unknown key " + quoted(key) +
-                  " (known: s, demo, gen, hide, view, mode, step, theme, zoom)");
+                  " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang)");
     if (slot->has_value()) return fail("link: " + std::string(key) + "= appears twice");
     *slot = value;
   }
@@ -332,6 +346,12 @@ Fragment parse_fragment(std::string_view fragment) {
       return fail("link: zoom=" + std::string(v.substr(0, 16)) + " is not a zoom in percent (" +
                   std::to_string(kMinZoom) + " to " + std::to_string(kMaxZoom) + ")");
     out.zoom = zoom;
+  }
+  if (lang_value) {
+    if (!is_language(*lang_value))
+      return fail("link: unknown language " + quoted(*lang_value) +
+                  " in lang= (languages: " + language_codes() + ")");
+    out.lang = std::string(*lang_value);
   }
   if (demo_value) {
     if (demo_value->empty()) return fail("link: demo= is empty");

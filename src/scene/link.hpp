@@ -15,6 +15,7 @@
 //                      ("4" = "4 / 8"); implies mode=walk (any other mode= with it is an error)
 //            | "theme" value: dark | light | contrast — the colours (a view key, below)
 //            | "zoom"  value: the UI zoom in percent, kMinZoom … kMaxZoom (a view key)
+//            | "lang"  value: the language of the screen's words, one of kLanguages (a view key)
 //   panel    = controls | vectors | scores | weights | mask | output | formula
 //   mode     = explore | flash | decode     (the list is kModes below)
 //   view=flash and view=decode are accepted as mode=flash and mode=decode (another spelling)
@@ -108,6 +109,16 @@ std::string_view theme_name(Theme theme);
 std::optional<Theme> theme_from_name(std::string_view name);
 std::string theme_names();  // "dark, light, contrast"
 
+// The screen's languages (src/ui/i18n*.cpp hold one table each), as lang=CODE.
+struct LanguageInfo {
+  std::string_view code;  // in links: lang=CODE; desktop --lang CODE; attentionLab.getLanguage()
+  std::string_view name;  // in its own language, for the View menu
+};
+inline constexpr LanguageInfo kLanguages[] = {{"en", "English"}, {"es", "Español"}, {"de", "Deutsch"}};
+inline constexpr int kLanguageCount = int(sizeof(kLanguages) / sizeof(kLanguages[0]));
+bool is_language(std::string_view code);
+std::string language_codes();  // "en, es, de"
+
 // UI zoom (presenter scale) in percent: fonts and every size scale with it, and the layout reflows
 // as the screen had fewer, larger pixels.
 constexpr int kMinZoom = 75, kMaxZoom = 200, kDefaultZoom = 100;
@@ -115,9 +126,10 @@ constexpr int kMinZoom = 75, kMaxZoom = 200, kDefaultZoom = 100;
 struct Appearance {
   std::optional<Theme> theme;  // theme=, when chosen (none: the system's preference)
   int zoom = kDefaultZoom;     // zoom= (kDefaultZoom is never written)
-  bool operator==(const Appearance& o) const { return theme == o.theme && zoom == o.zoom; }
+  std::string lang;            // lang=, when chosen ("": the browser's language)
+  bool operator==(const Appearance& o) const { return theme == o.theme && zoom == o.zoom && lang == o.lang; }
 };
-// "&theme=…&zoom=…" of what `a` chose ("" for the defaults).
+// "&theme=…&zoom=…&lang=…" of what `a` chose ("" for the defaults).
 std::string appearance_suffix(const Appearance& a);
 
 // ---- base64url ----------------------------------------------------------------------------------
@@ -149,6 +161,7 @@ struct Fragment {
   int step = 0;                // from step=: 1 … kMaxWalkStep (0: not given)
   std::optional<Theme> theme;  // from theme=
   std::optional<int> zoom;     // from zoom=: kMinZoom … kMaxZoom
+  std::string lang;            // from lang= ("": not given)
   std::string error;           // empty on success; on error every other field is empty
   bool ok() const { return error.empty(); }
   bool hidden(Panel panel) const;
@@ -158,7 +171,7 @@ struct Fragment {
 Fragment parse_fragment(std::string_view fragment);
 
 struct MadeFragment {
-  std::string fragment;  // "s=…[&hide=…][&view=…][&mode=…][&step=…][&theme=…][&zoom=…]", without '#'
+  std::string fragment;  // "s=…[&hide=…][&view=…][&mode=…][&step=…][&theme=…][&zoom=…][&lang=…]", without '#'
   std::string error;     // empty on success; e.g. the scene is too large for a link
   bool ok() const { return error.empty(); }
 };

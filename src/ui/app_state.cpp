@@ -39,12 +39,6 @@ void mark_dirty(AppState& state) {
   state.dirty = true;
 }
 
-std::string number_json(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
-
 }  // namespace
 
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
@@ -286,78 +280,16 @@ void clear_custom_mask(AppState& state) {
   mark_dirty(state);
 }
 
-std::string json_quote(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '"';
-  for (char ch : text) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-
-std::string state_json(const AppState& state) {
-  std::string out = "{\"scene\":" + scene::scene_to_json(state.scene) + ",\"result\":";
-  // One head without RoPE or W_o: `result` is the whole pass (the same text as a one-head HeadsResult).
-  out += !state.computed             ? "null"
-         : state.heads.heads.empty() ? scene::result_to_json(state.result)
-                                     : scene::result_to_json(state.heads);
-  out += ",\"ui\":{\"mode\":" + json_quote(scene::link::mode_name(state.ui.mode)) +
-         ",\"step\":" + std::to_string(walk_index(state)) +
-         ",\"scoresTab\":" + (state.ui.scores_tab == ScoresTab::Raw ? "\"raw\"" : "\"scaled\"") +
-         ",\"focusHead\":" + std::to_string(state.ui.focus_head) +
-         ",\"tooltip\":" + json_quote(state.ui.tooltip);
-  out += ",\"example\":" + json_quote(example_label(state));
-  out += std::string(",\"edited\":") + (state.edited ? "true" : "false");
-  // The look: the theme on screen, whether it was chosen (else it follows the system), the zoom.
-  out += ",\"theme\":" + json_quote(scene::link::theme_name(shown_theme(state.ui)));
-  out += std::string(",\"themeChosen\":") + (state.ui.theme ? "true" : "false");
-  out += ",\"zoom\":" + std::to_string(state.ui.zoom);
-  out += ",\"keyboard\":" + keyboard_json(state);
-  out += ",\"vectors\":{";
-  const char* names[3] = {"Q", "K", "V"};
-  for (int r = 0; r < 3; ++r) {
-    out += std::string(r ? "," : "") + "\"" + names[r] +
-           "\":" + (state.ui.vectors_strip[r] ? "\"strip\"" : "\"sliders\"");
-  }
-  out += "}";
-  // The FlashAttention and Decode modes' step (null until the mode has been shown).
-  out += ",\"flash\":" + flash_state_json(state.ui.flash) + ",\"decode\":" + decode_state_json(state.ui.decode);
-  out += "}}";
-  return out;
-}
-
 scene::link::Appearance appearance(const UiState& ui) {
   scene::link::Appearance a;
   a.theme = ui.theme;
   a.zoom = ui.zoom;
+  a.lang = ui.lang;
   return a;
+}
+
+void note_overflow(UiState& ui, std::string where) {
+  ui.next_overflow.push_back(std::move(where));
 }
 
 bool set_zoom(UiState& ui, int percent) {
@@ -373,85 +305,53 @@ std::string example_label(const AppState& state) {
   return "(custom scene)";
 }
 
-std::string apply_state_json(AppState& state, std::string_view json_text) {
+std::string load_scene_text(AppState& state, std::string_view json_text) {
   scene::ParseResult parsed = scene::parse_scene(json_text);
   if (!parsed.ok()) {
     state.error = "Scene rejected — " + parsed.error;
-    return "{\"ok\":false,\"error\":" + json_quote(parsed.error) + "}";
+    return parsed.error;
   }
-  // A scene identical to a bundled preset keeps the preset's name in the picker.
+  load_scene_matching_preset(state, std::move(*parsed.scene));
+  return "";
+}
+
+void load_scene_matching_preset(AppState& state, scene::Scene scene) {
   std::string preset_name;
-  const std::string canonical = scene::scene_to_json(*parsed.scene);
+  const std::string canonical = scene::scene_to_json(scene);
   for (const scene::PresetInfo& info : scene::preset_list()) {
     std::optional<scene::Scene> p = scene::preset(info.name);
     if (p && scene::scene_to_json(*p) == canonical) preset_name = info.name;
   }
-  load_scene(state, std::move(*parsed.scene), preset_name);
-  return "{\"ok\":true}";
+  load_scene(state, std::move(scene), preset_name);
 }
 
-std::string widget_rect_json(const AppState& state, std::string_view id, float scale) {
-  ImVec4 r;
-  bool found = false;
-  auto it = state.widget_rects.find(std::string(id));
-  if (it != state.widget_rects.end()) {
-    r = it->second;
-    found = true;
-  } else {
-    // cell/<grid>/<i>/<j>; the multi-head weights grids: head/<t>/weights/<i>/<j> and
-    // head/average/weights/<i>/<j>.
-    char grid[16] = {0};
-    int i = -1, j = -1, t = -1;
-    char tail = 0;
-    const std::string text(id);
-    const int h = int(state.head_grids.size()) - 1;  // the last grid is the average
-    const GridGeometry* g = nullptr;
-    if (std::sscanf(text.c_str(), "head/%d/weights/%d/%d%c", &t, &i, &j, &tail) == 3) {
-      if (t >= 0 && t < h) g = &state.head_grids[std::size_t(t)];
-    } else if (std::sscanf(text.c_str(), "head/average/weights/%d/%d%c", &i, &j, &tail) == 2) {
-      if (h >= 1) g = &state.head_grids[std::size_t(h)];
-    } else if (std::sscanf(text.c_str(), "cell/%15[a-z]/%d/%d%c", grid, &i, &j, &tail) == 3) {
-      const std::string name = grid;
-      g = name == "scores"    ? &state.scores_grid
-          : name == "weights" ? &state.weights_grid
-          : name == "mask"    ? &state.mask_grid
-                              : nullptr;
-    }
-    {
-      if (g && g->visible && i >= 0 && j >= 0 && i < g->rows && j < g->cols) {
-        const float x0 = g->origin.x + g->cell * float(j), y0 = g->origin.y + g->cell * float(i);
-        // Report only cells whose centre is visible (scrolled-away cells cannot be clicked).
-        const float cx = x0 + 0.5f * g->cell, cy = y0 + 0.5f * g->cell;
-        if (cx >= g->clip.x && cx <= g->clip.z && cy >= g->clip.y && cy <= g->clip.w) {
-          r = ImVec4(x0, y0, g->cell, g->cell);
-          found = true;
-        }
-      }
-    }
+std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id) {
+  if (auto it = state.widget_rects.find(std::string(id)); it != state.widget_rects.end()) return it->second;
+  // cell/<grid>/<i>/<j>; the multi-head weights grids: head/<t>/weights/<i>/<j> and
+  // head/average/weights/<i>/<j>.
+  char grid[16] = {0};
+  int i = -1, j = -1, t = -1;
+  char tail = 0;
+  const std::string text(id);
+  const int h = int(state.head_grids.size()) - 1;  // the last grid is the average
+  const GridGeometry* g = nullptr;
+  if (std::sscanf(text.c_str(), "head/%d/weights/%d/%d%c", &t, &i, &j, &tail) == 3) {
+    if (t >= 0 && t < h) g = &state.head_grids[std::size_t(t)];
+  } else if (std::sscanf(text.c_str(), "head/average/weights/%d/%d%c", &i, &j, &tail) == 2) {
+    if (h >= 1) g = &state.head_grids[std::size_t(h)];
+  } else if (std::sscanf(text.c_str(), "cell/%15[a-z]/%d/%d%c", grid, &i, &j, &tail) == 3) {
+    const std::string name = grid;
+    g = name == "scores"    ? &state.scores_grid
+        : name == "weights" ? &state.weights_grid
+        : name == "mask"    ? &state.mask_grid
+                            : nullptr;
   }
-  if (!found) return "null";
-  const float s = scale > 0 ? scale : 1.0f;
-  std::string out = "{\"x\":" + number_json(r.x / s) + ",\"y\":" + number_json(r.y / s) +
-                    ",\"w\":" + number_json(r.z / s) + ",\"h\":" + number_json(r.w / s);
-  if (auto t = state.widget_text_w.find(std::string(id)); t != state.widget_text_w.end()) {
-    out += ",\"text\":" + number_json(t->second / s);
-  }
-  return out + "}";
-}
-
-std::string frame_stats_json(const AppState& state) {
-  const FrameStats& f = state.stats;
-  const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
-  std::vector<double> recent(f.recent_ms, f.recent_ms + f.recent_count);
-  std::sort(recent.begin(), recent.end());
-  const double max_ms = recent.empty() ? 0.0 : recent.back();
-  // Nearest rank: the smallest value with at least 95 % of the frames at or below it.
-  const double p95_ms =
-      recent.empty() ? 0.0 : recent[std::size_t(std::ceil(0.95 * double(recent.size()))) - 1];
-  return "{\"frames\":" + std::to_string(f.frames) + ",\"lastFrameMs\":" + number_json(f.last_frame_ms) +
-         ",\"avgFrameMs\":" + number_json(avg) + ",\"maxFrameMs\":" + number_json(max_ms) +
-         ",\"p95FrameMs\":" + number_json(p95_ms) + ",\"recomputes\":" + std::to_string(f.recomputes) +
-         ",\"lastRecomputeMs\":" + number_json(f.last_recompute_ms) + "}";
+  if (!g || !g->visible || i < 0 || j < 0 || i >= g->rows || j >= g->cols) return std::nullopt;
+  const float x0 = g->origin.x + g->cell * float(j), y0 = g->origin.y + g->cell * float(i);
+  // Report only cells whose centre is visible (scrolled-away cells cannot be clicked).
+  const float cx = x0 + 0.5f * g->cell, cy = y0 + 0.5f * g->cell;
+  if (cx < g->clip.x || cx > g->clip.z || cy < g->clip.y || cy > g->clip.w) return std::nullopt;
+  return ImVec4(x0, y0, g->cell, g->cell);
 }
 
 void record_frame(FrameStats& stats, double ms) {

@@ -107,6 +107,11 @@ struct UiState {
   std::optional<Theme> theme;            // chosen (link, menu, --theme); none: follow the system
   Theme system_theme = Theme::Dark;      // the system's preference (web: prefers-color-scheme)
   int zoom = scene::link::kDefaultZoom;  // UI zoom in percent, kMinZoom … kMaxZoom (Ctrl +/−/0)
+  std::string lang;                      // chosen language code (link lang=, View menu, --lang); "": system's
+  std::string system_lang = "en";        // the browser's language (navigator.language), if we have it
+  // Texts that did not fit their place this frame (a row label wider than its column, a mode bar wider
+  // than the screen): getState().ui.overflow, so a test catches a translation that is too long.
+  std::vector<std::string> overflow, next_overflow;
 
   KeyboardUi keyboard;  // focus, ring and announcement of the keyboard (ui/keyboard.hpp)
 
@@ -206,6 +211,12 @@ struct AppState {
 inline Theme shown_theme(const UiState& ui) {
   return ui.theme.value_or(ui.system_theme);
 }
+// The language on screen: the chosen one, else the system's.
+inline const std::string& shown_language(const UiState& ui) {
+  return ui.lang.empty() ? ui.system_lang : ui.lang;
+}
+// Record that a text did not fit its place this frame (`where` names it, e.g. "controls/label/Scale").
+void note_overflow(UiState& ui, std::string where);
 // What the link's view keys say: the chosen theme (if any) and the zoom.
 scene::link::Appearance appearance(const UiState& ui);
 // Set the zoom, clamped to kMinZoom … kMaxZoom; true if it changed.
@@ -248,20 +259,15 @@ void clear_custom_mask(AppState& state);
 // (without the "· edited" the picker adds after a change).
 std::string example_label(const AppState& state);
 
-// --- the page API (JSON in and out)
-// {"scene": <scene JSON>, "result": <result_to_json of every head>,
-//  "ui": {"mode": "explore", "focusHead": 0, "tooltip": "<last tooltip's text, or empty>",
-//         "example": <example_label>, "edited": false,
-//         "vectors": {"Q": "sliders"|"strip", "K": …, "V": …}}}
-std::string state_json(const AppState& state);
-// Validate and load `json_text`: {"ok":true} or {"ok":false,"error":"<field: reason>"} (state kept).
-std::string apply_state_json(AppState& state, std::string_view json_text);
-// {"x","y","w","h"} of widget `id` divided by `scale` (ImGui → CSS pixels), or "null"; value cells
-// (Q/i/c, K/i/c, V/i/c) add "text": the width of the number drawn in them (0: none).
-std::string widget_rect_json(const AppState& state, std::string_view id, float scale);
-// {"frames","lastFrameMs","avgFrameMs","maxFrameMs","p95FrameMs","recomputes","lastRecomputeMs"}
-// (max and p95 over the last 120 frames).
-std::string frame_stats_json(const AppState& state);
+// Validate and load scene JSON text (setState, a file, Import JSON). A scene identical to a bundled
+// preset keeps the preset's name in the picker. Returns "" or the error (field: reason), which is
+// also put in state.error as "Scene rejected — …"; on error the state is kept.
+std::string load_scene_text(AppState& state, std::string_view json_text);
+// Load an already validated scene the same way (a link's scene), naming the matching preset.
+void load_scene_matching_preset(AppState& state, scene::Scene scene);
+// Rectangle (x, y, w, h) of widget `id` in ImGui pixels as last drawn: a recorded widget, or a
+// visible cell "cell/<scores|weights|mask>/i/j", "head/<t|average>/weights/i/j"; nullopt when there is none.
+std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id);
 // Count one drawn frame that took `ms` of CPU time.
 void record_frame(FrameStats& stats, double ms);
 
@@ -269,8 +275,5 @@ void record_frame(FrameStats& stats, double ms);
 void record_item_rect(AppState& state, const std::string& id);
 // Record the width of the text drawn inside widget `id` (ImGui pixels).
 void record_item_text(AppState& state, const std::string& id, float width);
-
-// JSON string literal for `text` (quotes included).
-std::string json_quote(std::string_view text);
 
 }  // namespace ui

@@ -4,28 +4,13 @@
 #include <cmath>
 
 #include "ui/number_format.hpp"
+#include "ui/scale_texts.hpp"
 
 namespace ui::captions {
 namespace {
 
 bool any_masked_cell(const attn::Result& r) {
   return r.allowed.size() != 0 && !r.allowed.all();
-}
-
-// "√d_k = √2 = 1.414", "T = 0.5"; empty without scaling.
-std::string divisor_phrase(const scene::Scene& s, const attn::Result& r) {
-  switch (s.scale.mode) {
-    case attn::ScaleMode::None:
-      return "";
-    case attn::ScaleMode::SqrtDk:
-      // A multi-head scene divides by the root of each head's size.
-      return (s.heads > 1 ? "√(d_k/h) = √" + std::to_string(s.d_k() / s.heads)
-                          : "√d_k = √" + std::to_string(s.d_k())) +
-             " = " + format_number(r.divisor, 3);
-    case attn::ScaleMode::Temperature:
-      return "T = " + format_number(r.divisor, 3);
-  }
-  return "";
 }
 
 }  // namespace
@@ -43,20 +28,12 @@ double grid_value(Grid grid, const attn::Result& r, int i, int j) {
 }
 
 std::string scaled_term(const scene::Scene& s) {
-  switch (s.scale.mode) {
-    case attn::ScaleMode::None:
-      return "QKᵀ";
-    case attn::ScaleMode::SqrtDk:
-      return "QKᵀ / √d_k";
-    case attn::ScaleMode::Temperature:
-      return "QKᵀ / T";
-  }
-  return "QKᵀ";
+  return scale_texts(s.scale.mode).scaled_term;
 }
 
 Caption grid_caption(Grid grid, const scene::Scene& s, const attn::Result& r) {
   const bool masked = any_masked_cell(r);
-  const std::string divisor = divisor_phrase(s, r);
+  const std::string divisor = divisor_equation(s, r.divisor);
   Caption c;
   switch (grid) {
     case Grid::Raw:
@@ -71,7 +48,7 @@ Caption grid_caption(Grid grid, const scene::Scene& s, const attn::Result& r) {
       const std::string term = scaled_term(s);
       const bool scaled = s.scale.mode != attn::ScaleMode::None;
       c.title = std::string(scaled ? "Scaled + masked  " : "Masked  ") + term + " + M";
-      c.tab = scaled ? (s.scale.mode == attn::ScaleMode::SqrtDk ? "÷ √d_k + M" : "÷ T + M") : "+ M";
+      c.tab = scale_texts(s.scale.mode).caption_tab;
       c.hint = scaled ? "Each score ÷ " + divisor + ", then + M: " : "No scaling (÷ 1), then + M: ";
       c.hint += masked ? "−∞ where a key is hidden. This is what softmax sees."
                        : "M is all zeros here, nothing is hidden. This is what softmax sees.";

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "imgui_internal.h"  // GetItemID, ScrollToItem, the test-engine hooks (item labels)
+#include "nlohmann/json.hpp"
 #include "ui/app_state.hpp"
 #include "ui/number_format.hpp"
 #include "ui/theme.hpp"
@@ -68,9 +69,14 @@ ImVec4 last_item_rect() {
   return ImVec4(a.x, a.y, b.x, b.y);
 }
 
-// Whole multiples of `step` stay whole: 1.0 + 0.1 is 1.1, not 1.1000000000000001.
-double snap(double value, double step) {
-  return std::round(value / step) * step;
+// The nearest multiple of `unit` (a power of ten), as the double nearest the decimal: 1.0 + 0.1 is
+// 1.1 (110 / 100), not 110 × 0.01 = 1.1000000000000001.
+double snap(double value, double unit) {
+  if (unit < 1.0) {
+    const double inverse = std::round(1.0 / unit);
+    return std::round(value * inverse) / inverse;
+  }
+  return std::round(value / unit) * unit;
 }
 
 }  // namespace
@@ -160,8 +166,8 @@ void keyboard_begin_frame(AppState& state) {
   switch (item->kind) {
     case FocusKind::Value:
       k.steps = (right + up) - (left + down);
-      if (pressed(ImGuiKey_PageUp, true)) k.steps += 10;
-      if (pressed(ImGuiKey_PageDown, true)) k.steps -= 10;
+      if (pressed(ImGuiKey_PageUp, false)) k.steps += 10;  // no auto-repeat: ten steps per press
+      if (pressed(ImGuiKey_PageDown, false)) k.steps -= 10;
       k.fine = io.KeyShift;
       if (enter) k.type_pending = true;
       break;
@@ -242,6 +248,24 @@ bool focus_value(AppState& state, const std::string& id, double* value, double l
   return changed;
 }
 
+bool focus_int(AppState& state, const std::string& id, int* value, int lo, int hi,
+               const std::string& spoken) {
+  KeyboardUi& k = state.ui.keyboard;
+  add_item(k, id, FocusKind::Value, last_item_rect());
+  if (k.focus != id) return false;
+  bool changed = false;
+  if (k.steps != 0) {
+    const int next = std::clamp(*value + k.steps, lo, hi);
+    changed = next != *value;
+    *value = next;
+    k.steps = 0;
+  }
+  if (k.ring) draw_focus_ring(last_item_rect());
+  if (k.scroll_to_focus) ImGui::ScrollToItem();
+  k.next_announce = spoken + ": " + std::to_string(*value);
+  return changed;
+}
+
 bool focus_grid(AppState& state, const std::string& id, ImVec2 min, float cell, int rows, int cols, int* row,
                 int* col, bool* toggle) {
   KeyboardUi& k = state.ui.keyboard;
@@ -278,10 +302,13 @@ void announce(AppState& state, const std::string& text) {
 
 std::string keyboard_json(const AppState& state) {
   const KeyboardUi& k = state.ui.keyboard;
-  std::string out = "{\"focus\":" + (k.focus.empty() ? std::string("null") : json_quote(k.focus));
-  out += ",\"cell\":[" + std::to_string(k.grid_row) + "," + std::to_string(k.grid_col) + "]";
-  out += ",\"announce\":" + json_quote(k.announce) + "}";
-  return out;
+  nlohmann::json order = nlohmann::json::array();  // the Tab order of the last frame
+  for (const FocusItem& item : k.items) order.push_back(item.id);
+  return nlohmann::json{{"focus", k.focus.empty() ? nlohmann::json(nullptr) : nlohmann::json(k.focus)},
+                        {"cell", {k.grid_row, k.grid_col}},
+                        {"announce", k.announce},
+                        {"order", std::move(order)}}
+      .dump();
 }
 
 }  // namespace ui

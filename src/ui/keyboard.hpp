@@ -78,6 +78,8 @@ bool focus_item(AppState& state, const std::string& id, const std::string& spoke
 // step_for_range(range) within [lo, hi] (true = changed); `spoken` names it ("query 0 component 1").
 bool focus_value(AppState& state, const std::string& id, double* value, double lo, double hi, double range,
                  const std::string& spoken);
+// An integer slider (ImGui::SliderInt) as a value: arrows ±1, PageUp/PageDown ±10 within [lo, hi].
+bool focus_int(AppState& state, const std::string& id, int* value, int lo, int hi, const std::string& spoken);
 // Before drawing value cell `id`: should it open its text field now (Enter was pressed on it)?
 bool typing_requested(AppState& state, const std::string& id);
 // A grid of rows × cols cells at `min` with square cells of `cell` pixels: one stop; when focused the

@@ -22,8 +22,10 @@
 #include <cmath>
 #include <string>
 
-#include "ui/gallery_panel.hpp"
+#include "imgui_internal.h"  // the panel window's content extent (text overflow check)
+#include "ui/i18n.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/sharing.hpp"
 #include "ui/theme.hpp"
 #include "ui/view_menu.hpp"
 #include "ui/walk_mode.hpp"
@@ -59,7 +61,7 @@ void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) 
     ImGui::PopFont();
     ImGui::PushFont(fonts.small);
     dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * size.y + 0.25f * em), palette::kTextDim,
-                "attention you can touch");
+                tr(Text::Subtitle));
     ImGui::PopFont();
   }
   const float formula_cx = pos.x + title_w + 0.5f * (size.x - 2.0f * title_w) + 0.5f * title_w;
@@ -75,7 +77,7 @@ void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) 
               caption.c_str());
   if (!state.error.empty()) {
     ImGui::SetCursorScreenPos(ImVec2(formula_cx + 0.5f * cs.x + 0.5f * em, cy - 0.15f * em));
-    if (ImGui::SmallButton("dismiss")) state.error.clear();
+    if (ImGui::SmallButton(tr(Text::Dismiss))) state.error.clear();
   }
   ImGui::PopFont();
   ImGui::End();
@@ -86,6 +88,27 @@ void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) 
 // The mode bar: one tab per mode (widget id mode/NAME), the current one lit. Drawn only when there
 // is more than one mode.
 constexpr bool kShowModeBar = scene::link::kModeCount >= 2;
+
+// A mode's tab label in the current language (a mode the tables do not know yet: its English label).
+std::string mode_label(const scene::link::ModeInfo& m) {
+  switch (m.mode) {
+    case Mode::Explore:
+      return tr(Text::ModeExplore);
+    case Mode::Walk:
+      return tr(Text::ModeWalk);
+    case Mode::Heads:
+      return tr(Text::ModeHeads);
+    case Mode::KeySpace:
+      return tr(Text::ModeKeySpace);
+    case Mode::Flash:
+      return tr(Text::ModeFlash);
+    case Mode::Decode:
+      return tr(Text::ModeDecode);
+    default:
+      break;
+  }
+  return std::string(m.label);
+}
 
 float mode_bar_height() {
   return std::floor(2.0f * ImGui::GetFontSize());
@@ -101,7 +124,7 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   ImGui::SetCursorPosY(0.5f * (size.y - ImGui::GetFrameHeight()));
   for (const scene::link::ModeInfo& m : scene::link::kModes) {
     const bool current = m.mode == state.ui.mode;
-    const std::string label = std::string(m.label) + "##mode";
+    const std::string label = mode_label(m) + "##mode";
     ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::kAccent : palette::kTextDim));
     if (ImGui::Button(label.c_str()) && !current) {
@@ -119,18 +142,22 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
     ImGui::SameLine(0, 0.3f * em);
   }
   // At the right end: the View menu (theme, zoom), then the quiz, which opens from any mode.
-  const char* quiz_label = "Check yourself ✓";
-  const float quiz_w = ImGui::CalcTextSize(quiz_label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const std::string quiz_label = std::string(tr(Text::CheckYourself)) + "##quiz";
+  const float quiz_w =
+      ImGui::CalcTextSize(quiz_label.c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
   const float view_w = view_button_width() + 0.3f * em;
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - quiz_w - view_w));
+  const float right_x = ImGui::GetWindowContentRegionMax().x - quiz_w - view_w;
+  // The tabs and the right end share one line on a wide screen (a phone's bar scrolls instead).
+  if (ImGui::GetCursorPosX() > right_x && size.x >= 48.0f * em) note_overflow(state.ui, "mode-bar");
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), right_x));
   draw_view_menu(state, fonts);
   ImGui::SameLine(0, 0.3f * em);
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::kAccent : palette::kTextDim));
-  if (ImGui::Button(quiz_label)) open_quiz(state, state.ui.quiz.question);
+  if (ImGui::Button(quiz_label.c_str())) open_quiz(state, state.ui.quiz.question);
   ImGui::PopStyleColor(2);
   record_item_rect(state, "quiz/open");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The lessons' check questions as a quiz");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CheckYourselfTip));
   ImGui::NewLine();
   ImGui::End();
   ImGui::PopStyleColor();
@@ -161,7 +188,19 @@ struct Screen {
     ImGui::PopStyleColor();
     return visible;
   }
-  void close() const { ImGui::EndChild(); }
+  void close() const {
+    // A text wider than its panel (a long translation on one line) runs past the panel's right edge.
+    const ImGuiWindow* window = ImGui::GetCurrentWindow();
+    // A few pixels are not a text: with a vertical scrollbar, right-aligned buttons (Reset) end up to
+    // ~4 px past the work rectangle.
+    const float past = window->DC.CursorMaxPos.x - window->WorkRect.Max.x;
+    if (past > 0.5f * ImGui::GetFontSize()) {  // "Controls +12 px" (the child is "##page/Controls_1A2B3C4D")
+      std::string name = window->Name;
+      name = name.substr(name.rfind('/') + 1);
+      note_overflow(state.ui, name.substr(0, name.rfind('_')) + " +" + std::to_string(int(past)) + " px");
+    }
+    ImGui::EndChild();
+  }
 
   // Walk through: the step's panels get an accent border, the others are dimmed (less when
   // hovered); every control in them stays live. Call inside the panel's child window.
@@ -613,6 +652,9 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.next_hovered_term = Term::None;
   state.next_hovered_row = state.next_hovered_col = -1;
   state.ui.tooltip = std::move(state.ui.next_tooltip);  // the tooltip text drawn last frame
+  state.ui.overflow = std::move(state.ui.next_overflow);  // texts that did not fit, last frame
+  state.ui.next_overflow.clear();
+  set_language(shown_language(state.ui));  // the words of this frame (ui/i18n.hpp)
   state.ui.next_tooltip.clear();
   state.widget_rects.clear();
   state.widget_text_w.clear();
@@ -622,7 +664,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   const float em = screen.em = ImGui::GetFontSize();
   const float W = screen.W = io.DisplaySize.x, H = screen.H = io.DisplaySize.y;
   screen.margin = screen.gap = std::floor(0.5f * em);
-  // Links may hide panels (hide=) or show one full-size (view=); see gallery_panel.hpp.
+  // Links may hide panels (hide=) or show one full-size (view=); see sharing.hpp.
   screen.show_formula = panel_shown(Panel::Formula) || sharing().view == Panel::Formula;
   const float formula_h = screen.show_formula ? std::floor(3.6f * em) : 0.0f;
   const bool mode_bar = kShowModeBar && !sharing().view;

@@ -3,14 +3,13 @@
 
 #include <string>
 
-#include "ui/gallery_panel.hpp"
+#include "ui/i18n.hpp"
+#include "ui/sharing.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
 
 namespace {
-
-constexpr const char* kViewLabel = "View";
 
 void address_follows() {
   if (sharing().scene_changed) sharing().scene_changed();
@@ -19,13 +18,18 @@ void address_follows() {
 const char* theme_label(Theme theme) {
   switch (theme) {
     case Theme::Light:
-      return "Light (projector)";
+      return tr(Text::ThemeLight);
     case Theme::Contrast:
-      return "High contrast";
+      return tr(Text::ThemeContrast);
     case Theme::Dark:
       break;
   }
-  return "Dark";
+  return tr(Text::ThemeDark);
+}
+
+// "View##view": the label in the current language, one ImGui id whatever the language.
+std::string view_label() {
+  return std::string(tr(Text::View)) + "##view";
 }
 
 }  // namespace
@@ -50,6 +54,13 @@ void choose_theme(AppState& state, Theme theme) {
   address_follows();
 }
 
+void choose_language(AppState& state, std::string_view code) {
+  if (state.ui.lang == code || !scene::link::is_language(code)) return;
+  state.ui.lang = std::string(code);
+  state.layout_changed = true;  // the words change size: measure again
+  address_follows();
+}
+
 void step_zoom(AppState& state, int direction) {
   if (!set_zoom(state.ui, next_zoom(state.ui.zoom, direction))) return;
   state.layout_changed = true;
@@ -57,30 +68,31 @@ void step_zoom(AppState& state, int direction) {
 }
 
 float view_button_width() {
-  return ImGui::CalcTextSize(kViewLabel).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  return ImGui::CalcTextSize(view_label().c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
 }
 
 void draw_view_menu(AppState& state, const Fonts& fonts) {
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
   ImGui::PushStyleColor(ImGuiCol_Text,
                         to_vec4(ImGui::IsPopupOpen("##view-menu") ? palette::kAccent : palette::kTextDim));
-  if (ImGui::Button(kViewLabel)) ImGui::OpenPopup("##view-menu");
+  if (ImGui::Button(view_label().c_str())) ImGui::OpenPopup("##view-menu");
   ImGui::PopStyleColor(2);
   record_item_rect(state, "view/menu");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Theme and zoom (Ctrl + / Ctrl − / Ctrl 0)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ViewTip));
   if (!ImGui::BeginPopup("##view-menu")) return;
 
   ImGui::PushFont(fonts.small);
-  ImGui::TextDisabled("Theme");
+  ImGui::TextDisabled("%s", tr(Text::Theme));
   ImGui::PopFont();
   const Theme shown = shown_theme(state.ui);
   for (const scene::link::ThemeInfo& t : scene::link::kThemes) {
-    if (ImGui::RadioButton(theme_label(t.theme), shown == t.theme)) choose_theme(state, t.theme);
+    const std::string label = std::string(theme_label(t.theme)) + "##theme-" + std::string(t.name);
+    if (ImGui::RadioButton(label.c_str(), shown == t.theme)) choose_theme(state, t.theme);
     record_item_rect(state, "view/theme/" + std::string(t.name));
   }
   ImGui::Separator();
   ImGui::PushFont(fonts.small);
-  ImGui::TextDisabled("Zoom");
+  ImGui::TextDisabled("%s", tr(Text::Zoom));
   ImGui::PopFont();
   const float square = ImGui::GetFrameHeight();
   ImGui::BeginDisabled(state.ui.zoom <= scene::link::kMinZoom);
@@ -91,12 +103,22 @@ void draw_view_menu(AppState& state, const Fonts& fonts) {
   const std::string percent = std::to_string(state.ui.zoom) + " %";
   if (ImGui::Button(percent.c_str(), ImVec2(4.5f * ImGui::GetFontSize(), square))) step_zoom(state, 0);
   record_item_rect(state, "zoom/reset");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to 100 %% (Ctrl 0)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ZoomResetTip));
   ImGui::SameLine();
   ImGui::BeginDisabled(state.ui.zoom >= scene::link::kMaxZoom);
   if (ImGui::Button("+", ImVec2(square, square))) step_zoom(state, +1);
   ImGui::EndDisabled();
   record_item_rect(state, "zoom/in");
+  ImGui::Separator();
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("%s", tr(Text::Language));
+  ImGui::PopFont();
+  const std::string& shown_lang = shown_language(state.ui);
+  for (const scene::link::LanguageInfo& l : scene::link::kLanguages) {
+    const std::string label = std::string(l.name) + "##lang";
+    if (ImGui::RadioButton(label.c_str(), shown_lang == l.code)) choose_language(state, l.code);
+    record_item_rect(state, "view/lang/" + std::string(l.code));
+  }
   ImGui::EndPopup();
 }
 

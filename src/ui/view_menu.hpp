@@ -3,8 +3,11 @@
 // (scene/link.hpp), so the address follows them.
 //
 // Widget ids (widgetRect / --rects): view/menu (the button) and, while the menu is open,
-// view/theme/dark, view/theme/light, view/theme/contrast, zoom/out, zoom/reset, zoom/in.
+// view/theme/dark, view/theme/light, view/theme/contrast, zoom/out, zoom/reset, zoom/in,
+// view/lang/en, view/lang/es, view/lang/de.
 #pragma once
+
+#include <string_view>
 
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
@@ -20,9 +23,11 @@ int next_zoom(int zoom, int direction);
 // Pick a theme / step the zoom (direction as next_zoom); the address follows.
 void choose_theme(AppState& state, Theme theme);
 void step_zoom(AppState& state, int direction);
+// Pick the language of the screen's words (one of scene::link::kLanguages; the address follows).
+void choose_language(AppState& state, std::string_view code);
 
-// The View button and its menu, drawn at the cursor of the mode bar. Returns the button's width
-// (so the bar can place it before drawing).
+// The View button and its menu (theme, zoom, language), drawn at the cursor of the mode bar. Returns the
+// button's width (so the bar can place it before drawing).
 float view_button_width();
 void draw_view_menu(AppState& state, const Fonts& fonts);
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "nlohmann/json.hpp"
-#include "ui/gallery_panel.hpp"
+#include "ui/sharing.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/quiz.hpp"
 #include "ui/theme.hpp"

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "ui/number_format.hpp"
+#include "ui/scale_texts.hpp"
 
 namespace ui::walk {
 namespace {
@@ -126,15 +127,7 @@ std::string stage_symbol(Stage stage, const scene::Scene& scene) {
     case Stage::Scores:
       return "QKᵀ";
     case Stage::Scale:
-      switch (scene.scale.mode) {
-        case attn::ScaleMode::None:
-          return "÷ 1";
-        case attn::ScaleMode::SqrtDk:
-          return "÷ √d_k";
-        case attn::ScaleMode::Temperature:
-          return "÷ T";
-      }
-      return "";
+      return scale_texts(scene.scale.mode).divide;
     case Stage::Mask:
       return "+ M";
     case Stage::Softmax:
@@ -169,25 +162,10 @@ StepText step_text(Stage stage, const scene::Scene& scene) {
               "How much token i attends to token j starts as one number, the dot product q_i · k_j: "
               "large when the query and the key point the same way. All pairs at once make the n×n "
               "grid Q Kᵀ. The values take no part in it."};
-    case Stage::Scale:
-      switch (scene.scale.mode) {
-        case attn::ScaleMode::None:
-          return {"Scale: none here",
-                  "This scene leaves the scores as they are, like the NumPy lesson. Most models "
-                  "divide them by √d_k, because dot products grow with the vectors' length d_k and "
-                  "large scores push softmax to all-or-nothing. Try Scale = √d_k in Controls."};
-        case attn::ScaleMode::SqrtDk:
-          return {"Scale: ÷ √d_k",
-                  "Dot products grow with the vectors' length d_k, and large scores push softmax "
-                  "to all-or-nothing (one weight near 1, the rest near 0). Dividing every score by "
-                  "√d_k keeps them in the range where softmax still shares the weight."};
-        case attn::ScaleMode::Temperature:
-          return {"Scale: ÷ T",
-                  "Here every score is divided by a temperature T. A small T spreads the scores "
-                  "apart, so softmax picks one key sharply; a large T squeezes them together, so "
-                  "the weights even out."};
-      }
-      return {};
+    case Stage::Scale: {
+      const ScaleTexts& t = scale_texts(scene.scale.mode);
+      return {t.step_title, t.step_body};
+    }
     case Stage::Mask:
       if (!has_mask(scene)) {
         return {"Mask: + M (nothing hidden here)",

@@ -142,13 +142,13 @@ test("walk: ←/→ step, Esc leaves, a slider drag at the softmax step updates 
   step = await waitStep(page, (s) => s.title.startsWith("Softmax"), "the softmax step");
   assert.equal(step.numbers, "Row 'the': e^(score − 1) = 0.37, 1, 1; ÷ their sum 2.37 → weights 0.155, 0.422, 0.422 (sum 1).");
 
-  // Every control stays live: drag q[0][0]; the scene becomes direct (no X step), the walk stays
-  // on softmax, and the sentence shows the new weights.
+  // Every control stays live: drag x_0[0] (practice-qkv is learned: its q, k, v are computed from
+  // x); the scene stays learned, the walk stays on softmax, and the sentence shows the new weights.
   const before = (await getState(page)).result.weights[0];
-  await dragWidget(page, "Q/0/0", 60);
+  await dragWidget(page, "X/0/0", 60);
   const state = await waitForState(page, (s) => s.result.weights[0][0] !== before[0], "the drag changed row 0");
-  step = await waitStep(page, (s) => s.title.startsWith("Softmax") && s.count === 7, "still at softmax, 7 steps");
-  assert.equal(step.index, 4, "without X, softmax is step 5 of 7");
+  step = await waitStep(page, (s) => s.title.startsWith("Softmax") && s.count === 8, "still at softmax, 8 steps");
+  assert.equal(step.index, 5, "with X, softmax is step 6 of 8");
   await assertStepNumbers(page, await getStep(page));
   assert.ok(!step.numbers.includes("0.155"), `numbers followed the drag: ${step.numbers} (weights ${state.result.weights[0]})`);
 

@@ -78,7 +78,9 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
   ImGui::SameLine(6.0f * em);
   ImGui::SetNextItemWidth(-FLT_MIN);
   int block = f.block;
-  if (ImGui::SliderInt("##flash-block", &block, 1, std::max(n, 2), "B = %d tokens") && block != f.block) {
+  if (typing_requested(state, "flash/block")) ImGui::SetKeyboardFocusHere();
+  const bool dragged = ImGui::SliderInt("##flash-block", &block, 1, std::max(n, 2), "B = %d tokens");
+  if ((focus_int(state, "flash/block", &block, 1, n, "block size B") || dragged) && block != f.block) {
     f.block = std::clamp(block, 1, n);
     f.step = 0;
     f.playing = false;

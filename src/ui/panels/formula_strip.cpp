@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ui/panels/panel_parts.hpp"
+#include "ui/scale_texts.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -25,15 +26,7 @@ const char* term_caption(const AppState& state, Term term) {
     case Term::Tokens:
       return "Each token plays three roles: a query, a key and a value.";
     case Term::Scale:
-      switch (state.scene.scale.mode) {
-        case attn::ScaleMode::None:
-          return "No scaling: the scores go into softmax as they are (the NumPy lesson).";
-        case attn::ScaleMode::SqrtDk:
-          return "÷ √d_k keeps scores from growing with the dimension, so softmax does not saturate.";
-        case attn::ScaleMode::Temperature:
-          return "÷ T: a small temperature sharpens the weights, a large one flattens them.";
-      }
-      return "";
+      return scale_texts(state.scene.scale.mode).formula_help;
     case Term::Mask:
       return "M is 0 where a token may look and −∞ where it may not, so those weights become exactly 0.";
     case Term::None:
@@ -57,8 +50,8 @@ void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, floa
       {"softmax(", Term::Weights, palette::kText}, {"Q", Term::Queries, palette::kQuery},
       {"Kᵀ", Term::Keys, palette::kKey},
   };
-  if (mode == attn::ScaleMode::SqrtDk) segments.push_back({"/ √d_k", Term::Scale, palette::kText});
-  if (mode == attn::ScaleMode::Temperature) segments.push_back({"/ T", Term::Scale, palette::kText});
+  if (*scale_texts(mode).formula)
+    segments.push_back({scale_texts(mode).formula, Term::Scale, palette::kText});
   segments.push_back({"+ M", Term::Mask, has_mask ? palette::kText : palette::kTextDim});
   segments.push_back({")", Term::Weights, palette::kText});
   segments.push_back({"V", Term::Values, palette::kValue});

@@ -13,6 +13,7 @@
 #include "ui/colormap.hpp"
 #include "ui/grid_captions.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/scale_texts.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {

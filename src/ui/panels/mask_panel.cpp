@@ -12,9 +12,7 @@
 namespace ui {
 
 void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
-  panel_header(state, fonts, "Mask  M",
-               "1 = may attend, 0 = hidden (−∞ before softmax). Hatched = hidden by the causal mask. "
-               "Click a cell to toggle it.");
+  panel_header(state, fonts, tr(Text::MaskTitle), tr(Text::MaskHint));
   GridGeometry& grid = state.mask_grid;
   grid.visible = false;
   if (!state.computed) return;

@@ -130,7 +130,9 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
   row_label("offset");
   ImGui::SetNextItemWidth(-FLT_MIN);
   int offset = s.rope.offset;
-  if (ImGui::SliderInt("##rope-offset", &offset, 0, 100, "positions + %d")) {
+  if (typing_requested(state, "rope/offset")) ImGui::SetKeyboardFocusHere();
+  const bool dragged = ImGui::SliderInt("##rope-offset", &offset, 0, 100, "positions + %d");
+  if (focus_int(state, "rope/offset", &offset, 0, 100, "RoPE offset") || dragged) {
     s.rope.offset = std::clamp(offset, 0, scene::kMaxRopeOffset);
     state.dirty = true;
   }

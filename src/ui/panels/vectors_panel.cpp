@@ -399,8 +399,7 @@ bool draw_role_strip(AppState& state, const RoleRow& row, int i, float cell_w, f
 
 void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   const ImVec2 title_pos = ImGui::GetCursorPos();
-  panel_header(state, fonts, "Tokens and vectors",
-               "q: what am I looking for?  k: what do I have?  v: what do I give if I'm found?");
+  panel_header(state, fonts, tr(Text::VectorsTitle), tr(Text::VectorsHint));
   if (!state.computed) return;
   const bool projected = state.scene.mode == scene::Mode::Projected;
   draw_mode_line(state, fonts, projected, title_pos);

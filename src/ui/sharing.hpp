@@ -1,4 +1,4 @@
-// gallery_panel.hpp — the sharing side of the screen: which panels a link hides or shows full-size
+// sharing.hpp — the sharing side of the screen: which panels a link hides or shows full-size
 // (hide= / view=), the Share buttons of the Controls panel (Copy link, Export/Import JSON, Export
 // PNG, Gallery), and the demo gallery window.
 //

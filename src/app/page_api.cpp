@@ -1,0 +1,180 @@
+// page_api.cpp — see page_api.hpp.
+#include "app/page_api.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "scene/scene.hpp"
+#include "ui/steppers.hpp"
+#include "ui/walk_mode.hpp"
+
+namespace app::page {
+namespace {
+
+// Positions, scales and times to 6 significant digits, as "%.6g" writes them: what a click or a
+// report needs, without float noise (a float's 0.1 would print as 0.10000000149011612); whole values
+// stay whole numbers (a scale of 2 reads "2", as the desktop tests compare it).
+Json number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  const double r = std::strtod(buffer, nullptr);
+  if (r == std::floor(r) && std::abs(r) < 1e15) return static_cast<std::int64_t>(r);
+  return r;
+}
+
+Json panel_names(const std::vector<scene::link::Panel>& panels) {
+  Json names = Json::array();
+  for (scene::link::Panel p : panels) names.push_back(scene::link::panel_name(p));
+  return names;
+}
+
+}  // namespace
+
+Json ok() {
+  return {{"ok", true}};
+}
+
+Json fail(std::string_view error) {
+  return {{"ok", false}, {"error", error}};
+}
+
+Json state(const ui::AppState& state) {
+  // The scene and result writers own their formats (scene JSON v1/v2 is a contract); embedded here
+  // as parsed values, every double unchanged.
+  Json out = Json::object();
+  out["scene"] = Json::parse(scene::scene_to_json(state.scene));
+  // One head without RoPE or W_o: `result` is the whole pass (the same text as a one-head HeadsResult).
+  out["result"] = !state.computed             ? Json(nullptr)
+                  : state.heads.heads.empty() ? Json::parse(scene::result_to_json(state.result))
+                                              : Json::parse(scene::result_to_json(state.heads));
+  Json vectors = Json::object();
+  const char* names[3] = {"Q", "K", "V"};
+  for (int r = 0; r < 3; ++r) vectors[names[r]] = state.ui.vectors_strip[r] ? "strip" : "sliders";
+  out["ui"] = {{"mode", scene::link::mode_name(state.ui.mode)},
+               {"step", ui::walk_index(state)},
+               {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
+               {"focusHead", state.ui.focus_head},
+               {"tooltip", state.ui.tooltip},
+               {"example", ui::example_label(state)},
+               {"edited", state.edited},
+               {"vectors", std::move(vectors)},
+               // The look: the theme on screen, whether it was chosen (else it follows the system),
+               // the zoom; and the keyboard's focus (ui/keyboard.hpp).
+               {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
+               {"themeChosen", state.ui.theme.has_value()},
+               {"zoom", state.ui.zoom},
+               {"language", ui::shown_language(state.ui)},
+               {"overflow", state.ui.overflow},
+               {"keyboard", Json::parse(ui::keyboard_json(state))},
+               // The FlashAttention and Decode modes' step (null until the mode has been shown).
+               {"flash", Json::parse(ui::flash_state_json(state.ui.flash))},
+               {"decode", Json::parse(ui::decode_state_json(state.ui.decode))}};
+  return out;
+}
+
+Json load_scene_text(ui::AppState& state, std::string_view text) {
+  const std::string error = ui::load_scene_text(state, text);
+  return error.empty() ? ok() : fail(error);
+}
+
+Json widget_rect(const ui::AppState& state, std::string_view id, float scale) {
+  const std::optional<ImVec4> r = ui::widget_rect(state, id);
+  if (!r) return nullptr;
+  const double s = scale > 0 ? scale : 1.0;
+  Json out = {
+      {"x", number(r->x / s)}, {"y", number(r->y / s)}, {"w", number(r->z / s)}, {"h", number(r->w / s)}};
+  // Value cells (Q/i/c, K/i/c, V/i/c): the width of the number drawn in them (0: none).
+  if (auto t = state.widget_text_w.find(std::string(id)); t != state.widget_text_w.end())
+    out["text"] = number(t->second / s);
+  return out;
+}
+
+Json frame_stats(const ui::AppState& state) {
+  const ui::FrameStats& f = state.stats;
+  const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
+  std::vector<double> recent(f.recent_ms, f.recent_ms + f.recent_count);
+  std::sort(recent.begin(), recent.end());
+  const double max_ms = recent.empty() ? 0.0 : recent.back();
+  // Nearest rank: the smallest value with at least 95 % of the frames at or below it.
+  const double p95_ms =
+      recent.empty() ? 0.0 : recent[std::size_t(std::ceil(0.95 * double(recent.size()))) - 1];
+  return {{"frames", f.frames},
+          {"lastFrameMs", number(f.last_frame_ms)},
+          {"avgFrameMs", number(avg)},
+          {"maxFrameMs", number(max_ms)},
+          {"p95FrameMs", number(p95_ms)},
+          {"recomputes", f.recomputes},
+          {"lastRecomputeMs", number(f.last_recompute_ms)}};
+}
+
+Json walk_step(const ui::AppState& state) {
+  return Json::parse(ui::walk_step_json(state));
+}
+
+Json quiz(const ui::AppState& state) {
+  return Json::parse(ui::quiz_json(state));
+}
+
+Json fragment(const scene::link::Fragment& f) {
+  if (!f.ok()) return fail(f.error);
+  return {{"ok", true},
+          {"demo", f.demo.empty() ? Json(nullptr) : Json(f.demo)},
+          {"scene", f.scene.has_value()},
+          {"hide", panel_names(f.hide)},
+          {"view", f.view ? Json(scene::link::panel_name(*f.view)) : Json(nullptr)},
+          {"mode", f.mode ? Json(scene::link::mode_name(*f.mode)) : Json(nullptr)},
+          {"step", f.step > 0 ? Json(f.step) : Json(nullptr)},
+          {"theme", f.theme ? Json(scene::link::theme_name(*f.theme)) : Json(nullptr)},
+          {"zoom", f.zoom ? Json(*f.zoom) : Json(nullptr)},
+          {"lang", f.lang.empty() ? Json(nullptr) : Json(f.lang)}};
+}
+
+Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale) {
+  std::map<std::string, Json> sorted;  // by id
+  auto add = [&](const std::string& id) {
+    Json r = widget_rect(state, id, scale);
+    if (!r.is_null()) sorted[id] = std::move(r);
+  };
+  for (const auto& entry : state.widget_rects) add(entry.first);
+  const std::pair<const char*, const ui::GridGeometry*> grids[] = {
+      {"scores", &state.scores_grid}, {"weights", &state.weights_grid}, {"mask", &state.mask_grid}};
+  for (const auto& [name, grid] : grids) {
+    if (!grid->visible) continue;
+    for (int i = 0; i < grid->rows; ++i)
+      for (int j = 0; j < grid->cols; ++j)
+        add("cell/" + std::string(name) + "/" + std::to_string(i) + "/" + std::to_string(j));
+  }
+  // Multi-head weights: head/t/weights/i/j for each head, head/average/weights/i/j for their mean.
+  for (std::size_t g = 0; g < state.head_grids.size(); ++g) {
+    const ui::GridGeometry& grid = state.head_grids[g];
+    if (!grid.visible) continue;
+    const std::string head = g + 1 == state.head_grids.size() ? "average" : std::to_string(g);
+    for (int i = 0; i < grid.rows; ++i)
+      for (int j = 0; j < grid.cols; ++j)
+        add("head/" + head + "/weights/" + std::to_string(i) + "/" + std::to_string(j));
+  }
+  Json rects = Json::object();
+  for (auto& [id, r] : sorted) rects[id] = std::move(r);
+  return {{"framebuffer", {{"w", framebuffer_w}, {"h", framebuffer_h}}},
+          {"ui_scale", number(ui_scale)},
+          {"preset", state.preset_name},
+          {"example", ui::example_label(state)},
+          {"walk", walk_step(state)},
+          {"quiz", quiz(state)},
+          {"keyboard", Json::parse(ui::keyboard_json(state))},  // its focus and Tab order
+          {"rects", std::move(rects)}};
+}
+
+const char* reply(const Json& value) {
+  static std::string text;
+  text = value.dump();
+  return text.c_str();
+}
+
+}  // namespace app::page

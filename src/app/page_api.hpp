@@ -1,0 +1,59 @@
+// page_api.hpp — the JSON the app speaks to its page (window.attentionLab, web/share.js) and to
+// test harnesses (the desktop's --rects file): every reply is built here, with nlohmann::json.
+//
+//   state        {"scene": <scene JSON>, "result": <result JSON of every head> | null,
+//                 "ui": {"mode": NAME, "step": walk step or -1, "scoresTab": "raw"|"scaled",
+//                        "focusHead": t, "tooltip": "<last tooltip's text, or empty>",
+//                        "example": <the Example picker's label>, "edited": false,
+//                        "vectors": {"Q": "sliders"|"strip", "K": …, "V": …},
+//                        "flash": <FlashAttention step> | null, "decode": <Decode step> | null}}
+//   ok / fail    {"ok": true} / {"ok": false, "error": "<field: reason>"}
+//   widget_rect  {"x", "y", "w", "h"} (ImGui pixels ÷ scale, 6 significant digits) or null; value
+//                cells (Q/i/c, K/i/c, V/i/c) add "text": the width of the number drawn in them
+//   frame_stats  {"frames", "lastFrameMs", "avgFrameMs", "maxFrameMs", "p95FrameMs", "recomputes",
+//                 "lastRecomputeMs"} (max and p95 over the last 120 frames)
+//   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode", "step"}
+//   walk_step    {"index", "count", "title", "text", "numbers", "row"} (getStep; index −1: no walk)
+//   quiz         {"open", "question", "count", "answer", "picked", "right", …} (getQuiz)
+//   rects        {"framebuffer": {"w", "h"}, "ui_scale", "preset", "example", "walk", "quiz",
+//                 "rects": {id: rect}}
+//
+// On the web the exported C functions (web_platform.cpp, web_share.cpp) return reply(…): the JSON
+// text, valid until the next call (the page copies it at once).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "scene/link.hpp"
+#include "ui/app_state.hpp"
+
+namespace app::page {
+
+// Keys in the order written (the scene's own order: "version", "tokens", …).
+using Json = nlohmann::ordered_json;
+
+// The scene the app opens with, and the one a link without a scene returns to.
+inline constexpr const char* kDefaultPreset = "practice-qkv";
+
+Json ok();
+Json fail(std::string_view error);
+
+Json state(const ui::AppState& state);
+// Validate and load scene JSON text: ok(), or fail(error) with the state kept.
+Json load_scene_text(ui::AppState& state, std::string_view text);
+Json widget_rect(const ui::AppState& state, std::string_view id, float scale);
+Json frame_stats(const ui::AppState& state);
+// Walk through: {"index","count","title","text","numbers","row"} (index −1: no walk).
+Json walk_step(const ui::AppState& state);
+// {"open","question","count","answer","picked","right","feedback","explanation","questions"}.
+Json quiz(const ui::AppState& state);
+Json fragment(const scene::link::Fragment& f);
+// Every named widget and every visible heatmap/mask cell, ImGui pixels ÷ scale.
+Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale);
+
+// The text of `value`, kept until the next reply (for the exported C functions).
+const char* reply(const Json& value);
+
+}  // namespace app::page

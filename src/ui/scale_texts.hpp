@@ -1,0 +1,68 @@
+// scale_texts.hpp — every text that depends on the scale mode, in one table (one row per mode),
+// and the divisor written out. Read by the formula strip, the Controls panel, the heatmap panels,
+// the grid captions and the walk-through, so a new mode or a reworded one changes here only.
+#pragma once
+
+#include <string>
+
+#include "core/attention.hpp"
+#include "scene/scene.hpp"
+#include "ui/number_format.hpp"
+
+namespace ui {
+
+struct ScaleTexts {
+  const char* scaled_term;    // what softmax is applied to: "QKᵀ / √d_k"
+  const char* divide;         // the step's symbol: "÷ √d_k"
+  const char* formula;        // its segment in the formula strip ("" = none): "/ √d_k"
+  const char* caption_tab;    // the scaled grid's tab: "÷ √d_k + M"
+  const char* formula_help;   // tooltip of the formula strip's scale term
+  const char* controls_hint;  // under the Controls' scale buttons (√d_k adds its value)
+  const char* step_title;     // walk-through step "Scale"
+  const char* step_body;
+};
+
+inline const ScaleTexts& scale_texts(attn::ScaleMode mode) {
+  static const ScaleTexts table[] = {
+      // attn::ScaleMode::None
+      {"QKᵀ", "÷ 1", "", "+ M", "No scaling: the scores go into softmax as they are (the NumPy lesson).",
+       "softmax sees QKᵀ as it is (the NumPy lesson)", "Scale: none here",
+       "This scene leaves the scores as they are, like the NumPy lesson. Most models "
+       "divide them by √d_k, because dot products grow with the vectors' length d_k and "
+       "large scores push softmax to all-or-nothing. Try Scale = √d_k in Controls."},
+      // attn::ScaleMode::SqrtDk
+      {"QKᵀ / √d_k", "÷ √d_k", "/ √d_k", "÷ √d_k + M",
+       "÷ √d_k keeps scores from growing with the dimension, so softmax does not saturate.",
+       "softmax sees QKᵀ / √d_k", "Scale: ÷ √d_k",
+       "Dot products grow with the vectors' length d_k, and large scores push softmax "
+       "to all-or-nothing (one weight near 1, the rest near 0). Dividing every score by "
+       "√d_k keeps them in the range where softmax still shares the weight."},
+      // attn::ScaleMode::Temperature
+      {"QKᵀ / T", "÷ T", "/ T", "÷ T + M",
+       "÷ T: a small temperature sharpens the weights, a large one flattens them.",
+       "softmax sees QKᵀ / T: a small T sharpens", "Scale: ÷ T",
+       "Here every score is divided by a temperature T. A small T spreads the scores "
+       "apart, so softmax picks one key sharply; a large T squeezes them together, so "
+       "the weights even out."},
+  };
+  return table[static_cast<int>(mode)];
+}
+
+// The divisor written out with 3 significant digits: "√d_k = √8 = 2.828", "√(d_k/h) = √2 = 1.414"
+// (multi-head), "T = 0.5"; "" without scaling.
+inline std::string divisor_equation(const scene::Scene& s, double divisor) {
+  switch (s.scale.mode) {
+    case attn::ScaleMode::None:
+      return "";
+    case attn::ScaleMode::SqrtDk:
+      // A multi-head scene divides by the root of each head's size.
+      return (s.heads > 1 ? "√(d_k/h) = √" + std::to_string(s.d_k() / s.heads)
+                          : "√d_k = √" + std::to_string(s.d_k())) +
+             " = " + format_number(divisor, 3);
+    case attn::ScaleMode::Temperature:
+      return "T = " + format_number(divisor, 3);
+  }
+  return "";
+}
+
+}  // namespace ui

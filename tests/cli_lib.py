@@ -1,0 +1,49 @@
+"""cli_lib.py — what the Python tests share: their optional modules (a loud SKIP, exit 77, when one
+is missing: ctest's SKIP_RETURN_CODE, which scripts/test counts as skipped, never as passed) and
+running attention-lab-cli."""
+import importlib
+import subprocess
+import sys
+
+SKIP = 77
+PACKAGES = {"numpy": "python3-numpy", "torch": "python3-torch"}
+
+
+def require(module):
+    """The module, or print SKIP and exit 77 (run with Debian's /usr/bin/python3)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        print(f"SKIP: {module} is not installed for {sys.executable} "
+              f"(scripts/setup installs {PACKAGES.get(module, module)})")
+        sys.exit(SKIP)
+
+
+def run(cli, args, stdin_text=None, timeout=60):
+    """(exit status, stdout, stderr) of `cli args…`, fed `stdin_text` when given."""
+    proc = subprocess.run([cli] + list(args), input=None if stdin_text is None else stdin_text.encode(),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def projections(s):
+    """Q, K, V of a scene (its JSON as a dict) in float64: given directly, or X·W_q, X·W_k, X·W_v."""
+    np = require("numpy")
+    A = lambda key: np.array(s[key], dtype=np.float64)  # noqa: E731
+    if "X" in s:
+        X = A("X")
+        return X @ A("Wq"), X @ A("Wk"), X @ A("Wv")
+    return A("Q"), A("K"), A("V")
+
+
+def divisor_of(s, d_k):
+    """The scene's score divisor: 1 ("none"), √d_k ("sqrt_dk", the default) or the temperature."""
+    scale = s.get("scale", "sqrt_dk")
+    return 1.0 if scale == "none" else float(require("numpy").sqrt(d_k)) if scale == "sqrt_dk" else float(scale)
+
+
+def fail_report(failures, summary):
+    """Print the first 40 failures and "FAIL: <summary>"; the exit status 1."""
+    print("\n".join(failures[:40]))
+    print(f"FAIL: {summary}")
+    return 1

@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""attention-lab-cli --grad against PyTorch autograd (float64).
+
+usage: grad_crosscheck.py CLI CASE_DIR
+
+80 random scenes: projected (X, Wq, Wk, Wv) and direct (Q, K, V), h in {1, 2}, causal on and off,
+with and without Wo, scale none / sqrt_dk / a number, some with a custom mask holding a fully masked
+row, some with RoPE (both layouts). PyTorch builds the same forward pass from leaf tensors —
+Q = X Wq …, head t on its column slices, RoPE per head, S_t = Q_t K_tᵀ / s, masked softmax (a fully
+masked row is all zero), Y_t = A_t V_t, concat, · Wo — takes L = ½·Σ(output − target)² and calls
+backward(). Every gradient the CLI prints (dX, dWq, dWk, dWv, dWo; dQ, dK, dV for direct scenes) and
+the loss must agree within 1e-10 relative: |ours − torch| ≤ 1e-10 · (|torch| + 1e-3 · max|torch|)
+(the second term only keeps an entry that cancels to ~0 from demanding digits it does not have).
+A fully masked row must give exactly zero gradient to its own X row through Q, and nothing is NaN.
+
+Exit 0 on success, 1 on a mismatch, 77 (ctest SKIP) when torch is missing.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+SKIP = 77
+try:
+    import numpy as np
+    import torch
+except ImportError:
+    print("SKIP: torch/numpy not installed for " + sys.executable + " (scripts/setup installs python3-torch)")
+    sys.exit(SKIP)
+
+RTOL = 1e-10
+
+
+def run_cli(cli, path):
+    proc = subprocess.run([cli, "--grad", path], capture_output=True, timeout=60)
+    if proc.returncode != 0:
+        raise RuntimeError(f"--grad {path}: exit {proc.returncode}: {proc.stderr.decode()[:300]}")
+    return json.loads(proc.stdout)
+
+
+def rope_rows(M, base, layout, offset, heads):
+    """RoPE of each row (position offset + i), each head's block of d/heads columns on its own."""
+    n, d = M.shape
+    dh = d // heads
+    blocks = []
+    for t in range(heads):
+        B = M[:, t * dh:(t + 1) * dh]
+        cols = [None] * dh
+        for c in range(dh // 2):
+            theta = torch.tensor([(offset + i) * base ** (-2.0 * c / dh) for i in range(n)], dtype=torch.float64)
+            a, b = (2 * c, 2 * c + 1) if layout == "interleaved" else (c, c + dh // 2)
+            xa, xb = B[:, a], B[:, b]
+            cols[a] = xa * torch.cos(theta) - xb * torch.sin(theta)
+            cols[b] = xa * torch.sin(theta) + xb * torch.cos(theta)
+        blocks.append(torch.stack(cols, dim=1))
+    return torch.cat(blocks, dim=1)
+
+
+def torch_grads(s, target):
+    t64 = lambda m: torch.tensor(m, dtype=torch.float64, requires_grad=True)
+    leaves = {}
+    projected = "X" in s
+    if projected:
+        for k in ("X", "Wq", "Wk", "Wv"):
+            leaves[k] = t64(s[k])
+        Q, K, V = leaves["X"] @ leaves["Wq"], leaves["X"] @ leaves["Wk"], leaves["X"] @ leaves["Wv"]
+    else:
+        for k in ("Q", "K", "V"):
+            leaves[k] = t64(s[k])
+        Q, K, V = leaves["Q"], leaves["K"], leaves["V"]
+    if "Wo" in s:
+        leaves["Wo"] = t64(s["Wo"])
+    h = s.get("heads", 1)
+    n, dk, dv = Q.shape[0], Q.shape[1], V.shape[1]
+    if "rope" in s:
+        r = s["rope"]
+        Q = rope_rows(Q, r["base"], r["layout"], r.get("offset", 0), h)
+        K = rope_rows(K, r["base"], r["layout"], r.get("offset", 0), h)
+    allowed = torch.ones(n, n, dtype=torch.bool)
+    if s.get("causal"):
+        allowed &= torch.tril(torch.ones(n, n, dtype=torch.bool))
+    if "mask" in s:
+        allowed &= torch.tensor(s["mask"]) == 1
+    row_any = allowed.any(dim=1, keepdim=True).to(torch.float64)
+    scale = s.get("scale", "sqrt_dk")
+    ys = []
+    for t in range(h):
+        dkh, dvh = dk // h, dv // h
+        Qt, Kt, Vt = Q[:, t * dkh:(t + 1) * dkh], K[:, t * dkh:(t + 1) * dkh], V[:, t * dvh:(t + 1) * dvh]
+        div = 1.0 if scale == "none" else math.sqrt(dkh) if scale == "sqrt_dk" else float(scale)
+        S = (Qt @ Kt.T) / div
+        # masked cells → a huge finite negative (exp gives exactly 0); a fully masked row → all zero
+        A = torch.softmax(S.masked_fill(~allowed, -1e300), dim=1) * row_any
+        ys.append(A @ Vt)
+    out = torch.cat(ys, dim=1)
+    if "Wo" in s:
+        out = out @ leaves["Wo"]
+    loss = 0.5 * ((out - torch.tensor(target, dtype=torch.float64)) ** 2).sum()
+    loss.backward()
+    return float(loss), {"d" + k: v.grad.numpy() for k, v in leaves.items()}
+
+
+def random_scene(rng, index):
+    h = 1 + index % 2
+    projected = index % 5 != 4
+    n = int(rng.integers(1, 8))
+    use_rope = index % 7 == 3
+    dkh = 2 * int(rng.integers(1, 3)) if use_rope else int(rng.integers(1, 4))
+    dvh = int(rng.integers(1, 4))
+    dk, dv = h * dkh, h * dvh
+    mat = lambda r, c: rng.uniform(-2.0, 2.0, size=(r, c)).tolist()
+    s = {"version": 2, "tokens": [f"t{i}" for i in range(n)]}
+    if projected:
+        dm = int(rng.integers(1, 6))
+        s.update({"X": mat(n, dm), "Wq": mat(dm, dk), "Wk": mat(dm, dk), "Wv": mat(dm, dv)})
+    else:
+        s.update({"Q": mat(n, dk), "K": mat(n, dk), "V": mat(n, dv)})
+    s["scale"] = ["sqrt_dk", "none", float(rng.uniform(0.5, 3.0))][index % 3]
+    s["causal"] = (index // 2) % 2 == 1
+    if h > 1:
+        s["heads"] = h
+    d_out = dv
+    if (index // 4) % 2 == 1:
+        d_out = int(rng.integers(1, 5))
+        s["Wo"] = mat(dv, d_out)
+    if index % 3 == 1:
+        mask = (rng.uniform(size=(n, n)) < 0.75).astype(int)
+        mask[n - 1, :] = 0  # a fully masked row
+        s["mask"] = mask.tolist()
+    if use_rope:
+        s["rope"] = {"base": [10000.0, 100.0][index % 2], "layout": ["interleaved", "half"][(index // 7) % 2]}
+        if index % 2:
+            s["rope"]["offset"] = 3
+    s["target"] = mat(n, d_out)
+    return s
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    cli, case_dir = sys.argv[1], sys.argv[2]
+    os.makedirs(case_dir, exist_ok=True)
+    rng = np.random.default_rng(16)
+    failures, worst, checked = 0, 0.0, 0
+    counts = {"h1": 0, "h2": 0, "causal": 0, "wo": 0, "masked_row": 0, "rope": 0, "direct": 0}
+    for index in range(80):
+        s = random_scene(rng, index)
+        path = os.path.join(case_dir, f"grad{index:02d}.json")
+        with open(path, "w") as f:
+            json.dump(s, f)
+        ours = run_cli(cli, path)
+        target = s.pop("target")
+        loss, theirs = torch_grads(s, target)
+        counts["h1" if s.get("heads", 1) == 1 else "h2"] += 1
+        counts["causal"] += bool(s.get("causal"))
+        counts["wo"] += "Wo" in s
+        counts["masked_row"] += "mask" in s
+        counts["rope"] += "rope" in s
+        counts["direct"] += "X" not in s
+        expected_keys = ["loss"] + (["dX", "dWq", "dWk", "dWv"] if "X" in s else ["dQ", "dK", "dV"]) + \
+            (["dWo"] if "Wo" in s else [])
+        if list(ours.keys()) != expected_keys:
+            print(f"FAIL {path}: keys {list(ours.keys())}, expected {expected_keys}")
+            failures += 1
+            continue
+        pairs = [("loss", np.array([ours["loss"]]), np.array([loss]))]
+        pairs += [(k, np.array(ours[k], dtype=np.float64), theirs[k]) for k in expected_keys[1:]]
+        for name, a, b in pairs:
+            checked += a.size
+            if a.shape != b.shape or not np.all(np.isfinite(a)):
+                print(f"FAIL {path}: {name} shape {a.shape} vs {b.shape} or not finite")
+                failures += 1
+                continue
+            bound = RTOL * (np.abs(b) + 1e-3 * np.abs(b).max(initial=0.0))
+            err = np.abs(a - b)
+            scale = np.abs(b) + 1e-3 * np.abs(b).max(initial=0.0)
+            rel = np.where(scale > 0, err / np.where(scale > 0, scale, 1), err)
+            worst = max(worst, float(rel.max(initial=0.0)))
+            if not np.all(err <= bound):
+                print(f"FAIL {path}: {name} max error {err.max():.3e} (relative {rel.max():.3e})")
+                failures += 1
+        # A fully masked row i of a projected scene sends no gradient into X[i] through its query.
+        if "mask" in s and "X" in s and "heads" not in s:
+            dq_row = np.array(ours["dX"])[len(s["tokens"]) - 1]
+            # X[n−1] also acts as a key/value for other rows, so only check when nobody sees it.
+            if all(row[len(s["tokens"]) - 1] == 0 for row in s["mask"]) and np.any(dq_row != 0):
+                print(f"FAIL {path}: fully masked, unseen row has a nonzero dX")
+                failures += 1
+    print(f"--grad vs torch autograd: 80 scenes {counts}, {checked} numbers, worst relative error "
+          f"{worst:.2e} (limit {RTOL:g}); {failures} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
