@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -192,12 +193,16 @@ TEST_CASE("each task reaches 95% accuracy on fresh sequences within 3000 steps (
     train::Trainer t(c);
     const double before = t.accuracy();
     int reached = -1;
+    const auto start = std::chrono::steady_clock::now();
     while (t.steps() < 3000 && reached < 0) {
       for (int k = 0; k < 25; ++k) t.step();
       if (t.accuracy() >= 0.95) reached = t.steps();
     }
+    // Wall time is reported, not asserted (the machine may be loaded).
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     MESSAGE(std::string(train::task_name(task)), ": accuracy ", before, " → ≥ 0.95 after ", reached,
-            " steps");
+            " steps, ", ms, " ms wall (an accuracy check on 256 sequences every 25 steps included)");
     CHECK(before < 0.5);  // chance is 1/8: it really learned
     CHECK(reached > 0);
     CHECK(t.losses().back() < t.losses().front() / 4);

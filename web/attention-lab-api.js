@@ -28,6 +28,9 @@
 //   getQuiz()             {open, question, count, answer, picked: [choice or −1 per question], right,
 //                          feedback, explanation, questions: [prompt…]} (question and choices 0-based)
 //   openQuiz(q)           open the quiz at question q (−1 closes it)
+//   getTraining()         {running, task, step, loss, accuracy, lr, seed, heads}: the Train mode's run (loss: the
+//                          last step's batch cross-entropy, null before the first step; accuracy: on 64 fresh
+//                          sequences, null until measured; step 0 and running false before the mode was shown)
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c (slider or strip cell of component c of token i; these
@@ -45,6 +48,7 @@
 //                         walk/stage/K (the pipeline's K-th chip) scores/tab/raw scores/tab/scaled
 //                         weights/entropy weights/argmax quiz/open quiz/Q/choice/C quiz/Q/showme
 //                         quiz/Q/feedback quiz/prev quiz/next quiz/close quiz/back
+//                         check/scores check/weights check/mask check/output (a click opens the quiz)
 //                         learned scenes: X/i/m Wq/m/c Wk/m/c Wv/m/c make-direct dmodel; direct: make-learned
 //                         Key space mode: keyspace/q/i (arrow tip) keyspace/k/j valuespace/v/j valuespace/y/i
 //                         export/menu (the Export… button) and, while its menu is open, export/numpy
@@ -55,6 +59,8 @@
 //                         decode/new-row decode/output
 //                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
 //                         weights-log (the weights' log colour scale)
+//                         Train mode: train/task (train/task/NAME each task while open) train/play train/pause train/step train/reset train/lr
+//                         train/seed train/heads/N train/speed train/status train/curve train/predictions
 //                         scale/none scale/sqrt_dk scale/temperature (the Scale choices)
 //                         view/menu (the View button) and, while its menu is open, view/theme/dark
 //                         view/theme/light view/theme/contrast zoom/out zoom/reset zoom/in view/lang/en
@@ -169,6 +175,9 @@
     },
     getQuiz() {
       return callJson("al_get_quiz");
+    },
+    getTraining() {
+      return callJson("al_get_training");
     },
     openQuiz(question) {
       const q = Number(question);

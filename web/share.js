@@ -76,7 +76,13 @@
   textField.spellcheck = false;
   textField.wrap = "off"; // code: one line per line, scrolled sideways
   textField.setAttribute("aria-label", "Exported text");
-  textField.addEventListener("focus", () => textField.select());
+  // Selected backward (the caret at the start) so that the field shows the text's first lines, not
+  // its end (a textarea scrolled to its end also left a ghost of itself over the canvas in Chromium).
+  const selectText = () => {
+    textField.setSelectionRange(0, textField.value.length, "backward");
+    textField.scrollTop = 0;
+  };
+  textField.addEventListener("focus", selectText);
   const linkClose = element("button", "share-close", linkBox, "×");
   linkClose.type = "button";
   linkClose.title = "Close";
@@ -308,7 +314,7 @@
       textField.value = text;
       linkBox.classList.remove("hidden");
       textField.focus();
-      textField.select();
+      selectText();
     }
   }
 

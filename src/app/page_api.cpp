@@ -117,6 +117,21 @@ Json walk_step(const ui::AppState& state) {
   return Json::parse(ui::walk_step_json(state));
 }
 
+Json training(const ui::AppState& state) {
+  const ui::TrainUi& t = state.ui.train;
+  const attn::train::Trainer* run = t.trainer.get();
+  Json j;
+  j["running"] = t.running;
+  j["task"] = attn::train::task_name(t.config.task);
+  j["step"] = run ? run->steps() : 0;
+  j["loss"] = run && !run->losses().empty() ? Json(run->losses().back()) : Json(nullptr);
+  j["accuracy"] = t.accuracy >= 0 ? Json(t.accuracy) : Json(nullptr);
+  j["lr"] = run ? run->lr() : attn::train::default_lr(t.config.optimizer);
+  j["seed"] = t.config.seed;
+  j["heads"] = t.config.heads;
+  return j;
+}
+
 Json quiz(const ui::AppState& state) {
   return Json::parse(ui::quiz_json(state));
 }

@@ -223,6 +223,12 @@ EMSCRIPTEN_KEEPALIVE const char* al_set_step(int index) {
   return page::reply(page::ok());
 }
 
+// The Train mode's run: getTraining() → {running, task, step, loss, accuracy, lr, seed, heads}.
+EMSCRIPTEN_KEEPALIVE const char* al_get_training() {
+  if (!app::g_app) return page::reply(nullptr);
+  return page::reply(page::training(app::g_app->state));
+}
+
 // The quiz: getQuiz() / openQuiz(q) (q 0-based; −1 closes it).
 EMSCRIPTEN_KEEPALIVE const char* al_get_quiz() {
   if (!app::g_app) return page::reply(nullptr);

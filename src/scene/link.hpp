@@ -64,7 +64,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
-enum class Mode { Explore, Walk, Heads, KeySpace, Flash, Decode };
+enum class Mode { Explore, Walk, Heads, KeySpace, Flash, Decode, Train };
 
 struct ModeInfo {
   Mode mode;
@@ -78,6 +78,7 @@ inline constexpr ModeInfo kModes[] = {
     {Mode::KeySpace, "keyspace", "Key space"},
     {Mode::Flash, "flash", "FlashAttention"},  // the tiled pass step by step (ui/panels/flash_panel.cpp)
     {Mode::Decode, "decode", "Decode"},        // KV-cache decoding token by token
+    {Mode::Train, "train", "Train"},           // watch attention learn a toy task (ui/train_mode.cpp)
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;

@@ -24,6 +24,7 @@
 #include "ui/keyboard.hpp"
 #include "ui/palette.hpp"
 #include "ui/steppers.hpp"
+#include "ui/train_state.hpp"
 #include "ui/walk_steps.hpp"
 
 namespace ui {
@@ -129,6 +130,8 @@ struct UiState {
   // --- the FlashAttention and Decode modes: the step on screen (ui/steppers.hpp)
   FlashStepper flash;
   DecodeStepper decode;
+  // --- the Train mode: the run, its settings and measurements (ui/train_mode.hpp)
+  TrainUi train;
 };
 
 // The Key space mode's pictures (panels/keyspace_panel.cpp): which query they follow, the planes

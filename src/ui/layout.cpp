@@ -27,6 +27,7 @@
 #include "ui/panels/panel_parts.hpp"
 #include "ui/sharing.hpp"
 #include "ui/theme.hpp"
+#include "ui/train_mode.hpp"
 #include "ui/view_menu.hpp"
 #include "ui/walk_mode.hpp"
 
@@ -304,6 +305,20 @@ struct Screen {
     if (open("KV cache", pos, size, ImGuiWindowFlags_NoScrollbar)) draw_decode_cache(state, fonts);
     close();
   }
+  // Train mode (train_mode.cpp): the run's controls, the loss curve, the sample's predictions.
+  void train_controls(ImVec2 pos, ImVec2 size) {
+    if (open("Train", pos, size)) draw_train_panel(state, fonts);
+    close();
+  }
+  void train_curve(ImVec2 pos, ImVec2 size) {
+    if (open("Loss", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+      draw_train_curve(state, fonts);
+    close();
+  }
+  void train_predictions(ImVec2 pos, ImVec2 size) {
+    if (open("Predictions", pos, size, ImGuiWindowFlags_NoScrollbar)) draw_train_predictions(state, fonts);
+    close();
+  }
   void keyspace(ImVec2 pos, ImVec2 size) {
     if (open("Key space", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
       claim_hover(state, Term::Keys);
@@ -358,7 +373,12 @@ void layout_panels(Screen& sc, bool walk) {
     const float full_w = W - 2.0f * margin;
     const float left_w_used = !(top_row || bottom_row) ? full_w : left_w;
     if (show_ctrl && show_vec) {
-      const float ctrl_h = std::min(controls_h, 0.6f * body_h);
+      // On a short display (a phone in landscape) the controls get at most 60 % of what is on
+      // screen (down to the causal row; the rest scrolls inside the panel), so the vectors panel
+      // starts above the fold.
+      const float visible_h = H - body_y - margin;
+      const float ctrl_cap = visible_h < 38.0f * em ? std::max(9.0f * em, 0.6f * visible_h) : 0.6f * body_h;
+      const float ctrl_h = std::min(controls_h, ctrl_cap);
       sc.controls(ImVec2(margin, body_y), ImVec2(left_w_used, ctrl_h));
       sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(left_w_used, body_h - ctrl_h - gap));
     } else if (show_ctrl) {
@@ -402,8 +422,8 @@ void layout_panels(Screen& sc, bool walk) {
     // A learned scene has four rows per token (x, q, k, v) and the W grids below them.
     const bool learned = state.scene.mode == scene::Mode::Projected;
     const float per_token = learned ? 7.4f * em : 5.6f * em;
-    const float tokens_h = std::min(learned ? 40.0f * em : 28.0f * em,
-                                    std::max(12.0f * em, float(state.scene.n()) * per_token));
+    const float tokens_h =
+        std::min(learned ? 40.0f * em : 28.0f * em, std::max(12.0f * em, float(state.scene.n()) * per_token));
     const float square = std::min(w, 30.0f * em);
     if (walk) {
       const float card_h = walk_card_height(state, sc.fonts, w);
@@ -483,7 +503,12 @@ void layout_heads(Screen& sc) {
     const float body_h = std::max(H - body_y - margin, (sharing().view ? 10.0f : 38.0f) * em);
     const bool left = show_ctrl || show_vec;
     if (show_ctrl && show_vec) {
-      const float ctrl_h = std::min(controls_h, 0.6f * body_h);
+      // On a short display (a phone in landscape) the controls get at most 60 % of what is on
+      // screen (down to the causal row; the rest scrolls inside the panel), so the vectors panel
+      // starts above the fold.
+      const float visible_h = H - body_y - margin;
+      const float ctrl_cap = visible_h < 38.0f * em ? std::max(9.0f * em, 0.6f * visible_h) : 0.6f * body_h;
+      const float ctrl_h = std::min(controls_h, ctrl_cap);
       sc.controls(ImVec2(margin, body_y), ImVec2(left_w, ctrl_h));
       sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(left_w, body_h - ctrl_h - gap));
     } else if (show_ctrl) {
@@ -619,6 +644,38 @@ void layout_keyspace(Screen& sc) {
   }
 }
 
+// Train: the controls above the loss curve on the left; the weights of the sample sequence (the
+// model itself, updated every step) above its predictions on the right. Narrow: controls, weights,
+// predictions, curve in one scrolling column.
+void layout_train(Screen& sc) {
+  train_tick(sc.state);
+  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  if (!sc.narrow) {
+    const float body_h = std::max(H - body_y - margin, 34.0f * em);
+    const float left_w = std::floor(std::clamp(0.36f * W, 24.0f * em, 32.0f * em));
+    const float controls_h = std::min(24.0f * em, 0.64f * body_h);
+    sc.train_controls(ImVec2(margin, body_y), ImVec2(left_w, controls_h));
+    sc.train_curve(ImVec2(margin, body_y + controls_h + gap), ImVec2(left_w, body_h - controls_h - gap));
+    const float rx = margin + left_w + gap, rw = W - rx - margin;
+    const float pred_h = 10.4f * em;
+    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(rx, body_y), ImVec2(rw, body_h - pred_h - gap));
+    sc.train_predictions(ImVec2(rx, body_y + body_h - pred_h), ImVec2(rw, pred_h));
+  } else {
+    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
+    float y = body_y;
+    const float controls_h = 24.5f * em, square = std::min(w, 30.0f * em);
+    sc.train_controls(ImVec2(margin, y), ImVec2(w, controls_h));
+    y += controls_h + gap;
+    const float weights_h = square * (sc.state.scene.heads > 1 ? 1.1f : 0.9f) + 7.0f * em;
+    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(margin, y), ImVec2(w, weights_h));
+    y += weights_h + gap;
+    sc.train_predictions(ImVec2(margin, y), ImVec2(w, 9.0f * em));
+    y += 9.0f * em + gap;
+    sc.train_curve(ImVec2(margin, y), ImVec2(w, 16.0f * em));
+  }
+}
+
 // Each mode's layout, in the order of scene::link::kModes.
 struct ModeLayout {
   scene::link::Mode mode;
@@ -631,6 +688,7 @@ constexpr ModeLayout kLayouts[] = {
     {scene::link::Mode::KeySpace, layout_keyspace},
     {scene::link::Mode::Flash, layout_flash},
     {scene::link::Mode::Decode, layout_decode},
+    {scene::link::Mode::Train, layout_train},
 };
 static_assert(sizeof(kLayouts) / sizeof(kLayouts[0]) == std::size_t(scene::link::kModeCount),
               "every mode of scene::link::kModes needs its layout here");

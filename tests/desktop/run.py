@@ -42,6 +42,9 @@ pixels of the error colour) up to a deadline.
   modes        FlashAttention and Decode: --mode at 1280x720 and 390x844 with every control of the
                mode inside the window; in a live window flash/next computes tile (0, 0) (its cell
                brightens, a later tile stays dimmed) and decode/next ×3 grows the cache by three rows
+  train        the Train mode (check_train.py): --mode train draws its widgets; a model trained by
+               attention-lab-cli --train previous-token opens in it, its weights grid cell by cell
+               against NumPy with the sub-diagonal
   sanitizer    with SANITIZED_APP: three presets under ASan + UBSan exit 0 with no sanitizer
                report, and no leak whose stack passes through this repository (Mesa and X11 leak
                a few hundred bytes of their own at exit, outside it: those are counted, not failed)
@@ -808,6 +811,10 @@ class Desktop:
                    base + ".rects.json", "--scene", scene, "--label", "three-heads (Heads mode)"]))
         check("--mode nope: exits 2", run([self.app, "--mode", "nope", "--frames", "1"], timeout=60).returncode == 2)
 
+    def case_train(self):
+        relay(run([PYTHON, os.path.join(HERE, "check_train.py"), "--app", self.app, "--cli", self.cli, "--out",
+                   self.out], timeout=600))
+
     def case_sanitizer(self):
         # Leaks do not change the exit status (LSAN exitcode=0): they are judged by where they come
         # from. A finding in our code (src/) or in the ImGui we compile (third_party/) has this
@@ -861,7 +868,7 @@ def sanitizer_findings(text, root):
 
 
 CASES = ["presets", "walk", "gallery", "keyspace", "hidpi", "cli-errors", "bad-file", "keyboard", "export-png",
-         "export-menu", "drop", "gallery-mouse", "heads", "modes", "theme", "keyboard-a11y", "sanitizer"]
+         "export-menu", "drop", "gallery-mouse", "heads", "modes", "train", "theme", "keyboard-a11y", "sanitizer"]
 
 
 def main():

@@ -169,8 +169,10 @@ test("the address bar follows edits with replaceState (no history entries), and 
   // Ten quick edits: one address update after they stop, no new history entries.
   for (let seed = 10; seed < 20; seed++) await setState(page, randomScene(seed));
   const last = (await getState(page)).scene;
-  const h = await waitForHash(page, (x) => x.startsWith("#s="), "the hash did not follow setState");
-  assert.equal(`${app.url}${h}`, await link(page), "the address bar holds link()");
+  // On a busy machine one update may land between two edits (300 ms apart); the last one wins.
+  const want = await link(page);
+  const h = await waitForHash(page, (x) => `${app.url}${x}` === want, "the address bar did not come to hold link()");
+  assert.ok(h.startsWith("#s="), h);
   assert.equal(await page.evaluate(() => history.length), historyLength, "edits must not add history entries");
 
   // A slider drag follows too.

@@ -230,6 +230,29 @@ test("quiz: every question answered wrong then right shows the right feedback; s
   assertClean(app);
 });
 
+test("quiz: each panel's Check yourself line opens the quiz at its own question", async (t) => {
+  const app = await open(t, { suffix: "#demo=practice-qkv", context: { viewport: { width: 1280, height: 720 } } });
+  const { page } = app;
+  // ui/panels/panel_parts.hpp pairs each panel's line with a quiz question (ui/quiz.cpp).
+  const lines = [
+    ["check/scores", 0, /^Which two things decide how much one token attends/],
+    ["check/weights", 1, /^Fill in: scores = Q @ ____/],
+    ["check/mask", 6, /^With a causal mask over 5 tokens/],
+    ["check/output", 7, /^The query \[1, 0\] meets the keys/],
+  ];
+  const questions = await page.evaluate(() => window.attentionLab.getQuiz().questions);
+  for (const [id, q, text] of lines) {
+    assert.equal((await getQuiz(page)).open, false, `${id}: the quiz is closed before the click`);
+    await clickWidget(page, id);
+    const quiz = await getQuiz(page);
+    assert.equal(quiz.open, true, `${id} opens the quiz`);
+    assert.equal(quiz.question, q, `${id} opens question ${q + 1}`);
+    assert.match(questions[q], text, `${id}: question ${q + 1} is the panel's question`);
+    await page.evaluate(() => window.attentionLab.openQuiz(-1));
+  }
+  assertClean(app);
+});
+
 test("walk: screenshots of every step at 1280×720 and on a phone", async (t) => {
   for (const [name, viewport] of [
     ["desktop", { width: 1280, height: 720 }],

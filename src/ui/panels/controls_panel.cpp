@@ -13,7 +13,14 @@ namespace ui {
 // Generate…: a popup building a scene from a pattern (scene/generate.hpp) — up to 1024 tokens with
 // structure the weights show. Its link is #gen=PATTERN,N,D_K,D_V,SEED until it is edited.
 void draw_generate_button(AppState& state, const Fonts& fonts) {
-  if (ImGui::Button((std::string(tr(Text::Generate)) + "##generate").c_str())) {
+  // After the share buttons, on their last row when it has room (a notice below then does not push
+  // the controls past their panel's height, which would wrap the buttons differently).
+  const std::string label = std::string(tr(Text::Generate)) + "##generate";
+  const float w = ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  ImGui::SameLine();
+  if (ImGui::GetCursorScreenPos().x + w > right_edge) ImGui::NewLine();
+  if (ImGui::Button(label.c_str())) {
     if (state.generated) state.ui.gen_draft = *state.generated;
     ImGui::OpenPopup("generate");
   }
@@ -174,9 +181,10 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     }
     record_item_rect(state, "temperature");
   }
-  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
-  ImGui::PushFont(fonts.small);
-  if (state.computed) {
+  // The scale's one-line reading (left out on short displays to keep the causal row in view).
+  if (state.computed && !state.ui.compact_headers) {
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
+    ImGui::PushFont(fonts.small);
     std::string hint = scale_texts(s.scale.mode).controls_hint;
     if (s.scale.mode == attn::ScaleMode::SqrtDk && s.heads > 1)  // each head divides by √ of its key size
       hint = "each head's softmax sees Q_t K_tᵀ / √(d_k/h), √" + std::to_string(s.d_k() / s.heads) + " = " +
@@ -184,8 +192,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     else if (s.scale.mode == attn::ScaleMode::SqrtDk)
       hint += ", √" + std::to_string(s.d_k()) + " = " + format_number(state.result.divisor, 3);
     ImGui::TextDisabled("%s", hint.c_str());
+    ImGui::PopFont();
   }
-  ImGui::PopFont();
 
   // Causal mask.
   bool causal = s.causal;

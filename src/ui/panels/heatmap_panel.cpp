@@ -399,8 +399,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   g.sum_w = scores ? 0.0f : sum_room;
   const float line = ImGui::GetTextLineHeight();
   // Both heatmaps reserve the taller of their questions: side by side, their cells stay level.
-  const float check_h =
-      std::max(check_question_height(fonts, kCheckScores), check_question_height(fonts, kCheckWeights));
+  const float check_h = std::max(check_question_height(fonts, kCheckScores.question),
+                                 check_question_height(fonts, kCheckWeights.question));
   const float legend_h = 2.4f * em + check_h;
   // Cells fill the panel up to kMaxCellEm (a panel shown alone, few tokens). Whole pixels while
   // cells are big enough to show gaps; large n gets fractional cells (the shader samples one texel
@@ -615,7 +615,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     swatch_w = 2.9f * em + ImGui::CalcTextSize(caption.masked.c_str()).x;
     ImGui::PopFont();
   }
-  const float right = start.x + avail.x;
+  // Weights: the log toggle sits right of the grid, level with the legend; keep clear of it.
+  const float right = scores ? start.x + avail.x : grid_max.x;
   const float legend_w = std::max(
       4.0f * em, std::min(std::clamp(grid_w, 8.0f * em, 14.0f * em), right - g.grid_min.x - swatch_w));
   draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, grid_max.y + 0.6f * em), legend_w, any_masked,
@@ -634,16 +635,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   // Claim the space so the window knows its content size.
   ImGui::SetCursorScreenPos(start);
   ImGui::Dummy(ImVec2(block_w, (y0 - start.y) + block_h -
-                                   std::max(check_question_height(fonts, kCheckScores),
-                                            check_question_height(fonts, kCheckWeights))));
+                                   std::max(check_question_height(fonts, kCheckScores.question),
+                                            check_question_height(fonts, kCheckWeights.question))));
 
-  if (scores) {
-    check_question(fonts, kCheckScores,
-                   "One token's query and the other token's key: score(i, j) = q_i · k_j.\n"
-                   "The values play no part in the scores.");
-  } else {
-    check_question(fonts, kCheckWeights, "K.T (Kᵀ): every query dotted with every key, all pairs at once.");
-  }
+  check_question(state, fonts, scores ? kCheckScores : kCheckWeights);
 
   if (hover_i >= 0) {
     state.next_hovered_term = term;

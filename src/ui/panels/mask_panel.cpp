@@ -45,7 +45,8 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   // Cells as large as the panel allows (up to kMaxCellEm), the grid centred; the key labels take
   // one line, or two when they do not fit their columns.
   auto fit_cell = [&](int label_lines) {
-    const float reserved_h = float(label_lines) * line + 0.3f * em + check_question_height(fonts, kCheckMask);
+    const float reserved_h =
+        float(label_lines) * line + 0.3f * em + check_question_height(fonts, kCheckMask.question);
     float c = std::min((avail.x - label_w) / float(n), (avail.y - reserved_h) / float(n));
     c = std::clamp(c, 0.1f, kMaxCellEm * em);
     return c >= 4.0f ? std::floor(c) : c;
@@ -56,7 +57,8 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   if (label_lines == 2) cell = fit_cell(2);
   const float grid_w = cell * float(n);
   const float header_h = float(label_lines) * line + 0.2f * em;
-  const float free_h = avail.y - header_h - grid_w - 0.1f * em - check_question_height(fonts, kCheckMask);
+  const float free_h =
+      avail.y - header_h - grid_w - 0.1f * em - check_question_height(fonts, kCheckMask.question);
   const ImVec2 origin(std::floor(start.x + label_w + std::max(0.0f, 0.5f * (avail.x - label_w - grid_w))),
                       std::floor(start.y + header_h + std::max(0.0f, 0.5f * free_h)));
   const ImVec2 grid_max(origin.x + grid_w, origin.y + grid_w);
@@ -156,9 +158,7 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
     const ImVec2 a(origin.x + cell * float(lit_j), origin.y + cell * float(lit_i));
     outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::kSelection, std::max(1.5f, 0.12f * em));
   }
-  check_question(fonts, kCheckMask,
-                 "Tokens 0, 1 and 2. Tokens 3 and 4 are in its future: their scores become −∞,\n"
-                 "so softmax gives them exactly 0 and the first three weights sum to 1.");
+  check_question(state, fonts, kCheckMask);
 }
 
 }  // namespace ui

@@ -36,7 +36,7 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
   const float outer_w = ImGui::GetContentRegionAvail().x;
   const float fit_box_w =
       (outer_w - std::min(6.0f * em, 0.25f * outer_w) - style.ItemSpacing.x * float(d_v)) / float(d_v);
-  ImGui::BeginChild("##output", ImVec2(0, -check_question_height(fonts, kCheckOutput)), false,
+  ImGui::BeginChild("##output", ImVec2(0, -check_question_height(fonts, kCheckOutput.question)), false,
                     fit_box_w < min_box_w ? ImGuiWindowFlags_HorizontalScrollbar : 0);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_w = std::min(6.0f * em, 0.25f * ImGui::GetContentRegionAvail().x);
@@ -152,9 +152,7 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
     ImGui::PopFont();
   }
   ImGui::EndChild();
-  check_question(fonts, kCheckOutput,
-                 "Its weight row is nearly one-hot: y_i = Σ_j a_ij v_j ≈ v_j of the matching key.\n"
-                 "Attention is a soft dictionary lookup (see the soft-dictionary example).");
+  check_question(state, fonts, kCheckOutput);
 }
 
 }  // namespace ui

@@ -89,7 +89,7 @@ void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& t
 
 namespace {
 constexpr const char* kCheckLabel = "Check yourself:";
-constexpr const char* kCheckPrompt = "(hover for the answer)";
+constexpr const char* kCheckPrompt = "(hover: answer · click: quiz)";
 constexpr int kMaxCheckLines = 3;
 
 // Width left for the question after the label, in the current window (small font pushed).
@@ -107,13 +107,16 @@ float check_question_height(const Fonts& fonts, const char* question) {
   return std::min(wrapped, float(kMaxCheckLines) * line) + ImGui::GetStyle().ItemSpacing.y;
 }
 
-void check_question(const Fonts& fonts, const char* question, const char* answer) {
+void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& check) {
+  const char* question = check.question;
   const float height = check_question_height(fonts, question);
   ImGui::PushFont(fonts.small);
   const float bottom = ImGui::GetWindowContentRegionMax().y - height;
   // The panel reserved these lines; the last item's trailing spacing may overlap them.
   if (ImGui::GetCursorPosY() <= bottom + ImGui::GetStyle().ItemSpacing.y + 1.0f) {
     ImGui::SetCursorPosY(bottom);
+    // Label and question are one target: hover shows the answer, a click opens the quiz there.
+    ImGui::BeginGroup();
     ImGui::TextColored(to_vec4(palette::kAccent), "%s", kCheckLabel);
     ImGui::SameLine();
     const float room = check_question_room();
@@ -132,12 +135,18 @@ void check_question(const Fonts& fonts, const char* question, const char* answer
       ImGui::PopTextWrapPos();
     }
     ImGui::PopStyleColor();
+    ImGui::EndGroup();
+    record_item_rect(state, check.id);
     const bool hovered = ImGui::IsItemHovered();
-    if (with_prompt && !hovered) {
+    if (hovered) {
+      ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+      ImGui::SetTooltip("%s\n\n%s\n\nClick: the quiz, at question %d.", question, check.answer,
+                        check.quiz_question + 1);
+      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) open_quiz(state, check.quiz_question);
+    } else if (with_prompt) {
       ImGui::SameLine();
       ImGui::TextColored(to_vec4(palette::kAccent), "%s", kCheckPrompt);
     }
-    if (hovered) ImGui::SetTooltip("%s\n\n%s", question, answer);
   }
   ImGui::PopFont();
 }

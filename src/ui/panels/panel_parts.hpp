@@ -84,19 +84,38 @@ int column_label_lines(const std::vector<std::string>& tokens, float cell, int s
 void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& tokens, ImVec2 origin,
                         float cell, int step, int lines, int lit, ImU32 color);
 
-// One of the lessons' check questions at the bottom of the current panel (when there is room): the
-// whole question, wrapped under itself when it is longer than the panel is wide; the answer shows on
-// hover.
-void check_question(const Fonts& fonts, const char* question, const char* answer);
+// One of the lessons' check questions, one per panel: the question, the answer shown on hover, the
+// quiz question (ui/quiz.cpp, 0-based) a click opens, and the widget id of the line.
+struct CheckQuestion {
+  const char* question;
+  const char* answer;
+  int quiz_question;
+  const char* id;
+};
+inline constexpr CheckQuestion kCheckScores = {
+    "which two things decide how much one token attends to another?",
+    "One token's query and the other token's key: score(i, j) = q_i · k_j.\n"
+    "The values play no part in the scores.",
+    0, "check/scores"};
+inline constexpr CheckQuestion kCheckWeights = {
+    "fill in: scores = Q @ ____", "K.T (Kᵀ): every query dotted with every key, all pairs at once.", 1,
+    "check/weights"};
+inline constexpr CheckQuestion kCheckMask = {
+    "causal on: which tokens does token 2 see?",
+    "Tokens 0, 1 and 2. Tokens 3 and 4 are in its future: their scores become −∞,\n"
+    "so softmax gives them exactly 0 and the first three weights sum to 1.",
+    6, "check/mask"};
+inline constexpr CheckQuestion kCheckOutput = {
+    "why does a query close to one key return almost that key's value?",
+    "Its weight row is nearly one-hot: y_i = Σ_j a_ij v_j ≈ v_j of the matching key.\n"
+    "Attention is a soft dictionary lookup (see the soft-dictionary example).",
+    7, "check/output"};
+
+// The check question at the bottom of the current panel (when there is room): the whole question,
+// wrapped under itself when it is longer than the panel is wide.
+void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& check);
 // The height `question` takes at the bottom of the current window (to reserve below its content).
 float check_question_height(const Fonts& fonts, const char* question);
-
-// The lessons' check questions, one per panel.
-inline constexpr const char* kCheckScores = "which two things decide how much one token attends to another?";
-inline constexpr const char* kCheckWeights = "fill in: scores = Q @ ____";
-inline constexpr const char* kCheckMask = "causal on: which tokens does token 2 see?";
-inline constexpr const char* kCheckOutput =
-    "why does a query close to one key return almost that key's value?";
 
 // Hover the current panel window → `term` becomes this frame's hovered term (unless something more
 // specific claimed it).

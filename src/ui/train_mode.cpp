@@ -1,0 +1,472 @@
+// train_mode.cpp — the Train mode's run and panels (see train_mode.hpp).
+//
+// [SECTION] the run: create, adopt edited weights, show the model as the scene, measure
+// [SECTION] train_tick: Play at the chosen pace within the frame's CPU budget
+// [SECTION] draw_train_panel: task, Play / Pause / Step / Reset, learning rate, seed, heads, pace
+// [SECTION] draw_train_curve: loss (log scale) and accuracy over the steps
+// [SECTION] draw_train_predictions: what each position must name and what the model names
+#include "ui/train_mode.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "scene/train_json.hpp"
+#include "ui/panels/panel_parts.hpp"
+#include "ui/theme.hpp"
+
+namespace ui {
+namespace {
+
+namespace train = attn::train;
+
+constexpr double kBudgetMs = 6.0;                      // training work per frame (of the 8 ms frame budget)
+constexpr int kLiveEvalSequences = 64;                 // the live accuracy: the first 64 fresh sequences
+constexpr int kAccuracyEvery = 10;                     // steps between accuracy measurements while playing
+constexpr ImU32 kGood = IM_COL32(150, 215, 120, 255);  // right prediction, accuracy curve
+constexpr ImU32 kLossColor = IM_COL32(240, 170, 90, 255);
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Does `s` have the model's shape, so that its weights can be trained further?
+bool model_shaped(const scene::Scene& s) {
+  return s.mode == scene::Mode::Projected && s.n() == train::kSeqLen && s.X.cols() == train::kModelDim &&
+         s.Wq.cols() == train::kKeyDim && s.Wk.cols() == train::kKeyDim && s.Wv.cols() == train::kKeyDim &&
+         s.Wo.rows() == train::kKeyDim && s.Wo.cols() == train::kClasses && s.causal && !s.rope_on &&
+         s.mask.size() == 0 && s.scale.mode == attn::ScaleMode::SqrtDk && train::kKeyDim % s.heads == 0;
+}
+
+train::Params params_of(const scene::Scene& s) {
+  return {s.Wq, s.Wk, s.Wv, s.Wo};
+}
+
+void measure(TrainUi& t) {
+  t.accuracy = t.trainer->accuracy(kLiveEvalSequences);
+  t.accuracy_step = t.trainer->steps();
+  if (!t.accuracy_curve.empty() && t.accuracy_curve.back().first == t.accuracy_step)
+    t.accuracy_curve.pop_back();
+  t.accuracy_curve.emplace_back(t.accuracy_step, float(t.accuracy));
+}
+
+// The model on its sample sequence becomes the scene on screen. `fresh`: as a newly loaded scene
+// (slider ranges, Reset target); otherwise only its numbers change.
+void show_model(AppState& state, bool fresh) {
+  scene::Scene s = scene::trained_scene(*state.ui.train.trainer);
+  if (fresh) {
+    load_scene(state, std::move(s), "");
+    return;
+  }
+  state.scene = std::move(s);
+  state.dirty = true;
+  recompute_if_dirty(state);
+  state.edited = true;
+}
+
+void new_run(AppState& state) {
+  TrainUi& t = state.ui.train;
+  t.trainer = std::make_shared<train::Trainer>(t.config);
+  t.running = false;
+  t.owed = 0;
+  t.accuracy_curve.clear();
+  measure(t);
+  show_model(state, true);
+}
+
+// Weights edited by hand (another mode, a link) are where training continues.
+void adopt_scene(AppState& state) {
+  TrainUi& t = state.ui.train;
+  const scene::Scene& s = state.scene;
+  if (!t.trainer || !model_shaped(s) || s.heads != t.config.heads) return;
+  const train::Params& p = t.trainer->params();
+  if (s.Wq != p.Wq || s.Wk != p.Wk || s.Wv != p.Wv || s.Wo != p.Wo) t.trainer->set_params(params_of(s));
+}
+
+void ensure_run(AppState& state) {
+  TrainUi& t = state.ui.train;
+  if (t.trainer) return;
+  // A model-shaped scene on screen (a shared link of a trained model) is kept and trained further.
+  if (model_shaped(state.scene)) {
+    t.config.heads = state.scene.heads;
+    t.trainer = std::make_shared<train::Trainer>(t.config);
+    t.trainer->set_params(params_of(state.scene));
+    measure(t);
+    return;
+  }
+  new_run(state);
+}
+
+// One step, the scene following it.
+void step_once(AppState& state) {
+  TrainUi& t = state.ui.train;
+  if (t.trainer->steps() >= train::kMaxSteps) {
+    t.running = false;
+    return;
+  }
+  t.trainer->step();
+}
+
+std::string percent(double x) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.1f %%", 100.0 * x);
+  return text;
+}
+
+std::string short_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, x >= 0.01 ? "%.3f" : "%.2e", x);
+  return text;
+}
+
+const char* task_sentence(train::Task task) {
+  switch (task) {
+    case train::Task::PreviousToken:
+      return "Each position must name the token just before it. The model can only do that by "
+             "attending there: watch a sub-diagonal form in the weights.";
+    case train::Task::SameToken:
+      return "Tokens 5–8 repeat tokens 1–4 in another order; each repeat must name the position "
+             "(#0–#3) where its symbol first appeared: it must find the earlier copy of itself.";
+    case train::Task::FirstToken:
+      return "Every position must name the first token of the sequence: every row learns to put its "
+             "weight on token 0 (an attention sink).";
+  }
+  return "";
+}
+
+// A class as the model names it: a symbol (previous/first-token) or a position (same-token).
+std::string class_label(train::Task task, int c) {
+  if (c < 0) return "–";
+  return task == train::Task::SameToken ? "#" + std::to_string(c) : train::symbol(c);
+}
+
+}  // namespace
+
+void train_play(AppState& state, bool play) {
+  ensure_run(state);
+  TrainUi& t = state.ui.train;
+  if (play && !t.running) adopt_scene(state);
+  t.running = play;
+  t.owed = play ? 1.0 : 0.0;  // the first step at once
+  if (!play) {
+    measure(t);
+    reset_learned_ranges(state);  // the sliders of X and the W's fit the trained numbers
+    state.wo_range = std::max(1.0, state.scene.Wo.cwiseAbs().maxCoeff());
+  }
+  state.layout_changed = true;
+}
+
+void train_step(AppState& state) {
+  ensure_run(state);
+  TrainUi& t = state.ui.train;
+  t.running = false;
+  adopt_scene(state);
+  step_once(state);
+  measure(t);
+  show_model(state, false);
+  state.layout_changed = true;
+}
+
+void train_tick(AppState& state) {
+  ensure_run(state);
+  TrainUi& t = state.ui.train;
+  if (!t.running) {
+    t.last_work_ms = 0;
+    return;
+  }
+  const double start = now_ms();
+  t.owed += double(ImGui::GetIO().DeltaTime) * double(t.steps_per_second);
+  int done = 0;
+  while (t.owed >= 1.0 && t.running && now_ms() - start < kBudgetMs) {
+    step_once(state);
+    t.owed -= 1.0;
+    ++done;
+  }
+  t.owed = std::min(t.owed, 1.0);  // over budget: drop the backlog rather than stall later frames
+  if (done > 0) {
+    if (t.trainer->steps() - t.accuracy_step >= kAccuracyEvery) measure(t);
+    show_model(state, false);
+  }
+  t.last_work_ms = now_ms() - start;
+  state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
+}
+
+void draw_train_panel(AppState& state, const Fonts& fonts) {
+  TrainUi& t = state.ui.train;
+  panel_header(
+      state, fonts, "Train: watch attention learn",
+      "One causal attention layer (W_q, W_k, W_v 16×8, W_o 8×8) learns from batches of 16 random "
+      "sequences. The weights grid is the model on one sample: press Play and watch the pattern form.",
+      2);
+  if (!t.trainer) return;
+  const float em = ImGui::GetFontSize();
+  const float label_w = 7.0f * em;
+
+  // Task.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Task");
+  ImGui::SameLine(label_w);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (ImGui::BeginCombo("##train-task", train::task_name(t.config.task))) {
+    for (train::Task task : {train::Task::PreviousToken, train::Task::SameToken, train::Task::FirstToken}) {
+      if (ImGui::Selectable(train::task_name(task), task == t.config.task) && task != t.config.task) {
+        t.config.task = task;
+        new_run(state);
+      }
+      record_item_rect(state, std::string("train/task/") + train::task_name(task));
+    }
+    ImGui::EndCombo();
+  }
+  record_item_rect(state, "train/task");
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushFont(fonts.small);
+  ImGui::TextWrapped("%s", task_sentence(t.config.task));
+  ImGui::PopFont();
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+
+  // Play / Pause / Step / Reset.
+  const float button_w =
+      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
+  ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(t.running ? palette::kPanelBorder : palette::kAccentSoft));
+  ImGui::BeginDisabled(t.running);
+  if (ImGui::Button("Play ▶", ImVec2(button_w, 0))) train_play(state, true);
+  ImGui::EndDisabled();
+  ImGui::PopStyleColor();
+  record_item_rect(state, "train/play");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!t.running);
+  if (ImGui::Button("Pause", ImVec2(button_w, 0))) train_play(state, false);
+  ImGui::EndDisabled();
+  record_item_rect(state, "train/pause");
+  ImGui::SameLine();
+  if (ImGui::Button("Step +1", ImVec2(button_w, 0))) train_step(state);
+  record_item_rect(state, "train/step");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One optimizer step on a fresh batch of 16 sequences");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset", ImVec2(button_w, 0))) new_run(state);
+  record_item_rect(state, "train/reset");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Start again from the seed's random weights");
+
+  // Learning rate (log slider), seed, heads, pace.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Learning rate");
+  ImGui::SameLine(label_w);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  float lr = float(t.trainer->lr());
+  if (ImGui::SliderFloat("##train-lr", &lr, 1e-4f, 1.0f, "%.4g (Adam)", ImGuiSliderFlags_Logarithmic) &&
+      lr > 0.0f) {
+    t.config.lr = double(lr);
+    t.trainer->set_lr(double(lr));
+  }
+  record_item_rect(state, "train/lr");
+
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Seed");
+  ImGui::SameLine(label_w);
+  ImGui::SetNextItemWidth(std::min(8.0f * em, ImGui::GetContentRegionAvail().x));
+  int seed = int(t.config.seed);
+  if (ImGui::InputInt("##train-seed", &seed, 1, 10) && seed >= 0 && std::uint64_t(seed) != t.config.seed) {
+    t.config.seed = std::uint64_t(seed);
+    new_run(state);
+  }
+  record_item_rect(state, "train/seed");
+
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Heads");
+  ImGui::SameLine(label_w);
+  for (int h : {1, 2, 4, 8}) {
+    const bool current = t.config.heads == h;
+    ImGui::PushStyleColor(
+        ImGuiCol_Button, current ? to_vec4(palette::kAccentSoft) : ImGui::GetStyleColorVec4(ImGuiCol_Button));
+    const std::string label = std::to_string(h) + "##train-heads";
+    if (ImGui::Button(label.c_str(), ImVec2(2.2f * em, 0)) && !current) {
+      t.config.heads = h;
+      new_run(state);
+    }
+    ImGui::PopStyleColor();
+    record_item_rect(state, "train/heads/" + std::to_string(h));
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Pace");
+  ImGui::SameLine(label_w);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  ImGui::SliderFloat("##train-speed", &t.steps_per_second, 1.0f, 1000.0f, "%.0f steps / s",
+                     ImGuiSliderFlags_Logarithmic);
+  record_item_rect(state, "train/speed");
+
+  // Where the run is.
+  ImGui::Spacing();
+  ImGui::PushFont(fonts.heading);
+  const int steps = t.trainer->steps();
+  ImGui::Text("Step %d", steps);
+  ImGui::SameLine(0, 1.2f * em);
+  const std::vector<double>& losses = t.trainer->losses();
+  ImGui::TextColored(to_vec4(kLossColor), "loss %s",
+                     losses.empty() ? "–" : short_number(losses.back()).c_str());
+  ImGui::SameLine(0, 1.2f * em);
+  ImGui::TextColored(to_vec4(kGood), "accuracy %s", t.accuracy < 0 ? "–" : percent(t.accuracy).c_str());
+  ImGui::PopFont();
+  record_item_rect(state, "train/status");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "loss: cross-entropy of the last batch\naccuracy: on 64 fresh sequences (never trained on), "
+        "measured at step %d",
+        t.accuracy_step);
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushFont(fonts.small);
+  if (t.running)
+    ImGui::Text("training took %.1f ms of this frame", t.last_work_ms);
+  else
+    ImGui::TextWrapped(
+        "Paused: the model is an ordinary scene — inspect it in Explore or Heads, drag it, share it.");
+  ImGui::PopFont();
+  ImGui::PopStyleColor();
+}
+
+void draw_train_curve(AppState& state, const Fonts& fonts) {
+  const TrainUi& t = state.ui.train;
+  ImGui::PushFont(fonts.heading);
+  ImGui::TextUnformatted("Loss and accuracy");
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::PushFont(fonts.small);
+  ImGui::TextColored(to_vec4(kLossColor), "  — loss (log scale)");
+  ImGui::SameLine();
+  ImGui::TextColored(to_vec4(kGood), "  — accuracy (0 – 100 %%)");
+  ImGui::PopFont();
+  if (!t.trainer) return;
+  const float em = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 size(std::max(avail.x, 4.0f * em), std::max(avail.y, 4.0f * em));
+  ImGui::InvisibleButton("##train-curve", size);
+  record_item_rect(state, "train/curve");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // Plot area: room on the left for the loss ticks, below for the step axis.
+  ImGui::PushFont(fonts.small);
+  const float left = 3.2f * em, bottom = 1.3f * em;
+  const ImVec2 a(p0.x + left, p0.y + 0.3f * em), b(p0.x + size.x - 0.5f * em, p0.y + size.y - bottom);
+  dl->AddRectFilled(a, b, palette::kBackground);
+  const std::vector<double>& losses = t.trainer->losses();
+  const int steps = int(losses.size());
+  const int x_max = std::max(steps, 50);
+  // Loss axis: powers of ten from 10^floor(log10 min) to 10^ceil(log10 max), at least 10⁻³ … 10¹.
+  double lo = 1e-3, hi = 10.0;
+  for (double l : losses)
+    if (l > 0) lo = std::min(lo, l);
+  const double log_lo = std::floor(std::log10(lo)), log_hi = std::ceil(std::log10(hi));
+  auto y_of_loss = [&](double l) {
+    const double v = (std::log10(std::max(l, std::pow(10.0, log_lo))) - log_lo) / (log_hi - log_lo);
+    return float(b.y - v * (b.y - a.y));
+  };
+  auto x_of_step = [&](double s) { return float(a.x + s / x_max * (b.x - a.x)); };
+  for (double e = log_lo; e <= log_hi; e += 1.0) {
+    const float y = y_of_loss(std::pow(10.0, e));
+    dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), palette::kPanelBorder);
+    char text[16];
+    std::snprintf(text, sizeof text, e >= 0 ? "%.0f" : "1e%.0f", e >= 0 ? std::pow(10.0, e) : e);
+    const ImVec2 ts = ImGui::CalcTextSize(text);
+    dl->AddText(ImVec2(a.x - ts.x - 0.3f * em, y - 0.5f * ts.y), palette::kTextDim, text);
+  }
+  {
+    char text[32];
+    std::snprintf(text, sizeof text, "step %d", x_max);
+    const ImVec2 ts = ImGui::CalcTextSize(text);
+    dl->AddText(ImVec2(b.x - ts.x, b.y + 0.1f * em), palette::kTextDim, text);
+    dl->AddText(ImVec2(a.x, b.y + 0.1f * em), palette::kTextDim, "0");
+  }
+  // The loss: one point per pixel column (the mean of its steps).
+  const int columns = std::max(1, int(b.x - a.x));
+  std::vector<ImVec2> points;
+  for (int c = 0; c < columns && steps > 0; ++c) {
+    const int s0 = int(double(c) / columns * x_max),
+              s1 = std::min(steps, int(double(c + 1) / columns * x_max));
+    if (s0 >= steps) break;
+    double sum = 0;
+    for (int s = s0; s < std::max(s1, s0 + 1); ++s) sum += losses[std::size_t(s)];
+    points.emplace_back(x_of_step(0.5 * (s0 + std::max(s1, s0 + 1))), y_of_loss(sum / std::max(1, s1 - s0)));
+  }
+  if (points.size() >= 2)
+    dl->AddPolyline(points.data(), int(points.size()), kLossColor, 0, std::max(1.5f, 0.12f * em));
+  // Accuracy on 0 … 1 (dashed top line at 95 %, the tasks' target).
+  const float y95 = b.y - 0.95f * (b.y - a.y);
+  for (float x = a.x; x < b.x; x += 0.8f * em)
+    dl->AddLine(ImVec2(x, y95), ImVec2(std::min(x + 0.4f * em, b.x), y95), IM_COL32(150, 215, 120, 90));
+  std::vector<ImVec2> acc;
+  for (const auto& [step, value] : t.accuracy_curve)
+    acc.emplace_back(x_of_step(step), b.y - value * (b.y - a.y));
+  if (acc.size() >= 2) dl->AddPolyline(acc.data(), int(acc.size()), kGood, 0, std::max(1.5f, 0.12f * em));
+  dl->AddText(ImVec2(a.x + 0.3f * em, y95 + 0.1f * em), IM_COL32(150, 215, 120, 160), "95 %");
+  ImGui::PopFont();
+}
+
+void draw_train_predictions(AppState& state, const Fonts& fonts) {
+  const TrainUi& t = state.ui.train;
+  panel_header(state, fonts, "Predictions on the sample sequence",
+               "Each output row is read as scores over 8 answers; the largest is what the model names.", 1);
+  if (!t.trainer || !state.computed || state.heads.output.rows() != state.scene.n() ||
+      state.heads.output.cols() != train::kClasses)
+    return;
+  const train::Task task = t.config.task;
+  const train::Sequence& sample = t.trainer->sample();
+  const int n = int(sample.tokens.size());
+  const float em = ImGui::GetFontSize();
+  const float label_w = 6.5f * em;
+  const float cell =
+      std::floor(std::clamp((ImGui::GetContentRegionAvail().x - label_w) / float(n), 1.8f * em, 4.0f * em));
+  const float row_h = 1.45f * em;
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const char* labels[3] = {"token", "must name", "model says"};
+  int right = 0, scored = 0;
+  for (int r = 0; r < 3; ++r) {
+    const float y = p0.y + float(r) * row_h;
+    dl->AddText(ImVec2(p0.x, y + 0.3f * em), palette::kTextDim, labels[r]);
+    for (int i = 0; i < n; ++i) {
+      const float x = p0.x + label_w + float(i) * cell;
+      std::string text;
+      ImU32 color = palette::kText, fill = 0;
+      const int target = sample.targets[std::size_t(i)];
+      if (r == 0) {
+        text = train::symbol(sample.tokens[std::size_t(i)]);
+      } else if (r == 1) {
+        text = class_label(task, target);
+        color = target < 0 ? palette::kTextDim : palette::kText;
+      } else {
+        int best = 0;
+        for (int c = 1; c < train::kClasses; ++c)
+          if (state.heads.output(i, c) > state.heads.output(i, best)) best = c;
+        text = class_label(task, best);
+        if (target >= 0) {
+          ++scored;
+          right += best == target;
+          fill = best == target ? IM_COL32(150, 215, 120, 60) : IM_COL32(235, 100, 95, 60);
+          color = best == target ? kGood : palette::kError;
+        } else {
+          color = palette::kTextDim;
+        }
+      }
+      if (fill) dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + row_h - 1), fill, 0.2f * em);
+      const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+      dl->AddText(ImVec2(x + 0.5f * (cell - ts.x), y + 0.5f * (row_h - ts.y)), color, text.c_str());
+    }
+  }
+  ImGui::Dummy(ImVec2(label_w + float(n) * cell, 3.0f * row_h));
+  record_item_rect(state, "train/predictions");
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushFont(fonts.small);
+  ImGui::Text("%d of %d scored positions right%s", right, scored,
+              task == train::Task::SameToken ? " (#k = position k)" : "");
+  ImGui::PopFont();
+  ImGui::PopStyleColor();
+}
+
+}  // namespace ui
