@@ -28,13 +28,13 @@ enum class Text : int {
   // the View menu
   View,
   ViewTip,
-  Theme,
+  ThemeHeading,
   ThemeDark,
   ThemeLight,
   ThemeContrast,
-  Zoom,
+  ZoomHeading,
   ZoomResetTip,
-  Language,
+  LanguageHeading,
   // Controls
   ControlsTitle,
   ControlsHint,

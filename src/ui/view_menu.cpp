@@ -82,7 +82,7 @@ void draw_view_menu(AppState& state, const Fonts& fonts) {
   if (!ImGui::BeginPopup("##view-menu")) return;
 
   ImGui::PushFont(fonts.small);
-  ImGui::TextDisabled("%s", tr(Text::Theme));
+  ImGui::TextDisabled("%s", tr(Text::ThemeHeading));
   ImGui::PopFont();
   const Theme shown = shown_theme(state.ui);
   for (const scene::link::ThemeInfo& t : scene::link::kThemes) {
@@ -92,7 +92,7 @@ void draw_view_menu(AppState& state, const Fonts& fonts) {
   }
   ImGui::Separator();
   ImGui::PushFont(fonts.small);
-  ImGui::TextDisabled("%s", tr(Text::Zoom));
+  ImGui::TextDisabled("%s", tr(Text::ZoomHeading));
   ImGui::PopFont();
   const float square = ImGui::GetFrameHeight();
   ImGui::BeginDisabled(state.ui.zoom <= scene::link::kMinZoom);
@@ -111,7 +111,7 @@ void draw_view_menu(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "zoom/in");
   ImGui::Separator();
   ImGui::PushFont(fonts.small);
-  ImGui::TextDisabled("%s", tr(Text::Language));
+  ImGui::TextDisabled("%s", tr(Text::LanguageHeading));
   ImGui::PopFont();
   const std::string& shown_lang = shown_language(state.ui);
   for (const scene::link::LanguageInfo& l : scene::link::kLanguages) {

@@ -506,12 +506,12 @@ class Desktop:
         win = self.Window(self, ["--preset", "causal-5"], "interactive-a11y.log")
 
         def tap(key, times=1):
+            # One key at a time, each waiting until the window shows it (the ring moved, a number
+            # changed): on a busy machine two quick taps could otherwise land in one frame.
             for _ in range(times):
-                run(["xdotool", "key", key])
-                time.sleep(0.15)
+                win.press(key)
 
         try:
-            time.sleep(1.0)  # the first frames settle before the first key
             tap("Tab", to_q)
             tap("Right")   # q_the[0]: 1 → 1.1
             tap("Tab", to_mask)
