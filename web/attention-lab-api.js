@@ -28,9 +28,10 @@
 //   getQuiz()             {open, question, count, answer, picked: [choice or −1 per question], right,
 //                          feedback, explanation, questions: [prompt…]} (question and choices 0-based)
 //   openQuiz(q)           open the quiz at question q (−1 closes it)
-//   getTraining()         {running, task, step, loss, accuracy, lr, seed, heads}: the Train mode's run (loss: the
+//   getTraining()         {running, task, step, loss, accuracy, lr, seed, heads, workMs}: the Train mode's run (loss: the
 //                          last step's batch cross-entropy, null before the first step; accuracy: on 64 fresh
-//                          sequences, null until measured; step 0 and running false before the mode was shown)
+//                          sequences, null until measured; workMs: CPU ms the last frame spent training; step 0 and
+//                          running false before the mode was shown)
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c (slider or strip cell of component c of token i; these

@@ -129,6 +129,7 @@ Json training(const ui::AppState& state) {
   j["lr"] = run ? run->lr() : attn::train::default_lr(t.config.optimizer);
   j["seed"] = t.config.seed;
   j["heads"] = t.config.heads;
+  j["workMs"] = t.last_work_ms;
   return j;
 }
 

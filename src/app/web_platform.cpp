@@ -223,7 +223,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_set_step(int index) {
   return page::reply(page::ok());
 }
 
-// The Train mode's run: getTraining() → {running, task, step, loss, accuracy, lr, seed, heads}.
+// The Train mode's run: getTraining() → {running, task, step, loss, accuracy, lr, seed, heads, workMs}.
 EMSCRIPTEN_KEEPALIVE const char* al_get_training() {
   if (!app::g_app) return page::reply(nullptr);
   return page::reply(page::training(app::g_app->state));

@@ -814,6 +814,39 @@ class Desktop:
     def case_train(self):
         relay(run([PYTHON, os.path.join(HERE, "check_train.py"), "--app", self.app, "--cli", self.cli, "--out",
                    self.out], timeout=600))
+        # Play in a live window: the untrained weights are spread over each row; after a few seconds
+        # of training (30 steps/s) each row i ≥ 1 is bright at key i − 1 (previous-token's sub-diagonal).
+        _, _, data = self.shoot("train-live-layout", "--mode", "train")
+        if not data:
+            return
+        rects = data["rects"]
+        cell = lambda img, i, j: img[int(rects[f"cell/weights/{i}/{j}"]["y"]) + 3:
+                                     int(rects[f"cell/weights/{i}/{j}"]["y"] + rects[f"cell/weights/{i}/{j}"]["h"]) - 3,
+                                     int(rects[f"cell/weights/{i}/{j}"]["x"]) + 3:
+                                     int(rects[f"cell/weights/{i}/{j}"]["x"] + rects[f"cell/weights/{i}/{j}"]["w"]) - 3].mean()
+        win = self.Window(self, ["--mode", "train"], "train-live.log")
+        try:
+            before = win.screen()
+            click(*rect_center(rects, "train/play"), hold=0.4)
+            win.changed_since(before)
+            park_pointer()
+            time.sleep(5)
+            after = win.screen()
+            sub = [cell(after, i, i - 1) for i in range(2, 8)]
+            diag = [cell(after, i, i) for i in range(2, 8)]
+            sub_before = [cell(before, i, i - 1) for i in range(2, 8)]
+            check(f"Play in the live window: the sub-diagonal forms (rows 2–7 at key i − 1: mean brightness "
+                  f"{np.mean(sub_before):.0f} → {np.mean(sub):.0f}; the diagonal {np.mean(diag):.0f})",
+                  min(sub) > max(diag) + 40 and np.mean(sub) > np.mean(sub_before) + 40)
+            click(*rect_center(rects, "train/pause"), hold=0.4)
+            time.sleep(1)
+            still = win.screen()
+            time.sleep(1.5)
+            check("Pause in the live window: the weights stop changing",
+                  max(abs(cell(still, i, i - 1) - cell(win.screen(), i, i - 1)) for i in range(1, 8)) < 2)
+            check("the live window is still running", win.running())
+        finally:
+            win.close()
 
     def case_sanitizer(self):
         # Leaks do not change the exit status (LSAN exitcode=0): they are judged by where they come
