@@ -64,6 +64,14 @@ Json state(const ui::AppState& state) {
                {"example", ui::example_label(state)},
                {"edited", state.edited},
                {"vectors", std::move(vectors)},
+               // The look: the theme on screen, whether it was chosen (else it follows the system),
+               // the zoom; and the keyboard's focus (ui/keyboard.hpp).
+               {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
+               {"themeChosen", state.ui.theme.has_value()},
+               {"zoom", state.ui.zoom},
+               {"language", ui::shown_language(state.ui)},
+               {"overflow", state.ui.overflow},
+               {"keyboard", Json::parse(ui::keyboard_json(state))},
                // The FlashAttention and Decode modes' step (null until the mode has been shown).
                {"flash", Json::parse(ui::flash_state_json(state.ui.flash))},
                {"decode", Json::parse(ui::decode_state_json(state.ui.decode))}};
@@ -137,7 +145,10 @@ Json fragment(const scene::link::Fragment& f) {
           {"hide", panel_names(f.hide)},
           {"view", f.view ? Json(scene::link::panel_name(*f.view)) : Json(nullptr)},
           {"mode", f.mode ? Json(scene::link::mode_name(*f.mode)) : Json(nullptr)},
-          {"step", f.step > 0 ? Json(f.step) : Json(nullptr)}};
+          {"step", f.step > 0 ? Json(f.step) : Json(nullptr)},
+          {"theme", f.theme ? Json(scene::link::theme_name(*f.theme)) : Json(nullptr)},
+          {"zoom", f.zoom ? Json(*f.zoom) : Json(nullptr)},
+          {"lang", f.lang.empty() ? Json(nullptr) : Json(f.lang)}};
 }
 
 Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale) {
@@ -172,6 +183,7 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
           {"example", ui::example_label(state)},
           {"walk", walk_step(state)},
           {"quiz", quiz(state)},
+          {"keyboard", Json::parse(ui::keyboard_json(state))},  // its focus and Tab order
           {"rects", std::move(rects)}};
 }
 

@@ -78,7 +78,7 @@ extern "C" {
 
 // Parse a fragment (without applying it): what it asks for, or the problem.
 // {"ok":true,"demo":"NAME"|null,"scene":bool,"hide":["controls",…],"view":"weights"|null,
-//  "mode":"explore"|null,"step":N|null}
+//  "mode":"explore"|null,"step":N|null,"theme":"light"|null,"zoom":150|null}
 // {"ok":false,"error":"link: unknown panel 'foo' in hide= (panels: …)"}
 EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
   return page::reply(page::fragment(scene::link::parse_fragment(fragment ? fragment : "")));
@@ -110,6 +110,10 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
     show_scene(state, std::move(*s));
   }
   ui::set_panel_visibility(state, f.hide, f.view);
+  // View keys change the look only when given: a link without theme= keeps the viewer's theme.
+  if (f.theme) state.ui.theme = f.theme;
+  if (f.zoom) ui::set_zoom(state.ui, *f.zoom);
+  if (!f.lang.empty()) state.ui.lang = f.lang;
   state.ui.mode = f.mode.value_or(scene::link::kDefaultMode);
   if (state.ui.mode == scene::link::Mode::Walk) {
     // step=N is the counter's N (1-based); a direct scene's 7-step walk clamps step=8 to its last.
@@ -133,9 +137,9 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const scene::link::MadeFragment made =
       state.generated && !state.edited
           ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(state), state.sharing.view,
-                                           state.ui.mode)
+                                           state.ui.mode, ui::appearance(state.ui))
           : scene::link::make_fragment(state.scene, ui::hidden_panels(state), state.sharing.view,
-                                       state.ui.mode, ui::walk_index(state) + 1);
+                                       state.ui.mode, ui::walk_index(state) + 1, ui::appearance(state.ui));
   if (!made.ok()) return page::reply(page::fail(made.error));
   return page::reply({{"ok", true}, {"fragment", made.fragment}});
 }

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "ui/screen.hpp"
+#include "ui/i18n.hpp"
 #include "ui/sharing.hpp"
 #include "ui/theme.hpp"
 #include "ui/train_mode.hpp"
@@ -407,6 +408,9 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.next_hovered_term = Term::None;
   state.next_hovered_row = state.next_hovered_col = -1;
   state.ui.tooltip = std::move(state.ui.next_tooltip);  // the tooltip text drawn last frame
+  state.ui.overflow = std::move(state.ui.next_overflow);  // texts that did not fit, last frame
+  state.ui.next_overflow.clear();
+  set_language(shown_language(state.ui));  // the words of this frame (ui/i18n.hpp)
   state.ui.next_tooltip.clear();
   state.widget_rects.clear();
   state.widget_text_w.clear();
@@ -425,9 +429,10 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.ui.compact_headers = H < 40.0f * em;
   if (state.ui.controls_h <= 0) state.ui.controls_h = 16.0f * em;  // until the first measurement
 
+  keyboard_begin_frame(state);  // Tab moves the focus; the focused item's keys (ui/keyboard.hpp)
   handle_walk_keys(state);  // ←/→ and Esc: before anything is drawn, so the frame shows the new step
   if (screen.show_formula) draw_top_bar(state, fonts, ImVec2(0, 0), ImVec2(W, formula_h));
-  if (mode_bar) draw_mode_bar(state, ImVec2(0, formula_h), ImVec2(W, screen.top_h - formula_h));
+  if (mode_bar) draw_mode_bar(state, fonts, ImVec2(0, formula_h), ImVec2(W, screen.top_h - formula_h));
   recompute_if_dirty(state);  // an edit made by the formula strip (none today) would show at once
 
   // The page: everything below the top bar, scrolling when the panels need more height.
@@ -444,6 +449,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.ui.walk.scroll_to_top = false;
   draw_quiz_window(state, fonts);  // over the panels, which stay live
   draw_sharing(state, fonts);      // the gallery window over the panels; the page follows edits
+  keyboard_end_frame(state);
 }
 
 }  // namespace ui

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
+#include "imgui_internal.h"  // the panel window's content extent (text overflow check)
 #include "ui/theme.hpp"
 #include "ui/walk_mode.hpp"
 
@@ -34,6 +36,16 @@ bool Screen::open(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags ex
 }
 
 void Screen::close() const {
+  // A text wider than its panel (a long translation on one line) runs past the panel's right edge.
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  // A few pixels are not a text: with a vertical scrollbar, right-aligned buttons (Reset) end up to
+  // ~4 px past the work rectangle.
+  const float past = window->DC.CursorMaxPos.x - window->WorkRect.Max.x;
+  if (past > 0.5f * ImGui::GetFontSize()) {  // "Controls +12 px" (the child is "##page/Controls_1A2B3C4D")
+    std::string name = window->Name;
+    name = name.substr(name.rfind('/') + 1);
+    note_overflow(state.ui, name.substr(0, name.rfind('_')) + " +" + std::to_string(int(past)) + " px");
+  }
   ImGui::EndChild();
 }
 
@@ -50,7 +62,8 @@ void Screen::walk_light(Panel panel) const {
   } else {
     const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
                                                 ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
-    dl->AddRectFilled(p, q, IM_COL32(22, 25, 31, hovered ? 90 : 165), ImGui::GetStyle().WindowRounding);
+    dl->AddRectFilled(p, q, palette::with_alpha(palette::kBackground, hovered ? 90 : 165),
+                      ImGui::GetStyle().WindowRounding);
   }
   dl->PopClipRect();
 }

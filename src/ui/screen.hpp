@@ -65,10 +65,10 @@ bool begin_panel(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags ext
 // (with its dismiss button).
 void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size);
 
-// The mode bar: one tab per mode (widget id mode/NAME), the current one lit, and the quiz's
-// "Check yourself" on the right. Drawn only when there is more than one mode.
+// The mode bar: one tab per mode (widget id mode/NAME), the current one lit, and on the right the
+// View menu (theme, zoom, language) and the quiz's "Check yourself". Drawn only when there is more than one mode.
 constexpr bool kShowModeBar = scene::link::kModeCount >= 2;
 float mode_bar_height();
-void draw_mode_bar(AppState& state, ImVec2 pos, ImVec2 size);
+void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size);
 
 }  // namespace ui

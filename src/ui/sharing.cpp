@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "ui/i18n.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/theme.hpp"
 
@@ -166,29 +167,32 @@ void draw_share_buttons(AppState& state, const Fonts& fonts) {
     return;
   ImGui::Dummy(ImVec2(0, 0.2f * ImGui::GetFontSize()));
   ImGui::PushFont(fonts.small);
-  ImGui::TextDisabled("Share this exact scene, or open a demo that teaches one idea.");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr(Text::ShareHint));  // wrapped: a longer translation takes two lines
+  ImGui::PopStyleColor();
   ImGui::PopFont();
   ButtonFlow flow{ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x};
   if (s.open_demo && !s.demos.empty() &&
-      flow.button(state, "Gallery…", "share/gallery", "Demos that each teach one idea")) {
+      flow.button(state, tr(Text::Gallery), "share/gallery", "Demos that each teach one idea")) {
     s.gallery_open = true;
   }
   if (s.copy_link &&
-      flow.button(state, "Copy link", "share/copy", "A link that opens exactly these numbers")) {
+      flow.button(state, tr(Text::CopyLink), "share/copy", "A link that opens exactly these numbers")) {
     s.copy_link();
   }
   if (s.export_json &&
-      flow.button(state, "Export JSON", "share/export-json", "Download the scene as a file")) {
+      flow.button(state, tr(Text::ExportJson), "share/export-json", "Download the scene as a file")) {
     s.export_json();
   }
-  if (s.import_json && flow.button(state, "Import JSON", "share/import-json",
+  if (s.import_json && flow.button(state, tr(Text::ImportJson), "share/import-json",
                                    "Open a scene file (or drop a .json on the page)")) {
     s.import_json();
   }
-  if (s.export_png && flow.button(state, "Export PNG", "share/export-png", "Save the screen as an image")) {
+  if (s.export_png &&
+      flow.button(state, tr(Text::ExportPng), "share/export-png", "Save the screen as an image")) {
     s.export_png();
   }
-  if (s.export_text && flow.button(state, "Export…", "export/menu",
+  if (s.export_text && flow.button(state, tr(Text::ExportMenu), "export/menu",
                                    "This scene as NumPy or PyTorch code, a LaTeX matrix or an SVG figure")) {
     ImGui::OpenPopup("##export-menu");
   }

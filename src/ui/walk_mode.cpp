@@ -194,6 +194,9 @@ void handle_walk_keys(AppState& state) {
     return;
   }
   if (state.ui.mode != Mode::Walk) return;
+  // A focused value cell or grid takes the arrow keys (ui/keyboard.hpp).
+  for (const FocusItem& item : state.ui.keyboard.items)
+    if (item.id == state.ui.keyboard.focus && item.kind != FocusKind::Item) return;
   const int index = walk_index(state);
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), false)) {
     if (index + 1 < walk_count(state)) set_walk_step(state, index + 1);
@@ -443,8 +446,8 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
     for (int c = 0; c < int(question.choices.size()); ++c) {
       const bool is_answer = c == question.answer;
       ImU32 fill = palette::kPanelBorder;
-      if (picked >= 0 && is_answer) fill = IM_COL32(60, 130, 90, 255);   // the right answer, once picked
-      if (picked == c && !is_answer) fill = IM_COL32(140, 60, 60, 255);  // the wrong pick
+      if (picked >= 0 && is_answer) fill = palette::kRight;   // the right answer, once picked
+      if (picked == c && !is_answer) fill = palette::kWrong;  // the wrong pick
       ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(fill));
       ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0.0f, 0.5f));
       const std::string mark = picked >= 0 && is_answer ? "✓ " : picked == c ? "× " : "   ";

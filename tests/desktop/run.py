@@ -457,6 +457,80 @@ class Desktop:
         finally:
             win.close()
 
+    def case_theme(self):
+        # --theme light: a light window whose text reads at ≥ 4.5:1 (WCAG AA) where --rects says the
+        # mode tabs and buttons are; --zoom 150 draws them 1.5× as large; a bad theme exits 2.
+        _, base, rects = self.shoot("theme-light", "--preset", "practice-qkv", "--theme", "light")
+        img = read_rgb(base + ".png")
+
+        def lum(rgb):
+            c = np.asarray(rgb, dtype=float) / 255.0
+            c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+            return 0.2126 * c[..., 0] + 0.7152 * c[..., 1] + 0.0722 * c[..., 2]
+
+        check(f"--theme light: the window's corner is light (luminance {lum(img[2, 2]):.2f})", lum(img[2, 2]) > 0.75)
+        for rid in ("mode/heads", "mode/walk", "view/menu", "share/gallery", "X/0/0"):
+            r = rects["rects"].get(rid) if rects else None
+            if not r:
+                not_ok(f"--theme light: {rid} drawn")
+                continue
+            box = img[int(r["y"]) + 1:int(r["y"] + r["h"]) - 1, int(r["x"]) + 1:int(r["x"] + r["w"]) - 1].reshape(-1, 3)
+            colours, counts = np.unique(box, axis=0, return_counts=True)
+            bg = colours[counts.argmax()]
+            lb, lums = lum(bg), lum(box)
+            ink = box[np.abs(lums - lb).argmax()]
+            hi, lo = max(lb, lum(ink)), min(lb, lum(ink))
+            ratio = (hi + 0.05) / (lo + 0.05)
+            check(f"--theme light: {rid}'s text {tuple(ink)} on {tuple(bg)} reads at {ratio:.2f}:1 (≥ 4.5)",
+                  ratio >= 4.5 and lb > 0.6)
+        _, _, plain = self.shoot("zoom-100", "--preset", "practice-qkv")
+        _, _, zoomed = self.shoot("zoom-150", "--preset", "practice-qkv", "--zoom", "150")
+        for rid in ("mode/heads", "view/menu"):
+            a, b = (plain or {}).get("rects", {}).get(rid), (zoomed or {}).get("rects", {}).get(rid)
+            ratio = b["h"] / a["h"] if a and b else 0
+            check(f"--zoom 150: {rid} is 1.5× as tall ({ratio:.3f})", abs(ratio - 1.5) <= 0.08)
+        self.expect_status(2, "--theme: unknown theme", "--theme sepia exits 2 naming the flag", "--theme", "sepia")
+        self.expect_status(2, "--zoom: expected a whole percentage", "--zoom 300 exits 2", "--zoom", "300")
+
+    def case_keyboard_a11y(self):
+        # Tab and the arrow keys alone (xdotool): Q/0/0 steps by 0.1, a mask cell toggles with Space,
+        # then Ctrl+S saves what the keyboard did. The Tab counts come from --rects' keyboard order
+        # of the same screen.
+        _, _, rects = self.shoot("keyboard-order", "--preset", "causal-5")
+        order = (rects or {}).get("keyboard", {}).get("order", [])
+        if "Q/0/0" not in order or "cell/mask" not in order:
+            not_ok(f"--rects lists the Tab order with Q/0/0 and cell/mask ({len(order)} stops)")
+            return
+        to_q = order.index("Q/0/0") + 1
+        to_mask = order.index("cell/mask") - order.index("Q/0/0")
+        saved = self.path("keyboard-a11y.json")
+        win = self.Window(self, ["--preset", "causal-5"], "interactive-a11y.log")
+
+        def tap(key, times=1):
+            # One key at a time, each waiting until the window shows it (the ring moved, a number
+            # changed): on a busy machine two quick taps could otherwise land in one frame.
+            for _ in range(times):
+                win.press(key)
+
+        try:
+            tap("Tab", to_q)
+            tap("Right")   # q_the[0]: 1 → 1.1
+            tap("Tab", to_mask)
+            tap("Down")    # row 'cat', column 'the'
+            tap("space")   # hide it
+            window_png(self.path("keyboard-a11y.png"))
+            scene = self.save_through_dialog(win, saved)
+            check("keyboard alone: the scene was saved", scene is not None)
+            if scene:
+                check(f"keyboard alone: Tab ×{to_q} and → made Q[0][0] 1.1 ({scene['Q'][0][0]})",
+                      scene["Q"][0][0] == 1.1)
+                mask = scene.get("mask")
+                check(f"keyboard alone: Tab ×{to_mask}, ↓ and Space hid mask cell (1, 0) ({mask and mask[1]})",
+                      bool(mask) and mask[1][0] == 0 and mask[1][1] == 1)
+            check("no GL or GLFW errors while driving by keyboard", no_gl_errors(win.output()))
+        finally:
+            win.close()
+
     def case_export_png(self):
         # The button where --rects says it is; the PNG written shows the heatmaps of the
         # --screenshot of the same scene.
@@ -828,7 +902,7 @@ def sanitizer_findings(text, root):
 
 
 CASES = ["presets", "walk", "gallery", "keyspace", "hidpi", "cli-errors", "bad-file", "keyboard", "export-png",
-         "export-menu", "drop", "gallery-mouse", "heads", "modes", "train", "sanitizer"]
+         "export-menu", "drop", "gallery-mouse", "heads", "modes", "train", "theme", "keyboard-a11y", "sanitizer"]
 
 
 def main():

@@ -316,6 +316,33 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     state.next_hovered_row = hover_i;
     state.next_hovered_col = hover_j;
   }
+  // The keyboard: the grid is one Tab stop, the arrows move over its cells as the mouse would.
+  int key_i = -1, key_j = -1;
+  const bool keyed =
+      focus_grid(state, scores ? "cell/scores" : "cell/weights", g.grid_min, cell, n, n, &key_i, &key_j);
+  if (keyed) {
+    const std::string row = fit_text(tokens[std::size_t(key_i)], 12.0f * em);
+    const std::string col = fit_text(tokens[std::size_t(key_j)], 12.0f * em);
+    std::string spoken;
+    if (!r.allowed(key_i, key_j)) {
+      spoken = "masked";
+    } else if (scores) {
+      spoken = format_number(captions::grid_value(which, r, key_i, key_j), 3);
+    } else {
+      spoken = format_number(r.weights(key_i, key_j), 3);
+      const int top = int(state.aids.argmax.size()) == n ? state.aids.argmax[std::size_t(key_i)] : -1;
+      if (top == key_j) spoken += ", highest in row";
+    }
+    announce(state, std::string(scores ? (d.grid == int(captions::Grid::Scaled) ? "scaled score" : "score")
+                                       : "weight") +
+                        " row " + row + ", column " + col + ": " + spoken);
+    if (hover_i < 0) {  // the mouse is elsewhere: the cell shows its derivation as if hovered
+      hover_i = key_i;
+      hover_j = key_j;
+      state.next_hovered_row = hover_i;
+      state.next_hovered_col = hover_j;
+    }
+  }
   const int lit_i = state.hovered_row < n ? state.hovered_row : -1;
   const int lit_j = state.hovered_col < n ? state.hovered_col : -1;
   // Walk through: the row its numbers follow, outlined while nothing is hovered.
@@ -471,6 +498,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 
   if (hover_i >= 0) {
     state.next_hovered_term = term;
+    // From the keyboard the tooltip sits beside the cell, not at the (absent) mouse.
+    if (keyed && hover_i == key_i && hover_j == key_j)
+      place_tooltip_beside_cell(
+          ImVec2(g.grid_min.x + cell * float(key_j), g.grid_min.y + cell * float(key_i)), cell);
     if (scores) {
       score_tooltip(state, hover_i, hover_j);
     } else {

@@ -8,6 +8,7 @@
 
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
+#include "ui/i18n.hpp"
 #include "ui/matrix_painter.hpp"
 #include "ui/number_format.hpp"
 

@@ -92,6 +92,9 @@ export async function openApp(browser, options = {}) {
       });
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
+    // The page follows prefers-color-scheme and headless Chromium prefers light: the tests' screens
+    // (and their colour checks) are the dark theme unless a test asks otherwise (a11y.test.mjs).
+    colorScheme: "dark",
     ...(options.context ?? {}),
   });
   const consoleErrors = [];
