@@ -116,6 +116,8 @@ inline void check_same_stages(const attn::Result& a, const attn::Result& b) {
   check_same_bits("weights", a.weights, b.weights);
   check_same_bits("output", a.output, b.output);
   CHECK(a.masked_rows == b.masked_rows);
+  CHECK(same_bits(a.row_max, b.row_max));  // the softmax's per-row max and Σ (the derivation tooltip's)
+  CHECK(same_bits(a.row_sum, b.row_sum));
 }
 
 // Two scenes: tokens, mode, every matrix bit for bit (the other mode's matrices too, which must be

@@ -12,22 +12,6 @@
 
 namespace {
 
-// Every stage of `got` equals `want` bit for bit; names the first stage that differs.
-void check_identical(const attn::Result& got, const attn::Result& want) {
-  CHECK(same_bits(got.Q, want.Q));
-  CHECK(same_bits(got.K, want.K));
-  CHECK(same_bits(got.V, want.V));
-  CHECK(same_bits(got.scores, want.scores));
-  CHECK(same_bits(got.divisor, want.divisor));
-  CHECK(same_bits(got.scaled, want.scaled));
-  CHECK(got.allowed == want.allowed);
-  CHECK(same_bits(got.weights, want.weights));
-  CHECK(same_bits(got.output, want.output));
-  CHECK(got.masked_rows == want.masked_rows);
-  CHECK(same_bits(got.row_max, want.row_max));
-  CHECK(same_bits(got.row_sum, want.row_sum));
-}
-
 struct Scene {
   attn::Matrix Q, K, V;
   attn::Options options;
@@ -117,7 +101,7 @@ TEST_CASE("incremental recompute equals the full pass bit for bit after random e
       for (int step = 0; step < 25; ++step) {
         random_edit(rng, s, inc);
         INFO("set " << std::string(set->name) << ", trial " << trial << " (n " << n << "), step " << step);
-        check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+        check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
       }
       // A lent result replaced by another computation: invalidate() makes the next update a full
       // pass on fresh storage, identical.
@@ -125,11 +109,11 @@ TEST_CASE("incremental recompute equals the full pass bit for bit after random e
       inc.swap_result(other);
       inc.invalidate();
       CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
-      check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+      check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
       // A change of options (here: causal) is a full pass, still identical.
       s.options.causal = !s.options.causal;
       CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
-      check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+      check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
     }
   }
   REQUIRE(attn::kernels::select(original.c_str()));
@@ -143,6 +127,6 @@ TEST_CASE("incremental at n = 1024, d = 64: query, key and value edits equal the
   for (int step = 0; step < 6; ++step) {
     random_edit(rng, s, inc);
     INFO("step " << step);
-    check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+    check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
   }
 }
