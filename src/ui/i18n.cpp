@@ -60,6 +60,15 @@ const char* tr(Text key) {
   return text ? text : "";
 }
 
+std::string fill(const char* pattern, const std::string& a, const std::string& b) {
+  std::string out = pattern ? pattern : "";
+  for (const auto& [mark, text] : {std::pair<std::string, const std::string*>{"{1}", &a}, {"{2}", &b}}) {
+    const std::size_t at = out.find(mark);
+    if (at != std::string::npos) out.replace(at, mark.size(), *text);
+  }
+  return out;
+}
+
 std::string_view language_from_locale(std::string_view locale) {
   const std::string_view primary = locale.substr(0, locale.find_first_of("-_"));
   if (primary == "es" || primary == "ES") return "es";

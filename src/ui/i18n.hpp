@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace ui {
@@ -23,6 +24,7 @@ enum class Text : int {
   ModeKeySpace,
   ModeFlash,
   ModeDecode,
+  ModeTrain,
   CheckYourself,
   CheckYourselfTip,
   // the View menu
@@ -65,6 +67,15 @@ enum class Text : int {
   MaskHint,
   OutputTitle,
   OutputHint,
+  // the Scores and Weights grids (ui/grid_captions.cpp); {1}, {2} are filled in (fill())
+  ScoresTitle,
+  ScoresHint,
+  ScoresHatched,
+  HiddenLaterByM,
+  WeightsTitle,  // {1}: the scaled term, e.g. "QKᵀ / √d_k"
+  WeightsHint,   // {1}: the scaled term, {2}: the divisor ("√d_k = √2 = 1.414") or NoScaling
+  NoScaling,
+  WeightsMaskedRow,
   Count
 };
 inline constexpr int kTextCount = int(Text::Count);
@@ -93,6 +104,9 @@ void set_language(std::string_view code);
 std::string_view current_language();
 // The current language's text for `key` (English's if the table lacks it; the tests forbid that).
 const char* tr(Text key);
+
+// `pattern` with {1} and {2} replaced by `a` and `b` (a translation may move them).
+std::string fill(const char* pattern, const std::string& a, const std::string& b = "");
 
 // The language of a browser's navigator.language ("es-MX" → "es", "de" → "de"; others → "en").
 std::string_view language_from_locale(std::string_view locale);

@@ -14,6 +14,7 @@ constexpr TextEntry kGerman[] = {
     {Text::ModeKeySpace, "Schlüsselraum"},
     {Text::ModeFlash, "FlashAttention"},
     {Text::ModeDecode, "Dekodieren"},
+    {Text::ModeTrain, "Trainieren"},
     {Text::CheckYourself, "Teste dich ✓"},
     {Text::CheckYourselfTip, "Die Kontrollfragen der Lektionen als Quiz"},
     {Text::View, "Ansicht"},
@@ -60,6 +61,18 @@ constexpr TextEntry kGerman[] = {
     {Text::OutputHint,
      "Zeile i mischt die Wertzeilen mit den Gewichten von Zeile i: y_i = Σ_j a_ij · v_j. Striche markieren "
      "jedes v_j; je heller, desto größer sein Gewicht."},
+    {Text::ScoresTitle, "Punktwerte  QKᵀ"},
+    {Text::ScoresHint,
+     "score(i, j) = q_i · k_j: Zeile i fragt (Query), Spalte j antwortet (Key). Die Werte spielen keine "
+     "Rolle."},
+    {Text::ScoresHatched,
+     " Schraffierte Paare verbirgt erst später die Maske M; gezeigt wird ihr unskalierter Wert."},
+    {Text::HiddenLaterByM, "später durch M verborgen"},
+    {Text::WeightsTitle, "Gewichte  A = softmax({1} + M)"},
+    {Text::WeightsHint,
+     "Softmax jeder Zeile von {1} ({2}): Gewichte in [0, 1], jede Zeile ergibt in Summe 1"},
+    {Text::NoScaling, "ohne Skalierung"},
+    {Text::WeightsMaskedRow, " (eine Zeile, deren Keys alle verborgen sind: überall 0)"},
 };
 
 }  // namespace

@@ -13,6 +13,7 @@ constexpr TextEntry kEnglish[] = {
     {Text::ModeKeySpace, "Key space"},
     {Text::ModeFlash, "FlashAttention"},
     {Text::ModeDecode, "Decode"},
+    {Text::ModeTrain, "Train"},
     {Text::CheckYourself, "Check yourself ✓"},
     {Text::CheckYourselfTip, "The lessons' check questions as a quiz"},
     {Text::View, "View"},
@@ -56,6 +57,15 @@ constexpr TextEntry kEnglish[] = {
     {Text::OutputHint,
      "Row i blends the value rows with row i's weights: y_i = Σ_j a_ij · v_j. Ticks mark each v_j; the "
      "brighter, the larger its weight."},
+    {Text::ScoresTitle, "Scores  QKᵀ"},
+    {Text::ScoresHint,
+     "score(i, j) = q_i · k_j: row i asks (query), column j answers (key). Values are not part of it."},
+    {Text::ScoresHatched, " Hatched pairs are hidden later, by the mask M; their raw score is shown."},
+    {Text::HiddenLaterByM, "hidden later by M"},
+    {Text::WeightsTitle, "Weights  A = softmax({1} + M)"},
+    {Text::WeightsHint, "Softmax of each row of {1} ({2}): weights in [0, 1], and every row sums to 1"},
+    {Text::NoScaling, "no scaling"},
+    {Text::WeightsMaskedRow, " (a row whose every key is hidden: all 0)"},
 };
 
 }  // namespace

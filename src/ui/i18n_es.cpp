@@ -14,6 +14,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::ModeKeySpace, "Espacio de claves"},
     {Text::ModeFlash, "FlashAttention"},
     {Text::ModeDecode, "Decodificar"},
+    {Text::ModeTrain, "Entrenar"},
     {Text::CheckYourself, "Ponte a prueba ✓"},
     {Text::CheckYourselfTip, "Las preguntas de repaso de las lecciones, como cuestionario"},
     {Text::View, "Vista"},
@@ -59,6 +60,17 @@ constexpr TextEntry kSpanish[] = {
     {Text::OutputHint,
      "La fila i mezcla las filas de valores con los pesos de la fila i: y_i = Σ_j a_ij · v_j. Las marcas "
      "señalan cada v_j; cuanto más brillante, mayor es su peso."},
+    {Text::ScoresTitle, "Puntuaciones  QKᵀ"},
+    {Text::ScoresHint,
+     "score(i, j) = q_i · k_j: la fila i pregunta (query), la columna j responde (key). Los valores no "
+     "intervienen."},
+    {Text::ScoresHatched,
+     " Los pares rayados los oculta después la máscara M; se muestra su puntuación sin escalar."},
+    {Text::HiddenLaterByM, "oculto después por M"},
+    {Text::WeightsTitle, "Pesos  A = softmax({1} + M)"},
+    {Text::WeightsHint, "Softmax de cada fila de {1} ({2}): pesos en [0, 1], y cada fila suma 1"},
+    {Text::NoScaling, "sin escalar"},
+    {Text::WeightsMaskedRow, " (una fila con todas sus claves ocultas: todo 0)"},
 };
 
 }  // namespace

@@ -177,7 +177,11 @@ void keyboard_begin_frame(AppState& state) {
       k.toggle = space;
       break;
     case FocusKind::Item:
-      if (enter || space) {
+      if (item->inputable) {
+        // A slider without arrow steps here (temperature, W_o …): Enter types a number, as ImGui's
+        // own navigation does (SliderScalar opens its text field for NavActivateInputId).
+        if (enter) GImGui->NavActivateInputId = item->imgui_id;
+      } else if (enter || space) {
         k.click_at = ImVec2(0.5f * (item->rect.x + item->rect.z), 0.5f * (item->rect.y + item->rect.w));
         k.click_frames = 2;
         state.layout_changed = true;  // the click plays over the next frames
@@ -204,6 +208,7 @@ bool focus_item(AppState& state, const std::string& id, const std::string& spoke
     if (other.imgui_id == imgui_id && other.id != id) return false;
   FocusItem& item = add_item(k, id, FocusKind::Item, last_item_rect());
   item.imgui_id = imgui_id;
+  item.inputable = (GImGui->LastItemData.InFlags & ImGuiItemFlags_Inputable) != 0;
   if (item.kind != FocusKind::Item) return k.focus == id;  // a value cell: focus_value did the rest
   if (k.focus != id) return false;
   if (k.ring) draw_focus_ring(last_item_rect());

@@ -9,9 +9,10 @@
 //                     registers it), each value cell (Q/i/c …) and each grid (one stop per grid)
 //   ← → ↓ ↑           a value cell: −/+ one step (Shift: a tenth of it; PageUp / PageDown: ten steps)
 //                     a grid: move over its cells; the cell's derivation shows as if hovered
-//   Enter             a value cell: type a number (ImGui's text field, Enter to set); any other
-//                     item: press it
-//   Space             a mask cell: toggle it; any other item: press it
+//   Enter             a value cell or any other slider: type a number (ImGui's text field, Enter to
+//                     set); a button, checkbox, radio button or tab: press it
+//   Space             a mask cell: toggle it; a button …: press it (a slider is never clicked: a
+//                     click would set it to the value under its centre)
 //   Esc               drop the focus
 //
 // A press is a synthetic click at the item's centre (apply_synthetic_click, before ImGui's frame),
@@ -37,6 +38,7 @@ struct FocusItem {
   FocusKind kind = FocusKind::Item;
   ImVec4 rect;           // x0, y0, x1, y1 (ImGui coordinates) as drawn
   ImGuiID imgui_id = 0;  // the ImGui item (0: a grid); one widget recorded under two ids is one stop
+  bool inputable = false;  // an ImGui slider, drag or field: Enter types into it, it is never clicked
 };
 
 struct KeyboardUi {

@@ -66,6 +66,8 @@ std::string mode_label(const scene::link::ModeInfo& m) {
       return tr(Text::ModeFlash);
     case Mode::Decode:
       return tr(Text::ModeDecode);
+    case Mode::Train:
+      return tr(Text::ModeTrain);
     default:
       break;
   }

@@ -95,6 +95,25 @@ test("keyboard alone: Enter types a value into the focused slider", async (t) =>
   await waitForState(page, (s) => s.scene.K[1][0] === 0.25, "K[1][0] typed as 0.25");
 });
 
+test("keyboard alone: Space never clicks a slider; Enter types into one without arrow steps (temperature)", async (t) => {
+  const app = await openCausal(t);
+  const { page } = app;
+  const scene = (await getState(page)).scene;
+  await page.evaluate((s) => window.attentionLab.setState({ ...s, scale: 2 }), scene);
+  await waitForState(page, (s) => s.scene.scale === 2, "temperature 2");
+  await tabTo(page, "temperature");
+  await key(page, "Space"); // a click at its centre would set T to the slider's middle
+  await animationFrames(page, 3);
+  assert.equal((await getState(page)).scene.scale, 2, "Space left the slider alone");
+  await key(page, "Enter");
+  for (let i = 0; i < 8; i++) await key(page, "Backspace");
+  await page.keyboard.type("0.5", { delay: 40 });
+  await animationFrames(page, 2);
+  await key(page, "Enter");
+  await waitForState(page, (s) => s.scene.scale === 0.5, "Enter, 0.5, Enter set T = 0.5");
+  assertClean(app);
+});
+
 test("keyboard alone: the weights grid shows a cell's derivation, the mask grid toggles a cell with Space", async (t) => {
   const app = await openCausal(t);
   const { page } = app;
