@@ -26,7 +26,9 @@ const browser = await chromium.launch({
          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
 });
 try {
-  const page = await browser.newPage({ viewport: { width, height } });
+  // Dark unless the fragment picks a theme (theme=light): the page follows prefers-color-scheme,
+  // which headless Chromium reports as light.
+  const page = await browser.newPage({ viewport: { width, height }, colorScheme: "dark" });
   await page.goto(server.url + (fragment ? "#" + fragment : ""));
   await page.waitForFunction(() => window.attentionLab && window.attentionLab.ready, null, { timeout: 60_000 });
   await page.evaluate(() => window.attentionLab.ready);

@@ -42,6 +42,30 @@ def divisor_of(s, d_k):
     return 1.0 if scale == "none" else float(require("numpy").sqrt(d_k)) if scale == "sqrt_dk" else float(scale)
 
 
+def allowed_of(s, n):
+    """The n×n bool matrix of what each query may see: all, AND lower-triangular with "causal", AND
+    the scene's 0/1 "mask"."""
+    np = require("numpy")
+    allowed = np.ones((n, n), dtype=bool)
+    if s.get("causal", False):
+        allowed &= np.tril(np.ones((n, n), dtype=bool))
+    if "mask" in s:
+        allowed &= np.array(s["mask"]) == 1
+    return allowed
+
+
+def report(failures, fail_summary, ok_message, cases=None):
+    """The exit status of a check: fail_report(failures, fail_summary), or print `ok_message`, 0.
+    `cases` maps each case the random generator must produce ("fully masked rows") to how many were
+    checked: a zero is a failure too."""
+    failures = failures + [f"the generator must cover {what}: none was generated"
+                           for what, count in (cases or {}).items() if count == 0]
+    if failures:
+        return fail_report(failures, fail_summary)
+    print(ok_message)
+    return 0
+
+
 def fail_report(failures, summary):
     """Print the first 40 failures and "FAIL: <summary>"; the exit status 1."""
     print("\n".join(failures[:40]))

@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, require, run  # noqa: E402,F401
+from cli_lib import SKIP, allowed_of, divisor_of, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -86,13 +86,8 @@ def numpy_heads(s):
     Q, K, V = (np.array(s[k], dtype=np.float64) for k in ("Q", "K", "V"))
     n, h = Q.shape[0], s.get("heads", 1)
     dk, dv = Q.shape[1] // h, V.shape[1] // h
-    allowed = np.ones((n, n), dtype=int)
-    if s.get("causal"):
-        allowed = np.tril(allowed)
-    if "mask" in s:
-        allowed = allowed & np.array(s["mask"], dtype=int)
-    scale = s.get("scale", "sqrt_dk")
-    divisor = 1.0 if scale == "none" else np.sqrt(dk) if scale == "sqrt_dk" else float(scale)
+    allowed = allowed_of(s, n).astype(int)
+    divisor = divisor_of(s, dk)
     heads = []
     for t in range(h):
         Qt, Kt, Vt = Q[:, t * dk:(t + 1) * dk], K[:, t * dk:(t + 1) * dk], V[:, t * dv:(t + 1) * dv]

@@ -22,6 +22,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "core/attention.hpp"
 #include "core/rows.hpp"
@@ -72,6 +73,11 @@ inline bool same_bits(const attn::Matrix& a, const attn::Matrix& b) {
           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
 }
 
+inline bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0);
+}
+
 // Every double of `got` has exactly the bits of `want`; the first difference is reported.
 inline void check_same_bits(const char* name, const attn::Matrix& got, const attn::Matrix& want) {
   INFO(name);
@@ -110,6 +116,8 @@ inline void check_same_stages(const attn::Result& a, const attn::Result& b) {
   check_same_bits("weights", a.weights, b.weights);
   check_same_bits("output", a.output, b.output);
   CHECK(a.masked_rows == b.masked_rows);
+  CHECK(same_bits(a.row_max, b.row_max));  // the softmax's per-row max and Σ (the derivation tooltip's)
+  CHECK(same_bits(a.row_sum, b.row_sum));
 }
 
 // Two scenes: tokens, mode, every matrix bit for bit (the other mode's matrices too, which must be

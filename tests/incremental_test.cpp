@@ -4,38 +4,13 @@
 
 #include <doctest/doctest.h>
 
-#include <cstring>
 #include <random>
 #include <string>
 
 #include "core/kernels.hpp"
+#include "helpers.hpp"
 
 namespace {
-
-bool same_bits(const attn::Matrix& a, const attn::Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * std::size_t(a.size())) == 0;
-}
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
-}
-
-// Every stage of `got` equals `want` bit for bit; names the first stage that differs.
-void check_identical(const attn::Result& got, const attn::Result& want) {
-  CHECK(same_bits(got.Q, want.Q));
-  CHECK(same_bits(got.K, want.K));
-  CHECK(same_bits(got.V, want.V));
-  CHECK(same_bits(got.scores, want.scores));
-  CHECK(std::memcmp(&got.divisor, &want.divisor, sizeof(double)) == 0);
-  CHECK(same_bits(got.scaled, want.scaled));
-  CHECK(got.allowed == want.allowed);
-  CHECK(same_bits(got.weights, want.weights));
-  CHECK(same_bits(got.output, want.output));
-  CHECK(got.masked_rows == want.masked_rows);
-  CHECK(same_bits(got.row_max, want.row_max));
-  CHECK(same_bits(got.row_sum, want.row_sum));
-}
 
 struct Scene {
   attn::Matrix Q, K, V;
@@ -75,25 +50,23 @@ Scene random_scene(std::mt19937& rng, int n, int d_k, int d_v) {
 void random_edit(std::mt19937& rng, Scene& s, attn::IncrementalAttention& inc) {
   const int n = int(s.Q.rows());
   const int i = int(rng() % n);
-  switch (rng() % 8) {
-    case 0:
-      random_row(rng, s.Q, i);
-      inc.set_query(i, &s.Q(i, 0));
-      break;
+  attn::Matrix* const matrices[3] = {&s.Q, &s.K, &s.V};
+  using Setter = void (attn::IncrementalAttention::*)(int, const double*);
+  const Setter setters[3] = {&attn::IncrementalAttention::set_query, &attn::IncrementalAttention::set_key,
+                             &attn::IncrementalAttention::set_value};
+  const int kind = int(rng() % 8);
+  switch (kind) {
+    case 0:  // row i of Q, K or V through set_query / set_key / set_value
     case 1:
-      random_row(rng, s.K, i);
-      inc.set_key(i, &s.K(i, 0));
+    case 2: {
+      attn::Matrix& m = *matrices[kind];
+      random_row(rng, m, i);
+      (inc.*setters[kind])(i, &m(i, 0));
       break;
-    case 2:
-      random_row(rng, s.V, i);
-      inc.set_value(i, &s.V(i, 0));
-      break;
-    case 3:
-      random_row(rng, s.Q, i);
-      CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Rows);
-      break;
+    }
+    case 3:  // row i of Q or K through update()
     case 4:
-      random_row(rng, s.K, i);
+      random_row(rng, *matrices[kind - 3], i);
       CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Rows);
       break;
     case 5:  // a query, a key and a value of different tokens in one update
@@ -128,7 +101,7 @@ TEST_CASE("incremental recompute equals the full pass bit for bit after random e
       for (int step = 0; step < 25; ++step) {
         random_edit(rng, s, inc);
         INFO("set " << std::string(set->name) << ", trial " << trial << " (n " << n << "), step " << step);
-        check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+        check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
       }
       // A lent result replaced by another computation: invalidate() makes the next update a full
       // pass on fresh storage, identical.
@@ -136,11 +109,11 @@ TEST_CASE("incremental recompute equals the full pass bit for bit after random e
       inc.swap_result(other);
       inc.invalidate();
       CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
-      check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+      check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
       // A change of options (here: causal) is a full pass, still identical.
       s.options.causal = !s.options.causal;
       CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
-      check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+      check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
     }
   }
   REQUIRE(attn::kernels::select(original.c_str()));
@@ -154,6 +127,6 @@ TEST_CASE("incremental at n = 1024, d = 64: query, key and value edits equal the
   for (int step = 0; step < 6; ++step) {
     random_edit(rng, s, inc);
     INFO("step " << step);
-    check_identical(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+    check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
   }
 }

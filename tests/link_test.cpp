@@ -331,7 +331,8 @@ TEST_CASE("fragment: every bad link gives an error naming the problem") {
     CHECK(contains(error_of("view="), "unknown panel ''"));
   }
   SUBCASE("unknown or repeated keys, both s= and demo=") {
-    CHECK(error_of("scene=abc") == "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode, step)");
+    CHECK(error_of("scene=abc") ==
+          "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang)");
     CHECK(contains(error_of("s"), "'s' has no '='"));
     CHECK(error_of("demo=a&demo=b") == "link: demo= appears twice");
     CHECK(error_of(good + "&demo=causal-5") ==
@@ -439,6 +440,66 @@ TEST_CASE("make_fragment: mode= is written only when not the default, and round-
     CHECK(links::make_fragment(*back.scene, back.hide, back.view, back.mode.value_or(links::kDefaultMode))
               .fragment == made.fragment);
   }
+}
+
+TEST_CASE("fragment: theme= and zoom= (view keys) parse, are written only when chosen, round-trip") {
+  const links::Fragment light = links::parse_fragment("demo=causal-5&theme=light&zoom=150");
+  REQUIRE(light.ok());
+  CHECK(light.theme == links::Theme::Light);
+  CHECK(light.zoom == 150);
+  const links::Fragment none = links::parse_fragment("demo=causal-5");
+  CHECK_FALSE(none.theme.has_value());  // none: the system's preference
+  CHECK_FALSE(none.zoom.has_value());
+  for (const links::ThemeInfo& t : links::kThemes) {
+    CHECK(links::theme_from_name(t.name) == t.theme);
+    CHECK(links::theme_name(t.theme) == t.name);
+  }
+  CHECK(links::theme_names() == "dark, light, contrast");
+  CHECK(error_of("theme=sepia") == "link: unknown theme 'sepia' in theme= (themes: dark, light, contrast)");
+  CHECK(error_of("theme=Light") == "link: unknown theme 'Light' in theme= (themes: dark, light, contrast)");
+  CHECK(error_of("theme=dark&theme=light") == "link: theme= appears twice");
+  CHECK(links::parse_fragment("zoom=75").zoom == 75);
+  CHECK(links::parse_fragment("zoom=200").zoom == 200);
+  for (const char* bad : {"74", "201", "0", "075", "+100", "1.5", "", "abc", "1000", "-100"})
+    CHECK(error_of("demo=causal-5&zoom=" + std::string(bad)) ==
+          "link: zoom=" + std::string(bad) + " is not a zoom in percent (75 to 200)");
+  // A bad view key rejects the whole link.
+  CHECK(links::parse_fragment("demo=causal-5&zoom=300").demo.empty());
+
+  const scene::ParseResult small = scene::parse_scene(kSmallScene);
+  REQUIRE(small.ok());
+  const std::string plain = links::make_fragment(*small.scene).fragment;
+  // The defaults write nothing: links made before view keys existed keep every byte.
+  CHECK(links::make_fragment(*small.scene, {}, std::nullopt, links::kDefaultMode, 0, links::Appearance{})
+            .fragment == plain);
+  links::Appearance chosen;
+  chosen.theme = links::Theme::Contrast;
+  chosen.zoom = 125;
+  const links::MadeFragment made =
+      links::make_fragment(*small.scene, {Panel::Mask}, std::nullopt, links::Mode::Heads, 0, chosen);
+  REQUIRE(made.ok());
+  CHECK(made.fragment == plain + "&hide=mask&mode=heads&theme=contrast&zoom=125");
+  const links::Fragment back = links::parse_fragment(made.fragment);
+  REQUIRE(back.ok());
+  CHECK(back.theme == links::Theme::Contrast);
+  CHECK(back.zoom == 125);
+  check_same_scene(*back.scene, *small.scene);
+  // lang=: one of the screen's languages, written when chosen, after theme= and zoom=.
+  CHECK(links::parse_fragment("demo=causal-5&lang=es").lang == "es");
+  CHECK(links::parse_fragment("demo=causal-5").lang.empty());
+  CHECK(links::language_codes() == "en, es, de");
+  CHECK(error_of("lang=fr") == "link: unknown language 'fr' in lang= (languages: en, es, de)");
+  CHECK(error_of("lang=ES") == "link: unknown language 'ES' in lang= (languages: en, es, de)");
+  CHECK(error_of("lang=de&lang=es") == "link: lang= appears twice");
+  links::Appearance spanish = chosen;
+  spanish.lang = "es";
+  const links::MadeFragment made_es =
+      links::make_fragment(*small.scene, {}, std::nullopt, links::kDefaultMode, 0, spanish);
+  CHECK(made_es.fragment == plain + "&theme=contrast&zoom=125&lang=es");
+  CHECK(links::parse_fragment(made_es.fragment).lang == "es");
+  const scene::GenSpec spec{scene::Pattern::Local, 16, 8, 8, 1};
+  CHECK(links::make_gen_fragment(spec, {}, std::nullopt, links::kDefaultMode, chosen).fragment ==
+        links::make_gen_fragment(spec).fragment + "&theme=contrast&zoom=125");
 }
 
 TEST_CASE("fragment: step= opens the walk-through at a step (1-based, as its counter shows it)") {

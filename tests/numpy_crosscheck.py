@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, divisor_of, projections, require, run  # noqa: E402,F401
+from cli_lib import SKIP, allowed_of, divisor_of, projections, report, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -78,11 +78,7 @@ def reference(s):
     divisor = divisor_of(s, d_k)
     scores = Q @ K.T
     scaled = scores / divisor
-    allowed = np.ones((n, n), dtype=bool)
-    if s.get("causal", False):
-        allowed &= np.tril(np.ones((n, n), dtype=bool))
-    if "mask" in s:
-        allowed &= np.array(s["mask"]) == 1
+    allowed = allowed_of(s, n)
     weights = np.zeros((n, n))
     masked_rows = []
     for i in range(n):
@@ -173,18 +169,10 @@ def main():
         if np.any(np.array(got["weights"])[~want["allowed"]] != 0.0):
             case_failures.append(f"{where} a masked weight is not exactly 0")
         failures += case_failures
-    if checked_masked == 0:
-        failures.append("no scene had a fully masked row: the generator must cover that case")
-    if checked_ties == 0:
-        failures.append("no row had a tie for its largest weight: the generator must cover that case")
-    if failures:
-        print("\n".join(failures[:40]))
-        print(f"FAIL: {len(failures)} mismatch(es) against NumPy over {count} scenes")
-        return 1
-    print(f"ok: {count} random scenes, every stage within {RTOL:g} relative of NumPy float64 "
-          f"(max relative difference {max_rel:.3g}; {checked_masked} fully masked rows; "
-          f"{checked_ties} rows whose largest weight is a tie)")
-    return 0
+    return report(failures, f"{len(failures)} mismatch(es) against NumPy over {count} scenes",
+                  f"ok: {count} random scenes, every stage within {RTOL:g} relative of NumPy float64 (max relative "
+                  f"difference {max_rel:.3g}; {checked_masked} fully masked rows; {checked_ties} tied largest weights)",
+                  cases={"fully masked rows": checked_masked, "ties for a row's largest weight": checked_ties})
 
 
 if __name__ == "__main__":

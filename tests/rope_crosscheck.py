@@ -23,7 +23,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, fail_report, projections, require, run  # noqa: E402,F401
+from cli_lib import SKIP, allowed_of, divisor_of, projections, report, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -62,14 +62,9 @@ def reference(s):
         dh = d_k // h
         return dict(Q_rope=Qr, K_rope=Kr, head_scores=[Qr[:, t * dh:(t + 1) * dh] @ Kr[:, t * dh:(t + 1) * dh].T
                                                        for t in range(h)])
-    scale = s.get("scale", "sqrt_dk")
-    divisor = 1.0 if scale == "none" else np.sqrt(d_k) if scale == "sqrt_dk" else float(scale)
+    divisor = divisor_of(s, d_k)
     scores = Qr @ Kr.T
-    allowed = np.ones((n, n), dtype=bool)
-    if s.get("causal", False):
-        allowed &= np.tril(np.ones((n, n), dtype=bool))
-    if "mask" in s:
-        allowed &= np.array(s["mask"]) == 1
+    allowed = allowed_of(s, n)
     weights = np.zeros((n, n))
     for i in range(n):
         if allowed[i].any():
@@ -222,13 +217,10 @@ def main():
         if code != 2 or out or f"attention-lab-cli: {want}" not in err:
             failures.append(f"bad rope {s.get('rope')}: exit {code}, stdout {out[:60]!r}, stderr {err[:160]!r}; want {want}")
 
-    if multi_head == 0:
-        failures.append("no multi-head scene was generated")
-    if failures:
-        return fail_report(failures, f"{len(failures)} problem(s)")
-    print(f"ok: {count} random RoPE scenes within {REL:g} of NumPy (both layouts, both modes, offsets, "
-          f"{multi_head} multi-head turned per head; --online and --kv-cache too), Toeplitz scores, offset invariance, {len(bad)} bad rope keys")
-    return 0
+    return report(failures, f"{len(failures)} problem(s)",
+                  f"ok: {count} random RoPE scenes within {REL:g} of NumPy (both layouts, both modes, offsets, "
+                  f"{multi_head} multi-head turned per head; --online and --kv-cache too), Toeplitz scores, offset "
+                  f"invariance, {len(bad)} bad rope keys", cases={"multi-head scenes": multi_head})
 
 
 if __name__ == "__main__":

@@ -151,6 +151,10 @@ TEST_CASE("tasks: the generators' targets follow their rules") {
       CHECK(s.tokens[s.targets[i]] == s.tokens[i]);
       for (int j = 4; j < i; ++j) CHECK(s.tokens[i] != s.tokens[j]);
     }
+    // The rule written out for any sequence gives the generators' targets.
+    CHECK(train::targets_for(train::Task::PreviousToken, p.tokens) == p.targets);
+    CHECK(train::targets_for(train::Task::FirstToken, f.tokens) == f.targets);
+    CHECK(train::targets_for(train::Task::SameToken, s.tokens) == s.targets);
   }
 }
 

@@ -12,6 +12,12 @@
 //                          masked. example: the Example picker's label (a demo's title, a preset's name, or
 //                            "(custom scene)"); edited: changed since it was loaded ("· edited")
 //                          vectors: {Q, K, V} each "sliders" or "strip" (compact colour cells)
+//                          theme: "dark" | "light" | "contrast" (on screen); themeChosen: picked by a link or
+//                          the View menu (false: it follows the system); zoom: UI zoom in percent (75 … 200)
+//                          keyboard: {focus, cell, announce}: the keyboard-focused widget id (null: none; a
+//                          grid is cell/scores, cell/weights or cell/mask with cell = [row, column]) and what
+//                          the live region says of it; language: as getLanguage(); overflow: texts that did
+//                          not fit their place in the last frame (e.g. "controls/label/Skalierung"), [] when all fit
 //                          flash: {block, step, steps, finished, m, l, max_abs_diff} (m null = −∞),
 //                          decode: {t, cache_len, weights, output, mults_with_cache, mults_without_cache}
 //                          (the FlashAttention and Decode modes' step; each null until its mode was shown)
@@ -22,9 +28,10 @@
 //   getQuiz()             {open, question, count, answer, picked: [choice or −1 per question], right,
 //                          feedback, explanation, questions: [prompt…]} (question and choices 0-based)
 //   openQuiz(q)           open the quiz at question q (−1 closes it)
-//   getTraining()         {running, task, step, loss, accuracy, lr, seed, heads}: the Train mode's run (loss: the
+//   getTraining()         {running, task, step, loss, accuracy, lr, seed, heads, workMs}: the Train mode's run (loss: the
 //                          last step's batch cross-entropy, null before the first step; accuracy: on 64 fresh
-//                          sequences, null until measured; step 0 and running false before the mode was shown)
+//                          sequences, null until measured; workMs: CPU ms the last frame spent training; step 0 and
+//                          running false before the mode was shown)
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: Q/i/c K/i/c V/i/c (slider or strip cell of component c of token i; these
@@ -55,6 +62,12 @@
 //                         weights-log (the weights' log colour scale) scores/zoom weights/zoom (the zoom badge)
 //                         Train mode: train/task (train/task/NAME each task while open) train/play train/pause train/step train/reset train/lr
 //                         train/seed train/heads/N train/speed train/status train/curve train/predictions
+//                         scale/none scale/sqrt_dk scale/temperature (the Scale choices)
+//                         view/menu (the View button) and, while its menu is open, view/theme/dark
+//                         view/theme/light view/theme/contrast zoom/out zoom/reset zoom/in view/lang/en
+//                         view/lang/es view/lang/de
+//   getLanguage()         the language of the screen's words: "en" | "es" | "de" (a link's lang=, the View
+//                         menu, else the browser's navigator.language; getState().ui.language)
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
 //                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
 //   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:
@@ -149,6 +162,9 @@
     },
     frameStats() {
       return callJson("al_frame_stats");
+    },
+    getLanguage() {
+      return callJson("al_get_state").ui.language;
     },
     getStep() {
       return callJson("al_get_step");

@@ -63,7 +63,17 @@
   }
   function onTouch(event) {
     if (event.target !== canvas) return;
-    event.preventDefault(); // no scrolling, zooming or emulated mouse events
+    if (event.touches.length > 1) {
+      // Two fingers: the browser's pinch zoom (the viewport allows it; the app re-renders sharp at
+      // the pinch scale, see web_platform.cpp). The drag the first finger began ends here.
+      if (touchId !== null) {
+        const first = Array.from(event.touches).find((t) => t.identifier === touchId);
+        if (first) mouse("mouseup", first);
+        touchId = null;
+      }
+      return;
+    }
+    event.preventDefault(); // one finger: no scrolling or emulated mouse events
     event.stopPropagation();
     for (const touch of event.changedTouches) {
       if (event.type === "touchstart" && touchId === null) {
@@ -88,7 +98,31 @@
   }
   canvas.addEventListener("contextmenu", (event) => event.preventDefault());
 
-  // --- 3. Lost WebGL context: wait for the browser to restore it, then rebuild GL resources -----
+  // --- 3. The look: follow the system's colour preference; Ctrl + / Ctrl − / Ctrl 0 are the app's
+  // zoom (src/app/main.cpp), not the browser's, while the app has the keyboard (the browser's own
+  // zoom from its menu or a pinch still works: the app follows devicePixelRatio).
+  for (const query of ["(prefers-color-scheme: light)", "(prefers-contrast: more)"]) {
+    const list = window.matchMedia ? window.matchMedia(query) : null;
+    if (list && list.addEventListener) {
+      list.addEventListener("change", () => {
+        if (window.Module && Module._al_system_theme_changed) Module._al_system_theme_changed();
+      });
+    }
+  }
+  if (window.visualViewport) {
+    window.visualViewport.addEventListener("resize", () => {
+      if (window.Module && Module._al_request_frame) Module._al_request_frame();
+    });
+  }
+  window.addEventListener("keydown", (event) => {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+    if (!["+", "=", "-", "_", "0"].includes(event.key)) return;
+    const target = event.target;
+    if (target && target !== document.body && target !== canvas && target !== document.documentElement) return;
+    event.preventDefault();
+  });
+
+  // --- 4. Lost WebGL context: wait for the browser to restore it, then rebuild GL resources -----
   canvas.addEventListener("webglcontextlost", (event) => {
     event.preventDefault(); // allows the browser to restore the context
     if (window.Module && Module._al_gl_context_lost) Module._al_gl_context_lost();
@@ -103,7 +137,7 @@
     overlay.classList.add("hidden");
   });
 
-  // --- 4. Download and start the wasm module with progress --------------------------------------
+  // --- 5. Download and start the wasm module with progress --------------------------------------
   async function fetchWithProgress(url) {
     const response = await fetch(url, { credentials: "same-origin" });
     if (!response.ok) throw new Error(url + ": HTTP " + response.status);

@@ -27,6 +27,8 @@ struct App {
   render::HeatmapRenderer renderer;
   float ui_scale = 0;                 // device pixels per CSS/logical pixel the fonts are built for
   float font_css_px = 0;              // UI font size in CSS/logical pixels the fonts are built for
+  int zoom = 0;                       // UI zoom (percent) the fonts and style are built for (0: none yet)
+  ui::Theme theme = ui::Theme::Dark;  // the theme the style was built for
   std::uint64_t events = 0;           // input/resize events since the last rendered frame
   int settle_frames = kSettleFrames;  // frames still to render without new events
   bool gl_context_lost = false;
@@ -36,6 +38,9 @@ struct App {
   // 2 = processed, so ImGui's mouse is kept off the canvas (no hover or tooltip stays where the
   // finger was) until the pointer moves again.
   int touch_lift = 0;
+  // The page's screen-reader side (web): the live region's text and the result its tables show.
+  std::string announced;
+  std::uint64_t tabled_version = 0;
 #ifndef __EMSCRIPTEN__
   Options options;  // the command line (desktop_options.hpp; the web has none)
 #endif

@@ -22,7 +22,7 @@ std::string open_bundled_demo(ui::AppState& state, const std::string& name) {
   const char* text = name == "index" ? nullptr : bundled_text(name);
   if (!text) {
     std::string known;
-    for (const ui::DemoInfo& d : ui::sharing().demos) known += (known.empty() ? "" : ", ") + d.name;
+    for (const ui::DemoInfo& d : state.sharing.demos) known += (known.empty() ? "" : ", ") + d.name;
     state.error = "demo: no demo named '" + name + "' (demos: " + known + ")";
     return state.error;
   }
@@ -32,12 +32,12 @@ std::string open_bundled_demo(ui::AppState& state, const std::string& name) {
 void install_bundled_demos(ui::AppState& state) {
   const char* index = bundled_text("index");
   if (!index) return;  // built without web/demos: no Gallery button
-  if (const std::string error = ui::set_demo_index(index); !error.empty()) {
+  if (const std::string error = ui::set_demo_index(state, index); !error.empty()) {
     std::fprintf(stderr, "attention-lab: bundled %s\n", error.c_str());
     return;
   }
   ui::AppState* s = &state;
-  ui::sharing().open_demo = [s](const std::string& name) { open_bundled_demo(*s, name); };
+  state.sharing.open_demo = [s](const std::string& name) { open_bundled_demo(*s, name); };
 }
 
 }  // namespace app

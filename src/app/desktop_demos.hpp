@@ -9,7 +9,7 @@
 
 namespace app {
 
-// Give ui::sharing() the bundled index (demos/index.json) and an open_demo action that loads a
+// Give state.sharing the bundled index (demos/index.json) and an open_demo action that loads a
 // bundled demo into `state` (the Gallery button appears).
 void install_bundled_demos(ui::AppState& state);
 

@@ -58,6 +58,15 @@ std::string usage_text() {
          "                       (the ids of the web API's widgetRect: Q/i/c, cell/weights/i/j, causal, …)\n"
          "  --step N             open the walk-through at step N (1 = first; as a link's step=N)\n"
          "  --quiz Q             open the quiz at question Q (1 = first)\n"
+         "  --theme NAME         colours: " +
+         scene::link::theme_names() +
+         " (default dark; as a link's theme=)\n"
+         "  --zoom N             UI zoom in percent, " +
+         std::to_string(scene::link::kMinZoom) + " to " + std::to_string(scene::link::kMaxZoom) +
+         " (default 100; Ctrl + / Ctrl − / Ctrl 0 in the window)\n"
+         "  --lang CODE          the screen's language: " +
+         scene::link::language_codes() +
+         " (default en; as a link's lang=)\n"
          "  -h, --help           this text\n"
          "\n"
          "--screenshot and --rects without --frames draw 3 frames. With --frames, a scene file or\n"
@@ -108,6 +117,28 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
         return ParseOutcome::ExitUsage;
       }
       o.mode = value;
+    } else if (flag == "--theme") {
+      if (!take_value()) return ParseOutcome::ExitUsage;
+      if (!scene::link::theme_from_name(value)) {
+        *message = "--theme: unknown theme \"" + value + "\" (themes: " + scene::link::theme_names() + ")";
+        return ParseOutcome::ExitUsage;
+      }
+      o.theme = value;
+    } else if (flag == "--zoom") {
+      if (!take_value()) return ParseOutcome::ExitUsage;
+      if (!parse_int(value, scene::link::kMinZoom, scene::link::kMaxZoom, &o.zoom)) {
+        *message = "--zoom: expected a whole percentage from " + std::to_string(scene::link::kMinZoom) +
+                   " to " + std::to_string(scene::link::kMaxZoom) + ", got \"" + value + "\"";
+        return ParseOutcome::ExitUsage;
+      }
+    } else if (flag == "--lang") {
+      if (!take_value()) return ParseOutcome::ExitUsage;
+      if (!scene::link::is_language(value)) {
+        *message =
+            "--lang: unknown language \"" + value + "\" (languages: " + scene::link::language_codes() + ")";
+        return ParseOutcome::ExitUsage;
+      }
+      o.lang = value;
     } else if (flag == "--demo") {
       if (!take_value()) return ParseOutcome::ExitUsage;
       if (value.empty()) {

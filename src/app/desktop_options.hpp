@@ -23,6 +23,9 @@ struct Options {
   int width = 1440, height = 900;  // --size WxH: window size in logical pixels
   int step = 0;                    // --step N: open the walk-through at step N (1-based; 0 = no walk)
   int quiz = 0;                    // --quiz Q: open the quiz at question Q (1-based; 0 = closed)
+  std::string theme;               // --theme NAME: dark, light or contrast, as a link's theme= ("" = dark)
+  int zoom = 0;                    // --zoom N: UI zoom in percent, 75 … 200, as a link's zoom= (0 = 100)
+  std::string lang;                // --lang CODE: en, es or de, as a link's lang= ("" = en)
 
   // Automation: frames are drawn back to back (no waiting for input), glGetError is checked after
   // each one, and the app exits after the last.

@@ -368,7 +368,7 @@ void platform_init(App& app) {
   g_imgui_key_callback = glfwSetKeyCallback(app.window, on_key);
   if (!app.options.scene_path.empty()) g_desktop.last_scene_path = app.options.scene_path;
   // The Controls panel's file buttons open the path dialog (on the web they download/upload).
-  ui::Sharing& sharing = ui::sharing();
+  ui::Sharing& sharing = app.state.sharing;
   sharing.import_json = [] { open_dialog(ui::FileAction::OpenScene); };
   sharing.export_json = [] { open_dialog(ui::FileAction::SaveScene); };
   sharing.export_png = [] { open_dialog(ui::FileAction::SavePng); };

@@ -27,6 +27,7 @@
 #include "ui/layout.hpp"
 #include "ui/sharing.hpp"
 #include "ui/theme.hpp"
+#include "ui/view_menu.hpp"
 #include "ui/walk_mode.hpp"
 
 #ifdef __EMSCRIPTEN__
@@ -56,8 +57,17 @@ void on_button(GLFWwindow* w, int, int, int) {
 void on_scroll(GLFWwindow* w, double, double) {
   note_event(w);
 }
-void on_key(GLFWwindow* w, int, int, int, int) {
+// Ctrl + / Ctrl − / Ctrl 0 (⌘ on a Mac keyboard): the UI zoom, on both platforms (web/boot.js keeps
+// the browser from zooming the page as well). '+' is the '=' key of US layouts, or the keypad's.
+void on_key(GLFWwindow* w, int key, int, int action, int mods) {
   note_event(w);
+  if (action == GLFW_RELEASE || !(mods & (GLFW_MOD_CONTROL | GLFW_MOD_SUPER)) || (mods & GLFW_MOD_ALT))
+    return;
+  auto* a = static_cast<App*>(glfwGetWindowUserPointer(w));
+  if (!a) return;
+  if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) ui::step_zoom(a->state, +1);
+  if (key == GLFW_KEY_MINUS || key == GLFW_KEY_KP_SUBTRACT) ui::step_zoom(a->state, -1);
+  if (key == GLFW_KEY_0 || key == GLFW_KEY_KP_0) ui::step_zoom(a->state, 0);
 }
 void on_char(GLFWwindow* w, unsigned) {
   note_event(w);
@@ -73,19 +83,28 @@ float base_font_px(float width, float height) {
   return 13.0f;
 }
 
-// Rebuild fonts and style when the device scale or the chosen font size changes.
+// Rebuild fonts and style when the device scale, the chosen font size or the UI zoom changes; the
+// style alone when the theme changes. Zoom multiplies every size (fonts, paddings): the layout,
+// measured in font heights, then reflows as on a display with fewer, larger pixels.
 void update_scale(App& app) {
   float w = 0, h = 0;
   platform_logical_size(app, &w, &h);
-  const float scale = platform_ui_scale(app);
+  const float device = platform_ui_scale(app);
   const float css_px = base_font_px(w, h);
-  if (scale == app.ui_scale && css_px == app.font_css_px) return;
+  const int zoom = app.state.ui.zoom;
+  const ui::Theme theme = ui::shown_theme(app.state.ui);
+  const bool sizes_changed = device != app.ui_scale || css_px != app.font_css_px || zoom != app.zoom;
+  if (!sizes_changed && theme == app.theme) return;
+  const float scale = device * float(zoom) / 100.0f;  // ImGui pixels per CSS pixel at this zoom
+  app.theme = theme;
+  ui::apply_theme(theme, scale);
+  if (!sizes_changed) return;
   const bool had_fonts = app.ui_scale > 0;
-  app.ui_scale = scale;
+  app.ui_scale = device;
   app.font_css_px = css_px;
-  app.state.ui_scale = scale;
+  app.zoom = zoom;
+  app.state.ui_scale = device;
   app.fonts = ui::load_fonts(css_px * scale);  // rasterized at device pixels: sharp on HiDPI
-  ui::apply_theme(scale);
   if (had_fonts) {  // the first texture is created by the backend's first NewFrame
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -131,6 +150,8 @@ void frame(App& app) {
   // pointer, so once the release has been handled the mouse leaves the canvas (ImGui 1.86: MousePos
   // = −FLT_MAX means "no mouse").
   if (app.touch_lift == 2) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  // The keyboard: Tab is the screen's (not one window's), and Enter/Space press with a click.
+  if (ui::keyboard_before_imgui_frame(app.state)) app.settle_frames = std::max(app.settle_frames, 2);
   ImGui::NewFrame();
   ui::recompute_if_dirty(app.state);
   ui::draw_screen(app.state, app.renderer, app.fonts);
@@ -141,7 +162,7 @@ void frame(App& app) {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
   glViewport(0, 0, fb_w, fb_h);
-  const ImVec4 bg = ui::to_vec4(ui::palette::kBackground);
+  const ImVec4 bg = ui::to_vec4(ui::palette::kBackground);  // the current theme's
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -257,7 +278,13 @@ int main(int argc, char** argv) {
   ImGui_ImplOpenGL3_Init(glsl_version);
   platform_init(app);
 
-  // 5. Set up scaling and fonts (sizes in font-height units follow the device scale).
+  // 5. Set up scaling, theme and fonts (sizes in font-height units follow the device scale and the
+  //    UI zoom; --theme and --zoom as a link's theme= and zoom=).
+#ifndef __EMSCRIPTEN__
+  if (const auto theme = scene::link::theme_from_name(options.theme)) app.state.ui.theme = *theme;
+  if (options.zoom > 0) ui::set_zoom(app.state.ui, options.zoom);
+  app.state.ui.lang = options.lang;
+#endif
   platform_before_frame(app);
   update_scale(app);
 
@@ -276,7 +303,7 @@ int main(int argc, char** argv) {
   load_preset(app.state, options.preset.empty() ? page::kDefaultPreset : options.preset.c_str());
   if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
   if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
-    ui::Sharing& sharing = ui::sharing();
+    ui::Sharing& sharing = app.state.sharing;
     if (sharing.open_demo)
       sharing.open_demo(options.demo);
     else
@@ -289,7 +316,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  if (options.gallery) ui::sharing().gallery_open = true;
+  if (options.gallery) app.state.sharing.gallery_open = true;
   if (!options.scene_path.empty()) {
     std::string text, error;
     if (!platform_read_file(options.scene_path, &text, &error)) {

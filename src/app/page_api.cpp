@@ -64,6 +64,14 @@ Json state(const ui::AppState& state) {
                {"example", ui::example_label(state)},
                {"edited", state.edited},
                {"vectors", std::move(vectors)},
+               // The look: the theme on screen, whether it was chosen (else it follows the system),
+               // the zoom; and the keyboard's focus (ui/keyboard.hpp).
+               {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
+               {"themeChosen", state.ui.theme.has_value()},
+               {"zoom", state.ui.zoom},
+               {"language", ui::shown_language(state.ui)},
+               {"overflow", state.ui.overflow},
+               {"keyboard", Json::parse(ui::keyboard_json(state))},
                // The Scores/Weights grids' zoom (ui/grid_view.hpp): rows and columns [row0/col0, + span).
                {"gridView",
                 {{"zoom", number(state.ui.grid_view.zoom)},
@@ -127,6 +135,7 @@ Json training(const ui::AppState& state) {
   j["lr"] = run ? run->lr() : attn::train::default_lr(t.config.optimizer);
   j["seed"] = t.config.seed;
   j["heads"] = t.config.heads;
+  j["workMs"] = t.last_work_ms;
   return j;
 }
 
@@ -142,7 +151,10 @@ Json fragment(const scene::link::Fragment& f) {
           {"hide", panel_names(f.hide)},
           {"view", f.view ? Json(scene::link::panel_name(*f.view)) : Json(nullptr)},
           {"mode", f.mode ? Json(scene::link::mode_name(*f.mode)) : Json(nullptr)},
-          {"step", f.step > 0 ? Json(f.step) : Json(nullptr)}};
+          {"step", f.step > 0 ? Json(f.step) : Json(nullptr)},
+          {"theme", f.theme ? Json(scene::link::theme_name(*f.theme)) : Json(nullptr)},
+          {"zoom", f.zoom ? Json(*f.zoom) : Json(nullptr)},
+          {"lang", f.lang.empty() ? Json(nullptr) : Json(f.lang)}};
 }
 
 Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale) {
@@ -177,13 +189,18 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
           {"example", ui::example_label(state)},
           {"walk", walk_step(state)},
           {"quiz", quiz(state)},
+          {"keyboard", Json::parse(ui::keyboard_json(state))},  // its focus and Tab order
           {"rects", std::move(rects)}};
 }
 
 const char* reply(const Json& value) {
-  static std::string text;
-  text = value.dump();
-  return text.c_str();
+  return reply_text(value.dump());
+}
+
+const char* reply_text(std::string text) {
+  static std::string kept;  // the exported C functions' one reply buffer
+  kept = std::move(text);
+  return kept.c_str();
 }
 
 }  // namespace app::page

@@ -15,7 +15,7 @@
 //   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode", "step"}
 //   walk_step    {"index", "count", "title", "text", "numbers", "row"} (getStep; index −1: no walk)
 //   quiz         {"open", "question", "count", "answer", "picked", "right", …} (getQuiz)
-//   training     {"running", "task", "step", "loss", "accuracy", "lr", "seed", "heads"} (getTraining)
+//   training     {"running", "task", "step", "loss", "accuracy", "lr", "seed", "heads", "workMs"} (getTraining)
 //   rects        {"framebuffer": {"w", "h"}, "ui_scale", "preset", "example", "walk", "quiz",
 //                 "rects": {id: rect}}
 //
@@ -50,7 +50,8 @@ Json frame_stats(const ui::AppState& state);
 Json walk_step(const ui::AppState& state);
 // {"open","question","count","answer","picked","right","feedback","explanation","questions"}.
 Json quiz(const ui::AppState& state);
-// The Train mode's run (getTraining): {"running","task","step","loss","accuracy","lr","seed","heads"};
+// The Train mode's run (getTraining): {"running","task","step","loss","accuracy","lr","seed","heads",
+// "workMs" (CPU ms the last frame spent training)};
 // loss is the last step's batch cross-entropy (null before the first step), accuracy the share of
 // right answers on 64 fresh sequences (null until measured).
 Json training(const ui::AppState& state);
@@ -60,5 +61,7 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
 
 // The text of `value`, kept until the next reply (for the exported C functions).
 const char* reply(const Json& value);
+// `text` as it is (a scene file's own text), kept the same way.
+const char* reply_text(std::string text);
 
 }  // namespace app::page

@@ -35,7 +35,11 @@ void platform_frame_rendered(App& app);
 // After a frame has been drawn (web: resolves attentionLab.ready after the first one).
 void platform_frame_drawn(App& app);
 
-#ifndef __EMSCRIPTEN__
+#ifdef __EMSCRIPTEN__
+// web_share.cpp: connect the Share buttons' actions to web/share.js and give the exported
+// al_share_* functions the app's state (platform_init calls it once).
+void web_share_init(ui::AppState& state);
+#else
 // Read a whole file; false with `error` set (the web build has no files).
 bool platform_read_file(const std::string& path, std::string* text, std::string* error);
 #endif

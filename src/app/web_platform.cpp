@@ -11,15 +11,52 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
+#include "ui/i18n.hpp"
 #include "ui/walk_mode.hpp"
 
 // boot.js hides the loading overlay and resolves attentionLab.ready.
 EM_JS(void, js_first_frame_drawn, (), {
   if (Module["onFirstFrame"]) Module["onFirstFrame"]();
+});
+
+// The system's colour preference: 2 = more contrast (prefers-contrast: more), 1 = light
+// (prefers-color-scheme: light), 0 = dark or no preference.
+EM_JS(int, js_system_theme, (), {
+  const query = (q) => window.matchMedia && window.matchMedia(q).matches;
+  return query("(prefers-contrast: more)") ? 2 : query("(prefers-color-scheme: light)") ? 1 : 0;
+});
+
+// Device pixels per CSS pixel: devicePixelRatio (browser zoom changes it) × the pinch zoom of the
+// visual viewport (phones), so text stays sharp however the page is zoomed; a pinch raises it to at
+// most 4 (a phone's 3 × a 4× pinch would ask for a canvas of 4680 × 10128 pixels).
+EM_JS(double, js_pixel_ratio, (), {
+  const dpr = window.devicePixelRatio || 1;
+  const pinch = window.visualViewport ? Math.max(window.visualViewport.scale, 1) : 1;
+  return Math.min(dpr * pinch, Math.max(dpr, 4));
+});
+
+// The browser's language (navigator.language, e.g. "es-MX"), for the screen's words until a link or
+// the View menu picks one. The reply lives in a buffer Emscripten frees on the next call.
+EM_JS(char*, js_browser_language, (), {
+  const text = (navigator.language || "en") + "";
+  const size = lengthBytesUTF8(text) + 1;
+  const ptr = _malloc(size);
+  stringToUTF8(text, ptr, size);
+  return ptr;
+});
+
+// The screen reader's side of the canvas (web/a11y.js): the focused item's announcement, and a new
+// result (the page rebuilds its off-screen tables, debounced).
+EM_JS(void, js_announce, (const char* text), {
+  if (window.attentionLabA11y) window.attentionLabA11y.announce(UTF8ToString(text));
+});
+EM_JS(void, js_result_changed, (), {
+  if (window.attentionLabA11y) window.attentionLabA11y.resultChanged();
 });
 
 // Resize the canvas backing store through Emscripten's Browser helper, which notifies its GLFW
@@ -46,7 +83,7 @@ EM_BOOL on_resize(int, const EmscriptenUiEvent*, void*) {
 void sync_canvas_size(App& app) {
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
-  const double dpr = emscripten_get_device_pixel_ratio();
+  const double dpr = js_pixel_ratio();
   const int want_w = std::max(1, int(std::lround(css_w * dpr)));
   const int want_h = std::max(1, int(std::lround(css_h * dpr)));
   int fb_w = 0, fb_h = 0;
@@ -69,15 +106,31 @@ void on_scroll(GLFWwindow* window, double xoffset, double yoffset) {
 
 }  // namespace
 
+ui::Theme system_theme() {
+  switch (js_system_theme()) {
+    case 2:
+      return ui::Theme::Contrast;
+    case 1:
+      return ui::Theme::Light;
+    default:
+      return ui::Theme::Dark;
+  }
+}
+
 void platform_init(App& app) {
   g_app = &app;
+  web_share_init(app.state);
+  app.state.ui.system_theme = system_theme();  // the theme until a link or the View menu picks one
+  char* locale = js_browser_language();
+  app.state.ui.system_lang = std::string(ui::language_from_locale(locale ? locale : "en"));
+  std::free(locale);
   g_imgui_scroll = glfwSetScrollCallback(app.window, on_scroll);  // after ImGui installed its own
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, EM_FALSE, on_resize);
 }
 
 void platform_before_frame(App& app) {
   // devicePixelRatio changes with browser zoom and when the window moves to another screen.
-  const double dpr = emscripten_get_device_pixel_ratio();
+  const double dpr = js_pixel_ratio();
   if (dpr != g_last_dpr) {
     g_last_dpr = dpr;
     g_size_check_needed = true;
@@ -89,7 +142,7 @@ void platform_before_frame(App& app) {
 }
 
 float platform_ui_scale(App&) {
-  const double dpr = emscripten_get_device_pixel_ratio();
+  const double dpr = js_pixel_ratio();
   return dpr > 0.25 ? float(dpr) : 1.0f;
 }
 
@@ -105,6 +158,15 @@ void platform_draw_ui(App&) {}  // the page's own HTML does files (web/share.js)
 void platform_frame_rendered(App&) {}
 
 void platform_frame_drawn(App& app) {
+  const ui::KeyboardUi& keys = app.state.ui.keyboard;
+  if (keys.announce != app.announced) {
+    app.announced = keys.announce;
+    if (!app.announced.empty()) js_announce(app.announced.c_str());
+  }
+  if (app.state.computed && app.state.result_version != app.tabled_version) {
+    app.tabled_version = app.state.result_version;
+    js_result_changed();
+  }
   if (app.first_frame_drawn) return;
   app.first_frame_drawn = true;
   js_first_frame_drawn();
@@ -163,7 +225,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_set_step(int index) {
   return page::reply(page::ok());
 }
 
-// The Train mode's run: getTraining() → {running, task, step, loss, accuracy, lr, seed, heads}.
+// The Train mode's run: getTraining() → {running, task, step, loss, accuracy, lr, seed, heads, workMs}.
 EMSCRIPTEN_KEEPALIVE const char* al_get_training() {
   if (!app::g_app) return page::reply(nullptr);
   return page::reply(page::training(app::g_app->state));
@@ -194,6 +256,13 @@ EMSCRIPTEN_KEEPALIVE void al_gl_context_restored() {
   if (!app::g_app) return;
   app::g_app->gl_context_lost = false;
   app::g_app->gl_context_restored = true;
+}
+
+// boot.js, when the system's colour preference changes (a followed theme changes with it).
+EMSCRIPTEN_KEEPALIVE void al_system_theme_changed() {
+  if (!app::g_app) return;
+  app::g_app->state.ui.system_theme = app::system_theme();
+  ++app::g_app->events;
 }
 
 EMSCRIPTEN_KEEPALIVE void al_request_frame() {

@@ -1,5 +1,5 @@
 // web_share.cpp — the C functions behind web/share.js (links, demos, files), and the Share
-// buttons' actions (ui::Sharing) connected to it.
+// buttons' actions (AppState::sharing) connected to it by web_share_init.
 //
 // A link is applied whole or not at all: al_share_load parses the fragment (and the demo file the
 // page fetched for #demo=NAME) completely before anything changes, so a bad link leaves the current
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "app/page_api.hpp"
+#include "app/platform.hpp"
 #include "scene/export.hpp"
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
@@ -44,21 +45,8 @@ namespace page = app::page;
 
 namespace {
 
-// Connect the Share buttons at start-up (this file is linked into the web executable only).
-struct ConnectActions {
-  ConnectActions() {
-    ui::Sharing& s = ui::sharing();
-    s.copy_link = [] { js_share_action("copy-link"); };
-    s.export_json = [] { js_share_action("export-json"); };
-    s.import_json = [] { js_share_action("import-json"); };
-    s.export_png = [] { js_share_action("export-png"); };
-    s.open_demo = [](const std::string& name) { js_share_open_demo(name.c_str()); };
-    s.export_text = [](scene::ExportKind kind, scene::ExportStage stage) {
-      js_share_export(scene::export_kind_name(kind), scene::export_stage_name(stage));
-    };
-    s.scene_changed = [] { js_share_scene_changed(); };
-  }
-} g_connect_actions;
+// The app's state, for the exported functions below (set once by web_share_init).
+ui::AppState* g_state = nullptr;
 
 // Show a validated scene: the same load as setState (the matching preset keeps its name).
 void show_scene(ui::AppState& state, scene::Scene s) {
@@ -68,11 +56,29 @@ void show_scene(ui::AppState& state, scene::Scene s) {
 
 }  // namespace
 
+namespace app {
+
+void web_share_init(ui::AppState& state) {
+  g_state = &state;
+  ui::Sharing& s = state.sharing;
+  s.copy_link = [] { js_share_action("copy-link"); };
+  s.export_json = [] { js_share_action("export-json"); };
+  s.import_json = [] { js_share_action("import-json"); };
+  s.export_png = [] { js_share_action("export-png"); };
+  s.open_demo = [](const std::string& name) { js_share_open_demo(name.c_str()); };
+  s.export_text = [](scene::ExportKind kind, scene::ExportStage stage) {
+    js_share_export(scene::export_kind_name(kind), scene::export_stage_name(stage));
+  };
+  s.scene_changed = [] { js_share_scene_changed(); };
+}
+
+}  // namespace app
+
 extern "C" {
 
 // Parse a fragment (without applying it): what it asks for, or the problem.
 // {"ok":true,"demo":"NAME"|null,"scene":bool,"hide":["controls",…],"view":"weights"|null,
-//  "mode":"explore"|null,"step":N|null}
+//  "mode":"explore"|null,"step":N|null,"theme":"light"|null,"zoom":150|null}
 // {"ok":false,"error":"link: unknown panel 'foo' in hide= (panels: …)"}
 EMSCRIPTEN_KEEPALIVE const char* al_share_parse(const char* fragment) {
   return page::reply(page::fragment(scene::link::parse_fragment(fragment ? fragment : "")));
@@ -87,9 +93,8 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
                                                int reset_if_empty) {
   scene::link::Fragment f = scene::link::parse_fragment(fragment ? fragment : "");
   if (!f.ok()) return page::reply(page::fail(f.error));
-  ui::Sharing& sharing = ui::sharing();
-  if (!sharing.state)
-    return page::reply(page::fail("app: not started"));  // the page loads links after the first frame
+  if (!g_state) return page::reply(page::fail("app: not started"));
+  ui::AppState& state = *g_state;
   std::optional<scene::Scene> s = std::move(f.scene);
   if (!f.demo.empty()) {
     scene::ParseResult parsed = scene::parse_scene(demo_json ? demo_json : "");
@@ -99,22 +104,26 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
     s = scene::preset(page::kDefaultPreset);
   }
   if (f.gen) {
-    ui::load_generated(*sharing.state, *f.gen);  // generate() made a valid scene: nothing to check
+    ui::load_generated(state, *f.gen);  // generate() made a valid scene: nothing to check
     al_request_frame();
   } else if (s) {
-    show_scene(*sharing.state, std::move(*s));
+    show_scene(state, std::move(*s));
   }
-  ui::set_panel_visibility(f.hide, f.view);
-  sharing.state->ui.mode = f.mode.value_or(scene::link::kDefaultMode);
-  if (sharing.state->ui.mode == scene::link::Mode::Walk) {
+  ui::set_panel_visibility(state, f.hide, f.view);
+  // View keys change the look only when given: a link without theme= keeps the viewer's theme.
+  if (f.theme) state.ui.theme = f.theme;
+  if (f.zoom) ui::set_zoom(state.ui, *f.zoom);
+  if (!f.lang.empty()) state.ui.lang = f.lang;
+  state.ui.mode = f.mode.value_or(scene::link::kDefaultMode);
+  if (state.ui.mode == scene::link::Mode::Walk) {
     // step=N is the counter's N (1-based); a direct scene's 7-step walk clamps step=8 to its last.
-    ui::recompute_if_dirty(*sharing.state);
-    const int count = ui::walk_count(*sharing.state);
-    ui::set_walk_step(*sharing.state, std::clamp(f.step > 0 ? f.step - 1 : 0, 0, count - 1),
+    ui::recompute_if_dirty(state);
+    const int count = ui::walk_count(state);
+    ui::set_walk_step(state, std::clamp(f.step > 0 ? f.step - 1 : 0, 0, count - 1),
                       /*notify=*/false);
   }
-  if (s && !f.demo.empty()) ui::note_demo_loaded(*sharing.state, f.demo);  // the picker names it
-  sharing.gallery_open = false;
+  if (s && !f.demo.empty()) ui::note_demo_loaded(state, f.demo);  // the picker names it
+  state.sharing.gallery_open = false;
   al_request_frame();
   return page::reply(page::ok());
 }
@@ -123,14 +132,14 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
 // {"ok":true,"fragment":"s=…[&hide=…][&view=…][&mode=…][&step=…]"}, or
 // {"ok":false,"error":…} when the scene is too large for a link.
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
-  const ui::Sharing& sharing = ui::sharing();
-  if (!sharing.state) return page::reply(page::fail("app: not started"));
-  const ui::AppState& state = *sharing.state;
+  if (!g_state) return page::reply(page::fail("app: not started"));
+  const ui::AppState& state = *g_state;
   const scene::link::MadeFragment made =
       state.generated && !state.edited
-          ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(), sharing.view, state.ui.mode)
-          : scene::link::make_fragment(state.scene, ui::hidden_panels(), sharing.view, state.ui.mode,
-                                       ui::walk_index(state) + 1);
+          ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(state), state.sharing.view,
+                                           state.ui.mode, ui::appearance(state.ui))
+          : scene::link::make_fragment(state.scene, ui::hidden_panels(state), state.sharing.view,
+                                       state.ui.mode, ui::walk_index(state) + 1, ui::appearance(state.ui));
   if (!made.ok()) return page::reply(page::fail(made.error));
   return page::reply({{"ok", true}, {"fragment", made.fragment}});
 }
@@ -138,36 +147,31 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
 // The current scene as scene JSON text (Export JSON; the writer's own format, byte for byte), or
 // "null" before the first frame.
 EMSCRIPTEN_KEEPALIVE const char* al_share_scene_json() {
-  static std::string text;
-  const ui::Sharing& sharing = ui::sharing();
-  text = sharing.state ? scene::scene_to_json(sharing.state->scene) : "null";
-  return text.c_str();
+  return page::reply_text(g_state ? scene::scene_to_json(g_state->scene) : "null");
 }
 
 // The current scene exported (scene/export; the Export menu and attention-lab-cli --export give the
 // same text): {"ok":true,"text":…} or {"ok":false,"error":"export: unknown kind …"}.
 EMSCRIPTEN_KEEPALIVE const char* al_export_text(const char* kind, const char* stage) {
-  const ui::Sharing& sharing = ui::sharing();
-  if (!sharing.state) return page::reply(page::fail("app: not started"));
-  const scene::ExportResult r =
-      scene::export_scene(sharing.state->scene, kind ? kind : "", stage ? stage : "");
+  if (!g_state) return page::reply(page::fail("app: not started"));
+  const scene::ExportResult r = scene::export_scene(g_state->scene, kind ? kind : "", stage ? stage : "");
   if (!r.ok()) return page::reply(page::fail(r.error));
   return page::reply({{"ok", true}, {"text", r.text}});
 }
 
 // Import a scene file: {"ok":true} or {"ok":false,"error":"<field: reason>"} with nothing changed.
 EMSCRIPTEN_KEEPALIVE const char* al_share_import(const char* json) {
-  ui::Sharing& sharing = ui::sharing();
-  if (!sharing.state) return page::reply(page::fail("app: not started"));
+  if (!g_state) return page::reply(page::fail("app: not started"));
   scene::ParseResult parsed = scene::parse_scene(json ? json : "");
   if (!parsed.ok()) return page::reply(page::fail(parsed.error));
-  show_scene(*sharing.state, std::move(*parsed.scene));
+  show_scene(*g_state, std::move(*parsed.scene));
   return page::reply(page::ok());
 }
 
 // The gallery's list: the text of demos/index.json. {"ok":true} or {"ok":false,"error":…}.
 EMSCRIPTEN_KEEPALIVE const char* al_share_set_demos(const char* index_json) {
-  const std::string error = ui::set_demo_index(index_json ? index_json : "");
+  if (!g_state) return page::reply(page::fail("app: not started"));
+  const std::string error = ui::set_demo_index(*g_state, index_json ? index_json : "");
   if (!error.empty()) return page::reply(page::fail(error));
   al_request_frame();
   return page::reply(page::ok());

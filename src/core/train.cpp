@@ -124,6 +124,20 @@ Sequence generate(Task task, Rng& rng) {
   return s;
 }
 
+std::vector<int> targets_for(Task task, const std::vector<int>& tokens) {
+  const int n = static_cast<int>(tokens.size());
+  std::vector<int> targets(tokens.size(), -1);
+  for (int i = 0; i < n; ++i) {
+    const std::size_t at = static_cast<std::size_t>(i);
+    if (task == Task::PreviousToken && i >= 1) targets[at] = tokens[at - 1];
+    if (task == Task::FirstToken) targets[at] = tokens[0];
+    if (task == Task::SameToken)
+      for (int j = 0; j < i && targets[at] < 0; ++j)
+        if (tokens[static_cast<std::size_t>(j)] == tokens[at]) targets[at] = j;
+  }
+  return targets;
+}
+
 Matrix embed(const std::vector<int>& tokens) {
   const int n = static_cast<int>(tokens.size());
   Matrix X = Matrix::Zero(n, kVocab + n);

@@ -58,6 +58,10 @@ struct Sequence {
   std::vector<int> targets;  // kSeqLen classes, −1 = not scored
 };
 Sequence generate(Task task, Rng& rng);
+// The targets the task asks of any token sequence (what generate() puts in Sequence::targets):
+// previous-token t_{i−1} (i ≥ 1); first-token t_0; same-token the first earlier position holding
+// the same symbol (−1 when there is none).
+std::vector<int> targets_for(Task task, const std::vector<int>& tokens);
 
 // n×kModelDim: row i = [one-hot(token_i) | one-hot(i)].
 Matrix embed(const std::vector<int>& tokens);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "heatmap_frag.hpp"  // heatmap_frag_src: shaders/heatmap.frag, embedded at build time
 #include "heatmap_vert.hpp"  // heatmap_vert_src: shaders/heatmap.vert
@@ -12,21 +13,28 @@
 namespace render {
 namespace {
 
+// "" when the shader compiled (the program linked), else `what` and the driver's log.
+using GetStatus = void (*)(GLuint, GLenum, GLint*);
+using GetLog = void (*)(GLuint, GLsizei, GLsizei*, GLchar*);
+std::string failure(GLuint object, GLenum status, GetStatus get_status, GetLog get_log, const char* what) {
+  GLint ok = GL_FALSE;
+  get_status(object, status, &ok);
+  if (ok == GL_TRUE) return {};
+  char log[1024] = {0};
+  get_log(object, sizeof log, nullptr, log);
+  return std::string(what) + log;
+}
+
 GLuint compile(GLenum type, const std::string& source, std::string* error) {
   const GLuint shader = glCreateShader(type);
   const char* text = source.c_str();
   glShaderSource(shader, 1, &text, nullptr);
   glCompileShader(shader);
-  GLint ok = GL_FALSE;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (ok != GL_TRUE) {
-    char log[1024] = {0};
-    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-    *error = std::string(type == GL_VERTEX_SHADER ? "heatmap.vert: " : "heatmap.frag: ") + log;
-    glDeleteShader(shader);
-    return 0;
-  }
-  return shader;
+  *error = failure(shader, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog,
+                   type == GL_VERTEX_SHADER ? "heatmap.vert: " : "heatmap.frag: ");
+  if (error->empty()) return shader;
+  glDeleteShader(shader);
+  return 0;
 }
 
 void set_color(GLint location, ImU32 color) {
@@ -60,29 +68,18 @@ bool HeatmapRenderer::create_device_objects() {
   glLinkProgram(program_);
   glDeleteShader(vs);
   glDeleteShader(fs);
-  GLint ok = GL_FALSE;
-  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
-  if (ok != GL_TRUE) {
-    char log[1024] = {0};
-    glGetProgramInfoLog(program_, sizeof log, nullptr, log);
-    error_ = std::string("heatmap program: ") + log;
+  error_ = failure(program_, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog, "heatmap program: ");
+  if (!error_.empty()) {
     glDeleteProgram(program_);
     program_ = 0;
     return false;
   }
-  u_rect_ = glGetUniformLocation(program_, "u_rect");
-  u_display_ = glGetUniformLocation(program_, "u_display");
-  u_values_ = glGetUniformLocation(program_, "u_values");
-  u_colormap_ = glGetUniformLocation(program_, "u_colormap");
-  u_colormap_row_ = glGetUniformLocation(program_, "u_colormap_row");
-  u_range_ = glGetUniformLocation(program_, "u_range");
-  u_grid_ = glGetUniformLocation(program_, "u_grid");
-  u_view_ = glGetUniformLocation(program_, "u_view");
-  u_cell_px_ = glGetUniformLocation(program_, "u_cell_px");
-  u_gap_px_ = glGetUniformLocation(program_, "u_gap_px");
-  u_hatch_px_ = glGetUniformLocation(program_, "u_hatch_px");
-  u_gap_color_ = glGetUniformLocation(program_, "u_gap_color");
-  u_hatch_color_ = glGetUniformLocation(program_, "u_hatch_color");
+  const std::pair<GLint*, const char*> uniforms[] = {
+      {&u_rect_, "u_rect"},         {&u_display_, "u_display"},           {&u_values_, "u_values"},
+      {&u_colormap_, "u_colormap"}, {&u_colormap_row_, "u_colormap_row"}, {&u_range_, "u_range"},
+      {&u_grid_, "u_grid"},         {&u_view_, "u_view"},         {&u_cell_px_, "u_cell_px"},           {&u_gap_px_, "u_gap_px"},
+      {&u_hatch_px_, "u_hatch_px"}, {&u_gap_color_, "u_gap_color"},       {&u_hatch_color_, "u_hatch_color"}};
+  for (const auto& [location, name] : uniforms) *location = glGetUniformLocation(program_, name);
 
   // The quad comes from gl_VertexID, but a core profile still needs a vertex array bound.
   glGenVertexArrays(1, &vao_);

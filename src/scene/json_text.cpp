@@ -286,4 +286,24 @@ std::string dump(const ordered_json& j, int indent) {
   return dump_object(j, std::string(static_cast<std::size_t>(indent), ' '), 0);
 }
 
+ordered_json matrix_json(const attn::Matrix& m) {
+  ordered_json rows = ordered_json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    ordered_json row = ordered_json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+ordered_json mask_json(const attn::MaskMatrix& m) {
+  ordered_json rows = ordered_json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    ordered_json row = ordered_json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j) ? 1 : 0);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 }  // namespace scene::json_text

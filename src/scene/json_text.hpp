@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/attention.hpp"
+
 namespace scene::json_text {
 
 using json = nlohmann::json;
@@ -46,5 +48,11 @@ const char* type_name(const json& v);
 // the same doubles, so the text round-trips bit for bit. Invalid UTF-8 in strings is replaced, not
 // thrown about.
 std::string dump(const ordered_json& j, int indent);
+
+// A matrix as rows of numbers ([[1.0, 0.5], …]); nlohmann prints the shortest decimal that reads
+// back as the same double, so the text round-trips bit for bit.
+ordered_json matrix_json(const attn::Matrix& m);
+// A 0/1 mask as rows of 0 and 1.
+ordered_json mask_json(const attn::MaskMatrix& m);
 
 }  // namespace scene::json_text

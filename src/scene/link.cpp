@@ -76,6 +76,44 @@ std::optional<Mode> mode_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view theme_name(Theme theme) {
+  for (const ThemeInfo& t : kThemes)
+    if (t.theme == theme) return t.name;
+  return "dark";
+}
+
+std::optional<Theme> theme_from_name(std::string_view name) {
+  for (const ThemeInfo& t : kThemes)
+    if (t.name == name) return t.theme;
+  return std::nullopt;
+}
+
+std::string theme_names() {
+  std::string out;
+  for (const ThemeInfo& t : kThemes) out += (out.empty() ? "" : ", ") + std::string(t.name);
+  return out;
+}
+
+std::string appearance_suffix(const Appearance& a) {
+  std::string out;
+  if (a.theme) out += "&theme=" + std::string(theme_name(*a.theme));
+  if (a.zoom != kDefaultZoom) out += "&zoom=" + std::to_string(a.zoom);
+  if (!a.lang.empty()) out += "&lang=" + a.lang;
+  return out;
+}
+
+bool is_language(std::string_view code) {
+  for (const LanguageInfo& l : kLanguages)
+    if (l.code == code) return true;
+  return false;
+}
+
+std::string language_codes() {
+  std::string out;
+  for (const LanguageInfo& l : kLanguages) out += (out.empty() ? "" : ", ") + std::string(l.code);
+  return out;
+}
+
 std::string mode_names() {
   std::string out;
   for (const ModeInfo& m : kModes) {
@@ -208,7 +246,7 @@ Fragment parse_fragment(std::string_view fragment) {
 
   // Pass 1: split into key=value pairs; each known key at most once.
   std::optional<std::string_view> s_value, demo_value, gen_value, hide_value, view_value, mode_value,
-      step_value;
+      step_value, theme_value, zoom_value, lang_value;
   std::size_t start = 0;
   while (start <= fragment.size()) {
     std::size_t end = fragment.find('&', start);
@@ -219,19 +257,24 @@ Fragment parse_fragment(std::string_view fragment) {
     const std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos)
       return fail("link: " + quoted(pair) +
-                  " has no '=' (expected key=value with key s, demo, gen, hide, view, mode or step)");
+                  " has no '=' (expected key=value with key s, demo, gen, hide, view, mode, step, theme, "
+                  "zoom or lang)");
     const std::string_view key = pair.substr(0, eq);
     const std::string_view value = pair.substr(eq + 1);
-    std::optional<std::string_view>* slot = key == "s"      ? &s_value
-                                            : key == "demo" ? &demo_value
-                                            : key == "gen"  ? &gen_value
-                                            : key == "hide" ? &hide_value
-                                            : key == "view" ? &view_value
-                                            : key == "mode" ? &mode_value
-                                            : key == "step" ? &step_value
-                                                            : nullptr;
+    std::optional<std::string_view>* slot = key == "s"       ? &s_value
+                                            : key == "demo"  ? &demo_value
+                                            : key == "gen"   ? &gen_value
+                                            : key == "hide"  ? &hide_value
+                                            : key == "view"  ? &view_value
+                                            : key == "mode"  ? &mode_value
+                                            : key == "step"  ? &step_value
+                                            : key == "theme" ? &theme_value
+                                            : key == "zoom"  ? &zoom_value
+                                            : key == "lang"  ? &lang_value
+                                                             : nullptr;
     if (slot == nullptr)
-      return fail("link: unknown key " + quoted(key) + " (known: s, demo, gen, hide, view, mode, step)");
+      return fail("link: unknown key " + quoted(key) +
+                  " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang)");
     if (slot->has_value()) return fail("link: " + std::string(key) + "= appears twice");
     *slot = value;
   }
@@ -286,6 +329,29 @@ Fragment parse_fragment(std::string_view fragment) {
       return fail("link: step= belongs to mode=walk, not mode=" + std::string(mode_name(*out.mode)));
     out.mode = Mode::Walk;
     out.step = step;
+  }
+  if (theme_value) {
+    out.theme = theme_from_name(*theme_value);
+    if (!out.theme)
+      return fail("link: unknown theme " + quoted(*theme_value) + " in theme= (themes: " + theme_names() +
+                  ")");
+  }
+  if (zoom_value) {
+    // A whole percentage, no sign, no leading zero: kMinZoom … kMaxZoom.
+    const std::string_view v = *zoom_value;
+    const bool digits = !v.empty() && v.size() <= 3 && v.front() != '0' &&
+                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const int zoom = digits ? std::stoi(std::string(v)) : 0;
+    if (zoom < kMinZoom || zoom > kMaxZoom)
+      return fail("link: zoom=" + std::string(v.substr(0, 16)) + " is not a zoom in percent (" +
+                  std::to_string(kMinZoom) + " to " + std::to_string(kMaxZoom) + ")");
+    out.zoom = zoom;
+  }
+  if (lang_value) {
+    if (!is_language(*lang_value))
+      return fail("link: unknown language " + quoted(*lang_value) +
+                  " in lang= (languages: " + language_codes() + ")");
+    out.lang = std::string(*lang_value);
   }
   if (demo_value) {
     if (demo_value->empty()) return fail("link: demo= is empty");
@@ -350,7 +416,7 @@ std::string panels_suffix(const std::vector<Panel>& hide, std::optional<Panel> v
 }  // namespace
 
 MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::optional<Panel> view,
-                           Mode mode, int step) {
+                           Mode mode, int step, const Appearance& appearance) {
   MadeFragment out;
   const std::string invalid = validate(s);
   if (!invalid.empty()) {
@@ -371,6 +437,7 @@ MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::
   if (view) fragment += "&view=" + std::string(panel_name(*view));
   if (mode != kDefaultMode) fragment += "&mode=" + std::string(mode_name(mode));
   if (mode == Mode::Walk && step >= 1 && step <= kMaxWalkStep) fragment += "&step=" + std::to_string(step);
+  fragment += appearance_suffix(appearance);
   if (fragment.size() > kMaxFragmentBytes) {
     out.error = "link: the scene needs a " + std::to_string(fragment.size()) + "-byte link, limit is " +
                 std::to_string(kMaxFragmentBytes) + "; share it with Export JSON instead";
@@ -381,9 +448,9 @@ MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::
 }
 
 MadeFragment make_gen_fragment(const GenSpec& spec, const std::vector<Panel>& hide, std::optional<Panel> view,
-                               Mode mode) {
+                               Mode mode, const Appearance& appearance) {
   MadeFragment out;
-  out.fragment = "gen=" + gen_text(spec) + panels_suffix(hide, view, mode);
+  out.fragment = "gen=" + gen_text(spec) + panels_suffix(hide, view, mode) + appearance_suffix(appearance);
   return out;
 }
 

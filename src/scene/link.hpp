@@ -13,6 +13,9 @@
 //            | "mode"  value: the screen's mode (default explore, which links never write)
 //            | "step"  value: the step of the walk-through, 1 … kMaxWalkStep as its counter shows it
 //                      ("4" = "4 / 8"); implies mode=walk (any other mode= with it is an error)
+//            | "theme" value: dark | light | contrast — the colours (a view key, below)
+//            | "zoom"  value: the UI zoom in percent, kMinZoom … kMaxZoom (a view key)
+//            | "lang"  value: the language of the screen's words, one of kLanguages (a view key)
 //   panel    = controls | vectors | scores | weights | mask | output | formula
 //   mode     = explore | flash | decode     (the list is kModes below)
 //   view=flash and view=decode are accepted as mode=flash and mode=decode (another spelling)
@@ -87,6 +90,49 @@ std::optional<Mode> mode_from_name(std::string_view name);
 // "explore, …" (for error messages).
 std::string mode_names();
 
+// View keys: how the screen looks, not what it shows. Like mode= they live only in links (never in
+// a scene file), and each is written only when it was chosen (a theme picked, a zoom other than
+// 100 %), so every link made without them stays byte for byte what it was.
+enum class Theme { Dark, Light, Contrast };
+
+struct ThemeInfo {
+  Theme theme;
+  std::string_view name;  // in links: theme=NAME; desktop --theme NAME
+};
+inline constexpr ThemeInfo kThemes[] = {
+    {Theme::Dark, "dark"},
+    {Theme::Light, "light"},        // projectors and bright rooms
+    {Theme::Contrast, "contrast"},  // high contrast: black panels, white text, saturated roles
+};
+inline constexpr int kThemeCount = int(sizeof(kThemes) / sizeof(kThemes[0]));
+
+std::string_view theme_name(Theme theme);
+std::optional<Theme> theme_from_name(std::string_view name);
+std::string theme_names();  // "dark, light, contrast"
+
+// The screen's languages (src/ui/i18n*.cpp hold one table each), as lang=CODE.
+struct LanguageInfo {
+  std::string_view code;  // in links: lang=CODE; desktop --lang CODE; attentionLab.getLanguage()
+  std::string_view name;  // in its own language, for the View menu
+};
+inline constexpr LanguageInfo kLanguages[] = {{"en", "English"}, {"es", "Español"}, {"de", "Deutsch"}};
+inline constexpr int kLanguageCount = int(sizeof(kLanguages) / sizeof(kLanguages[0]));
+bool is_language(std::string_view code);
+std::string language_codes();  // "en, es, de"
+
+// UI zoom (presenter scale) in percent: fonts and every size scale with it, and the layout reflows
+// as the screen had fewer, larger pixels.
+constexpr int kMinZoom = 75, kMaxZoom = 200, kDefaultZoom = 100;
+
+struct Appearance {
+  std::optional<Theme> theme;  // theme=, when chosen (none: the system's preference)
+  int zoom = kDefaultZoom;     // zoom= (kDefaultZoom is never written)
+  std::string lang;            // lang=, when chosen ("": the browser's language)
+  bool operator==(const Appearance& o) const { return theme == o.theme && zoom == o.zoom && lang == o.lang; }
+};
+// "&theme=…&zoom=…&lang=…" of what `a` chose ("" for the defaults).
+std::string appearance_suffix(const Appearance& a);
+
 // ---- base64url ----------------------------------------------------------------------------------
 
 // Bytes → base64url text (alphabet A–Z a–z 0–9 - _), without '=' padding.
@@ -114,6 +160,9 @@ struct Fragment {
   std::optional<Panel> view;   // from view=
   std::optional<Mode> mode;    // from mode= (Walk when only step= is given)
   int step = 0;                // from step=: 1 … kMaxWalkStep (0: not given)
+  std::optional<Theme> theme;  // from theme=
+  std::optional<int> zoom;     // from zoom=: kMinZoom … kMaxZoom
+  std::string lang;            // from lang= ("": not given)
   std::string error;           // empty on success; on error every other field is empty
   bool ok() const { return error.empty(); }
   bool hidden(Panel panel) const;
@@ -123,7 +172,7 @@ struct Fragment {
 Fragment parse_fragment(std::string_view fragment);
 
 struct MadeFragment {
-  std::string fragment;  // "s=…[&hide=…][&view=…][&mode=…][&step=…]", without '#'
+  std::string fragment;  // "s=…[&hide=…][&view=…][&mode=…][&step=…][&theme=…][&zoom=…][&lang=…]", without '#'
   std::string error;     // empty on success; e.g. the scene is too large for a link
   bool ok() const { return error.empty(); }
 };
@@ -133,11 +182,13 @@ struct MadeFragment {
 // kDefaultMode, so links made before modes existed stay byte for byte the same). Fails (fragment empty) when
 // the scene is invalid or the fragment would exceed kMaxFragmentBytes.
 MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide = {},
-                           std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode, int step = 0);
+                           std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode, int step = 0,
+                           const Appearance& appearance = {});
 
 // "gen=PATTERN,N,D_K,D_V,SEED[&hide=…][&view=…]": the link of an unedited generated scene (a few
 // dozen bytes whatever its size).
 MadeFragment make_gen_fragment(const GenSpec& spec, const std::vector<Panel>& hide = {},
-                               std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode);
+                               std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode,
+                               const Appearance& appearance = {});
 
 }  // namespace scene::link

@@ -75,6 +75,14 @@ Scene causal_5() {
   return s;
 }
 
+// nn.Linear's default init, kaiming_uniform_(a = √5), draws uniform in ±bound with gain =
+// √(2 / (1 + a²)) and bound = √3 · gain / √fan_in (= 1/√fan_in), computed in double by Python then
+// cast to float by the kernel.
+float kaiming_bound(int fan_in) {
+  const double gain = std::sqrt(2.0 / (1.0 + 5.0));
+  return static_cast<float>(std::sqrt(3.0) * gain / std::sqrt(static_cast<double>(fan_in)));
+}
+
 // Lesson 3 (PyTorch), replayed exactly: torch.manual_seed(0); x = torch.rand(1, 5, 8); then three
 // nn.Linear(8, 8, bias=False) for query, key and value, whose default init (kaiming_uniform_ with
 // a = √5) draws each 8×8 weight uniform in ±1/√8. Draws happen in that order from one generator.
@@ -82,10 +90,7 @@ Scene causal_5() {
 Scene learned_5x8() {
   constexpr int n = 5, d = 8;
   std::mt19937 rng(0);  // torch.manual_seed(0)
-  // kaiming_uniform_(a=√5): gain = √(2 / (1 + a²)), bound = √3 · gain / √fan_in = 1/√8, computed in
-  // double by Python then cast to float by the kernel.
-  const double gain = std::sqrt(2.0 / (1.0 + 5.0));
-  const float bound = static_cast<float>(std::sqrt(3.0) * gain / std::sqrt(static_cast<double>(d)));
+  const float bound = kaiming_bound(d);
   Scene s;
   s.tokens = {"we", "learn", "to", "pay", "attention"};
   s.mode = Mode::Projected;
@@ -136,8 +141,7 @@ Scene three_heads() {
 Scene torch_mha() {
   constexpr int n = 5, d = 8;
   std::mt19937 rng(0);  // torch.manual_seed(0)
-  const double gain = std::sqrt(2.0 / (1.0 + 5.0));
-  const float kaiming = static_cast<float>(std::sqrt(3.0) * gain / std::sqrt(static_cast<double>(d)));
+  const float kaiming = kaiming_bound(d);
   // xavier_uniform_: std = gain · √(2 / (fan_in + fan_out)) with gain 1, fan_in 8, fan_out 24;
   // bound = √3 · std, in double (Python), then float.
   const float xavier = static_cast<float>(std::sqrt(3.0) * std::sqrt(2.0 / (d + 3.0 * d)));

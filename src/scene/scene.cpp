@@ -1,11 +1,11 @@
-// scene.cpp — scene JSON: read shapes → validate once → write back; run the core; write every stage.
+// scene.cpp — scene JSON: read shapes → validate once → write back.
 //
 // [SECTION] index
 //   1. Readers: JSON value → Scene field (types and rectangular shape only, no sizes or limits)
 //   2. The key table: every scene key, the version that introduced it, its reader and writer
 //   3. validate: every rule about sizes, limits and values, in one place
 //   4. parse_scene / scene_to_json
-//   5. compute / result_to_json
+// (compute and result_to_json: compute.cpp)
 //
 // Reading is two steps. The readers turn JSON into a Scene and only complain about what a Scene
 // cannot hold (a string where a number goes, rows of different lengths). validate() then checks
@@ -20,14 +20,14 @@
 #include <utility>
 #include <vector>
 
-#include "core/reading_aids.hpp"
 #include "scene/json_text.hpp"
-#include "scene/traces.hpp"  // options_of
 
 namespace scene {
 namespace {
 
 using json_text::clip_utf8;
+using json_text::mask_json;
+using json_text::matrix_json;
 using json_text::type_name;
 using json = json_text::json;
 using ordered_json = json_text::ordered_json;
@@ -184,28 +184,6 @@ std::string read_bool(const json& v, const char* field, bool* out) {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] 2. The key table
 // ---------------------------------------------------------------------------------------------
-
-// Rows of numbers. nlohmann prints the shortest decimal that reads back as the same double, so
-// the text round-trips bit-for-bit.
-ordered_json matrix_json(const attn::Matrix& m) {
-  ordered_json rows = ordered_json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    ordered_json row = ordered_json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
-ordered_json mask_json(const attn::MaskMatrix& m) {
-  ordered_json rows = ordered_json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    ordered_json row = ordered_json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j) ? 1 : 0);
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 // One scene key. The table below lists every key except "version", in the order scene_to_json
 // writes them (so version-1 text stays byte for byte what it always was).
@@ -498,159 +476,6 @@ std::string scene_to_json(const Scene& s, int indent) {
   }
   j["version"] = version;
   return json_text::dump(j, indent);
-}
-
-// ---------------------------------------------------------------------------------------------
-// [SECTION] 5. compute / result_to_json
-// ---------------------------------------------------------------------------------------------
-
-namespace {
-
-// n×n scores / s, masked cells null (they take no part in the softmax).
-ordered_json scaled_json(const attn::Result& r) {
-  ordered_json scaled = ordered_json::array();
-  const bool have_mask = r.allowed.rows() == r.scaled.rows() && r.allowed.cols() == r.scaled.cols();
-  for (Eigen::Index i = 0; i < r.scaled.rows(); ++i) {
-    ordered_json row = ordered_json::array();
-    for (Eigen::Index j = 0; j < r.scaled.cols(); ++j) {
-      if (have_mask && !r.allowed(i, j))
-        row.push_back(nullptr);
-      else
-        row.push_back(r.scaled(i, j));
-    }
-    scaled.push_back(std::move(row));
-  }
-  return scaled;
-}
-
-// Reading aids per query row (core/reading_aids.hpp): entropy in bits (0 for a masked row) and
-// the column of the first largest weight (−1 for a masked row).
-void put_reading_aids(const attn::Matrix& weights, const attn::MaskMatrix& allowed, ordered_json* j) {
-  const attn::ReadingAids aids = attn::reading_aids(weights, allowed);
-  (*j)["entropy"] = aids.entropy;  // n
-  (*j)["argmax"] = aids.argmax;    // n
-}
-
-ordered_json single_head_json(const attn::Result& r) {
-  ordered_json j;
-  j["Q"] = matrix_json(r.Q);  // n×d_k
-  j["K"] = matrix_json(r.K);  // n×d_k
-  // RoPE: the turned Q and K the scores use.
-  if (r.Q_rope.size() != 0) {
-    j["Q_rope"] = matrix_json(r.Q_rope);
-    j["K_rope"] = matrix_json(r.K_rope);
-  }
-  j["V"] = matrix_json(r.V);              // n×d_v
-  j["scores"] = matrix_json(r.scores);    // n×n  raw QKᵀ
-  j["divisor"] = r.divisor;               //      s
-  j["scaled"] = scaled_json(r);           // n×n  scores / s, masked cells null
-  j["allowed"] = mask_json(r.allowed);    // n×n  1 = attended
-  j["weights"] = matrix_json(r.weights);  // n×n  rows sum to 1 (0 for fully masked rows)
-  j["output"] = matrix_json(r.output);    // n×d_v
-  j["masked_rows"] = r.masked_rows;
-  put_reading_aids(r.weights, r.allowed, &j);
-  return j;
-}
-
-}  // namespace
-
-attn::HeadsResult compute_heads(const Scene& s) {
-  // An invalid scene would break the core's shape assumptions; give an empty result instead of
-  // crashing (callers validate first and show validate()'s message).
-  if (!validate(s).empty()) return attn::HeadsResult{};
-  if (s.heads == 1) return attn::one_head(compute(s), s.Wo);
-  if (!s.rope_on)
-    return s.mode == Mode::Direct
-               ? attn::attend_heads(s.Q, s.K, s.V, s.heads, s.Wo, options_of(s))
-               : attn::attend_heads_projected(s.X, s.Wq, s.Wk, s.Wv, s.heads, s.Wo, options_of(s));
-  // RoPE turns each head's columns of Q and K as a head of size d_k/h (as compute() does for one).
-  const bool direct = s.mode == Mode::Direct;
-  const attn::Matrix Q = direct ? s.Q : attn::Matrix(s.X * s.Wq);  // n×d_k (finite: validate's limits)
-  const attn::Matrix K = direct ? s.K : attn::Matrix(s.X * s.Wk);  // n×d_k
-  const attn::Matrix V = direct ? s.V : attn::Matrix(s.X * s.Wv);  // n×d_v
-  attn::HeadsResult r =
-      attn::attend_heads(attn::apply_rope(Q, s.rope, s.heads), attn::apply_rope(K, s.rope, s.heads), V,
-                         s.heads, s.Wo, options_of(s));
-  r.Q_rope = std::move(r.Q);
-  r.K_rope = std::move(r.K);
-  r.Q = Q;
-  r.K = K;
-  const Eigen::Index d_head = Q.cols() / s.heads;
-  for (std::size_t t = 0; t < r.heads.size(); ++t) {
-    attn::Result& head = r.heads[t];
-    head.Q_rope = std::move(head.Q);
-    head.K_rope = std::move(head.K);
-    head.Q = Q.middleCols(static_cast<Eigen::Index>(t) * d_head, d_head);
-    head.K = K.middleCols(static_cast<Eigen::Index>(t) * d_head, d_head);
-  }
-  return r;
-}
-
-attn::Result compute(const Scene& s) {
-  // An invalid scene would break the core's shape assumptions; give an empty result instead of
-  // crashing (callers validate first and show validate()'s message).
-  if (!validate(s).empty()) return attn::Result{};
-  if (s.heads != 1) return std::move(compute_heads(s).heads.front());
-  if (!s.rope_on)
-    return s.mode == Mode::Direct ? attn::attend(s.Q, s.K, s.V, options_of(s))
-                                  : attn::attend_projected(s.X, s.Wq, s.Wk, s.Wv, options_of(s));
-  // RoPE turns Q and K after the projection; the scores use the turned ones. Q and K stay as they
-  // were (what the learner edits), Q_rope and K_rope are what attention saw.
-  const bool direct = s.mode == Mode::Direct;
-  const attn::Matrix Q = direct ? s.Q : attn::Matrix(s.X * s.Wq);  // n×d_k (finite: validate's limits)
-  const attn::Matrix K = direct ? s.K : attn::Matrix(s.X * s.Wk);  // n×d_k
-  const attn::Matrix V = direct ? s.V : attn::Matrix(s.X * s.Wv);  // n×d_v
-  attn::Result r = attn::attend(attn::apply_rope(Q, s.rope), attn::apply_rope(K, s.rope), V, options_of(s));
-  r.Q_rope = std::move(r.Q);
-  r.K_rope = std::move(r.K);
-  r.Q = Q;
-  r.K = K;
-  return r;
-}
-
-std::string result_to_json(const attn::HeadsResult& r, int indent) {
-  if (r.heads.empty()) return result_to_json(attn::Result{}, indent);
-  if (r.heads.size() == 1) {
-    if (r.Wo.size() == 0) return result_to_json(r.heads.front(), indent);  // exactly the single-head text
-    const ordered_json j = single_head_json(r.heads.front());
-    ordered_json with_wo;
-    for (const auto& item : j.items()) {
-      if (item.key() == "output") with_wo["concat"] = item.value();  // n×d_v  A·V, before Wo
-      with_wo[item.key()] = item.key() == "output" ? matrix_json(r.output) : item.value();  // n×d_out
-    }
-    return json_text::dump(with_wo, indent);
-  }
-  ordered_json j;
-  j["Q"] = matrix_json(r.Q);  // n×d_k
-  j["K"] = matrix_json(r.K);  // n×d_k
-  // RoPE: the turned Q and K the scores use.
-  if (r.Q_rope.size() != 0) {
-    j["Q_rope"] = matrix_json(r.Q_rope);
-    j["K_rope"] = matrix_json(r.K_rope);
-  }
-  j["V"] = matrix_json(r.V);               // n×d_v
-  j["divisor"] = r.heads.front().divisor;  //      s of every head: 1, √(d_k/h) or the temperature
-  ordered_json heads = ordered_json::array();
-  for (const attn::Result& head : r.heads) {
-    ordered_json h;
-    h["scores"] = matrix_json(head.scores);    // n×n      Q_t K_tᵀ
-    h["scaled"] = scaled_json(head);           // n×n      / s, masked cells null
-    h["weights"] = matrix_json(head.weights);  // n×n      A_t
-    h["output"] = matrix_json(head.output);    // n×d_v/h  Y_t = A_t V_t
-    heads.push_back(std::move(h));
-  }
-  j["heads"] = std::move(heads);
-  j["concat"] = matrix_json(r.concat);         // n×d_v    [Y_0 | … | Y_{h−1}]
-  j["allowed"] = mask_json(r.allowed);         // n×n
-  j["weights"] = matrix_json(r.weights_mean);  // n×n      mean of the A_t
-  j["output"] = matrix_json(r.output);         // n×d_out  concat · Wo, or concat
-  j["masked_rows"] = r.masked_rows;
-  put_reading_aids(r.weights_mean, r.allowed, &j);
-  return json_text::dump(j, indent);
-}
-
-std::string result_to_json(const attn::Result& r, int indent) {
-  return json_text::dump(single_head_json(r), indent);
 }
 
 }  // namespace scene

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "scene/json_text.hpp"
+
 namespace scene {
 namespace {
 
@@ -13,12 +15,6 @@ ordered_json row_json(const attn::Matrix& m, Eigen::Index i) {
   ordered_json row = ordered_json::array();
   for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
   return row;
-}
-
-ordered_json rows_json(const attn::Matrix& m) {
-  ordered_json rows = ordered_json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) rows.push_back(row_json(m, i));
-  return rows;
 }
 
 std::string dump(const ordered_json& j) {
@@ -50,7 +46,7 @@ std::string online_step_json(const attn::OnlineStep& step) {
   j["m"] = std::move(m);
   j["l"] = step.l;
   j["rescale"] = step.rescale;
-  j["O"] = rows_json(step.O);
+  j["O"] = json_text::matrix_json(step.O);
   return dump(j);
 }
 
@@ -64,7 +60,7 @@ std::string decode_step_json(const attn::DecodeStep& step) {
 }
 
 std::string matrix_rows_json(const attn::Matrix& m, int indent) {
-  if (indent < 0 || m.rows() == 0) return dump(rows_json(m));
+  if (indent < 0 || m.rows() == 0) return dump(json_text::matrix_json(m));
   const std::string outer(static_cast<std::size_t>(indent), ' '), inner = outer + outer;
   std::string out = "[";
   for (Eigen::Index i = 0; i < m.rows(); ++i) out += (i ? ",\n" : "\n") + inner + dump(row_json(m, i));

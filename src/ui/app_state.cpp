@@ -280,6 +280,25 @@ void clear_custom_mask(AppState& state) {
   mark_dirty(state);
 }
 
+scene::link::Appearance appearance(const UiState& ui) {
+  scene::link::Appearance a;
+  a.theme = ui.theme;
+  a.zoom = ui.zoom;
+  a.lang = ui.lang;
+  return a;
+}
+
+void note_overflow(UiState& ui, std::string where) {
+  ui.next_overflow.push_back(std::move(where));
+}
+
+bool set_zoom(UiState& ui, int percent) {
+  const int zoom = std::clamp(percent, scene::link::kMinZoom, scene::link::kMaxZoom);
+  if (zoom == ui.zoom) return false;
+  ui.zoom = zoom;
+  return true;
+}
+
 std::string example_label(const AppState& state) {
   if (!state.ui.demo.empty()) return state.ui.demo_title.empty() ? state.ui.demo : state.ui.demo_title;
   if (!state.preset_name.empty()) return state.preset_name;
@@ -345,6 +364,7 @@ void record_frame(FrameStats& stats, double ms) {
 }
 
 void record_item_rect(AppState& state, const std::string& id) {
+  focus_item(state, id);  // every interactive widget with an id is a stop of Tab (ui/keyboard.hpp)
   if (!ImGui::IsItemVisible()) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);

@@ -14,14 +14,17 @@
 #include <vector>
 
 #include "core/incremental.hpp"
-#include "core/reading_aids.hpp"
 #include "core/keyspace.hpp"
+#include "core/reading_aids.hpp"
 #include "imgui.h"
 #include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/colormap.hpp"
 #include "ui/grid_view.hpp"
+#include "ui/keyboard.hpp"
+#include "ui/palette.hpp"
+#include "ui/sharing_state.hpp"
 #include "ui/steppers.hpp"
 #include "ui/train_state.hpp"
 #include "ui/walk_steps.hpp"
@@ -102,6 +105,18 @@ struct UiState {
   // --- layout, measured while drawing (last frame → this frame)
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
   bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
+
+  // --- appearance (link view keys theme= and zoom=; the View menu; desktop --theme, --zoom)
+  std::optional<Theme> theme;            // chosen (link, menu, --theme); none: follow the system
+  Theme system_theme = Theme::Dark;      // the system's preference (web: prefers-color-scheme)
+  int zoom = scene::link::kDefaultZoom;  // UI zoom in percent, kMinZoom … kMaxZoom (Ctrl +/−/0)
+  std::string lang;                      // chosen language code (link lang=, View menu, --lang); "": system's
+  std::string system_lang = "en";        // the browser's language (navigator.language), if we have it
+  // Texts that did not fit their place this frame (a row label wider than its column, a mode bar wider
+  // than the screen): getState().ui.overflow, so a test catches a translation that is too long.
+  std::vector<std::string> overflow, next_overflow;
+
+  KeyboardUi keyboard;  // focus, ring and announcement of the keyboard (ui/keyboard.hpp)
 
   // --- view options
   GridView grid_view;        // zoom and pan of the Scores and Weights grids (shared: cells side by side)
@@ -190,6 +205,7 @@ struct AppState {
   std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
 
   UiState ui;              // mode, layout values, panel caches
+  Sharing sharing;         // hide=/view=, the demo gallery, the Share buttons' actions
   KeySpaceState keyspace;  // the Key space mode's pictures
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
@@ -197,6 +213,21 @@ struct AppState {
   // app draws another frame (otherwise the first click would land on a moved widget).
   bool layout_changed = false;
 };
+
+// The theme on screen: the chosen one, else the system's.
+inline Theme shown_theme(const UiState& ui) {
+  return ui.theme.value_or(ui.system_theme);
+}
+// The language on screen: the chosen one, else the system's.
+inline const std::string& shown_language(const UiState& ui) {
+  return ui.lang.empty() ? ui.system_lang : ui.lang;
+}
+// Record that a text did not fit its place this frame (`where` names it, e.g. "controls/label/Scale").
+void note_overflow(UiState& ui, std::string where);
+// What the link's view keys say: the chosen theme (if any) and the zoom.
+scene::link::Appearance appearance(const UiState& ui);
+// Set the zoom, clamped to kMinZoom … kMaxZoom; true if it changed.
+bool set_zoom(UiState& ui, int percent);
 
 // Replace the scene (preset, file, setState). Resets slider ranges and messages.
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name);

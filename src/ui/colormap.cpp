@@ -18,8 +18,10 @@ ImU32 contrasting_text(ImU32 background) {
   const float luminance = 0.2126f * linear(background >> IM_COL32_R_SHIFT) +
                           0.7152f * linear(background >> IM_COL32_G_SHIFT) +
                           0.0722f * linear(background >> IM_COL32_B_SHIFT);
-  // Contrast against black (L + 0.05) / 0.05 vs. against white 1.05 / (L + 0.05): equal at L ≈ 0.18.
-  return luminance > 0.18f ? IM_COL32(20, 22, 28, 255) : IM_COL32(250, 250, 252, 255);
+  // Contrast against black (L + 0.05) / 0.05 vs. against white 1.05 / (L + 0.05): equal at
+  // L = 0.179, where both are 4.58:1, so every background gets ≥ 4.5:1 (WCAG AA; tests/theme_test).
+  // Pure black and white: an off-black (20, 22, 28) left cells near L = 0.19 at 4.2:1.
+  return luminance > 0.179f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
 }
 
 }  // namespace ui

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "ui/i18n.hpp"
 #include "ui/number_format.hpp"
 #include "ui/scale_texts.hpp"
 
@@ -37,12 +38,11 @@ Caption grid_caption(Grid grid, const scene::Scene& s, const attn::Result& r) {
   Caption c;
   switch (grid) {
     case Grid::Raw:
-      c.title = "Scores  QKᵀ";
+      c.title = tr(Text::ScoresTitle);
       c.tab = "QKᵀ";
-      c.hint =
-          "score(i, j) = q_i · k_j: row i asks (query), column j answers (key). Values are not part of it.";
-      if (masked) c.hint += " Hatched pairs are hidden later, by the mask M; their raw score is shown.";
-      c.masked = "hidden later by M";
+      c.hint = tr(Text::ScoresHint);
+      if (masked) c.hint += tr(Text::ScoresHatched);
+      c.masked = tr(Text::HiddenLaterByM);
       break;
     case Grid::Scaled: {
       const std::string term = scaled_term(s);
@@ -57,11 +57,11 @@ Caption grid_caption(Grid grid, const scene::Scene& s, const attn::Result& r) {
     }
     case Grid::Weights: {
       const std::string term = scaled_term(s);
-      c.title = "Weights  A = softmax(" + term + " + M)";
+      c.title = fill(tr(Text::WeightsTitle), term);
       bool masked_row = !r.masked_rows.empty();
-      c.hint = "Softmax of each row of " + term + (divisor.empty() ? " (no scaling)" : " (" + divisor + ")") +
-               ": weights in [0, 1], and every row sums to 1" +
-               (masked_row ? " (a row whose every key is hidden: all 0)." : ".");
+      c.hint =
+          fill(tr(Text::WeightsHint), term, divisor.empty() ? std::string(tr(Text::NoScaling)) : divisor) +
+          (masked_row ? tr(Text::WeightsMaskedRow) : "") + ".";
       c.masked = "masked: 0";
       break;
     }

@@ -1,6 +1,6 @@
 // sharing.cpp — panel visibility from links, the Share buttons, and the demo gallery.
 //
-// [SECTION] State and panel visibility
+// [SECTION] Panel visibility
 // [SECTION] Demo index (demos/index.json)
 // [SECTION] Share buttons (in the Controls panel)
 // [SECTION] Gallery window
@@ -9,39 +9,35 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "ui/i18n.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
 
 //-------------------------------------------------------------------------------------------------
-// [SECTION] State and panel visibility
+// [SECTION] Panel visibility
 //-------------------------------------------------------------------------------------------------
 
-Sharing& sharing() {
-  static Sharing the_sharing;
-  return the_sharing;
-}
-
-bool panel_shown(scene::link::Panel panel) {
-  const Sharing& s = sharing();
+bool panel_shown(const AppState& state, scene::link::Panel panel) {
+  const Sharing& s = state.sharing;
   if (s.view) return *s.view == panel;
   return !s.hidden[static_cast<std::size_t>(panel)];
 }
 
-void set_panel_visibility(const std::vector<scene::link::Panel>& hide,
+void set_panel_visibility(AppState& state, const std::vector<scene::link::Panel>& hide,
                           std::optional<scene::link::Panel> view) {
-  Sharing& s = sharing();
+  Sharing& s = state.sharing;
   s.hidden.fill(false);
   for (scene::link::Panel p : hide) s.hidden[static_cast<std::size_t>(p)] = true;
   s.view = view;
   if (view) s.hidden[static_cast<std::size_t>(*view)] = false;
 }
 
-std::vector<scene::link::Panel> hidden_panels() {
+std::vector<scene::link::Panel> hidden_panels(const AppState& state) {
   std::vector<scene::link::Panel> out;
   for (int p = 0; p < scene::link::kPanelCount; ++p)
-    if (sharing().hidden[static_cast<std::size_t>(p)]) out.push_back(static_cast<scene::link::Panel>(p));
+    if (state.sharing.hidden[static_cast<std::size_t>(p)]) out.push_back(static_cast<scene::link::Panel>(p));
   return out;
 }
 
@@ -49,7 +45,7 @@ std::vector<scene::link::Panel> hidden_panels() {
 // [SECTION] Demo index: [{"name": "two-keys-tie", "title": "Two keys tie", "description": "…"}, …]
 //-------------------------------------------------------------------------------------------------
 
-std::string set_demo_index(std::string_view json_text) {
+std::string set_demo_index(AppState& state, std::string_view json_text) {
   using nlohmann::json;
   // No exceptions in the web build: parse with allow_exceptions = false and check every type.
   const json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
@@ -69,14 +65,14 @@ std::string set_demo_index(std::string_view json_text) {
     }
     demos.push_back(std::move(info));
   }
-  sharing().demos = std::move(demos);
+  state.sharing.demos = std::move(demos);
   return "";
 }
 
 void note_demo_loaded(AppState& state, const std::string& name) {
   state.ui.demo = name;
   state.ui.demo_title.clear();
-  for (const DemoInfo& d : sharing().demos) {
+  for (const DemoInfo& d : state.sharing.demos) {
     if (d.name == name) state.ui.demo_title = d.title;
   }
 }
@@ -122,7 +118,7 @@ struct ButtonFlow {
 // stage the LaTeX and SVG items show (export/stage). The text itself is scene/export's, the same as
 // attention-lab-cli --export and attentionLab.exportText.
 static void draw_export_menu(AppState& state, const Fonts& fonts) {
-  Sharing& s = sharing();
+  Sharing& s = state.sharing;
   if (!ImGui::BeginPopup("##export-menu")) return;
   const bool files = s.export_saves_files;
   const std::string stage = scene::export_stage_name(s.export_stage);
@@ -166,34 +162,37 @@ static void draw_export_menu(AppState& state, const Fonts& fonts) {
 }
 
 void draw_share_buttons(AppState& state, const Fonts& fonts) {
-  Sharing& s = sharing();
+  Sharing& s = state.sharing;
   if (!s.copy_link && !s.export_json && !s.import_json && !s.export_png && !s.open_demo && !s.export_text)
     return;
   ImGui::Dummy(ImVec2(0, 0.2f * ImGui::GetFontSize()));
   ImGui::PushFont(fonts.small);
-  ImGui::TextDisabled("Share this exact scene, or open a demo that teaches one idea.");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr(Text::ShareHint));  // wrapped: a longer translation takes two lines
+  ImGui::PopStyleColor();
   ImGui::PopFont();
   ButtonFlow flow{ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x};
   if (s.open_demo && !s.demos.empty() &&
-      flow.button(state, "Gallery…", "share/gallery", "Demos that each teach one idea")) {
+      flow.button(state, tr(Text::Gallery), "share/gallery", "Demos that each teach one idea")) {
     s.gallery_open = true;
   }
   if (s.copy_link &&
-      flow.button(state, "Copy link", "share/copy", "A link that opens exactly these numbers")) {
+      flow.button(state, tr(Text::CopyLink), "share/copy", "A link that opens exactly these numbers")) {
     s.copy_link();
   }
   if (s.export_json &&
-      flow.button(state, "Export JSON", "share/export-json", "Download the scene as a file")) {
+      flow.button(state, tr(Text::ExportJson), "share/export-json", "Download the scene as a file")) {
     s.export_json();
   }
-  if (s.import_json && flow.button(state, "Import JSON", "share/import-json",
+  if (s.import_json && flow.button(state, tr(Text::ImportJson), "share/import-json",
                                    "Open a scene file (or drop a .json on the page)")) {
     s.import_json();
   }
-  if (s.export_png && flow.button(state, "Export PNG", "share/export-png", "Save the screen as an image")) {
+  if (s.export_png &&
+      flow.button(state, tr(Text::ExportPng), "share/export-png", "Save the screen as an image")) {
     s.export_png();
   }
-  if (s.export_text && flow.button(state, "Export…", "export/menu",
+  if (s.export_text && flow.button(state, tr(Text::ExportMenu), "export/menu",
                                    "This scene as NumPy or PyTorch code, a LaTeX matrix or an SVG figure")) {
     ImGui::OpenPopup("##export-menu");
   }
@@ -207,7 +206,7 @@ void draw_share_buttons(AppState& state, const Fonts& fonts) {
 namespace {
 
 void draw_gallery_window(AppState& state, const Fonts& fonts) {
-  Sharing& s = sharing();
+  Sharing& s = state.sharing;
   constexpr const char* kTitle = "Demo gallery";
   if (s.gallery_open && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
   const ImGuiIO& io = ImGui::GetIO();
@@ -275,12 +274,11 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
 }  // namespace
 
 void draw_sharing(AppState& state, const Fonts& fonts) {
-  Sharing& s = sharing();
-  s.state = &state;
+  Sharing& s = state.sharing;
   // A hidden grid was not drawn this frame: widgetRect("cell/…") must not find last frame's cells.
-  if (!panel_shown(scene::link::Panel::Scores)) state.scores_grid.visible = false;
-  if (!panel_shown(scene::link::Panel::Weights)) state.weights_grid.visible = false;
-  if (!panel_shown(scene::link::Panel::Mask)) state.mask_grid.visible = false;
+  if (!panel_shown(state, scene::link::Panel::Scores)) state.scores_grid.visible = false;
+  if (!panel_shown(state, scene::link::Panel::Weights)) state.weights_grid.visible = false;
+  if (!panel_shown(state, scene::link::Panel::Mask)) state.mask_grid.visible = false;
   if (s.gallery_open || ImGui::IsPopupOpen("Demo gallery")) draw_gallery_window(state, fonts);
   if (state.result_version != s.seen_result_version) {
     s.seen_result_version = state.result_version;

@@ -1,13 +1,29 @@
-// theme.cpp — ImGui style for the one designed screen.
+// theme.cpp — ImGui style for the one designed screen, in the current theme's colours.
 #include "ui/theme.hpp"
 
 namespace ui {
+
+static_assert(rgba(1, 2, 3, 4) == IM_COL32(1, 2, 3, 4), "palette.hpp packs colours as ImGui does");
 
 ImVec4 to_vec4(ImU32 color) {
   return ImGui::ColorConvertU32ToFloat4(color);
 }
 
-void apply_theme(float scale) {
+namespace {
+
+// A colour between `a` (t = 0) and `b` (t = 1), opaque.
+ImVec4 mix(ImU32 a, ImU32 b, float t) {
+  const ImVec4 x = to_vec4(a), y = to_vec4(b);
+  return ImVec4(x.x + (y.x - x.x) * t, x.y + (y.y - x.y) * t, x.z + (y.z - x.z) * t, 1.0f);
+}
+
+}  // namespace
+
+void apply_theme(Theme theme, float scale) {
+  detail::g_palette = palette_of(theme);
+  const Palette& p = detail::g_palette;
+  const bool contrast = theme == Theme::Contrast;
+
   ImGuiStyle style;  // fresh defaults, so calling this again after a scale change does not compound
   ImGui::StyleColorsDark(&style);
   style.WindowPadding = ImVec2(14, 12);
@@ -25,34 +41,44 @@ void apply_theme(float scale) {
   style.ScrollbarRounding = 6;
   style.TabRounding = 4;
   style.WindowBorderSize = 1;
-  style.FrameBorderSize = 0;
+  style.FrameBorderSize = contrast ? 1.0f : 0.0f;  // high contrast: every control outlined
   style.PopupBorderSize = 1;
   style.ScaleAllSizes(scale);
 
+  // Widget colours are mixes of the palette: frames a step from the panel towards the text, buttons
+  // and headers towards the accent, so every theme derives its whole look from its palette.
   ImVec4* c = style.Colors;
-  c[ImGuiCol_Text] = to_vec4(palette::kText);
-  c[ImGuiCol_TextDisabled] = to_vec4(palette::kTextDim);
-  c[ImGuiCol_WindowBg] = to_vec4(palette::kPanel);
+  c[ImGuiCol_Text] = to_vec4(p.text);
+  c[ImGuiCol_TextDisabled] = to_vec4(p.text_dim);
+  c[ImGuiCol_WindowBg] = to_vec4(p.panel);
   c[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);
-  c[ImGuiCol_PopupBg] = ImVec4(0.10f, 0.11f, 0.14f, 0.97f);
-  c[ImGuiCol_Border] = to_vec4(palette::kPanelBorder);
-  c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.18f, 0.22f, 1.0f);
-  c[ImGuiCol_FrameBgHovered] = ImVec4(0.20f, 0.23f, 0.28f, 1.0f);
-  c[ImGuiCol_FrameBgActive] = ImVec4(0.22f, 0.27f, 0.32f, 1.0f);
-  c[ImGuiCol_SliderGrab] = ImVec4(0.37f, 0.78f, 0.75f, 0.60f);
-  c[ImGuiCol_SliderGrabActive] = ImVec4(0.50f, 0.90f, 0.86f, 1.0f);
-  c[ImGuiCol_CheckMark] = to_vec4(palette::kAccent);
-  c[ImGuiCol_Button] = ImVec4(0.20f, 0.24f, 0.29f, 1.0f);
-  c[ImGuiCol_ButtonHovered] = ImVec4(0.25f, 0.33f, 0.37f, 1.0f);
-  c[ImGuiCol_ButtonActive] = ImVec4(0.28f, 0.42f, 0.44f, 1.0f);
-  c[ImGuiCol_Header] = ImVec4(0.22f, 0.30f, 0.33f, 1.0f);
-  c[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.36f, 0.39f, 1.0f);
-  c[ImGuiCol_HeaderActive] = ImVec4(0.29f, 0.42f, 0.44f, 1.0f);
-  c[ImGuiCol_Separator] = to_vec4(palette::kPanelBorder);
+  c[ImGuiCol_PopupBg] = mix(p.panel, p.background, 0.5f);
+  c[ImGuiCol_PopupBg].w = 0.98f;
+  c[ImGuiCol_Border] = to_vec4(p.panel_border);
+  c[ImGuiCol_FrameBg] = mix(p.panel, p.text, 0.07f);
+  c[ImGuiCol_FrameBgHovered] = mix(p.panel, p.text, 0.13f);
+  c[ImGuiCol_FrameBgActive] = mix(p.panel, p.accent, 0.22f);
+  c[ImGuiCol_SliderGrab] = to_vec4(p.accent);
+  c[ImGuiCol_SliderGrab].w = 0.60f;
+  c[ImGuiCol_SliderGrabActive] = to_vec4(p.accent);
+  c[ImGuiCol_CheckMark] = to_vec4(p.accent);
+  c[ImGuiCol_Button] = mix(p.panel, p.text, 0.11f);
+  c[ImGuiCol_ButtonHovered] = mix(p.panel, p.accent, 0.25f);
+  c[ImGuiCol_ButtonActive] = mix(p.panel, p.accent, 0.40f);
+  c[ImGuiCol_Header] = mix(p.panel, p.accent, 0.22f);
+  c[ImGuiCol_HeaderHovered] = mix(p.panel, p.accent, 0.30f);
+  c[ImGuiCol_HeaderActive] = mix(p.panel, p.accent, 0.40f);
+  c[ImGuiCol_Separator] = to_vec4(p.panel_border);
   c[ImGuiCol_ScrollbarBg] = ImVec4(0, 0, 0, 0);
-  c[ImGuiCol_ScrollbarGrab] = ImVec4(0.30f, 0.33f, 0.39f, 1.0f);
-  c[ImGuiCol_TextSelectedBg] = ImVec4(0.37f, 0.78f, 0.75f, 0.35f);
-  c[ImGuiCol_NavHighlight] = to_vec4(palette::kAccent);
+  c[ImGuiCol_ScrollbarGrab] = mix(p.panel, p.text, 0.22f);
+  c[ImGuiCol_ScrollbarGrabHovered] = mix(p.panel, p.text, 0.32f);
+  c[ImGuiCol_ScrollbarGrabActive] = mix(p.panel, p.text, 0.42f);
+  c[ImGuiCol_Tab] = mix(p.panel, p.text, 0.08f);
+  c[ImGuiCol_TabHovered] = mix(p.panel, p.accent, 0.30f);
+  c[ImGuiCol_TabActive] = mix(p.panel, p.accent, 0.22f);
+  c[ImGuiCol_TextSelectedBg] = to_vec4(with_alpha(p.accent, 90));
+  c[ImGuiCol_NavHighlight] = to_vec4(p.focus);
+  c[ImGuiCol_ModalWindowDimBg] = to_vec4(with_alpha(p.background, 150));
   ImGui::GetStyle() = style;
 }
 

@@ -1,43 +1,73 @@
-// theme.hpp — one calm dark theme: slate panels, a teal accent, muted secondary text.
-// Colours used by the panels' custom drawing live here too so the screen stays consistent.
+// theme.hpp — the screen's look: three themes (dark, light, high contrast; ui/palette.hpp holds
+// their colours), the ImGui style derived from the current one, and the names the panels draw with.
+//
+// The current palette is part of the drawing style, like ImGui's own style (ImGui::GetStyle(), also
+// one per context): apply_theme() sets both, between frames, and the panels read
+// palette::kText, … which always name the current palette's entries.
 #pragma once
 
 #include "imgui.h"
+#include "ui/palette.hpp"
 
 namespace ui {
 
+namespace detail {
+inline Palette g_palette = kDarkPalette;  // set by apply_theme()
+}  // namespace detail
+
+// The palette the screen draws with now.
+inline const Palette& current_palette() {
+  return detail::g_palette;
+}
+
+// The current palette's entries by their drawing names (see Palette for what each is).
 namespace palette {
-constexpr ImU32 kBackground = IM_COL32(22, 25, 31, 255);
-constexpr ImU32 kPanel = IM_COL32(30, 34, 42, 255);
-constexpr ImU32 kPanelBorder = IM_COL32(48, 54, 66, 255);
-constexpr ImU32 kText = IM_COL32(228, 231, 237, 255);
-constexpr ImU32 kTextDim = IM_COL32(150, 158, 172, 255);
-constexpr ImU32 kAccent = IM_COL32(94, 200, 190, 255);  // highlight (hover links, focus)
-constexpr ImU32 kAccentSoft = IM_COL32(94, 200, 190, 48);
-constexpr ImU32 kQuery = IM_COL32(240, 170, 90, 255);   // q: orange
-constexpr ImU32 kKey = IM_COL32(120, 170, 250, 255);    // k: blue
-constexpr ImU32 kValue = IM_COL32(170, 215, 120, 255);  // v: green
-// Each role's diverging partner: negative components in the compact vector strips.
-constexpr ImU32 kQueryNeg = IM_COL32(150, 140, 245, 255);  // q < 0: violet
-constexpr ImU32 kKeyNeg = IM_COL32(240, 125, 160, 255);    // k < 0: rose
-constexpr ImU32 kValueNeg = IM_COL32(215, 125, 225, 255);  // v < 0: magenta
-constexpr ImU32 kError = IM_COL32(235, 100, 95, 255);
-constexpr ImU32 kGap = IM_COL32(30, 34, 42, 255);             // between heatmap cells (= panel)
-constexpr ImU32 kHatch = IM_COL32(92, 100, 116, 255);         // masked-cell stripes
-constexpr ImU32 kAllowed = IM_COL32(86, 150, 145, 255);       // mask grid: may attend
-constexpr ImU32 kAllowedText = IM_COL32(235, 245, 243, 255);  // mask grid: the 1 on kAllowed
-constexpr ImU32 kSelection = IM_COL32(255, 255, 255, 230);    // outline of the selected/hovered cell
-constexpr ImU32 kTrack = IM_COL32(38, 43, 53, 255);           // output panel: a bar's track
-constexpr ImU32 kAxis = IM_COL32(120, 128, 142, 255);         // output panel: the zero line
+inline const ImU32& kBackground = detail::g_palette.background;
+inline const ImU32& kPanel = detail::g_palette.panel;
+inline const ImU32& kPanelBorder = detail::g_palette.panel_border;
+inline const ImU32& kFrame = detail::g_palette.frame;
+inline const ImU32& kText = detail::g_palette.text;
+inline const ImU32& kTextDim = detail::g_palette.text_dim;
+inline const ImU32& kAccent = detail::g_palette.accent;
+inline const ImU32& kAccentSoft = detail::g_palette.accent_soft;
+inline const ImU32& kFocus = detail::g_palette.focus;
+inline const ImU32& kQuery = detail::g_palette.query;
+inline const ImU32& kKey = detail::g_palette.key;
+inline const ImU32& kValue = detail::g_palette.value;
+inline const ImU32& kQueryNeg = detail::g_palette.query_neg;
+inline const ImU32& kKeyNeg = detail::g_palette.key_neg;
+inline const ImU32& kValueNeg = detail::g_palette.value_neg;
+inline const ImU32& kEmbedding = detail::g_palette.embedding;
+inline const ImU32& kOutputMarker = detail::g_palette.output_marker;
+inline const ImU32& kError = detail::g_palette.error;
+inline const ImU32& kGap = detail::g_palette.gap;
+inline const ImU32& kHatch = detail::g_palette.hatch;
+inline const ImU32& kAllowed = detail::g_palette.allowed;
+inline const ImU32& kAllowedText = detail::g_palette.allowed_text;
+inline const ImU32& kSelection = detail::g_palette.selection;
+inline const ImU32& kTrack = detail::g_palette.track;
+inline const ImU32& kAxis = detail::g_palette.axis;
+inline const ImU32& kTileLine = detail::g_palette.tile_line;
+inline const ImU32& kStripZero = detail::g_palette.strip_zero;
+inline const ImU32& kPlotGrid = detail::g_palette.plot_grid;
+inline const ImU32& kPlotAxis = detail::g_palette.plot_axis;
+inline const ImU32& kRight = detail::g_palette.right;
+inline const ImU32& kWrong = detail::g_palette.wrong;
 
 // `color` with its alpha replaced (0…255).
 constexpr ImU32 with_alpha(ImU32 color, int alpha) {
-  return (color & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha & 0xFF) << IM_COL32_A_SHIFT);
+  return ui::with_alpha(color, alpha);
 }
 }  // namespace palette
 
-// Colours and sizes; sizes are multiplied by `scale` (device pixels per CSS pixel).
-void apply_theme(float scale);
+// Head t's colour (cycled over the palette's kHeadColorCount).
+inline ImU32 head_palette_color(int head) {
+  return current_palette().head[static_cast<unsigned>(head) % kHeadColorCount];
+}
+
+// Make `theme` current: its palette, and ImGui's style from it with sizes multiplied by `scale`
+// (device pixels per CSS pixel × the UI zoom).
+void apply_theme(Theme theme, float scale);
 
 ImVec4 to_vec4(ImU32 color);
 

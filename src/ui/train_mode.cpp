@@ -47,7 +47,9 @@ train::Params params_of(const scene::Scene& s) {
 }
 
 void measure(TrainUi& t) {
+  const double start = now_ms();
   t.accuracy = t.trainer->accuracy(kLiveEvalSequences);
+  t.eval_ms = now_ms() - start;
   t.accuracy_step = t.trainer->steps();
   if (!t.accuracy_curve.empty() && t.accuracy_curve.back().first == t.accuracy_step)
     t.accuracy_curve.pop_back();
@@ -90,11 +92,23 @@ void adopt_scene(AppState& state) {
 void ensure_run(AppState& state) {
   TrainUi& t = state.ui.train;
   if (t.trainer) return;
-  // A model-shaped scene on screen (a shared link of a trained model) is kept and trained further.
+  // A model-shaped scene on screen (a shared link of a trained model) is kept and trained further,
+  // on the task it solves best (a link holds the weights, not the task).
   if (model_shaped(state.scene)) {
     t.config.heads = state.scene.heads;
-    t.trainer = std::make_shared<train::Trainer>(t.config);
-    t.trainer->set_params(params_of(state.scene));
+    double best = -1.0;
+    for (train::Task task : {train::Task::PreviousToken, train::Task::SameToken, train::Task::FirstToken}) {
+      train::Config config = t.config;
+      config.task = task;
+      auto run = std::make_shared<train::Trainer>(config);
+      run->set_params(params_of(state.scene));
+      const double accuracy = run->accuracy(kLiveEvalSequences);
+      if (accuracy > best) {
+        best = accuracy;
+        t.config.task = task;
+        t.trainer = run;
+      }
+    }
     measure(t);
     return;
   }
@@ -130,7 +144,8 @@ const char* task_sentence(train::Task task) {
              "attending there: watch a sub-diagonal form in the weights.";
     case train::Task::SameToken:
       return "Tokens 5–8 repeat tokens 1–4 in another order; each repeat must name the position "
-             "(#0–#3) where its symbol first appeared: it must find the earlier copy of itself.";
+             "(#0–#3) where its symbol first appeared. Watch which earlier keys each repeat learns to "
+             "look at to find it.";
     case train::Task::FirstToken:
       return "Every position must name the first token of the sequence: every row learns to put its "
              "weight on token 0 (an attention sink).";
@@ -180,15 +195,21 @@ void train_tick(AppState& state) {
   }
   const double start = now_ms();
   t.owed += double(ImGui::GetIO().DeltaTime) * double(t.steps_per_second);
+  // A step starts only when the time it took last (a running average) still fits in the budget;
+  // at least one step per frame when one is owed, so a slow machine still makes progress.
   int done = 0;
-  while (t.owed >= 1.0 && t.running && now_ms() - start < kBudgetMs) {
+  while (t.owed >= 1.0 && t.running && (done == 0 || now_ms() - start + t.step_ms <= kBudgetMs)) {
+    const double step_start = now_ms();
     step_once(state);
+    t.step_ms = 0.8 * t.step_ms + 0.2 * (now_ms() - step_start);
     t.owed -= 1.0;
     ++done;
   }
   t.owed = std::min(t.owed, 1.0);  // over budget: drop the backlog rather than stall later frames
   if (done > 0) {
-    if (t.trainer->steps() - t.accuracy_step >= kAccuracyEvery) measure(t);
+    // The accuracy is due every kAccuracyEvery steps; it waits for a frame with room for it.
+    if (t.trainer->steps() - t.accuracy_step >= kAccuracyEvery && now_ms() - start + t.eval_ms <= kBudgetMs)
+      measure(t);
     show_model(state, false);
   }
   t.last_work_ms = now_ms() - start;
@@ -405,6 +426,10 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
     acc.emplace_back(x_of_step(step), b.y - value * (b.y - a.y));
   if (acc.size() >= 2) dl->AddPolyline(acc.data(), int(acc.size()), kGood, 0, std::max(1.5f, 0.12f * em));
   dl->AddText(ImVec2(a.x + 0.3f * em, y95 + 0.1f * em), IM_COL32(150, 215, 120, 160), "95 %");
+  // The accuracy's own scale at the right edge: 100 % at the top, 0 % at the bottom.
+  const ImU32 acc_label = IM_COL32(150, 215, 120, 160);
+  dl->AddText(ImVec2(b.x - ImGui::CalcTextSize("100 %").x - 0.2f * em, a.y + 0.1f * em), acc_label, "100 %");
+  dl->AddText(ImVec2(b.x - ImGui::CalcTextSize("0 %").x - 0.2f * em, b.y - 1.1f * em), acc_label, "0 %");
   ImGui::PopFont();
 }
 
@@ -415,9 +440,18 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
   if (!t.trainer || !state.computed || state.heads.output.rows() != state.scene.n() ||
       state.heads.output.cols() != train::kClasses)
     return;
+  // The sequence on screen (the trainer's sample, or the sequence of a model opened from a link):
+  // each token's symbol is the one-hot part of its embedding x_i.
   const train::Task task = t.config.task;
-  const train::Sequence& sample = t.trainer->sample();
-  const int n = int(sample.tokens.size());
+  const int n = state.scene.n();
+  train::Sequence sample;
+  for (int i = 0; i < n; ++i) {
+    int symbol = 0;
+    for (int c = 1; c < train::kVocab; ++c)
+      if (state.scene.X(i, c) > state.scene.X(i, symbol)) symbol = c;
+    sample.tokens.push_back(symbol);
+  }
+  sample.targets = train::targets_for(task, sample.tokens);
   const float em = ImGui::GetFontSize();
   const float label_w = 6.5f * em;
   const float cell =

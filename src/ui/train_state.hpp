@@ -20,6 +20,7 @@ struct TrainUi {
   int accuracy_step = -1;                             // the step it was measured at
   std::vector<std::pair<int, float>> accuracy_curve;  // (step, accuracy) as measured
   double last_work_ms = 0.0;                          // CPU ms training took in the last frame
+  double step_ms = 0.5, eval_ms = 1.0;  // what a step / an accuracy measurement took (ms; running average)
 };
 
 }  // namespace ui

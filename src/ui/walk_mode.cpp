@@ -12,9 +12,9 @@
 #include <string>
 
 #include "nlohmann/json.hpp"
-#include "ui/sharing.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/quiz.hpp"
+#include "ui/sharing.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -29,8 +29,8 @@ using walk::Stage;
 namespace {
 
 // The address bar follows the mode and the step (web); nothing on desktop.
-void notify_link_changed() {
-  if (sharing().scene_changed) sharing().scene_changed();
+void notify_link_changed(const AppState& state) {
+  if (state.sharing.scene_changed) state.sharing.scene_changed();
 }
 
 // The scene's current stage list and the position of `stage` in it. A stage the scene does not
@@ -68,7 +68,7 @@ bool set_walk_step(AppState& state, int index, bool notify) {
   if (index == -1) {
     if (state.ui.mode == Mode::Walk) {
       state.ui.mode = Mode::Explore;
-      if (notify) notify_link_changed();
+      if (notify) notify_link_changed(state);
     }
     return true;
   }
@@ -80,7 +80,7 @@ bool set_walk_step(AppState& state, int index, bool notify) {
   if (changed) {
     state.ui.walk.scroll_to_top = true;
     state.layout_changed = true;  // the card's height follows the step: settle the layout now
-    if (notify) notify_link_changed();
+    if (notify) notify_link_changed(state);
   }
   return true;
 }
@@ -194,6 +194,9 @@ void handle_walk_keys(AppState& state) {
     return;
   }
   if (state.ui.mode != Mode::Walk) return;
+  // A focused value cell or grid takes the arrow keys (ui/keyboard.hpp).
+  for (const FocusItem& item : state.ui.keyboard.items)
+    if (item.id == state.ui.keyboard.focus && item.kind != FocusKind::Item) return;
   const int index = walk_index(state);
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), false)) {
     if (index + 1 < walk_count(state)) set_walk_step(state, index + 1);
@@ -389,7 +392,7 @@ void show_me(AppState& state, int q) {
   state.ui.walk.row = question.show_me.row;
   state.ui.quiz.open = false;
   state.ui.quiz.return_to = q;
-  notify_link_changed();
+  notify_link_changed(state);
 }
 
 }  // namespace
@@ -443,8 +446,8 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
     for (int c = 0; c < int(question.choices.size()); ++c) {
       const bool is_answer = c == question.answer;
       ImU32 fill = palette::kPanelBorder;
-      if (picked >= 0 && is_answer) fill = IM_COL32(60, 130, 90, 255);   // the right answer, once picked
-      if (picked == c && !is_answer) fill = IM_COL32(140, 60, 60, 255);  // the wrong pick
+      if (picked >= 0 && is_answer) fill = palette::kRight;   // the right answer, once picked
+      if (picked == c && !is_answer) fill = palette::kWrong;  // the wrong pick
       ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(fill));
       ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0.0f, 0.5f));
       const std::string mark = picked >= 0 && is_answer ? "✓ " : picked == c ? "× " : "   ";

@@ -7,22 +7,7 @@ import assert from "node:assert/strict";
 import { statSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import {
-  assertClean,
-  describeProblems,
-  getState,
-  setState,
-  frameStats,
-  waitForState,
-  clickWidget,
-  dragWidget,
-  requireWidget,
-  parkMouse,
-  animationFrames,
-  screenshot,
-  appOpener,
-  loadScene,
-} from "./lib/harness.mjs";
+import { assertClean, describeProblems, getState, setState, frameStats, waitForState, clickWidget, dragWidget, requireWidget, parkMouse, animationFrames, screenshot, appOpener, loadScene } from "./lib/harness.mjs";
 import { lessons } from "./lib/lessons.mjs";
 import { attend, maxAbsDiff } from "./lib/reference.mjs";
 import { presetScene } from "./lib/presets.mjs";

@@ -1,4 +1,4 @@
-// compact.test.mjs — issue 17 in the browser: vectors with many components (colour strips), the
+// compact.test.mjs — compact vectors in the browser: vectors with many components (colour strips), the
 // Example picker naming a loaded demo, and both at 1280×800 and a phone size.
 //
 // Scenes are generated here with exact two-decimal numbers (no project code): entry (i, c) of Q, K,
@@ -6,19 +6,7 @@
 // about 40 px — wider than the cells d = 16 or 64 leave in the vectors panel.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  getState,
-  widgetRect,
-  waitForState,
-  loadScene,
-  requireWidget,
-  dragWidget,
-  animationFrames,
-  parkMouse,
-  screenshot,
-  assertClean,
-  appOpener,
-} from "./lib/harness.mjs";
+import { getState, widgetRect, waitForState, loadScene, requireWidget, dragWidget, animationFrames, parkMouse, screenshot, assertClean, appOpener, ctrlClickWidget } from "./lib/harness.mjs";
 
 const open = appOpener();
 
@@ -108,17 +96,7 @@ test("d_k = 16, 4 tokens at 1280×800: colour strips, every Q/0/c reachable, a d
   await screenshot(page, "compact-d16-1280x800");
   await dragUpChangesOnly(page, "Q/0/15", "Q", 0, 15);
   // Ctrl+click on a strip cell opens a field (type/K/1/3) next to it: typing sets exactly that value.
-  const cell = await requireWidget(page, "K/1/3");
-  await page.mouse.move(cell.cx, cell.cy);
-  await animationFrames(page, 2);
-  await page.keyboard.down("Control");
-  await animationFrames(page, 2);
-  await page.mouse.down();
-  await animationFrames(page, 2);
-  await page.mouse.up();
-  await animationFrames(page, 2);
-  await page.keyboard.up("Control");
-  await animationFrames(page, 2);
+  await ctrlClickWidget(page, "K/1/3");
   const field = await requireWidget(page, "type/K/1/3");
   assert.ok(field.w >= 60, `the typing field is ${field.w} px wide`);
   for (let i = 0; i < 12; i++) await page.keyboard.press("Backspace");

@@ -2,19 +2,7 @@
 // screen (backing store = CSS size × devicePixelRatio) and window resizes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  assertClean,
-  setState,
-  getState,
-  waitForState,
-  tapWidget,
-  requireWidget,
-  animationFrames,
-  canvasGeometry,
-  screenshot,
-  appOpener,
-  loadScene,
-} from "./lib/harness.mjs";
+import { assertClean, setState, getState, waitForState, tapWidget, requireWidget, animationFrames, canvasGeometry, screenshot, appOpener, loadScene } from "./lib/harness.mjs";
 import { attend, maxAbsDiff } from "./lib/reference.mjs";
 import { presetScene } from "./lib/presets.mjs";
 

@@ -1,4 +1,4 @@
-// export.test.mjs — the Export menu (issue 12): each item gives exactly attentionLab.exportText's
+// export.test.mjs — the Export menu: each item gives exactly attentionLab.exportText's
 // text, which is exactly `attention-lab-cli --export KIND --stage STAGE` of the same scene.
 //
 // Copies go to the clipboard (permissions granted) or, when the browser refuses, into the same
@@ -7,18 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import {
-  animationFrames,
-  appOpener,
-  assertClean,
-  clickWidget,
-  getState,
-  parkMouse,
-  requireWidget,
-  screenshot,
-  STEP_TIMEOUT_MS,
-  widgetRect,
-} from "./lib/harness.mjs";
+import { animationFrames, appOpener, assertClean, clickWidget, getState, parkMouse, requireWidget, screenshot, STEP_TIMEOUT_MS, widgetRect } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();

@@ -6,19 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import {
-  REPO_ROOT,
-  appOpener,
-  assertClean,
-  getState,
-  waitForState,
-  clickWidget,
-  dragWidget,
-  requireWidget,
-  parkMouse,
-  animationFrames,
-  screenshot,
-} from "./lib/harness.mjs";
+import { REPO_ROOT, appOpener, assertClean, getState, waitForState, clickWidget, dragWidget, requireWidget, parkMouse, animationFrames, screenshot } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();

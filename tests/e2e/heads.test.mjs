@@ -3,19 +3,7 @@
 // links carrying heads and Wo (exact round trip), and the Heads mode at 1280×720 and phone size.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  assertClean,
-  getState,
-  waitForState,
-  requireWidget,
-  clickWidget,
-  animationFrames,
-  parkMouse,
-  screenshot,
-  appOpener,
-  loadScene,
-  sameNumbers,
-} from "./lib/harness.mjs";
+import { assertClean, getState, waitForState, requireWidget, clickWidget, animationFrames, parkMouse, screenshot, appOpener, loadScene, sameNumbers } from "./lib/harness.mjs";
 import { presetScene } from "./lib/presets.mjs";
 
 const open = appOpener();

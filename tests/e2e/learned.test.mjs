@@ -3,36 +3,13 @@
 // mode's soft dictionary (LESSONS.md 2: dragging q toward k_1 pulls y_0 onto v_1).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  assertClean,
-  getState,
-  waitForState,
-  clickWidget,
-  dragWidget,
-  requireWidget,
-  animationFrames,
-  parkMouse,
-  screenshot,
-  appOpener,
-} from "./lib/harness.mjs";
+import { assertClean, getState, waitForState, clickWidget, dragWidget, requireWidget, animationFrames, parkMouse, screenshot, appOpener, dragWidgetTo } from "./lib/harness.mjs";
 import { matmul } from "./lib/reference.mjs";
 
 const open = appOpener();
 
-/** Press at `from`'s centre, move to (x, y) in `steps` frames, release (a real mouse drag in 2-D). */
-async function dragTo(page, id, x, y, steps = 12) {
-  const { cx, cy } = await requireWidget(page, id);
-  await page.mouse.move(cx, cy);
-  await animationFrames(page, 2);
-  await page.mouse.down();
-  await animationFrames(page, 2);
-  for (let i = 1; i <= steps; i++) {
-    await page.mouse.move(cx + ((x - cx) * i) / steps, cy + ((y - cy) * i) / steps);
-    await animationFrames(page, 1);
-  }
-  await page.mouse.up();
-  await animationFrames(page, 3);
-}
+/** A real mouse drag in 2-D to (x, y), three frames to settle after the release. */
+const dragTo = (page, id, x, y, steps = 12) => dragWidgetTo(page, id, x, y, steps, 3);
 
 /** Vertical drag of a W cell by dy CSS px (up = negative dy = larger value). */
 async function dragVertical(page, id, dy, steps = 10) {

@@ -3,19 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import {
-  animationFrames,
-  appOpener,
-  assertClean,
-  clickWidget,
-  frameStats,
-  getState,
-  parkMouse,
-  requireWidget,
-  sameNumbers,
-  screenshot,
-  waitForState,
-} from "./lib/harness.mjs";
+import { animationFrames, appOpener, assertClean, clickWidget, frameStats, getState, parkMouse, requireWidget, sameNumbers, screenshot, waitForState } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();

@@ -9,23 +9,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import {
-  REPO_ROOT,
-  openApp,
-  assertClean,
-  describeProblems,
-  getState,
-  setState,
-  widgetRect,
-  waitForState,
-  clickWidget,
-  dragWidget,
-  animationFrames,
-  parkMouse,
-  screenshot,
-  STEP_TIMEOUT_MS,
-  appOpener,
-} from "./lib/harness.mjs";
+import { lessons } from "./lib/lessons.mjs";
+import { REPO_ROOT, openApp, assertClean, describeProblems, getState, setState, widgetRect, waitForState, clickWidget, dragWidget, animationFrames, parkMouse, screenshot, STEP_TIMEOUT_MS, appOpener } from "./lib/harness.mjs";
 
 const DEMO_DIR = path.join(REPO_ROOT, "web", "demos");
 const DEMO_INDEX = JSON.parse(readFileSync(path.join(DEMO_DIR, "index.json"), "utf8"));
@@ -497,7 +482,7 @@ test("the single-file build opened from disk (file://) renders the default examp
   const state = await getState(page);
   assert.deepEqual(state.scene.tokens, DEFAULT_TOKENS);
   // LESSONS.md §1: the first weight row of practice-qkv is [0.155 0.422 0.422].
-  assert.deepEqual(state.result.weights[0].map((w) => Number(w.toFixed(3))), [0.155, 0.422, 0.422]);
+  assert.deepEqual(state.result.weights[0].map((w) => Number(w.toFixed(3))), lessons["practice-qkv"].weights_row0_3_places);
   await page.evaluate(() => (location.hash = "demo=attend-to-self"));
   const demo = await waitForState(page, (s) => s.scene.tokens.join() === demoScene("attend-to-self").tokens.join(), "embedded demo");
   assertShowsDemo(demo.scene, "attend-to-self");

@@ -3,21 +3,7 @@
 // WebGL2 is missing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  assertClean,
-  describeProblems,
-  setState,
-  getState,
-  frameStats,
-  waitForState,
-  requireWidget,
-  animationFrames,
-  parkMouse,
-  screenshot,
-  READY_TIMEOUT_MS,
-  appOpener,
-  loadScene,
-} from "./lib/harness.mjs";
+import { assertClean, describeProblems, setState, getState, frameStats, waitForState, requireWidget, animationFrames, parkMouse, screenshot, READY_TIMEOUT_MS, appOpener, loadScene, ctrlClickWidget } from "./lib/harness.mjs";
 import { attend, maxAbsDiff } from "./lib/reference.mjs";
 import { presetScene } from "./lib/presets.mjs";
 
@@ -41,17 +27,7 @@ test("keyboard entry: Ctrl+click on Q/0/0, type 0.25, Enter sets exactly that va
   const app = await open(t);
   const { page } = app;
   await loadScene(page, presetScene("soft-dictionary"));
-  const { cx, cy } = await requireWidget(page, "Q/0/0");
-  await page.mouse.move(cx, cy);
-  await animationFrames(page, 2);
-  await page.keyboard.down("Control");
-  await animationFrames(page, 2);
-  await page.mouse.down();
-  await animationFrames(page, 2);
-  await page.mouse.up();
-  await animationFrames(page, 2);
-  await page.keyboard.up("Control");
-  await animationFrames(page, 2);
+  await ctrlClickWidget(page, "Q/0/0");
   // ImGui selects the slider's text on entering text mode; clear it explicitly anyway.
   for (let i = 0; i < 12; i++) await page.keyboard.press("Backspace");
   for (let i = 0; i < 12; i++) await page.keyboard.press("Delete");

@@ -1,4 +1,4 @@
-// walk.test.mjs — issue 10: the guided walk through the pipeline, the quiz, the Scores panel's
+// walk.test.mjs — the guided walk through the pipeline, the quiz, the Scores panel's
 // two grids and the weights' reading aids, in headless Chromium against the built site.
 //
 // Numbers in the step text are checked against getState() (the page's own result) formatted the way
@@ -6,19 +6,7 @@
 // A row 0 = [0.155, 0.422, 0.422], Y row 0 = [0.578, 0.845, 0.155, 0.422]).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  appOpener,
-  getState,
-  waitForState,
-  clickWidget,
-  dragWidget,
-  requireWidget,
-  widgetRect,
-  parkMouse,
-  animationFrames,
-  screenshot,
-  assertClean,
-} from "./lib/harness.mjs";
+import { appOpener, getState, waitForState, clickWidget, dragWidget, requireWidget, widgetRect, parkMouse, animationFrames, screenshot, assertClean } from "./lib/harness.mjs";
 
 const open = appOpener();
 

@@ -15,11 +15,12 @@ namespace ui {
 void draw_generate_button(AppState& state, const Fonts& fonts) {
   // After the share buttons, on their last row when it has room (a notice below then does not push
   // the controls past their panel's height, which would wrap the buttons differently).
-  const float w = ImGui::CalcTextSize("Generate…").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const std::string label = std::string(tr(Text::Generate)) + "##generate";
+  const float w = ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
   const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   ImGui::SameLine();
   if (ImGui::GetCursorScreenPos().x + w > right_edge) ImGui::NewLine();
-  if (ImGui::Button("Generate…")) {
+  if (ImGui::Button(label.c_str())) {
     if (state.generated) state.ui.gen_draft = *state.generated;
     ImGui::OpenPopup("generate");
   }
@@ -67,23 +68,25 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
 }
 
 void draw_controls_panel(AppState& state, const Fonts& fonts) {
-  panel_header(state, fonts, "Controls",
-               "Pick a lesson example, then drag any slider and watch every panel follow.");
+  panel_header(state, fonts, tr(Text::ControlsTitle), tr(Text::ControlsHint));
   scene::Scene& s = state.scene;
   const float em = ImGui::GetFontSize();
   const float label_w = 5.2f * em;
   auto row_label = [&](const char* text) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(text);
+    // A translation longer than the label column would run under its control.
+    if (ImGui::GetItemRectSize().x > label_w - ImGui::GetStyle().ItemSpacing.x)
+      note_overflow(state.ui, std::string("controls/label/") + text);
     ImGui::SameLine(label_w);
   };
 
   // Preset picker.
-  row_label("Example");
+  row_label(tr(Text::Example));
   ImGui::SetNextItemWidth(-FLT_MIN);
   // The loaded demo's title (gallery, #demo= link), else the preset's name, else "(custom scene)".
   std::string preview = example_label(state);
-  if (state.edited) preview += "  · edited";
+  if (state.edited) preview += std::string("  ") + tr(Text::Edited);
   if (ImGui::BeginCombo("##preset", preview.c_str())) {
     for (const scene::PresetInfo& p : scene::preset_list()) {
       const bool selected = p.name == state.preset_name;
@@ -97,10 +100,13 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "preset");
 
   // Sizes.
-  row_label("Tokens n");
+  row_label(tr(Text::TokensN));
   int n = s.n();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::SliderInt("##tokens", &n, 1, std::max(12, s.n()), "%d tokens")) set_token_count(state, n);
+  // Each slider also takes the keyboard (ui/keyboard.hpp): Enter types, arrows step by 1.
+  if (typing_requested(state, "tokens")) ImGui::SetKeyboardFocusHere();
+  bool moved = ImGui::SliderInt("##tokens", &n, 1, std::max(12, s.n()), tr(Text::TokensValue));
+  if (focus_int(state, "tokens", &n, 1, scene::kMaxTokens, "tokens") || moved) set_token_count(state, n);
   record_item_rect(state, "tokens");
 
   const float half =
@@ -108,19 +114,25 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   row_label("d_k, d_v");
   int d_k = s.d_k(), d_v = s.d_v();
   ImGui::SetNextItemWidth(half);
-  if (ImGui::SliderInt("##dk", &d_k, 1, std::max(8, d_k), "d_k = %d")) set_key_dim(state, d_k);
+  if (typing_requested(state, "dk")) ImGui::SetKeyboardFocusHere();
+  moved = ImGui::SliderInt("##dk", &d_k, 1, std::max(8, d_k), "d_k = %d");
+  if (focus_int(state, "dk", &d_k, 1, scene::kMaxDim, "d k") || moved) set_key_dim(state, d_k);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_k: length of each query and key");
   record_item_rect(state, "dk");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(half);
-  if (ImGui::SliderInt("##dv", &d_v, 1, std::max(8, d_v), "d_v = %d")) set_value_dim(state, d_v);
+  if (typing_requested(state, "dv")) ImGui::SetKeyboardFocusHere();
+  moved = ImGui::SliderInt("##dv", &d_v, 1, std::max(8, d_v), "d_v = %d");
+  if (focus_int(state, "dv", &d_v, 1, scene::kMaxDim, "d v") || moved) set_value_dim(state, d_v);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_v: length of each value (and output row)");
   record_item_rect(state, "dv");
   if (s.mode == scene::Mode::Projected) {  // learned scenes: the embedding's length too
     row_label("d_model");
     int d_model = int(s.X.cols());
     ImGui::SetNextItemWidth(-FLT_MIN);
-    if (ImGui::SliderInt("##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d"))
+    if (typing_requested(state, "dmodel")) ImGui::SetKeyboardFocusHere();
+    moved = ImGui::SliderInt("##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d");
+    if (focus_int(state, "dmodel", &d_model, 1, scene::kMaxDim, "d model") || moved)
       set_model_dim(state, d_model);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
@@ -131,20 +143,24 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
   // the scene has several heads (a one-head Explore screen keeps its height for the vectors).
   if (state.ui.mode == Mode::Heads || s.heads > 1) {
-    row_label("Heads");
+    row_label(tr(Text::Heads));
     draw_heads_control(state);
   }
 
   // Scale: none / √d_k / temperature.
-  row_label("Scale");
+  row_label(tr(Text::Scale));
   ImGui::BeginGroup();
   int mode = int(s.scale.mode);
   bool scale_changed = false;
-  scale_changed |= ImGui::RadioButton("none", &mode, int(attn::ScaleMode::None));
+  scale_changed |= ImGui::RadioButton((std::string(tr(Text::ScaleNone)) + "##scale").c_str(), &mode,
+                                      int(attn::ScaleMode::None));
+  focus_item(state, "scale/none", "scale: none");  // each choice a stop of Tab (ui/keyboard.hpp)
   ImGui::SameLine();
   scale_changed |= ImGui::RadioButton("÷ √d_k", &mode, int(attn::ScaleMode::SqrtDk));
+  focus_item(state, "scale/sqrt_dk", "scale: divide by square root of d k");
   ImGui::SameLine();
   scale_changed |= ImGui::RadioButton("÷ T", &mode, int(attn::ScaleMode::Temperature));
+  focus_item(state, "scale/temperature", "scale: divide by temperature T");
   ImGui::EndGroup();
   record_item_rect(state, "scale");
   if (scale_changed && mode != int(s.scale.mode)) {
@@ -181,7 +197,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
 
   // Causal mask.
   bool causal = s.causal;
-  if (ImGui::Checkbox("Causal mask", &causal)) {
+  if (ImGui::Checkbox((std::string(tr(Text::CausalMask)) + "##causal").c_str(), &causal)) {
     s.causal = causal;
     state.dirty = true;
   }
@@ -189,18 +205,20 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   ImGui::SameLine();
   ImGui::PushFont(fonts.small);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("token i sees only tokens 0..i");
+  ImGui::TextDisabled("%s", tr(Text::CausalHint));
   ImGui::PopFont();
 
   draw_rope_controls(state, fonts);
 
-  const float reset_w = ImGui::CalcTextSize("Reset").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const std::string reset_label = std::string(tr(Text::Reset)) + "##reset";
+  const float reset_w =
+      ImGui::CalcTextSize(reset_label.c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
   // Reset at the right end of the causal row when it fits, else on its own row.
   if (ImGui::GetItemRectMax().x + em + reset_w <=
       ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - reset_w);
   }
-  if (ImGui::Button("Reset")) {
+  if (ImGui::Button(reset_label.c_str())) {
     if (state.generated) {
       load_generated(state, *state.generated);  // keeps its #gen= link
     } else {
@@ -213,10 +231,10 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     }
   }
   record_item_rect(state, "reset");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the example as loaded");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ResetTip));
   if (s.mask.size() > 0) {
     ImGui::SameLine();
-    if (ImGui::Button("Clear custom mask")) clear_custom_mask(state);
+    if (ImGui::Button((std::string(tr(Text::ClearMask)) + "##clear-mask").c_str())) clear_custom_mask(state);
     record_item_rect(state, "clear-mask");
   }
   draw_share_buttons(state, fonts);  // Gallery, Copy link, Export/Import JSON, Export PNG

@@ -112,7 +112,7 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float h = ImGui::GetFrameHeight();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(p, ImVec2(p.x + bar_w, p.y + h), IM_COL32(38, 43, 53, 255), 0.15f * em);
+    dl->AddRectFilled(p, ImVec2(p.x + bar_w, p.y + h), palette::kTrack, 0.15f * em);
     dl->AddRectFilled(p, ImVec2(p.x + std::max(2.0f, bar_w * float(double(count) / most)), p.y + h), color,
                       0.15f * em);
     const std::string text = with_commas(count);
@@ -120,9 +120,9 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
                 text.c_str());
     ImGui::Dummy(ImVec2(bar_w, h));
   };
-  counter("with cache", d.mults_with, IM_COL32(94, 200, 190, 150));
+  counter("with cache", d.mults_with, palette::with_alpha(palette::kAccent, 150));
   record_item_rect(state, "decode/mults");
-  counter("without cache", d.mults_without, IM_COL32(240, 170, 90, 150));
+  counter("without cache", d.mults_without, palette::with_alpha(palette::kQuery, 150));
   ImGui::PushFont(fonts.small);
   ImGui::TextWrapped("Without a cache every step reruns the pass on the whole prefix (projections of every "
                      "token, the full (t+1)×(t+1) QKᵀ and A V). Over all %d steps: %s with the cache, %s without.",
@@ -199,9 +199,9 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
     // The weight as a bar with its number.
     const double w = st.weights(0, j);
     const ImVec2 a(p.x + x_w, p.y + 0.2f * em), b(p.x + x_w + weight_w, p.y + row_h - 0.3f * em);
-    dl->AddRectFilled(a, b, IM_COL32(38, 43, 53, 255), 0.15f * em);
-    dl->AddRectFilled(a, ImVec2(a.x + weight_w * float(std::clamp(w, 0.0, 1.0)), b.y), IM_COL32(94, 200, 190, 140),
-                      0.15f * em);
+    dl->AddRectFilled(a, b, palette::kTrack, 0.15f * em);
+    dl->AddRectFilled(a, ImVec2(a.x + weight_w * float(std::clamp(w, 0.0, 1.0)), b.y),
+                      palette::with_alpha(palette::kAccent, 140), 0.15f * em);
     dl->AddText(ImVec2(a.x + 0.3f * em, sy), palette::kText, format_weight(w, 3).c_str());
     numbers(ImVec2(p.x, sy), x_v, r.V, j, palette::kValue);
     ImGui::Dummy(ImVec2(total_w, row_h));

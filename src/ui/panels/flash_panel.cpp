@@ -17,7 +17,6 @@ namespace ui {
 namespace {
 
 constexpr double kPlaySeconds = 0.8;  // Play: one tile per this many seconds
-constexpr ImU32 kRescale = IM_COL32(240, 170, 90, 255);  // the rescale factor α (orange, like q)
 
 std::string plural(long long count, const char* one, const char* many) {
   return std::to_string(count) + " " + (count == 1 ? one : many);
@@ -79,7 +78,9 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
   ImGui::SameLine(6.0f * em);
   ImGui::SetNextItemWidth(-FLT_MIN);
   int block = f.block;
-  if (ImGui::SliderInt("##flash-block", &block, 1, std::max(n, 2), "B = %d tokens") && block != f.block) {
+  if (typing_requested(state, "flash/block")) ImGui::SetKeyboardFocusHere();
+  const bool dragged = ImGui::SliderInt("##flash-block", &block, 1, std::max(n, 2), "B = %d tokens");
+  if ((focus_int(state, "flash/block", &block, 1, n, "block size B") || dragged) && block != f.block) {
     f.block = std::clamp(block, 1, n);
     f.step = 0;
     f.playing = false;
@@ -135,7 +136,7 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
           smallest = std::min(smallest, a);
         }
       if (grew > 0) {
-        ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(kRescale));
+        ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kQuery));
         ImGui::TextWrapped("The max grew in %s: their ℓ and O were multiplied by α = exp(m_old − m_new)%s%s.",
                            plural(grew, "row", "rows").c_str(), grew == 1 ? " = " : " down to ",
                            format_weight(smallest, 3).c_str());
@@ -187,9 +188,10 @@ void draw_flash_tiles(AppState& state) {
       const ImVec2 b(g.origin.x + float(std::min((cb + 1) * B, n)) * g.cell,
                      g.origin.y + float(std::min((rb + 1) * B, n)) * g.cell);
       const bool done = k < f.step, current = k == f.step - 1, hidden = pass.tile_hidden(rb, cb);
-      if (!done) dl->AddRectFilled(a, b, IM_COL32(22, 25, 31, 190));  // not computed yet: dimmed
-      if (hidden && done) dl->AddRectFilled(a, b, IM_COL32(22, 25, 31, 120));
-      dl->AddRect(a, b, IM_COL32(200, 205, 215, 110), 0.0f, 0, 1.0f);
+      if (!done)
+        dl->AddRectFilled(a, b, palette::with_alpha(palette::kBackground, 190));  // not computed yet: dimmed
+      if (hidden && done) dl->AddRectFilled(a, b, palette::with_alpha(palette::kBackground, 120));
+      dl->AddRect(a, b, palette::kTileLine, 0.0f, 0, 1.0f);
       if (current)
         dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), hidden ? palette::kTextDim : palette::kAccent,
                     0.0f, 0, std::max(2.0f, 0.2f * em));
@@ -254,24 +256,29 @@ void draw_flash_rows(AppState& state, const Fonts& fonts) {
       const bool seen = l > 0.0;
       ImGui::PushFont(fonts.small);
       const float bar_y0 = p.y + 0.15f * em, bar_y1 = p.y + row_h - 0.3f * em;
-      auto track = [&](float x) { dl->AddRectFilled(ImVec2(x, bar_y0), ImVec2(x + bar_w, bar_y1), IM_COL32(38, 43, 53, 255), 0.15f * em); };
+      auto track = [&](float x) {
+        dl->AddRectFilled(ImVec2(x, bar_y0), ImVec2(x + bar_w, bar_y1), palette::kTrack, 0.15f * em);
+      };
       // m: signed bar from the track's middle.
       track(x_m);
       if (seen) {
         const float mid = x_m + 0.5f * bar_w;
         const float end = mid + float(std::clamp(m / s_max, -1.0, 1.0)) * 0.5f * bar_w;
-        dl->AddRectFilled(ImVec2(std::min(mid, end), bar_y0), ImVec2(std::max(mid, end), bar_y1), IM_COL32(120, 170, 250, 150));
+        dl->AddRectFilled(ImVec2(std::min(mid, end), bar_y0), ImVec2(std::max(mid, end), bar_y1),
+                          palette::with_alpha(palette::kKey, 150));
       }
       const std::string m_text = seen ? format_number(m, 3) : "−∞";
       dl->AddText(ImVec2(x_m + 0.3f * em, text_y), palette::kText, m_text.c_str());
       // ℓ: from 0 up to n (each exp(s − m) ≤ 1).
       track(x_l);
-      if (seen) dl->AddRectFilled(ImVec2(x_l, bar_y0), ImVec2(x_l + bar_w * float(std::min(l / n, 1.0)), bar_y1), IM_COL32(170, 215, 120, 150));
+      if (seen)
+        dl->AddRectFilled(ImVec2(x_l, bar_y0), ImVec2(x_l + bar_w * float(std::min(l / n, 1.0)), bar_y1),
+                          palette::with_alpha(palette::kValue, 150));
       dl->AddText(ImVec2(x_l + 0.3f * em, text_y), palette::kText, format_number(l, 3).c_str());
       // α: only where this step rescaled.
       if (in_block && f.last.rescale[std::size_t(i - f.last.row_begin)] < 1.0) {
         const std::string a = "×" + format_weight(f.last.rescale[std::size_t(i - f.last.row_begin)], 3, 7);
-        dl->AddText(ImVec2(x_a, text_y), kRescale, a.c_str());
+        dl->AddText(ImVec2(x_a, text_y), palette::kQuery, a.c_str());  // α in q's orange
       }
       // Partial O / ℓ next to the final output.
       std::string partial, final_row;

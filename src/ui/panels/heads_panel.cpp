@@ -19,13 +19,6 @@
 namespace ui {
 namespace {
 
-// A colour per head (cycled): the underline of its columns in the vectors panel, its grid's caption,
-// its columns of the concat. Chosen apart from the roles' orange (q), blue (k) and green (v).
-constexpr ImU32 kHeadColors[] = {IM_COL32(196, 150, 255, 255), IM_COL32(80, 215, 205, 255),
-                                 IM_COL32(255, 125, 180, 255), IM_COL32(235, 205, 90, 255),
-                                 IM_COL32(240, 240, 245, 255), IM_COL32(255, 110, 100, 255),
-                                 IM_COL32(150, 120, 220, 255), IM_COL32(170, 220, 240, 255)};
-
 //-------------------------------------------------------------------------------------------------
 // [SECTION] Weights as small multiples
 //-------------------------------------------------------------------------------------------------
@@ -71,7 +64,9 @@ void average_tooltip(AppState& state, int i, int j) {
 }  // namespace
 
 ImU32 head_color(int head) {
-  return kHeadColors[std::size_t(head) % (sizeof kHeadColors / sizeof kHeadColors[0])];
+  // A colour per head (cycled): the underline of its columns in the vectors panel, its grid's
+  // caption, its columns of the concat; the theme's, chosen apart from the roles' q, k, v.
+  return head_palette_color(head);
 }
 
 void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
@@ -202,7 +197,7 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
     }
     if (state.hovered_row >= 0 && state.hovered_col >= 0 && state.hovered_row < n && state.hovered_col < n) {
       const ImVec2 a(gmin.x + cell * float(state.hovered_col), gmin.y + cell * float(state.hovered_row));
-      outline(dl, a, ImVec2(a.x + cell, a.y + cell), IM_COL32(255, 255, 255, 230), std::max(1.5f, 0.1f * em));
+      outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::kSelection, std::max(1.5f, 0.1f * em));
     }
   }
   // Claim the space so the window knows its content size.

@@ -1,9 +1,9 @@
-// heatmap_panel.cpp — the Scores QKᵀ and Weights softmax(·) panels.
+// heatmap_panel.cpp — the Scores QKᵀ and Weights softmax(·) panels (their cells' derivation
+// tooltips: tooltips.cpp).
 //
 // [SECTION] Panel data: what each heatmap shows (n×n floats, masked cells as kMaskedValue)
 // [SECTION] Geometry: cell size and label areas in the available region
 // [SECTION] Labels, numbers, row sums, legend
-// [SECTION] Tooltips: the derivation of one cell
 // [SECTION] draw_heatmap_panel
 #include <algorithm>
 #include <cmath>
@@ -140,150 +140,6 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
   }
   ImGui::PopFont();
 }
-
-//-------------------------------------------------------------------------------------------------
-// [SECTION] Tooltips
-//-------------------------------------------------------------------------------------------------
-
-// Σ_c q_i[c]·k_j[c] written out term by term (at most 6 terms, then "+ …").
-// With RoPE the scores are dot products of the turned Q and K (scene key rope).
-const attn::Matrix& scored_queries(const attn::Result& r) { return r.Q_rope.size() ? r.Q_rope : r.Q; }
-const attn::Matrix& scored_keys(const attn::Result& r) { return r.K_rope.size() ? r.K_rope : r.K; }
-
-std::string dot_product_terms(const attn::Result& r, int i, int j) {
-  std::string s;
-  const attn::Matrix &Q = scored_queries(r), &K = scored_keys(r);
-  const int d_k = int(Q.cols());
-  const int shown = std::min(d_k, 6);
-  for (int c = 0; c < shown; ++c) {
-    if (c > 0) s += " + ";
-    s += format_number(Q(i, c), 2) + "·" + format_number(K(j, c), 2);
-  }
-  if (shown < d_k) s += " + …";
-  return s;
-}
-
-// The key size the divisor's square root is taken of: "√d_k = √8", or per head "√(d_k/h) = √4".
-std::string root_text(const scene::Scene& s) {
-  return s.heads == 1 ? "√d_k = √" + std::to_string(s.d_k())
-                      : "√(d_k/h) = √" + std::to_string(s.d_k() / s.heads);
-}
-
-std::string divisor_text(const scene::Scene& s, double divisor) {
-  switch (s.scale.mode) {
-    case attn::ScaleMode::None:
-      return "÷ 1 (no scaling)";
-    case attn::ScaleMode::SqrtDk:
-      return "÷ " + root_text(s) + " = ÷ " + format_number(divisor, 3);
-    case attn::ScaleMode::Temperature:
-      return "÷ T = ÷ " + format_number(divisor, 3);
-  }
-  return "";
-}
-
-// A tooltip line, also kept as text for the page API (getState().ui.tooltip).
-void tooltip_line(AppState& state, const std::string& text, bool dim = false) {
-  if (dim)
-    ImGui::TextDisabled("%s", text.c_str());
-  else
-    ImGui::TextUnformatted(text.c_str());
-  state.ui.next_tooltip += text + "\n";
-}
-
-void score_tooltip(AppState& state, int i, int j) {
-  const attn::Result& r = state.result;
-  const scene::Scene& s = state.scene;
-  ImGui::BeginTooltip();
-  const std::string head = s.heads > 1 ? "head " + std::to_string(state.ui.focus_head) + ": " : std::string();
-  tooltip_line(state, head + "QKᵀ[" + std::to_string(i) + "][" + std::to_string(j) + "] = q_" +
-                          std::to_string(i) + " · k_" + std::to_string(j) + ": does \"" + s.tokens[i] +
-                          "\" look for what \"" + s.tokens[j] + "\" has?");
-  if (r.Q_rope.size() != 0)
-    ImGui::TextDisabled("RoPE: q_%d turned for position %d, k_%d for position %d", i, s.rope.offset + i, j,
-                        s.rope.offset + j);
-  ImGui::Separator();
-  const attn::Matrix &Q = scored_queries(r), &K = scored_keys(r);
-  const int d_k = int(Q.cols());
-  const int shown = std::min(d_k, 16);
-  if (ImGui::BeginTable("products", 4, ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("c");
-    ImGui::TableSetupColumn("q_i[c]");
-    ImGui::TableSetupColumn("k_j[c]");
-    ImGui::TableSetupColumn("q_i[c]·k_j[c]");
-    ImGui::TableHeadersRow();
-    for (int c = 0; c < shown; ++c) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::Text("%d", c);
-      ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::kQuery), "%s", format_number(Q(i, c), 3).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::kKey), "%s", format_number(K(j, c), 3).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(format_number(Q(i, c) * K(j, c), 3).c_str());
-    }
-    ImGui::EndTable();
-  }
-  if (shown < d_k) ImGui::TextDisabled("… %d more components", d_k - shown);
-  tooltip_line(state, "Σ = " + format_number(r.scores(i, j), 3));
-  if (!r.allowed(i, j)) {
-    ImGui::TextColored(to_vec4(palette::kError), "Masked: softmax sees −∞ here, whatever the score.");
-  } else {
-    tooltip_line(
-        state,
-        "Softmax sees it " + divisor_text(s, r.divisor) + " → " + format_number(r.scaled(i, j), 3) + ".",
-        true);
-  }
-  ImGui::EndTooltip();
-}
-
-}  // namespace
-
-// The derivation of weight a[i][j] of `r` (one head's stages; `head` ≥ 0 names it in a multi-head
-// scene): q_i · k_j, the division, and the softmax with the row's max and Σ.
-void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int j) {
-  const scene::Scene& s = state.scene;
-  ImGui::BeginTooltip();
-  const std::string who = head >= 0 ? "head " + std::to_string(head) + ": " : std::string();
-  const std::string si = std::to_string(i), sj = std::to_string(j);
-  tooltip_line(state, who + "a[" + si + "][" + sj + "]: how much \"" + s.tokens[i] + "\" (query " + si +
-                          ") attends to \"" + s.tokens[j] + "\" (key " + sj + ")");
-  ImGui::Separator();
-  if (!r.allowed(i, j)) {
-    tooltip_line(state, "Masked: M[i][j] = −∞, so exp(−∞) = 0 and a[i][j] = 0.");
-    tooltip_line(state, "Key " + sj + " is hidden from query " + si + ".", true);
-    ImGui::EndTooltip();
-    return;
-  }
-  // Row statistics over the allowed cells, as the core computed them: the stable softmax subtracts
-  // the row max m_i, and Σ_j exp(s_ij − m_i) normalizes.
-  const double row_max = r.row_max[std::size_t(i)], denom = r.row_sum[std::size_t(i)];
-  const double score = r.scores(i, j), scaled = r.scaled(i, j);
-  // In head t, q and k are the head's columns of the token's query and key.
-  const std::string q = head >= 0 ? "q_" + si + "^(" + std::to_string(head) + ")" : "q_" + si;
-  const std::string k = head >= 0 ? "k_" + sj + "^(" + std::to_string(head) + ")" : "k_" + sj;
-  tooltip_line(state, q + " · " + k + " = Σ " + q + "[c]·" + k + "[c] = " + dot_product_terms(r, i, j) +
-                          " = " + format_number(score, 3));
-  tooltip_line(state, divisor_text(s, r.divisor) + "  →  s = " + format_number(scaled, 3));
-  tooltip_line(state, "exp(s − max) / Σ = exp(" + format_number(scaled, 3) + " − " +
-                          format_number(row_max, 3) + ") / " + format_number(denom, 3) + " = " +
-                          format_weight(r.weights(i, j), 6));
-  tooltip_line(state, "max and Σ run over row " + si + "'s visible keys; the row sums to 1.", true);
-  if (head < 0 && std::size_t(i) < state.aids.entropy.size()) {
-    // Reading aids (core/reading_aids): how spread the row is, and where its largest weight sits.
-    const int top = state.aids.argmax[std::size_t(i)];
-    ImGui::Separator();
-    tooltip_line(state, "Row " + si +
-                            ": entropy H = " + format_number(state.aids.entropy[std::size_t(i)], 3) +
-                            " bits (" + format_number(state.aids.uniform[std::size_t(i)], 3) +
-                            " if even over its " + std::to_string(r.allowed.row(i).count()) +
-                            " visible keys); largest weight: key " + std::to_string(top) +
-                            (top >= 0 ? " \"" + s.tokens[std::size_t(top)] + "\"" : std::string()));
-  }
-  ImGui::EndTooltip();
-}
-
-namespace {
 
 // Toggle chips on the title line, right-aligned: the Scores panel's two grids (raw QKᵀ, and the
 // scaled + masked stage), the Weights panel's reading aids. Drawn on their own line when the
@@ -507,6 +363,33 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     state.next_hovered_row = hover_i;
     state.next_hovered_col = hover_j;
   }
+  // The keyboard: the grid is one Tab stop, the arrows move over its cells as the mouse would.
+  int key_i = -1, key_j = -1;
+  const bool keyed =
+      focus_grid(state, scores ? "cell/scores" : "cell/weights", g.grid_min, cell, n, n, &key_i, &key_j);
+  if (keyed) {
+    const std::string row = fit_text(tokens[std::size_t(key_i)], 12.0f * em);
+    const std::string col = fit_text(tokens[std::size_t(key_j)], 12.0f * em);
+    std::string spoken;
+    if (!r.allowed(key_i, key_j)) {
+      spoken = "masked";
+    } else if (scores) {
+      spoken = format_number(captions::grid_value(which, r, key_i, key_j), 3);
+    } else {
+      spoken = format_number(r.weights(key_i, key_j), 3);
+      const int top = int(state.aids.argmax.size()) == n ? state.aids.argmax[std::size_t(key_i)] : -1;
+      if (top == key_j) spoken += ", highest in row";
+    }
+    announce(state, std::string(scores ? (d.grid == int(captions::Grid::Scaled) ? "scaled score" : "score")
+                                       : "weight") +
+                        " row " + row + ", column " + col + ": " + spoken);
+    if (hover_i < 0) {  // the mouse is elsewhere: the cell shows its derivation as if hovered
+      hover_i = key_i;
+      hover_j = key_j;
+      state.next_hovered_row = hover_i;
+      state.next_hovered_col = hover_j;
+    }
+  }
   const int lit_i = state.hovered_row < n ? state.hovered_row : -1;
   const int lit_j = state.hovered_col < n ? state.hovered_col : -1;
   // Walk through: the row its numbers follow, outlined while nothing is hovered.
@@ -695,6 +578,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 
   if (hover_i >= 0) {
     state.next_hovered_term = term;
+    // From the keyboard the tooltip sits beside the cell, not at the (absent) mouse.
+    if (keyed && hover_i == key_i && hover_j == key_j)
+      place_tooltip_beside_cell(
+          ImVec2(g.grid_min.x + cell * float(key_j), g.grid_min.y + cell * float(key_i)), cell);
     if (scores) {
       score_tooltip(state, hover_i, hover_j);
     } else {

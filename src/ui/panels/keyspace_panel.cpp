@@ -26,8 +26,6 @@
 namespace ui {
 namespace {
 
-constexpr ImU32 kOutputMarker = IM_COL32(236, 120, 220, 255);  // y: magenta, unlike q, k, v
-
 // Data bounds → screen: equal scale on both axes (angles and lengths are read off the picture).
 struct PlotFrame {
   ImVec2 min, max;        // screen rectangle
@@ -78,7 +76,7 @@ void draw_axes(ImDrawList* dl, const PlotFrame& f) {
       step = m * decade;
       break;
     }
-  const ImU32 grid = IM_COL32(255, 255, 255, 14), axis = IM_COL32(255, 255, 255, 60);
+  const ImU32 grid = palette::kPlotGrid, axis = palette::kPlotAxis;
   const double x0 = f.data_x(f.min.x), x1 = f.data_x(f.max.x), y0 = f.data_y(f.max.y), y1 = f.data_y(f.min.y);
   for (double x = std::ceil(x0 / step) * step; x <= x1; x += step) {
     const float sx = f.to_px(x, 0).x;
@@ -124,8 +122,8 @@ void draw_label(ImDrawList* dl, const PlotFrame& f, ImVec2 at, const std::string
   for (int tries = 0; tries < 4 && overlaps(p); ++tries) p.y += size.y + 1.0f;
   p.y = std::clamp(p.y, f.min.y + 2.0f, std::max(f.min.y + 2.0f, f.max.y - size.y - 2.0f));
   placed->push_back(ImVec4(p.x - 2, p.y, p.x + size.x + 2, p.y + size.y));
-  dl->AddRectFilled(ImVec2(p.x - 2, p.y), ImVec2(p.x + size.x + 2, p.y + size.y), IM_COL32(30, 34, 42, 190),
-                    3.0f);
+  dl->AddRectFilled(ImVec2(p.x - 2, p.y), ImVec2(p.x + size.x + 2, p.y + size.y),
+                    palette::with_alpha(palette::kPanel, 190), 3.0f);
   dl->AddText(p, color, text.c_str());
 }
 
@@ -323,7 +321,7 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(min, max, true);
-  dl->AddRectFilled(min, max, IM_COL32(22, 25, 31, 255), 4.0f);
+  dl->AddRectFilled(min, max, palette::kFrame, 4.0f);
   draw_axes(dl, f);
   const ImVec2 origin = f.to_px(0, 0);
   // (2) the followed query's lines to every key, ∝ a_ij.
@@ -337,7 +335,7 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   for (int j = 0; j < n; ++j) {
     const ImVec2 k = f.to_px(k_xy(j, 0), k_xy(j, 1));
     dl->AddCircleFilled(k, 0.32f * em, palette::kKey);
-    dl->AddCircle(k, 0.32f * em, IM_COL32(22, 25, 31, 255), 0, 1.5f);
+    dl->AddCircle(k, 0.32f * em, palette::kFrame, 0, 1.5f);
   }
   for (int pass = 0; pass < 2; ++pass)
     for (int i = 0; i < n; ++i) {
@@ -429,28 +427,29 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(min, max, true);
-  dl->AddRectFilled(min, max, IM_COL32(22, 25, 31, 255), 4.0f);
+  dl->AddRectFilled(min, max, palette::kFrame, 4.0f);
   draw_axes(dl, f);
   const ImVec2 y = f.to_px(y_xy(sel, 0), y_xy(sel, 1));
   for (int j = 0; j < n; ++j) {
     if (!r.allowed(sel, j)) continue;
     const double a = r.weights(sel, j);
-    dl->AddLine(y, f.to_px(v_xy(j, 0), v_xy(j, 1)), with_alpha(kOutputMarker, 0.12f + 0.75f * float(a)),
-                1.0f + 0.3f * em * float(a));
+    dl->AddLine(y, f.to_px(v_xy(j, 0), v_xy(j, 1)),
+                with_alpha(palette::kOutputMarker, 0.12f + 0.75f * float(a)), 1.0f + 0.3f * em * float(a));
   }
   for (int j = 0; j < n; ++j) {
     const ImVec2 v = f.to_px(v_xy(j, 0), v_xy(j, 1));
     dl->AddCircleFilled(v, 0.32f * em, palette::kValue);
-    dl->AddCircle(v, 0.32f * em, IM_COL32(22, 25, 31, 255), 0, 1.5f);
+    dl->AddCircle(v, 0.32f * em, palette::kFrame, 0, 1.5f);
   }
   // Every other output as a faint dot; the followed one as a ring.
   for (int i = 0; i < n; ++i)
     if (i != sel)
-      dl->AddCircleFilled(f.to_px(y_xy(i, 0), y_xy(i, 1)), 0.15f * em, with_alpha(kOutputMarker, 0.35f));
-  dl->AddCircle(y, 0.5f * em, kOutputMarker, 0, 0.2f * em);
+      dl->AddCircleFilled(f.to_px(y_xy(i, 0), y_xy(i, 1)), 0.15f * em,
+                          with_alpha(palette::kOutputMarker, 0.35f));
+  dl->AddCircle(y, 0.5f * em, palette::kOutputMarker, 0, 0.2f * em);
   std::vector<ImVec4> placed;  // the output's label first (below its ring), then the values'
   draw_label(dl, f, ImVec2(y.x - 0.45f * em, y.y + 1.3f * em),
-             "y" + std::to_string(sel) + token_suffix(state, sel), kOutputMarker, &placed);
+             "y" + std::to_string(sel) + token_suffix(state, sel), palette::kOutputMarker, &placed);
   for (int j = 0; j < n; ++j) {
     std::string text = "v" + std::to_string(j) + token_suffix(state, j);
     if (r.allowed(sel, j)) text += "  × " + format_weight(r.weights(sel, j), 3, 9);

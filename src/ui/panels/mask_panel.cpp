@@ -12,9 +12,7 @@
 namespace ui {
 
 void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
-  panel_header(state, fonts, "Mask  M",
-               "1 = may attend, 0 = hidden (−∞ before softmax). Hatched = hidden by the causal mask. "
-               "Click a cell to toggle it.");
+  panel_header(state, fonts, tr(Text::MaskTitle), tr(Text::MaskHint));
   GridGeometry& grid = state.mask_grid;
   grid.visible = false;
   if (!state.computed) return;
@@ -94,13 +92,16 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   draw_column_labels(dl, s.tokens, origin, cell, label_step, label_lines, lit_j, palette::kKey);
   ImGui::PushFont(fonts.small);
   if (cell >= 1.3f * ImGui::GetTextLineHeight()) {
+    // The mask colormap is the same in every theme: a hidden cell's 0 in white or black, whichever
+    // reads on its slate.
+    const ImU32 hidden_text = contrasting_text(colormap_color(Colormap::Mask, 0.0f));
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
         const char* t = r.allowed(i, j) ? "1" : "0";
         const ImVec2 size = ImGui::CalcTextSize(t);
         dl->AddText(ImVec2(origin.x + cell * (float(j) + 0.5f) - 0.5f * size.x,
                            origin.y + cell * (float(i) + 0.5f) - 0.5f * size.y),
-                    r.allowed(i, j) ? palette::kAllowedText : palette::kTextDim, t);
+                    r.allowed(i, j) ? palette::kAllowedText : hidden_text, t);
       }
     }
   }
@@ -110,9 +111,26 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("##maskgrid", ImVec2(std::max(grid_w, 1.0f), std::max(grid_w, 1.0f)));
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  if (ImGui::IsItemHovered()) {
-    const int i = std::clamp(int((mouse.y - origin.y) / cell), 0, n - 1);
-    const int j = std::clamp(int((mouse.x - origin.x) / cell), 0, n - 1);
+  const bool hovered = ImGui::IsItemHovered();
+  const bool clicked = ImGui::IsItemClicked();
+  // The keyboard: one Tab stop, the arrows move over the cells, Space toggles one.
+  int key_i = -1, key_j = -1;
+  bool key_toggle = false;
+  const bool keyed = focus_grid(state, "cell/mask", origin, cell, n, n, &key_i, &key_j, &key_toggle);
+  if (keyed) {
+    const bool causal = s.causal && key_j > key_i;
+    announce(state, "mask row " + fit_text(s.tokens[std::size_t(key_i)], 12.0f * em) + ", column " +
+                        fit_text(s.tokens[std::size_t(key_j)], 12.0f * em) + ": " +
+                        (r.allowed(key_i, key_j) ? "may attend"
+                         : causal                ? "hidden by the causal mask"
+                                                 : "hidden"));
+  }
+  if (hovered || keyed) {
+    const bool by_mouse = hovered;
+    const int i = by_mouse ? std::clamp(int((mouse.y - origin.y) / cell), 0, n - 1) : key_i;
+    const int j = by_mouse ? std::clamp(int((mouse.x - origin.x) / cell), 0, n - 1) : key_j;
+    if (!by_mouse)
+      place_tooltip_beside_cell(ImVec2(origin.x + cell * float(j), origin.y + cell * float(i)), cell);
     state.next_hovered_row = i;
     state.next_hovered_col = j;
     state.next_hovered_term = Term::Mask;
@@ -128,7 +146,7 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
       ImGui::TextDisabled("No: hidden by the custom mask. Click to allow it again.");
     }
     ImGui::EndTooltip();
-    if (ImGui::IsItemClicked()) {
+    if ((by_mouse && clicked) || (keyed && key_toggle && i == key_i && j == key_j)) {
       if (causal_hidden) {
         state.notice = "That cell is hidden by the causal mask: turn causal off to edit it.";
       } else {

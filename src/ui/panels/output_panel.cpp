@@ -13,9 +13,7 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
     draw_heads_output_panel(state, fonts);
     return;
   }
-  panel_header(state, fonts, "Output  Y = A V",
-               "Row i blends the value rows with row i's weights: y_i = Σ_j a_ij · v_j. "
-               "Ticks mark each v_j; the brighter, the larger its weight.");
+  panel_header(state, fonts, tr(Text::OutputTitle), tr(Text::OutputHint));
   if (!state.computed) return;
   const attn::Result& r = state.result;
   const scene::Scene& s = state.scene;

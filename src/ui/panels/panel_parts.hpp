@@ -8,6 +8,7 @@
 
 #include "ui/app_state.hpp"
 #include "ui/fonts.hpp"
+#include "ui/i18n.hpp"
 #include "ui/matrix_painter.hpp"
 #include "ui/number_format.hpp"
 
@@ -31,8 +32,10 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
 void draw_heads_output_panel(AppState& state, const Fonts& fonts);
 void draw_heads_control(AppState& state);
 ImU32 head_color(int head);  // head t's colour (captions, column underlines)
-// The derivation tooltip of weight a[i][j] of one head's stages `r` (`head` ≥ 0 names the head).
+// The derivation tooltips (tooltips.cpp): of weight a[i][j] of one head's stages `r` (`head` ≥ 0
+// names the head), and of score QKᵀ[i][j] of the shown result (the focused head's).
 void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int j);
+void score_tooltip(AppState& state, int i, int j);
 // Key space mode (keyspace_panel.cpp): keys as points and queries as arrows; values and outputs.
 void draw_keyspace_panel(AppState& state, const Fonts& fonts);
 void draw_valuespace_panel(AppState& state, const Fonts& fonts);

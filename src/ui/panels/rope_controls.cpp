@@ -41,7 +41,7 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x, h = 4.5f * em, pad_b = 1.2f * em;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(38, 43, 53, 255), 0.2f * em);
+  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), palette::kTrack, 0.2f * em);
   auto X = [&](int k) { return p.x + 0.5f * em + (w - em) * float(k) / float(2 * D); };
   auto Y = [&](double v) { return p.y + 0.4f * em + (h - pad_b - 0.4f * em) * float((hi - v) / (hi - lo)); };
   dl->AddLine(ImVec2(p.x, Y(0.0)), ImVec2(p.x + w, Y(0.0)), palette::kPanelBorder, 1.0f);  // q·k = 0
@@ -130,7 +130,9 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
   row_label("offset");
   ImGui::SetNextItemWidth(-FLT_MIN);
   int offset = s.rope.offset;
-  if (ImGui::SliderInt("##rope-offset", &offset, 0, 100, "positions + %d")) {
+  if (typing_requested(state, "rope/offset")) ImGui::SetKeyboardFocusHere();
+  const bool dragged = ImGui::SliderInt("##rope-offset", &offset, 0, 100, "positions + %d");
+  if (focus_int(state, "rope/offset", &offset, 0, 100, "RoPE offset") || dragged) {
     s.rope.offset = std::clamp(offset, 0, scene::kMaxRopeOffset);
     state.dirty = true;
   }

@@ -17,8 +17,7 @@ namespace {
 constexpr ImGuiSliderFlags kDragFlags =
     ImGuiSliderFlags(ImGuiSliderFlags_Vertical) | ImGuiSliderFlags_NoInput;
 
-// The colour of a cell at zero and the mix towards the role's colours.
-constexpr ImU32 kZero = IM_COL32(40, 45, 56, 255);
+// A cell's colour: the theme's zero colour (palette::kStripZero) mixed towards the role's colours.
 
 ImU32 mix(ImU32 a, ImU32 b, float t) {
   auto channel = [&](int shift) {
@@ -36,7 +35,7 @@ void paint_cell(ImDrawList* dl, ImVec2 a, ImVec2 b, const StripRole& role, doubl
   const float t = float(std::clamp(value / role.range, -1.0, 1.0));
   const ImU32 end = t >= 0 ? role.color : role.negative;
   const float mag = std::abs(t);
-  dl->AddRectFilled(a, b, mix(kZero, end, numbers ? 0.1f + 0.35f * mag : 0.08f + 0.32f * mag));
+  dl->AddRectFilled(a, b, mix(palette::kStripZero, end, numbers ? 0.1f + 0.35f * mag : 0.08f + 0.32f * mag));
   if (!numbers) {
     const float mid = 0.5f * (a.y + b.y);
     const float half = 0.5f * (b.y - a.y) - 1.5f;

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "imgui_internal.h"  // TempInputIsActive, GetActiveID: is this slider being typed in / dragged?
 #include "ui/colormap.hpp"
@@ -105,16 +106,26 @@ void draw_slider_value(const SliderCell& cell, const RoleRow& row, double value,
   dl->PopClipRect();
 }
 
+// Behind the role's letter at the start of a row (`p`: the row's top left, `h`: its height): the
+// hovered token's rows are lit.
+void highlight_role_letter(ImDrawList* dl, ImVec2 p, float h) {
+  dl->AddRectFilled(ImVec2(p.x - 0.2f * h, p.y - 0.1f * h), ImVec2(p.x + 0.9f * h, p.y + 1.1f * h),
+                    palette::kAccentSoft, 0.2f * h);
+}
+
+// The spoken name of a row's matrix: "query", "key", "value", "x".
+const char* role_word(const char* id) {
+  const std::string_view m = id;
+  return m == "Q" ? "query" : m == "K" ? "key" : m == "V" ? "value" : m == "X" ? "x" : id;
+}
+
 // One row of sliders. Returns true if a value changed (written into `scene_matrix`).
 bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, float prefix_w, bool lit,
                    bool hovered_token) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float h = ImGui::GetFrameHeight();
-  if (hovered_token) {
-    dl->AddRectFilled(ImVec2(p.x - 0.2f * h, p.y - 0.1f * h), ImVec2(p.x + 0.9f * h, p.y + 1.1f * h),
-                      palette::kAccentSoft, 0.2f * h);
-  }
+  if (hovered_token) highlight_role_letter(dl, p, h);
   const ImU32 color = lit ? palette::kText : row.color;
   dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())), color, row.name);
   ImGui::Dummy(ImVec2(prefix_w, h));
@@ -148,10 +159,15 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
                                ImGuiCol_SliderGrab, ImGuiCol_SliderGrabActive, ImGuiCol_Text};
     const int n_hidden = typing ? 3 : 6;  // the typed text stays visible
     for (int k = 0; k < n_hidden; ++k) ImGui::PushStyleColor(hidden[k], clear);
-    const bool moved = ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
-    ImGui::PopStyleColor(n_hidden);
-    if (!typing) draw_slider_value(cell, row, value, ImGui::IsItemActive());
     const std::string cell_id = std::string(row.id) + "/" + std::to_string(i) + "/" + std::to_string(c);
+    if (typing_requested(state, cell_id)) ImGui::SetKeyboardFocusHere();  // Enter: type a number
+    bool moved = ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
+    ImGui::PopStyleColor(n_hidden);
+    // The keyboard: arrows step the focused cell ("query 0 component 1: 0.50" for the live region).
+    moved |= focus_value(
+        state, cell_id, &value, lo, hi, row.range,
+        std::string(role_word(row.id)) + " " + std::to_string(i) + " component " + std::to_string(c));
+    if (!typing) draw_slider_value(cell, row, value, ImGui::IsItemActive());
     if (moved) {
       // ImGui allows typing any number with Ctrl+click: keep it within the scene's limits.
       if (std::isfinite(value)) {
@@ -175,8 +191,6 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
 }
 
 // --- learned scenes ---------------------------------------------------------------------------
-
-constexpr ImU32 kEmbedding = IM_COL32(190, 160, 240, 255);  // x: violet (the token itself)
 
 // "0.50", "(−0.30)": a factor of a sum, negative ones in parentheses.
 std::string factor(double v) {
@@ -214,9 +228,8 @@ void draw_computed_row(const AppState& state, const RoleRow& row, const char* w_
     ImGui::SameLine();
     const SliderCell cell = slider_cell(cell_w);
     const double value = (*row.shown)(i, c);
-    dl->AddRectFilled(cell.min, cell.max, IM_COL32(22, 25, 31, 255), ImGui::GetStyle().FrameRounding);
-    dl->AddRect(cell.min, cell.max, (row.color & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 70),
-                ImGui::GetStyle().FrameRounding);
+    dl->AddRectFilled(cell.min, cell.max, palette::kFrame, ImGui::GetStyle().FrameRounding);
+    dl->AddRect(cell.min, cell.max, palette::with_alpha(row.color, 70), ImGui::GetStyle().FrameRounding);
     draw_slider_value(cell, row, value, false);
     ImGui::Dummy(ImVec2(cell_w, h));
     if (ImGui::IsItemHovered())
@@ -367,10 +380,7 @@ bool draw_role_strip(AppState& state, const RoleRow& row, int i, float cell_w, f
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float h = ImGui::GetFrameHeight();
-  if (hovered_token) {
-    dl->AddRectFilled(ImVec2(p.x - 0.2f * h, p.y - 0.1f * h), ImVec2(p.x + 0.9f * h, p.y + 1.1f * h),
-                      palette::kAccentSoft, 0.2f * h);
-  }
+  if (hovered_token) highlight_role_letter(dl, p, h);
   dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())),
               lit ? palette::kText : row.color, row.name);
   ImGui::SetCursorScreenPos(ImVec2(p.x + prefix_w + ImGui::GetStyle().ItemSpacing.x, p.y));
@@ -390,8 +400,7 @@ bool draw_role_strip(AppState& state, const RoleRow& row, int i, float cell_w, f
 
 void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   const ImVec2 title_pos = ImGui::GetCursorPos();
-  panel_header(state, fonts, "Tokens and vectors",
-               "q: what am I looking for?  k: what do I have?  v: what do I give if I'm found?");
+  panel_header(state, fonts, tr(Text::VectorsTitle), tr(Text::VectorsHint));
   if (!state.computed) return;
   const bool projected = state.scene.mode == scene::Mode::Projected;
   draw_mode_line(state, fonts, projected, title_pos);
@@ -421,7 +430,15 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
       {"v", "V", Term::Values, palette::kValue, palette::kValueNeg, &state.scene.V, &state.heads.V,
        state.v_range, heads},
   };
-  const RoleRow x_row = {"x", "X", Term::Tokens, kEmbedding, kEmbedding, &state.scene.X, &state.scene.X, state.x_range, 1};
+  const RoleRow x_row = {"x",
+                         "X",
+                         Term::Tokens,
+                         palette::kEmbedding,
+                         palette::kEmbedding,
+                         &state.scene.X,
+                         &state.scene.X,
+                         state.x_range,
+                         1};
   const char* w_names[3] = {"W_q", "W_k", "W_v"};
   const attn::Matrix* w_mats[3] = {&state.scene.Wq, &state.scene.Wk, &state.scene.Wv};
 

@@ -92,6 +92,9 @@ export async function openApp(browser, options = {}) {
       });
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
+    // The page follows prefers-color-scheme and headless Chromium prefers light: the tests' screens
+    // (and their colour checks) are the dark theme unless a test asks otherwise (a11y.test.mjs).
+    colorScheme: "dark",
     ...(options.context ?? {}),
   });
   const consoleErrors = [];
@@ -259,20 +262,44 @@ export async function tapWidget(page, id) {
 }
 
 /**
- * Drag a slider: press at its centre, move `dx` CSS px horizontally in `steps` steps (a frame
- * between steps so ImGui sees the motion), release.
+ * Drag a widget: press at its centre, move to (x, y) (CSS px of the page) in `steps` steps (a
+ * frame between steps so ImGui sees the motion), release, then wait `settle` frames.
  */
-export async function dragWidget(page, id, dx, steps = 10) {
+export async function dragWidgetTo(page, id, x, y, steps = 10, settle = 2) {
   const { cx, cy } = await requireWidget(page, id);
   await page.mouse.move(cx, cy);
   await animationFrames(page, 2);
   await page.mouse.down();
   await animationFrames(page, 2);
   for (let i = 1; i <= steps; i++) {
-    await page.mouse.move(cx + (dx * i) / steps, cy);
+    await page.mouse.move(cx + ((x - cx) * i) / steps, cy + ((y - cy) * i) / steps);
     await animationFrames(page, 1);
   }
   await page.mouse.up();
+  await animationFrames(page, settle);
+}
+
+/** Drag a slider `dx` CSS px horizontally (see dragWidgetTo). */
+export async function dragWidget(page, id, dx, steps = 10) {
+  const { cx, cy } = await requireWidget(page, id);
+  await dragWidgetTo(page, id, cx + dx, cy, steps);
+}
+
+/**
+ * Ctrl+click a widget, each input in its own frames (ImGui reads keys and buttons once per frame):
+ * a slider or a strip cell opens its text field.
+ */
+export async function ctrlClickWidget(page, id) {
+  const { cx, cy } = await requireWidget(page, id);
+  await page.mouse.move(cx, cy);
+  await animationFrames(page, 2);
+  await page.keyboard.down("Control");
+  await animationFrames(page, 2);
+  await page.mouse.down();
+  await animationFrames(page, 2);
+  await page.mouse.up();
+  await animationFrames(page, 2);
+  await page.keyboard.up("Control");
   await animationFrames(page, 2);
 }
 

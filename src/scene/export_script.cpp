@@ -1,0 +1,484 @@
+// export_script.cpp — the NumPy and PyTorch scripts (export.hpp): the scene's numbers (they read
+// back bit for bit), every stage step by step as the panels show it, module-level `weights` and
+// `output`; several heads as a loop, or nn.MultiheadAttention when the scene fits it.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "scene/export.hpp"
+#include "scene/export_parts.hpp"
+
+namespace scene {
+namespace {
+
+using namespace export_parts;
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] 1. Python text
+// ---------------------------------------------------------------------------------------------
+
+// A Python string literal in double quotes. Non-ASCII UTF-8 stays as it is (Python 3 source is
+// UTF-8); quotes, backslashes and control characters are escaped.
+std::string py_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+// A matrix as a Python list of rows, one row per line:
+//   [
+//       [1.0, 0.0],
+//       [0.5, 2.0],
+//   ]
+std::string py_rows(const attn::Matrix& m) {
+  std::string out = "[\n";
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    out += "    [";
+    for (Eigen::Index j = 0; j < m.cols(); ++j) out += (j ? ", " : "") + exact(m(i, j));
+    out += "],\n";
+  }
+  return out + "]";
+}
+
+std::string py_mask_rows(const attn::MaskMatrix& m) {
+  std::string out = "[\n";
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    out += "    [";
+    for (Eigen::Index j = 0; j < m.cols(); ++j) out += std::string(j ? ", " : "") + (m(i, j) ? "1" : "0");
+    out += "],\n";
+  }
+  return out + "]";
+}
+
+// tokens = ["the", "cat", ...], wrapped before 100 columns.
+std::string py_tokens(const std::vector<std::string>& tokens) {
+  std::string out = "tokens = [";
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::string item = py_string(tokens[i]) + (i + 1 < tokens.size() ? ", " : "");
+    if (out.size() - line_start + item.size() > 99 && i > 0) {
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      out += "\n";
+      line_start = out.size();
+      out += "    ";
+    }
+    out += item;
+  }
+  return out + "]\n";
+}
+
+std::string dims(long long rows, long long cols) {
+  return std::to_string(rows) + "×" + std::to_string(cols);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] 2. The scripts' parts (one head written out; several heads as a loop)
+// ---------------------------------------------------------------------------------------------
+
+// Lines shared by both scripts: what the scene is.
+std::string script_summary(const Scene& s) {
+  std::string text = std::to_string(s.n()) + (s.n() == 1 ? " token" : " tokens") +
+                     ", d_k = " + std::to_string(s.d_k()) + ", d_v = " + std::to_string(s.d_v());
+  if (s.mode == Mode::Projected)
+    text += ", d_model = " + std::to_string(s.X.cols()) + " (projected: Q = X Wq, …)";
+  if (s.heads > 1) text += ", " + std::to_string(s.heads) + " heads";
+  if (s.Wo.size()) text += ", output map Wo (d_out = " + std::to_string(s.Wo.cols()) + ")";
+  text += ".\nScaling: " + scale_words(s) + ". Causal mask: " + (s.causal ? "on" : "off") +
+          ". Custom mask: " + (s.mask.size() ? "yes" : "no") + ".";
+  if (s.rope_on)
+    text += "\nRoPE: base " + exact(s.rope.base) + ", " +
+            (s.rope.layout == attn::RopeLayout::Half ? "half" : "interleaved") +
+            " layout, token 0 at position " + std::to_string(s.rope.offset) + ".";
+  return text;
+}
+
+// The two scripts differ in a handful of spellings; everything else is one text.
+struct Lang {
+  bool torch = false;
+  std::string matrix(const attn::Matrix& m) const {
+    return torch ? "torch.tensor(" + py_rows(m) + ", dtype=torch.float64)"
+                 : "np.array(" + py_rows(m) + ", dtype=np.float64)";
+  }
+  const char* cat() const { return torch ? "torch.cat" : "np.concatenate"; }
+  const char* axis1() const { return torch ? "dim=1" : "axis=1"; }
+  const char* sqrt() const { return torch ? "math.sqrt" : "np.sqrt"; }
+};
+
+// The header, imports, tokens and the input matrices (the Vectors panel), up to d_k.
+std::string script_inputs(const Scene& s, const Lang& L) {
+  std::string py;
+  const char* what = L.torch ? "PyTorch" : "NumPy";
+  py += "#!/usr/bin/env python3\n";
+  py += std::string("\"\"\"An Attention Lab scene in ") + what +
+        ": Y = softmax(Q Kᵀ / s + M) V, step by step.\n\n";
+  py += script_summary(s) + "\n\n";
+  py += std::string("Run it to print the weights and the output, or import / exec it: `weights` (n×n") +
+        (s.heads > 1 ? ", the mean over heads" : "") + ") and\n`output` (n×" +
+        (s.Wo.size() ? "d_out" : "d_v") + ") are " + (L.torch ? "torch.float64 tensors" : "float64 arrays") +
+        " equal to what the app shows. Every number below\nreads back as exactly the app's double. "
+        "Exported by Attention Lab (attention-lab-cli --export " +
+        (L.torch ? "pytorch" : "numpy") + ").\n\"\"\"\n";
+  if (L.torch)
+    py += "import math\n\nimport torch\nfrom torch import nn\n\n";
+  else
+    py += s.rope_on ? "import math\n\nimport numpy as np\n\n" : "import numpy as np\n\n";
+  py += "# Row i of every matrix below belongs to token i.\n";
+  py += py_tokens(s.tokens);
+  py += "n = len(tokens)\n\n";
+
+  py += "# --- Inputs (the Vectors panel): one row per token\n";
+  if (s.mode == Mode::Direct) {
+    py += "# Q: what each token looks for (n×d_k = " + dims(s.Q.rows(), s.Q.cols()) + ")\n";
+    py += "Q = " + L.matrix(s.Q) + "\n";
+    py += "# K: what each token offers to be found by (n×d_k = " + dims(s.K.rows(), s.K.cols()) + ")\n";
+    py += "K = " + L.matrix(s.K) + "\n";
+    py += "# V: what each token gives when found (n×d_v = " + dims(s.V.rows(), s.V.cols()) + ")\n";
+    py += "V = " + L.matrix(s.V) + "\n";
+  } else {
+    py += "# X: the tokens' input vectors (n×d_model = " + dims(s.X.rows(), s.X.cols()) + ")\n";
+    py += "X = " + L.matrix(s.X) + "\n";
+    py += "# Learned projections: Wq, Wk (d_model×d_k = " + dims(s.Wq.rows(), s.Wq.cols()) +
+          "), Wv (d_model×d_v = " + dims(s.Wv.rows(), s.Wv.cols()) + ")\n";
+    py += "Wq = " + L.matrix(s.Wq) + "\n";
+    py += "Wk = " + L.matrix(s.Wk) + "\n";
+    py += "Wv = " + L.matrix(s.Wv) + "\n";
+  }
+  if (s.Wo.size()) {
+    py += "# Wo: the output map, applied to the concatenated head outputs (d_v×d_out = " +
+          dims(s.Wo.rows(), s.Wo.cols()) + ")\n";
+    py += "Wo = " + L.matrix(s.Wo) + "\n";
+  }
+  py += "\n";
+  return py;
+}
+
+// Q, K, V from X in projected mode: plain products (NumPy) or bias-free nn.Linear layers (PyTorch).
+std::string script_projections(const Scene& s, const Lang& L) {
+  if (s.mode != Mode::Projected) return {};
+  std::string py;
+  if (!L.torch) {
+    py += "# Three linear maps of the same tokens: what each looks for, offers, and gives.\n";
+    py += "Q = X @ Wq  # n×d_k\n";
+    py += "K = X @ Wk  # n×d_k\n";
+    py += "V = X @ Wv  # n×d_v\n\n";
+    return py;
+  }
+  const std::string d_model = std::to_string(s.X.cols());
+  py += "# Three learned linear maps without bias. nn.Linear keeps its weight as out×in and computes\n";
+  py += "# x Wᵀ, so it holds the transpose of the scene's d_model×d_out matrix.\n";
+  for (const auto& [name, m] : {std::pair{"q", &s.Wq}, {"k", &s.Wk}, {"v", &s.Wv}})
+    py += std::string(name) + "_proj = nn.Linear(" + d_model + ", " + std::to_string(m->cols()) +
+          ", bias=False, dtype=torch.float64)\n";
+  return py +
+         "with torch.no_grad():\n"
+         "    q_proj.weight.copy_(Wq.T)\n"
+         "    k_proj.weight.copy_(Wk.T)\n"
+         "    v_proj.weight.copy_(Wv.T)\n\n"
+         "Q = q_proj(X)  # n×d_k, = X @ Wq\n"
+         "K = k_proj(X)  # n×d_k\n"
+         "V = v_proj(X)  # n×d_v\n\n";
+}
+
+// The RoPE step (core/rope.hpp): a function, then Q and K turned (each head's columns on their own).
+// The angles and their cos/sin come from Python's math module — the C library's pow, cos and sin,
+// as the app uses — so the turned vectors match the app's to the last bit or so.
+std::string rope_step(const Scene& s, const Lang& L) {
+  const bool half = s.rope.layout == attn::RopeLayout::Half;
+  std::string py;
+  py += "# --- RoPE: turn each query and key by its position, so q_i · k_j depends on i − j only\n";
+  py += "rope_base, rope_offset = " + exact(s.rope.base) + ", " + std::to_string(s.rope.offset) + "\n\n\n";
+  py += "def rope(M):\n";
+  py += "    \"\"\"Row i sits at position p = rope_offset + i; its coordinate pair c turns by the angle\n";
+  py += "    θ = p · rope_base^(−2c/d). Pairs (" +
+        std::string(half ? "c, c + d/2): the \"half\" layout (GPT-NeoX, Hugging Face Llama)"
+                         : "2c, 2c+1): the \"interleaved\" layout (RoFormer)") +
+        ".\"\"\"\n";
+  py += "    n_rows, d = M.shape\n";
+  py += "    pairs = d // 2\n";
+  if (!L.torch) {
+    py += "    out = M.copy()\n";
+    py += "    for i in range(n_rows):\n";
+    py += "        p = float(rope_offset + i)\n";
+    py += "        for c in range(pairs):\n";
+    py += "            theta = p * math.pow(rope_base, -2.0 * c / d)\n";
+    py += std::string("            a, b = ") + (half ? "c, c + pairs" : "2 * c, 2 * c + 1") + "\n";
+    py += "            x, y = M[i, a], M[i, b]\n";
+    py += "            out[i, a] = x * math.cos(theta) - y * math.sin(theta)\n";
+    py += "            out[i, b] = x * math.sin(theta) + y * math.cos(theta)\n";
+    py += "    return out\n\n\n";
+  } else {
+    py += "    theta = [[float(rope_offset + i) * math.pow(rope_base, -2.0 * c / d) for c in range(pairs)]\n";
+    py += "             for i in range(n_rows)]  # n×d/2 angles\n";
+    py += "    cos = torch.tensor([[math.cos(t) for t in row] for row in theta], dtype=torch.float64)\n";
+    py += "    sin = torch.tensor([[math.sin(t) for t in row] for row in theta], dtype=torch.float64)\n";
+    py += std::string("    a = ") + (half ? "torch.arange(pairs)" : "torch.arange(pairs) * 2") +
+          "  # first coordinate of each pair\n";
+    py += std::string("    b = ") + (half ? "a + pairs" : "a + 1") + "  # second coordinate\n";
+    py += "    x, y = M[:, a], M[:, b]\n";
+    py += "    out = M.clone()\n";
+    py += "    out[:, a] = x * cos - y * sin\n";
+    py += "    out[:, b] = x * sin + y * cos\n";
+    py += "    return out\n\n\n";
+  }
+  if (s.heads == 1) {
+    py += "Q_rope = rope(Q)  # n×d_k: the scores below use the turned queries and keys\n";
+    py += "K_rope = rope(K)\n\n";
+  } else {
+    py += "# Each head's columns turn on their own, as a head of size d_k/h.\n";
+    py += std::string("Q_rope = ") + L.cat() +
+          "([rope(Q[:, t * d_head:(t + 1) * d_head]) for t in range(h)], " + L.axis1() + ")\n";
+    py += std::string("K_rope = ") + L.cat() +
+          "([rope(K[:, t * d_head:(t + 1) * d_head]) for t in range(h)], " + L.axis1() + ")\n\n";
+  }
+  return py;
+}
+
+// (2) the divisor s; per head √(d_k/h) with heads.
+std::string scale_step(const Scene& s, const Lang& L) {
+  std::string py = "# --- (2) Scaling: divide by s so softmax does not saturate\n";
+  switch (s.scale.mode) {
+    case attn::ScaleMode::None:
+      py += "s = 1.0  # scale \"none\": the raw scores go into softmax\n";
+      break;
+    case attn::ScaleMode::SqrtDk:
+      if (s.heads > 1)
+        py += std::string("s = ") + L.sqrt() +
+              "(d_head)  # √(d_k/h): each head divides by its own key size, as nn.MultiheadAttention\n";
+      else
+        py += std::string("s = ") + L.sqrt() + "(d_k)  # √d_k, as in \"Attention Is All You Need\"\n";
+      break;
+    case attn::ScaleMode::Temperature:
+      py += "s = " + exact(s.scale.temperature) + "  # the temperature T: small = sharp, large = flat\n";
+      break;
+  }
+  return py;
+}
+
+// (3) the allowed-mask, shared by every head.
+std::string mask_step(const Scene& s, const Lang& L) {
+  std::string py = "# --- (3) Mask M: allowed[i, j] is True when query i may attend to key j\n";
+  py +=
+      L.torch ? "allowed = torch.ones(n, n, dtype=torch.bool)\n" : "allowed = np.ones((n, n), dtype=bool)\n";
+  if (s.causal)
+    py += L.torch
+              ? "allowed &= torch.tril(torch.ones(n, n, dtype=torch.bool))  # causal: token i sees tokens "
+                "0..i\n"
+              : "allowed &= np.tril(np.ones((n, n), dtype=bool))  # causal: token i sees tokens 0..i only\n";
+  else
+    py += "# (causal: off, so every token may see every token)\n";
+  if (s.mask.size()) {
+    py += std::string("mask = ") + (L.torch ? "torch.tensor(" : "np.array(") + py_mask_rows(s.mask) +
+          ")  # the custom mask: 1 = may attend\n";
+    py += "allowed &= mask == 1  # ANDed with the causal mask\n";
+  } else {
+    py += "# (no custom mask)\n";
+  }
+  return py + "\n";
+}
+
+// (4) row-softmax over the allowed cells, with the app's rule for fully masked rows. `indent` is
+// prepended to every line; `scaled`/`weights` name the variables.
+std::string softmax_lines(const Lang& L, const std::string& indent, const std::string& scaled,
+                          const std::string& weights) {
+  std::string py;
+  if (!L.torch) {
+    py += indent + weights + " = np.zeros((n, n))\n";
+    py += indent + "for i in range(n):\n";
+    py += indent + "    if not allowed[i].any():\n";
+    py += indent + "        # Every key is masked for query i. Plain softmax of a row of −∞ is 0/0 = NaN;\n";
+    py += indent + "        # Attention Lab gives such a row zero weights, so its output row is zero too.\n";
+    py += indent + "        continue\n";
+    py += indent + "    row = np.where(allowed[i], " + scaled + "[i], -np.inf)  # scaled + M\n";
+    py += indent +
+          "    e = np.exp(row - row.max())  # minus the row max: every exp(·) ≤ 1; masked: exp(−∞) = 0\n";
+    py += indent + "    " + weights + "[i] = e / e.sum()  # the row sums to 1\n";
+  } else {
+    py += indent + weights + " = torch.softmax(" + scaled +
+          ".masked_fill(~allowed, float(\"-inf\")), dim=-1)\n";
+    py +=
+        indent + "# A query whose every key is masked has a row of −∞, and softmax gives 0/0 = NaN there.\n";
+    py += indent + "# Attention Lab gives such a row zero weights, so its output row is zero too:\n";
+    py += indent + weights + " = torch.where(allowed.any(dim=-1, keepdim=True), " + weights +
+          ", torch.zeros_like(" + weights + "))\n";
+  }
+  return py;
+}
+
+std::string script_footer(const Lang& L) {
+  std::string py = "if __name__ == \"__main__\":\n";
+  if (L.torch) {
+    py += "    torch.set_printoptions(precision=4, sci_mode=False, linewidth=120)\n";
+  } else {
+    py += "    np.set_printoptions(precision=4, suppress=True, linewidth=120)\n";
+  }
+  py += "    print(\"tokens:\", tokens)\n";
+  py += "    print(\"weights (rows: queries, columns: keys):\")\n";
+  py += std::string("    print(weights") + (L.torch ? ".detach()" : "") + ")\n";
+  py += "    print(\"output:\")\n";
+  py += std::string("    print(output") + (L.torch ? ".detach()" : "") + ")\n";
+  return py;
+}
+
+// One head (the lessons): every stage written out at the top level, as the panels show them.
+std::string single_head_script(const Scene& s, const Lang& L) {
+  std::string py = script_inputs(s, L) + script_projections(s, L);
+  py += "d_k = Q.shape[1]\n\n";
+  if (s.rope_on) py += rope_step(s, L);
+  py += "# --- (1) Scores QKᵀ: scores[i, j] = q_i · k_j, every query against every key (n×n)\n";
+  py += s.rope_on ? "scores = Q_rope @ K_rope.T\n\n" : "scores = Q @ K.T\n\n";
+  py += scale_step(s, L);
+  py += "scaled = scores / s\n\n";
+  py += mask_step(s, L);
+  py += "# --- (4) Weights: softmax of each row of scaled + M, where M is 0 (allowed) or −∞ (masked)\n";
+  py += softmax_lines(L, "", "scaled", "weights") + "\n";
+  if (s.Wo.size() == 0) {
+    py += "# --- (5) Output: output[i] = Σ_j weights[i, j] v_j, a blend of the value rows (n×d_v)\n";
+    py += "output = weights @ V\n\n";
+  } else {
+    py +=
+        "# --- (5) Attention output: concat[i] = Σ_j weights[i, j] v_j, a blend of the value rows (n×d_v)\n";
+    py += "concat = weights @ V\n\n";
+    py += "# --- (6) Output map: output = concat Wo (n×d_out)\n";
+    py += "output = concat @ Wo\n\n";
+  }
+  return py + script_footer(L);
+}
+
+// Several heads, written out: head t attends over its own columns, the outputs are concatenated.
+std::string multi_head_script(const Scene& s, const Lang& L, const std::string& why_not_mha = {}) {
+  std::string py = script_inputs(s, L) + script_projections(s, L);
+  py += "d_k, d_v = Q.shape[1], V.shape[1]\n";
+  py += "h = " + std::to_string(s.heads) +
+        "  # heads: head t uses columns [t·d_k/h, (t+1)·d_k/h) of Q and K, [t·d_v/h, …) of V\n";
+  py += "d_head, dv_head = d_k // h, d_v // h\n\n";
+  if (!why_not_mha.empty()) py += "# (Not nn.MultiheadAttention: " + why_not_mha + ")\n\n";
+  if (s.rope_on) py += rope_step(s, L);
+  py += scale_step(s, L) + "\n";
+  py += mask_step(s, L);
+  py += "\ndef softmax_rows(scaled):\n";
+  py +=
+      "    \"\"\"(4) Softmax of each row of scaled + M, where M is 0 (allowed) or −∞ (masked). n×n.\"\"\"\n";
+  py += softmax_lines(L, "    ", "scaled", "weights");
+  py += "    return weights\n\n\n";
+  const char* q = s.rope_on ? "Q_rope" : "Q";
+  const char* k = s.rope_on ? "K_rope" : "K";
+  py += "head_scores, head_weights, head_outputs = [], [], []\n";
+  py += "for t in range(h):\n";
+  py += "    cols = slice(t * d_head, (t + 1) * d_head)  # head t's query and key columns\n";
+  py += "    vcols = slice(t * dv_head, (t + 1) * dv_head)  # its value columns\n";
+  py += std::string("    scores_t = ") + q + "[:, cols] @ " + k + "[:, cols].T  # (1) n×n\n";
+  py += "    weights_t = softmax_rows(scores_t / s)  # (2) scaled, (4) weights: n×n\n";
+  py += "    head_scores.append(scores_t)\n";
+  py += "    head_weights.append(weights_t)\n";
+  py += "    head_outputs.append(weights_t @ V[:, vcols])  # (5) Y_t = A_t V_t: n×d_v/h\n\n";
+  py += "# --- Concatenate the heads' outputs: [Y_0 | … | Y_{h−1}] (n×d_v)\n";
+  py += std::string("concat = ") + L.cat() + "(head_outputs, " + L.axis1() + ")\n";
+  py += s.Wo.size() ? "output = concat @ Wo  # the output map (n×d_out)\n"
+                    : "output = concat  # (no output map Wo)\n";
+  py += "# The mean of the heads' weights (n×n): what nn.MultiheadAttention returns by default.\n";
+  py += "weights = sum(head_weights) / h\n\n";
+  return py + script_footer(L);
+}
+
+// Why nn.MultiheadAttention cannot express a multi-head scene (empty when it can): its queries,
+// keys and values all have embed_dim E columns, its projections map E → E, and it has no RoPE slot.
+std::string mha_misfit(const Scene& s) {
+  const int d_k = s.d_k(), d_v = s.d_v();
+  if (d_k != d_v)
+    return "it needs d_k = d_v, here " + std::to_string(d_k) + " and " + std::to_string(d_v) + ".";
+  if (s.Wo.size() && s.Wo.cols() != d_v)
+    return "its out_proj is E×E, here Wo is " + dims(s.Wo.rows(), s.Wo.cols()) + ".";
+  if (s.mode == Mode::Projected && s.X.cols() != d_k)
+    return "its input has E = d_k columns, here d_model = " + std::to_string(s.X.cols()) + ".";
+  if (s.mode == Mode::Projected && s.rope_on)
+    return "RoPE turns Q and K between its projection and attention.";
+  return {};
+}
+
+// Several heads as torch.nn.MultiheadAttention with every weight set from the scene.
+std::string mha_script(const Scene& s) {
+  const Lang L{true};
+  std::string py = script_inputs(s, L);
+  const bool direct = s.mode == Mode::Direct;
+  py += "d_k, d_v = " + std::to_string(s.d_k()) + ", " + std::to_string(s.d_v()) + "\n";
+  py += "h = " + std::to_string(s.heads) +
+        "  # heads: head t uses columns [t·d_k/h, (t+1)·d_k/h) of Q, K and V\n";
+  py += "d_head = d_k // h\n";
+  py += "E = d_k  # nn.MultiheadAttention's embed_dim: queries, keys and values all have E columns\n\n";
+  if (direct) {
+    if (s.rope_on) py += rope_step(s, L);
+  }
+  py += scale_step(s, L);
+  if (s.scale.mode != attn::ScaleMode::SqrtDk) {
+    py += "# nn.MultiheadAttention always divides by √(E/h); to divide by s instead, its query map is\n";
+    py += "# multiplied by √(E/h) / s.\n";
+    py += "q_factor = math.sqrt(d_head) / s\n";
+  }
+  py += "\n" + mask_step(s, L);
+  py += "# --- (1)–(5) per head, concat and output map, in one module\n";
+  py += "mha = nn.MultiheadAttention(E, h, bias=False, batch_first=True, dtype=torch.float64)\n";
+  py += "with torch.no_grad():\n";
+  py += "    # in_proj_weight stacks the query, key and value maps as out×in: [Wqᵀ; Wkᵀ; Wvᵀ] (3E×E).\n";
+  const std::string factor = s.scale.mode != attn::ScaleMode::SqrtDk ? " * q_factor" : "";
+  if (direct) {
+    py += "    # The scene gives Q, K, V directly, so each map is the identity.\n";
+    py += "    eye = torch.eye(E, dtype=torch.float64)\n";
+    py += "    mha.in_proj_weight.copy_(torch.cat([eye" + factor + ", eye, eye]))\n";
+  } else {
+    py += "    mha.in_proj_weight.copy_(torch.cat([Wq.T" + factor + ", Wk.T, Wv.T]))\n";
+  }
+  if (s.Wo.size())
+    py += "    mha.out_proj.weight.copy_(Wo.T)  # out_proj computes concat · weightᵀ = concat Wo\n";
+  else
+    py += "    mha.out_proj.weight.copy_(torch.eye(E, dtype=torch.float64))  # no output map in the scene\n";
+  py += "\n";
+  std::string q = "X", k = "X", v = "X";
+  if (direct) {
+    q = s.rope_on ? "Q_rope" : "Q";
+    k = s.rope_on ? "K_rope" : "K";
+    v = "V";
+  }
+  py += "# Batch of one; attn_mask is True where attention is NOT allowed.\n";
+  py += "out, mean_weights = mha(" + q + "[None], " + k + "[None], " + v +
+        "[None], attn_mask=~allowed, need_weights=True,\n"
+        "                        average_attn_weights=True)\n";
+  py +=
+      "output, weights = out[0], mean_weights[0]  # n×d_out and the mean of the heads' weights, n×n\n"
+      "# A query whose every key is masked gets NaN from softmax (0/0) in every head. Attention Lab\n"
+      "# gives such a row zero weights and so a zero output:\n"
+      "row_ok = allowed.any(dim=-1, keepdim=True)\n"
+      "weights = torch.where(row_ok, weights, torch.zeros_like(weights))\n"
+      "output = torch.where(row_ok, output, torch.zeros_like(output))\n\n";
+  return py + script_footer(L);
+}
+
+}  // namespace
+
+std::string export_numpy(const Scene& s) {
+  const Lang L{false};
+  return s.heads > 1 ? multi_head_script(s, L) : single_head_script(s, L);
+}
+
+std::string export_pytorch(const Scene& s) {
+  const Lang L{true};
+  if (s.heads == 1) return single_head_script(s, L);
+  const std::string misfit = mha_misfit(s);
+  return misfit.empty() ? mha_script(s) : multi_head_script(s, L, misfit);
+}
+
+}  // namespace scene

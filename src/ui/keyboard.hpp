@@ -1,0 +1,108 @@
+// keyboard.hpp — the whole screen from the keyboard, with a visible focus ring, and what a screen
+// reader should hear about the focused item.
+//
+// ImGui's own keyboard navigation moves inside one window; this screen is many panel windows of
+// value cells and grids, so focus is kept here, across all of them, in reading order (the order
+// the panels draw their items, top bar first):
+//
+//   Tab / Shift+Tab   the next / previous item: every interactive widget with an id (record_item_rect
+//                     registers it), each value cell (Q/i/c …) and each grid (one stop per grid)
+//   ← → ↓ ↑           a value cell: −/+ one step (Shift: a tenth of it; PageUp / PageDown: ten steps)
+//                     a grid: move over its cells; the cell's derivation shows as if hovered
+//   Enter             a value cell or any other slider: type a number (ImGui's text field, Enter to
+//                     set); a button, checkbox, radio button or tab: press it
+//   Space             a mask cell: toggle it; a button …: press it (a slider is never clicked: a
+//                     click would set it to the value under its centre)
+//   Esc               drop the focus
+//
+// A press is a synthetic click at the item's centre (apply_synthetic_click, before ImGui's frame),
+// so every ImGui button, checkbox, radio button and tab works without per-widget code.
+// The announcement (announcement()) is the focused item's name and value, e.g.
+// "query 0 component 1: 0.50" or "weight row cat, column sat: 0.284, highest in row"; the web page
+// puts it in an aria-live region (web/a11y.js).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "imgui.h"
+
+namespace ui {
+
+struct AppState;
+
+enum class FocusKind { Item, Value, Grid };
+
+struct FocusItem {
+  std::string id;
+  FocusKind kind = FocusKind::Item;
+  ImVec4 rect;           // x0, y0, x1, y1 (ImGui coordinates) as drawn
+  ImGuiID imgui_id = 0;  // the ImGui item (0: a grid); one widget recorded under two ids is one stop
+  bool inputable = false;  // an ImGui slider, drag or field: Enter types into it, it is never clicked
+};
+
+struct KeyboardUi {
+  std::string focus;               // the focused item's id ("" = none)
+  std::vector<FocusItem> items;    // last frame's focusable items, in drawing order
+  std::vector<FocusItem> drawn;    // this frame's, so far
+  bool ring = false;               // the keyboard is in use: draw the focus ring
+  bool scroll_to_focus = false;    // focus moved: scroll it into view when drawn
+  int grid_row = 0, grid_col = 0;  // the focused grid's cell
+  // This frame's keys (keyboard_begin_frame), for the focused item.
+  bool tab = false, shift_tab = false;               // read by the app before ImGui sees Tab (take_tab_key)
+  int steps = 0;                                     // value: signed steps (±1 arrows, ±10 PageUp/PageDown)
+  bool fine = false;                                 // Shift: a tenth of a step
+  int dx = 0, dy = 0;                                // grid: cell moves
+  bool type = false, press = false, toggle = false;  // Enter on a value; Enter/Space; Space on a grid
+  bool type_pending = false;  // typing starts next frame, when the value item is drawn again
+  // A synthetic click in progress: the item's centre, and frames left (2: press, 1: release).
+  ImVec2 click_at;
+  int click_frames = 0;
+  std::string announce;       // what the focused item says (name and value), "" for none
+  std::string next_announce;  // built while drawing this frame
+};
+
+// --- the app's frame (main.cpp), around ImGui::NewFrame
+// Before ImGui::NewFrame: take Tab from ImGui's input (ImGui would tab within one window) into
+// state.ui.keyboard, play a synthetic click, and turn ImGui's own arrow-key navigation off while an
+// item here has the focus. Returns true when the frame must be followed by another (a click).
+bool keyboard_before_imgui_frame(AppState& state);
+
+// --- draw_screen
+void keyboard_begin_frame(AppState& state);  // first: move the focus, read this frame's keys
+void keyboard_end_frame(AppState& state);    // last: keep this frame's items, the announcement
+
+// --- items (after drawing the ImGui item, so its rectangle is known)
+// Any interactive item with an id (record_item_rect calls this). `spoken`: its name for the live
+// region ("" = the id). True when it has the focus.
+bool focus_item(AppState& state, const std::string& id, const std::string& spoken = "");
+// A value cell: registers it; when focused, the arrow keys change *value by steps of
+// step_for_range(range) within [lo, hi] (true = changed); `spoken` names it ("query 0 component 1").
+bool focus_value(AppState& state, const std::string& id, double* value, double lo, double hi, double range,
+                 const std::string& spoken);
+// An integer slider (ImGui::SliderInt) as a value: arrows ±1, PageUp/PageDown ±10 within [lo, hi].
+bool focus_int(AppState& state, const std::string& id, int* value, int lo, int hi, const std::string& spoken);
+// Before drawing value cell `id`: should it open its text field now (Enter was pressed on it)?
+bool typing_requested(AppState& state, const std::string& id);
+// A grid of rows × cols cells at `min` with square cells of `cell` pixels: one stop; when focused the
+// arrows move over its cells. Returns true when focused, with the cell in *row, *col; *toggle is set
+// when Space asks to toggle it.
+bool focus_grid(AppState& state, const std::string& id, ImVec2 min, float cell, int rows, int cols, int* row,
+                int* col, bool* toggle = nullptr);
+// Before a tooltip of a keyboard-focused grid cell at `cell_min` (size `cell`): place it beside the
+// cell (right of it, or left of it in the right half of the display), not at the mouse.
+void place_tooltip_beside_cell(ImVec2 cell_min, float cell);
+// Say `text` for the focused item this frame (a grid or value adds its value this way).
+void announce(AppState& state, const std::string& text);
+
+// One arrow-key step for a slider of ±range: 0.1 × the range's power of ten (±1 → 0.1, ±5 → 0.1,
+// ±20 → 1); Shift gives a tenth of it, PageUp/PageDown ten.
+double step_for_range(double range);
+
+// Draw the focus ring around `rect` (x0, y0, x1, y1) on the foreground.
+void draw_focus_ring(ImVec4 rect);
+
+// The focused item's id and announcement, for getState().ui.keyboard.
+std::string keyboard_json(const AppState& state);
+
+}  // namespace ui

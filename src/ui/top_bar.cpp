@@ -1,0 +1,130 @@
+// top_bar.cpp — the top bar and the mode bar (see screen.hpp).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ui/i18n.hpp"
+#include "ui/screen.hpp"
+#include "ui/sharing.hpp"
+#include "ui/theme.hpp"
+#include "ui/view_menu.hpp"
+#include "ui/walk_mode.hpp"
+
+namespace ui {
+
+void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  begin_panel("##top", pos, size);
+  const float em = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const bool compact = size.x < 60.0f * em;
+  const float title_w = compact ? 0.0f : 9.5f * em;
+  if (!compact) {
+    ImGui::PushFont(fonts.heading);
+    dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * (size.y - fonts.heading->FontSize) - 0.4f * em),
+                palette::kAccent, "Attention Lab");
+    ImGui::PopFont();
+    ImGui::PushFont(fonts.small);
+    dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * size.y + 0.25f * em), palette::kTextDim,
+                tr(Text::Subtitle));
+    ImGui::PopFont();
+  }
+  const float formula_cx = pos.x + title_w + 0.5f * (size.x - 2.0f * title_w) + 0.5f * title_w;
+  draw_formula_strip(state, fonts, ImVec2(formula_cx, pos.y + 0.36f * size.y), size.x - 2.2f * title_w);
+
+  // Caption: what the hovered term means; an error replaces it until dismissed.
+  ImGui::PushFont(fonts.small);
+  std::string caption = state.error.empty() ? term_caption(state, state.hovered_term) : state.error;
+  caption = fit_text(caption, size.x - 2.0f * em);
+  const ImVec2 cs = ImGui::CalcTextSize(caption.c_str());
+  const float cy = pos.y + size.y - cs.y - 0.35f * em;
+  dl->AddText(ImVec2(formula_cx - 0.5f * cs.x, cy), state.error.empty() ? palette::kTextDim : palette::kError,
+              caption.c_str());
+  if (!state.error.empty()) {
+    ImGui::SetCursorScreenPos(ImVec2(formula_cx + 0.5f * cs.x + 0.5f * em, cy - 0.15f * em));
+    if (ImGui::SmallButton(tr(Text::Dismiss))) state.error.clear();
+  }
+  ImGui::PopFont();
+  ImGui::End();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor();
+}
+
+// A mode's tab label in the current language (a mode the tables do not know yet: its English label).
+std::string mode_label(const scene::link::ModeInfo& m) {
+  switch (m.mode) {
+    case Mode::Explore:
+      return tr(Text::ModeExplore);
+    case Mode::Walk:
+      return tr(Text::ModeWalk);
+    case Mode::Heads:
+      return tr(Text::ModeHeads);
+    case Mode::KeySpace:
+      return tr(Text::ModeKeySpace);
+    case Mode::Flash:
+      return tr(Text::ModeFlash);
+    case Mode::Decode:
+      return tr(Text::ModeDecode);
+    case Mode::Train:
+      return tr(Text::ModeTrain);
+    default:
+      break;
+  }
+  return std::string(m.label);
+}
+
+float mode_bar_height() {
+  return std::floor(2.0f * ImGui::GetFontSize());
+}
+
+void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(std::floor(0.5f * ImGui::GetFontSize()), 0));
+  begin_panel("##modes", pos, size, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PopStyleVar(2);
+  const float em = ImGui::GetFontSize();
+  ImGui::SetCursorPosY(0.5f * (size.y - ImGui::GetFrameHeight()));
+  for (const scene::link::ModeInfo& m : scene::link::kModes) {
+    const bool current = m.mode == state.ui.mode;
+    const std::string label = mode_label(m) + "##mode";
+    ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::kAccent : palette::kTextDim));
+    if (ImGui::Button(label.c_str()) && !current) {
+      if (m.mode == Mode::Walk) {
+        set_walk_step(state, 0);  // the walk starts at its first step
+      } else {
+        state.ui.mode = m.mode;
+        if (state.sharing.scene_changed) state.sharing.scene_changed();  // the address carries the mode
+      }
+      state.layout_changed = true;  // draw the new layout at once
+    }
+    ImGui::PopStyleColor(2);
+    record_item_rect(state, "mode/" + std::string(m.name));
+    if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
+    ImGui::SameLine(0, 0.3f * em);
+  }
+  // At the right end: the View menu (theme, zoom), then the quiz, which opens from any mode.
+  const std::string quiz_label = std::string(tr(Text::CheckYourself)) + "##quiz";
+  const float quiz_w =
+      ImGui::CalcTextSize(quiz_label.c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const float view_w = view_button_width() + 0.3f * em;
+  const float right_x = ImGui::GetWindowContentRegionMax().x - quiz_w - view_w;
+  // The tabs and the right end share one line on a wide screen (a phone's bar scrolls instead).
+  if (ImGui::GetCursorPosX() > right_x && size.x >= 48.0f * em) note_overflow(state.ui, "mode-bar");
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), right_x));
+  draw_view_menu(state, fonts);
+  ImGui::SameLine(0, 0.3f * em);
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::kAccent : palette::kTextDim));
+  if (ImGui::Button(quiz_label.c_str())) open_quiz(state, state.ui.quiz.question);
+  ImGui::PopStyleColor(2);
+  record_item_rect(state, "quiz/open");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CheckYourselfTip));
+  ImGui::NewLine();
+  ImGui::End();
+  ImGui::PopStyleColor();
+}
+
+}  // namespace ui

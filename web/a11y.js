@@ -1,0 +1,93 @@
+// a11y.js — what a screen reader can read of the canvas (which it cannot see).
+//
+//   #a11y-live     an aria-live="polite" region: the keyboard-focused item and its value, as the
+//                  app says it ("query 0 component 1: 0.50"; "weight row cat, column sat: 0.284,
+//                  highest in row"); src/ui/keyboard.hpp builds the text, web_platform.cpp sends it
+//   #a11y-tables   off-screen tables of the current weights (query rows × key columns) and output
+//                  (token rows × components), rebuilt 250 ms after the result last changed
+//
+// Both are visually hidden (.sr-only in style.css) but in the accessibility tree; nothing here
+// covers the canvas or takes the keyboard.
+"use strict";
+
+(function () {
+  const api = window.attentionLab;
+  const REBUILD_DELAY_MS = 250;
+
+  function element(tag, parent, text) {
+    const node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    (parent || document.body).appendChild(node);
+    return node;
+  }
+
+  const live = element("div");
+  live.id = "a11y-live";
+  live.className = "sr-only";
+  live.setAttribute("role", "status");
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("aria-atomic", "true");
+
+  const region = element("section");
+  region.id = "a11y-tables";
+  region.className = "sr-only";
+  region.setAttribute("aria-label", "Current numbers");
+
+  const fmt = (v) => (v === null || v === undefined ? "masked" : Number(v).toFixed(3));
+
+  // <table><caption/><thead><tr><th>corner</th><th scope=col>…</th></tr></thead><tbody>…</tbody></table>
+  function table(id, caption, corner, columns, rows) {
+    const t = element("table", region);
+    t.id = id;
+    element("caption", t, caption);
+    const head = element("tr", element("thead", t));
+    element("th", head, corner).setAttribute("scope", "col");
+    for (const c of columns) element("th", head, c).setAttribute("scope", "col");
+    const body = element("tbody", t);
+    for (const [label, values] of rows) {
+      const tr = element("tr", body);
+      element("th", tr, label).setAttribute("scope", "row");
+      for (const v of values) element("td", tr, fmt(v));
+    }
+    return t;
+  }
+
+  let timer = 0;
+  function rebuild() {
+    timer = 0;
+    let state;
+    try {
+      state = api.getState();
+    } catch (e) {
+      return; // not started yet: the first result will call again
+    }
+    if (!state || !state.result) return;
+    const tokens = state.scene.tokens;
+    const { weights, output } = state.result;
+    region.replaceChildren();
+    table(
+      "a11y-weights",
+      "Attention weights: row = query token, column = key token; each row sums to 1",
+      "query \\ key",
+      tokens,
+      weights.map((row, i) => [tokens[i], row]),
+    );
+    table(
+      "a11y-output",
+      "Output Y = A V: one row per token",
+      "token",
+      output[0] ? output[0].map((_, c) => "y[" + c + "]") : [],
+      output.map((row, i) => [tokens[i], row]),
+    );
+  }
+
+  window.attentionLabA11y = {
+    announce(text) {
+      live.textContent = text;
+    },
+    resultChanged() {
+      clearTimeout(timer);
+      timer = setTimeout(rebuild, REBUILD_DELAY_MS);
+    },
+  };
+})();
