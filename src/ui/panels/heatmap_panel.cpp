@@ -399,7 +399,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   // --- labels: rows are queries (orange), columns are keys (blue); every k-th when crowded (the
   // same rows while panning), only those in view
   const float label_top = g.grid_min.y - col_label_h - 0.2f * em;
-  dl->PushClipRect(ImVec2(start.x, g.grid_min.y), ImVec2(g.grid_min.x, grid_max.y), true);
+  // Zoomed, labels are cut at the frame (the cells beyond it are out of view); whole, the first and
+  // last labels may reach a little past it.
+  const float pad_x = view.zoomed() ? 0.0f : 3.0f * em, pad_y = view.zoomed() ? 0.0f : line;
+  dl->PushClipRect(ImVec2(start.x, g.grid_min.y - pad_y), ImVec2(g.grid_min.x, grid_max.y + pad_y), true);
   for (int i = rows.first / view_step * view_step; i < rows.last; i += view_step) {
     const std::string text = fit_text(tokens[i], g.row_label_w - 0.5f * em);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
@@ -408,7 +411,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     dl->AddText(ImVec2(g.grid_min.x - 0.45f * em - w, y), color, text.c_str());
   }
   dl->PopClipRect();
-  dl->PushClipRect(ImVec2(g.grid_min.x, label_top), ImVec2(grid_max.x, g.grid_min.y), true);
+  dl->PushClipRect(ImVec2(g.grid_min.x - pad_x, label_top), ImVec2(grid_max.x + pad_x, g.grid_min.y), true);
   draw_column_labels(dl, tokens, ImVec2(o.x, g.grid_min.y - 0.15f * em), cz, view_step,
                      label_lines, lit_j, palette::kKey);
   dl->PopClipRect();
