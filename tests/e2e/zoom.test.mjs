@@ -79,8 +79,18 @@ test("zoom: the wheel zooms both grids about the pointer; cells, hover and toolt
   assert.ok(Math.abs(panned.ui.gridView.col0 - (col0 + 3)) < 0.25, `col0 ${col0} → ${panned.ui.gridView.col0}`);
   assert.equal(panned.ui.gridView.zoom, view.zoom, "panning keeps the zoom");
 
-  // The badge fits the whole grid (the double-click's fit is checked on the desktop, where xdotool
-  // times the clicks: tests/desktop/run.py's zoom case); zoomed in again first.
+  // A double-click fits the whole grid: two clicks a frame apart (ImGui counts a press per frame),
+  // well within its 0.30 s double-click time.
+  await page.mouse.move(cell.cx, cell.cy);
+  await animationFrames(page, 1);
+  await page.mouse.down();
+  await page.mouse.up();
+  await animationFrames(page, 1);
+  await page.mouse.down();
+  await page.mouse.up();
+  await waitForState(page, (s) => s.ui.gridView.zoom === 1 && s.ui.gridView.col0 === 0, "the double-click did not fit");
+
+  // The badge fits the whole grid too; zoomed in again first.
   const target = await requireWidget(page, "cell/weights/31/30");
   await wheel(page, target.cx, target.cy, 2);
   await waitForState(page, (s) => s.ui.gridView.zoom > 1.5, "the wheel did not zoom again");
