@@ -178,3 +178,26 @@ test("zoom: a two-finger pinch on a grid zooms it about the fingers; elsewhere i
   await waitForState(page, (s) => s.ui.gridView.zoom === 1, "pinching in did not fit the grid");
   assertClean({ page, ...app });
 });
+
+test("zoom: in the one-column layout the wheel over a grid zooms it and scrolls nothing else", async (t) => {
+  // 600×800: one column of panels that scrolls as a whole; the wheel over a grid is the grid's zoom
+  // only (ImGui scrolls the hovered panel, which has nothing to scroll, and not the column).
+  const { page, ...app } = await open(t, { suffix: "#gen=local,64,16,16,1&hide=controls,vectors", context: { viewport: { width: 600, height: 800 } } });
+  await waitForState(page, (s) => s.scene.tokens.length === 64, "the #gen= scene did not load");
+  const cell = await requireWidget(page, "cell/weights/20/20");
+  const fixed = await requireWidget(page, "mode/walk");
+  await wheel(page, cell.cx, cell.cy, 3);
+  await waitForState(page, (s) => s.ui.gridView.zoom > 1.9, "the wheel did not zoom");
+  await animationFrames(page, 3);
+  const after = await requireWidget(page, "mode/walk");
+  assert.equal(after.y, fixed.y, `the screen scrolled by ${fixed.y - after.y} px under the zoom`);
+  // Away from the grids the wheel still scrolls the screen.
+  await wheel(page, fixed.cx, fixed.cy, -1);
+  let moved = after;
+  for (let k = 0; k < 20 && moved && moved.y === after.y; k++) {
+    await animationFrames(page, 1);
+    moved = await widgetRect(page, "mode/walk");
+  }
+  assert.ok(!moved || moved.y < after.y, "the wheel over the controls no longer scrolls the screen");
+  assertClean({ page, ...app });
+});
