@@ -94,7 +94,15 @@ void layout_panels(Screen& sc, bool walk) {
       ry += card_h + gap;
       rh -= card_h + gap;
     }
-    const float top_row_h = !bottom_row ? rh : std::floor(0.62f * rh);
+    float top_row_h = !bottom_row ? rh : std::floor(0.62f * rh);
+    if (walk && top_row && bottom_row) {
+      // The step card takes the top of the column: keep the mask and output readable (the mask's
+      // hint, grid and question need ~13 em when it is 24 em wide) by taking the room from the top row, and below a
+      // readable minimum for both rows let the page scroll instead of squeezing them.
+      const float bottom_min = 13.0f * em, top_min = 16.0f * em;
+      rh = std::max(rh, top_min + gap + bottom_min);
+      top_row_h = std::clamp(top_row_h, top_min, rh - gap - bottom_min);
+    }
     const float half_w = show_scores && show_weights ? std::floor(0.5f * (rw - gap)) : rw;
     if (show_scores) sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(rx, ry), ImVec2(half_w, top_row_h));
     if (show_weights) {
@@ -106,7 +114,8 @@ void layout_panels(Screen& sc, bool walk) {
     // The mask needs little room for few tokens: give the rest to the output bars.
     const float mask_want = 8.0f * em + float(state.scene.n()) * 2.6f * em;  // labels + cells
     const float mask_w =
-        !show_out ? rw : std::floor(std::clamp(std::min(0.34f * rw, mask_want), 16.0f * em, 0.5f * rw));
+        !show_out ? rw
+                  : std::floor(std::clamp(std::min(0.34f * rw, mask_want), (walk ? 24.0f : 16.0f) * em, 0.5f * rw));
     if (show_mask) sc.mask(ImVec2(rx, by), ImVec2(mask_w, bh));
     if (show_out) {
       const float x = show_mask ? rx + mask_w + gap : rx;
