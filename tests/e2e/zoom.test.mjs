@@ -185,18 +185,19 @@ test("zoom: in the one-column layout the wheel over a grid zooms it and scrolls 
   const { page, ...app } = await open(t, { suffix: "#gen=local,64,16,16,1&hide=controls,vectors", context: { viewport: { width: 600, height: 800 } } });
   await waitForState(page, (s) => s.scene.tokens.length === 64, "the #gen= scene did not load");
   const cell = await requireWidget(page, "cell/weights/20/20");
-  const fixed = await requireWidget(page, "mode/walk");
+  // A control on the page (not on a grid, not on the fixed top bar): it moves when the page scrolls.
+  const fixed = await requireWidget(page, "scores/tab/raw");
   await wheel(page, cell.cx, cell.cy, 3);
   await waitForState(page, (s) => s.ui.gridView.zoom > 1.9, "the wheel did not zoom");
   await animationFrames(page, 3);
-  const after = await requireWidget(page, "mode/walk");
+  const after = await requireWidget(page, "scores/tab/raw");
   assert.equal(after.y, fixed.y, `the screen scrolled by ${fixed.y - after.y} px under the zoom`);
   // Away from the grids the wheel still scrolls the screen.
   await wheel(page, fixed.cx, fixed.cy, -1);
   let moved = after;
   for (let k = 0; k < 20 && moved && moved.y === after.y; k++) {
     await animationFrames(page, 1);
-    moved = await widgetRect(page, "mode/walk");
+    moved = await widgetRect(page, "scores/tab/raw");
   }
   assert.ok(!moved || moved.y < after.y, "the wheel over the controls no longer scrolls the screen");
   assertClean({ page, ...app });
