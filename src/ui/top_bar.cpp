@@ -110,6 +110,12 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   const bool pinned = tabs_w + quiz_w + gap + view_w > inner_w;
   if (pinned && size.x >= 48.0f * em) note_overflow(state.ui, "mode-bar");
   const float thin_scrollbar = std::max(3.0f, std::floor(0.25f * em));
+  static Mode scrolled_to = Mode(-1);
+  static int scroll_frames = 0;
+  if (state.ui.mode != scrolled_to) {
+    scrolled_to = state.ui.mode;
+    scroll_frames = 3;
+  }
   if (pinned) {
     ImGui::SetCursorPos(ImVec2(pad, 0.0f));
     // A thin scrollbar under the tabs (not over their words).
@@ -136,9 +142,16 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
       state.layout_changed = true;  // draw the new layout at once
     }
     ImGui::PopStyleColor(2);
+    // The scrolling tabs bring the current one into view when the mode changes (and on the first
+    // frames, while the bar learns its width).
+    if (pinned && current && scroll_frames > 0) ImGui::SetScrollHereX(0.5f);
     record_item_rect(state, "mode/" + std::string(m.name));
     if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
     ImGui::SameLine(0, gap);
+  }
+  if (scroll_frames > 0) {
+    --scroll_frames;
+    state.layout_changed = true;  // the scroll lands in the next frame
   }
   if (pinned) {
     draw_quiz_button(state, quiz_label);
