@@ -8,6 +8,7 @@
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
@@ -270,6 +271,14 @@ EMSCRIPTEN_KEEPALIVE void al_request_frame() {
 }
 
 // boot.js, after the mouseup of a lifted finger: see App::touch_lift.
+// 1 when the point (x, y) of the canvas, in backing-store pixels (as ImGui's mouse), is over a
+// Scores or Weights grid drawn in the last frame: web/boot.js then turns a two-finger pinch there
+// into the grid's zoom instead of the browser's page zoom.
+EMSCRIPTEN_KEEPALIVE int al_grid_at(float x, float y) {
+  if (!app::g_app) return 0;
+  return app::g_app->state.ui.grid_view.grid_at(x, y, ImGui::GetFrameCount()) ? 1 : 0;
+}
+
 EMSCRIPTEN_KEEPALIVE void al_touch_lifted() {
   if (!app::g_app) return;
   app::g_app->touch_lift = 1;

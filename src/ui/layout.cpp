@@ -168,13 +168,22 @@ void layout_panels(Screen& sc, bool walk) {
       ry += card_h + gap;
       rh -= card_h + gap;
     }
-    const float top_row_h = !bottom_row ? rh : std::floor(0.62f * rh);
+    float top_row_h = !bottom_row ? rh : std::floor(0.62f * rh);
+    if (walk && top_row && bottom_row) {
+      // The step card takes the top of the column: keep the mask and output readable (the mask's
+      // hint, grid and question need ~13 em when it is 24 em wide) by taking the room from the top row, and below a
+      // readable minimum for both rows let the page scroll instead of squeezing them.
+      const float bottom_min = 13.0f * em, top_min = 16.0f * em;
+      rh = std::max(rh, top_min + gap + bottom_min);
+      top_row_h = std::clamp(top_row_h, top_min, rh - gap - bottom_min);
+    }
     side_by_side(sc, ImVec2(rx, ry), ImVec2(rw, top_row_h), std::floor(0.5f * (rw - gap)), show_scores,
                  show_weights, scores, weights);
     const float by = top_row ? ry + top_row_h + gap : ry;
     // The mask needs little room for few tokens: give the rest to the output bars.
     const float mask_want = 8.0f * em + float(state.scene.n()) * 2.6f * em;  // labels + cells
-    const float mask_w = std::floor(std::clamp(std::min(0.34f * rw, mask_want), 16.0f * em, 0.5f * rw));
+    const float mask_w =
+        std::floor(std::clamp(std::min(0.34f * rw, mask_want), (walk ? 24.0f : 16.0f) * em, 0.5f * rw));
     side_by_side(sc, ImVec2(rx, by), ImVec2(rw, ry + rh - by), mask_w, show_mask, show_out, mask, output);
   } else {
     Column col(sc);
