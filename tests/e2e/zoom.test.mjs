@@ -14,6 +14,7 @@ import {
   screenshot,
   waitForState,
   widgetRect,
+  PHONE,
 } from "./lib/harness.mjs";
 
 const open = appOpener();
@@ -158,8 +159,7 @@ async function pinch(page, cdp, [a0, b0], [a1, b1], steps = 8) {
 }
 
 test("zoom: a two-finger pinch on a grid zooms it about the fingers; elsewhere it is not the grid's", async (t) => {
-  const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
-  const { page, ...app } = await open(t, { suffix: "#gen=local,64,16,16,1&view=weights", context: phone });
+  const { page, ...app } = await open(t, { suffix: "#gen=local,64,16,16,1&view=weights", context: PHONE });
   await waitForState(page, (s) => s.scene.tokens.length === 64, "the #gen= scene did not load");
   const cdp = await page.context().newCDPSession(page);
   const cell = await requireWidget(page, "cell/weights/40/20");
