@@ -553,6 +553,28 @@ constexpr TextEntry kSpanish[] = {
      "d_model: longitud de cada embedding x_i (las filas de W_q, W_k, W_v); las filas nuevas de las W "
      "empiezan en 0"},
     {Text::HeadsScaleHint, "el softmax de cada cabeza ve Q_t K_tᵀ / √(d_k/h), √{1} = {2}"},
+    {Text::GalleryTip, "Demos que enseñan una idea cada una"},
+    {Text::CopyLinkTip, "Un enlace que abre exactamente estos números"},
+    {Text::ExportJsonTip, "Descargar la escena como archivo"},
+    {Text::ImportJsonTip, "Abrir un archivo de escena (o soltar un .json en la página)"},
+    {Text::ExportPngTip, "Guardar la pantalla como imagen"},
+    {Text::ExportMenuTip, "Esta escena como código NumPy o PyTorch, una matriz LaTeX o una figura SVG"},
+    {Text::ExportNumpySave, "Guardar como NumPy…"},
+    {Text::ExportNumpyCopy, "Copiar como NumPy"},
+    {Text::ExportNumpyTip, "Un script de Python que reconstruye esta escena y calcula cada etapa con NumPy"},
+    {Text::ExportTorchSave, "Guardar como PyTorch…"},
+    {Text::ExportTorchCopy, "Copiar como PyTorch"},
+    {Text::ExportTorchTip, "Lo mismo en PyTorch (float64; nn.Linear, nn.MultiheadAttention)"},
+    {Text::ExportStage, "Etapa"},
+    {Text::ExportLatexSave, "Guardar como LaTeX ({1})…"},
+    {Text::ExportLatexCopy, "Copiar como LaTeX ({1})"},
+    {Text::ExportLatexTip, "La etapa como bmatrix de amsmath, 3 decimales"},
+    {Text::ExportSvgSave, "Guardar SVG ({1})…"},
+    {Text::ExportSvgDownload, "Descargar SVG ({1})"},
+    {Text::ExportSvgTip, "La etapa como mapa de calor vectorial con los colores de la app"},
+    {Text::GalleryTitle, "Galería de demos"},
+    {Text::GalleryWebNote, "Cada demo es un enlace: #demo=NAME tras la dirección de la página la abre directamente."},
+    {Text::GalleryDesktopNote, "Cada demo se abre con un clic aquí, o al inicio con --demo NAME (en la web: #demo=NAME)."},
 };
 
 }  // namespace

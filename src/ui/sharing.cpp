@@ -90,6 +90,9 @@ std::string load_demo(AppState& state, const std::string& name, std::string_view
 // [SECTION] Share buttons
 //-------------------------------------------------------------------------------------------------
 
+// The demo gallery popup's id (its title is translated: "Demo gallery###demo-gallery").
+constexpr const char* kGalleryId = "###demo-gallery";
+
 namespace {
 
 // Buttons flow left to right and wrap to a new line when the next one does not fit.
@@ -126,16 +129,16 @@ static void draw_export_menu(AppState& state, const Fonts& fonts) {
     return chosen;
   };
   std::optional<scene::ExportKind> chosen;
-  if (item(files ? "Save as NumPy…" : "Copy as NumPy", "export/numpy",
-           "A Python script that rebuilds this scene and computes every stage in NumPy"))
+  if (item(tr(files ? Text::ExportNumpySave : Text::ExportNumpyCopy), "export/numpy",
+           tr(Text::ExportNumpyTip)))
     chosen = scene::ExportKind::NumPy;
-  if (item(files ? "Save as PyTorch…" : "Copy as PyTorch", "export/pytorch",
-           "The same in PyTorch (float64; nn.Linear, nn.MultiheadAttention)"))
+  if (item(tr(files ? Text::ExportTorchSave : Text::ExportTorchCopy), "export/pytorch",
+           tr(Text::ExportTorchTip)))
     chosen = scene::ExportKind::PyTorch;
   ImGui::Separator();
   ImGui::PushFont(fonts.small);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("Stage");
+  ImGui::TextDisabled("%s", tr(Text::ExportStage));
   ImGui::PopFont();
   ImGui::SameLine();
   ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
@@ -148,11 +151,11 @@ static void draw_export_menu(AppState& state, const Fonts& fonts) {
     ImGui::EndCombo();
   }
   record_item_rect(state, "export/stage");
-  if (item((files ? "Save as LaTeX (" : "Copy as LaTeX (") + stage + (files ? ")…" : ")"), "export/latex",
-           "The stage as an amsmath bmatrix, 3 decimals"))
+  if (item(fill(tr(files ? Text::ExportLatexSave : Text::ExportLatexCopy), {stage}), "export/latex",
+           tr(Text::ExportLatexTip)))
     chosen = scene::ExportKind::LaTeX;
-  if (item((files ? "Save SVG (" : "Download SVG (") + stage + (files ? ")…" : ")"), "export/svg",
-           "The stage as a vector heatmap in the app's colours"))
+  if (item(fill(tr(files ? Text::ExportSvgSave : Text::ExportSvgDownload), {stage}), "export/svg",
+           tr(Text::ExportSvgTip)))
     chosen = scene::ExportKind::Svg;
   ImGui::EndPopup();
   if (chosen) s.export_text(*chosen, s.export_stage);
@@ -170,27 +173,27 @@ void draw_share_buttons(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
   ButtonFlow flow{ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x};
   if (s.open_demo && !s.demos.empty() &&
-      flow.button(state, tr(Text::Gallery), "share/gallery", "Demos that each teach one idea")) {
+      flow.button(state, tr(Text::Gallery), "share/gallery", tr(Text::GalleryTip))) {
     s.gallery_open = true;
   }
   if (s.copy_link &&
-      flow.button(state, tr(Text::CopyLink), "share/copy", "A link that opens exactly these numbers")) {
+      flow.button(state, tr(Text::CopyLink), "share/copy", tr(Text::CopyLinkTip))) {
     s.copy_link();
   }
   if (s.export_json &&
-      flow.button(state, tr(Text::ExportJson), "share/export-json", "Download the scene as a file")) {
+      flow.button(state, tr(Text::ExportJson), "share/export-json", tr(Text::ExportJsonTip))) {
     s.export_json();
   }
   if (s.import_json && flow.button(state, tr(Text::ImportJson), "share/import-json",
-                                   "Open a scene file (or drop a .json on the page)")) {
+                                   tr(Text::ImportJsonTip))) {
     s.import_json();
   }
   if (s.export_png &&
-      flow.button(state, tr(Text::ExportPng), "share/export-png", "Save the screen as an image")) {
+      flow.button(state, tr(Text::ExportPng), "share/export-png", tr(Text::ExportPngTip))) {
     s.export_png();
   }
   if (s.export_text && flow.button(state, tr(Text::ExportMenu), "export/menu",
-                                   "This scene as NumPy or PyTorch code, a LaTeX matrix or an SVG figure")) {
+                                   tr(Text::ExportMenuTip))) {
     ImGui::OpenPopup("##export-menu");
   }
   draw_export_menu(state, fonts);
@@ -204,8 +207,9 @@ namespace {
 
 void draw_gallery_window(AppState& state, const Fonts& fonts) {
   Sharing& s = state.sharing;
-  constexpr const char* kTitle = "Demo gallery";
-  if (s.gallery_open && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  // The title in the current language; the popup's id is "###demo-gallery" whatever it says.
+  const std::string title = std::string(tr(Text::GalleryTitle)) + kGalleryId;
+  if (s.gallery_open && !ImGui::IsPopupOpen(kGalleryId)) ImGui::OpenPopup(title.c_str());
   const ImGuiIO& io = ImGui::GetIO();
   const float em = ImGui::GetFontSize();
   const float w = std::min(44.0f * em, io.DisplaySize.x - 2.0f * em);
@@ -219,7 +223,7 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
   ImGui::PushStyleColor(ImGuiCol_TitleBgActive, to_vec4(palette::kPanelBorder));
   ImGui::PushStyleColor(ImGuiCol_ModalWindowDimBg, ImVec4(0.05f, 0.06f, 0.08f, 0.6f));
   const bool visible = ImGui::BeginPopupModal(
-      kTitle, &open, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+      title.c_str(), &open, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
   ImGui::PopStyleColor(2);
   if (!visible) {
     s.gallery_open = false;
@@ -228,10 +232,9 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
   ImGui::PushFont(fonts.small);
   if (s.copy_link) {
-    ImGui::TextWrapped("Each demo is a link: #demo=NAME after the page address opens it directly.");
+    ImGui::TextWrapped("%s", tr(Text::GalleryWebNote));
   } else {  // the desktop app: no address bar
-    ImGui::TextWrapped(
-        "Each demo opens with a click here, or at start with --demo NAME (on the web: #demo=NAME).");
+    ImGui::TextWrapped("%s", tr(Text::GalleryDesktopNote));
   }
   ImGui::PopFont();
   ImGui::PopStyleColor();
@@ -276,7 +279,7 @@ void draw_sharing(AppState& state, const Fonts& fonts) {
   if (!panel_shown(state, scene::link::Panel::Scores)) state.scores_grid.visible = false;
   if (!panel_shown(state, scene::link::Panel::Weights)) state.weights_grid.visible = false;
   if (!panel_shown(state, scene::link::Panel::Mask)) state.mask_grid.visible = false;
-  if (s.gallery_open || ImGui::IsPopupOpen("Demo gallery")) draw_gallery_window(state, fonts);
+  if (s.gallery_open || ImGui::IsPopupOpen(kGalleryId)) draw_gallery_window(state, fonts);
   if (state.result_version != s.seen_result_version) {
     s.seen_result_version = state.result_version;
     if (s.scene_changed) s.scene_changed();
