@@ -11,23 +11,25 @@ if(NOT EXISTS "${EIGEN3_INCLUDE_DIR}/Eigen/Core")
 endif()
 
 set(AL_HOST_INCLUDE "${CMAKE_BINARY_DIR}/host_include")
-# al_host_headers(NAME DIR): make DIR available as <NAME/...> through ${AL_HOST_INCLUDE}.
-function(al_host_headers name dir)
+# al_host_headers(NAME VAR DEFAULT DOC [OPTIONAL]): the cache path VAR (DEFAULT unless set) made
+# available as <NAME/...> through ${AL_HOST_INCLUDE}; a missing folder stops the configure, or with
+# OPTIONAL is skipped.
+function(al_host_headers name var default doc)
+  set(${var} "${default}" CACHE PATH "${doc}")
+  set(dir "$CACHE{${var}}")
   if(NOT EXISTS "${dir}")
-    message(FATAL_ERROR "${name} headers not found in ${dir}: run scripts/setup")
+    if(NOT "OPTIONAL" IN_LIST ARGN)
+      message(FATAL_ERROR "${name} headers not found in ${dir}: run scripts/setup")
+    endif()
+    return()
   endif()
   file(MAKE_DIRECTORY "${AL_HOST_INCLUDE}")
   file(CREATE_LINK "${dir}" "${AL_HOST_INCLUDE}/${name}" SYMBOLIC)
 endfunction()
 
-set(NLOHMANN_JSON_DIR "/usr/include/nlohmann" CACHE PATH "nlohmann-json headers")
-set(DOCTEST_DIR "/usr/include/doctest" CACHE PATH "doctest headers")
-set(STB_DIR "/usr/include/stb" CACHE PATH "stb headers")
-al_host_headers(nlohmann "${NLOHMANN_JSON_DIR}")
-al_host_headers(doctest "${DOCTEST_DIR}")
-if(EXISTS "${STB_DIR}")
-  al_host_headers(stb "${STB_DIR}")
-endif()
+al_host_headers(nlohmann NLOHMANN_JSON_DIR "/usr/include/nlohmann" "nlohmann-json headers")
+al_host_headers(doctest DOCTEST_DIR "/usr/include/doctest" "doctest headers")
+al_host_headers(stb STB_DIR "/usr/include/stb" "stb headers" OPTIONAL)
 
 add_library(al_eigen INTERFACE)
 target_include_directories(al_eigen SYSTEM INTERFACE "${EIGEN3_INCLUDE_DIR}")

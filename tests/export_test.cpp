@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "helpers.hpp"
 #include "scene/colormap.hpp"
 
 namespace {
@@ -21,12 +22,22 @@ int count(const std::string& text, const std::string& what) {
 
 TEST_CASE("export latex: lesson 1's weights, first row [0.155 0.422 0.422] (LESSONS.md)") {
   const scene::Scene s = *scene::preset("practice-qkv");
+  // The lesson's A (tests/fixtures/lessons.json) at 3 decimals, row by row: "0.155 & 0.422 & 0.422 \\".
+  const auto latex_rows = [](const attn::Matrix& m, int decimals) {
+    std::string rows;
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+      for (Eigen::Index j = 0; j < m.cols(); ++j) rows += (j ? " & " : "") + printed(m(i, j), decimals);
+      rows += i + 1 < m.rows() ? " \\\\\n" : "\n";
+    }
+    return rows;
+  };
   const std::string tex = scene::export_latex(s, scene::ExportStage::Weights);
-  CHECK(tex.find("\\begin{bmatrix}\n0.155 & 0.422 & 0.422 \\\\\n0.576 & 0.212 & 0.212 \\\\\n"
-                 "0.333 & 0.333 & 0.333\n\\end{bmatrix}\n") != std::string::npos);
+  CHECK(tex.find("\\begin{bmatrix}\n" + latex_rows(lesson_matrix("practice-qkv", "weights"), 3) +
+                 "\\end{bmatrix}\n") != std::string::npos);
   // Output Y, 6 decimals: LESSONS.md's full values.
   const std::string y = scene::export_latex(s, scene::ExportStage::Output, 6);
-  CHECK(y.find("0.577681 & 0.844638 & 0.155362 & 0.422319 \\\\") != std::string::npos);
+  CHECK(y.find("\\begin{bmatrix}\n" + latex_rows(lesson_matrix("practice-qkv", "output"), 6) + "\\end{bmatrix}\n") !=
+        std::string::npos);
   CHECK(y.find("% columns: dimensions 1..4") != std::string::npos);
 }
 

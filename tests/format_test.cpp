@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "core/attention.hpp"
+#include "helpers.hpp"
 #include "ui/number_format.hpp"
 
 using ui::format_distinct;
@@ -15,13 +16,10 @@ namespace {
 // LESSONS.md example 2, soft dictionary (unscaled): K = [[10,0],[0,10]], V = [[1,2],[3,4]], q = [1,0]
 // (row 0; row 1 is the other key's query [0,1], as in the soft-dictionary preset).
 attn::Result soft_dictionary() {
-  attn::Matrix q(2, 2), K(2, 2), V(2, 2);
-  q << 1, 0, 0, 1;
-  K << 10, 0, 0, 10;
-  V << 1, 2, 3, 4;
   attn::Options options;
   options.scale.mode = attn::ScaleMode::None;
-  return attn::attend(q, K, V, options);
+  return attn::attend(lesson_matrix("soft-dictionary", "Q"), lesson_matrix("soft-dictionary", "K"),
+                      lesson_matrix("soft-dictionary", "V"), options);
 }
 
 }  // namespace
@@ -38,15 +36,17 @@ TEST_CASE("format_number: fixed decimals, a real minus sign, no negative zero") 
 
 TEST_CASE("soft dictionary (LESSONS.md 2): weights 0.999955 / 0.000045 do not read as 1 / 0") {
   const attn::Result r = soft_dictionary();
-  // The lesson prints weights [0.999955, 0.000045].
-  CHECK(format_weight(r.weights(0, 0), 3) == "0.999955");
+  // The lesson prints weights [0.999955, 0.000045] (tests/fixtures/lessons.json).
+  const attn::Matrix weights = lesson_matrix("soft-dictionary", "weights"),
+                     output = lesson_matrix("soft-dictionary", "output");
+  CHECK(format_weight(r.weights(0, 0), 3) == printed(weights(0, 0), 6));
   CHECK(format_weight(r.weights(0, 1), 3) == "4.5e-5");
   // Fixed decimals alone would say "1.000" and "0.000": exactly what the panels must not show.
   CHECK(format_number(r.weights(0, 0), 3) == "1.000");
   CHECK(format_number(r.weights(0, 1), 3) == "0.000");
   // Output [1.000091, 2.000091], almost exactly the first value row [1, 2].
-  CHECK(format_distinct(r.output(0, 0), r.V(0, 0), 3) == "1.000091");
-  CHECK(format_distinct(r.output(0, 1), r.V(0, 1), 3) == "2.000091");
+  CHECK(format_distinct(r.output(0, 0), r.V(0, 0), 3) == printed(output(0, 0), 6));
+  CHECK(format_distinct(r.output(0, 1), r.V(0, 1), 3) == printed(output(0, 1), 6));
 }
 
 TEST_CASE("format_weight: within a character budget, falling back to fewer digits, then ≈") {
@@ -61,10 +61,12 @@ TEST_CASE("format_weight: within a character budget, falling back to fewer digit
 }
 
 TEST_CASE("format_weight: ordinary weights keep the fixed decimals of the lessons' printouts") {
-  // LESSONS.md example 1 (practice Q, K, V): first row of A rounded to 3 places [0.155 0.422 0.422].
-  CHECK(format_weight(0.155362, 3) == "0.155");
-  CHECK(format_weight(0.422319, 3) == "0.422");
-  CHECK(format_weight(0.333333, 3) == "0.333");
+  // LESSONS.md example 1 (practice Q, K, V): A rounded to 3 places, first row [0.155 0.422 0.422].
+  const attn::Matrix a = lesson_matrix("practice-qkv", "weights");
+  for (Eigen::Index i = 0; i < a.rows(); ++i)
+    for (Eigen::Index j = 0; j < a.cols(); ++j) CHECK(format_weight(a(i, j), 3) == printed(a(i, j), 3));
+  const attn::Matrix row0 = lesson_matrix("practice-qkv", "weights_row0_3_places");
+  CHECK(format_weight(a(0, 0), 3) == printed(row0(0, 0), 3));
   // LESSONS.md example 4 (causal): masked weights are exactly 0, token 0 sees only itself (weight 1).
   CHECK(format_weight(0.0, 3) == "0");
   CHECK(format_weight(1.0, 3) == "1.000");

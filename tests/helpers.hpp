@@ -11,6 +11,7 @@
 //   must_preset         a bundled preset (fails the test when missing)
 //   lesson, lesson_matrix  the lessons' numbers from tests/fixtures/lessons.json (embedded at
 //                       build time, so this also runs as wasm without file I/O)
+//   printed             a number with fixed decimals, as the lessons print it
 #pragma once
 
 #include <doctest/doctest.h>
@@ -176,6 +177,13 @@ inline const nlohmann::json& lesson(const char* example) {
 inline double lesson_tolerance() {
   static const double tol = nlohmann::json::parse(kLessonsJson).at("tolerance").get<double>();
   return tol;
+}
+
+// A lesson's number as the lessons print it: `decimals` fixed decimals ("0.155", "1.000091").
+inline std::string printed(double x, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, x);
+  return buffer;
 }
 
 // A matrix of a lesson example, e.g. lesson_matrix("soft-dictionary", "weights").

@@ -1,10 +1,8 @@
 // The walk-through's steps and live numbers (ui/walk_steps) and the quiz (ui/quiz), without the UI.
-// Every number in an expected sentence is a lesson's (docs/LESSONS.md, tests/fixtures/lessons.json):
-//   example 1 practice-qkv: Q = [[1,0],[0,1],[1,1]], K = [[0,1],[1,0],[1,0]], V = X,
-//     scores row 0 = [0, 1, 1], A row 0 = [0.155362, 0.422319, 0.422319],
-//     Y row 0 = [0.577681, 0.844638, 0.155362, 0.422319]; e^(0 − 1) = 0.3679, Σ = 2.3679
-//   example 2 soft-dictionary: weights [0.999955, 0.000045], output [1.000091, 2.000091]
-//   example 4 causal-5: row 2 sees columns 0..2 only.
+// Every number in an expected sentence is a lesson's (docs/LESSONS.md): the sentences of row 0 at
+// the softmax, blend and output steps of examples 1 (practice-qkv) and 2 (soft-dictionary) are in
+// tests/fixtures/lessons.json (walk_row0), shared with the browser and desktop tests; example 4
+// causal-5: row 2 sees columns 0..2 only.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -23,6 +21,11 @@ namespace {
 
 std::string live(Stage stage, const scene::Scene& s, int row) {
   return ui::walk::live_numbers(stage, s, scene::compute(s), row);
+}
+
+// What the walk prints for row 0 of a lesson at `step` (tests/fixtures/lessons.json, walk_row0).
+std::string lesson_walk(const char* example, const char* step) {
+  return lesson(example).at("walk_row0").at(step).get<std::string>();
 }
 
 }  // namespace
@@ -59,11 +62,9 @@ TEST_CASE("walk: practice-qkv row 0 'the', every step's numbers are lesson 1's")
   CHECK(live(Stage::Scores, s, 0) == "Row 'the' scores each key: 'the' 0, 'cat' 1, 'sat' 1.");
   CHECK(live(Stage::Scale, s, 0) == "Row 'the': scores 0, 1, 1 → no scaling → 0, 1, 1.");
   CHECK(live(Stage::Mask, s, 0) == "Row 'the': nothing hidden → 0, 1, 1.");
-  CHECK(live(Stage::Softmax, s, 0) ==
-        "Row 'the': e^(score − 1) = 0.37, 1, 1; ÷ their sum 2.37 → weights 0.155, 0.422, 0.422 (sum 1).");
-  CHECK(live(Stage::Blend, s, 0) ==
-        "Row 'the': y = 0.155 × [1, 0, 1, 0] + 0.422 × [0, 1, 0, 1] + 0.422 × [1, 1, 0, 0].");
-  CHECK(live(Stage::Output, s, 0) == "Row 'the': y = [0.578, 0.845, 0.155, 0.422].");
+  CHECK(live(Stage::Softmax, s, 0) == lesson_walk("practice-qkv", "softmax"));
+  CHECK(live(Stage::Blend, s, 0) == lesson_walk("practice-qkv", "blend"));
+  CHECK(live(Stage::Output, s, 0) == lesson_walk("practice-qkv", "output"));
   // Row 1 'cat': scores [1, 0, 0], A = [0.576117, 0.211942, 0.211942].
   CHECK(live(Stage::Softmax, s, 1) ==
         "Row 'cat': e^(score − 1) = 1, 0.37, 0.37; ÷ their sum 1.74 → weights 0.576, 0.212, 0.212 (sum 1).");
@@ -100,10 +101,9 @@ TEST_CASE("walk: causal-5 row 2 'sat' (lesson 4) hides 'on' and 'mats'") {
 
 TEST_CASE("walk: soft dictionary (lesson 2) never reads as an exact lookup") {
   const scene::Scene s = must_preset("soft-dictionary");
-  CHECK(live(Stage::Softmax, s, 0) ==
-        "Row 'apple': e^(score − 10) = 1, 4.5e-5; ÷ their sum 1.000045 → weights 0.999955, 4.5e-5 (sum 1).");
-  CHECK(live(Stage::Blend, s, 0) == "Row 'apple': y = 0.999955 × [1, 2] + 4.5e-5 × [3, 4].");
-  CHECK(live(Stage::Output, s, 0) == "Row 'apple': y = [1.000091, 2.000091].");
+  CHECK(live(Stage::Softmax, s, 0) == lesson_walk("soft-dictionary", "softmax"));
+  CHECK(live(Stage::Blend, s, 0) == lesson_walk("soft-dictionary", "blend"));
+  CHECK(live(Stage::Output, s, 0) == lesson_walk("soft-dictionary", "output"));
 }
 
 TEST_CASE("walk: a fully masked row, long rows and empty labels") {
@@ -181,12 +181,14 @@ TEST_CASE("quiz: the numbers in the explanations are the scenes' own") {
   // Fill in Q @ K.T (lesson 1's check question).
   const ui::quiz::Question& fill = find("scores = Q @");
   CHECK(fill.choices[size_t(fill.answer)] == "K.T");
-  // Rows sum to 1: practice-qkv row 0 is 0.155 + 0.422 + 0.422.
+  // Rows sum to 1: practice-qkv row 0 is 0.155 + 0.422 + 0.422 (lesson 1, 3 places).
   const attn::Result p = scene::compute(must_preset("practice-qkv"));
   CHECK(std::abs(p.weights.row(0).sum() - 1.0) < 1e-12);
-  CHECK(std::round(p.weights(0, 0) * 1000) == 155);
-  CHECK(std::round(p.weights(0, 1) * 1000) == 422);
-  CHECK(find("add up to").explanation.find("0.155 + 0.422 + 0.422") != std::string::npos);
+  const attn::Matrix row0 = lesson_matrix("practice-qkv", "weights_row0_3_places");
+  for (int j = 0; j < 3; ++j) CHECK(std::round(p.weights(0, j) * 1000) == std::round(row0(0, j) * 1000));
+  CHECK(find("add up to")
+            .explanation.find(printed(row0(0, 0), 3) + " + " + printed(row0(0, 1), 3) + " + " +
+                              printed(row0(0, 2), 3)) != std::string::npos);
   // Causal: causal-5 row 2 has exactly 0 at columns 3, 4 and its first three sum to 1.
   const ui::quiz::Question& causal = find("causal");
   CHECK(causal.show_me.preset == "causal-5");
@@ -200,7 +202,9 @@ TEST_CASE("quiz: the numbers in the explanations are the scenes' own") {
   const attn::Result d = scene::compute(must_preset("soft-dictionary"));
   check_close(d.weights, lesson_matrix("soft-dictionary", "weights"), lesson_tolerance());
   check_close(d.output, lesson_matrix("soft-dictionary", "output"), lesson_tolerance());
-  CHECK(find("[10, 0]").explanation.find("[1.000091, 2.000091]") != std::string::npos);
+  const attn::Matrix y = lesson_matrix("soft-dictionary", "output");
+  CHECK(find("[10, 0]").explanation.find("[" + printed(y(0, 0), 6) + ", " + printed(y(0, 1), 6) + "]") !=
+        std::string::npos);
   // learned-5x8 divides by √8 ≈ 2.83.
   CHECK(std::abs(scene::compute(must_preset("learned-5x8")).divisor - 2.83) < 0.005);
   CHECK(find("√d_k").explanation.find("√8 ≈ 2.83") != std::string::npos);

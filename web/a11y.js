@@ -4,7 +4,8 @@
 //                  app says it ("query 0 component 1: 0.50"; "weight row cat, column sat: 0.284,
 //                  highest in row"); src/ui/keyboard.hpp builds the text, web_platform.cpp sends it
 //   #a11y-tables   off-screen tables of the current weights (query rows × key columns) and output
-//                  (token rows × components), rebuilt 250 ms after the result last changed
+//                  (token rows × components) of the first MAX_TOKENS tokens (the caption says when
+//                  there are more), rebuilt 250 ms after the result last changed (al_a11y_tables)
 //
 // Both are visually hidden (.sr-only in style.css) but in the accessibility tree; nothing here
 // covers the canvas or takes the keyboard.
@@ -13,6 +14,9 @@
 (function () {
   const api = window.attentionLab;
   const REBUILD_DELAY_MS = 250;
+  // A screen reader browses 64 × 64 cells; a 1024-token table (a million cells) would only take
+  // the page seconds to build and lay out after every edit.
+  const MAX_TOKENS = 64;
 
   function element(tag, parent, text) {
     const node = document.createElement(tag);
@@ -55,26 +59,26 @@
   let timer = 0;
   function rebuild() {
     timer = 0;
-    let state;
+    let numbers;
     try {
-      state = api.getState();
+      numbers = api._callJson("al_a11y_tables", MAX_TOKENS);
     } catch (e) {
       return; // not started yet: the first result will call again
     }
-    if (!state || !state.result) return;
-    const tokens = state.scene.tokens;
-    const { weights, output } = state.result;
+    if (!numbers || numbers.ok === false) return;
+    const { tokens, weights, output, n, shown } = numbers;
+    const part = shown < n ? `; the first ${shown} of ${n} tokens` : "";
     region.replaceChildren();
     table(
       "a11y-weights",
-      "Attention weights: row = query token, column = key token; each row sums to 1",
+      "Attention weights: row = query token, column = key token; each row sums to 1" + part,
       "query \\ key",
       tokens,
       weights.map((row, i) => [tokens[i], row]),
     );
     table(
       "a11y-output",
-      "Output Y = A V: one row per token",
+      "Output Y = A V: one row per token" + part,
       "token",
       output[0] ? output[0].map((_, c) => "y[" + c + "]") : [],
       output.map((row, i) => [tokens[i], row]),

@@ -47,7 +47,41 @@
   // the page translates the primary touch into mousemove/mousedown/mouseup on the canvas itself
   // and keeps the raw touch events from the canvas (capture phase on window runs first).
   let touchId = null;
-  function mouse(type, touch) {
+  // Two fingers that land on a Scores or Weights grid pinch-zoom that grid about their midpoint
+  // (as the mouse wheel does: one notch = 100 px of deltaY = ×1.25); elsewhere two fingers are the
+  // browser's own pinch zoom of the page. `pinch` holds the fingers' last distance while it runs.
+  let pinch = null;
+  const kWheelZoomStep = 1.25; // src/ui/grid_view.hpp
+  function twoFingers(event) {
+    const [a, b] = event.touches;
+    const x = (a.clientX + b.clientX) / 2, y = (a.clientY + b.clientY) / 2;
+    return { clientX: x, clientY: y, screenX: x, screenY: y, dist: Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY) };
+  }
+  function onPinch(event) {
+    const f = twoFingers(event);
+    if (pinch === null) {
+      const r = canvas.getBoundingClientRect();
+      if (event.type !== "touchstart" || !(window.Module && Module._al_grid_at &&
+          Module._al_grid_at((f.clientX - r.left) * (canvas.width / r.width),
+                             (f.clientY - r.top) * (canvas.height / r.height)))) return false;
+      pinch = { dist: f.dist };
+      mouse("mousemove", f, 0); // the zoom is about the midpoint
+    } else if (event.type === "touchmove" && f.dist > 0 && pinch.dist > 0) {
+      const notches = Math.log(f.dist / pinch.dist) / Math.log(kWheelZoomStep);
+      if (Math.abs(notches) >= 0.02) {
+        mouse("mousemove", f, 0);
+        canvas.dispatchEvent(new WheelEvent("wheel", {
+          bubbles: true, cancelable: true, view: window, clientX: f.clientX, clientY: f.clientY,
+          deltaMode: 0, deltaY: -100 * notches,
+        }));
+        pinch.dist = f.dist;
+      }
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    return true;
+  }
+  function mouse(type, touch, buttons = type === "mouseup" ? 0 : 1) {
     const init = {
       bubbles: true,
       cancelable: true,
@@ -57,7 +91,7 @@
       screenX: touch.screenX,
       screenY: touch.screenY,
       button: 0,
-      buttons: type === "mouseup" ? 0 : 1,
+      buttons,
     };
     canvas.dispatchEvent(new MouseEvent(type, init));
   }
@@ -71,10 +105,20 @@
         if (first) mouse("mouseup", first);
         touchId = null;
       }
+      onPinch(event);
       return;
     }
     event.preventDefault(); // one finger: no scrolling or emulated mouse events
     event.stopPropagation();
+    if (pinch !== null) {
+      // A finger of a grid pinch lifted: the other one does not start a drag; with the last one
+      // the app's pointer leaves the canvas (no tooltip stays where the fingers were).
+      if (event.touches.length === 0) {
+        pinch = null;
+        if (window.Module && Module._al_touch_lifted) Module._al_touch_lifted();
+      }
+      return;
+    }
     for (const touch of event.changedTouches) {
       if (event.type === "touchstart" && touchId === null) {
         touchId = touch.identifier;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "scene/scene.hpp"
+#include "ui/keyboard.hpp"
 #include "ui/steppers.hpp"
 #include "ui/walk_mode.hpp"
 
@@ -26,6 +27,54 @@ Json number(double v) {
   const double r = std::strtod(buffer, nullptr);
   if (r == std::floor(r) && std::abs(r) < 1e15) return static_cast<std::int64_t>(r);
   return r;
+}
+
+// A row of numbers; −∞ (a running max before any allowed key) is null.
+Json numbers(const double* values, std::size_t count) {
+  Json out = Json::array();
+  for (std::size_t i = 0; i < count; ++i)
+    out.push_back(std::isinf(values[i]) ? Json(nullptr) : Json(values[i]));
+  return out;
+}
+Json numbers(const std::vector<double>& values) {
+  return numbers(values.data(), values.size());
+}
+Json numbers(const attn::Matrix& row) {
+  return numbers(row.data(), std::size_t(row.size()));
+}
+
+// FlashAttention (null until the mode has been shown): {"block","step","steps","finished","m","l",
+// "max_abs_diff"}, m null where −∞.
+Json flash(const ui::FlashStepper& f) {
+  if (!f.pass) return nullptr;
+  return {{"block", f.pass->block()},      {"step", f.step},
+          {"steps", f.pass->step_count()}, {"finished", f.finished()},
+          {"m", numbers(f.pass->m())},     {"l", numbers(f.pass->l())},
+          {"max_abs_diff", f.max_abs_diff}};
+}
+
+// Decode (null until the mode has been shown): {"t","cache_len","weights","output","mults_with_cache",
+// "mults_without_cache"}.
+Json decode(const ui::DecodeStepper& d) {
+  if (!d.trace || d.trace->steps.empty()) return nullptr;
+  const attn::DecodeStep& step = d.trace->steps[std::size_t(d.t)];
+  return {{"t", d.t},
+          {"cache_len", step.cache_len},
+          {"weights", numbers(step.weights)},
+          {"output", numbers(step.output)},
+          {"mults_with_cache", d.mults_with},
+          {"mults_without_cache", d.mults_without}};
+}
+
+// The keyboard (ui/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"
+// (the Tab order of the last frame)}.
+Json keyboard(const ui::KeyboardUi& k) {
+  Json order = Json::array();
+  for (const ui::FocusItem& item : k.items) order.push_back(item.id);
+  return {{"focus", k.focus.empty() ? Json(nullptr) : Json(k.focus)},
+          {"cell", {k.grid_row, k.grid_col}},
+          {"announce", k.announce},
+          {"order", std::move(order)}};
 }
 
 Json panel_names(const std::vector<scene::link::Panel>& panels) {
@@ -45,14 +94,14 @@ Json fail(std::string_view error) {
 }
 
 Json state(const ui::AppState& state) {
-  // The scene and result writers own their formats (scene JSON v1/v2 is a contract); embedded here
-  // as parsed values, every double unchanged.
+  // The scene and result writers own their formats (scene JSON v1/v2 is a contract): their values,
+  // the same as the files and the CLI print.
   Json out = Json::object();
-  out["scene"] = Json::parse(scene::scene_to_json(state.scene));
-  // One head without RoPE or W_o: `result` is the whole pass (the same text as a one-head HeadsResult).
+  out["scene"] = scene::scene_json(state.scene);
+  // One head without RoPE or W_o: `result` is the whole pass (the same as a one-head HeadsResult).
   out["result"] = !state.computed             ? Json(nullptr)
-                  : state.heads.heads.empty() ? Json::parse(scene::result_to_json(state.result))
-                                              : Json::parse(scene::result_to_json(state.heads));
+                  : state.heads.heads.empty() ? scene::result_json(state.result)
+                                              : scene::result_json(state.heads);
   Json vectors = Json::object();
   const char* names[3] = {"Q", "K", "V"};
   for (int r = 0; r < 3; ++r) vectors[names[r]] = state.ui.vectors_strip[r] ? "strip" : "sliders";
@@ -71,7 +120,7 @@ Json state(const ui::AppState& state) {
                {"zoom", state.ui.zoom},
                {"language", ui::shown_language(state.ui)},
                {"overflow", state.ui.overflow},
-               {"keyboard", Json::parse(ui::keyboard_json(state))},
+               {"keyboard", keyboard(state.ui.keyboard)},
                // The Scores/Weights grids' zoom (ui/grid_view.hpp): rows and columns [row0/col0, + span).
                {"gridView",
                 {{"zoom", number(state.ui.grid_view.zoom)},
@@ -79,8 +128,8 @@ Json state(const ui::AppState& state) {
                  {"col0", number(state.ui.grid_view.col0)},
                  {"span", number(state.ui.grid_view.n > 0 ? state.ui.grid_view.span() : 0.0)}}},
                // The FlashAttention and Decode modes' step (null until the mode has been shown).
-               {"flash", Json::parse(ui::flash_state_json(state.ui.flash))},
-               {"decode", Json::parse(ui::decode_state_json(state.ui.decode))}};
+               {"flash", flash(state.ui.flash)},
+               {"decode", decode(state.ui.decode)}};
   return out;
 }
 
@@ -120,7 +169,10 @@ Json frame_stats(const ui::AppState& state) {
 }
 
 Json walk_step(const ui::AppState& state) {
-  return Json::parse(ui::walk_step_json(state));
+  const ui::WalkStepView v = ui::walk_step_view(state);
+  if (v.index < 0) return {{"index", v.index}, {"count", v.count}, {"title", ""}};
+  return {{"index", v.index}, {"count", v.count},     {"title", v.title},
+          {"text", v.text},   {"numbers", v.numbers}, {"row", v.row}};
 }
 
 Json training(const ui::AppState& state) {
@@ -140,7 +192,10 @@ Json training(const ui::AppState& state) {
 }
 
 Json quiz(const ui::AppState& state) {
-  return Json::parse(ui::quiz_json(state));
+  const ui::QuizView v = ui::quiz_view(state);
+  return {{"open", v.open},         {"question", v.question},       {"count", v.count},
+          {"answer", v.answer},     {"picked", v.picked},           {"right", v.right},
+          {"feedback", v.feedback}, {"explanation", v.explanation}, {"questions", v.questions}};
 }
 
 Json fragment(const scene::link::Fragment& f) {
@@ -189,12 +244,14 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
           {"example", ui::example_label(state)},
           {"walk", walk_step(state)},
           {"quiz", quiz(state)},
-          {"keyboard", Json::parse(ui::keyboard_json(state))},  // its focus and Tab order
+          {"keyboard", keyboard(state.ui.keyboard)},  // its focus and Tab order
           {"rects", std::move(rects)}};
 }
 
 const char* reply(const Json& value) {
-  return reply_text(value.dump());
+  // Invalid UTF-8 (none expected: scenes are checked) is replaced, never thrown about (the web build
+  // has no exceptions).
+  return reply_text(value.dump(-1, ' ', /*ensure_ascii=*/false, Json::error_handler_t::replace));
 }
 
 const char* reply_text(std::string text) {

@@ -8,6 +8,7 @@
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
@@ -270,6 +271,39 @@ EMSCRIPTEN_KEEPALIVE void al_request_frame() {
 }
 
 // boot.js, after the mouseup of a lifted finger: see App::touch_lift.
+// The numbers of web/a11y.js's off-screen tables, for the first `max_tokens` tokens only: the
+// weights (query rows × key columns; the mean over heads for several heads, as getState's) and
+// the output rows. A screen reader browses a 64×64 table, not a 1024×1024 one — and rebuilding
+// that (from a 30 MB getState reply) after every edit stalled the drawing for a second.
+// {"n": N, "shown": k, "tokens": [k], "weights": [k×k], "output": [k×d_out]}
+EMSCRIPTEN_KEEPALIVE const char* al_a11y_tables(int max_tokens) {
+  if (!app::g_app || !app::g_app->state.computed) return app::page::reply(app::page::fail("app: no result yet"));
+  const ui::AppState& state = app::g_app->state;
+  const bool heads = !state.heads.heads.empty();
+  const attn::Matrix& weights = heads ? state.heads.weights_mean : state.result.weights;
+  const attn::Matrix& output = heads ? state.heads.output : state.result.output;
+  const int n = int(weights.rows()), k = std::clamp(max_tokens, 0, n);
+  app::page::Json rows_w = app::page::Json::array(), rows_y = app::page::Json::array(), tokens = app::page::Json::array();
+  for (int i = 0; i < k; ++i) {
+    tokens.push_back(state.scene.tokens[std::size_t(i)]);
+    app::page::Json w = app::page::Json::array(), y = app::page::Json::array();
+    for (int j = 0; j < k; ++j) w.push_back(weights(i, j));
+    for (Eigen::Index c = 0; c < output.cols(); ++c) y.push_back(output(i, c));
+    rows_w.push_back(std::move(w));
+    rows_y.push_back(std::move(y));
+  }
+  return app::page::reply(
+      {{"n", n}, {"shown", k}, {"tokens", std::move(tokens)}, {"weights", std::move(rows_w)}, {"output", std::move(rows_y)}});
+}
+
+// 1 when the point (x, y) of the canvas, in backing-store pixels (as ImGui's mouse), is over a
+// Scores or Weights grid drawn in the last frame: web/boot.js then turns a two-finger pinch there
+// into the grid's zoom instead of the browser's page zoom.
+EMSCRIPTEN_KEEPALIVE int al_grid_at(float x, float y) {
+  if (!app::g_app) return 0;
+  return app::g_app->state.ui.grid_view.grid_at(x, y, ImGui::GetFrameCount()) ? 1 : 0;
+}
+
 EMSCRIPTEN_KEEPALIVE void al_touch_lifted() {
   if (!app::g_app) return;
   app::g_app->touch_lift = 1;

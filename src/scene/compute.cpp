@@ -125,17 +125,17 @@ attn::Result compute(const Scene& s) {
   return r;
 }
 
-std::string result_to_json(const attn::HeadsResult& r, int indent) {
-  if (r.heads.empty()) return result_to_json(attn::Result{}, indent);
+ordered_json result_json(const attn::HeadsResult& r) {
+  if (r.heads.empty()) return single_head_json(attn::Result{});
   if (r.heads.size() == 1) {
-    if (r.Wo.size() == 0) return result_to_json(r.heads.front(), indent);  // exactly the single-head text
+    if (r.Wo.size() == 0) return single_head_json(r.heads.front());  // exactly the single-head text
     const ordered_json j = single_head_json(r.heads.front());
     ordered_json with_wo;
     for (const auto& item : j.items()) {
       if (item.key() == "output") with_wo["concat"] = item.value();  // n×d_v  A·V, before Wo
       with_wo[item.key()] = item.key() == "output" ? matrix_json(r.output) : item.value();  // n×d_out
     }
-    return json_text::dump(with_wo, indent);
+    return with_wo;
   }
   ordered_json j = inputs_json(r);
   j["divisor"] = r.heads.front().divisor;  //      s of every head: 1, √(d_k/h) or the temperature
@@ -155,11 +155,19 @@ std::string result_to_json(const attn::HeadsResult& r, int indent) {
   j["output"] = matrix_json(r.output);         // n×d_out  concat · Wo, or concat
   j["masked_rows"] = r.masked_rows;
   put_reading_aids(r.weights_mean, r.allowed, &j);
-  return json_text::dump(j, indent);
+  return j;
+}
+
+ordered_json result_json(const attn::Result& r) {
+  return single_head_json(r);
+}
+
+std::string result_to_json(const attn::HeadsResult& r, int indent) {
+  return json_text::dump(result_json(r), indent);
 }
 
 std::string result_to_json(const attn::Result& r, int indent) {
-  return json_text::dump(single_head_json(r), indent);
+  return json_text::dump(result_json(r), indent);
 }
 
 }  // namespace scene

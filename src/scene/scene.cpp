@@ -465,6 +465,10 @@ ParseResult parse_scene(std::string_view json_text) {
 }
 
 std::string scene_to_json(const Scene& s, int indent) {
+  return json_text::dump(scene_json(s), indent);
+}
+
+ordered_json scene_json(const Scene& s) {
   ordered_json j;
   j["version"] = 1;  // first in the text; raised below to the newest key written
   int version = 1;
@@ -475,7 +479,7 @@ std::string scene_to_json(const Scene& s, int indent) {
     version = std::max(version, key.since);
   }
   j["version"] = version;
-  return json_text::dump(j, indent);
+  return j;
 }
 
 }  // namespace scene

@@ -10,6 +10,7 @@
 // the scene's "version" is an error naming the key.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,6 +77,9 @@ std::string validate(const Scene& s);
 // Scene → JSON text, as the oldest version that holds it. Numbers are printed so they round-trip
 // bit-for-bit.
 std::string scene_to_json(const Scene& s, int indent = -1);
+// The same as a JSON value (the page API embeds it in its replies): scene_to_json(s, indent) is
+// json_text::dump(scene_json(s), indent).
+nlohmann::ordered_json scene_json(const Scene& s);
 
 // Run the core on a (valid) scene: every head, the concatenation and the W_o map.
 attn::HeadsResult compute_heads(const Scene& s);
@@ -96,6 +100,9 @@ std::string result_to_json(const attn::Result& r, int indent = -1);
 // its), "output" the final output (concat · Wo, or concat). With one head and a Wo the single-head
 // keys stay, plus "concat" (= A·V) and the final "output".
 std::string result_to_json(const attn::HeadsResult& r, int indent = -1);
+// The two as JSON values, as scene_json is to scene_to_json.
+nlohmann::ordered_json result_json(const attn::Result& r);
+nlohmann::ordered_json result_json(const attn::HeadsResult& r);
 
 // Bundled presets (the lesson examples and more).
 struct PresetInfo {

@@ -33,7 +33,7 @@ ordered_json matrix_json(const attn::Matrix& m) {
 }
 
 // "target": rows × cols numbers, finite, |x| ≤ 1e15.
-std::string read_target(const json& v, long long rows, long long cols, attn::Matrix* out) {
+std::string read_target(const json& v, Eigen::Index rows, Eigen::Index cols, attn::Matrix* out) {
   const std::string shape = std::to_string(rows) + "×" + std::to_string(cols);
   const std::string why = " (target is n×d_out = " + shape + ", d_out = the columns of Wo, else d_v)";
   if (!v.is_array())
@@ -41,14 +41,14 @@ std::string read_target(const json& v, long long rows, long long cols, attn::Mat
   if (static_cast<long long>(v.size()) != rows)
     return "target: has " + std::to_string(v.size()) + " rows, expected " + std::to_string(rows) + why;
   out->resize(rows, cols);
-  for (long long i = 0; i < rows; ++i) {
+  for (Eigen::Index i = 0; i < rows; ++i) {
     const json& row = v[static_cast<std::size_t>(i)];
     const std::string where = "target: row " + std::to_string(i);
     if (!row.is_array()) return where + " is not an array (got " + json_text::type_name(row) + ")";
     if (static_cast<long long>(row.size()) != cols)
       return where + " has " + std::to_string(row.size()) + " entries, expected " + std::to_string(cols) +
              why;
-    for (long long j = 0; j < cols; ++j) {
+    for (Eigen::Index j = 0; j < cols; ++j) {
       const json& x = row[static_cast<std::size_t>(j)];
       const std::string at = where + ", entry " + std::to_string(j);
       if (!x.is_number()) return at + " is not a finite number (got " + json_text::type_name(x) + ")";
@@ -91,7 +91,7 @@ GradInput parse_grad_input(std::string_view text) {
     r.error = s.error;
     return r;
   }
-  const long long d_out = s.scene->Wo.size() ? s.scene->Wo.cols() : s.scene->d_v();
+  const Eigen::Index d_out = s.scene->Wo.size() ? s.scene->Wo.cols() : s.scene->d_v();
   r.error = read_target(target_value, s.scene->n(), d_out, &r.target);
   if (r.error.empty()) r.scene = std::move(s.scene);
   return r;

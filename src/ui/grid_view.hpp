@@ -13,9 +13,23 @@ struct GridView {
   double zoom = 1.0;          // 1 … max_zoom(n)
   double row0 = 0, col0 = 0;  // top-left corner of the view, in cells
   int panning = 0;  // a drag that started on a grid moves the view: that grid's id (1, 2, …), 0 none
+  // Where the zoomable grids were drawn in the last frame (screen pixels, as the mouse's; id 1
+  // Scores, 2 Weights; x1 <= x0 when not drawn), so a touch pinch can ask whether it is over one.
+  struct Frame {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  } frames[2];
+  int frames_stamp[2] = {-1, -1};  // the frame number each was drawn in
 
   double span() const { return double(n) / zoom; }  // cells across (and down) the view
   bool zoomed() const { return zoom > 1.0; }
+  // Whether the point (x, y) is over a grid drawn in frame `frame` (or the one before it).
+  bool grid_at(float x, float y, int frame) const {
+    for (int i = 0; i < 2; ++i) {
+      const Frame& f = frames[i];
+      if (frames_stamp[i] >= frame - 1 && x >= f.x0 && x < f.x1 && y >= f.y0 && y < f.y1) return true;
+    }
+    return false;
+  }
 };
 
 inline constexpr double kMinCellsAcross = 2.0;

@@ -7,7 +7,6 @@
 #include <unordered_map>
 
 #include "imgui_internal.h"  // GetItemID, ScrollToItem, the test-engine hooks (item labels)
-#include "nlohmann/json.hpp"
 #include "ui/app_state.hpp"
 #include "ui/number_format.hpp"
 #include "ui/theme.hpp"
@@ -303,17 +302,6 @@ void place_tooltip_beside_cell(ImVec2 a, float cell) {
 
 void announce(AppState& state, const std::string& text) {
   state.ui.keyboard.next_announce = text;
-}
-
-std::string keyboard_json(const AppState& state) {
-  const KeyboardUi& k = state.ui.keyboard;
-  nlohmann::json order = nlohmann::json::array();  // the Tab order of the last frame
-  for (const FocusItem& item : k.items) order.push_back(item.id);
-  return nlohmann::json{{"focus", k.focus.empty() ? nlohmann::json(nullptr) : nlohmann::json(k.focus)},
-                        {"cell", {k.grid_row, k.grid_col}},
-                        {"announce", k.announce},
-                        {"order", std::move(order)}}
-      .dump();
 }
 
 }  // namespace ui

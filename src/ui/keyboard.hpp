@@ -102,7 +102,4 @@ double step_for_range(double range);
 // Draw the focus ring around `rect` (x0, y0, x1, y1) on the foreground.
 void draw_focus_ring(ImVec4 rect);
 
-// The focused item's id and announcement, for getState().ui.keyboard.
-std::string keyboard_json(const AppState& state);
-
 }  // namespace ui

@@ -25,8 +25,8 @@
 #include <cmath>
 #include <string>
 
-#include "ui/screen.hpp"
 #include "ui/i18n.hpp"
+#include "ui/screen.hpp"
 #include "ui/sharing.hpp"
 #include "ui/theme.hpp"
 #include "ui/train_mode.hpp"
@@ -36,10 +36,75 @@ namespace ui {
 
 namespace {
 
-// The wide layouts' left column (Explore, Walk through, Heads): Controls above the tokens' vectors,
-// or either one alone, `w` wide from `body_y` down `body_h`. On a short display (a phone in
-// landscape) the controls get at most 60 % of what is on screen (down to the causal row; the rest
-// scrolls inside the panel), so the vectors panel starts above the fold.
+//-------------------------------------------------------------------------------------------------
+// Geometry shared by the layouts
+//-------------------------------------------------------------------------------------------------
+
+// Where the body (everything under the top bar) starts.
+float body_top(const Screen& sc) {
+  return sc.top_h > 0 ? sc.top_h : sc.margin;
+}
+
+// The wide layouts' body height: what the display has left under `body_y`, but at least `min_em`
+// ems (below that the page scrolls instead of squeezing the panels).
+float body_height(const Screen& sc, float body_y, float min_em) {
+  return std::max(sc.H - body_y - sc.margin, min_em * sc.em);
+}
+
+// Two panels side by side in the rectangle (pos, size): `first` is `first_w` wide when both are
+// shown (the whole width alone), `second` takes the rest, a gap to its right. Either may be hidden.
+template <class DrawFirst, class DrawSecond>
+void side_by_side(const Screen& sc, ImVec2 pos, ImVec2 size, float first_w, bool show_first, bool show_second,
+                  DrawFirst first, DrawSecond second) {
+  const float w = show_second ? first_w : size.x;
+  if (show_first) first(pos, ImVec2(w, size.y));
+  if (show_second) {
+    const float x = show_first ? pos.x + w + sc.gap : pos.x;
+    second(ImVec2(x, pos.y), ImVec2(pos.x + size.x - x, size.y));
+  }
+}
+
+// The narrow layouts (phones in portrait): one column, the page's width less its scrollbar, in which
+// the panels stack from the top bar down, a gap apart; the page scrolls as a whole.
+struct Column {
+  float x, w, y, gap, em;
+  explicit Column(const Screen& sc)
+      : x(sc.margin),
+        w(sc.W - 2.0f * sc.margin - ImGui::GetStyle().ScrollbarSize),
+        y(body_top(sc)),
+        gap(sc.gap),
+        em(sc.em) {}
+  // The side of a square grid (heatmap, mask): the column's width, at most 30 em.
+  float square() const { return std::min(w, 30.0f * em); }
+  // A heatmap panel's height: `f` of the square plus 6 em of title, tabs and labels.
+  float grid_h(float f = 0.9f) const { return square() * f + 6.0f * em; }
+  // The next `h` of the column: its top-left corner; the column continues below it.
+  ImVec2 take(float h) {
+    const ImVec2 pos(x, y);
+    y += h + gap;
+    return pos;
+  }
+  ImVec2 size(float h) const { return ImVec2(w, h); }
+};
+
+// A wide layout's side column (the steppers, the Train panel): `share` of the display's width, kept
+// between min_em and max_em.
+float side_width(const Screen& sc, float share, float min_em, float max_em) {
+  return std::floor(std::clamp(share * sc.W, min_em * sc.em, max_em * sc.em));
+}
+
+// The wide layouts' left column (Explore, Walk through, Heads) is wide enough for the widest vector
+// (`d_max` sliders of 4.2 em beside a token label), between 24 em and 42 % of the display.
+float left_column_width(const Screen& sc, int d_max) {
+  const float em = sc.em;
+  const float want = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
+  return std::floor(std::clamp(want, 24.0f * em, 0.42f * sc.W));
+}
+
+// The wide layouts' left column: Controls above the tokens' vectors, or either one alone, `w` wide
+// from `body_y` down `body_h`. On a short display (a phone in landscape) the controls get at most
+// 60 % of what is on screen (down to the causal row; the rest scrolls inside the panel), so the
+// vectors panel starts above the fold.
 void left_column(Screen& sc, float w, float body_y, float body_h, bool show_ctrl, bool show_vec) {
   const float em = sc.em, margin = sc.margin, gap = sc.gap;
   if (show_ctrl && show_vec) {
@@ -55,6 +120,10 @@ void left_column(Screen& sc, float w, float body_y, float body_h, bool show_ctrl
   }
 }
 
+//-------------------------------------------------------------------------------------------------
+// The modes' layouts
+//-------------------------------------------------------------------------------------------------
+
 // Explore: every panel at once. Wide: controls above the vectors on the left; scores | weights above
 // mask | output on the right. Narrow (phones in portrait): one column that scrolls as a whole. One
 // full-size panel (view=) fills the window at any width; the wide layout does that.
@@ -62,16 +131,21 @@ void left_column(Screen& sc, float w, float body_y, float body_h, bool show_ctrl
 // or of the column (narrow), where the step's panels come first, right under the card.
 void layout_panels(Screen& sc, bool walk) {
   const AppState& state = sc.state;
-  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
   const float controls_h = state.ui.controls_h;
+  const auto scores = [&](ImVec2 pos, ImVec2 size) { sc.heatmap("Scores", HeatmapKind::Scores, pos, size); };
+  const auto weights = [&](ImVec2 pos, ImVec2 size) {
+    sc.heatmap("Weights", HeatmapKind::Weights, pos, size);
+  };
+  const auto mask = [&](ImVec2 pos, ImVec2 size) { sc.mask(pos, size); };
+  const auto output = [&](ImVec2 pos, ImVec2 size) { sc.output(pos, size); };
   if (!sc.narrow || sc.state.sharing.view) {
     const int d_max = std::max({state.scene.d_k(), state.scene.d_v(), int(state.scene.X.cols())});
-    const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
-    const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
-    const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+    const float left_w = left_column_width(sc, d_max);
+    const float body_y = body_top(sc);
     // Below ~38 em of height (phones in landscape) the page scrolls instead of squeezing panels
     // (a single full-size panel of an embed fits any height).
-    const float body_h = std::max(H - body_y - margin, (sc.state.sharing.view ? 10.0f : 38.0f) * em);
+    const float body_h = body_height(sc, body_y, sc.state.sharing.view ? 10.0f : 38.0f);
     const bool show_ctrl = panel_shown(sc.state, Panel::Controls),
                show_vec = panel_shown(sc.state, Panel::Vectors);
     const bool show_scores = panel_shown(sc.state, Panel::Scores),
@@ -94,38 +168,33 @@ void layout_panels(Screen& sc, bool walk) {
       ry += card_h + gap;
       rh -= card_h + gap;
     }
-    const float top_row_h = !bottom_row ? rh : std::floor(0.62f * rh);
-    const float half_w = show_scores && show_weights ? std::floor(0.5f * (rw - gap)) : rw;
-    if (show_scores) sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(rx, ry), ImVec2(half_w, top_row_h));
-    if (show_weights) {
-      const float x = show_scores ? rx + half_w + gap : rx;
-      sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(x, ry), ImVec2(rx + rw - x, top_row_h));
+    float top_row_h = !bottom_row ? rh : std::floor(0.62f * rh);
+    if (walk && top_row && bottom_row) {
+      // The step card takes the top of the column: keep the mask and output readable (the mask's
+      // hint, grid and question need ~13 em when it is 24 em wide) by taking the room from the top row, and below a
+      // readable minimum for both rows let the page scroll instead of squeezing them.
+      const float bottom_min = 13.0f * em, top_min = 16.0f * em;
+      rh = std::max(rh, top_min + gap + bottom_min);
+      top_row_h = std::clamp(top_row_h, top_min, rh - gap - bottom_min);
     }
+    side_by_side(sc, ImVec2(rx, ry), ImVec2(rw, top_row_h), std::floor(0.5f * (rw - gap)), show_scores,
+                 show_weights, scores, weights);
     const float by = top_row ? ry + top_row_h + gap : ry;
-    const float bh = ry + rh - by;
     // The mask needs little room for few tokens: give the rest to the output bars.
     const float mask_want = 8.0f * em + float(state.scene.n()) * 2.6f * em;  // labels + cells
     const float mask_w =
-        !show_out ? rw : std::floor(std::clamp(std::min(0.34f * rw, mask_want), 16.0f * em, 0.5f * rw));
-    if (show_mask) sc.mask(ImVec2(rx, by), ImVec2(mask_w, bh));
-    if (show_out) {
-      const float x = show_mask ? rx + mask_w + gap : rx;
-      sc.output(ImVec2(x, by), ImVec2(rx + rw - x, bh));
-    }
+        std::floor(std::clamp(std::min(0.34f * rw, mask_want), (walk ? 24.0f : 16.0f) * em, 0.5f * rw));
+    side_by_side(sc, ImVec2(rx, by), ImVec2(rw, ry + rh - by), mask_w, show_mask, show_out, mask, output);
   } else {
-    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
-    const float x = margin;
-    float y = sc.top_h > 0 ? sc.top_h : margin;
+    Column col(sc);
     // A learned scene has four rows per token (x, q, k, v) and the W grids below them.
     const bool learned = state.scene.mode == scene::Mode::Projected;
     const float per_token = learned ? 7.4f * em : 5.6f * em;
     const float tokens_h =
         std::min(learned ? 40.0f * em : 28.0f * em, std::max(12.0f * em, float(state.scene.n()) * per_token));
-    const float square = std::min(w, 30.0f * em);
     if (walk) {
-      const float card_h = walk_card_height(state, sc.fonts, w);
-      sc.walk_card(ImVec2(x, y), ImVec2(w, card_h));
-      y += card_h + gap;
+      const float card_h = walk_card_height(state, sc.fonts, col.w);
+      sc.walk_card(col.take(card_h), col.size(card_h));
     }
     // Panels in their usual order; in the walk, the step's own panels first.
     const Panel order[] = {Panel::Controls, Panel::Vectors, Panel::Scores,
@@ -134,34 +203,26 @@ void layout_panels(Screen& sc, bool walk) {
       for (Panel panel : order) {
         if (!panel_shown(sc.state, panel)) continue;
         if (walk && walk_panel_lit(state, panel) != (pass == 0)) continue;
+        // The mask's grid is 0.75 of the square: cells about the heatmaps' size (it is read against them).
         switch (panel) {
           case Panel::Controls:
-            sc.controls(ImVec2(x, y), ImVec2(w, controls_h));
-            y += controls_h + gap;
+            sc.controls(col.take(controls_h), col.size(controls_h));
             break;
           case Panel::Vectors:
-            sc.vectors(ImVec2(x, y), ImVec2(w, tokens_h));
-            y += tokens_h + gap;
+            sc.vectors(col.take(tokens_h), col.size(tokens_h));
             break;
           case Panel::Scores:
-            sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
-            y += square * 0.9f + 6.0f * em + gap;
+            scores(col.take(col.grid_h()), col.size(col.grid_h()));
             break;
           case Panel::Weights:
-            sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
-            y += square * 0.9f + 6.0f * em + gap;
+            weights(col.take(col.grid_h()), col.size(col.grid_h()));
             break;
-          case Panel::Mask: {
-            // Tall enough for cells about the heatmaps' size (the mask is read against them).
-            const float mask_h = square * 0.75f + 6.0f * em;
-            sc.mask(ImVec2(x, y), ImVec2(w, mask_h));
-            y += mask_h + gap;
+          case Panel::Mask:
+            mask(col.take(col.grid_h(0.75f)), col.size(col.grid_h(0.75f)));
             break;
-          }
           case Panel::Output: {
             const float out_h = float(state.scene.n()) * 2.5f * em + 6.0f * em;
-            sc.output(ImVec2(x, y), ImVec2(w, out_h));
-            y += out_h + gap;
+            output(col.take(out_h), col.size(out_h));
             break;
           }
           case Panel::Formula:
@@ -187,7 +248,7 @@ void layout_walk(Screen& sc) {
 // concat, W_o). Narrow: the same panels in one scrolling column.
 void layout_heads(Screen& sc) {
   const AppState& state = sc.state;
-  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
   const float controls_h = state.ui.controls_h;
   const bool show_ctrl = panel_shown(sc.state, Panel::Controls),
              show_vec = panel_shown(sc.state, Panel::Vectors);
@@ -195,11 +256,9 @@ void layout_heads(Screen& sc) {
              show_weights = panel_shown(sc.state, Panel::Weights);
   const bool show_out = panel_shown(sc.state, Panel::Output);
   if (!sc.narrow || sc.state.sharing.view) {
-    const int d_max = std::max(state.scene.d_k(), state.scene.d_v());
-    const float want_left = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
-    const float left_w = std::floor(std::clamp(want_left, 24.0f * em, 0.42f * W));
-    const float body_y = sc.top_h > 0 ? sc.top_h : margin;
-    const float body_h = std::max(H - body_y - margin, (sc.state.sharing.view ? 10.0f : 38.0f) * em);
+    const float left_w = left_column_width(sc, std::max(state.scene.d_k(), state.scene.d_v()));
+    const float body_y = body_top(sc);
+    const float body_h = body_height(sc, body_y, sc.state.sharing.view ? 10.0f : 38.0f);
     const bool left = show_ctrl || show_vec;
     left_column(sc, left_w, body_y, body_h, show_ctrl, show_vec);
     const float rx = left ? margin + left_w + gap : margin;
@@ -209,36 +268,23 @@ void layout_heads(Screen& sc) {
     if (show_weights) sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(rx, body_y), ImVec2(rw, top_h));
     const float by = show_weights ? body_y + top_h + gap : body_y;
     const float bh = body_y + body_h - by;
-    const float scores_w = !show_out ? rw : std::floor(std::min(0.42f * rw, bh + 6.0f * em));
-    if (show_scores) sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(rx, by), ImVec2(scores_w, bh));
-    if (show_out) {
-      const float x = show_scores ? rx + scores_w + gap : rx;
-      sc.output(ImVec2(x, by), ImVec2(rx + rw - x, bh));
-    }
+    side_by_side(
+        sc, ImVec2(rx, by), ImVec2(rw, bh), std::floor(std::min(0.42f * rw, bh + 6.0f * em)), show_scores,
+        show_out, [&](ImVec2 pos, ImVec2 size) { sc.heatmap("Scores", HeatmapKind::Scores, pos, size); },
+        [&](ImVec2 pos, ImVec2 size) { sc.output(pos, size); });
   } else {
-    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
-    const float x = margin;
-    float y = sc.top_h > 0 ? sc.top_h : margin;
+    Column col(sc);
     const float tokens_h = std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 5.6f * em));
-    const float square = std::min(w, 30.0f * em);
-    if (show_ctrl) {
-      sc.controls(ImVec2(x, y), ImVec2(w, controls_h));
-      y += controls_h + gap;
-    }
+    if (show_ctrl) sc.controls(col.take(controls_h), col.size(controls_h));
     if (show_weights) {  // the small multiples two or three across
-      const float weights_h = square * 1.1f + 8.0f * em;
-      sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(x, y), ImVec2(w, weights_h));
-      y += weights_h + gap;
+      const float weights_h = col.square() * 1.1f + 8.0f * em;
+      sc.heatmap("Weights", HeatmapKind::Weights, col.take(weights_h), col.size(weights_h));
     }
-    if (show_vec) {
-      sc.vectors(ImVec2(x, y), ImVec2(w, tokens_h));
-      y += tokens_h + gap;
-    }
-    if (show_scores) {
-      sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(x, y), ImVec2(w, square * 0.9f + 6.0f * em));
-      y += square * 0.9f + 6.0f * em + gap;
-    }
-    if (show_out) sc.output(ImVec2(x, y), ImVec2(w, float(state.scene.n()) * 4.0f * em + 16.0f * em));
+    if (show_vec) sc.vectors(col.take(tokens_h), col.size(tokens_h));
+    if (show_scores)
+      sc.heatmap("Scores", HeatmapKind::Scores, col.take(col.grid_h()), col.size(col.grid_h()));
+    const float out_h = float(state.scene.n()) * 4.0f * em + 16.0f * em;
+    if (show_out) sc.output(col.take(out_h), col.size(out_h));
   }
 }
 
@@ -246,54 +292,45 @@ void layout_heads(Screen& sc) {
 // query row's running state. Narrow: one scrolling column.
 void layout_flash(Screen& sc) {
   flash_tick(sc.state);
-  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
+  const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
   const int n = sc.state.scene.n();
-  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
   if (!sc.narrow) {
     // Top: the stepper beside the tiled Scores grid; below, across the width, the rows' state.
-    const float body_h = std::max(H - body_y - margin, 36.0f * em);
+    const float body_y = body_top(sc), body_h = body_height(sc, body_y, 36.0f);
     const float rows_h = std::floor(std::clamp(float(n) * 1.7f * em + 8.5f * em, 9.0f * em, 0.45f * body_h));
     const float top_h = body_h - rows_h - gap;
-    const float left_w = std::floor(std::clamp(0.36f * W, 22.0f * em, 30.0f * em));
+    const float left_w = side_width(sc, 0.36f, 22.0f, 30.0f);
     sc.panel("FlashAttention", draw_flash_panel, ImVec2(margin, body_y), ImVec2(left_w, top_h));
     const float rx = margin + left_w + gap;
     sc.flash_scores(ImVec2(rx, body_y), ImVec2(W - rx - margin, top_h));
     sc.panel("Running state", draw_flash_rows, ImVec2(margin, body_y + top_h + gap),
              ImVec2(W - 2.0f * margin, rows_h));
   } else {
-    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
-    float y = body_y;
-    const float stepper_h = 23.5f * em, square = std::min(w, 30.0f * em);
-    sc.panel("FlashAttention", draw_flash_panel, ImVec2(margin, y), ImVec2(w, stepper_h));
-    y += stepper_h + gap;
-    sc.flash_scores(ImVec2(margin, y), ImVec2(w, square * 0.9f + 6.0f * em));
-    y += square * 0.9f + 6.0f * em + gap;
-    sc.panel("Running state", draw_flash_rows, ImVec2(margin, y),
-             ImVec2(w, float(n) * 2.0f * em + 8.0f * em));
+    Column col(sc);
+    const float stepper_h = 23.5f * em, rows_h = float(n) * 2.0f * em + 8.0f * em;
+    sc.panel("FlashAttention", draw_flash_panel, col.take(stepper_h), col.size(stepper_h));
+    sc.flash_scores(col.take(col.grid_h()), col.size(col.grid_h()));
+    sc.panel("Running state", draw_flash_rows, col.take(rows_h), col.size(rows_h));
   }
 }
 
 // Decode: the stepper and the multiply counter on the left, the cache on the right. Narrow: stacked.
 void layout_decode(Screen& sc) {
   decode_tick(sc.state);
-  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
-  const int n = sc.state.scene.n();
-  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
   if (!sc.narrow) {
-    const float body_h = std::max(H - body_y - margin, 30.0f * em);
-    const float left_w = std::floor(std::clamp(0.34f * W, 22.0f * em, 30.0f * em));
+    const float body_y = body_top(sc), body_h = body_height(sc, body_y, 30.0f);
+    const float left_w = side_width(sc, 0.34f, 22.0f, 30.0f);
     sc.panel("Decode", draw_decode_panel, ImVec2(margin, body_y), ImVec2(left_w, body_h));
     const float rx = margin + left_w + gap;
     sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(W - rx - margin, body_h),
              ImGuiWindowFlags_NoScrollbar);
   } else {
-    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
-    float y = body_y;
-    const float stepper_h = 25.5f * em;
-    sc.panel("Decode", draw_decode_panel, ImVec2(margin, y), ImVec2(w, stepper_h));
-    y += stepper_h + gap;
-    sc.panel("KV cache", draw_decode_cache, ImVec2(margin, y),
-             ImVec2(w, float(n + 3) * 2.1f * em + 10.0f * em), ImGuiWindowFlags_NoScrollbar);
+    Column col(sc);
+    const float stepper_h = 25.5f * em, cache_h = float(sc.state.scene.n() + 3) * 2.1f * em + 10.0f * em;
+    sc.panel("Decode", draw_decode_panel, col.take(stepper_h), col.size(stepper_h));
+    sc.panel("KV cache", draw_decode_cache, col.take(cache_h), col.size(cache_h),
+             ImGuiWindowFlags_NoScrollbar);
   }
 }
 
@@ -304,10 +341,9 @@ void layout_decode(Screen& sc) {
 // frame.
 void layout_keyspace(Screen& sc) {
   const AppState& state = sc.state;
-  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
-  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
   if (!sc.narrow) {
-    const float body_h = std::max(H - body_y - margin, 34.0f * em);
+    const float body_y = body_top(sc), body_h = body_height(sc, body_y, 34.0f);
     const float full_w = W - 2.0f * margin;
     const float top_h = std::floor(0.62f * body_h);
     const float weights_w = std::floor(std::clamp(0.22f * full_w, 16.0f * em, 26.0f * em));
@@ -319,18 +355,13 @@ void layout_keyspace(Screen& sc) {
     const float by = body_y + top_h + gap;
     sc.vectors(ImVec2(margin, by), ImVec2(full_w, body_y + body_h - by));
   } else {
-    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
-    float y = body_y;
-    const float pic = std::min(w, 26.0f * em) + 5.0f * em;
-    sc.keyspace(ImVec2(margin, y), ImVec2(w, pic));
-    y += pic + gap;
-    sc.valuespace(ImVec2(margin, y), ImVec2(w, pic));
-    y += pic + gap;
-    const float square = std::min(w, 30.0f * em);
-    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(margin, y), ImVec2(w, square * 0.9f + 6.0f * em));
-    y += square * 0.9f + 6.0f * em + gap;
-    sc.vectors(ImVec2(margin, y),
-               ImVec2(w, std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 7.0f * em))));
+    Column col(sc);
+    const float pic = std::min(col.w, 26.0f * em) + 5.0f * em;
+    const float vectors_h = std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 7.0f * em));
+    sc.keyspace(col.take(pic), col.size(pic));
+    sc.valuespace(col.take(pic), col.size(pic));
+    sc.heatmap("Weights", HeatmapKind::Weights, col.take(col.grid_h()), col.size(col.grid_h()));
+    sc.vectors(col.take(vectors_h), col.size(vectors_h));
   }
 }
 
@@ -339,35 +370,29 @@ void layout_keyspace(Screen& sc) {
 // predictions, curve in one scrolling column.
 void layout_train(Screen& sc) {
   train_tick(sc.state);
-  const float em = sc.em, W = sc.W, H = sc.H, margin = sc.margin, gap = sc.gap;
-  const float body_y = sc.top_h > 0 ? sc.top_h : margin;
+  const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
+  const ImGuiWindowFlags curve_flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
   if (!sc.narrow) {
-    const float body_h = std::max(H - body_y - margin, 34.0f * em);
-    const float left_w = std::floor(std::clamp(0.36f * W, 24.0f * em, 32.0f * em));
+    const float body_y = body_top(sc), body_h = body_height(sc, body_y, 34.0f);
+    const float left_w = side_width(sc, 0.36f, 24.0f, 32.0f);
     const float controls_h = std::min(24.0f * em, 0.64f * body_h);
     sc.panel("Train", draw_train_panel, ImVec2(margin, body_y), ImVec2(left_w, controls_h));
     sc.panel("Loss", draw_train_curve, ImVec2(margin, body_y + controls_h + gap),
-             ImVec2(left_w, body_h - controls_h - gap),
-             ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+             ImVec2(left_w, body_h - controls_h - gap), curve_flags);
     const float rx = margin + left_w + gap, rw = W - rx - margin;
     const float pred_h = 10.4f * em;
     sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(rx, body_y), ImVec2(rw, body_h - pred_h - gap));
     sc.panel("Predictions", draw_train_predictions, ImVec2(rx, body_y + body_h - pred_h), ImVec2(rw, pred_h),
              ImGuiWindowFlags_NoScrollbar);
   } else {
-    const float w = W - 2.0f * margin - ImGui::GetStyle().ScrollbarSize;
-    float y = body_y;
-    const float controls_h = 24.5f * em, square = std::min(w, 30.0f * em);
-    sc.panel("Train", draw_train_panel, ImVec2(margin, y), ImVec2(w, controls_h));
-    y += controls_h + gap;
-    const float weights_h = square * (sc.state.scene.heads > 1 ? 1.1f : 0.9f) + 7.0f * em;
-    sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(margin, y), ImVec2(w, weights_h));
-    y += weights_h + gap;
-    sc.panel("Predictions", draw_train_predictions, ImVec2(margin, y), ImVec2(w, 9.0f * em),
+    Column col(sc);
+    const float controls_h = 24.5f * em, pred_h = 9.0f * em, curve_h = 16.0f * em;
+    const float weights_h = col.square() * (sc.state.scene.heads > 1 ? 1.1f : 0.9f) + 7.0f * em;
+    sc.panel("Train", draw_train_panel, col.take(controls_h), col.size(controls_h));
+    sc.heatmap("Weights", HeatmapKind::Weights, col.take(weights_h), col.size(weights_h));
+    sc.panel("Predictions", draw_train_predictions, col.take(pred_h), col.size(pred_h),
              ImGuiWindowFlags_NoScrollbar);
-    y += 9.0f * em + gap;
-    sc.panel("Loss", draw_train_curve, ImVec2(margin, y), ImVec2(w, 16.0f * em),
-             ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    sc.panel("Loss", draw_train_curve, col.take(curve_h), col.size(curve_h), curve_flags);
   }
 }
 
@@ -407,7 +432,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.hovered_col = state.next_hovered_col;
   state.next_hovered_term = Term::None;
   state.next_hovered_row = state.next_hovered_col = -1;
-  state.ui.tooltip = std::move(state.ui.next_tooltip);  // the tooltip text drawn last frame
+  state.ui.tooltip = std::move(state.ui.next_tooltip);    // the tooltip text drawn last frame
   state.ui.overflow = std::move(state.ui.next_overflow);  // texts that did not fit, last frame
   state.ui.next_overflow.clear();
   set_language(shown_language(state.ui));  // the words of this frame (ui/i18n.hpp)
@@ -430,7 +455,7 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   if (state.ui.controls_h <= 0) state.ui.controls_h = 16.0f * em;  // until the first measurement
 
   keyboard_begin_frame(state);  // Tab moves the focus; the focused item's keys (ui/keyboard.hpp)
-  handle_walk_keys(state);  // ←/→ and Esc: before anything is drawn, so the frame shows the new step
+  handle_walk_keys(state);      // ←/→ and Esc: before anything is drawn, so the frame shows the new step
   if (screen.show_formula) draw_top_bar(state, fonts, ImVec2(0, 0), ImVec2(W, formula_h));
   if (mode_bar) draw_mode_bar(state, fonts, ImVec2(0, formula_h), ImVec2(W, screen.top_h - formula_h));
   recompute_if_dirty(state);  // an edit made by the formula strip (none today) would show at once

@@ -55,36 +55,4 @@ void decode_update(DecodeStepper& d, const scene::Scene& s, const attn::Result& 
   }
 }
 
-namespace {
-
-std::string numbers_json(const std::vector<double>& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i)
-    out += (i ? "," : "") + (std::isinf(values[i]) ? std::string("null") : scene::number_json(values[i]));
-  return out + "]";
-}
-
-std::string row_json(const attn::Matrix& m) {
-  return numbers_json(std::vector<double>(m.data(), m.data() + m.size()));
-}
-
-}  // namespace
-
-std::string flash_state_json(const FlashStepper& f) {
-  if (!f.pass) return "null";
-  return "{\"block\":" + std::to_string(f.pass->block()) + ",\"step\":" + std::to_string(f.step) +
-         ",\"steps\":" + std::to_string(f.pass->step_count()) + ",\"finished\":" + (f.finished() ? "true" : "false") +
-         ",\"m\":" + numbers_json(f.pass->m()) + ",\"l\":" + numbers_json(f.pass->l()) +
-         ",\"max_abs_diff\":" + scene::number_json(f.max_abs_diff) + "}";
-}
-
-std::string decode_state_json(const DecodeStepper& d) {
-  if (!d.trace || d.trace->steps.empty()) return "null";
-  const attn::DecodeStep& st = d.trace->steps[static_cast<std::size_t>(d.t)];
-  return "{\"t\":" + std::to_string(d.t) + ",\"cache_len\":" + std::to_string(st.cache_len) +
-         ",\"weights\":" + row_json(st.weights) + ",\"output\":" + row_json(st.output) +
-         ",\"mults_with_cache\":" + std::to_string(d.mults_with) +
-         ",\"mults_without_cache\":" + std::to_string(d.mults_without) + "}";
-}
-
 }  // namespace ui

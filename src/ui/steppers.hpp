@@ -53,10 +53,4 @@ struct DecodeStepper {
 void decode_update(DecodeStepper& d, const scene::Scene& s, const attn::Result& r, std::uint64_t version,
                    int want);
 
-// For the page API's getState().ui: {"block","step","steps","finished","m","l","max_abs_diff"}
-// (m null where −∞) and {"t","cache_len","weights","output","mults_with_cache","mults_without_cache"};
-// "null" before the first update.
-std::string flash_state_json(const FlashStepper& f);
-std::string decode_state_json(const DecodeStepper& d);
-
 }  // namespace ui

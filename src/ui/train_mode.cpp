@@ -23,11 +23,18 @@ namespace {
 
 namespace train = attn::train;
 
-constexpr double kBudgetMs = 6.0;                      // training work per frame (of the 8 ms frame budget)
-constexpr int kLiveEvalSequences = 64;                 // the live accuracy: the first 64 fresh sequences
-constexpr int kAccuracyEvery = 10;                     // steps between accuracy measurements while playing
-constexpr ImU32 kGood = IM_COL32(150, 215, 120, 255);  // right prediction, accuracy curve
-constexpr ImU32 kLossColor = IM_COL32(240, 170, 90, 255);
+constexpr double kBudgetMs = 6.0;       // training work per frame (of the 8 ms frame budget)
+constexpr int kLiveEvalSequences = 64;  // the live accuracy: the first 64 fresh sequences
+constexpr int kAccuracyEvery = 10;      // steps between accuracy measurements while playing
+// The curves' colours come from the theme, so they read on the panel in every theme (the role colours
+// reach 4.5:1 there: tests/theme_test.cpp): the loss in the query's orange, the accuracy in the
+// value's green. Predictions sit on the quiz's right / wrong fills, in the body text colour.
+const ImU32& loss_colour() {
+  return palette::kQuery;
+}
+const ImU32& accuracy_colour() {
+  return palette::kValue;
+}
 
 double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
@@ -330,10 +337,11 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   ImGui::Text("Step %d", steps);
   ImGui::SameLine(0, 1.2f * em);
   const std::vector<double>& losses = t.trainer->losses();
-  ImGui::TextColored(to_vec4(kLossColor), "loss %s",
+  ImGui::TextColored(to_vec4(loss_colour()), "loss %s",
                      losses.empty() ? "–" : short_number(losses.back()).c_str());
   ImGui::SameLine(0, 1.2f * em);
-  ImGui::TextColored(to_vec4(kGood), "accuracy %s", t.accuracy < 0 ? "–" : percent(t.accuracy).c_str());
+  ImGui::TextColored(to_vec4(accuracy_colour()), "accuracy %s",
+                     t.accuracy < 0 ? "–" : percent(t.accuracy).c_str());
   ImGui::PopFont();
   record_item_rect(state, "train/status");
   if (ImGui::IsItemHovered())
@@ -359,9 +367,9 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
   ImGui::SameLine();
   ImGui::PushFont(fonts.small);
-  ImGui::TextColored(to_vec4(kLossColor), "  — loss (log scale)");
+  ImGui::TextColored(to_vec4(loss_colour()), "  — loss (log scale)");
   ImGui::SameLine();
-  ImGui::TextColored(to_vec4(kGood), "  — accuracy (0 – 100 %%)");
+  ImGui::TextColored(to_vec4(accuracy_colour()), "  — accuracy (0 – 100 %%)");
   ImGui::PopFont();
   if (!t.trainer) return;
   const float em = ImGui::GetFontSize();
@@ -416,18 +424,20 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
     points.emplace_back(x_of_step(0.5 * (s0 + std::max(s1, s0 + 1))), y_of_loss(sum / std::max(1, s1 - s0)));
   }
   if (points.size() >= 2)
-    dl->AddPolyline(points.data(), int(points.size()), kLossColor, 0, std::max(1.5f, 0.12f * em));
+    dl->AddPolyline(points.data(), int(points.size()), loss_colour(), 0, std::max(1.5f, 0.12f * em));
   // Accuracy on 0 … 1 (dashed top line at 95 %, the tasks' target).
   const float y95 = b.y - 0.95f * (b.y - a.y);
   for (float x = a.x; x < b.x; x += 0.8f * em)
-    dl->AddLine(ImVec2(x, y95), ImVec2(std::min(x + 0.4f * em, b.x), y95), IM_COL32(150, 215, 120, 90));
+    dl->AddLine(ImVec2(x, y95), ImVec2(std::min(x + 0.4f * em, b.x), y95),
+                palette::with_alpha(accuracy_colour(), 110));
   std::vector<ImVec2> acc;
   for (const auto& [step, value] : t.accuracy_curve)
     acc.emplace_back(x_of_step(step), b.y - value * (b.y - a.y));
-  if (acc.size() >= 2) dl->AddPolyline(acc.data(), int(acc.size()), kGood, 0, std::max(1.5f, 0.12f * em));
-  dl->AddText(ImVec2(a.x + 0.3f * em, y95 + 0.1f * em), IM_COL32(150, 215, 120, 160), "95 %");
+  if (acc.size() >= 2)
+    dl->AddPolyline(acc.data(), int(acc.size()), accuracy_colour(), 0, std::max(1.5f, 0.12f * em));
+  dl->AddText(ImVec2(a.x + 0.3f * em, y95 + 0.1f * em), accuracy_colour(), "95 %");
   // The accuracy's own scale at the right edge: 100 % at the top, 0 % at the bottom.
-  const ImU32 acc_label = IM_COL32(150, 215, 120, 160);
+  const ImU32 acc_label = accuracy_colour();
   dl->AddText(ImVec2(b.x - ImGui::CalcTextSize("100 %").x - 0.2f * em, a.y + 0.1f * em), acc_label, "100 %");
   dl->AddText(ImVec2(b.x - ImGui::CalcTextSize("0 %").x - 0.2f * em, b.y - 1.1f * em), acc_label, "0 %");
   ImGui::PopFont();
@@ -482,8 +492,8 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
         if (target >= 0) {
           ++scored;
           right += best == target;
-          fill = best == target ? IM_COL32(150, 215, 120, 60) : IM_COL32(235, 100, 95, 60);
-          color = best == target ? kGood : palette::kError;
+          fill = best == target ? palette::kRight : palette::kWrong;
+          color = palette::kText;
         } else {
           color = palette::kTextDim;
         }

@@ -1,6 +1,6 @@
 // walk_mode.cpp — see walk_mode.hpp.
 //
-// [SECTION] Walk state: index ↔ stage, set_walk_step, getStep's JSON
+// [SECTION] Walk state: index ↔ stage, set_walk_step, what getStep and getQuiz say
 // [SECTION] What each step lights
 // [SECTION] Keys
 // [SECTION] The step card
@@ -11,7 +11,6 @@
 #include <cmath>
 #include <string>
 
-#include "nlohmann/json.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/quiz.hpp"
 #include "ui/sharing.hpp"
@@ -85,50 +84,40 @@ bool set_walk_step(AppState& state, int index, bool notify) {
   return true;
 }
 
-std::string walk_step_json(const AppState& state) {
-  nlohmann::json j;
-  const int index = walk_index(state);
-  j["index"] = index;
-  j["count"] = walk_count(state);
-  if (index >= 0) {
+WalkStepView walk_step_view(const AppState& state) {
+  WalkStepView v;
+  v.index = walk_index(state);
+  v.count = walk_count(state);
+  if (v.index >= 0) {
     const Stage stage = state.ui.walk.stage;
     const walk::StepText text = walk::step_text(stage, state.scene);
-    j["title"] = text.title;
-    j["text"] = text.body;
-    j["row"] = clamped_row(state);
-    j["numbers"] =
-        state.computed ? walk::live_numbers(stage, state.scene, state.result, clamped_row(state)) : "";
-  } else {
-    j["title"] = "";
+    v.title = text.title;
+    v.text = text.body;
+    v.row = clamped_row(state);
+    if (state.computed) v.numbers = walk::live_numbers(stage, state.scene, state.result, v.row);
   }
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return v;
 }
 
-std::string quiz_json(const AppState& state) {
+QuizView quiz_view(const AppState& state) {
   const std::vector<quiz::Question>& questions = quiz::questions();
   const QuizUi& qz = state.ui.quiz;
-  const int count = int(questions.size());
-  const int q = std::clamp(qz.question, 0, count - 1);
-  const quiz::Question& question = questions[std::size_t(q)];
-  const auto picked_of = [&](int k) { return k < int(qz.picked.size()) ? qz.picked[std::size_t(k)] : -1; };
-  nlohmann::json j;
-  j["open"] = qz.open;
-  j["question"] = q;
-  j["count"] = count;
-  j["answer"] = question.answer;
-  nlohmann::json picked = nlohmann::json::array(), prompts = nlohmann::json::array();
-  int right = 0;
-  for (int k = 0; k < count; ++k) {
-    picked.push_back(picked_of(k));
-    prompts.push_back(questions[std::size_t(k)].prompt);
-    if (picked_of(k) == questions[std::size_t(k)].answer) ++right;
+  QuizView v;
+  v.open = qz.open;
+  v.count = int(questions.size());
+  v.question = std::clamp(qz.question, 0, v.count - 1);
+  const quiz::Question& question = questions[std::size_t(v.question)];
+  v.answer = question.answer;
+  for (int k = 0; k < v.count; ++k) {
+    v.picked.push_back(k < int(qz.picked.size()) ? qz.picked[std::size_t(k)] : -1);
+    v.questions.push_back(questions[std::size_t(k)].prompt);
+    if (v.picked.back() == questions[std::size_t(k)].answer) ++v.right;
   }
-  j["picked"] = picked;
-  j["right"] = right;
-  j["feedback"] = picked_of(q) >= 0 ? quiz::feedback(question, picked_of(q)) : "";
-  j["explanation"] = picked_of(q) >= 0 ? question.explanation : "";
-  j["questions"] = prompts;
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (const int picked = v.picked[std::size_t(v.question)]; picked >= 0) {
+    v.feedback = quiz::feedback(question, picked);
+    v.explanation = question.explanation;
+  }
+  return v;
 }
 
 //-------------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 // quiz/prev, quiz/next, quiz/close.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "scene/link.hpp"
@@ -31,11 +32,27 @@ int walk_count(const AppState& state);
 // nothing changes) when index is outside −1 … count − 1. `notify`: tell the page the address
 // changed (not while a link is being applied).
 bool set_walk_step(AppState& state, int index, bool notify = true);
-// {"index","count","title","text","numbers","row"}: the page API's getStep() (index −1: no walk).
-std::string walk_step_json(const AppState& state);
-// {"open","question","count","answer","picked":[…],"right","feedback","explanation","questions":[…]}:
-// the page API's getQuiz().
-std::string quiz_json(const AppState& state);
+// What the page API's getStep() says (app/page_api.cpp writes it as JSON).
+struct WalkStepView {
+  int index = -1;  // 0-based; −1: no walk (then only count is set)
+  int count = 0;
+  std::string title, text;  // the step card's title and its sentences
+  std::string numbers;      // the step's numbers for the followed row ("" before the first result)
+  int row = 0;              // the followed query row
+};
+WalkStepView walk_step_view(const AppState& state);
+
+// What the page API's getQuiz() says.
+struct QuizView {
+  bool open = false;
+  int question = 0, count = 0;         // the question shown (0-based), how many there are
+  int answer = 0;                      // its right choice
+  std::vector<int> picked;             // each question's picked choice, −1 for none yet
+  int right = 0;                       // how many picks are right
+  std::string feedback, explanation;   // for the shown question once picked ("" before)
+  std::vector<std::string> questions;  // every question's prompt
+};
+QuizView quiz_view(const AppState& state);
 
 // --- what a step lights
 // Is `term` one of the current step's formula terms (while walking)?

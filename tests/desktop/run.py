@@ -69,6 +69,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 PYTHON = "/usr/bin/python3"
 SIZE = "1280x800"
 FAR_CORNER = ("2999", "1799")  # the pointer's parking place on the 3000x1800 screen
+with open(os.path.join(ROOT, "tests", "fixtures", "lessons.json"), encoding="utf-8") as _f:
+    LESSONS = json.load(_f)  # docs/LESSONS.md's numbers, shared with the C++ and browser tests
 
 passed = 0
 failed = 0
@@ -618,11 +620,11 @@ class Desktop:
                       title == titles[step - 1] and index == step - 1)
                 check(f"walk {size} step {step}: the card's Next button and counter were drawn",
                       "walk/next" in data["rects"] and "walk/counter" in data["rects"])
+        # The sentences of tests/fixtures/lessons.json (walk_row0), as the C++ and browser tests check them.
+        lesson = LESSONS["practice-qkv"]["walk_row0"]
         check("walk step 6 (softmax): lesson 1's row 0 in the sentence",
-              walks.get("walk-1280x720-6", {}).get("numbers") ==
-              "Row 'the': e^(score − 1) = 0.37, 1, 1; ÷ their sum 2.37 → weights 0.155, 0.422, 0.422 (sum 1).")
-        check("walk step 8 (Y): lesson 1's output row 0",
-              walks.get("walk-1280x720-8", {}).get("numbers") == "Row 'the': y = [0.578, 0.845, 0.155, 0.422].")
+              walks.get("walk-1280x720-6", {}).get("numbers") == lesson["softmax"])
+        check("walk step 8 (Y): lesson 1's output row 0", walks.get("walk-1280x720-8", {}).get("numbers") == lesson["output"])
         # causal-5 is given as Q, K, V: 7 steps; step=8 opens the last one.
         _, _, data = self.shoot("walk-causal-8", "--preset", "causal-5", "--step", "8", size="1280x720")
         walk = (data or {}).get("walk", {})

@@ -87,3 +87,23 @@ test("the log colour scale recolours the weights grid, and no number changes", a
   const after = await getState(page);
   assert.deepEqual(after.result.weights, before.result.weights, "the log scale changed a weight");
 });
+
+test("the screen reader's tables hold the first 64 tokens of a 256-token scene (not 65 536 cells)", async (t) => {
+  const { page, ...app } = await open(t, { suffix: "#gen=local,256,16,16,1" });
+  const state = await waitForState(page, (s) => s.scene.tokens.length === 256, "the #gen= scene did not load");
+  await page.waitForFunction(() => document.querySelectorAll("#a11y-weights td").length > 0, null, { timeout: 10_000 });
+  const table = await page.evaluate(() => ({
+    cells: document.querySelectorAll("#a11y-weights td").length,
+    outputCells: document.querySelectorAll("#a11y-output td").length,
+    caption: document.querySelector("#a11y-weights caption").textContent,
+    first: [...document.querySelectorAll("#a11y-weights tbody tr")].map((tr) => tr.querySelector("td").textContent),
+    lastHeader: [...document.querySelectorAll("#a11y-weights thead th")].at(-1).textContent,
+  }));
+  assert.equal(table.cells, 64 * 64);
+  assert.equal(table.outputCells, 64 * 16);
+  assert.match(table.caption, /the first 64 of 256 tokens/);
+  assert.equal(table.lastHeader, "t63");
+  // The numbers are the core's: column 0 of the weights, row by row, to 3 decimals.
+  assert.deepEqual(table.first, state.result.weights.slice(0, 64).map((row) => row[0].toFixed(3)));
+  assertClean({ page, ...app });
+});

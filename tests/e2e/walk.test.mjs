@@ -2,10 +2,11 @@
 // two grids and the weights' reading aids, in headless Chromium against the built site.
 //
 // Numbers in the step text are checked against getState() (the page's own result) formatted the way
-// the sentences print them, for practice-qkv row 0 (LESSONS.md example 1: scores [0, 1, 1],
-// A row 0 = [0.155, 0.422, 0.422], Y row 0 = [0.578, 0.845, 0.155, 0.422]).
+// the sentences print them, and practice-qkv row 0's sentences literally (LESSONS.md example 1:
+// tests/fixtures/lessons.json, walk_row0, the same the C++ and desktop tests check).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { lessons } from "./lib/lessons.mjs";
 import { appOpener, getState, waitForState, clickWidget, dragWidget, requireWidget, widgetRect, parkMouse, animationFrames, screenshot, assertClean } from "./lib/harness.mjs";
 
 const open = appOpener();
@@ -102,7 +103,7 @@ test("walk: Walk through on practice-qkv, Next through all 8 steps and back, num
   ]);
   // Lesson 1's numbers, literally.
   step = await getStep(page);
-  assert.equal(step.numbers, "Row 'the': y = [0.578, 0.845, 0.155, 0.422].");
+  assert.equal(step.numbers, lessons["practice-qkv"].walk_row0.output);
   for (let k = 6; k >= 0; k--) {
     await clickWidget(page, "walk/prev");
     await waitStep(page, (s) => s.index === k, `back to step ${k + 1}`);
@@ -128,7 +129,7 @@ test("walk: ←/→ step, Esc leaves, a slider drag at the softmax step updates 
   let step = await waitStep(page, (s) => s.index === 4, "← back to step 5");
   await pressKey(page, "ArrowRight");
   step = await waitStep(page, (s) => s.title.startsWith("Softmax"), "the softmax step");
-  assert.equal(step.numbers, "Row 'the': e^(score − 1) = 0.37, 1, 1; ÷ their sum 2.37 → weights 0.155, 0.422, 0.422 (sum 1).");
+  assert.equal(step.numbers, lessons["practice-qkv"].walk_row0.softmax);
 
   // Every control stays live: drag x_0[0] (practice-qkv is learned: its q, k, v are computed from
   // x); the scene stays learned, the walk stays on softmax, and the sentence shows the new weights.
@@ -138,7 +139,8 @@ test("walk: ←/→ step, Esc leaves, a slider drag at the softmax step updates 
   step = await waitStep(page, (s) => s.title.startsWith("Softmax") && s.count === 8, "still at softmax, 8 steps");
   assert.equal(step.index, 5, "with X, softmax is step 6 of 8");
   await assertStepNumbers(page, await getStep(page));
-  assert.ok(!step.numbers.includes("0.155"), `numbers followed the drag: ${step.numbers} (weights ${state.result.weights[0]})`);
+  assert.notEqual(step.numbers, lessons["practice-qkv"].walk_row0.softmax,
+    `numbers followed the drag: ${step.numbers} (weights ${state.result.weights[0]})`);
 
   await pressKey(page, "Escape");
   step = await waitStep(page, (s) => s.index === -1, "Esc leaves the walk");

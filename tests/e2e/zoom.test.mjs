@@ -79,8 +79,18 @@ test("zoom: the wheel zooms both grids about the pointer; cells, hover and toolt
   assert.ok(Math.abs(panned.ui.gridView.col0 - (col0 + 3)) < 0.25, `col0 ${col0} → ${panned.ui.gridView.col0}`);
   assert.equal(panned.ui.gridView.zoom, view.zoom, "panning keeps the zoom");
 
-  // The badge fits the whole grid (the double-click's fit is checked on the desktop, where xdotool
-  // times the clicks: tests/desktop/run.py's zoom case); zoomed in again first.
+  // A double-click fits the whole grid: two clicks a frame apart (ImGui counts a press per frame),
+  // well within its 0.30 s double-click time.
+  await page.mouse.move(cell.cx, cell.cy);
+  await animationFrames(page, 1);
+  await page.mouse.down();
+  await page.mouse.up();
+  await animationFrames(page, 1);
+  await page.mouse.down();
+  await page.mouse.up();
+  await waitForState(page, (s) => s.ui.gridView.zoom === 1 && s.ui.gridView.col0 === 0, "the double-click did not fit");
+
+  // The badge fits the whole grid too; zoomed in again first.
   const target = await requireWidget(page, "cell/weights/31/30");
   await wheel(page, target.cx, target.cy, 2);
   await waitForState(page, (s) => s.ui.gridView.zoom > 1.5, "the wheel did not zoom again");
@@ -129,5 +139,65 @@ test("wheel: one notch down over a panel scrolls it down by one step (not 100, n
   assert.ok(moved, "Q/2/0 went out of view: the panel scrolled far more than one step");
   const dy = first.y - moved.y;
   assert.ok(dy > 20 && dy < 200, `one notch scrolled ${dy} px`);
+  assertClean({ page, ...app });
+});
+
+/** Two touch points through CDP (Playwright's touchscreen has one finger): from `a0`,`b0` to `a1`,`b1`. */
+async function pinch(page, cdp, [a0, b0], [a1, b1], steps = 8) {
+  const points = (a, b) => [{ x: a[0], y: a[1], id: 0 }, { x: b[0], y: b[1], id: 1 }];
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [points(a0, b0)[0]] });
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: points(a0, b0) });
+  await animationFrames(page, 2);
+  for (let k = 1; k <= steps; k++) {
+    const lerp = (p, q) => [p[0] + ((q[0] - p[0]) * k) / steps, p[1] + ((q[1] - p[1]) * k) / steps];
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: points(lerp(a0, a1), lerp(b0, b1)) });
+    await animationFrames(page, 1);
+  }
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await animationFrames(page, 2);
+}
+
+test("zoom: a two-finger pinch on a grid zooms it about the fingers; elsewhere it is not the grid's", async (t) => {
+  const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
+  const { page, ...app } = await open(t, { suffix: "#gen=local,64,16,16,1&view=weights", context: phone });
+  await waitForState(page, (s) => s.scene.tokens.length === 64, "the #gen= scene did not load");
+  const cdp = await page.context().newCDPSession(page);
+  const cell = await requireWidget(page, "cell/weights/40/20");
+  // Fingers 40 px apart about cell (40, 20), spread to 120 px: ×3 (log 3 / log 1.25 ≈ 4.9 notches).
+  const [x, y] = [cell.cx, cell.cy];
+  await pinch(page, cdp, [[x - 20, y], [x + 20, y]], [[x - 60, y], [x + 60, y]]);
+  const state = await waitForState(page, (s) => s.ui.gridView.zoom > 2.5, "the pinch did not zoom the grid");
+  assert.ok(Math.abs(state.ui.gridView.zoom - 3) < 0.15, `pinch ×3 gave zoom ${state.ui.gridView.zoom}`);
+  const after = await requireWidget(page, "cell/weights/40/20");
+  assert.ok(after.x <= x && x < after.x + after.w && after.y <= y && y < after.y + after.h,
+    `cell (40, 20) left the fingers' midpoint: ${JSON.stringify(after)} vs (${x}, ${y})`);
+  assert.equal((await getState(page)).ui.tooltip, "", "no tooltip stays after the fingers lift");
+  await screenshot(page, "zoom-pinch-phone");
+  // Pinching back in zooms out to the whole grid.
+  await pinch(page, cdp, [[x - 60, y], [x + 60, y]], [[x - 10, y], [x + 10, y]]);
+  await waitForState(page, (s) => s.ui.gridView.zoom === 1, "pinching in did not fit the grid");
+  assertClean({ page, ...app });
+});
+
+test("zoom: in the one-column layout the wheel over a grid zooms it and scrolls nothing else", async (t) => {
+  // 600×800: one column of panels that scrolls as a whole; the wheel over a grid is the grid's zoom
+  // only (ImGui scrolls the hovered panel, which has nothing to scroll, and not the column).
+  const { page, ...app } = await open(t, { suffix: "#gen=local,64,16,16,1&hide=controls,vectors", context: { viewport: { width: 600, height: 800 } } });
+  await waitForState(page, (s) => s.scene.tokens.length === 64, "the #gen= scene did not load");
+  const cell = await requireWidget(page, "cell/weights/20/20");
+  const fixed = await requireWidget(page, "mode/walk");
+  await wheel(page, cell.cx, cell.cy, 3);
+  await waitForState(page, (s) => s.ui.gridView.zoom > 1.9, "the wheel did not zoom");
+  await animationFrames(page, 3);
+  const after = await requireWidget(page, "mode/walk");
+  assert.equal(after.y, fixed.y, `the screen scrolled by ${fixed.y - after.y} px under the zoom`);
+  // Away from the grids the wheel still scrolls the screen.
+  await wheel(page, fixed.cx, fixed.cy, -1);
+  let moved = after;
+  for (let k = 0; k < 20 && moved && moved.y === after.y; k++) {
+    await animationFrames(page, 1);
+    moved = await widgetRect(page, "mode/walk");
+  }
+  assert.ok(!moved || moved.y < after.y, "the wheel over the controls no longer scrolls the screen");
   assertClean({ page, ...app });
 });

@@ -203,6 +203,10 @@ void zoom_and_pan(GridView& view, int id, ImVec2 min, ImVec2 max, float cell) {
   const ImVec2 m = io.MousePos;
   const bool over = ImGui::IsWindowHovered() && m.x >= min.x && m.x < max.x && m.y >= min.y && m.y < max.y;
   const double cz = double(cell) * view.zoom;
+  if (id == 1 || id == 2) {
+    view.frames[id - 1] = {min.x, min.y, max.x, max.y};
+    view.frames_stamp[id - 1] = ImGui::GetFrameCount();
+  }
   if (over && io.MouseWheel != 0.0f) {
     zoom_view_about(view, std::pow(kWheelZoomStep, double(io.MouseWheel)), view.col0 + (m.x - min.x) / cz,
                     view.row0 + (m.y - min.y) / cz);
