@@ -1,5 +1,6 @@
 // i18n_test.cpp — the translation tables (ui/i18n*.cpp): every key has a text in every language,
-// once; formats keep their %d; the formulas' symbols are the same as in English.
+// once; formats keep their %d and {1} … {5}; the formulas' symbols are the same as in English; every
+// character is in the UI font's subset; the walk-through and the quiz speak the chosen language.
 #include "ui/i18n.hpp"
 
 #include <doctest/doctest.h>
@@ -7,18 +8,24 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "helpers.hpp"
 #include "scene/link.hpp"
+#include "scene/scene.hpp"
+#include "ui/quiz.hpp"
+#include "ui/walk_steps.hpp"
 
 namespace {
 
 // The formula-like words of a text: runs of symbols (= · Σ √ ∞ − ÷ ᵀ _ and digits next to them) and
 // standalone capital letters Q K V Y A M X (the matrices), in order. A translation must keep them.
 std::vector<std::string> symbols(const std::string& text) {
-  static const std::vector<std::string> marks = {"=", "·", "Σ",  "√", "∞",   "−",   "÷",
-                                                 "ᵀ", "_", "%d", "✓", "{1}", "{2}", "[0, 1]"};
+  static const std::vector<std::string> marks = {"=",   "·",  "Σ",  "√", "∞",      "−",   "÷",   "ᵀ",
+                                                 "_",   "%d", "%s", "✓", "{1}",    "{2}", "{3}", "{4}",
+                                                 "{5}", "@",  "≈",  "≥", "[0, 1]", "\n"};
   std::vector<std::string> out;
   for (const std::string& m : marks) {
     std::size_t at = 0;
@@ -38,7 +45,11 @@ std::vector<std::string> symbols(const std::string& text) {
     };
     const bool left = i > 0 && letter(text[i - 1]);
     const bool right = i + 1 < text.size() && letter(text[i + 1]);
-    if (!left && !right) out.push_back(std::string(1, c));
+    // "A" and "Y" before a lower-case word are words ("A small T", "A los tokens", "Y tiene"), not matrices.
+    const bool word = (c == 'A' || c == 'Y') && i + 2 < text.size() && text[i + 1] == ' ' &&
+                      (std::islower(static_cast<unsigned char>(text[i + 2])) ||
+                       static_cast<unsigned char>(text[i + 2]) >= 0x80);
+    if (!left && !right && !word) out.push_back(std::string(1, c));
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -72,17 +83,23 @@ TEST_CASE("i18n: translations keep the formulas and symbols, and are translation
   const ui::LanguageTable& en = ui::english_table();
   std::map<int, std::string> english;
   for (std::size_t i = 0; i < en.count; ++i) english[int(en.entries[i].key)] = en.entries[i].text;
+  // The texts that are the same in every language: names, and the quiz's choices that are formulas.
+  using ui::Text;
+  const std::set<Text> same = {Text::ModeFlash,      Text::ZoomHeading, Text::TokensN,   Text::TokensValue,
+                               Text::Quiz2A,         Text::Quiz2B,      Text::Quiz2C,    Text::Quiz2D,
+                               Text::Quiz5A,         Text::Quiz5B,      Text::Quiz8C,    Text::WalkToQuiz,
+                               Text::LiveMask,       Text::RopeBase,    Text::Pause,     Text::TrainSeed,
+                               Text::RopeBaseFormat, Text::BlockFormat, Text::LogToggle, Text::TrainRowToken,
+                               Text::GenerateTokens};
   for (const ui::LanguageTable* t : {&ui::spanish_table(), &ui::german_table()}) {
-    int differ = 0;
     for (std::size_t i = 0; i < t->count; ++i) {
       const int key = int(t->entries[i].key);
       const std::string text = t->entries[i].text;
       INFO((std::string(t->code) + ": \"" + text + "\" vs \"" + english[key] + "\""));
       CHECK(symbols(text) == symbols(english[key]));
-      differ += text != english[key];
+      // Everything else is really translated.
+      if (!same.count(t->entries[i].key)) CHECK(text != english[key]);
     }
-    // Most entries are really translated (a few words are the same: Zoom, FlashAttention, Tokens n).
-    CHECK(differ >= ui::kTextCount - 7);
   }
 }
 
@@ -100,4 +117,78 @@ TEST_CASE("i18n: lookup, the current language, the browser's locale") {
   CHECK(ui::language_from_locale("de_AT") == "de");
   CHECK(ui::language_from_locale("fr-FR") == "en");
   CHECK(ui::language_from_locale("") == "en");
+}
+
+TEST_CASE("i18n: fill() puts each argument in place, wherever the translation moved it") {
+  CHECK(ui::fill("{2} before {1}", {"a", "b"}) == "b before a");
+  CHECK(ui::fill("{1}, {1}", {"x"}) == "x, x");
+  CHECK(ui::fill("{1} {2} {3} {4} {5}", {"1", "2", "3", "4", "{2}"}) == "1 2 3 4 {2}");
+}
+
+#ifdef AL_FONT_RANGES_HEADER
+#include AL_FONT_RANGES_HEADER  // kFontRanges[]: what src/app/subset_fonts.py kept
+namespace {
+// The code points of UTF-8 `text` (well-formed: the tables are the repository's own).
+std::vector<char32_t> code_points(const std::string& text) {
+  std::vector<char32_t> out;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const int extra = b < 0x80 ? 0 : b < 0xE0 ? 1 : b < 0xF0 ? 2 : 3;
+    char32_t cp = extra == 0 ? b : extra == 1 ? (b & 0x1F) : extra == 2 ? (b & 0x0F) : (b & 0x07);
+    for (int k = 1; k <= extra && i + std::size_t(k) < text.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(text[i + std::size_t(k)]) & 0x3F);
+    out.push_back(cp);
+    i += std::size_t(extra) + 1;
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("i18n: every character of every language is in the UI font's subset") {
+  // kFontRanges: [first, last] pairs, zero-terminated, as ImGui takes them (src/app/subset_fonts.py).
+  std::vector<std::pair<char32_t, char32_t>> ranges;
+  for (std::size_t i = 0; kFontRanges[i] != 0; i += 2) ranges.emplace_back(kFontRanges[i], kFontRanges[i + 1]);
+  REQUIRE(ranges.size() > 10);
+  for (const ui::LanguageTable* t : {&ui::english_table(), &ui::spanish_table(), &ui::german_table()}) {
+    for (std::size_t i = 0; i < t->count; ++i) {
+      for (char32_t cp : code_points(t->entries[i].text)) {
+        if (cp == '\n') continue;
+        const bool covered = std::any_of(ranges.begin(), ranges.end(),
+                                         [&](const auto& r) { return cp >= r.first && cp <= r.second; });
+        INFO((std::string(t->code) + ": \"" + t->entries[i].text + "\" has U+" +
+              std::to_string(unsigned(cp))));
+        CHECK(covered);
+      }
+    }
+  }
+}
+#endif
+
+TEST_CASE("i18n: the walk-through and the quiz speak the chosen language") {
+  const scene::Scene s = must_preset("practice-qkv");
+  const scene::Scene causal = must_preset("causal-5");
+  const attn::Result r = scene::compute(s);
+  ui::set_language("es");
+  CHECK(ui::walk::step_text(ui::walk::Stage::Projections, s).title == "Tres papeles: Q, K, V");
+  CHECK(ui::walk::live_numbers(ui::walk::Stage::Softmax, s, r, 0) ==
+        "Fila 'the': e^(puntuación − 1) = 0.37, 1, 1; ÷ su suma 2.37 → pesos 0.155, 0.422, 0.422 (suma 1).");
+  CHECK(ui::quiz::questions().front().prompt == "¿Qué dos cosas deciden cuánto atiende un token a otro?");
+  CHECK(ui::quiz::feedback(ui::quiz::questions().front(), 0) ==
+        "No exactamente: la respuesta es «Su consulta y la clave del otro token».");
+  ui::set_language("de");
+  CHECK(ui::walk::step_text(ui::walk::Stage::Mask, causal).title == "Maske: + M");
+  CHECK(ui::walk::live_numbers(ui::walk::Stage::Mask, causal, scene::compute(causal), 2) ==
+        "Zeile 'sat': 'on' und 'mats' verborgen → 0.71, 1.41, 0.71, −∞, −∞.");
+  CHECK(ui::quiz::questions()[6].choices[2] == "Auf die Tokens 0, 1 und 2");
+  // The same table in every language: the same answers, choices and "show me" scenes.
+  const std::vector<ui::quiz::Question> german = ui::quiz::questions();
+  ui::set_language("en");
+  const std::vector<ui::quiz::Question>& english = ui::quiz::questions();
+  REQUIRE(german.size() == english.size());
+  for (std::size_t q = 0; q < english.size(); ++q) {
+    CHECK(german[q].choices.size() == english[q].choices.size());
+    CHECK(german[q].answer == english[q].answer);
+    CHECK(german[q].show_me.preset == english[q].show_me.preset);
+  }
+  CHECK(english.front().prompt == "Which two things decide how much one token attends to another?");
 }

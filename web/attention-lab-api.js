@@ -15,7 +15,7 @@
 //                          theme: "dark" | "light" | "contrast" (on screen); themeChosen: picked by a link or
 //                          the View menu (false: it follows the system); zoom: UI zoom in percent (75 … 200)
 //                          keyboard: {focus, cell, announce}: the keyboard-focused widget id (null: none; a
-//                          grid is cell/scores, cell/weights or cell/mask with cell = [row, column]) and what
+//                          grid is cell/scores, cell/weights, cell/mask or cell/head/t (t or "average") with cell = [row, column]) and what
 //                          the live region says of it; language: as getLanguage(); overflow: texts that did
 //                          not fit their place in the last frame (e.g. "controls/label/Skalierung"), [] when all fit
 //                          flash: {block, step, steps, finished, m, l, max_abs_diff} (m null = −∞),

@@ -19,7 +19,7 @@ ImFont* add_font(const unsigned char* data, std::size_t size, float pixel_size, 
   // Inter's and DejaVu's metrics differ slightly: nudge merged math glyphs onto Inter's baseline.
   if (merge) config.GlyphOffset = ImVec2(0.0f, pixel_size * 0.02f);
   return ImGui::GetIO().Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(data), int(size), pixel_size,
-                                                    &config, kFontRanges);
+                                                    &config, kFontRanges);  // unsigned short = ImWchar16
 }
 
 // One font face at one size with the math glyphs merged in.

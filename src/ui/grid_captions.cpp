@@ -47,22 +47,22 @@ Caption grid_caption(Grid grid, const scene::Scene& s, const attn::Result& r) {
     case Grid::Scaled: {
       const std::string term = scaled_term(s);
       const bool scaled = s.scale.mode != attn::ScaleMode::None;
-      c.title = std::string(scaled ? "Scaled + masked  " : "Masked  ") + term + " + M";
+      c.title = fill(tr(scaled ? Text::ScaledTitle : Text::MaskedTitle), {term});
       c.tab = scale_texts(s.scale.mode).caption_tab;
-      c.hint = scaled ? "Each score ÷ " + divisor + ", then + M: " : "No scaling (÷ 1), then + M: ";
-      c.hint += masked ? "−∞ where a key is hidden. This is what softmax sees."
-                       : "M is all zeros here, nothing is hidden. This is what softmax sees.";
-      c.masked = "masked: −∞";
+      c.hint = scaled ? fill(tr(Text::ScaledHint), {divisor}) : std::string(tr(Text::UnscaledHint));
+      c.hint += " ";
+      c.hint += tr(masked ? Text::ScaledHintMasked : Text::ScaledHintNothingMasked);
+      c.masked = tr(Text::CellMaskedInf);
       break;
     }
     case Grid::Weights: {
       const std::string term = scaled_term(s);
-      c.title = fill(tr(Text::WeightsTitle), term);
+      c.title = fill(tr(Text::WeightsTitle), {term});
       bool masked_row = !r.masked_rows.empty();
       c.hint =
-          fill(tr(Text::WeightsHint), term, divisor.empty() ? std::string(tr(Text::NoScaling)) : divisor) +
+          fill(tr(Text::WeightsHint), {term, divisor.empty() ? std::string(tr(Text::NoScaling)) : divisor}) +
           (masked_row ? tr(Text::WeightsMaskedRow) : "") + ".";
-      c.masked = "masked: 0";
+      c.masked = tr(Text::CellMaskedZero);
       break;
     }
   }

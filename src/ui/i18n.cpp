@@ -60,11 +60,14 @@ const char* tr(Text key) {
   return text ? text : "";
 }
 
-std::string fill(const char* pattern, const std::string& a, const std::string& b) {
+std::string fill(const char* pattern, std::initializer_list<std::string> args) {
   std::string out = pattern ? pattern : "";
-  for (const auto& [mark, text] : {std::pair<std::string, const std::string*>{"{1}", &a}, {"{2}", &b}}) {
-    const std::size_t at = out.find(mark);
-    if (at != std::string::npos) out.replace(at, mark.size(), *text);
+  int n = 0;
+  for (const std::string& text : args) {
+    const std::string mark = "{" + std::to_string(++n) + "}";
+    // Every occurrence; the replacement is never searched again (an argument may hold "{2}").
+    for (std::size_t at = out.find(mark); at != std::string::npos; at = out.find(mark, at + text.size()))
+      out.replace(at, mark.size(), text);
   }
   return out;
 }

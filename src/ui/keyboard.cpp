@@ -293,6 +293,18 @@ bool focus_grid(AppState& state, const std::string& id, ImVec2 min, float cell, 
   return true;
 }
 
+bool focus_point(AppState& state, const std::string& id, int* dx, int* dy) {
+  KeyboardUi& k = state.ui.keyboard;
+  add_item(k, id, FocusKind::Grid, last_item_rect());  // a grid's keys: the arrows give dx, dy
+  if (k.focus != id) return false;
+  *dx = k.dx;
+  *dy = k.dy;
+  k.dx = k.dy = 0;  // once per frame
+  if (k.ring) draw_focus_ring(last_item_rect());
+  if (k.scroll_to_focus) ImGui::ScrollToItem();
+  return true;
+}
+
 void place_tooltip_beside_cell(ImVec2 a, float cell) {
   const float gap = 0.3f * ImGui::GetFontSize();
   const bool right_half = a.x + 0.5f * cell > 0.5f * ImGui::GetIO().DisplaySize.x;

@@ -9,6 +9,7 @@
 //                     registers it), each value cell (Q/i/c …) and each grid (one stop per grid)
 //   ← → ↓ ↑           a value cell: −/+ one step (Shift: a tenth of it; PageUp / PageDown: ten steps)
 //                     a grid: move over its cells; the cell's derivation shows as if hovered
+//                     a point (key space): move it a step (0.5 em) on the picture
 //   Enter             a value cell or any other slider: type a number (ImGui's text field, Enter to
 //                     set); a button, checkbox, radio button or tab: press it
 //   Space             a mask cell: toggle it; a button …: press it (a slider is never clicked: a
@@ -36,8 +37,8 @@ enum class FocusKind { Item, Value, Grid };
 struct FocusItem {
   std::string id;
   FocusKind kind = FocusKind::Item;
-  ImVec4 rect;           // x0, y0, x1, y1 (ImGui coordinates) as drawn
-  ImGuiID imgui_id = 0;  // the ImGui item (0: a grid); one widget recorded under two ids is one stop
+  ImVec4 rect;             // x0, y0, x1, y1 (ImGui coordinates) as drawn
+  ImGuiID imgui_id = 0;    // the ImGui item (0: a grid); one widget recorded under two ids is one stop
   bool inputable = false;  // an ImGui slider, drag or field: Enter types into it, it is never clicked
 };
 
@@ -89,6 +90,9 @@ bool typing_requested(AppState& state, const std::string& id);
 // when Space asks to toggle it.
 bool focus_grid(AppState& state, const std::string& id, ImVec2 min, float cell, int rows, int cols, int* row,
                 int* col, bool* toggle = nullptr);
+// A point of a picture (the key-space points): one stop; when focused the arrows give *dx, *dy (−1, 0
+// or 1 each, screen directions: right, down) to move it by. True when focused.
+bool focus_point(AppState& state, const std::string& id, int* dx, int* dy);
 // Before a tooltip of a keyboard-focused grid cell at `cell_min` (size `cell`): place it beside the
 // cell (right of it, or left of it in the right half of the display), not at the mouse.
 void place_tooltip_beside_cell(ImVec2 cell_min, float cell);

@@ -182,8 +182,9 @@ void layout_panels(Screen& sc, bool walk) {
     const float by = top_row ? ry + top_row_h + gap : ry;
     // The mask needs little room for few tokens: give the rest to the output bars.
     const float mask_want = 8.0f * em + float(state.scene.n()) * 2.6f * em;  // labels + cells
-    const float mask_w =
-        std::floor(std::clamp(std::min(0.34f * rw, mask_want), (walk ? 24.0f : 16.0f) * em, 0.5f * rw));
+    // (The lower bound gives way to half the column when the column is narrow: clamp needs lo ≤ hi.)
+    const float mask_min = std::min((walk ? 24.0f : 16.0f) * em, 0.5f * rw);
+    const float mask_w = std::floor(std::clamp(std::min(0.34f * rw, mask_want), mask_min, 0.5f * rw));
     side_by_side(sc, ImVec2(rx, by), ImVec2(rw, ry + rh - by), mask_w, show_mask, show_out, mask, output);
   } else {
     Column col(sc);

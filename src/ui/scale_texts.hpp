@@ -7,43 +7,34 @@
 
 #include "core/attention.hpp"
 #include "scene/scene.hpp"
+#include "ui/i18n.hpp"
 #include "ui/number_format.hpp"
 
 namespace ui {
 
 struct ScaleTexts {
-  const char* scaled_term;    // what softmax is applied to: "QKᵀ / √d_k"
-  const char* divide;         // the step's symbol: "÷ √d_k"
-  const char* formula;        // its segment in the formula strip ("" = none): "/ √d_k"
-  const char* caption_tab;    // the scaled grid's tab: "÷ √d_k + M"
-  const char* formula_help;   // tooltip of the formula strip's scale term
-  const char* controls_hint;  // under the Controls' scale buttons (√d_k adds its value)
-  const char* step_title;     // walk-through step "Scale"
-  const char* step_body;
+  const char* scaled_term;  // what softmax is applied to: "QKᵀ / √d_k"
+  const char* divide;       // the step's symbol: "÷ √d_k"
+  const char* formula;      // its segment in the formula strip ("" = none): "/ √d_k"
+  const char* caption_tab;  // the scaled grid's tab: "÷ √d_k + M"
+  // Words, in the current language (tr()):
+  Text formula_help;   // tooltip of the formula strip's scale term
+  Text controls_hint;  // under the Controls' scale buttons (√d_k adds its value)
+  Text step_title;     // walk-through step "Scale"
+  Text step_body;
 };
 
 inline const ScaleTexts& scale_texts(attn::ScaleMode mode) {
   static const ScaleTexts table[] = {
       // attn::ScaleMode::None
-      {"QKᵀ", "÷ 1", "", "+ M", "No scaling: the scores go into softmax as they are (the NumPy lesson).",
-       "softmax sees QKᵀ as it is (the NumPy lesson)", "Scale: none here",
-       "This scene leaves the scores as they are, like the NumPy lesson. Most models "
-       "divide them by √d_k, because dot products grow with the vectors' length d_k and "
-       "large scores push softmax to all-or-nothing. Try Scale = √d_k in Controls."},
+      {"QKᵀ", "÷ 1", "", "+ M", Text::ScaleNoneHelp, Text::ScaleNoneControls, Text::ScaleNoneTitle,
+       Text::ScaleNoneBody},
       // attn::ScaleMode::SqrtDk
-      {"QKᵀ / √d_k", "÷ √d_k", "/ √d_k", "÷ √d_k + M",
-       "÷ √d_k keeps scores from growing with the dimension, so softmax does not saturate.",
-       "softmax sees QKᵀ / √d_k", "Scale: ÷ √d_k",
-       "Dot products grow with the vectors' length d_k, and large scores push softmax "
-       "to all-or-nothing (one weight near 1, the rest near 0). Dividing every score by "
-       "√d_k keeps them in the range where softmax still shares the weight."},
+      {"QKᵀ / √d_k", "÷ √d_k", "/ √d_k", "÷ √d_k + M", Text::ScaleSqrtHelp, Text::ScaleSqrtControls,
+       Text::ScaleSqrtTitle, Text::ScaleSqrtBody},
       // attn::ScaleMode::Temperature
-      {"QKᵀ / T", "÷ T", "/ T", "÷ T + M",
-       "÷ T: a small temperature sharpens the weights, a large one flattens them.",
-       "softmax sees QKᵀ / T: a small T sharpens", "Scale: ÷ T",
-       "Here every score is divided by a temperature T. A small T spreads the scores "
-       "apart, so softmax picks one key sharply; a large T squeezes them together, so "
-       "the weights even out."},
+      {"QKᵀ / T", "÷ T", "/ T", "÷ T + M", Text::ScaleTempHelp, Text::ScaleTempControls, Text::ScaleTempTitle,
+       Text::ScaleTempBody},
   };
   return table[static_cast<int>(mode)];
 }

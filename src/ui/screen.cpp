@@ -38,10 +38,9 @@ bool Screen::open(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags ex
 void Screen::close() const {
   // A text wider than its panel (a long translation on one line) runs past the panel's right edge.
   const ImGuiWindow* window = ImGui::GetCurrentWindow();
-  // A few pixels are not a text: with a vertical scrollbar, right-aligned buttons (Reset) end up to
-  // ~4 px past the work rectangle.
+  // Anything past the work rectangle counts (half a pixel for rounding).
   const float past = window->DC.CursorMaxPos.x - window->WorkRect.Max.x;
-  if (past > 0.5f * ImGui::GetFontSize()) {  // "Controls +12 px" (the child is "##page/Controls_1A2B3C4D")
+  if (past > 0.5f) {  // "Controls +12 px" (the child is "##page/Controls_1A2B3C4D")
     std::string name = window->Name;
     name = name.substr(name.rfind('/') + 1);
     note_overflow(state.ui, name.substr(0, name.rfind('_')) + " +" + std::to_string(int(past)) + " px");

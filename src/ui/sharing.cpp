@@ -100,10 +100,7 @@ struct ButtonFlow {
   bool button(AppState& state, const char* label, const char* id, const char* tooltip) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float w = ImGui::CalcTextSize(label).x + 2.0f * style.FramePadding.x;
-    if (!first) {
-      ImGui::SameLine();
-      if (ImGui::GetCursorScreenPos().x + w > right_edge) ImGui::NewLine();
-    }
+    if (!first) same_line_if_fits(w, right_edge);
     first = false;
     const bool pressed = ImGui::Button(label);
     record_item_rect(state, id);

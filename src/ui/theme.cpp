@@ -17,6 +17,31 @@ ImVec4 mix(ImU32 a, ImU32 b, float t) {
   return ImVec4(x.x + (y.x - x.x) * t, x.y + (y.y - x.y) * t, x.z + (y.z - x.z) * t, 1.0f);
 }
 
+// The widget colours that are the panel's fill moved a step towards the text (frames, plain
+// buttons, scrollbars, tabs) or the accent (hovered/active states, headers): one row per ImGui slot.
+struct PanelMix {
+  ImGuiCol slot;
+  Rgba Palette::*toward;
+  float amount;  // 0 = the panel, 1 = `toward`
+};
+constexpr PanelMix kPanelMixes[] = {
+    {ImGuiCol_FrameBg, &Palette::text, 0.07f},
+    {ImGuiCol_FrameBgHovered, &Palette::text, 0.13f},
+    {ImGuiCol_FrameBgActive, &Palette::accent, 0.22f},
+    {ImGuiCol_Button, &Palette::text, 0.11f},
+    {ImGuiCol_ButtonHovered, &Palette::accent, 0.25f},
+    {ImGuiCol_ButtonActive, &Palette::accent, 0.40f},
+    {ImGuiCol_Header, &Palette::accent, 0.22f},
+    {ImGuiCol_HeaderHovered, &Palette::accent, 0.30f},
+    {ImGuiCol_HeaderActive, &Palette::accent, 0.40f},
+    {ImGuiCol_ScrollbarGrab, &Palette::text, 0.22f},
+    {ImGuiCol_ScrollbarGrabHovered, &Palette::text, 0.32f},
+    {ImGuiCol_ScrollbarGrabActive, &Palette::text, 0.42f},
+    {ImGuiCol_Tab, &Palette::text, 0.08f},
+    {ImGuiCol_TabHovered, &Palette::accent, 0.30f},
+    {ImGuiCol_TabActive, &Palette::accent, 0.22f},
+};
+
 }  // namespace
 
 void apply_theme(Theme theme, float scale) {
@@ -55,27 +80,13 @@ void apply_theme(Theme theme, float scale) {
   c[ImGuiCol_PopupBg] = mix(p.panel, p.background, 0.5f);
   c[ImGuiCol_PopupBg].w = 0.98f;
   c[ImGuiCol_Border] = to_vec4(p.panel_border);
-  c[ImGuiCol_FrameBg] = mix(p.panel, p.text, 0.07f);
-  c[ImGuiCol_FrameBgHovered] = mix(p.panel, p.text, 0.13f);
-  c[ImGuiCol_FrameBgActive] = mix(p.panel, p.accent, 0.22f);
   c[ImGuiCol_SliderGrab] = to_vec4(p.accent);
   c[ImGuiCol_SliderGrab].w = 0.60f;
   c[ImGuiCol_SliderGrabActive] = to_vec4(p.accent);
   c[ImGuiCol_CheckMark] = to_vec4(p.accent);
-  c[ImGuiCol_Button] = mix(p.panel, p.text, 0.11f);
-  c[ImGuiCol_ButtonHovered] = mix(p.panel, p.accent, 0.25f);
-  c[ImGuiCol_ButtonActive] = mix(p.panel, p.accent, 0.40f);
-  c[ImGuiCol_Header] = mix(p.panel, p.accent, 0.22f);
-  c[ImGuiCol_HeaderHovered] = mix(p.panel, p.accent, 0.30f);
-  c[ImGuiCol_HeaderActive] = mix(p.panel, p.accent, 0.40f);
   c[ImGuiCol_Separator] = to_vec4(p.panel_border);
   c[ImGuiCol_ScrollbarBg] = ImVec4(0, 0, 0, 0);
-  c[ImGuiCol_ScrollbarGrab] = mix(p.panel, p.text, 0.22f);
-  c[ImGuiCol_ScrollbarGrabHovered] = mix(p.panel, p.text, 0.32f);
-  c[ImGuiCol_ScrollbarGrabActive] = mix(p.panel, p.text, 0.42f);
-  c[ImGuiCol_Tab] = mix(p.panel, p.text, 0.08f);
-  c[ImGuiCol_TabHovered] = mix(p.panel, p.accent, 0.30f);
-  c[ImGuiCol_TabActive] = mix(p.panel, p.accent, 0.22f);
+  for (const PanelMix& m : kPanelMixes) c[m.slot] = mix(p.panel, p.*m.toward, m.amount);
   c[ImGuiCol_TextSelectedBg] = to_vec4(with_alpha(p.accent, 90));
   c[ImGuiCol_NavHighlight] = to_vec4(p.focus);
   c[ImGuiCol_ModalWindowDimBg] = to_vec4(with_alpha(p.background, 150));

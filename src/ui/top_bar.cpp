@@ -78,14 +78,55 @@ float mode_bar_height() {
   return std::floor(2.0f * ImGui::GetFontSize());
 }
 
+// The quiz's button, "Check yourself ✓" (it opens from any mode).
+static void draw_quiz_button(AppState& state, const std::string& label) {
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::kAccent : palette::kTextDim));
+  if (ImGui::Button(label.c_str())) open_quiz(state, state.ui.quiz.question);
+  ImGui::PopStyleColor(2);
+  record_item_rect(state, "quiz/open");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CheckYourselfTip));
+}
+
 void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
   ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(std::floor(0.5f * ImGui::GetFontSize()), 0));
-  begin_panel("##modes", pos, size, ImGuiWindowFlags_HorizontalScrollbar);
+  const float pad = std::floor(0.5f * ImGui::GetFontSize());
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, 0));
+  begin_panel("##modes", pos, size, ImGuiWindowFlags_NoScrollbar);
   ImGui::PopStyleVar(2);
   const float em = ImGui::GetFontSize();
-  ImGui::SetCursorPosY(0.5f * (size.y - ImGui::GetFrameHeight()));
+  const float frame_pad = 2.0f * ImGui::GetStyle().FramePadding.x, gap = 0.3f * em;
+  // At the right end: the View menu (theme, zoom, language), then the quiz.
+  const std::string quiz_label = std::string(tr(Text::CheckYourself)) + "##quiz";
+  const float quiz_w = ImGui::CalcTextSize(quiz_label.c_str(), nullptr, true).x + frame_pad;
+  const float view_w = view_button_width();
+  float tabs_w = 0.0f;
+  for (const scene::link::ModeInfo& m : scene::link::kModes)
+    tabs_w += ImGui::CalcTextSize(mode_label(m).c_str()).x + frame_pad + gap;
+  // A wide screen has the tabs, View and the quiz on one line. When they do not fit (a phone, a big
+  // zoom), View stays pinned at the right edge and the tabs and the quiz scroll sideways beside it.
+  const float inner_w = size.x - 2.0f * pad;
+  const bool pinned = tabs_w + quiz_w + gap + view_w > inner_w;
+  if (pinned && size.x >= 48.0f * em) note_overflow(state.ui, "mode-bar");
+  const float thin_scrollbar = std::max(3.0f, std::floor(0.25f * em));
+  static Mode scrolled_to = Mode(-1);
+  static int scroll_frames = 0;
+  if (state.ui.mode != scrolled_to) {
+    scrolled_to = state.ui.mode;
+    scroll_frames = 3;
+  }
+  if (pinned) {
+    ImGui::SetCursorPos(ImVec2(pad, 0.0f));
+    // A thin scrollbar under the tabs (not over their words).
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, thin_scrollbar);
+    ImGui::BeginChild("##mode-tabs", ImVec2(std::max(1.0f, inner_w - view_w - gap), size.y), false,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PopStyleVar(2);
+  }
+  const float scrollbar = pinned ? thin_scrollbar : 0.0f;
+  ImGui::SetCursorPosY(std::floor(0.5f * (size.y - scrollbar - ImGui::GetFrameHeight())));
   for (const scene::link::ModeInfo& m : scene::link::kModes) {
     const bool current = m.mode == state.ui.mode;
     const std::string label = mode_label(m) + "##mode";
@@ -101,28 +142,30 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
       state.layout_changed = true;  // draw the new layout at once
     }
     ImGui::PopStyleColor(2);
+    // The scrolling tabs bring the current one into view when the mode changes (and on the first
+    // frames, while the bar learns its width).
+    if (pinned && current && scroll_frames > 0) ImGui::SetScrollHereX(0.5f);
     record_item_rect(state, "mode/" + std::string(m.name));
     if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
-    ImGui::SameLine(0, 0.3f * em);
+    ImGui::SameLine(0, gap);
   }
-  // At the right end: the View menu (theme, zoom), then the quiz, which opens from any mode.
-  const std::string quiz_label = std::string(tr(Text::CheckYourself)) + "##quiz";
-  const float quiz_w =
-      ImGui::CalcTextSize(quiz_label.c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
-  const float view_w = view_button_width() + 0.3f * em;
-  const float right_x = ImGui::GetWindowContentRegionMax().x - quiz_w - view_w;
-  // The tabs and the right end share one line on a wide screen (a phone's bar scrolls instead).
-  if (ImGui::GetCursorPosX() > right_x && size.x >= 48.0f * em) note_overflow(state.ui, "mode-bar");
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), right_x));
-  draw_view_menu(state, fonts);
-  ImGui::SameLine(0, 0.3f * em);
-  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::kAccent : palette::kTextDim));
-  if (ImGui::Button(quiz_label.c_str())) open_quiz(state, state.ui.quiz.question);
-  ImGui::PopStyleColor(2);
-  record_item_rect(state, "quiz/open");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CheckYourselfTip));
-  ImGui::NewLine();
+  if (scroll_frames > 0) {
+    --scroll_frames;
+    state.layout_changed = true;  // the scroll lands in the next frame
+  }
+  if (pinned) {
+    draw_quiz_button(state, quiz_label);
+    ImGui::EndChild();
+    ImGui::SameLine(0, gap);
+    ImGui::SetCursorPosY(std::floor(0.5f * (size.y - ImGui::GetFrameHeight())));
+    draw_view_menu(state, fonts);
+  } else {
+    ImGui::SameLine(
+        std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - quiz_w - gap - view_w));
+    draw_view_menu(state, fonts);
+    ImGui::SameLine(0, gap);
+    draw_quiz_button(state, quiz_label);
+  }
   ImGui::End();
   ImGui::PopStyleColor();
 }

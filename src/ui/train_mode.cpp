@@ -147,15 +147,11 @@ std::string short_number(double x) {
 const char* task_sentence(train::Task task) {
   switch (task) {
     case train::Task::PreviousToken:
-      return "Each position must name the token just before it. The model can only do that by "
-             "attending there: watch a sub-diagonal form in the weights.";
+      return tr(Text::TrainPrevious);
     case train::Task::SameToken:
-      return "Tokens 5–8 repeat tokens 1–4 in another order; each repeat must name the position "
-             "(#0–#3) where its symbol first appeared. Watch which earlier keys each repeat learns to "
-             "look at to find it.";
+      return tr(Text::TrainSame);
     case train::Task::FirstToken:
-      return "Every position must name the first token of the sequence: every row learns to put its "
-             "weight on token 0 (an attention sink).";
+      return tr(Text::TrainFirst);
   }
   return "";
 }
@@ -225,18 +221,17 @@ void train_tick(AppState& state) {
 
 void draw_train_panel(AppState& state, const Fonts& fonts) {
   TrainUi& t = state.ui.train;
-  panel_header(
-      state, fonts, "Train: watch attention learn",
-      "One causal attention layer (W_q, W_k, W_v 16×8, W_o 8×8) learns from batches of 16 random "
-      "sequences. The weights grid is the model on one sample: press Play and watch the pattern form.",
-      2);
+  panel_header(state, fonts, tr(Text::TrainTitle), tr(Text::TrainHint), 2);
   if (!t.trainer) return;
   const float em = ImGui::GetFontSize();
-  const float label_w = 7.0f * em;
+  // The labels' column: as wide as the widest label in this language.
+  float label_w = 7.0f * em;
+  for (Text label : {Text::TrainTask, Text::TrainLearningRate, Text::TrainSeed, Text::Heads, Text::TrainPace})
+    label_w = std::max(label_w, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(label)).x + 0.8f * em);
 
   // Task.
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Task");
+  ImGui::TextUnformatted(tr(Text::TrainTask));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::BeginCombo("##train-task", train::task_name(t.config.task))) {
@@ -262,27 +257,31 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
       std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
   ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(t.running ? palette::kPanelBorder : palette::kAccentSoft));
   ImGui::BeginDisabled(t.running);
-  if (ImGui::Button("Play ▶", ImVec2(button_w, 0))) train_play(state, true);
+  if (ImGui::Button((std::string(tr(Text::TrainPlay)) + "###train-play").c_str(), ImVec2(button_w, 0)))
+    train_play(state, true);
   ImGui::EndDisabled();
   ImGui::PopStyleColor();
   record_item_rect(state, "train/play");
   ImGui::SameLine();
   ImGui::BeginDisabled(!t.running);
-  if (ImGui::Button("Pause", ImVec2(button_w, 0))) train_play(state, false);
+  if (ImGui::Button((std::string(tr(Text::Pause)) + "###train-pause").c_str(), ImVec2(button_w, 0)))
+    train_play(state, false);
   ImGui::EndDisabled();
   record_item_rect(state, "train/pause");
   ImGui::SameLine();
-  if (ImGui::Button("Step +1", ImVec2(button_w, 0))) train_step(state);
+  if (ImGui::Button((std::string(tr(Text::TrainStep)) + "###train-step").c_str(), ImVec2(button_w, 0)))
+    train_step(state);
   record_item_rect(state, "train/step");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One optimizer step on a fresh batch of 16 sequences");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainStepTip));
   ImGui::SameLine();
-  if (ImGui::Button("Reset", ImVec2(button_w, 0))) new_run(state);
+  if (ImGui::Button((std::string(tr(Text::Reset)) + "###train-reset").c_str(), ImVec2(button_w, 0)))
+    new_run(state);
   record_item_rect(state, "train/reset");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Start again from the seed's random weights");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainResetTip));
 
   // Learning rate (log slider), seed, heads, pace.
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Learning rate");
+  ImGui::TextUnformatted(tr(Text::TrainLearningRate));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
   float lr = float(t.trainer->lr());
@@ -294,7 +293,7 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "train/lr");
 
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Seed");
+  ImGui::TextUnformatted(tr(Text::TrainSeed));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(std::min(8.0f * em, ImGui::GetContentRegionAvail().x));
   int seed = int(t.config.seed);
@@ -305,7 +304,7 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "train/seed");
 
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Heads");
+  ImGui::TextUnformatted(tr(Text::Heads));
   ImGui::SameLine(label_w);
   for (int h : {1, 2, 4, 8}) {
     const bool current = t.config.heads == h;
@@ -323,10 +322,10 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   ImGui::NewLine();
 
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Pace");
+  ImGui::TextUnformatted(tr(Text::TrainPace));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  ImGui::SliderFloat("##train-speed", &t.steps_per_second, 1.0f, 1000.0f, "%.0f steps / s",
+  ImGui::SliderFloat("##train-speed", &t.steps_per_second, 1.0f, 1000.0f, tr(Text::TrainPaceFormat),
                      ImGuiSliderFlags_Logarithmic);
   record_item_rect(state, "train/speed");
 
@@ -334,28 +333,27 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   ImGui::Spacing();
   ImGui::PushFont(fonts.heading);
   const int steps = t.trainer->steps();
-  ImGui::Text("Step %d", steps);
+  ImGui::TextUnformatted(fill(tr(Text::TrainStepN), {std::to_string(steps)}).c_str());
   ImGui::SameLine(0, 1.2f * em);
   const std::vector<double>& losses = t.trainer->losses();
-  ImGui::TextColored(to_vec4(loss_colour()), "loss %s",
-                     losses.empty() ? "–" : short_number(losses.back()).c_str());
+  ImGui::TextColored(to_vec4(loss_colour()), "%s",
+                     fill(tr(Text::TrainLoss), {losses.empty() ? "–" : short_number(losses.back())}).c_str());
   ImGui::SameLine(0, 1.2f * em);
-  ImGui::TextColored(to_vec4(accuracy_colour()), "accuracy %s",
-                     t.accuracy < 0 ? "–" : percent(t.accuracy).c_str());
+  ImGui::TextColored(to_vec4(accuracy_colour()), "%s",
+                     fill(tr(Text::TrainAccuracy), {t.accuracy < 0 ? "–" : percent(t.accuracy)}).c_str());
   ImGui::PopFont();
   record_item_rect(state, "train/status");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "loss: cross-entropy of the last batch\naccuracy: on 64 fresh sequences (never trained on), "
-        "measured at step %d",
-        t.accuracy_step);
+    ImGui::SetTooltip("%s", fill(tr(Text::TrainStatusTip), {std::to_string(t.accuracy_step)}).c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
   ImGui::PushFont(fonts.small);
-  if (t.running)
-    ImGui::Text("training took %.1f ms of this frame", t.last_work_ms);
-  else
-    ImGui::TextWrapped(
-        "Paused: the model is an ordinary scene — inspect it in Explore or Heads, drag it, share it.");
+  if (t.running) {
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.1f", t.last_work_ms);
+    ImGui::TextUnformatted(fill(tr(Text::TrainWork), {ms}).c_str());
+  } else {
+    ImGui::TextWrapped("%s", tr(Text::TrainPaused));
+  }
   ImGui::PopFont();
   ImGui::PopStyleColor();
 }
@@ -363,13 +361,13 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
 void draw_train_curve(AppState& state, const Fonts& fonts) {
   const TrainUi& t = state.ui.train;
   ImGui::PushFont(fonts.heading);
-  ImGui::TextUnformatted("Loss and accuracy");
+  ImGui::TextUnformatted(tr(Text::TrainCurveTitle));
   ImGui::PopFont();
   ImGui::SameLine();
   ImGui::PushFont(fonts.small);
-  ImGui::TextColored(to_vec4(loss_colour()), "  — loss (log scale)");
+  ImGui::TextColored(to_vec4(loss_colour()), "%s", tr(Text::TrainCurveLoss));
   ImGui::SameLine();
-  ImGui::TextColored(to_vec4(accuracy_colour()), "  — accuracy (0 – 100 %%)");
+  ImGui::TextColored(to_vec4(accuracy_colour()), "%s", tr(Text::TrainCurveAccuracy));
   ImGui::PopFont();
   if (!t.trainer) return;
   const float em = ImGui::GetFontSize();
@@ -406,10 +404,9 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
     dl->AddText(ImVec2(a.x - ts.x - 0.3f * em, y - 0.5f * ts.y), palette::kTextDim, text);
   }
   {
-    char text[32];
-    std::snprintf(text, sizeof text, "step %d", x_max);
-    const ImVec2 ts = ImGui::CalcTextSize(text);
-    dl->AddText(ImVec2(b.x - ts.x, b.y + 0.1f * em), palette::kTextDim, text);
+    const std::string text = fill(tr(Text::TrainCurveStep), {std::to_string(x_max)});
+    const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+    dl->AddText(ImVec2(b.x - ts.x, b.y + 0.1f * em), palette::kTextDim, text.c_str());
     dl->AddText(ImVec2(a.x, b.y + 0.1f * em), palette::kTextDim, "0");
   }
   // The loss: one point per pixel column (the mean of its steps).
@@ -445,8 +442,7 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
 
 void draw_train_predictions(AppState& state, const Fonts& fonts) {
   const TrainUi& t = state.ui.train;
-  panel_header(state, fonts, "Predictions on the sample sequence",
-               "Each output row is read as scores over 8 answers; the largest is what the model names.", 1);
+  panel_header(state, fonts, tr(Text::TrainPredictionsTitle), tr(Text::TrainPredictionsHint), 1);
   if (!t.trainer || !state.computed || state.heads.output.rows() != state.scene.n() ||
       state.heads.output.cols() != train::kClasses)
     return;
@@ -463,13 +459,14 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
   }
   sample.targets = train::targets_for(task, sample.tokens);
   const float em = ImGui::GetFontSize();
-  const float label_w = 6.5f * em;
+  const char* labels[3] = {tr(Text::TrainRowToken), tr(Text::TrainRowMustName), tr(Text::TrainRowModelSays)};
+  float label_w = 6.5f * em;  // as wide as the widest label in this language
+  for (const char* label : labels) label_w = std::max(label_w, ImGui::CalcTextSize(label).x + 0.5f * em);
   const float cell =
       std::floor(std::clamp((ImGui::GetContentRegionAvail().x - label_w) / float(n), 1.8f * em, 4.0f * em));
   const float row_h = 1.45f * em;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const char* labels[3] = {"token", "must name", "model says"};
   int right = 0, scored = 0;
   for (int r = 0; r < 3; ++r) {
     const float y = p0.y + float(r) * row_h;
@@ -507,8 +504,10 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "train/predictions");
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
   ImGui::PushFont(fonts.small);
-  ImGui::Text("%d of %d scored positions right%s", right, scored,
-              task == train::Task::SameToken ? " (#k = position k)" : "");
+  ImGui::TextUnformatted(
+      (fill(tr(Text::TrainRight), {std::to_string(right), std::to_string(scored)}) +
+       (task == train::Task::SameToken ? " " + std::string(tr(Text::TrainPositionNote)) : ""))
+          .c_str());
   ImGui::PopFont();
   ImGui::PopStyleColor();
 }

@@ -290,14 +290,14 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
   ImGui::TextUnformatted(text.title.c_str());
   ImGui::PopFont();
   const bool last = index + 1 == count;
-  const char* next_label = last ? "Quiz ▶" : "Next ▶";
-  const float buttons_w = ImGui::CalcTextSize("◀ Prev").x + ImGui::CalcTextSize(next_label).x +
-                          ImGui::CalcTextSize("Leave (Esc)").x + 6.0f * ImGui::GetStyle().FramePadding.x +
-                          2.0f * ImGui::GetStyle().ItemSpacing.x;
+  const char* next_label = tr(last ? Text::WalkToQuiz : Text::WalkNext);
+  const float buttons_w = ImGui::CalcTextSize(tr(Text::WalkPrev)).x + ImGui::CalcTextSize(next_label).x +
+                          ImGui::CalcTextSize(tr(Text::WalkLeave)).x +
+                          6.0f * ImGui::GetStyle().FramePadding.x + 2.0f * ImGui::GetStyle().ItemSpacing.x;
   if (!narrow) {
     ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - buttons_w));
   }
-  if (card_button(state, "◀ Prev", "walk/prev", false, index > 0)) set_walk_step(state, index - 1);
+  if (card_button(state, tr(Text::WalkPrev), "walk/prev", false, index > 0)) set_walk_step(state, index - 1);
   ImGui::SameLine();
   if (card_button(state, next_label, "walk/next", true)) {
     if (last) {
@@ -307,8 +307,8 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
     }
   }
   ImGui::SameLine();
-  if (card_button(state, "Leave (Esc)", "walk/leave", false)) set_walk_step(state, -1);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to Explore. ←/→ step through the walk.");
+  if (card_button(state, tr(Text::WalkLeave), "walk/leave", false)) set_walk_step(state, -1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::WalkLeaveTip));
 
   // --- the pipeline
   draw_pipeline(state, stages, walk_index(state));
@@ -335,7 +335,7 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
     ImGui::EndCombo();
   }
   record_item_rect(state, "walk/row");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Which token's row the numbers follow");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::WalkRowTip));
   ImGui::SameLine();
   const std::string numbers =
       state.computed ? walk::live_numbers(stage, state.scene, state.result, state.ui.walk.row) : "";
@@ -346,7 +346,7 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
 
   if (state.ui.quiz.return_to >= 0 && !state.ui.quiz.open) {
     ImGui::SameLine();
-    const std::string back = "Back to question " + std::to_string(state.ui.quiz.return_to + 1) + " ▶";
+    const std::string back = fill(tr(Text::QuizBack), {std::to_string(state.ui.quiz.return_to + 1)});
     if (card_button(state, back.c_str(), "quiz/back", true)) open_quiz(state, state.ui.quiz.return_to);
   }
 
@@ -415,13 +415,15 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
                                  ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_AlwaysAutoResize;
   bool open = true;
-  if (ImGui::Begin("Check yourself###quiz", &open, flags)) {
+  if (ImGui::Begin((std::string(tr(Text::QuizTitle)) + "###quiz").c_str(), &open, flags)) {
     int right = 0;
     for (int k = 0; k < count; ++k)
       if (qz.picked[std::size_t(k)] == questions[std::size_t(k)].answer) ++right;
     ImGui::PushFont(fonts.small);
-    ImGui::TextColored(to_vec4(palette::kTextDim), "Question %d of %d  ·  %d right so far", q + 1, count,
-                       right);
+    ImGui::TextColored(
+        to_vec4(palette::kTextDim), "%s",
+        fill(tr(Text::QuizProgress), {std::to_string(q + 1), std::to_string(count), std::to_string(right)})
+            .c_str());
     ImGui::PopFont();
     ImGui::PushFont(fonts.heading);
     ImGui::PushTextWrapPos(0.0f);
@@ -434,10 +436,10 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
     const float full = ImGui::GetContentRegionAvail().x;
     for (int c = 0; c < int(question.choices.size()); ++c) {
       const bool is_answer = c == question.answer;
-      ImU32 fill = palette::kPanelBorder;
-      if (picked >= 0 && is_answer) fill = palette::kRight;   // the right answer, once picked
-      if (picked == c && !is_answer) fill = palette::kWrong;  // the wrong pick
-      ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(fill));
+      ImU32 face = palette::kPanelBorder;
+      if (picked >= 0 && is_answer) face = palette::kRight;   // the right answer, once picked
+      if (picked == c && !is_answer) face = palette::kWrong;  // the wrong pick
+      ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(face));
       ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0.0f, 0.5f));
       const std::string mark = picked >= 0 && is_answer ? "✓ " : picked == c ? "× " : "   ";
       const std::string label = mark + std::string(1, char('A' + c)) + "   " +
@@ -460,16 +462,17 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::TextUnformatted(question.explanation.c_str());
       ImGui::PopTextWrapPos();
-      const std::string show = "Show me in " + question.show_me.preset + " ▶";
+      const std::string show = fill(tr(Text::QuizShowMe), {question.show_me.preset});
       if (card_button(state, show.c_str(), "quiz/" + std::to_string(q) + "/showme", true)) show_me(state, q);
     }
 
     ImGui::Separator();
-    if (card_button(state, "◀ Previous", "quiz/prev", false, q > 0)) qz.question = q - 1;
+    if (card_button(state, tr(Text::QuizPrevious), "quiz/prev", false, q > 0)) qz.question = q - 1;
     ImGui::SameLine();
-    if (card_button(state, "Next question ▶", "quiz/next", picked >= 0, q + 1 < count)) qz.question = q + 1;
+    if (card_button(state, tr(Text::QuizNextQuestion), "quiz/next", picked >= 0, q + 1 < count))
+      qz.question = q + 1;
     ImGui::SameLine();
-    if (card_button(state, "Close", "quiz/close", false)) open = false;
+    if (card_button(state, tr(Text::QuizClose), "quiz/close", false)) open = false;
   }
   ImGui::End();
   ImGui::PopStyleVar(2);

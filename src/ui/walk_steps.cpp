@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ui/i18n.hpp"
 #include "ui/number_format.hpp"
 #include "ui/scale_texts.hpp"
 
@@ -38,7 +39,7 @@ std::string quoted_label(const scene::Scene& s, int j) {
 }
 
 std::string more(int count) {
-  return "… (" + std::to_string(count) + " more)";
+  return fill(tr(Text::LiveMore), {std::to_string(count)});
 }
 
 // "a, b, c" of `count` numbers given by `at(j)`, cut after `max_listed`.
@@ -85,7 +86,7 @@ std::string output_text(double y) {
 std::string divisor_text(const scene::Scene& s, const attn::Result& r) {
   switch (s.scale.mode) {
     case attn::ScaleMode::None:
-      return "no scaling";
+      return tr(Text::LiveNoScaling);
     case attn::ScaleMode::SqrtDk:
       return "÷ √" + std::to_string(s.d_k() / std::max(1, s.heads)) + " = " + short_number(r.divisor, 3);
     case attn::ScaleMode::Temperature:
@@ -106,7 +107,8 @@ std::string short_number(double value, int decimals) {
 
 std::string row_name(const scene::Scene& scene, int row) {
   const std::string& label = scene.tokens[static_cast<std::size_t>(row)];
-  return label.empty() ? "Row " + std::to_string(row) : "Row '" + clip_label(label, 16) + "'";
+  return label.empty() ? fill(tr(Text::LiveRowNumber), {std::to_string(row)})
+                       : fill(tr(Text::LiveRow), {clip_label(label, 16)});
 }
 
 std::vector<Stage> stages_for(const scene::Scene& scene) {
@@ -140,62 +142,35 @@ std::string stage_symbol(Stage stage, const scene::Scene& scene) {
   return "";
 }
 
+// Two parts of a step's text joined by a space.
+static std::string join(Text first, Text second) {
+  return std::string(tr(first)) + " " + tr(second);
+}
+
 StepText step_text(Stage stage, const scene::Scene& scene) {
   const bool projected = scene.mode == scene::Mode::Projected;
   switch (stage) {
     case Stage::Inputs:
-      return {"The tokens: X",
-              "Each token starts as a row of numbers, its features: X has one row per token. "
-              "Attention lets every token collect information from the other tokens, in a few "
-              "steps you can watch one at a time."};
+      return {tr(Text::WalkInputsTitle), tr(Text::WalkInputsBody)};
     case Stage::Projections:
-      return {"Three roles: Q, K, V",
-              std::string("Every token plays three roles. Its query asks \"what am I looking for?\", "
-                          "its key answers \"what do I have?\" (the label on a book's spine) and its "
-                          "value is \"what do I give if I'm found?\" (the book's contents). ") +
-                  (projected ? "Here they are three learned maps of the same row: Q = X W_q, "
-                               "K = X W_k, V = X W_v, so what a token looks for can differ from "
-                               "what it offers."
-                             : "This scene gives Q, K and V directly: drag a slider to change one.")};
+      return {tr(Text::WalkRolesTitle),
+              join(Text::WalkRolesBody, projected ? Text::WalkRolesLearned : Text::WalkRolesDirect)};
     case Stage::Scores:
-      return {"Scores: Q Kᵀ",
-              "How much token i attends to token j starts as one number, the dot product q_i · k_j: "
-              "large when the query and the key point the same way. All pairs at once make the n×n "
-              "grid Q Kᵀ. The values take no part in it."};
+      return {tr(Text::WalkScoresTitle), tr(Text::WalkScoresBody)};
     case Stage::Scale: {
       const ScaleTexts& t = scale_texts(scene.scale.mode);
-      return {t.step_title, t.step_body};
+      return {tr(t.step_title), tr(t.step_body)};
     }
     case Stage::Mask:
-      if (!has_mask(scene)) {
-        return {"Mask: + M (nothing hidden here)",
-                "A mask M can hide pairs: it adds 0 where token i may look at token j and −∞ where "
-                "it may not. This scene has no mask, so M is all zeros and every token sees every "
-                "token. Tick Causal in Controls to hide the future."};
-      }
-      return {"Mask: + M",
-              std::string("M adds 0 where token i may look at token j and −∞ where it may not, so "
-                          "softmax gives those pairs exactly 0 weight. ") +
-                  (scene.causal ? "The causal mask lets each token see itself and the tokens "
-                                  "before it, never the future, as when a model writes text "
-                                  "one token at a time."
-                                : "This scene's custom mask says which pairs are hidden; click a "
-                                  "cell of the Mask grid to flip it.")};
+      if (!has_mask(scene)) return {tr(Text::WalkNoMaskTitle), tr(Text::WalkNoMaskBody)};
+      return {tr(Text::WalkMaskTitle),
+              join(Text::WalkMaskBody, scene.causal ? Text::WalkMaskCausal : Text::WalkMaskCustom)};
     case Stage::Softmax:
-      return {"Softmax: scores → weights",
-              "Softmax turns each row of scores into weights: it takes e to the power of each "
-              "score and divides by the row's total. So every weight is between 0 and 1, each "
-              "row sums to 1, a larger score gets a larger share, and −∞ gets exactly 0."};
+      return {tr(Text::WalkSoftmaxTitle), tr(Text::WalkSoftmaxBody)};
     case Stage::Blend:
-      return {"Blend: weights · V",
-              "Each token's output is a blend of the value rows, mixed in the proportions of its "
-              "weights: y_i = Σ_j a_ij v_j, all rows at once Y = A V. It is a soft dictionary "
-              "lookup: a query close to one key gets almost exactly that key's value."};
+      return {tr(Text::WalkBlendTitle), tr(Text::WalkBlendBody)};
     case Stage::Output:
-      return {"The output: Y",
-              "Y has one row per token, as long as a value row. Each token now carries what it "
-              "gathered from the tokens it attended to, and a transformer passes Y to its next "
-              "layer. Drag any slider to watch every step change, then check yourself."};
+      return {tr(Text::WalkOutputTitle), tr(Text::WalkOutputBody)};
   }
   return {};
 }
@@ -216,18 +191,18 @@ std::string live_numbers(Stage stage, const scene::Scene& scene, const attn::Res
       return who + ": q = " + vector_text(r.Q, i, 3, 4) + ", k = " + vector_text(r.K, i, 3, 4) +
              ", v = " + vector_text(r.V, i, 3, 4) + ".";
     case Stage::Scores:
-      return who + " scores each key: " +
-             number_list(
-                 n, [&](int j) { return quoted_label(scene, j) + " " + short_number(r.scores(i, j), 2); }) +
-             ".";
+      return fill(tr(Text::LiveScoresEach), {who, number_list(n, [&](int j) {
+                                               return quoted_label(scene, j) + " " +
+                                                      short_number(r.scores(i, j), 2);
+                                             })});
     case Stage::Scale: {
       const auto raw = [&](int j) { return short_number(r.scores(i, j), 2); };
       const auto scaled = [&](int j) { return short_number(r.scaled(i, j), 2); };
-      return who + ": scores " + number_list(n, raw) + " → " + divisor_text(scene, r) + " → " +
-             number_list(n, scaled) + ".";
+      return fill(tr(Text::LiveScale),
+                  {who, number_list(n, raw), divisor_text(scene, r), number_list(n, scaled)});
     }
     case Stage::Mask: {
-      if (!any_allowed) return who + ": every key is hidden, so this row gets no weights and a zero output.";
+      if (!any_allowed) return fill(tr(Text::LiveMaskAllHidden), {who});
       std::vector<int> hidden;
       for (int j = 0; j < n; ++j)
         if (!allowed_cell(r, i, j)) hidden.push_back(j);
@@ -236,21 +211,20 @@ std::string live_numbers(Stage stage, const scene::Scene& scene, const attn::Res
       };
       std::string what;
       if (hidden.empty()) {
-        what = "nothing hidden";
+        what = tr(Text::LiveNothingHidden);
       } else {
+        const std::string and_ = std::string(" ") + tr(Text::LiveAnd) + " ";
         const int listed = std::min<int>(int(hidden.size()), 4);
         for (int k = 0; k < listed; ++k)
-          what += (k == 0                        ? ""
-                   : k + 1 == int(hidden.size()) ? " and "
-                                                 : ", ") +
-                  quoted_label(scene, hidden[k]);
-        if (listed < int(hidden.size())) what += " and " + std::to_string(hidden.size() - listed) + " more";
-        what += " hidden";
+          what += (k == 0 ? "" : k + 1 == int(hidden.size()) ? and_ : ", ") + quoted_label(scene, hidden[k]);
+        if (listed < int(hidden.size()))
+          what += " " + fill(tr(Text::LiveAndMore), {std::to_string(hidden.size() - listed)});
+        what = fill(tr(Text::LiveHidden), {what});
       }
-      return who + ": " + what + " → " + number_list(n, plus_m) + ".";
+      return fill(tr(Text::LiveMask), {who, what, number_list(n, plus_m)});
     }
     case Stage::Softmax: {
-      if (!any_allowed) return who + " sees no key: softmax has nothing to share, every weight is 0.";
+      if (!any_allowed) return fill(tr(Text::LiveSoftmaxNone), {who});
       // Shown as the lesson computes it: subtract the row's largest score (softmax is unchanged by
       // a shift, and e^x cannot overflow), exponentiate, divide by the sum.
       double top = -INFINITY;
@@ -263,14 +237,15 @@ std::string live_numbers(Stage stage, const scene::Scene& scene, const attn::Res
       const auto e_text = [&](int j) { return trim_zeros(format_weight(e[static_cast<std::size_t>(j)], 2)); };
       const auto w_text = [&](int j) { return weight_text(r.weights(i, j)); };
       const std::string shift =
-          top == 0 ? "e^score"
-                   : "e^(score " + std::string(top > 0 ? "− " : "+ ") + short_number(std::abs(top), 2) + ")";
-      return who + ": " + shift + " = " + number_list(n, e_text) + "; ÷ their sum " +
-             trim_zeros(format_distinct(sum, std::round(sum), 2, 10)) + " → weights " +
-             number_list(n, w_text) + " (sum 1).";
+          top == 0 ? std::string(tr(Text::LiveExpScore))
+                   : fill(tr(Text::LiveExpShifted),
+                          {std::string(top > 0 ? "− " : "+ ") + short_number(std::abs(top), 2)});
+      return fill(tr(Text::LiveSoftmax),
+                  {who, shift, number_list(n, e_text),
+                   trim_zeros(format_distinct(sum, std::round(sum), 2, 10)), number_list(n, w_text)});
     }
     case Stage::Blend: {
-      if (!any_allowed) return who + " has no weights, so its output is all zeros.";
+      if (!any_allowed) return fill(tr(Text::LiveBlendNone), {who});
       std::string terms;
       int listed = 0, total = 0;
       for (int j = 0; j < n; ++j) {
@@ -289,7 +264,7 @@ std::string live_numbers(Stage stage, const scene::Scene& scene, const attn::Res
           number_list(
               int(r.output.cols()), [&](int j) { return output_text(r.output(i, j)); }, kMaxListed) +
           "]";
-      return who + ": y = " + y + (any_allowed ? "." : " (no key was visible).");
+      return who + ": y = " + y + (any_allowed ? "." : " (" + std::string(tr(Text::LiveNoKeyVisible)) + ").");
     }
   }
   return "";

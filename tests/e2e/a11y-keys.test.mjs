@@ -3,49 +3,13 @@
 // the off-screen tables hold the weights and output (Chromium's accessibility tree).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  assertClean,
-  getState,
-  waitForState,
-  animationFrames,
-  parkMouse,
-  screenshot,
-  appOpener,
-} from "./lib/harness.mjs";
+import { assertClean, getState, waitForState, animationFrames, parkMouse, screenshot, appOpener, key, tabTo, liveText, openDemo, DESKTOP } from "./lib/a11y.mjs";
 
 const open = appOpener();
 
-// ---- the keyboard and the screen reader ---------------------------------------------------------
-
-/**
- * A key held for one frame: a press and release inside one frame would be missed by ImGui 1.86, and
- * one held much longer auto-repeats (arrows repeat after 0.275 s, which a loaded machine reaches).
- */
-async function key(page, name) {
-  await page.keyboard.down(name);
-  await animationFrames(page, 1);
-  await page.keyboard.up(name);
-  await animationFrames(page, 2);
-}
-
-/** Tab until `id` has the keyboard focus (getState().ui.keyboard.focus); returns the presses. */
-async function tabTo(page, id, most = 120) {
-  for (let presses = 1; presses <= most; presses++) {
-    await key(page, "Tab");
-    const focus = (await getState(page)).ui.keyboard.focus;
-    if (focus === id) return presses;
-  }
-  assert.fail(`Tab never reached ${id} in ${most} presses`);
-}
-
-const liveText = (page) => page.locator("#a11y-live").textContent();
-
 /** The app at 1280×720 on causal-5 (LESSONS.md §4: a direct scene, q_the = [1, 0]). */
 async function openCausal(t) {
-  const app = await open(t, { suffix: "#demo=causal-5", context: { viewport: { width: 1280, height: 720 } } });
-  await waitForState(app.page, (s) => s.scene.tokens.length === 5 && s.scene.causal, "causal-5 loaded");
-  await parkMouse(app.page);
-  return app;
+  return openDemo(open, t, "#demo=causal-5", DESKTOP, 5);
 }
 
 test("keyboard alone: Tab to Q/0/0, arrows step it (Shift a tenth), the live region says it", async (t) => {
@@ -189,5 +153,64 @@ test("screen reader: the live region and the off-screen tables are in Chromium's
   assert.ok(roles.has("status") && roles.has("table") && roles.has("columnheader") && roles.has("rowheader"), [...roles].join(", "));
   assert.ok(texts.some((s) => s.includes("query 0 component 1: 0.00")), "the accessibility tree holds the announcement");
   assert.ok(texts.some((s) => s.includes("Attention weights")), "the accessibility tree holds the weights table");
+  assertClean(app);
+});
+
+// ---- arrows on every kind of value cell, point and grid -----------------------------------------
+
+/** Tab to `id`, press `keys` (each held one frame), and return the state after the last one. */
+async function tabAndPress(page, id, keys, back = false) {
+  await tabTo(page, id, 250, back);
+  for (const name of keys) await key(page, name);
+  await animationFrames(page, 2);
+  return getState(page);
+}
+
+test("keyboard alone: arrows step compact strip cells, learned W cells, W_o cells and key-space points", async (t) => {
+  // A 16-dimensional scene at 1280×720: Q, K, V are colour strips (README "Vectors with many components").
+  let app = await openDemo(open, t, "#gen=random,4,16,16,1", DESKTOP, 4);
+  let s = await getState(app.page);
+  assert.equal(s.ui.vectors.Q, "strip", "Q is drawn as a colour strip");
+  let before = s.scene.Q[0][3];
+  s = await tabAndPress(app.page, "Q/0/3", ["ArrowRight"]);
+  // One step of a ±1 range is 0.1, landing on the finest step's grid (0.01): 0.134 → 0.23.
+  assert.ok(Math.abs(s.scene.Q[0][3] - Math.round((before + 0.1) * 100) / 100) < 1e-9, `→ on the strip cell Q/0/3: ${before} → ${s.scene.Q[0][3]}`);
+  assert.match(await liveText(app.page), /^query 0 component 3: /);
+  assertClean(app);
+
+  // A learned scene (LESSONS.md §3, learned-5x8): the cells of W_q.
+  app = await openDemo(open, t, "#demo=learned-5x8", DESKTOP, 5);
+  before = (await getState(app.page)).scene.Wq[0][0];
+  s = await tabAndPress(app.page, "Wq/0/0", ["ArrowUp", "ArrowUp"]);
+  assert.ok(s.scene.Wq[0][0] > before, `↑↑ on Wq/0/0: ${before} → ${s.scene.Wq[0][0]}`);
+  assert.match(await liveText(app.page), /^W_q row 0 column 0: /);
+  assertClean(app);
+
+  // W_o of the multi-head demo torch-mha (Heads mode): W_o[0][1] one step down.
+  app = await openDemo(open, t, "#demo=torch-mha&mode=heads", DESKTOP, 5);
+  before = (await getState(app.page)).scene.Wo[0][1];
+  s = await tabAndPress(app.page, "Wo/0/1", ["ArrowLeft"], true);  // the 8×8 W_o cells come last
+  assert.ok(s.scene.Wo[0][1] < before, `← on Wo/0/1: ${before} → ${s.scene.Wo[0][1]}`);
+  assert.match(await liveText(app.page), /^W_o row 0 column 1: /);
+  assertClean(app);
+
+  // Key space (d_k = 2, the picture is the vectors' own plane): → moves key 1 along its first component.
+  app = await openDemo(open, t, "#demo=causal-5&mode=keyspace", DESKTOP, 5);
+  const k1 = (await getState(app.page)).scene.K[1];
+  s = await tabAndPress(app.page, "keyspace/k/1", ["ArrowRight"]);
+  assert.ok(s.scene.K[1][0] > k1[0] && s.scene.K[1][1] === k1[1], `→ on keyspace/k/1: ${k1} → ${s.scene.K[1]}`);
+  assert.match(await liveText(app.page), /^key 1 'cat': \(/);
+  await screenshot(app.page, "a11y-keys-keyspace");
+  assertClean(app);
+});
+
+test("keyboard alone: each head's weights grid is a Tab stop; the arrows move over its cells with the derivation", async (t) => {
+  const app = await openDemo(open, t, "#demo=three-heads&mode=heads", DESKTOP, 5);
+  const s = await tabAndPress(app.page, "cell/head/1", ["ArrowRight", "ArrowDown"]);
+  assert.equal(s.ui.keyboard.focus, "cell/head/1");
+  assert.deepEqual(s.ui.keyboard.cell, [1, 1]);
+  assert.match(await liveText(app.page), /^head 1 weight row cat, column cat: \d/);
+  assert.match(s.ui.tooltip, /^head 1: a\[1\]\[1\]: /, "the cell's derivation shows as if hovered");
+  await screenshot(app.page, "a11y-keys-heads");
   assertClean(app);
 });

@@ -5,11 +5,10 @@
 // past its right edge, a mode bar wider than the screen). Screenshots: build/e2e/a11y-lang-*.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assertClean, getState, waitForState, requireWidget, clickWidget, animationFrames, parkMouse, screenshot, appOpener } from "./lib/harness.mjs";
+import { assertClean, getState, waitForState, requireWidget, clickWidget, animationFrames, parkMouse, screenshot, appOpener, language, openDemo, DESKTOP, PHONE } from "./lib/a11y.mjs";
 
 const open = appOpener();
-const viewport = { width: 1280, height: 720 };
-const language = (page) => page.evaluate(() => window.attentionLab.getLanguage());
+const viewport = DESKTOP;
 
 test("lang=es and lang=de switch the words; nothing overflows at 1280×720; English is the default", async (t) => {
   const en = await open(t, { context: { viewport } });
@@ -56,3 +55,56 @@ test("the browser's language is the default; the View menu picks another; lang=f
   assert.equal(await page.evaluate(() => window.attentionLab.lastError()), "link: unknown language 'fr' in lang= (languages: en, es, de)");
   assert.equal(await language(page), "es", "a refused link changes nothing");
 });
+
+// The walk-through's step and the quiz, read through the page API (getStep / getQuiz), in Spanish and
+// German: practice-qkv's softmax step (LESSONS.md §1, row 'the': weights 0.155, 0.422, 0.422) and the
+// causal question (§4: token 2 sees tokens 0, 1 and 2). Screenshots at 1280×720 and on a phone.
+const WORDS = {
+  es: {
+    title: "Softmax: puntuaciones → pesos",
+    numbers: "Fila 'the': e^(puntuación − 1) = 0.37, 1, 1; ÷ su suma 2.37 → pesos 0.155, 0.422, 0.422 (suma 1).",
+    prompt: "Con una máscara causal sobre 5 tokens, ¿a qué tokens atiende el token 2?",
+    right: "¡Correcto!",
+    explanation: /^La máscara causal es triangular inferior/,
+  },
+  de: {
+    title: "Softmax: Punktwerte → Gewichte",
+    numbers: "Zeile 'the': e^(Punktwert − 1) = 0.37, 1, 1; ÷ ihre Summe 2.37 → Gewichte 0.155, 0.422, 0.422 (Summe 1).",
+    prompt: "Mit einer kausalen Maske über 5 Tokens: Auf welche Tokens achtet Token 2?",
+    right: "Richtig!",
+    explanation: /^Die kausale Maske ist eine untere Dreiecksmatrix/,
+  },
+};
+
+for (const [lang, words] of Object.entries(WORDS)) {
+  test(`lang=${lang}: the walk-through and the quiz speak ${lang === "es" ? "Spanish" : "German"} (getStep, getQuiz); they fit at 1280×720 and on a phone`, async (t) => {
+    for (const [name, size] of [["desktop", DESKTOP], ["phone", PHONE]]) {
+      const app = await openDemo(open, t, `#demo=practice-qkv&lang=${lang}&step=6`, size, 3);
+      const { page } = app;
+      const step = await page.evaluate(() => window.attentionLab.getStep());
+      assert.equal(step.index, 5, "step=6 is the sixth step");
+      assert.equal(step.title, words.title);
+      assert.equal(step.numbers, words.numbers);
+      assert.doesNotMatch(step.text, /\b(the|and|each|weights)\b/, `the step's sentences are not English: ${step.text}`);
+      if (name === "desktop") assert.deepEqual((await getState(page)).ui.overflow, [], `${lang} walk card fits`);
+      await screenshot(page, `a11y-lang-${lang}-walk-${name}`);
+      // The quiz at the causal question: its prompt, a right pick's feedback and explanation.
+      await page.evaluate(() => window.attentionLab.openQuiz(6));
+      await page.waitForFunction(() => window.attentionLab.getQuiz().open, null, { timeout: 5000 });
+      await animationFrames(page, 3);  // the quiz window drawn, its choices' rects recorded
+      let quiz = await page.evaluate(() => window.attentionLab.getQuiz());
+      assert.equal(quiz.open, true);
+      assert.equal(quiz.questions[quiz.question], words.prompt);
+      await clickWidget(page, `quiz/6/choice/${quiz.answer}`);
+      await page.waitForFunction(() => window.attentionLab.getQuiz().picked[6] >= 0, null, { timeout: 5000 });
+      quiz = await page.evaluate(() => window.attentionLab.getQuiz());
+      assert.equal(quiz.feedback, words.right);
+      assert.match(quiz.explanation, words.explanation);
+      await parkMouse(page);
+      await animationFrames(page, 3);
+      if (name === "desktop") assert.deepEqual((await getState(page)).ui.overflow, [], `${lang} quiz fits`);
+      await screenshot(page, `a11y-lang-${lang}-quiz-${name}`);
+      assertClean(app);
+    }
+  });
+}

@@ -6,18 +6,7 @@
 // colour, its background); WCAG 2.x contrast ratio (L1 + 0.05) / (L2 + 0.05) ≥ 4.5 is AA.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  assertClean,
-  widgetRect,
-  getState,
-  waitForState,
-  requireWidget,
-  clickWidget,
-  animationFrames,
-  parkMouse,
-  screenshot,
-  appOpener,
-} from "./lib/harness.mjs";
+import { assertClean, widgetRect, getState, waitForState, requireWidget, clickWidget, animationFrames, parkMouse, screenshot, appOpener } from "./lib/a11y.mjs";
 import { readFileSync } from "node:fs";
 
 const open = appOpener();

@@ -6,13 +6,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { REPO_ROOT, appOpener, assertClean, getState, waitForState, clickWidget, dragWidget, requireWidget, parkMouse, animationFrames, screenshot } from "./lib/harness.mjs";
+import { REPO_ROOT, appOpener, assertClean, getState, waitForState, clickWidget, dragWidget, requireWidget, parkMouse, animationFrames, screenshot, PHONE } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();
 const demoFile = (name) => path.join(REPO_ROOT, "web", "demos", `${name}.json`);
 const cli = (...args) => JSON.parse(execFileSync(findCli(), ["--compact", ...args], { encoding: "utf8" }));
-const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
 
 /** |a − b| ≤ 1e-12 · max(1, |b|) entry by entry (null = −∞ must match null). */
 function assertClose(actual, expected, what) {
@@ -85,7 +84,7 @@ test("FlashAttention mode: Next/Prev/Start/Play step the tiles; m and ℓ equal 
 });
 
 test("FlashAttention on a phone (390×844) and view=flash as another spelling of mode=flash", async (t) => {
-  const app = await open(t, { suffix: "#demo=causal-5&view=flash", context: phone });
+  const app = await open(t, { suffix: "#demo=causal-5&view=flash", context: PHONE });
   const { page } = app;
   await waitForState(page, (s) => s.ui.mode === "flash", "view=flash did not open the mode");
   for (const id of ["flash/block", "flash/start", "flash/prev", "flash/next"]) await requireWidget(page, id);
@@ -127,7 +126,7 @@ test("Decode mode: each step is row t of the causal pass; the cache and the mult
   await requireWidget(page, "decode/mults");
   assertClean(app);
 
-  const phoneApp = await open(t, { suffix: "#demo=causal-5&mode=decode", context: phone });
+  const phoneApp = await open(t, { suffix: "#demo=causal-5&mode=decode", context: PHONE });
   await waitForState(phoneApp.page, (s) => s.ui.mode === "decode" && s.ui.decode !== null, "decode on a phone");
   for (let k = 0; k < 2; k++) await clickWidget(phoneApp.page, "decode/next");
   await waitForState(phoneApp.page, (s) => s.ui.decode.t === 2, "2 steps on a phone");

@@ -18,11 +18,11 @@ import {
   animationFrames,
   screenshot,
   frameStats,
+  PHONE,
 } from "./lib/harness.mjs";
 
 const open = appOpener();
 const getTraining = (page) => page.evaluate(() => window.attentionLab.getTraining());
-const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
 
 async function waitForTraining(page, probe, message, timeout = 10_000) {
   const deadline = Date.now() + timeout;
@@ -154,7 +154,7 @@ test("Train at full pace: each frame's training work stays within the 8 ms budge
 });
 
 test("Train on a phone: trains and shows every panel in one column", async (t) => {
-  const app = await open(t, { suffix: "#mode=train", context: phone });
+  const app = await open(t, { suffix: "#mode=train", context: PHONE });
   const { page } = app;
   await waitForTraining(page, (x) => x.task === "previous-token", "no run");
   await tapWidget(page, "train/play");

@@ -14,6 +14,7 @@ import {
   screenshot,
   waitForState,
   widgetRect,
+  PHONE,
 } from "./lib/harness.mjs";
 
 const open = appOpener();
@@ -158,8 +159,7 @@ async function pinch(page, cdp, [a0, b0], [a1, b1], steps = 8) {
 }
 
 test("zoom: a two-finger pinch on a grid zooms it about the fingers; elsewhere it is not the grid's", async (t) => {
-  const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
-  const { page, ...app } = await open(t, { suffix: "#gen=local,64,16,16,1&view=weights", context: phone });
+  const { page, ...app } = await open(t, { suffix: "#gen=local,64,16,16,1&view=weights", context: PHONE });
   await waitForState(page, (s) => s.scene.tokens.length === 64, "the #gen= scene did not load");
   const cdp = await page.context().newCDPSession(page);
   const cell = await requireWidget(page, "cell/weights/40/20");
@@ -185,18 +185,19 @@ test("zoom: in the one-column layout the wheel over a grid zooms it and scrolls 
   const { page, ...app } = await open(t, { suffix: "#gen=local,64,16,16,1&hide=controls,vectors", context: { viewport: { width: 600, height: 800 } } });
   await waitForState(page, (s) => s.scene.tokens.length === 64, "the #gen= scene did not load");
   const cell = await requireWidget(page, "cell/weights/20/20");
-  const fixed = await requireWidget(page, "mode/walk");
+  // A control on the page (not on a grid, not on the fixed top bar): it moves when the page scrolls.
+  const fixed = await requireWidget(page, "scores/tab/raw");
   await wheel(page, cell.cx, cell.cy, 3);
   await waitForState(page, (s) => s.ui.gridView.zoom > 1.9, "the wheel did not zoom");
   await animationFrames(page, 3);
-  const after = await requireWidget(page, "mode/walk");
+  const after = await requireWidget(page, "scores/tab/raw");
   assert.equal(after.y, fixed.y, `the screen scrolled by ${fixed.y - after.y} px under the zoom`);
   // Away from the grids the wheel still scrolls the screen.
   await wheel(page, fixed.cx, fixed.cy, -1);
   let moved = after;
   for (let k = 0; k < 20 && moved && moved.y === after.y; k++) {
     await animationFrames(page, 1);
-    moved = await widgetRect(page, "mode/walk");
+    moved = await widgetRect(page, "scores/tab/raw");
   }
   assert.ok(!moved || moved.y < after.y, "the wheel over the controls no longer scrolls the screen");
   assertClean({ page, ...app });

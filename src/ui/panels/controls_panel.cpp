@@ -16,26 +16,26 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
   // After the share buttons, on their last row when it has room (a notice below then does not push
   // the controls past their panel's height, which would wrap the buttons differently).
   const std::string label = std::string(tr(Text::Generate)) + "##generate";
-  const float w = ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const float w =
+      ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
   const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  ImGui::SameLine();
-  if (ImGui::GetCursorScreenPos().x + w > right_edge) ImGui::NewLine();
+  same_line_if_fits(w, right_edge);
   if (ImGui::Button(label.c_str())) {
     if (state.generated) state.ui.gen_draft = *state.generated;
     ImGui::OpenPopup("generate");
   }
   record_item_rect(state, "generate");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("A scene of up to 1024 tokens whose weights show a pattern (local, previous token, …)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::GenerateTip));
   if (!ImGui::BeginPopup("generate")) return;
   scene::GenSpec& g = state.ui.gen_draft;
   const float em = ImGui::GetFontSize();
-  ImGui::TextUnformatted("Generate a scene");
+  ImGui::TextUnformatted(tr(Text::GenerateTitle));
   ImGui::PushFont(fonts.small);
-  ImGui::TextDisabled("Q and K are built so the pattern appears in the weights.");
+  ImGui::TextDisabled("%s", tr(Text::GenerateNote));
   ImGui::PopFont();
   ImGui::SetNextItemWidth(12 * em);
-  if (ImGui::BeginCombo("pattern", std::string(scene::pattern_name(g.pattern)).c_str())) {
+  if (ImGui::BeginCombo((std::string(tr(Text::GeneratePattern)) + "###pattern").c_str(),
+                        std::string(scene::pattern_name(g.pattern)).c_str())) {
     for (scene::Pattern p : {scene::Pattern::Random, scene::Pattern::Local, scene::Pattern::Previous,
                              scene::Pattern::Sink, scene::Pattern::Periodic, scene::Pattern::Block}) {
       if (ImGui::Selectable(std::string(scene::pattern_name(p)).c_str(), p == g.pattern)) g.pattern = p;
@@ -44,7 +44,8 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
   }
   record_item_rect(state, "gen/pattern");
   ImGui::SetNextItemWidth(12 * em);
-  ImGui::SliderInt("tokens n", &g.n, 1, scene::kMaxTokens, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SliderInt((std::string(tr(Text::GenerateTokens)) + "###tokens").c_str(), &g.n, 1, scene::kMaxTokens,
+                   "%d", ImGuiSliderFlags_AlwaysClamp);
   record_item_rect(state, "gen/n");
   ImGui::SetNextItemWidth(12 * em);
   ImGui::SliderInt("d_k", &g.d_k, 1, scene::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp);
@@ -54,12 +55,13 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "gen/dv");
   int seed = int(g.seed & 0x7fffffff);
   ImGui::SetNextItemWidth(12 * em);
-  if (ImGui::InputInt("seed", &seed)) g.seed = std::uint32_t(std::max(seed, 0));
+  if (ImGui::InputInt((std::string(tr(Text::GenerateSeed)) + "###seed").c_str(), &seed))
+    g.seed = std::uint32_t(std::max(seed, 0));
   record_item_rect(state, "gen/seed");
   ImGui::PushFont(fonts.small);
-  ImGui::TextDisabled("link: #gen=%s", scene::gen_text(g).c_str());
+  ImGui::TextDisabled("%s", fill(tr(Text::GenerateLink), {scene::gen_text(g)}).c_str());
   ImGui::PopFont();
-  if (ImGui::Button("Generate")) {
+  if (ImGui::Button((std::string(tr(Text::GenerateGo)) + "###go").c_str())) {
     load_generated(state, g);
     ImGui::CloseCurrentPopup();
   }
@@ -117,14 +119,14 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   if (typing_requested(state, "dk")) ImGui::SetKeyboardFocusHere();
   moved = ImGui::SliderInt("##dk", &d_k, 1, std::max(8, d_k), "d_k = %d");
   if (focus_int(state, "dk", &d_k, 1, scene::kMaxDim, "d k") || moved) set_key_dim(state, d_k);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_k: length of each query and key");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::DkTip));
   record_item_rect(state, "dk");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(half);
   if (typing_requested(state, "dv")) ImGui::SetKeyboardFocusHere();
   moved = ImGui::SliderInt("##dv", &d_v, 1, std::max(8, d_v), "d_v = %d");
   if (focus_int(state, "dv", &d_v, 1, scene::kMaxDim, "d v") || moved) set_value_dim(state, d_v);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_v: length of each value (and output row)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::DvTip));
   record_item_rect(state, "dv");
   if (s.mode == scene::Mode::Projected) {  // learned scenes: the embedding's length too
     row_label("d_model");
@@ -134,9 +136,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     moved = ImGui::SliderInt("##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d");
     if (focus_int(state, "dmodel", &d_model, 1, scene::kMaxDim, "d model") || moved)
       set_model_dim(state, d_model);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "d_model: length of each embedding x_i (the rows of W_q, W_k, W_v); new W rows start at 0");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::DmodelTip));
     record_item_rect(state, "dmodel");
   }
 
@@ -185,13 +185,15 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   if (state.computed && !state.ui.compact_headers) {
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     ImGui::PushFont(fonts.small);
-    std::string hint = scale_texts(s.scale.mode).controls_hint;
+    std::string hint = tr(scale_texts(s.scale.mode).controls_hint);
     if (s.scale.mode == attn::ScaleMode::SqrtDk && s.heads > 1)  // each head divides by √ of its key size
-      hint = "each head's softmax sees Q_t K_tᵀ / √(d_k/h), √" + std::to_string(s.d_k() / s.heads) + " = " +
-             format_number(state.result.divisor, 3);
+      hint = fill(tr(Text::HeadsScaleHint),
+                  {std::to_string(s.d_k() / s.heads), format_number(state.result.divisor, 3)});
     else if (s.scale.mode == attn::ScaleMode::SqrtDk)
       hint += ", √" + std::to_string(s.d_k()) + " = " + format_number(state.result.divisor, 3);
+    ImGui::PushTextWrapPos(0.0f);  // a narrow panel (Walk through) wraps it rather than cut its end
     ImGui::TextDisabled("%s", hint.c_str());
+    ImGui::PopTextWrapPos();
     ImGui::PopFont();
   }
 

@@ -52,10 +52,7 @@ void decode_tick(AppState& state) {
 //-------------------------------------------------------------------------------------------------
 
 void draw_decode_panel(AppState& state, const Fonts& fonts) {
-  panel_header(state, fonts, "Decode with a KV cache",
-               "A decoder makes one token at a time. Step t appends k_t and v_t to the cache and attends "
-               "the new query q_t over the t+1 cached keys; nothing of an earlier step is computed again.",
-               3);
+  panel_header(state, fonts, tr(Text::DecodeTitle), tr(Text::DecodeHint), 3);
   DecodeStepper& d = state.ui.decode;
   if (!state.computed || !d.trace) return;
   const int n = state.scene.n();
@@ -63,18 +60,19 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
       std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
   int want = d.t;
   ImGui::BeginDisabled(d.t == 0);
-  if (ImGui::Button("|◀ Start", ImVec2(button_w, 0))) want = 0;
+  if (ImGui::Button(tr(Text::StepStart), ImVec2(button_w, 0))) want = 0;
   record_item_rect(state, "decode/start");
   ImGui::SameLine();
-  if (ImGui::Button("◀ Prev", ImVec2(button_w, 0))) want = d.t - 1;
+  if (ImGui::Button(tr(Text::WalkPrev), ImVec2(button_w, 0))) want = d.t - 1;
   record_item_rect(state, "decode/prev");
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(d.t == n - 1);
-  if (ImGui::Button("Next ▶", ImVec2(button_w, 0))) want = d.t + 1;
+  if (ImGui::Button(tr(Text::WalkNext), ImVec2(button_w, 0))) want = d.t + 1;
   record_item_rect(state, "decode/next");
   ImGui::SameLine();
-  if (ImGui::Button(d.playing ? "Pause" : "Play", ImVec2(button_w, 0))) {
+  if (ImGui::Button((std::string(tr(d.playing ? Text::Pause : Text::Play)) + "###decode-play").c_str(),
+                    ImVec2(button_w, 0))) {
     d.playing = !d.playing;
     d.play_clock = kPlaySeconds;
   }
@@ -87,20 +85,21 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
 
   ImGui::Spacing();
   ImGui::PushFont(fonts.heading);
-  ImGui::Text("Step t = %d of %d: \"%s\"", d.t, n - 1, fit_text(state.scene.tokens[std::size_t(d.t)], 12.0f * ImGui::GetFontSize()).c_str());
+  ImGui::TextUnformatted(fill(tr(Text::DecodeStep),
+                              {std::to_string(d.t), std::to_string(n - 1),
+                               fit_text(state.scene.tokens[std::size_t(d.t)], 12.0f * ImGui::GetFontSize())})
+                             .c_str());
   ImGui::PopFont();
-  ImGui::TextWrapped("The cache holds %d %s. q_%d is scored against each cached key, softmax gives the "
-                     "weights, and y_%d blends the cached values.",
-                     d.t + 1, d.t == 0 ? "key and value" : "keys and values", d.t, d.t);
-  if (!state.scene.causal)
-    ImGui::TextColored(to_vec4(palette::kTextDim),
-                       "Decoding is causal: token t sees tokens 0…t (the Explore screen's pass is not causal).");
+  ImGui::TextWrapped("%s", fill(tr(d.t == 0 ? Text::DecodeHoldsOne : Text::DecodeHolds),
+                                {std::to_string(d.t), std::to_string(d.t + 1)})
+                               .c_str());
+  if (!state.scene.causal) ImGui::TextColored(to_vec4(palette::kTextDim), "%s", tr(Text::DecodeCausal));
 
   // The multiply counter.
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::PushFont(fonts.heading);
-  ImGui::TextUnformatted("Multiplies so far");
+  ImGui::TextUnformatted(tr(Text::DecodeMults));
   ImGui::PopFont();
   const float em = ImGui::GetFontSize();
   const float bar_w = ImGui::GetContentRegionAvail().x - 9.0f * em;
@@ -120,14 +119,14 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
                 text.c_str());
     ImGui::Dummy(ImVec2(bar_w, h));
   };
-  counter("with cache", d.mults_with, palette::with_alpha(palette::kAccent, 150));
+  counter(tr(Text::WithCache), d.mults_with, palette::with_alpha(palette::kAccent, 150));
   record_item_rect(state, "decode/mults");
-  counter("without cache", d.mults_without, palette::with_alpha(palette::kQuery, 150));
+  counter(tr(Text::WithoutCache), d.mults_without, palette::with_alpha(palette::kQuery, 150));
   ImGui::PushFont(fonts.small);
-  ImGui::TextWrapped("Without a cache every step reruns the pass on the whole prefix (projections of every "
-                     "token, the full (t+1)×(t+1) QKᵀ and A V). Over all %d steps: %s with the cache, %s without.",
-                     n, with_commas(d.trace->mults_with_cache).c_str(),
-                     with_commas(d.trace->mults_without_cache).c_str());
+  ImGui::TextWrapped("%s",
+                     fill(tr(Text::DecodeWithout), {std::to_string(n), with_commas(d.trace->mults_with_cache),
+                                                    with_commas(d.trace->mults_without_cache)})
+                         .c_str());
   ImGui::PopFont();
 }
 
@@ -136,10 +135,7 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
 //-------------------------------------------------------------------------------------------------
 
 void draw_decode_cache(AppState& state, const Fonts& fonts) {
-  panel_header(state, fonts, "The cache at step t",
-               "Rows 0…t of K and V, the newest lit. The bars are q_t's weights over the cache; y_t is their "
-               "blend of the values, the same numbers as row t of the causal full pass.",
-               2);
+  panel_header(state, fonts, tr(Text::DecodeCacheTitle), tr(Text::DecodeCacheHint), 2);
   const DecodeStepper& d = state.ui.decode;
   if (!state.computed || !d.trace) return;
   const attn::Result& r = state.result;
@@ -151,7 +147,8 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   float num_w = ImGui::CalcTextSize("−0.000").x + 0.8f * em;
   float label_w = 6.0f * em, weight_w = 10.0f * em, gap = 1.5f * em;
   // A narrow panel (a phone) keeps K, the weights and V side by side: small numbers, short bars.
-  const bool compact = label_w + float(d_k + d_v) * num_w + weight_w + 2.0f * gap > ImGui::GetContentRegionAvail().x;
+  const bool compact =
+      label_w + float(d_k + d_v) * num_w + weight_w + 2.0f * gap > ImGui::GetContentRegionAvail().x;
   if (compact) {
     ImGui::PushFont(fonts.small);
     num_w = ImGui::CalcTextSize("−0.000").x + 0.4f * em;
@@ -175,9 +172,9 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   // The query row q_t, above the keys it is scored against.
   ImGui::PushFont(fonts.small);
   ImVec2 p = ImGui::GetCursorScreenPos();
-  dl->AddText(ImVec2(p.x + x_k, p.y), palette::kTextDim, "K cache (keys k_j)");
-  dl->AddText(ImVec2(p.x + x_w, p.y), palette::kTextDim, "weights a_tj");
-  dl->AddText(ImVec2(p.x + x_v, p.y), palette::kTextDim, "V cache (values v_j)");
+  dl->AddText(ImVec2(p.x + x_k, p.y), palette::kTextDim, tr(Text::DecodeKCache));
+  dl->AddText(ImVec2(p.x + x_w, p.y), palette::kTextDim, tr(Text::DecodeWeights));
+  dl->AddText(ImVec2(p.x + x_v, p.y), palette::kTextDim, tr(Text::DecodeVCache));
   ImGui::Dummy(ImVec2(total_w, fonts.small->FontSize + 0.2f * em));
   p = ImGui::GetCursorScreenPos();
   const std::string q_label = "q_" + std::to_string(d.t);
@@ -190,10 +187,12 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   for (int j = 0; j <= d.t; ++j) {
     p = ImGui::GetCursorScreenPos();
     const bool newest = j == d.t;
-    if (newest) dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.1f * em), palette::kAccentSoft, 0.2f * em);
+    if (newest)
+      dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.1f * em), palette::kAccentSoft, 0.2f * em);
     const float ty = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
-    dl->AddText(ImVec2(p.x, ty), newest ? palette::kAccent : palette::kText,
-                fit_text(std::to_string(j) + " " + state.scene.tokens[std::size_t(j)], label_w - 0.3f * em).c_str());
+    dl->AddText(
+        ImVec2(p.x, ty), newest ? palette::kAccent : palette::kText,
+        fit_text(std::to_string(j) + " " + state.scene.tokens[std::size_t(j)], label_w - 0.3f * em).c_str());
     const float sy = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
     numbers(ImVec2(p.x, sy), x_k, K, j, palette::kKey);
     // The weight as a bar with its number.
@@ -213,7 +212,8 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   const std::string y_label = "y_" + std::to_string(d.t) + " = Σ a_tj v_j";
   // Right-aligned against the values it names (a narrow panel has little room before them).
   const float y_label_w = ImGui::CalcTextSize(y_label.c_str()).x;
-  dl->AddText(ImVec2(p.x + std::max(0.0f, x_v - 0.6f * em - y_label_w), p.y), palette::kText, y_label.c_str());
+  dl->AddText(ImVec2(p.x + std::max(0.0f, x_v - 0.6f * em - y_label_w), p.y), palette::kText,
+              y_label.c_str());
   numbers(p, x_v, st.output, 0, palette::kText);
   ImGui::Dummy(ImVec2(total_w, row_h));
   record_item_rect(state, "decode/output");

@@ -18,10 +18,6 @@ namespace {
 
 constexpr double kPlaySeconds = 0.8;  // Play: one tile per this many seconds
 
-std::string plural(long long count, const char* one, const char* many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
-}
-
 // A tiny difference in scientific notation: "1.1e-16".
 std::string sci(double x) {
   char text[32];
@@ -61,11 +57,7 @@ void flash_tick(AppState& state) {
 //-------------------------------------------------------------------------------------------------
 
 void draw_flash_panel(AppState& state, const Fonts& fonts) {
-  panel_header(state, fonts, "FlashAttention: the online softmax",
-               "The same softmax, one B×B tile of scores at a time. Each query row keeps a running max m, "
-               "a running sum ℓ of exp(s − m) and an unnormalized output O. When a tile holds a bigger "
-               "score, ℓ and O are rescaled by α = exp(m_old − m_new); at the end y = O / ℓ.",
-               3);
+  panel_header(state, fonts, tr(Text::FlashTitle), tr(Text::FlashHint), 3);
   FlashStepper& f = state.ui.flash;
   if (!state.computed || !f.pass) return;
   const attn::OnlinePass& pass = *f.pass;
@@ -74,12 +66,13 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
 
   // Block size.
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Block size");
-  ImGui::SameLine(6.0f * em);
+  ImGui::TextUnformatted(tr(Text::BlockSize));
+  ImGui::SameLine(
+      std::max(6.0f * em, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(Text::BlockSize)).x + 0.8f * em));
   ImGui::SetNextItemWidth(-FLT_MIN);
   int block = f.block;
   if (typing_requested(state, "flash/block")) ImGui::SetKeyboardFocusHere();
-  const bool dragged = ImGui::SliderInt("##flash-block", &block, 1, std::max(n, 2), "B = %d tokens");
+  const bool dragged = ImGui::SliderInt("##flash-block", &block, 1, std::max(n, 2), tr(Text::BlockFormat));
   if ((focus_int(state, "flash/block", &block, 1, n, "block size B") || dragged) && block != f.block) {
     f.block = std::clamp(block, 1, n);
     f.step = 0;
@@ -89,21 +82,23 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "flash/block");
 
   // Start / Prev / Next / Play.
-  const float button_w = std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
+  const float button_w =
+      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
   int want = f.step;
   ImGui::BeginDisabled(f.step == 0);
-  if (ImGui::Button("|◀ Start", ImVec2(button_w, 0))) want = 0;
+  if (ImGui::Button(tr(Text::StepStart), ImVec2(button_w, 0))) want = 0;
   record_item_rect(state, "flash/start");
   ImGui::SameLine();
-  if (ImGui::Button("◀ Prev", ImVec2(button_w, 0))) want = f.step - 1;
+  if (ImGui::Button(tr(Text::WalkPrev), ImVec2(button_w, 0))) want = f.step - 1;
   record_item_rect(state, "flash/prev");
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(f.finished());
-  if (ImGui::Button("Next ▶", ImVec2(button_w, 0))) want = f.step + 1;
+  if (ImGui::Button(tr(Text::WalkNext), ImVec2(button_w, 0))) want = f.step + 1;
   record_item_rect(state, "flash/next");
   ImGui::SameLine();
-  if (ImGui::Button(f.playing ? "Pause" : "Play", ImVec2(button_w, 0))) {
+  if (ImGui::Button((std::string(tr(f.playing ? Text::Pause : Text::Play)) + "###flash-play").c_str(),
+                    ImVec2(button_w, 0))) {
     f.playing = !f.playing;
     f.play_clock = kPlaySeconds;  // the first step at once
   }
@@ -117,16 +112,18 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
   // What this step did.
   ImGui::Spacing();
   ImGui::PushFont(fonts.heading);
-  ImGui::Text("Step %d of %d", f.step, total);
+  ImGui::TextUnformatted(fill(tr(Text::StepOf), {std::to_string(f.step), std::to_string(total)}).c_str());
   ImGui::PopFont();
   if (f.step == 0) {
-    ImGui::TextWrapped("Before the first tile: every row has m = −∞, ℓ = 0 and O = 0. Press Next.");
+    ImGui::TextWrapped("%s", tr(Text::FlashBefore));
   } else {
     const attn::OnlineStep& st = f.last;
-    ImGui::TextWrapped("Tile (%d, %d): queries %s × keys %s", st.row_block, st.col_block,
-                       span(st.row_begin, st.row_end).c_str(), span(st.col_begin, st.col_end).c_str());
+    ImGui::TextWrapped(
+        "%s", fill(tr(Text::FlashTile), {std::to_string(st.row_block), std::to_string(st.col_block),
+                                         span(st.row_begin, st.row_end), span(st.col_begin, st.col_end)})
+                  .c_str());
     if (st.skipped) {
-      ImGui::TextColored(to_vec4(palette::kTextDim), "Skipped: the mask hides every cell, nothing is computed.");
+      ImGui::TextColored(to_vec4(palette::kTextDim), "%s", tr(Text::FlashSkipped));
     } else {
       int grew = 0;
       double smallest = 1.0;
@@ -137,20 +134,22 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
         }
       if (grew > 0) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kQuery));
-        ImGui::TextWrapped("The max grew in %s: their ℓ and O were multiplied by α = exp(m_old − m_new)%s%s.",
-                           plural(grew, "row", "rows").c_str(), grew == 1 ? " = " : " down to ",
-                           format_weight(smallest, 3).c_str());
+        const std::string alpha = format_weight(smallest, 3);
+        ImGui::TextWrapped("%s", (grew == 1 ? fill(tr(Text::FlashGrewOne), {alpha})
+                                            : fill(tr(Text::FlashGrewMany), {std::to_string(grew), alpha}))
+                                     .c_str());
         ImGui::PopStyleColor();
       } else {
-        ImGui::TextWrapped("No row's max grew: the tile's exp(s − m) were added to ℓ and O as they are.");
+        ImGui::TextWrapped("%s", tr(Text::FlashNoGrowth));
       }
     }
   }
   if (f.finished()) {
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
-    ImGui::TextWrapped("Same as softmax: max |Δ| = %s between O / ℓ and softmax(QKᵀ/s + M) V.",
-                       f.max_abs_diff == 0.0 ? "0" : sci(f.max_abs_diff).c_str());
+    ImGui::TextWrapped(
+        "%s",
+        fill(tr(Text::FlashSame), {f.max_abs_diff == 0.0 ? std::string("0") : sci(f.max_abs_diff)}).c_str());
     ImGui::PopStyleColor();
   }
 
@@ -159,11 +158,14 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
   ImGui::Separator();
   ImGui::PushFont(fonts.small);
   const long long B = pass.block(), d_v = pass.O().cols();
-  ImGui::TextWrapped("Memory: scores held at once: one tile, B×B = %lld numbers. The full n×n matrix (%d×%d = "
-                     "%lld) is never stored. Per row it keeps m and ℓ (2n = %d) and O (n×d_v = %lld).",
-                     B * B, n, n, static_cast<long long>(n) * n, 2 * n, n * d_v);
-  ImGui::TextWrapped("Tiles so far: %d computed, %d skipped (%d left).", pass.tiles_computed(),
-                     pass.tiles_skipped(), total - f.step);
+  ImGui::TextWrapped("%s", fill(tr(Text::FlashMemory), {std::to_string(B * B), std::to_string(n),
+                                                        std::to_string(static_cast<long long>(n) * n),
+                                                        std::to_string(2 * n), std::to_string(n * d_v)})
+                               .c_str());
+  ImGui::TextWrapped(
+      "%s", fill(tr(Text::FlashTiles), {std::to_string(pass.tiles_computed()),
+                                        std::to_string(pass.tiles_skipped()), std::to_string(total - f.step)})
+                .c_str());
   ImGui::PopFont();
   record_item_rect(state, "flash/memory");
 }
@@ -193,8 +195,8 @@ void draw_flash_tiles(AppState& state) {
       if (hidden && done) dl->AddRectFilled(a, b, palette::with_alpha(palette::kBackground, 120));
       dl->AddRect(a, b, palette::kTileLine, 0.0f, 0, 1.0f);
       if (current)
-        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), hidden ? palette::kTextDim : palette::kAccent,
-                    0.0f, 0, std::max(2.0f, 0.2f * em));
+        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
+                    hidden ? palette::kTextDim : palette::kAccent, 0.0f, 0, std::max(2.0f, 0.2f * em));
     }
   dl->PopClipRect();
 }
@@ -204,10 +206,7 @@ void draw_flash_tiles(AppState& state) {
 //-------------------------------------------------------------------------------------------------
 
 void draw_flash_rows(AppState& state, const Fonts& fonts) {
-  panel_header(state, fonts, "Running state per query row",
-               "m: the largest scaled score (q·k ÷ the scale) seen so far (bar from 0). ℓ: Σ exp(s − m) over the keys seen (bar up to "
-               "n). α: this step's rescale. O / ℓ: the output if the keys stopped here, beside softmax's.",
-               1);
+  panel_header(state, fonts, tr(Text::FlashRowsTitle), tr(Text::FlashRowsHint), 1);
   const FlashStepper& f = state.ui.flash;
   if (!state.computed || !f.pass) return;
   const attn::OnlinePass& pass = *f.pass;
@@ -235,10 +234,10 @@ void draw_flash_rows(AppState& state, const Fonts& fonts) {
   const float x_m = head.x + label_w, x_l = x_m + bar_w + 0.5f * em, x_a = x_l + bar_w + 0.5f * em;
   const float x_p = x_a + alpha_w, x_f = x_p + out_w + 0.5f * em;
   ImGui::PushFont(fonts.small);
-  dl->AddText(ImVec2(x_m, head.y), palette::kTextDim, "m (running max)");
-  dl->AddText(ImVec2(x_l, head.y), palette::kTextDim, "ℓ (running sum)");
+  dl->AddText(ImVec2(x_m, head.y), palette::kTextDim, tr(Text::FlashColMax));
+  dl->AddText(ImVec2(x_l, head.y), palette::kTextDim, tr(Text::FlashColSum));
   dl->AddText(ImVec2(x_a, head.y), palette::kTextDim, "α");
-  dl->AddText(ImVec2(x_p, head.y), palette::kTextDim, "O / ℓ now");
+  dl->AddText(ImVec2(x_p, head.y), palette::kTextDim, tr(Text::FlashColNow));
   dl->AddText(ImVec2(x_f, head.y), palette::kTextDim, "softmax · V");
   ImGui::PopFont();
   ImGui::Dummy(ImVec2(total_w, fonts.small->FontSize + 0.3f * em));
@@ -249,9 +248,12 @@ void draw_flash_rows(AppState& state, const Fonts& fonts) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const bool in_block = f.step > 0 && i >= f.last.row_begin && i < f.last.row_end;
-      if (in_block) dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.15f * em), palette::kAccentSoft, 0.2f * em);
+      if (in_block)
+        dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.15f * em), palette::kAccentSoft,
+                          0.2f * em);
       const float text_y = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
-      dl->AddText(ImVec2(p.x, text_y), palette::kText, fit_text(state.scene.tokens[std::size_t(i)], label_w - 0.4f * em).c_str());
+      dl->AddText(ImVec2(p.x, text_y), palette::kText,
+                  fit_text(state.scene.tokens[std::size_t(i)], label_w - 0.4f * em).c_str());
       const double m = pass.m()[std::size_t(i)], l = pass.l()[std::size_t(i)];
       const bool seen = l > 0.0;
       ImGui::PushFont(fonts.small);

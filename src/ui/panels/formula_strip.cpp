@@ -12,27 +12,27 @@ namespace ui {
 const char* term_caption(const AppState& state, Term term) {
   switch (term) {
     case Term::Output:
-      return "Y = A V: each output row is the value rows blended with that token's weights.";
+      return tr(Text::TermOutput);
     case Term::Weights:
-      return "softmax turns each row of scores into weights ≥ 0 that sum to 1.";
+      return tr(Text::TermWeights);
     case Term::Scores:
-      return "QKᵀ: every query dotted with every key: how well token i's question matches token j's label.";
+      return tr(Text::TermScores);
     case Term::Queries:
-      return "Q: one query per token, what am I looking for?";
+      return tr(Text::TermQueries);
     case Term::Keys:
-      return "Kᵀ: the keys, transposed (scores = Q @ K.T). A key says: what do I have?";
+      return tr(Text::TermKeys);
     case Term::Values:
-      return "V: what each token gives when it is found. Values never enter the scores.";
+      return tr(Text::TermValues);
     case Term::Tokens:
-      return "Each token plays three roles: a query, a key and a value.";
+      return tr(Text::TermTokens);
     case Term::Scale:
-      return scale_texts(state.scene.scale.mode).formula_help;
+      return tr(scale_texts(state.scene.scale.mode).formula_help);
     case Term::Mask:
-      return "M is 0 where a token may look and −∞ where it may not, so those weights become exactly 0.";
+      return tr(Text::TermMask);
     case Term::None:
       break;
   }
-  return "Hover any part of the formula or any panel to see how they connect.";
+  return tr(Text::TermNone);
 }
 
 void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, float max_width) {

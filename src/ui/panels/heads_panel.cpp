@@ -51,12 +51,12 @@ void average_tooltip(AppState& state, int i, int j) {
     }
     terms += (t ? " + " : "") + format_weight(r.heads[std::size_t(t)].weights(i, j), 3);
   }
-  const std::string line1 = "average of the " + std::to_string(h) + " heads: a[" + std::to_string(i) + "][" +
-                            std::to_string(j) + "] = (" + terms + ") / " + std::to_string(h) + " = " +
-                            format_weight(r.weights_mean(i, j), 4);
+  const std::string line1 = fill(tr(Text::HeadsAverageLine), {std::to_string(h)}) + " a[" +
+                            std::to_string(i) + "][" + std::to_string(j) + "] = (" + terms + ") / " +
+                            std::to_string(h) + " = " + format_weight(r.weights_mean(i, j), 4);
   ImGui::BeginTooltip();
   ImGui::TextUnformatted(line1.c_str());
-  ImGui::TextDisabled("PyTorch's MultiheadAttention returns this average as its attention weights.");
+  ImGui::TextDisabled("%s", tr(Text::HeadsAverageNote));
   ImGui::EndTooltip();
   state.ui.next_tooltip += line1 + "\n";
 }
@@ -71,11 +71,8 @@ ImU32 head_color(int head) {
 
 void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   const int h = state.scene.heads;
-  panel_header(state, fonts,
-               ("Weights of " + std::to_string(h) + " heads  A_t = softmax(Q_t K_tᵀ / s + M)").c_str(),
-               "One grid per head (each its own columns of Q and K), then their average. Click a head to "
-               "focus it: Scores, Mask and the tooltips then describe that head.",
-               2);
+  panel_header(state, fonts, fill(tr(Text::HeadsWeightsTitle), {std::to_string(h)}).c_str(),
+               tr(Text::HeadsWeightsHint), 2);
   state.weights_grid.visible = false;
   state.head_grids.assign(std::size_t(h) + 1, GridGeometry{});
   if (!state.computed || int(state.heads.heads.size()) != h) return;
@@ -121,6 +118,7 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
   const ImVec4 clip(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x,
                     dl->GetClipRectMax().y);
   int hover_grid = -1, hover_i = -1, hover_j = -1;
+  ImVec2 keyed_cell(-1.0f, -1.0f);  // a cell the keyboard "hovers": its tooltip goes beside it
 
   for (int g = 0; g < grids; ++g) {
     const bool average = g == h;
@@ -132,15 +130,16 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
     const bool focused = !average && g == state.ui.focus_head;
     if (average) {
       ImGui::AlignTextToFramePadding();
-      ImGui::TextColored(to_vec4(palette::kTextDim), "average");
+      ImGui::TextColored(to_vec4(palette::kTextDim), "%s", tr(Text::HeadsAverage));
     } else {
-      const std::string label = (focused ? "● head " : "head ") + std::to_string(g);
+      const std::string label = (focused ? "● " : "") + fill(tr(Text::HeadLabel), {std::to_string(g)}) +
+                                "###head" + std::to_string(g);
       ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(head_color(g)));
       ImGui::PushStyleColor(ImGuiCol_Button, focused ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
       if (ImGui::Button(label.c_str())) set_focus_head(state, g);
       ImGui::PopStyleColor(2);
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Focus head %d: Scores, Mask and tooltips describe it", g);
+        ImGui::SetTooltip("%s", fill(tr(Text::HeadFocusTip), {std::to_string(g)}).c_str());
       record_item_rect(state, "head/" + std::to_string(g) + "/focus");
     }
     ImGui::PopID();
@@ -195,6 +194,23 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
       hover_j = std::min(n - 1, int((mouse.x - gmin.x) / cell));
       if (!average && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) set_focus_head(state, g);
     }
+    // The keyboard: each grid is one Tab stop ("cell/head/t", "cell/head/average"); the arrows move
+    // over its cells and the cell's derivation shows as if hovered.
+    int key_i = -1, key_j = -1;
+    if (focus_grid(state, average ? "cell/head/average" : "cell/head/" + std::to_string(g), gmin, cell, n, n,
+                   &key_i, &key_j)) {
+      announce(state,
+               (average ? std::string("average weight") : "head " + std::to_string(g) + " weight") + " row " +
+                   fit_text(state.scene.tokens[std::size_t(key_i)], 12.0f * em) + ", column " +
+                   fit_text(state.scene.tokens[std::size_t(key_j)], 12.0f * em) + ": " +
+                   (r.allowed(key_i, key_j) ? format_number(w(key_i, key_j), 3) : std::string("masked")));
+      if (hover_grid < 0) {
+        hover_grid = g;
+        hover_i = key_i;
+        hover_j = key_j;
+        keyed_cell = ImVec2(gmin.x + cell * float(key_j), gmin.y + cell * float(key_i));
+      }
+    }
     if (state.hovered_row >= 0 && state.hovered_col >= 0 && state.hovered_row < n && state.hovered_col < n) {
       const ImVec2 a(gmin.x + cell * float(state.hovered_col), gmin.y + cell * float(state.hovered_row));
       outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::kSelection, std::max(1.5f, 0.1f * em));
@@ -208,6 +224,7 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
     state.next_hovered_row = hover_i;
     state.next_hovered_col = hover_j;
     state.next_hovered_term = Term::Weights;
+    if (keyed_cell.x >= 0.0f) place_tooltip_beside_cell(keyed_cell, cell);
     if (hover_grid == h)
       average_tooltip(state, hover_i, hover_j);
     else
@@ -248,10 +265,8 @@ void draw_heads_output_panel(AppState& state, const Fonts& fonts) {
   const scene::Scene& s = state.scene;
   const int h = s.heads;
   const bool mapped = s.Wo.size() != 0;
-  panel_header(
-      state, fonts, mapped ? "Output  concat(Y_0 … Y_h−1) · W_o" : "Output  concat(Y_0 … Y_h−1)",
-      "Each head blends its own value columns: Y_t = A_t V_t. The heads' outputs side by side are the "
-      "concat; W_o (drag its cells) mixes them into the output.");
+  panel_header(state, fonts, tr(mapped ? Text::HeadsOutputTitleWo : Text::HeadsOutputTitle),
+               tr(Text::HeadsOutputHint));
   if (!state.computed) return;
   const attn::HeadsResult& r = state.heads;
   const float em = ImGui::GetFontSize();
@@ -284,12 +299,12 @@ void draw_heads_output_panel(AppState& state, const Fonts& fonts) {
   if (mapped) {
     ImGui::Text("W_o  (d_v × d_out = %d × %d)", int(s.Wo.rows()), int(s.Wo.cols()));
     ImGui::SameLine();
-    if (ImGui::SmallButton("remove W_o")) remove_wo(state);
+    if (ImGui::SmallButton((std::string(tr(Text::RemoveWo)) + "###wo-remove").c_str())) remove_wo(state);
     record_item_rect(state, "Wo/remove");
   } else {
-    ImGui::TextUnformatted("No W_o: the output is the concat.");
+    ImGui::TextUnformatted(tr(Text::NoWo));
     ImGui::SameLine();
-    if (ImGui::SmallButton("add W_o")) add_wo(state);
+    if (ImGui::SmallButton((std::string(tr(Text::AddWo)) + "###wo-add").c_str())) add_wo(state);
     record_item_rect(state, "Wo/add");
   }
   ImGui::PopFont();
@@ -299,19 +314,24 @@ void draw_heads_output_panel(AppState& state, const Fonts& fonts) {
       ImGui::PushID(row);
       const ImVec2 p = ImGui::GetCursorScreenPos();
       ImGui::GetWindowDrawList()->AddText(p, head_color(row / dv_head),
-                                          ("row " + std::to_string(row)).c_str());
+                                          fill(tr(Text::RowLabel), {std::to_string(row)}).c_str());
       ImGui::Dummy(ImVec2(label_w - ImGui::GetStyle().ItemSpacing.x, ImGui::GetFrameHeight()));
       for (int c = 0; c < int(s.Wo.cols()); ++c) {
         ImGui::SameLine();
         ImGui::PushID(c);
         double value = s.Wo(row, c);
         ImGui::SetNextItemWidth(cell_w - ImGui::GetStyle().ItemSpacing.x);
-        if (ImGui::SliderScalar("##wo", ImGuiDataType_Double, &value, &lo, &hi, "%.2f"))
-          set_wo_entry(state, row, c, value);
+        const std::string cell_id = "Wo/" + std::to_string(row) + "/" + std::to_string(c);
+        if (typing_requested(state, cell_id)) ImGui::SetKeyboardFocusHere();  // Enter: type a number
+        bool moved = ImGui::SliderScalar("##wo", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
+        // The keyboard: arrows step the focused cell ("W_o row 0 column 1: 1.00").
+        moved |= focus_value(state, cell_id, &value, lo, hi, state.wo_range,
+                             "W_o row " + std::to_string(row) + " column " + std::to_string(c));
+        if (moved && std::isfinite(value)) set_wo_entry(state, row, c, value);
         if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-          ImGui::SetTooltip("W_o[%d][%d] = %s   (drag, or Ctrl+click to type)", row, c,
-                            format_number(value, 4).c_str());
-        record_item_rect(state, "Wo/" + std::to_string(row) + "/" + std::to_string(c));
+          ImGui::SetTooltip("W_o[%d][%d] = %s   %s", row, c, format_number(value, 4).c_str(),
+                            tr(Text::DragOrType));
+        record_item_rect(state, cell_id);
         ImGui::PopID();
       }
       ImGui::PopID();
@@ -351,9 +371,10 @@ void draw_heads_control(AppState& state) {
     ImGui::PopID();
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip(fits ? "%d heads of d_k/h = %d, d_v/h = %d columns each"
-                             : "%d heads do not divide d_k = %d and d_v = %d",
-                        h, fits ? s.d_k() / h : s.d_k(), fits ? s.d_v() / h : s.d_v());
+      ImGui::SetTooltip("%s", fill(tr(fits ? Text::HeadsFitTip : Text::HeadsNoFitTip),
+                                   {std::to_string(h), std::to_string(fits ? s.d_k() / h : s.d_k()),
+                                    std::to_string(fits ? s.d_v() / h : s.d_v())})
+                                  .c_str());
     record_item_rect(state, "heads/" + std::to_string(h));
   }
   ImGui::EndGroup();

@@ -157,9 +157,9 @@ void draw_grid_switches(AppState& state, const Fonts& fonts, HeatmapKind kind, I
                         const std::string& title) {
   const bool scores = kind == HeatmapKind::Scores;
   const std::string a = scores ? captions::grid_caption(captions::Grid::Raw, state.scene, state.result).tab
-                               : std::string("H entropy");
+                               : std::string(tr(Text::EntropyToggle));
   const std::string b = scores ? captions::grid_caption(captions::Grid::Scaled, state.scene, state.result).tab
-                               : std::string("□ largest");
+                               : std::string(tr(Text::LargestToggle));
   const ImGuiStyle& style = ImGui::GetStyle();
   const float chips_w = ImGui::CalcTextSize(a.c_str()).x + ImGui::CalcTextSize(b.c_str()).x +
                         4.0f * style.FramePadding.x + style.ItemSpacing.x;
@@ -173,24 +173,19 @@ void draw_grid_switches(AppState& state, const Fonts& fonts, HeatmapKind kind, I
   if (scores) {
     if (chip(state, (a + "##raw").c_str(), "scores/tab/raw", state.ui.scores_tab == ScoresTab::Raw))
       state.ui.scores_tab = ScoresTab::Raw;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Raw scores Q Kᵀ, every pair (masked ones too)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RawTabTip));
     ImGui::SameLine();
     if (chip(state, (b + "##scaled").c_str(), "scores/tab/scaled", state.ui.scores_tab == ScoresTab::Scaled))
       state.ui.scores_tab = ScoresTab::Scaled;
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("What softmax sees: the scaled scores + M (−∞ where masked)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ScaledTabTip));
   } else {
     if (chip(state, (a + "##entropy").c_str(), "weights/entropy", state.ui.show_entropy))
       state.ui.show_entropy = !state.ui.show_entropy;
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "Each row's entropy H in bits: 0 = all weight on one key,\n"
-          "log₂ k = spread evenly over its k visible keys");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::EntropyTip));
     ImGui::SameLine();
     if (chip(state, (b + "##argmax").c_str(), "weights/argmax", state.ui.show_argmax))
       state.ui.show_argmax = !state.ui.show_argmax;
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Outline each row's largest weight (the first one on a tie)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::LargestTip));
   }
   if (on_title_line) ImGui::SetCursorScreenPos(after_header);
 }
@@ -248,7 +243,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   captions::Caption caption = captions::grid_caption(which, state.scene, state.result);
   if (raw && state.scene.heads > 1) {  // the focused head's
     const std::string t = std::to_string(state.ui.focus_head);
-    caption.title = "Scores  Q_" + t + " K_" + t + "ᵀ  (head " + t + ")";
+    caption.title = fill(tr(Text::HeadScoresTitle), {t});
   }
   const ImVec2 header_pos = ImGui::GetCursorScreenPos();
   // Scores and Weights sit side by side: two hint lines each (the longer one wraps) keep the grids level.
@@ -350,11 +345,11 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   grid.cell = cz;
   grid.rows = grid.cols = n;
   // The part of the frame inside the window: cells outside it (scrolled or zoomed away) have no rect.
-  const ImVec4 clip =
-      dl->GetClipRectMax().x > 0
-          ? ImVec4(std::max(dl->GetClipRectMin().x, g.grid_min.x), std::max(dl->GetClipRectMin().y, g.grid_min.y),
-                   std::min(dl->GetClipRectMax().x, grid_max.x), std::min(dl->GetClipRectMax().y, grid_max.y))
-          : ImVec4(0, 0, 0, 0);
+  const ImVec4 clip = dl->GetClipRectMax().x > 0 ? ImVec4(std::max(dl->GetClipRectMin().x, g.grid_min.x),
+                                                          std::max(dl->GetClipRectMin().y, g.grid_min.y),
+                                                          std::min(dl->GetClipRectMax().x, grid_max.x),
+                                                          std::min(dl->GetClipRectMax().y, grid_max.y))
+                                                 : ImVec4(0, 0, 0, 0);
   grid.clip = clip;
 
   // --- hover: which cell, and highlight shared with the other grids
@@ -416,8 +411,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   }
   dl->PopClipRect();
   dl->PushClipRect(ImVec2(g.grid_min.x - pad_x, label_top), ImVec2(grid_max.x + pad_x, g.grid_min.y), true);
-  draw_column_labels(dl, tokens, ImVec2(o.x, g.grid_min.y - 0.15f * em), cz, view_step,
-                     label_lines, lit_j, palette::kKey);
+  draw_column_labels(dl, tokens, ImVec2(o.x, g.grid_min.y - 0.15f * em), cz, view_step, label_lines, lit_j,
+                     palette::kKey);
   dl->PopClipRect();
   // Everything drawn on the cells stays inside the frame.
   dl->PushClipRect(ImVec2(clip.x, clip.y), ImVec2(clip.z, clip.w), true);
@@ -538,8 +533,11 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   // The zoom badge ("4.0× fit"), right-aligned under the grid once zoomed, or for big grids (as
   // the hint that they zoom): a click fits the whole grid.
   const bool badge = view.zoomed() || n >= kZoomHintTokens;
-  char badge_text[32];
-  std::snprintf(badge_text, sizeof badge_text, view.zoomed() ? "%.1f× · fit" : "zoom: wheel", view.zoom);
+  char zoom_text[32];
+  std::snprintf(zoom_text, sizeof zoom_text, "%.1f", view.zoom);
+  const std::string badge_label =
+      view.zoomed() ? fill(tr(Text::ZoomFit), {zoom_text}) : std::string(tr(Text::ZoomWheel));
+  const char* badge_text = badge_label.c_str();
   ImGui::PushFont(fonts.small);
   const float badge_w =
       badge ? ImGui::CalcTextSize(badge_text).x + 2.0f * ImGui::GetStyle().FramePadding.x + 0.6f * em : 0.0f;
@@ -558,21 +556,17 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     if (ImGui::SmallButton(badge_text)) fit_view(view, n);
     ImGui::PopID();
     record_item_rect(state, scores ? "scores/zoom" : "weights/zoom");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "Zoom: the mouse wheel (or a pinch) over a grid, about the pointer; drag to pan;\n"
-          "double-click a grid or click here to see it whole. Scores and weights zoom together.");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ZoomTip));
     ImGui::PopFont();
   }
   if (!scores) {
     // The scale toggle under the Σ column, level with the legend.
     ImGui::SetCursorScreenPos(ImVec2(grid_max.x + 0.3f * em, grid_max.y + 0.35f * em));
     ImGui::PushFont(fonts.small);
-    ImGui::Checkbox("log", &state.ui.weights_log);
+    ImGui::Checkbox((std::string(tr(Text::LogToggle)) + "###weights-log").c_str(), &state.ui.weights_log);
     ImGui::PopFont();
     record_item_rect(state, "weights-log");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Colour by log₁₀ of the weight (10⁻⁶ … 1): small weights show their structure");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::LogTip));
   }
 
   // Claim the space so the window knows its content size.

@@ -161,18 +161,18 @@ void update_planes(AppState& state) {
 }
 
 // One line under the title: exact or projected, and how much the projection keeps.
-void plane_note(const attn::Plane& plane, const char* what, const char* dim_name) {
-  char text[200];
-  if (plane.dim == 2)
-    std::snprintf(text, sizeof text, "%s = 2: the plane is their own space (exact).", dim_name);
-  else if (plane.dim == 1)
-    std::snprintf(text, sizeof text, "%s = 1: every vector lies on the x axis.", dim_name);
-  else
-    std::snprintf(
-        text, sizeof text,
-        "%s = %d: drawn in the plane through 0 that keeps most of %s (PCA), %.0f%% of their squared length.",
-        dim_name, plane.dim, what, 100.0 * plane.kept);
-  ImGui::TextWrapped("%s", text);
+void plane_note(const attn::Plane& plane, Text what, const char* dim_name) {
+  std::string text;
+  if (plane.dim == 2) {
+    text = fill(tr(Text::PlaneExact), {dim_name});
+  } else if (plane.dim == 1) {
+    text = fill(tr(Text::PlaneLine), {dim_name});
+  } else {
+    char percent[16];
+    std::snprintf(percent, sizeof percent, "%.0f", 100.0 * plane.kept);
+    text = fill(tr(Text::PlanePca), {dim_name, std::to_string(plane.dim), tr(what), percent});
+  }
+  ImGui::TextWrapped("%s", text.c_str());
 }
 
 // A step that keeps dragged numbers readable (2 significant decimals of the view's span).
@@ -184,12 +184,31 @@ double round_to_view(double v, const PlotFrame& f) {
 
 // An invisible button over a drawn point: hover, click and drag. Returns the new data position
 // while it is dragged (and true), in the frame's data coordinates.
+// The keyboard: the point is a Tab stop (*keyed = focused), and the arrows move an editable point by
+// 0.5 em on the picture ("key 1 'cat': (0.50, 1.00)" for the live region).
 bool point_handle(AppState& state, const std::string& id, ImVec2 at, const PlotFrame& f, int kind, int index,
-                  bool editable, double* x, double* y) {
+                  bool editable, double* x, double* y, bool* keyed = nullptr) {
   const float r = 0.7f * ImGui::GetFontSize();
   ImGui::SetCursorScreenPos(ImVec2(at.x - r, at.y - r));
   ImGui::InvisibleButton(id.c_str(), ImVec2(2 * r, 2 * r));
   record_item_rect(state, id);
+  int dx = 0, dy = 0;
+  const bool focused = focus_point(state, id, &dx, &dy);
+  if (keyed) *keyed = focused;
+  if (focused) {
+    const char* role = kind == KeySpaceState::Query ? "query "
+                       : kind == KeySpaceState::Key ? "key "
+                                                    : "value ";
+    const ImVec2 to(std::clamp(at.x + float(dx) * 0.5f * ImGui::GetFontSize(), f.min.x, f.max.x),
+                    std::clamp(at.y + float(dy) * 0.5f * ImGui::GetFontSize(), f.min.y, f.max.y));
+    announce(state, role + std::to_string(index) + " '" + state.scene.tokens[std::size_t(index)] + "': (" +
+                        format_number(f.data_x(to.x), 2) + ", " + format_number(f.data_y(to.y), 2) + ")");
+    if (editable && (dx != 0 || dy != 0)) {
+      *x = f.data_x(to.x);
+      *y = f.data_y(to.y);
+      return true;
+    }
+  }
   KeySpaceState& ks = state.keyspace;
   if (ImGui::IsItemActivated()) {
     ks.drag_kind = kind;
@@ -234,11 +253,9 @@ std::string token_suffix(const AppState& state, int i) {
 void learned_hint(AppState& state, const Fonts& fonts) {
   ImGui::PushFont(fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
-  ImGui::TextWrapped(
-      "Learned scene: q = x·W_q, k = x·W_k, v = x·W_v, so these points move when you drag x_i or a W "
-      "under Tokens and vectors. To drag them here:");
+  ImGui::TextWrapped("%s", tr(Text::KeySpaceLearned));
   ImGui::PopStyleColor();
-  if (ImGui::SmallButton("Edit Q, K, V directly")) make_direct(state);
+  if (ImGui::SmallButton(tr(Text::EditDirectly))) make_direct(state);
   record_item_rect(state, "make-direct");
   ImGui::PopFont();
 }
@@ -246,10 +263,7 @@ void learned_hint(AppState& state, const Fonts& fonts) {
 }  // namespace
 
 void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
-  panel_header(
-      state, fonts, "Key space",
-      "Keys are points, queries arrows from 0: q·k is large when the arrow points at the key. Click a "
-      "query to follow it; drag its tip or a key.");
+  panel_header(state, fonts, tr(Text::KeySpaceTitle), tr(Text::KeySpaceHint));
   if (!state.computed) return;
   update_planes(state);
   KeySpaceState& ks = state.keyspace;
@@ -262,15 +276,10 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   const bool editable = state.scene.mode == scene::Mode::Direct && !roped && !multi_head;
   ImGui::PushFont(fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
-  plane_note(ks.key_plane, "the queries and keys", "d_k");
+  plane_note(ks.key_plane, Text::PlaneOfKeys, "d_k");
   if (multi_head)
-    ImGui::TextWrapped(
-        "%d heads: drawn for the focused head's columns of q and k; edit them under Tokens and vectors.",
-        state.scene.heads);
-  if (roped)
-    ImGui::TextWrapped(
-        "RoPE on: drawn after rotation by position (what the scores use); edit q, k under Tokens and "
-        "vectors.");
+    ImGui::TextWrapped("%s", fill(tr(Text::KeySpaceHeads), {std::to_string(state.scene.heads)}).c_str());
+  if (roped) ImGui::TextWrapped("%s", tr(Text::KeySpaceRope));
   ImGui::PopStyleColor();
   ImGui::PopFont();
   if (state.scene.mode != scene::Mode::Direct) learned_hint(state, fonts);
@@ -292,15 +301,16 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   // (1) handles first, so a drag shows in this frame: queries (they win where a tip lies over a
   // key), then keys.
   double x = 0, y = 0;
+  bool keyed = false;
   for (int i = 0; i < n; ++i) {
     ImGui::PushID(i);
     if (point_handle(state, "keyspace/q/" + std::to_string(i), f.to_px(q_xy(i, 0), q_xy(i, 1)), f,
-                     KeySpaceState::Query, i, editable, &x, &y))
+                     KeySpaceState::Query, i, editable, &x, &y, &keyed))
       move_row(state, state.scene.Q, i, ks.key_plane, f, x, y);
-    if (ImGui::IsItemClicked()) ks.selected = i;
+    if (ImGui::IsItemClicked() || keyed) ks.selected = i;  // follow the clicked (or focused) query
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
       ImGui::SetTooltip("q_%d (%s): %s", i, state.scene.tokens[std::size_t(i)].c_str(),
-                        editable ? "click to follow it, drag to move it" : "click to follow it");
+                        tr(editable ? Text::QueryPointTip : Text::QueryPointTipFixed));
     ImGui::PopID();
   }
   const int sel = shown_query(state);
@@ -310,10 +320,10 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
                      KeySpaceState::Key, j, editable, &x, &y))
       move_row(state, state.scene.K, j, ks.key_plane, f, x, y);
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-      ImGui::SetTooltip("k_%d (%s): q_%d·k_%d = %s, weight %s%s", j,
-                        state.scene.tokens[std::size_t(j)].c_str(), sel, j,
-                        format_number(r.scores(sel, j), 3).c_str(),
-                        format_weight(r.weights(sel, j), 4, 10).c_str(), editable ? "  (drag to move)" : "");
+      ImGui::SetTooltip("k_%d (%s): q_%d·k_%d = %s, %s%s%s", j, state.scene.tokens[std::size_t(j)].c_str(),
+                        sel, j, format_number(r.scores(sel, j), 3).c_str(),
+                        fill(tr(Text::KeyPointTip), {format_weight(r.weights(sel, j), 4, 10)}).c_str(),
+                        editable ? "  " : "", editable ? tr(Text::DragToMove) : "");
     ImGui::PopID();
   }
   if (!ImGui::IsMouseDown(ImGuiMouseButton_Left) && dragging) ks.drag_kind = KeySpaceState::None;
@@ -349,7 +359,8 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   for (int j = 0; j < n; ++j) {
     const ImVec2 k = f.to_px(k_xy(j, 0), k_xy(j, 1));
     std::string text = "k" + std::to_string(j) + token_suffix(state, j);
-    text += r.allowed(sel, j) ? "   a = " + format_weight(r.weights(sel, j), 3, 9) : "   masked";
+    text += r.allowed(sel, j) ? "   a = " + format_weight(r.weights(sel, j), 3, 9)
+                              : "   " + std::string(tr(Text::Masked));
     draw_label(dl, f, k, text, palette::kKey, &placed);
   }
   for (int i = 0; i < n; ++i) {
@@ -365,20 +376,18 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   // (5) caption: the followed query's weights.
   ImGui::SetCursorScreenPos(after);
   ImGui::PushFont(fonts.small);
-  std::string caption = "q" + std::to_string(sel) + " attends:";
+  std::string caption = fill(tr(Text::QueryAttends), {std::to_string(sel)});
   for (int j = 0; j < n && j < 8; ++j)
-    caption += "  " + (r.allowed(sel, j) ? format_weight(r.weights(sel, j), 3, 9) : std::string("masked")) +
-               " to k" + std::to_string(j);
+    caption += "  " + fill(tr(Text::AttendsTo), {r.allowed(sel, j) ? format_weight(r.weights(sel, j), 3, 9)
+                                                                   : std::string(tr(Text::Masked)),
+                                                 std::to_string(j)});
   if (n > 8) caption += "  …";
   ImGui::TextUnformatted(fit_text(caption, max.x - min.x).c_str());
   ImGui::PopFont();
 }
 
 void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
-  panel_header(
-      state, fonts, "Value space",
-      "y_i = Σ_j a_ij·v_j: the output (ring) sits among the values, pulled onto the value whose key the "
-      "query found.");
+  panel_header(state, fonts, tr(Text::ValueSpaceTitle), tr(Text::ValueSpaceHint));
   if (!state.computed) return;
   update_planes(state);
   KeySpaceState& ks = state.keyspace;
@@ -387,7 +396,7 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   const bool editable = state.scene.mode == scene::Mode::Direct && state.scene.heads == 1;  // as in key space
   ImGui::PushFont(fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
-  plane_note(ks.value_plane, "the values", "d_v");
+  plane_note(ks.value_plane, Text::PlaneOfValues, "d_v");
   ImGui::PopStyleColor();
   ImGui::PopFont();
 
@@ -409,8 +418,9 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
                      KeySpaceState::Value, j, editable, &x, &yy))
       move_row(state, state.scene.V, j, ks.value_plane, f, x, yy);
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-      ImGui::SetTooltip("v_%d (%s): what token %d gives when found%s", j,
-                        state.scene.tokens[std::size_t(j)].c_str(), j, editable ? "  (drag to move)" : "");
+      ImGui::SetTooltip("v_%d (%s): %s%s%s", j, state.scene.tokens[std::size_t(j)].c_str(),
+                        fill(tr(Text::ValuePointTip), {std::to_string(j)}).c_str(), editable ? "  " : "",
+                        editable ? tr(Text::DragToMove) : "");
     ImGui::PopID();
   }
   if (!ImGui::IsMouseDown(ImGuiMouseButton_Left) && dragging) ks.drag_kind = KeySpaceState::None;

@@ -136,19 +136,20 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
     state.next_hovered_term = Term::Mask;
     const bool causal_hidden = s.causal && j > i;
     ImGui::BeginTooltip();
-    ImGui::Text("M[%d][%d]: may \"%s\" (query %d) look at \"%s\" (key %d)?", i, j, s.tokens[i].c_str(), i,
-                s.tokens[j].c_str(), j);
+    ImGui::TextUnformatted(
+        fill(tr(Text::MaskCellTip), {std::to_string(i), std::to_string(j), s.tokens[i], s.tokens[j]})
+            .c_str());
     if (causal_hidden) {
-      ImGui::TextDisabled("No: key %d comes after query %d and the causal mask is on.", j, i);
+      ImGui::TextDisabled("%s", fill(tr(Text::MaskCausalNo), {std::to_string(j), std::to_string(i)}).c_str());
     } else if (r.allowed(i, j)) {
-      ImGui::TextDisabled("Yes. Click to hide it (its weight becomes 0 and the row renormalizes).");
+      ImGui::TextDisabled("%s", tr(Text::MaskYes));
     } else {
-      ImGui::TextDisabled("No: hidden by the custom mask. Click to allow it again.");
+      ImGui::TextDisabled("%s", tr(Text::MaskCustomNo));
     }
     ImGui::EndTooltip();
     if ((by_mouse && clicked) || (keyed && key_toggle && i == key_i && j == key_j)) {
       if (causal_hidden) {
-        state.notice = "That cell is hidden by the causal mask: turn causal off to edit it.";
+        state.notice = tr(Text::MaskCausalNotice);
       } else {
         toggle_mask_cell(state, i, j);
       }

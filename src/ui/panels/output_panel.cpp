@@ -117,7 +117,7 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
           ImGui::BeginTooltip();
           ImGui::Text("y_%d[%d] = Σ_j a[%d][j] · v_j[%d]", i, c, i, c);
           if (masked_row) {
-            ImGui::TextDisabled("Every key is hidden from this query: the output row is 0.");
+            ImGui::TextDisabled("%s", tr(Text::OutputNoKeyTip));
           } else {
             std::string terms;
             int shown = 0;
@@ -139,7 +139,7 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
       }
       if (masked_row) {
         ImGui::PushFont(fonts.small);
-        dl->AddText(ImVec2(p.x, p.y + row_h - 0.55f * em), palette::kError, "no visible key");
+        dl->AddText(ImVec2(p.x, p.y + row_h - 0.55f * em), palette::kError, tr(Text::OutputNoKey));
         ImGui::PopFont();
       }
       ImGui::Dummy(ImVec2(avail, row_h - style.ItemSpacing.y));
@@ -148,7 +148,7 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
   clipper.End();
   if (masked_row_any) {
     ImGui::PushFont(fonts.small);
-    ImGui::TextDisabled("A row with every key masked has no weights: its output is 0.");
+    ImGui::TextDisabled("%s", tr(Text::OutputMaskedRow));
     ImGui::PopFont();
   }
   ImGui::EndChild();

@@ -87,19 +87,29 @@ void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& t
   }
 }
 
+void same_line_if_fits(float w, float right_edge) {
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right_edge) ImGui::SameLine();
+}
+
+std::string spoken_component(const char* matrix_id, int row, int component) {
+  const std::string_view m = matrix_id;
+  const char* word = m == "Q" ? "query" : m == "K" ? "key" : m == "V" ? "value" : m == "X" ? "x" : matrix_id;
+  return std::string(word) + " " + std::to_string(row) + " component " + std::to_string(component);
+}
+
 namespace {
-constexpr const char* kCheckLabel = "Check yourself:";
-constexpr const char* kCheckPrompt = "(hover: answer · click: quiz)";
 constexpr int kMaxCheckLines = 3;
 
 // Width left for the question after the label, in the current window (small font pushed).
 float check_question_room() {
   const float content_w = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
-  return std::max(1.0f, content_w - ImGui::CalcTextSize(kCheckLabel).x - ImGui::GetStyle().ItemSpacing.x);
+  return std::max(1.0f,
+                  content_w - ImGui::CalcTextSize(tr(Text::CheckLabel)).x - ImGui::GetStyle().ItemSpacing.x);
 }
 }  // namespace
 
-float check_question_height(const Fonts& fonts, const char* question) {
+float check_question_height(const Fonts& fonts, Text key) {
+  const char* question = tr(key);
   ImGui::PushFont(fonts.small);
   const float line = ImGui::GetFontSize();
   const float wrapped = ImGui::CalcTextSize(question, nullptr, false, check_question_room()).y;
@@ -108,8 +118,10 @@ float check_question_height(const Fonts& fonts, const char* question) {
 }
 
 void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& check) {
-  const char* question = check.question;
-  const float height = check_question_height(fonts, question);
+  const char* question = tr(check.question);
+  const char* label = tr(Text::CheckLabel);
+  const char* prompt = tr(Text::CheckPrompt);
+  const float height = check_question_height(fonts, check.question);
   ImGui::PushFont(fonts.small);
   const float bottom = ImGui::GetWindowContentRegionMax().y - height;
   // The panel reserved these lines; the last item's trailing spacing may overlap them.
@@ -117,15 +129,14 @@ void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& ch
     ImGui::SetCursorPosY(bottom);
     // Label and question are one target: hover shows the answer, a click opens the quiz there.
     ImGui::BeginGroup();
-    ImGui::TextColored(to_vec4(palette::kAccent), "%s", kCheckLabel);
+    ImGui::TextColored(to_vec4(palette::kAccent), "%s", label);
     ImGui::SameLine();
     const float room = check_question_room();
     // One line: the question and the prompt side by side. Longer: the question wraps under itself
     // (up to kMaxCheckLines lines, the panel reserved them) and the label says where the answer is.
     const float question_w = ImGui::CalcTextSize(question).x;
     const bool one_line = question_w <= room;
-    const bool with_prompt =
-        question_w + ImGui::CalcTextSize(kCheckPrompt).x + 1.0f * ImGui::GetFontSize() < room;
+    const bool with_prompt = question_w + ImGui::CalcTextSize(prompt).x + 1.0f * ImGui::GetFontSize() < room;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     if (one_line) {
       ImGui::TextUnformatted(question);
@@ -140,12 +151,13 @@ void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& ch
     const bool hovered = ImGui::IsItemHovered();
     if (hovered) {
       ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-      ImGui::SetTooltip("%s\n\n%s\n\nClick: the quiz, at question %d.", question, check.answer,
-                        check.quiz_question + 1);
+      ImGui::SetTooltip("%s", fill(tr(Text::CheckTip),
+                                   {question, tr(check.answer), std::to_string(check.quiz_question + 1)})
+                                  .c_str());
       if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) open_quiz(state, check.quiz_question);
     } else if (with_prompt) {
       ImGui::SameLine();
-      ImGui::TextColored(to_vec4(palette::kAccent), "%s", kCheckPrompt);
+      ImGui::TextColored(to_vec4(palette::kAccent), "%s", prompt);
     }
   }
   ImGui::PopFont();

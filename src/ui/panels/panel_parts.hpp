@@ -86,38 +86,33 @@ int column_label_lines(const std::vector<std::string>& tokens, float cell, int s
 void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& tokens, ImVec2 origin,
                         float cell, int step, int lines, int lit, ImU32 color);
 
+// Flowing items (buttons that wrap): the next item, `w` wide, goes on the current line when it fits
+// before `right_edge` (screen x), else on the next line. Unlike SameLine() + NewLine(), a wrap never
+// leaves the cursor past the edge (which counts as an overflow, Screen::close).
+void same_line_if_fits(float w, float right_edge);
+
+// How the live region names a vector component: "query 0 component 1" (Q), "key …", "value …", "x …".
+std::string spoken_component(const char* matrix_id, int row, int component);
+
 // One of the lessons' check questions, one per panel: the question, the answer shown on hover, the
 // quiz question (ui/quiz.cpp, 0-based) a click opens, and the widget id of the line.
+// The words are in the language tables (ui/i18n_*.cpp).
 struct CheckQuestion {
-  const char* question;
-  const char* answer;
+  Text question;
+  Text answer;
   int quiz_question;
   const char* id;
 };
-inline constexpr CheckQuestion kCheckScores = {
-    "which two things decide how much one token attends to another?",
-    "One token's query and the other token's key: score(i, j) = q_i · k_j.\n"
-    "The values play no part in the scores.",
-    0, "check/scores"};
-inline constexpr CheckQuestion kCheckWeights = {
-    "fill in: scores = Q @ ____", "K.T (Kᵀ): every query dotted with every key, all pairs at once.", 1,
-    "check/weights"};
-inline constexpr CheckQuestion kCheckMask = {
-    "causal on: which tokens does token 2 see?",
-    "Tokens 0, 1 and 2. Tokens 3 and 4 are in its future: their scores become −∞,\n"
-    "so softmax gives them exactly 0 and the first three weights sum to 1.",
-    6, "check/mask"};
-inline constexpr CheckQuestion kCheckOutput = {
-    "why does a query close to one key return almost that key's value?",
-    "Its weight row is nearly one-hot: y_i = Σ_j a_ij v_j ≈ v_j of the matching key.\n"
-    "Attention is a soft dictionary lookup (see the soft-dictionary example).",
-    7, "check/output"};
+inline constexpr CheckQuestion kCheckScores = {Text::CheckScoresQ, Text::CheckScoresA, 0, "check/scores"};
+inline constexpr CheckQuestion kCheckWeights = {Text::CheckWeightsQ, Text::CheckWeightsA, 1, "check/weights"};
+inline constexpr CheckQuestion kCheckMask = {Text::CheckMaskQ, Text::CheckMaskA, 6, "check/mask"};
+inline constexpr CheckQuestion kCheckOutput = {Text::CheckOutputQ, Text::CheckOutputA, 7, "check/output"};
 
 // The check question at the bottom of the current panel (when there is room): the whole question,
 // wrapped under itself when it is longer than the panel is wide.
 void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& check);
 // The height `question` takes at the bottom of the current window (to reserve below its content).
-float check_question_height(const Fonts& fonts, const char* question);
+float check_question_height(const Fonts& fonts, Text question);
 
 // Hover the current panel window → `term` becomes this frame's hovered term (unless something more
 // specific claimed it).

@@ -13,7 +13,9 @@ namespace ui {
 namespace {
 
 // An integer with a real minus sign ("−5"), like format_number.
-std::string signed_int(int x) { return x < 0 ? "−" + std::to_string(-x) : std::to_string(x); }
+std::string signed_int(int x) {
+  return x < 0 ? "−" + std::to_string(-x) : std::to_string(x);
+}
 
 // The plot: (R(0) q_i) · (R(Δ) k_j) for Δ = −D … D, the pair's score if the key sat Δ tokens after
 // the query. The Scores panel's cell (i, j) is the point at Δ = j − i.
@@ -21,7 +23,8 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
   const attn::Result& r = state.result;
   const int n = state.scene.n();
   // The pair: the hovered cell of a grid, else the last query and the first key.
-  const bool hovered = state.hovered_row >= 0 && state.hovered_row < n && state.hovered_col >= 0 && state.hovered_col < n;
+  const bool hovered =
+      state.hovered_row >= 0 && state.hovered_row < n && state.hovered_col >= 0 && state.hovered_col < n;
   const int i = hovered ? state.hovered_row : n - 1, j = hovered ? state.hovered_col : 0;
   const int D = std::max(n - 1, 8);
   const std::vector<double> dots = attn::rope_dot_by_distance(r.Q.row(i), r.K.row(j), state.scene.rope, D);
@@ -34,9 +37,9 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
 
   const float em = ImGui::GetFontSize();
   ImGui::PushFont(fonts.small);
-  const std::string title = "q·k of query \"" + fit_text(state.scene.tokens[std::size_t(i)], 6.0f * em) + "\" and key \"" +
-                            fit_text(state.scene.tokens[std::size_t(j)], 6.0f * em) +
-                            "\" by distance j − i (hover a cell to pick another pair)";
+  const std::string title =
+      fill(tr(Text::RopePlotTitle), {fit_text(state.scene.tokens[std::size_t(i)], 6.0f * em),
+                                     fit_text(state.scene.tokens[std::size_t(j)], 6.0f * em)});
   ImGui::TextWrapped("%s", title.c_str());
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x, h = 4.5f * em, pad_b = 1.2f * em;
@@ -44,7 +47,7 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
   dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), palette::kTrack, 0.2f * em);
   auto X = [&](int k) { return p.x + 0.5f * em + (w - em) * float(k) / float(2 * D); };
   auto Y = [&](double v) { return p.y + 0.4f * em + (h - pad_b - 0.4f * em) * float((hi - v) / (hi - lo)); };
-  dl->AddLine(ImVec2(p.x, Y(0.0)), ImVec2(p.x + w, Y(0.0)), palette::kPanelBorder, 1.0f);  // q·k = 0
+  dl->AddLine(ImVec2(p.x, Y(0.0)), ImVec2(p.x + w, Y(0.0)), palette::kPanelBorder, 1.0f);      // q·k = 0
   dl->AddLine(ImVec2(X(D), p.y), ImVec2(X(D), p.y + h - pad_b), palette::kPanelBorder, 1.0f);  // Δ = 0
   std::vector<ImVec2> line;
   for (int k = 0; k <= 2 * D; ++k) line.emplace_back(X(k), Y(dots[std::size_t(k)]));
@@ -62,8 +65,9 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
   const std::string left = signed_int(-D), right = "+" + std::to_string(D);
   dl->AddText(ImVec2(p.x + 0.3f * em, p.y + h - pad_b + 0.05f * em), palette::kTextDim, left.c_str());
   dl->AddText(ImVec2(X(D) - 0.3f * em, p.y + h - pad_b + 0.05f * em), palette::kTextDim, "0");
-  dl->AddText(ImVec2(p.x + w - ImGui::CalcTextSize(right.c_str()).x - 0.3f * em, p.y + h - pad_b + 0.05f * em),
-              palette::kTextDim, right.c_str());
+  dl->AddText(
+      ImVec2(p.x + w - ImGui::CalcTextSize(right.c_str()).x - 0.3f * em, p.y + h - pad_b + 0.05f * em),
+      palette::kTextDim, right.c_str());
   ImGui::Dummy(ImVec2(w, h));
   ImGui::PopFont();
   record_item_rect(state, "rope/plot");
@@ -74,13 +78,17 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
 void draw_rope_controls(AppState& state, const Fonts& fonts) {
   scene::Scene& s = state.scene;
   const float em = ImGui::GetFontSize();
-  const float label_w = 5.2f * em;
+  // The labels' column: as wide as the widest label in this language.
+  float label_w = 5.2f * em;
+  for (Text t : {Text::RopeBase, Text::RopePairs, Text::RopeOffset})
+    label_w = std::max(label_w, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(t)).x + 0.8f * em);
   bool on = s.rope_on;
   if (ImGui::Checkbox("RoPE", &on)) {
     const int d_head = s.d_k() / std::max(s.heads, 1);
     if (on && d_head % 2 != 0) {
-      state.error = "rope: each head's size must be even to form pairs (d_k / heads = " + std::to_string(d_head) +
-                    "): make d_k even first";
+      state.error =
+          "rope: each head's size must be even to form pairs (d_k / heads = " + std::to_string(d_head) +
+          "): make d_k even first";
     } else {
       s.rope_on = on;
       state.dirty = true;
@@ -90,7 +98,7 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
   ImGui::SameLine();
   ImGui::PushFont(fonts.small);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("q, k turned by position");
+  ImGui::TextDisabled("%s", tr(Text::RopeTurned));
   ImGui::PopFont();
   if (!s.rope_on) return;
 
@@ -99,27 +107,27 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
     ImGui::TextUnformatted(text);
     ImGui::SameLine(label_w);
   };
-  row_label("base");
+  row_label(tr(Text::RopeBase));
   ImGui::SetNextItemWidth(-FLT_MIN);
   double base = s.rope.base;
   const double base_lo = 2.0, base_hi = 1e6;
-  if (ImGui::SliderScalar("##rope-base", ImGuiDataType_Double, &base, &base_lo, &base_hi, "base = %.0f",
-                          ImGuiSliderFlags_Logarithmic) &&
+  if (ImGui::SliderScalar("##rope-base", ImGuiDataType_Double, &base, &base_lo, &base_hi,
+                          tr(Text::RopeBaseFormat), ImGuiSliderFlags_Logarithmic) &&
       std::isfinite(base)) {
     s.rope.base = std::clamp(base, base_lo, scene::kMaxRopeBase);
     state.dirty = true;
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pair c turns by p · base^(−2c/d): a small base turns every pair fast");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeBaseTip));
   record_item_rect(state, "rope/base");
 
-  row_label("pairs");
+  row_label(tr(Text::RopePairs));
   int layout = int(s.rope.layout);
   ImGui::BeginGroup();
-  bool changed = ImGui::RadioButton("interleaved", &layout, int(attn::RopeLayout::Interleaved));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pairs (2c, 2c+1), as in the RoFormer paper");
+  bool changed = ImGui::RadioButton(tr(Text::RopeInterleaved), &layout, int(attn::RopeLayout::Interleaved));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeInterleavedTip));
   ImGui::SameLine();
-  changed |= ImGui::RadioButton("half", &layout, int(attn::RopeLayout::Half));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pairs (c, c + d/2), as in GPT-NeoX and Hugging Face Llama");
+  changed |= ImGui::RadioButton(tr(Text::RopeHalf), &layout, int(attn::RopeLayout::Half));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeHalfTip));
   ImGui::EndGroup();
   record_item_rect(state, "rope/layout");
   if (changed && layout != int(s.rope.layout)) {
@@ -127,17 +135,16 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
     state.dirty = true;
   }
 
-  row_label("offset");
+  row_label(tr(Text::RopeOffset));
   ImGui::SetNextItemWidth(-FLT_MIN);
   int offset = s.rope.offset;
   if (typing_requested(state, "rope/offset")) ImGui::SetKeyboardFocusHere();
-  const bool dragged = ImGui::SliderInt("##rope-offset", &offset, 0, 100, "positions + %d");
+  const bool dragged = ImGui::SliderInt("##rope-offset", &offset, 0, 100, tr(Text::RopeOffsetFormat));
   if (focus_int(state, "rope/offset", &offset, 0, 100, "RoPE offset") || dragged) {
     s.rope.offset = std::clamp(offset, 0, scene::kMaxRopeOffset);
     state.dirty = true;
   }
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Token i sits at position offset + i. Slide it: the turned q and k change, the scores do\nnot; only the distance i − j matters.");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeOffsetTip));
   record_item_rect(state, "rope/offset");
   if (state.computed && state.result.Q_rope.size() != 0) draw_distance_plot(state, fonts);
 }

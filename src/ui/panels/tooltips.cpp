@@ -42,7 +42,7 @@ std::string root_text(const scene::Scene& s) {
 std::string divisor_text(const scene::Scene& s, double divisor) {
   switch (s.scale.mode) {
     case attn::ScaleMode::None:
-      return "÷ 1 (no scaling)";
+      return tr(Text::TipNoScaling);
     case attn::ScaleMode::SqrtDk:
       return "÷ " + root_text(s) + " = ÷ " + format_number(divisor, 3);
     case attn::ScaleMode::Temperature:
@@ -66,13 +66,15 @@ void score_tooltip(AppState& state, int i, int j) {
   const attn::Result& r = state.result;
   const scene::Scene& s = state.scene;
   ImGui::BeginTooltip();
-  const std::string head = s.heads > 1 ? "head " + std::to_string(state.ui.focus_head) + ": " : std::string();
+  const std::string head =
+      s.heads > 1 ? fill(tr(Text::TipHead), {std::to_string(state.ui.focus_head)}) + " " : std::string();
   tooltip_line(state, head + "QKᵀ[" + std::to_string(i) + "][" + std::to_string(j) + "] = q_" +
-                          std::to_string(i) + " · k_" + std::to_string(j) + ": does \"" + s.tokens[i] +
-                          "\" look for what \"" + s.tokens[j] + "\" has?");
+                          std::to_string(i) + " · k_" + std::to_string(j) + ": " +
+                          fill(tr(Text::TipScoreAsks), {s.tokens[i], s.tokens[j]}));
   if (r.Q_rope.size() != 0)
-    ImGui::TextDisabled("RoPE: q_%d turned for position %d, k_%d for position %d", i, s.rope.offset + i, j,
-                        s.rope.offset + j);
+    ImGui::TextDisabled("%s", fill(tr(Text::TipRope), {std::to_string(i), std::to_string(s.rope.offset + i),
+                                                       std::to_string(j), std::to_string(s.rope.offset + j)})
+                                  .c_str());
   ImGui::Separator();
   const attn::Matrix &Q = scored_queries(r), &K = scored_keys(r);
   const int d_k = int(Q.cols());
@@ -96,14 +98,14 @@ void score_tooltip(AppState& state, int i, int j) {
     }
     ImGui::EndTable();
   }
-  if (shown < d_k) ImGui::TextDisabled("… %d more components", d_k - shown);
+  if (shown < d_k)
+    ImGui::TextDisabled("%s", fill(tr(Text::TipMoreComponents), {std::to_string(d_k - shown)}).c_str());
   tooltip_line(state, "Σ = " + format_number(r.scores(i, j), 3));
   if (!r.allowed(i, j)) {
-    ImGui::TextColored(to_vec4(palette::kError), "Masked: softmax sees −∞ here, whatever the score.");
+    ImGui::TextColored(to_vec4(palette::kError), "%s", tr(Text::TipScoreMasked));
   } else {
     tooltip_line(
-        state,
-        "Softmax sees it " + divisor_text(s, r.divisor) + " → " + format_number(r.scaled(i, j), 3) + ".",
+        state, fill(tr(Text::TipSoftmaxSees), {divisor_text(s, r.divisor), format_number(r.scaled(i, j), 3)}),
         true);
   }
   ImGui::EndTooltip();
@@ -114,14 +116,14 @@ void score_tooltip(AppState& state, int i, int j) {
 void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int j) {
   const scene::Scene& s = state.scene;
   ImGui::BeginTooltip();
-  const std::string who = head >= 0 ? "head " + std::to_string(head) + ": " : std::string();
+  const std::string who = head >= 0 ? fill(tr(Text::TipHead), {std::to_string(head)}) + " " : std::string();
   const std::string si = std::to_string(i), sj = std::to_string(j);
-  tooltip_line(state, who + "a[" + si + "][" + sj + "]: how much \"" + s.tokens[i] + "\" (query " + si +
-                          ") attends to \"" + s.tokens[j] + "\" (key " + sj + ")");
+  tooltip_line(state, who + "a[" + si + "][" + sj +
+                          "]: " + fill(tr(Text::TipWeightWhat), {s.tokens[i], si, s.tokens[j], sj}));
   ImGui::Separator();
   if (!r.allowed(i, j)) {
-    tooltip_line(state, "Masked: M[i][j] = −∞, so exp(−∞) = 0 and a[i][j] = 0.");
-    tooltip_line(state, "Key " + sj + " is hidden from query " + si + ".", true);
+    tooltip_line(state, tr(Text::TipWeightMasked));
+    tooltip_line(state, fill(tr(Text::TipKeyHidden), {sj, si}), true);
     ImGui::EndTooltip();
     return;
   }
@@ -138,17 +140,17 @@ void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int
   tooltip_line(state, "exp(s − max) / Σ = exp(" + format_number(scaled, 3) + " − " +
                           format_number(row_max, 3) + ") / " + format_number(denom, 3) + " = " +
                           format_weight(r.weights(i, j), 6));
-  tooltip_line(state, "max and Σ run over row " + si + "'s visible keys; the row sums to 1.", true);
+  tooltip_line(state, fill(tr(Text::TipRowRuns), {si}), true);
   if (head < 0 && std::size_t(i) < state.aids.entropy.size()) {
     // Reading aids (core/reading_aids): how spread the row is, and where its largest weight sits.
     const int top = state.aids.argmax[std::size_t(i)];
     ImGui::Separator();
-    tooltip_line(state, "Row " + si +
-                            ": entropy H = " + format_number(state.aids.entropy[std::size_t(i)], 3) +
-                            " bits (" + format_number(state.aids.uniform[std::size_t(i)], 3) +
-                            " if even over its " + std::to_string(r.allowed.row(i).count()) +
-                            " visible keys); largest weight: key " + std::to_string(top) +
-                            (top >= 0 ? " \"" + s.tokens[std::size_t(top)] + "\"" : std::string()));
+    tooltip_line(
+        state,
+        fill(tr(Text::TipEntropy),
+             {si, format_number(state.aids.entropy[std::size_t(i)], 3),
+              format_number(state.aids.uniform[std::size_t(i)], 3), std::to_string(r.allowed.row(i).count()),
+              std::to_string(top) + (top >= 0 ? " \"" + s.tokens[std::size_t(top)] + "\"" : std::string())}));
   }
   ImGui::EndTooltip();
 }

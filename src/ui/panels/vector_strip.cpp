@@ -7,7 +7,9 @@
 
 #include "imgui_internal.h"  // ImGuiSliderFlags_Vertical: DragScalar along y (up = larger)
 #include "scene/scene.hpp"
+#include "ui/keyboard.hpp"
 #include "ui/number_format.hpp"
+#include "ui/panels/panel_parts.hpp"
 #include "ui/theme.hpp"
 
 namespace ui {
@@ -95,11 +97,14 @@ StripEdit draw_vector_strip(AppState& state, const StripRole& role, int i, const
                                ImGuiCol_Text};
     for (ImGuiCol col_id : hidden) ImGui::PushStyleColor(col_id, clear);
     ImGui::SetNextItemWidth(cell_w);
-    const bool moved = ImGui::DragScalar("##c", ImGuiDataType_Double, &value, float(role.range / 60.0), &lo,
-                                         &hi, "%.2f", kDragFlags);
+    bool moved = ImGui::DragScalar("##c", ImGuiDataType_Double, &value, float(role.range / 60.0), &lo, &hi,
+                                   "%.2f", kDragFlags);
     ImGui::PopStyleColor(4);
     const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
     const std::string id = prefix + std::to_string(c);
+    // The keyboard: arrows step the focused cell as they do a slider; Enter opens the typing field.
+    moved |= focus_value(state, id, &value, lo, hi, role.range, spoken_component(role.id, i, c));
+    if (typing_requested(state, id)) ImGui::OpenPopup("type");
     record_item_rect(state, id);
     if (ImGui::IsItemVisible()) {
       const std::string text = numbers ? format_number(value, 2) : std::string();
@@ -115,8 +120,8 @@ StripEdit draw_vector_strip(AppState& state, const StripRole& role, int i, const
       ImGui::OpenPopup("type");
     }
     if (hovered && !active && !ImGui::IsPopupOpen("type")) {
-      ImGui::SetTooltip("%s_%d[%d] = %s   (drag up/down; double-click or Ctrl+click to type)", role.name, i,
-                        c, format_number(values[c], 4).c_str());
+      ImGui::SetTooltip("%s_%d[%d] = %s   %s", role.name, i, c, format_number(values[c], 4).c_str(),
+                        tr(Text::VectorTip));
     }
     ImGui::SetNextWindowPos(ImVec2(a.x, b.y + 2.0f));
     if (ImGui::BeginPopup("type")) {

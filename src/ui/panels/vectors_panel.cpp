@@ -113,12 +113,6 @@ void highlight_role_letter(ImDrawList* dl, ImVec2 p, float h) {
                     palette::kAccentSoft, 0.2f * h);
 }
 
-// The spoken name of a row's matrix: "query", "key", "value", "x".
-const char* role_word(const char* id) {
-  const std::string_view m = id;
-  return m == "Q" ? "query" : m == "K" ? "key" : m == "V" ? "value" : m == "X" ? "x" : id;
-}
-
 // One row of sliders. Returns true if a value changed (written into `scene_matrix`).
 bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, float prefix_w, bool lit,
                    bool hovered_token) {
@@ -164,9 +158,7 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
     bool moved = ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
     ImGui::PopStyleColor(n_hidden);
     // The keyboard: arrows step the focused cell ("query 0 component 1: 0.50" for the live region).
-    moved |= focus_value(
-        state, cell_id, &value, lo, hi, row.range,
-        std::string(role_word(row.id)) + " " + std::to_string(i) + " component " + std::to_string(c));
+    moved |= focus_value(state, cell_id, &value, lo, hi, row.range, spoken_component(row.id, i, c));
     if (!typing) draw_slider_value(cell, row, value, ImGui::IsItemActive());
     if (moved) {
       // ImGui allows typing any number with Ctrl+click: keep it within the scene's limits.
@@ -178,8 +170,8 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
       }
     }
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
-      ImGui::SetTooltip("%s_%d[%d] = %s   (drag, or Ctrl+click to type)", row.name, i, c,
-                        format_number(value, 4).c_str());
+      ImGui::SetTooltip("%s_%d[%d] = %s   %s", row.name, i, c, format_number(value, 4).c_str(),
+                        tr(Text::DragOrType));
     }
     record_item_rect(state, cell_id);
     if (ImGui::IsItemVisible())
@@ -209,7 +201,7 @@ std::string derivation(const scene::Scene& s, const char* name, const char* w_na
     if (m > 0) text += (m % 4 == 0) ? "\n+ " : " + ";
     text += factor(s.X(i, m)) + "·" + factor(w(m, c));
   }
-  if (shown < d_model) text += " + … (" + std::to_string(d_model) + " terms)";
+  if (shown < d_model) text += " + … " + fill(tr(Text::VectorTerms), {std::to_string(d_model)});
   text += "\n= " + format_number(value, 4);
   return text;
 }
@@ -278,8 +270,8 @@ float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cel
         const ImVec2 a(grid.x + float(c) * cell, grid.y + float(m) * cell);
         const ImVec2 b(a.x + cell - 1.0f, a.y + cell - 1.0f);
         double value = (*w.m)(m, c);
-        const ImU32 fill = colormap_color(Colormap::Diverging, float(0.5 + 0.5 * value / range));
-        dl->AddRectFilled(a, b, fill);
+        const ImU32 face = colormap_color(Colormap::Diverging, float(0.5 + 0.5 * value / range));
+        dl->AddRectFilled(a, b, face);
         ImGui::SetCursorScreenPos(a);
         ImGui::PushID(m * 4096 + c);
         const ImGuiID id = ImGui::GetID("##w");
@@ -292,27 +284,33 @@ float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cel
         ImGui::PushStyleVar(ImGuiStyleVar_FramePadding,
                             ImVec2(1, std::max(0.0f, 0.5f * (cell - ImGui::GetFontSize()))));
         ImGui::SetNextItemWidth(typing ? std::max(cell, 4.0f * em) : cell - 1.0f);
-        const bool moved = ImGui::DragScalar("##w", ImGuiDataType_Double, &value, float(range / 60.0),
-                                             nullptr, nullptr, "%.2f", ImGuiSliderFlags_Vertical);
+        const std::string cell_id = std::string(w.id) + "/" + std::to_string(m) + "/" + std::to_string(c);
+        if (typing_requested(state, cell_id)) ImGui::SetKeyboardFocusHere();  // Enter: type a number
+        bool moved = ImGui::DragScalar("##w", ImGuiDataType_Double, &value, float(range / 60.0), nullptr,
+                                       nullptr, "%.2f", ImGuiSliderFlags_Vertical);
         ImGui::PopStyleVar();
         ImGui::PopStyleColor(n_hidden);
+        // The keyboard: arrows step the focused cell ("W_q row 2 column 1: 0.30").
+        moved |=
+            focus_value(state, cell_id, &value, -range, range, range,
+                        std::string(w.title) + " row " + std::to_string(m) + " column " + std::to_string(c));
         const bool active = ImGui::IsItemActive();
         if (moved && std::isfinite(value)) {
           (*w.m)(m, c) = std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
           state.dirty = true;
         }
-        record_item_rect(state, std::string(w.id) + "/" + std::to_string(m) + "/" + std::to_string(c));
+        record_item_rect(state, cell_id);
         if (ImGui::IsItemHovered() && !active)
           ImGui::SetTooltip(
-              "%s[%d][%d] = %s: feature %d of x feeds column %d of every %c.\nDrag up/down; "
-              "double-click or Ctrl+click to type.",
-              w.title, m, c, format_number((*w.m)(m, c), 4).c_str(), m, c, w.title[2]);
+              "%s[%d][%d] = %s: %s", w.title, m, c, format_number((*w.m)(m, c), 4).c_str(),
+              fill(tr(Text::WCellTip), {std::to_string(m), std::to_string(c), std::string(1, w.title[2])})
+                  .c_str());
         if (!typing) {
           const std::string text = decimals >= 0 ? format_number((*w.m)(m, c), decimals) : std::string();
           const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
           if (decimals >= 0 && ts.y <= cell)
             dl->AddText(ImVec2(a.x + 0.5f * (cell - 1.0f - ts.x), a.y + 0.5f * (cell - 1.0f - ts.y)),
-                        contrasting_text(fill), text.c_str());
+                        contrasting_text(face), text.c_str());
           if (active || ImGui::IsItemHovered()) dl->AddRect(a, b, palette::kText, 0, 0, 1.5f);
         }
         ImGui::PopID();
@@ -339,33 +337,29 @@ void draw_mode_line(AppState& state, const Fonts& fonts, bool projected, ImVec2 
   ImVec2 after;
   if (!projected) {
     after = ImGui::GetCursorPos();
-    const float w = ImGui::CalcTextSize("Make learned").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+    const float w = ImGui::CalcTextSize(tr(Text::MakeLearned)).x + 2.0f * ImGui::GetStyle().FramePadding.x;
     ImGui::SetCursorPos(ImVec2(ImGui::GetWindowContentRegionMax().x - w, title_pos.y));
   }
   if (projected) {
-    if (ImGui::SmallButton("Edit Q, K, V directly")) make_direct(state);
+    if (ImGui::SmallButton((std::string(tr(Text::EditDirectly)) + "###make-direct").c_str()))
+      make_direct(state);
     record_item_rect(state, "make-direct");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "Replace X and the W's by the current Q = X·W_q, K = X·W_k, V = X·W_v (every number stays).");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::MakeDirectTip));
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
-    ImGui::TextWrapped(
-        "Learned: q = x·W_q, k = x·W_k, v = x·W_v. Drag x, or a cell of a W (below the tokens).");
+    ImGui::TextWrapped("%s", tr(Text::LearnedNote));
     ImGui::PopStyleColor();
   } else {
     const int d_model = 2 * state.scene.d_k() + state.scene.d_v();
-    const bool clicked = ImGui::SmallButton("Make learned");
+    const bool clicked = ImGui::SmallButton((std::string(tr(Text::MakeLearned)) + "###make-learned").c_str());
     record_item_rect(state, "make-learned");
     if (ImGui::IsItemHovered()) {
       if (d_model <= scene::kMaxDim)
-        ImGui::SetTooltip(
-            "Write each token as one embedding x_i = [q_i | k_i | v_i] (d_model = 2·d_k + d_v = %d)\n"
-            "and W_q, W_k, W_v as matrices that pick its parts: every number stays the same.",
-            d_model);
+        ImGui::SetTooltip("%s", fill(tr(Text::MakeLearnedTip), {std::to_string(d_model)}).c_str());
       else
-        ImGui::SetTooltip("d_model = 2·d_k + d_v = %d is over the limit %d: make d_k or d_v smaller first.",
-                          d_model, scene::kMaxDim);
+        ImGui::SetTooltip(
+            "%s", fill(tr(Text::MakeLearnedTooBig), {std::to_string(d_model), std::to_string(scene::kMaxDim)})
+                      .c_str());
     }
     ImGui::SetCursorPos(after);
     if (clicked) make_learned(state);
@@ -476,10 +470,11 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   if (const int z = state.ui.zoomed_token; z >= 0) {
     ImGui::PushID("zoom");
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored(to_vec4(palette::kAccent), "Token %d · %s: every number", z,
-                       state.scene.tokens[z].c_str());
+    ImGui::TextColored(to_vec4(palette::kAccent), "%s",
+                       fill(tr(Text::ZoomedToken), {std::to_string(z), state.scene.tokens[z]}).c_str());
     ImGui::SameLine();
-    if (ImGui::SmallButton("close")) state.ui.zoomed_token = -1;
+    if (ImGui::SmallButton((std::string(tr(Text::Close)) + "###zoom-close").c_str()))
+      state.ui.zoomed_token = -1;
     record_item_rect(state, "zoom/close");
     for (int r = 0; r < 3; ++r) {
       const float need = slider_text_need(rows[r].range);
@@ -513,21 +508,23 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
           state.scene.tokens[i] = buffer;
           state.dirty = true;
         } else {
-          state.notice = "Label not applied: " + problem;
+          state.notice = fill(tr(Text::LabelNotApplied), {problem});
         }
       }
-      if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("Token %d: click to rename", i);
+      if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
+        ImGui::SetTooltip("%s", fill(tr(Text::RenameTip), {std::to_string(i)}).c_str());
       if (any_strip) {  // below the label: show this token's numbers at the top of the panel
         ImGui::SetCursorScreenPos(ImVec2(block_start.x, block_start.y + row_h));
         const bool zoomed = state.ui.zoomed_token == i;
         if (zoomed) ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::kAccentSoft));
-        if (ImGui::SmallButton("numbers")) {
+        if (ImGui::SmallButton((std::string(tr(Text::Numbers)) + "###numbers").c_str())) {
           state.ui.zoomed_token = zoomed ? -1 : i;
           ImGui::SetScrollY(0);
         }
         if (zoomed) ImGui::PopStyleColor();
         record_item_rect(state, "zoom/" + std::to_string(i));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show token %d's q, k, v with every number", i);
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s", fill(tr(Text::NumbersTip), {std::to_string(i)}).c_str());
       }
 
       // The hovered cell (i, j) of a grid lights q of token i and k of token j.

@@ -37,6 +37,8 @@ export const CHROMIUM_ARGS = [
 // SwiftShader compiles shaders on the CPU and the machine is shared: generous but finite.
 export const READY_TIMEOUT_MS = Number(process.env.AL_READY_TIMEOUT_MS ?? 60_000);
 export const STEP_TIMEOUT_MS = 10_000;
+/** A phone in portrait (390×844 CSS px, 2× pixels, touch): the context of the phone-size tests. */
+export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
 
 export function siteDir() {
   const dir = process.env.AL_SITE_DIR;
