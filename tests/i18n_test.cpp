@@ -125,7 +125,8 @@ TEST_CASE("i18n: fill() puts each argument in place, wherever the translation mo
   CHECK(ui::fill("{1} {2} {3} {4} {5}", {"1", "2", "3", "4", "{2}"}) == "1 2 3 4 {2}");
 }
 
-#ifdef AL_FONT_UNICODES
+#ifdef AL_FONT_RANGES_HEADER
+#include AL_FONT_RANGES_HEADER  // kFontRanges[]: what src/app/subset_fonts.py kept
 namespace {
 // The code points of UTF-8 `text` (well-formed: the tables are the repository's own).
 std::vector<char32_t> code_points(const std::string& text) {
@@ -144,18 +145,9 @@ std::vector<char32_t> code_points(const std::string& text) {
 }  // namespace
 
 TEST_CASE("i18n: every character of every language is in the UI font's subset") {
-  // "U+0020-007E,U+00A0-00FF,…" as pyftsubset takes it (src/app/CMakeLists.txt).
+  // kFontRanges: [first, last] pairs, zero-terminated, as ImGui takes them (src/app/subset_fonts.py).
   std::vector<std::pair<char32_t, char32_t>> ranges;
-  const std::string list = AL_FONT_UNICODES;
-  for (std::size_t at = 0; at < list.size();) {
-    const std::size_t end = std::min(list.find(',', at), list.size());
-    const std::string item = list.substr(at + 2, end - at - 2);  // after "U+"
-    const std::size_t dash = item.find('-');
-    const auto lo = char32_t(std::stoul(item.substr(0, dash), nullptr, 16));
-    const auto hi = dash == std::string::npos ? lo : char32_t(std::stoul(item.substr(dash + 1), nullptr, 16));
-    ranges.emplace_back(lo, hi);
-    at = end + 1;
-  }
+  for (std::size_t i = 0; kFontRanges[i] != 0; i += 2) ranges.emplace_back(kFontRanges[i], kFontRanges[i + 1]);
   REQUIRE(ranges.size() > 10);
   for (const ui::LanguageTable* t : {&ui::english_table(), &ui::spanish_table(), &ui::german_table()}) {
     for (std::size_t i = 0; i < t->count; ++i) {

@@ -6,7 +6,13 @@
 namespace attn::kernels {
 
 // One per kernels_<isa>.cpp compiled into this binary (see src/CMakeLists.txt).
+#if defined(__EMSCRIPTEN__)
+// wasm always has SIMD128, so the web app leaves the scalar set out (its code is download size);
+// the test and benchmark programs link it (attention_core_scalar) to cross-check simd128 against it.
+__attribute__((weak)) const KernelSet& scalar_kernels();
+#else
 const KernelSet& scalar_kernels();
+#endif
 #if defined(__x86_64__)
 const KernelSet& sse2_kernels();
 const KernelSet& avx2_kernels();
@@ -28,7 +34,11 @@ std::vector<const KernelSet*> runnable_sets() {
 #if defined(__EMSCRIPTEN__)
   sets.push_back(&simd128_kernels());
 #endif
+#if defined(__EMSCRIPTEN__)
+  if (&scalar_kernels != nullptr) sets.push_back(&scalar_kernels());  // weak: linked or not
+#else
   sets.push_back(&scalar_kernels());
+#endif
   return sets;
 }
 

@@ -1,29 +1,13 @@
 // fonts.cpp — ImGui font atlas from the subset fonts embedded by src/app/CMakeLists.txt.
 #include "ui/fonts.hpp"
 
-#include "font_math.hpp"       // font_math[]:      DejaVu Sans subset (ᵀ ⋅ √ ∞ − ≤ ≥ Σ)
+#include "font_math.hpp"       // font_math[]:      DejaVu Sans subset (what Inter lacks: ᵀ ⋅ ∑ …)
+#include "font_ranges.hpp"     // kFontRanges[]:    the code points the subsets hold (subset_fonts.py)
 #include "font_text.hpp"       // font_text[]:      Inter Regular subset
 #include "font_text_bold.hpp"  // font_text_bold[]: Inter SemiBold subset
 
 namespace ui {
 namespace {
-
-// Code point ranges to rasterize; the subset fonts hold only the glyphs the UI uses, so ImGui
-// packs just those (the ranges may be generous). Must stay alive while the atlas exists.
-const ImWchar kRanges[] = {
-    0x0020, 0x00FF,  // Basic Latin, Latin-1 (· × ÷)
-    0x0391, 0x03C9,  // Greek (Σ α)
-    0x1D40, 0x1D62,  // modifier letters: ᵀ, subscript ᵢ
-    0x2010, 0x203A,  // dashes, quotes, bullet, ellipsis
-    0x2070, 0x209F,  // super- and subscript digits
-    0x2113, 0x2113,  // ℓ (the online softmax's running sum)
-    0x2190, 0x2199,  // arrows
-    0x2200, 0x22FF,  // math operators: − √ ∞ ≈ ≤ ≥ ∑ ⋅
-    0x25A0, 0x25CF,  // squares, triangles, circles
-    0x2713, 0x2715,  // ✓ ✕
-    0x2C7C, 0x2C7C,  // subscript ⱼ
-    0,
-};
 
 ImFont* add_font(const unsigned char* data, std::size_t size, float pixel_size, bool merge) {
   ImFontConfig config;
@@ -35,7 +19,7 @@ ImFont* add_font(const unsigned char* data, std::size_t size, float pixel_size, 
   // Inter's and DejaVu's metrics differ slightly: nudge merged math glyphs onto Inter's baseline.
   if (merge) config.GlyphOffset = ImVec2(0.0f, pixel_size * 0.02f);
   return ImGui::GetIO().Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(data), int(size), pixel_size,
-                                                    &config, kRanges);
+                                                    &config, kFontRanges);  // unsigned short = ImWchar16
 }
 
 // One font face at one size with the math glyphs merged in.
