@@ -90,6 +90,10 @@ struct UiState {
   // Reading aids on the weights grid (switchable): each row's entropy and its largest cell outlined.
   bool show_entropy = false, show_argmax = false;
   int focus_head = 0;  // multi-head scenes: the head Scores, Mask and tooltips describe
+  // The mode bar, when its tabs scroll sideways (phones): the mode whose tab was last scrolled into
+  // view, and for how many more frames to keep scrolling it there (the tabs' widths settle first).
+  Mode mode_tab_scrolled_to = Mode(-1);
+  int mode_tab_scroll_frames = 0;
   // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
   // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
   std::string tooltip, next_tooltip;
