@@ -158,7 +158,13 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
     gap = 0.6f * em;
   }
   ImFont* number_font = compact ? fonts.small : ImGui::GetFont();
-  const float x_k = label_w, x_w = x_k + float(d_k) * num_w + gap, x_v = x_w + weight_w + gap;
+  // Each column at least as wide as its heading (longer in Spanish and German than its numbers).
+  ImGui::PushFont(fonts.small);
+  const float k_head_w = ImGui::CalcTextSize(tr(Text::DecodeKCache)).x + 0.6f * em;
+  const float w_head_w = ImGui::CalcTextSize(tr(Text::DecodeWeights)).x + 0.6f * em;
+  ImGui::PopFont();
+  const float x_k = label_w, x_w = x_k + std::max(float(d_k) * num_w + gap, k_head_w),
+              x_v = x_w + std::max(weight_w + gap, w_head_w);
   const float total_w = x_v + float(d_v) * num_w;
   const float row_h = 2.1f * em;
 
