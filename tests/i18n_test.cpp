@@ -1,7 +1,7 @@
 // i18n_test.cpp — the translation tables (ui/i18n*.cpp): every key has a text in every language,
 // once; formats keep their %d and {1} … {5}; the formulas' symbols are the same as in English; every
 // character is in the UI font's subset; the walk-through and the quiz speak the chosen language.
-#include "ui/i18n.hpp"
+#include "ui/text/i18n.hpp"
 
 #include <doctest/doctest.h>
 
@@ -15,8 +15,8 @@
 #include "helpers.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
-#include "ui/quiz.hpp"
-#include "ui/walk_steps.hpp"
+#include "ui/modes/walk/quiz.hpp"
+#include "ui/modes/walk/walk_steps.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
-#include "ui/steppers.hpp"
+#include "ui/modes/flash/flash_state.hpp"
 
 namespace {
 

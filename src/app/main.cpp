@@ -24,11 +24,11 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "render/gl.hpp"
-#include "ui/layout.hpp"
-#include "ui/sharing.hpp"
-#include "ui/theme.hpp"
-#include "ui/view_menu.hpp"
-#include "ui/walk_mode.hpp"
+#include "ui/frame/frame.hpp"
+#include "ui/frame/sharing.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/frame/view_menu.hpp"
+#include "ui/modes/walk/walk_mode.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>

@@ -20,14 +20,14 @@
 #include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
-#include "ui/colormap.hpp"
-#include "ui/grid_view.hpp"
-#include "ui/keyboard.hpp"
-#include "ui/palette.hpp"
-#include "ui/sharing_state.hpp"
-#include "ui/steppers.hpp"
-#include "ui/train_state.hpp"
-#include "ui/walk_steps.hpp"
+#include "ui/look/colormap.hpp"
+#include "ui/widgets/grid_view.hpp"
+#include "ui/frame/keyboard.hpp"
+#include "ui/look/palette.hpp"
+#include "ui/frame/sharing_state.hpp"
+#include "ui/modes/flash/flash_state.hpp"
+#include "ui/modes/train/train_state.hpp"
+#include "ui/modes/walk/walk_steps.hpp"
 
 namespace ui {
 
@@ -56,7 +56,7 @@ struct HeatmapImage {
 };
 
 // The screen's modes (Explore, …): each a layout of the shared panels. The list and the names the
-// link uses (mode=NAME) live in scene/link.hpp; src/ui/layout.cpp says how to add a mode.
+// link uses (mode=NAME) live in scene/link.hpp; src/ui/frame/frame.cpp says how to add a mode.
 using Mode = scene::link::Mode;
 
 // State of the screen itself rather than of the scene: the mode, layout values measured last frame,
@@ -71,7 +71,7 @@ struct WalkUi {
   float card_h = 0;            // the step card's content height, measured last frame (0: not yet)
 };
 
-// The quiz (ui/quiz.hpp): open or not, the question shown, each question's pick.
+// The quiz (ui/modes/walk/quiz.hpp): open or not, the question shown, each question's pick.
 struct QuizUi {
   bool open = false;
   int question = 0;
@@ -120,7 +120,7 @@ struct UiState {
   // than the screen): getState().ui.overflow, so a test catches a translation that is too long.
   std::vector<std::string> overflow, next_overflow;
 
-  KeyboardUi keyboard;  // focus, ring and announcement of the keyboard (ui/keyboard.hpp)
+  KeyboardUi keyboard;  // focus, ring and announcement of the keyboard (ui/frame/keyboard.hpp)
 
   // --- view options
   GridView grid_view;        // zoom and pan of the Scores and Weights grids (shared: cells side by side)
@@ -134,10 +134,10 @@ struct UiState {
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
 
-  // --- the FlashAttention and Decode modes: the step on screen (ui/steppers.hpp)
+  // --- the FlashAttention and Decode modes: the step on screen (ui/modes/flash/flash_state.hpp)
   FlashStepper flash;
   DecodeStepper decode;
-  // --- the Train mode: the run, its settings and measurements (ui/train_mode.hpp)
+  // --- the Train mode: the run, its settings and measurements (ui/modes/train/train_mode.hpp)
   TrainUi train;
 };
 

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "ui/panels/panel_parts.hpp"
-#include "ui/scale_texts.hpp"
-#include "ui/theme.hpp"
+#include "ui/text/scale_texts.hpp"
+#include "ui/look/theme.hpp"
 
 namespace ui {
 

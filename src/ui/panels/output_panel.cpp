@@ -4,7 +4,7 @@
 #include <string>
 
 #include "ui/panels/panel_parts.hpp"
-#include "ui/theme.hpp"
+#include "ui/look/theme.hpp"
 
 namespace ui {
 

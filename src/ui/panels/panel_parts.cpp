@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "ui/theme.hpp"
-#include "ui/walk_mode.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/modes/walk/walk_mode.hpp"
 
 namespace ui {
 

@@ -1,16 +1,16 @@
 // panel_parts.hpp — the panels of the screen and the helpers they share (internal to src/ui).
 // One file per panel in this folder (controls_panel.cpp, …); the helpers are in panel_parts.cpp;
-// src/ui/layout.cpp places the panels.
+// src/ui/frame/frame.cpp places the panels.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "ui/app_state.hpp"
-#include "ui/fonts.hpp"
-#include "ui/i18n.hpp"
-#include "ui/matrix_painter.hpp"
-#include "ui/number_format.hpp"
+#include "ui/look/fonts.hpp"
+#include "ui/text/i18n.hpp"
+#include "ui/widgets/matrix_painter.hpp"
+#include "ui/widgets/number_format.hpp"
 
 namespace ui {
 
@@ -95,7 +95,7 @@ void same_line_if_fits(float w, float right_edge);
 std::string spoken_component(const char* matrix_id, int row, int component);
 
 // One of the lessons' check questions, one per panel: the question, the answer shown on hover, the
-// quiz question (ui/quiz.cpp, 0-based) a click opens, and the widget id of the line.
+// quiz question (ui/modes/walk/quiz.cpp, 0-based) a click opens, and the widget id of the line.
 // The words are in the language tables (ui/i18n_*.cpp).
 struct CheckQuestion {
   Text question;

@@ -7,7 +7,7 @@
 
 #include "core/rope.hpp"
 #include "ui/panels/panel_parts.hpp"
-#include "ui/theme.hpp"
+#include "ui/look/theme.hpp"
 
 namespace ui {
 namespace {
