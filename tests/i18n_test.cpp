@@ -147,7 +147,8 @@ std::vector<char32_t> code_points(const std::string& text) {
 TEST_CASE("i18n: every character of every language is in the UI font's subset") {
   // kFontRanges: [first, last] pairs, zero-terminated, as ImGui takes them (src/app/subset_fonts.py).
   std::vector<std::pair<char32_t, char32_t>> ranges;
-  for (std::size_t i = 0; kFontRanges[i] != 0; i += 2) ranges.emplace_back(kFontRanges[i], kFontRanges[i + 1]);
+  for (std::size_t i = 0; kFontRanges[i] != 0; i += 2)
+    ranges.emplace_back(kFontRanges[i], kFontRanges[i + 1]);
   REQUIRE(ranges.size() > 10);
   for (const ui::LanguageTable* t : {&ui::english_table(), &ui::spanish_table(), &ui::german_table()}) {
     for (std::size_t i = 0; i < t->count; ++i) {

@@ -26,8 +26,8 @@
 #include "render/gl.hpp"
 #include "ui/frame/frame.hpp"
 #include "ui/frame/sharing.hpp"
-#include "ui/look/theme.hpp"
 #include "ui/frame/view_menu.hpp"
+#include "ui/look/theme.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
 
 #ifdef __EMSCRIPTEN__
@@ -105,7 +105,7 @@ void update_scale(App& app) {
   app.zoom = zoom;
   app.state.ui_scale = device;
   app.fonts = ui::load_fonts(css_px * scale);  // rasterized at device pixels: sharp on HiDPI
-  if (had_fonts) {  // the first texture is created by the backend's first NewFrame
+  if (had_fonts) {                             // the first texture is created by the backend's first NewFrame
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }

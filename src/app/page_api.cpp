@@ -12,6 +12,7 @@
 
 #include "scene/scene.hpp"
 #include "ui/frame/keyboard.hpp"
+#include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
 

@@ -1,5 +1,5 @@
-// layout.hpp — the one designed screen: a top bar and the current mode's layout of panels
-// (layout.cpp says how to add a mode). Explore, the mode of every link without mode=:
+// frame.hpp — the one designed screen: a top bar and the current mode's layout of panels
+// (modes/modes.hpp says how to add a mode). Explore, the mode of every link without mode=:
 //
 //   ┌ Attention Lab ───── Y = softmax( QKᵀ / √d_k + M ) V ─────────────────────────┐
 //   │ Controls            │ Scores QKᵀ                  │ Weights softmax(·)       │

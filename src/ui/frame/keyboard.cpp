@@ -8,8 +8,8 @@
 
 #include "imgui_internal.h"  // GetItemID, ScrollToItem, the test-engine hooks (item labels)
 #include "ui/app_state.hpp"
-#include "ui/widgets/number_format.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/widgets/number_format.hpp"
 
 // --- item labels: ImGui's test-engine hooks (IMGUI_ENABLE_TEST_ENGINE, src/app/CMakeLists.txt) ----
 // While the keyboard has the focus, ImGui reports each item's label and status as it is drawn; the

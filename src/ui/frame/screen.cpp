@@ -67,20 +67,6 @@ void Screen::walk_light(Panel panel) const {
   dl->PopClipRect();
 }
 
-// The walk's step card (not a panel of the link's hide=/view=).
-void Screen::walk_card(ImVec2 pos, ImVec2 size) {
-  ImGui::SetCursorPos(ImVec2(pos.x, pos.y - top_h));
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, to_vec4(palette::kPanel));
-  ImGui::PushStyleColor(ImGuiCol_Border, to_vec4(palette::kAccent));
-  ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, ImGui::GetStyle().WindowRounding);
-  const bool visible = ImGui::BeginChild("Walk through", size, true, ImGuiWindowFlags_NoScrollbar);
-  ImGui::PopStyleVar();
-  ImGui::PopStyleColor(2);
-  if (visible) draw_walk_card(state, fonts);
-  ImGui::EndChild();
-  recompute_if_dirty(state);
-}
-
 void Screen::controls(ImVec2 pos, ImVec2 size) {
   if (open("Controls", pos, size)) {
     claim_hover(state, Term::Scale);
@@ -128,17 +114,6 @@ void Screen::mask(ImVec2 pos, ImVec2 size) {
   recompute_if_dirty(state);
 }
 
-// FlashAttention mode: the Scores heatmap with the tiles drawn over it.
-void Screen::flash_scores(ImVec2 pos, ImVec2 size) {
-  if (open("Scores", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
-    draw_heatmap_panel(state, painter, fonts, HeatmapKind::Scores);
-    draw_flash_tiles(state);
-    claim_hover(state, Term::Scores);
-    panel_border(state, Term::Scores);
-  }
-  close();
-}
-
 void Screen::panel(const char* name, DrawPanel draw, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra) {
   if (open(name, pos, size, extra)) draw(state, fonts);
   close();
@@ -152,14 +127,6 @@ void Screen::picture(const char* name, Term term, DrawPanel draw, ImVec2 pos, Im
   }
   close();
   recompute_if_dirty(state);  // a drag in the picture edits the scene
-}
-
-void Screen::keyspace(ImVec2 pos, ImVec2 size) {
-  picture("Key space", Term::Keys, draw_keyspace_panel, pos, size);
-}
-
-void Screen::valuespace(ImVec2 pos, ImVec2 size) {
-  picture("Value space", Term::Values, draw_valuespace_panel, pos, size);
 }
 
 void Screen::output(ImVec2 pos, ImVec2 size) {

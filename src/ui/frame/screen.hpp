@@ -1,4 +1,4 @@
-// screen.hpp — what a mode's layout function (layout.cpp) draws with: the Screen (the display's
+// screen.hpp — what a mode's layout function (modes/*/*_layout.cpp) draws with: the Screen (the display's
 // geometry and one method per panel), the fixed windows of the top bar and the mode bar.
 #pragma once
 
@@ -6,8 +6,8 @@
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
-#include "ui/widgets/matrix_painter.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/matrix_painter.hpp"
 
 namespace ui {
 
@@ -66,7 +66,8 @@ bool begin_panel(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags ext
 void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size);
 
 // The mode bar: one tab per mode (widget id mode/NAME), the current one lit, and on the right the
-// View menu (theme, zoom, language) and the quiz's "Check yourself". Drawn only when there is more than one mode.
+// View menu (theme, zoom, language) and the quiz's "Check yourself". Drawn only when there is more than one
+// mode.
 constexpr bool kShowModeBar = scene::link::kModeCount >= 2;
 float mode_bar_height();
 void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size);

@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "ui/text/i18n.hpp"
-#include "ui/panels/panel_parts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/panels/panel_parts.hpp"
+#include "ui/text/i18n.hpp"
 
 namespace ui {
 
@@ -176,24 +176,21 @@ void draw_share_buttons(AppState& state, const Fonts& fonts) {
       flow.button(state, tr(Text::Gallery), "share/gallery", tr(Text::GalleryTip))) {
     s.gallery_open = true;
   }
-  if (s.copy_link &&
-      flow.button(state, tr(Text::CopyLink), "share/copy", tr(Text::CopyLinkTip))) {
+  if (s.copy_link && flow.button(state, tr(Text::CopyLink), "share/copy", tr(Text::CopyLinkTip))) {
     s.copy_link();
   }
   if (s.export_json &&
       flow.button(state, tr(Text::ExportJson), "share/export-json", tr(Text::ExportJsonTip))) {
     s.export_json();
   }
-  if (s.import_json && flow.button(state, tr(Text::ImportJson), "share/import-json",
-                                   tr(Text::ImportJsonTip))) {
+  if (s.import_json &&
+      flow.button(state, tr(Text::ImportJson), "share/import-json", tr(Text::ImportJsonTip))) {
     s.import_json();
   }
-  if (s.export_png &&
-      flow.button(state, tr(Text::ExportPng), "share/export-png", tr(Text::ExportPngTip))) {
+  if (s.export_png && flow.button(state, tr(Text::ExportPng), "share/export-png", tr(Text::ExportPngTip))) {
     s.export_png();
   }
-  if (s.export_text && flow.button(state, tr(Text::ExportMenu), "export/menu",
-                                   tr(Text::ExportMenuTip))) {
+  if (s.export_text && flow.button(state, tr(Text::ExportMenu), "export/menu", tr(Text::ExportMenuTip))) {
     ImGui::OpenPopup("##export-menu");
   }
   draw_export_menu(state, fonts);
@@ -223,7 +220,8 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
   ImGui::PushStyleColor(ImGuiCol_TitleBgActive, to_vec4(palette::kPanelBorder));
   ImGui::PushStyleColor(ImGuiCol_ModalWindowDimBg, ImVec4(0.05f, 0.06f, 0.08f, 0.6f));
   const bool visible = ImGui::BeginPopupModal(
-      title.c_str(), &open, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+      title.c_str(), &open,
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
   ImGui::PopStyleColor(2);
   if (!visible) {
     s.gallery_open = false;

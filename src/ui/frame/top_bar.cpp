@@ -3,12 +3,13 @@
 #include <cmath>
 #include <string>
 
-#include "ui/text/i18n.hpp"
 #include "ui/frame/screen.hpp"
 #include "ui/frame/sharing.hpp"
-#include "ui/look/theme.hpp"
 #include "ui/frame/view_menu.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
+#include "ui/text/i18n.hpp"
 
 namespace ui {
 
@@ -51,29 +52,6 @@ void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) 
   ImGui::PopStyleColor();
 }
 
-// A mode's tab label in the current language (a mode the tables do not know yet: its English label).
-std::string mode_label(const scene::link::ModeInfo& m) {
-  switch (m.mode) {
-    case Mode::Explore:
-      return tr(Text::ModeExplore);
-    case Mode::Walk:
-      return tr(Text::ModeWalk);
-    case Mode::Heads:
-      return tr(Text::ModeHeads);
-    case Mode::KeySpace:
-      return tr(Text::ModeKeySpace);
-    case Mode::Flash:
-      return tr(Text::ModeFlash);
-    case Mode::Decode:
-      return tr(Text::ModeDecode);
-    case Mode::Train:
-      return tr(Text::ModeTrain);
-    default:
-      break;
-  }
-  return std::string(m.label);
-}
-
 float mode_bar_height() {
   return std::floor(2.0f * ImGui::GetFontSize());
 }
@@ -103,7 +81,7 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   const float view_w = view_button_width();
   float tabs_w = 0.0f;
   for (const scene::link::ModeInfo& m : scene::link::kModes)
-    tabs_w += ImGui::CalcTextSize(mode_label(m).c_str()).x + frame_pad + gap;
+    tabs_w += ImGui::CalcTextSize(mode_label(m.mode).c_str()).x + frame_pad + gap;
   // A wide screen has the tabs, View and the quiz on one line. When they do not fit (a phone, a big
   // zoom), View stays pinned at the right edge and the tabs and the quiz scroll sideways beside it.
   const float inner_w = size.x - 2.0f * pad;
@@ -128,7 +106,7 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   ImGui::SetCursorPosY(std::floor(0.5f * (size.y - scrollbar - ImGui::GetFrameHeight())));
   for (const scene::link::ModeInfo& m : scene::link::kModes) {
     const bool current = m.mode == state.ui.mode;
-    const std::string label = mode_label(m) + "##mode";
+    const std::string label = mode_label(m.mode) + "##mode";
     ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::kAccent : palette::kTextDim));
     if (ImGui::Button(label.c_str()) && !current) {

@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "ui/text/i18n.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/text/i18n.hpp"
 
 namespace ui {
 

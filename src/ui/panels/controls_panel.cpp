@@ -3,10 +3,10 @@
 #include <cmath>
 #include <string>
 
-#include "ui/panels/panel_parts.hpp"
-#include "ui/text/scale_texts.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/panels/panel_parts.hpp"
+#include "ui/text/scale_texts.hpp"
 
 namespace ui {
 

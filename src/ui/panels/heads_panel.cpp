@@ -13,8 +13,8 @@
 
 #include "imgui_internal.h"  // TempInputIsActive: is a W_o cell being typed in?
 #include "ui/look/colormap.hpp"
-#include "ui/panels/panel_parts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/panels/panel_parts.hpp"
 
 namespace ui {
 namespace {

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "ui/look/colormap.hpp"
-#include "ui/text/grid_captions.hpp"
-#include "ui/panels/panel_parts.hpp"
-#include "ui/text/scale_texts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/panels/panel_parts.hpp"
+#include "ui/text/grid_captions.hpp"
+#include "ui/text/scale_texts.hpp"
 
 namespace ui {
 namespace {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "ui/look/colormap.hpp"
-#include "ui/panels/panel_parts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/panels/panel_parts.hpp"
 
 namespace ui {
 

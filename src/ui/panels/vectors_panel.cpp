@@ -26,9 +26,9 @@
 
 #include "imgui_internal.h"  // TempInputIsActive, GetActiveID: is this slider being typed in / dragged?
 #include "ui/look/colormap.hpp"
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/vector_strip.hpp"
-#include "ui/look/theme.hpp"
 
 namespace ui {
 namespace {

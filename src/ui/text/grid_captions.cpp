@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "ui/text/i18n.hpp"
-#include "ui/widgets/number_format.hpp"
 #include "ui/text/scale_texts.hpp"
+#include "ui/widgets/number_format.hpp"
 
 namespace ui::captions {
 namespace {

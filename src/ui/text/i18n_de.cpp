@@ -579,8 +579,10 @@ constexpr TextEntry kGerman[] = {
     {Text::ExportSvgDownload, "SVG herunterladen ({1})"},
     {Text::ExportSvgTip, "Die Stufe als Vektor-Heatmap in den Farben der App"},
     {Text::GalleryTitle, "Demo-Galerie"},
-    {Text::GalleryWebNote, "Jede Demo ist ein Link: #demo=NAME hinter der Adresse der Seite öffnet sie direkt."},
-    {Text::GalleryDesktopNote, "Jede Demo öffnet sich mit einem Klick hier oder beim Start mit --demo NAME (im Web: #demo=NAME)."},
+    {Text::GalleryWebNote,
+     "Jede Demo ist ein Link: #demo=NAME hinter der Adresse der Seite öffnet sie direkt."},
+    {Text::GalleryDesktopNote,
+     "Jede Demo öffnet sich mit einem Klick hier oder beim Start mit --demo NAME (im Web: #demo=NAME)."},
 };
 
 }  // namespace

@@ -542,7 +542,8 @@ constexpr TextEntry kEnglish[] = {
     {Text::ExportSvgTip, "The stage as a vector heatmap in the app's colours"},
     {Text::GalleryTitle, "Demo gallery"},
     {Text::GalleryWebNote, "Each demo is a link: #demo=NAME after the page address opens it directly."},
-    {Text::GalleryDesktopNote, "Each demo opens with a click here, or at start with --demo NAME (on the web: #demo=NAME)."},
+    {Text::GalleryDesktopNote,
+     "Each demo opens with a click here, or at start with --demo NAME (on the web: #demo=NAME)."},
 };
 
 }  // namespace

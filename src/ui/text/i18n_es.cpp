@@ -573,8 +573,10 @@ constexpr TextEntry kSpanish[] = {
     {Text::ExportSvgDownload, "Descargar SVG ({1})"},
     {Text::ExportSvgTip, "La etapa como mapa de calor vectorial con los colores de la app"},
     {Text::GalleryTitle, "Galería de demos"},
-    {Text::GalleryWebNote, "Cada demo es un enlace: #demo=NAME tras la dirección de la página la abre directamente."},
-    {Text::GalleryDesktopNote, "Cada demo se abre con un clic aquí, o al inicio con --demo NAME (en la web: #demo=NAME)."},
+    {Text::GalleryWebNote,
+     "Cada demo es un enlace: #demo=NAME tras la dirección de la página la abre directamente."},
+    {Text::GalleryDesktopNote,
+     "Cada demo se abre con un clic aquí, o al inicio con --demo NAME (en la web: #demo=NAME)."},
 };
 
 }  // namespace

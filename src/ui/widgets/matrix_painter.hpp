@@ -24,7 +24,7 @@ enum class MatrixSlot : int {
   ScoresMaskedSwatch,
   WeightsMaskedSwatch,
   Mask,
-  HeadWeights,                                // multi-head: head t's weights at HeadWeights + t …
+  HeadWeights,                         // multi-head: head t's weights at HeadWeights + t …
   HeadWeightsLast = HeadWeights + 16,  // … for up to 16 heads, then their average
   Count,
 };

@@ -8,9 +8,9 @@
 #include "imgui_internal.h"  // ImGuiSliderFlags_Vertical: DragScalar along y (up = larger)
 #include "scene/scene.hpp"
 #include "ui/frame/keyboard.hpp"
-#include "ui/widgets/number_format.hpp"
-#include "ui/panels/panel_parts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/number_format.hpp"
 
 namespace ui {
 namespace {

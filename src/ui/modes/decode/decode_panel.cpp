@@ -8,8 +8,9 @@
 #include <cmath>
 #include <string>
 
-#include "ui/panels/panel_parts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/modes/decode/decode.hpp"
+#include "ui/panels/panel_parts.hpp"
 
 namespace ui {
 namespace {

@@ -10,8 +10,9 @@
 #include <cstdio>
 #include <string>
 
-#include "ui/panels/panel_parts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/modes/flash/flash.hpp"
+#include "ui/panels/panel_parts.hpp"
 
 namespace ui {
 namespace {

@@ -1,15 +1,14 @@
-// steppers.hpp — the state of the FlashAttention and Decode modes: which step is on screen and the
-// core's record of it (core/online, core/kv_cache). Plain C++, no ImGui: unit-tested.
+// flash_state.hpp — the FlashAttention mode's state: which tile is on screen and the core's record
+// of the pass up to it (core/online). Plain C++, no ImGui: unit-tested (tests/steppers_test.cpp).
 //
-// The panels read these; they never recompute math. Both follow the scene: after an edit the same
-// step is shown for the edited numbers.
+// The panels read it; they never recompute math. It follows the scene: after an edit the same step
+// is shown for the edited numbers.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
-#include "core/kv_cache.hpp"
 #include "core/online.hpp"
 #include "scene/scene.hpp"
 
@@ -37,20 +36,5 @@ struct FlashStepper {
 // going back; otherwise advances. `r` is the scene's full pass (the naive reference).
 void flash_update(FlashStepper& f, const scene::Scene& s, const attn::Result& r, std::uint64_t version,
                   int want);
-
-struct DecodeStepper {
-  int t = 0;  // the token decoded last (0 … n−1)
-  bool playing = false;
-  double play_clock = 0;
-
-  // --- kept in sync by decode_update
-  std::optional<attn::DecodeResult> trace;     // every step of the causal decode
-  long long mults_with = 0, mults_without = 0;  // multiplies through step t, with / without cache
-  std::uint64_t version = 0;
-};
-
-// Show decode step `want` (clamped to 0 … n−1); recomputes the trace when the result changed.
-void decode_update(DecodeStepper& d, const scene::Scene& s, const attn::Result& r, std::uint64_t version,
-                   int want);
 
 }  // namespace ui

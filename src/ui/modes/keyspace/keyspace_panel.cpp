@@ -20,8 +20,9 @@
 #include <vector>
 
 #include "core/keyspace.hpp"
-#include "ui/panels/panel_parts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/modes/keyspace/keyspace.hpp"
+#include "ui/panels/panel_parts.hpp"
 
 namespace ui {
 namespace {

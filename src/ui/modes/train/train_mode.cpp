@@ -15,8 +15,8 @@
 #include <string>
 
 #include "scene/train_json.hpp"
-#include "ui/panels/panel_parts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/panels/panel_parts.hpp"
 
 namespace ui {
 namespace {

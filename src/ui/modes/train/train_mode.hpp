@@ -17,11 +17,15 @@
 
 namespace ui {
 
+struct Screen;
+
 // Once per frame in the Train mode, before the panels: create the run on first use, advance it.
 void train_tick(AppState& state);
 void draw_train_panel(AppState& state, const Fonts& fonts);
 void draw_train_curve(AppState& state, const Fonts& fonts);
 void draw_train_predictions(AppState& state, const Fonts& fonts);
+// The layout: controls above the loss curve, the weights above the predictions (train_layout.cpp).
+void layout_train(Screen& screen);
 
 // Play / Pause / one Step / a new run with the current settings (page API, keyboard, tests).
 void train_play(AppState& state, bool play);

@@ -1,5 +1,5 @@
-// train_state.hpp — the Train mode's state (ui/modes/train/train_mode.cpp): the run, its settings, its pace and
-// what was measured. Part of UiState (app_state.hpp).
+// train_state.hpp — the Train mode's state (ui/modes/train/train_mode.cpp): the run, its settings, its pace
+// and what was measured. Part of UiState (app_state.hpp).
 #pragma once
 
 #include <memory>

@@ -11,10 +11,10 @@
 #include <cmath>
 #include <string>
 
-#include "ui/panels/panel_parts.hpp"
-#include "ui/modes/walk/quiz.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/modes/walk/quiz.hpp"
+#include "ui/panels/panel_parts.hpp"
 
 namespace ui {
 

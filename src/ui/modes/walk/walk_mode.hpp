@@ -1,6 +1,6 @@
 // walk_mode.hpp — the "Walk through" mode and the quiz: state changes, what each step lights, and
 // the two windows (the step card and the quiz). The words and numbers come from walk_steps.hpp
-// and quiz.hpp; the layout that places the card beside the panels is in layout.cpp.
+// and quiz.hpp; the layout that places the card beside the panels is walk_layout.cpp.
 //
 //   [3 / 8]  Scores: Q Kᵀ                                 ◀ Prev   Next ▶   ✕ Leave
 //   X → Q, K, V → [QKᵀ] → ÷ 1 → + M → softmax → · V → Y
@@ -21,6 +21,8 @@
 #include "ui/modes/walk/walk_steps.hpp"
 
 namespace ui {
+
+struct Screen;
 
 // --- the walk's state (AppState::ui.walk; the mode is AppState::ui.mode == Mode::Walk)
 
@@ -67,6 +69,9 @@ void handle_walk_keys(AppState& state);
 void draw_walk_card(AppState& state, const Fonts& fonts);
 // Its height for a given width (the layout reserves it).
 float walk_card_height(const AppState& state, const Fonts& fonts, float width);
+
+// The layout: Explore's panels with the step card (walk_layout.cpp).
+void layout_walk(Screen& screen);
 
 // --- the quiz
 // Open the quiz at question `q` (0-based).

@@ -7,8 +7,8 @@
 #include <cstdio>
 
 #include "ui/text/i18n.hpp"
-#include "ui/widgets/number_format.hpp"
 #include "ui/text/scale_texts.hpp"
+#include "ui/widgets/number_format.hpp"
 
 namespace ui::walk {
 namespace {
