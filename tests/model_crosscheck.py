@@ -15,6 +15,10 @@ and calls backward(). Every gradient (W_E, W_pos, each head's W_Q, W_K, W_V, W_O
 |ours - torch| <= 1e-10 (|torch| + 1e-3 max|torch|) (the second term keeps an entry that cancels to
 ~0 from demanding digits it does not have). Prints the worst relative error.
 
+--eval ... --export pytorch: for every fifth model, the PyTorch script the CLI writes (TransformerLens's
+parameter names) is run with this Python; its logits must equal --eval's within 1e-12 relative and its
+loss within 1e-12.
+
 Exit 0 on success, 1 on a mismatch, 77 (ctest SKIP) when torch is missing.
 """
 import json
@@ -114,7 +118,7 @@ def main():
     cli, case_dir = sys.argv[1], sys.argv[2]
     os.makedirs(case_dir, exist_ok=True)
     rng = np.random.default_rng(23)
-    report = {"worst": 0.0, "numbers": 0, "failures": []}
+    report = {"worst": 0.0, "numbers": 0, "failures": [], "exports": 0, "export_worst": 0.0}
     shapes = set()
     for index in range(60):
         layers, heads = 1 + index % 3, 1 + (index // 3) % 4
@@ -135,6 +139,25 @@ def main():
         ours_grad = run_cli(cli, ["--grad", path, "--text", text, "--compact"] + flags)
         ours_eval = run_cli(cli, ["--eval", path, "--text", text, "--compact"] + flags)
         loss, logits, weights, grads = torch_pass(m, tokens, ablated)
+        if index % 5 == 0:
+            script = subprocess.run([cli, "--eval", path, "--text", text, "--export", "pytorch"] + flags,
+                                    capture_output=True, timeout=120)
+            script_path = os.path.join(case_dir, f"model{index:02d}.py")
+            with open(script_path, "wb") as f:
+                f.write(script.stdout)
+            ran = subprocess.run([sys.executable, script_path], capture_output=True, timeout=120)
+            if script.returncode != 0 or ran.returncode != 0:
+                report["failures"].append(f"case {index}: --export pytorch: exit {script.returncode} / "
+                                          f"{ran.returncode} {ran.stderr.decode()[-300:]}")
+            else:
+                exported = json.loads(ran.stdout)
+                a, b = np.array(exported["logits"]), np.array(ours_eval["logits"])
+                rel = np.abs(a - b).max() / max(np.abs(b).max(), 1e-300)
+                report["export_worst"] = max(report["export_worst"], float(rel))
+                report["exports"] += 1
+                if rel > 1e-12 or abs(exported["loss"] - ours_eval["loss"]) > 1e-12 * max(1.0, abs(ours_eval["loss"])) \
+                        or exported["tokens"] != ours_eval["tokens"]:
+                    report["failures"].append(f"case {index}: exported script's logits differ by {rel:.2e} relative")
         where = f"case {index} (L={layers} H={heads} D={m['d_model']} V={len(m['vocab'])} n={n} ablated={sorted(ablated)})"
         if list(ours_grad) != ["loss", "W_E", "W_pos", "layers", "W_U"]:
             report["failures"].append(f"{where}: --grad keys {list(ours_grad)}")
@@ -157,6 +180,8 @@ def main():
     print(f"--grad/--eval vs torch autograd: 60 models, (L, H) pairs {sorted(shapes)}, {report['numbers']} "
           f"numbers, worst relative error {report['worst']:.2e} (limit {RTOL:g}); "
           f"{len(report['failures'])} failure(s)")
+    print(f"--export pytorch: {report['exports']} scripts, worst relative difference of their logits to --eval "
+          f"{report['export_worst']:.2e} (limit 1e-12)")
     return 1 if report["failures"] or len(shapes) != 12 else 0
 
 

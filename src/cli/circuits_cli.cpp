@@ -11,6 +11,7 @@
 
 #include "core/model.hpp"
 #include "core/model_train.hpp"
+#include "scene/model_export.hpp"
 #include "scene/model_json.hpp"
 #include "scene/scene.hpp"
 
@@ -84,7 +85,7 @@ bool read_file(const std::string& path, std::string* text, std::string* error) {
 
 struct Options {
   int indent = 2;
-  std::string train_task, eval_path, grad_path, text;
+  std::string train_task, eval_path, grad_path, text, export_kind;
   bool have_text = false;
   std::vector<std::string> ablate;
   // --train's values, checked after the loop so that each message can name its field.
@@ -92,8 +93,9 @@ struct Options {
 };
 
 int run_train(const Options& o) {
-  if (!o.eval_path.empty() || !o.grad_path.empty() || o.have_text || !o.ablate.empty())
-    return usage("--train takes no --eval, --grad, --text or --ablate");
+  if (!o.eval_path.empty() || !o.grad_path.empty() || o.have_text || !o.ablate.empty() ||
+      !o.export_kind.empty())
+    return usage("--train takes no --eval, --grad, --text, --ablate or --export");
   attn::model::TrainConfig c;
   const std::optional<attn::model::Task> task = attn::model::parse_task(o.train_task);
   if (!task) return bad_input("task: unknown task \"" + o.train_task + "\" (induction, mixed)");
@@ -146,6 +148,8 @@ int run_model(const Options& o) {
   const bool eval = !o.eval_path.empty();
   if (eval && !o.grad_path.empty()) return usage("give --eval or --grad, not both");
   if (!o.have_text) return usage(std::string(eval ? "--eval" : "--grad") + " MODEL needs --text T");
+  if (!o.export_kind.empty() && (!eval || o.export_kind != "pytorch"))
+    return usage("--export with a model: --eval MODEL --text T --export pytorch");
   std::string file, error;
   if (!read_file(eval ? o.eval_path : o.grad_path, &file, &error)) return bad_input(error);
   const scene::ModelParse parsed = scene::parse_model(file);
@@ -161,6 +165,11 @@ int run_model(const Options& o) {
   const attn::model::Ablation ablation = scene::parse_ablation(o.ablate, m, &error);
   if (!error.empty()) return bad_input(error);
   const attn::model::Forward f = attn::model::forward(m, tokens, ablation);
+  if (!o.export_kind.empty()) {
+    const std::string script = scene::model_pytorch_script(m, tokens, ablation);
+    std::fwrite(script.data(), 1, script.size(), stdout);
+    return std::fflush(stdout) == 0 ? 0 : 1;
+  }
   if (eval) return print(scene::eval_json(m, f, ablation, o.indent));
   const attn::model::TokenLoss loss = attn::model::next_token_loss(f.logits, tokens);
   attn::model::Model grads = attn::model::zeros_like(m);
@@ -195,6 +204,7 @@ int circuits_main(int argc, char** argv) {
                         : a == "--eval"         ? &o.eval_path
                         : a == "--grad"         ? &o.grad_path
                         : a == "--text"         ? &o.text
+                        : a == "--export"       ? &o.export_kind
                         : a == "--steps"        ? &o.steps
                         : a == "--seed"         ? &o.seed
                         : a == "--layers"       ? &o.layers
@@ -245,7 +255,9 @@ const char* circuits_help() {
          "                    run a model (JSON: vocab, n_ctx, d_model, W_E, W_pos, layers, W_U) on the\n"
          "                    text: {\"tokens\",\"logits\",\"loss\",\"weights\" (per layer, per head),\n"
          "                    \"per_token_loss\",\"predicted\",\"p_predicted\",\"ablated\"}; --ablate 1.0\n"
-         "                    switches off head 0 of layer 1 (its output zeroed)\n"
+         "                    switches off head 0 of layer 1 (its output zeroed); with --export pytorch,\n"
+         "                    a PyTorch script that rebuilds the model (TransformerLens's names) and\n"
+         "                    prints the same {\"tokens\",\"logits\",\"loss\"}\n"
          "  --grad MODEL --text T [--ablate L.H ...]\n"
          "                    the gradient of the text's mean next-token loss for every weight, under\n"
          "                    the weight's own name: {\"loss\",\"W_E\",\"W_pos\",\"layers\",\"W_U\"}\n";

@@ -4,6 +4,7 @@
 //           [--batch B] [--lr X] [--optimizer adamw|adam] [--weight-decay W]
 //                                  train, print the per-step measures and the model (model_json.hpp)
 //   --eval MODEL.json --text T [--ablate L.H …]   logits, loss, every head's weights on the text
+//   --eval MODEL.json --text T [--ablate …] --export pytorch   a PyTorch script rebuilding the model
 //   --grad MODEL.json --text T [--ablate L.H …]   ∂(mean next-token loss)/∂(every weight)
 //   (--compact anywhere: one-line JSON)
 //

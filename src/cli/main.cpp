@@ -53,7 +53,7 @@ void print_help(std::FILE* out) {
       "       attention-lab-cli [--compact] --train induction|mixed --steps N --seed S [--layers L]\n"
       "                         [--heads H] [--d-model D] [--n-ctx N] [--batch B] [--lr X]\n"
       "                         [--optimizer adamw|adam] [--weight-decay W]\n"
-      "       attention-lab-cli [--compact] --eval MODEL --text T [--ablate L.H ...]\n"
+      "       attention-lab-cli [--compact] --eval MODEL --text T [--ablate L.H ...] [--export pytorch]\n"
       "       attention-lab-cli [--compact] --grad MODEL --text T [--ablate L.H ...]\n"
       "\n"
       "Reads a scene (JSON version 1) from FILE, or from stdin when FILE is '-' or absent, and\n"
