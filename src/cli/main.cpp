@@ -12,6 +12,8 @@
 //   attention-lab-cli --grad [FILE|-]        gradients of ½·Σ(output − target)² (scene + "target")
 //   attention-lab-cli --train TASK --steps N --seed S [--lr X] [--heads H] [--optimizer adam|sgd]
 //                                            train on a toy task (core/train.hpp), print the run
+//   attention-lab-cli --train induction|mixed …, --eval MODEL --text T, --grad MODEL --text T
+//                                            the attention-only transformer (cli/circuits_cli.hpp)
 //   attention-lab-cli --kv-bill              the KV-cache bill of published model shapes (core/kv_bill)
 //   --window W, --sinks S, --alibi, --kv-heads H   set these scene keys (version 2) on the scene read
 //   --kv-cache --cache all|last,W|sinks,S,W  decode with a cache policy (core/kv_cache.hpp)
@@ -27,6 +29,7 @@
 #include <string>
 #include <string_view>
 
+#include "cli/circuits_cli.hpp"
 #include "core/kv_bill.hpp"
 #include "scene/export.hpp"
 #include "scene/generate.hpp"
@@ -52,6 +55,11 @@ void print_help(std::FILE* out) {
       "       attention-lab-cli [--compact] --grad [FILE|-]\n"
       "       attention-lab-cli [--compact] --train TASK --steps N --seed S [--lr X] [--heads H]\n"
       "                         [--optimizer adam|sgd]\n"
+      "       attention-lab-cli [--compact] --train induction|mixed --steps N --seed S [--layers L]\n"
+      "                         [--heads H] [--d-model D] [--n-ctx N] [--batch B] [--lr X]\n"
+      "                         [--optimizer adamw|adam] [--weight-decay W]\n"
+      "       attention-lab-cli [--compact] --eval MODEL --text T [--ablate L.H ...] [--export pytorch]\n"
+      "       attention-lab-cli [--compact] --grad MODEL --text T [--ablate L.H ...]\n"
       "       attention-lab-cli [--compact] --kv-bill\n"
       "\n"
       "Reads a scene (JSON version 1) from FILE, or from stdin when FILE is '-' or absent, and\n"
@@ -97,6 +105,7 @@ void print_help(std::FILE* out) {
       "                    prints {\"task\",\"steps\",\"seed\",\"lr\",\"heads\",\"optimizer\",\"loss\": "
       "[per\n"
       "                    step],\"accuracy\" (256 fresh sequences),\"scene\": {the trained model}}\n"
+      "%s"
       "  --compact         one-line JSON output\n"
       "  --export KIND     instead of the JSON, print the scene as\n"
       "                      numpy    a Python script computing every stage in NumPy (float64)\n"
@@ -109,7 +118,7 @@ void print_help(std::FILE* out) {
       "\n"
       "Limits: n <= %d tokens, each dimension <= %d, |values| <= 1e15, token labels <= %zu bytes,\n"
       "input <= 8 MiB. Exit status: 0 ok, 2 bad input (reason on stderr), 1 usage error.\n",
-      scene::kMaxTokens, scene::kMaxDim, scene::kMaxTokenBytes);
+      cli::circuits_help(), scene::kMaxTokens, scene::kMaxDim, scene::kMaxTokenBytes);
 }
 
 // Reads at most kMaxInputBytes + 1 bytes: enough for parse_scene to report an oversized input
@@ -301,6 +310,7 @@ int run_train(const attn::train::Config& config, int steps, int indent) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (cli::is_circuits_command(argc, argv)) return cli::circuits_main(argc, argv);
   int indent = 2;
   bool online = false;
   int online_block = 0;
@@ -458,7 +468,8 @@ int main(int argc, char** argv) {
     attn::train::Config config;
     const std::optional<attn::train::Task> task = attn::train::parse_task(train_task);
     if (!task)
-      return bad_input("task: unknown task \"" + train_task + "\" (" + attn::train::task_names() + ")");
+      return bad_input("task: unknown task \"" + train_task + "\" (" + attn::train::task_names() +
+                       ", induction, mixed)");
     config.task = *task;
     unsigned long long steps = 0, seed = 0, heads = 1;
     if (train_steps.empty()) return bad_input("steps: --train needs --steps N (1 to 1000000)");
