@@ -406,3 +406,28 @@ TEST_CASE("check_dims and check_train_config name the field") {
   c.batch = 0;
   CHECK(model::check_train_config(c).find("batch:") == 0);
 }
+
+TEST_CASE("predictions: the argmax and its softmax probability; p_next = exp(−loss of that position)") {
+  const model::Model m = small_model(2, 2, 6, 7, 9, 17);
+  const std::vector<int> tokens = {3, 1, 4, 1, 5, 2, 6};
+  const model::Forward f = model::forward(m, tokens);
+  const std::vector<model::Prediction> pred = model::predictions(f);
+  const model::TokenLoss loss = model::next_token_loss(f.logits, tokens);
+  REQUIRE(pred.size() == tokens.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    Eigen::Index best = 0;
+    f.logits.row(static_cast<Eigen::Index>(i)).maxCoeff(&best);
+    const double sum = f.logits.row(static_cast<Eigen::Index>(i)).array().exp().sum();
+    CHECK(pred[i].token == tokens[i]);
+    CHECK(pred[i].predicted == best);
+    CHECK(pred[i].p ==
+          doctest::Approx(std::exp(f.logits(static_cast<Eigen::Index>(i), best)) / sum).epsilon(1e-13));
+    if (i + 1 < tokens.size())
+      CHECK(pred[i].p_next == doctest::Approx(std::exp(-loss.per_token[i])).epsilon(1e-13));
+  }
+  CHECK(pred.back().p_next == 0.0);
+  CHECK(std::string(model::head_role(1, 0.1, 0.7)) == "induction");
+  CHECK(std::string(model::head_role(0, 0.6, 0.7)) == "previous token");
+  CHECK(std::string(model::head_role(0, 0.2, 0.7)).empty());
+  CHECK(std::string(model::head_role(2, 0.9, 0.2)) == "previous token");
+}

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "core/model_scores.hpp"
 #include "scene/json_text.hpp"
 #include "scene/scene.hpp"  // kMaxInputBytes, kMaxTokenBytes
 
@@ -305,15 +306,9 @@ std::string eval_json(const model::Model& m, const model::Forward& f, const mode
   j["weights"] = std::move(weights);
   j["per_token_loss"] = loss.per_token;
   ordered_json predicted = ordered_json::array(), p = ordered_json::array();
-  for (Eigen::Index i = 0; i < f.logits.rows(); ++i) {
-    Eigen::Index best = 0;
-    for (Eigen::Index c = 1; c < f.logits.cols(); ++c)
-      if (f.logits(i, c) > f.logits(i, best)) best = c;
-    double sum = 0.0;
-    for (Eigen::Index c = 0; c < f.logits.cols(); ++c)
-      sum += attn::exact_exp(f.logits(i, c) - f.logits(i, best));
-    predicted.push_back(m.vocab[static_cast<std::size_t>(best)]);
-    p.push_back(1.0 / sum);
+  for (const model::Prediction& pr : model::predictions(f)) {
+    predicted.push_back(m.vocab[static_cast<std::size_t>(pr.predicted)]);
+    p.push_back(pr.p);
   }
   j["predicted"] = std::move(predicted);
   j["p_predicted"] = std::move(p);
