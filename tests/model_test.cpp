@@ -431,3 +431,24 @@ TEST_CASE("predictions: the argmax and its softmax probability; p_next = exp(−
   CHECK(std::string(model::head_role(0, 0.2, 0.7)).empty());
   CHECK(std::string(model::head_role(2, 0.9, 0.2)) == "previous token");
 }
+
+TEST_CASE("head_scene: a head on a text is an ordinary scene whose stages are the head's") {
+  const model::Model m = small_model(2, 2, 6, 28, 12, 19);
+  std::string error;
+  const std::vector<int> tokens = model::tokenize(m, "ab c.ab c", &error);
+  REQUIRE(error.empty());
+  const model::Forward f = model::forward(m, tokens);
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 2; ++h) {
+      const scene::Scene s = scene::head_scene(m, f, l, h);
+      CHECK(scene::validate(s).empty());
+      const scene::ParseResult back = scene::parse_scene(scene::scene_to_json(s));
+      REQUIRE(back.ok());
+      const attn::HeadsResult r = scene::compute_heads(*back.scene);
+      const model::HeadStages& st = f.layers[static_cast<std::size_t>(l)].heads[static_cast<std::size_t>(h)];
+      CHECK((r.heads[0].weights - st.weights).cwiseAbs().maxCoeff() < 1e-14);
+      CHECK((r.heads[0].Q - st.q).cwiseAbs().maxCoeff() < 1e-13);
+      CHECK((r.output - st.out).cwiseAbs().maxCoeff() < 1e-12);
+      CHECK(back.scene->tokens[2] == " ");
+    }
+}

@@ -10,7 +10,6 @@
 
 #include "core/model_scores.hpp"
 #include "scene/json_text.hpp"
-#include "scene/scene.hpp"  // kMaxInputBytes, kMaxTokenBytes
 
 namespace scene {
 namespace {
@@ -389,6 +388,21 @@ std::string model_train_json(const model::ModelTrainer& t, int indent) {
   j["composition_per_step"] = std::move(per_step);
   j["formed_at"] = t.formed_at() > 0 ? ordered_json(t.formed_at()) : ordered_json(nullptr);
   return splice(j, "model", model_to_json(t.model(), indent), indent);
+}
+
+Scene head_scene(const model::Model& m, const model::Forward& f, int layer, int head) {
+  const model::Head& w = m.layers[static_cast<std::size_t>(layer)].heads[static_cast<std::size_t>(head)];
+  Scene s;
+  for (int t : f.tokens) s.tokens.push_back(m.vocab[static_cast<std::size_t>(t)]);
+  s.mode = Mode::Projected;
+  s.X = f.layers[static_cast<std::size_t>(layer)].resid_pre;
+  s.Wq = w.W_Q;
+  s.Wk = w.W_K;
+  s.Wv = w.W_V;
+  s.Wo = w.W_O;
+  s.causal = true;
+  s.scale.mode = attn::ScaleMode::SqrtDk;
+  return s;
 }
 
 }  // namespace scene

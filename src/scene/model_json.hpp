@@ -17,6 +17,7 @@
 
 #include "core/model.hpp"
 #include "core/model_train.hpp"
+#include "scene/scene.hpp"
 
 namespace scene {
 
@@ -52,5 +53,11 @@ std::string model_grad_json(const attn::model::Model& grads, double loss, int in
 //   "composition": H×H (layer 0 → layer 1, after the last step; [] for one layer),
 //   "composition_per_step": [per step H×H], "formed_at": step or null, "model": {…}}
 std::string model_train_json(const attn::model::ModelTrainer& trainer, int indent);
+
+// One head of a model on a text as an ordinary projected scene (version 2), so that the existing
+// panels show its real numbers: tokens = the text's symbols, X = x^l (the residual stream the layer
+// reads, n×D), Wq = W_Q, Wk = W_K, Wv = W_V (D×d_head), Wo = W_O (d_head×D), one head, causal, ÷ √d_head.
+// compute_heads() of it gives this head's q, k, v, scores, weights, z and out (= z W_O) of `f`.
+Scene head_scene(const attn::model::Model& m, const attn::model::Forward& f, int layer, int head);
 
 }  // namespace scene
