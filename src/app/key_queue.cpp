@@ -49,14 +49,16 @@ void key_queue_install(GLFWwindow* window) {
 
 bool key_queue_deliver(GLFWwindow* window) {
   std::vector<int> changed;  // keys that already went down or up this frame
+  bool pressed = false;      // a key went down this frame
   bool typed = false;        // a character was delivered this frame
   while (!g_queue.empty()) {
     const InputEvent& e = g_queue.front();
     if (e.kind == InputEvent::Key) {
       bool again = false;
       for (int k : changed) again = again || k == e.key;
-      if (again || typed) break;
+      if (again || typed || (e.action == GLFW_RELEASE && pressed)) break;
       changed.push_back(e.key);
+      pressed = pressed || e.action == GLFW_PRESS;
       if (g_backend_key) g_backend_key(window, e.key, e.scancode, e.action, e.mods);
     } else {
       if (!changed.empty()) break;

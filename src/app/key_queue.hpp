@@ -5,8 +5,10 @@
 // longer than a frame; on-screen keyboards, switch access, remote desktops and test drivers
 // (Playwright's keyboard.press, `xdotool key`) do not. So the GLFW key and character callbacks
 // only queue their events, and each frame hands them to ImGui's backend in arrival order under the
-// rules of ImGui 1.87's input queue ("trickling"):
+// rules of ImGui 1.87's input queue ("trickling"), and one more for chords:
 //   - at most one transition (down or up) of a given key per frame;
+//   - no release after a press in the same frame, so that keys pressed together are seen down
+//     together (`xdotool key ctrl+s` sends Ctrl's release before S's: Ctrl+S must still be seen);
 //   - no character after a key changed in the same frame, and no key after a character
 //     (a Tab that moves the focus takes effect before the digits typed into the next field);
 // the first event that breaks a rule waits, with everything behind it, for the next frame.
