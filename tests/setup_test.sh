@@ -8,6 +8,7 @@
 #   2. Combined profiles resolve to the union (`test` = build + web + desktop + test).
 #   3. After setup has run, every package `--print test` resolves is installed (nodejs/npm may come
 #      from outside Debian: then working `node` and `npm` commands count, as setup accepts them).
+#   4. Every command in scripts/ runs scripts/setup before it builds or runs anything.
 #
 # Prints "N passed, N failed" (scripts/test adds it up) and exits non-zero on any failure.
 # --lists-only skips check 3 (for a machine without the packages).
@@ -69,6 +70,22 @@ installed() {  # every package `--print test` resolves is installed
   done
   [ "${#missing[@]}" -eq 0 ] || { echo "  not installed after setup: ${missing[*]}"; return 1; }
 }
+# 4. Every command of scripts/ that builds or runs the project installs what it needs first (the
+#    same class of bug: a script that works only where an earlier setup left the packages). Not
+#    setup itself, its library, check-size (run by dist, after dist's setup), or fresh-check (it
+#    runs on the host and installs nothing there by design).
+calls_setup() {
+  local f name bad=()
+  for f in "$root"/scripts/*; do
+    name="$(basename "$f")"
+    [ -x "$f" ] && [[ "$name" != *.* ]] || continue
+    case "$name" in setup | check-size | fresh-check) continue ;; esac
+    grep -Eq 'scripts/(setup|serve|test)\b' "$f" || bad+=("$name")
+  done
+  [ "${#bad[@]}" -eq 0 ] || { echo "  scripts that never run scripts/setup: ${bad[*]}"; return 1; }
+}
+check "every command in scripts/ runs scripts/setup first" calls_setup
+
 if [ "${1:-}" != --lists-only ]; then
   check "every package of the test profile is installed" installed
 fi
