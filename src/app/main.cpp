@@ -156,8 +156,7 @@ void frame(App& app) {
   // The keyboard: Tab is the screen's (not one window's), and Enter/Space press with a click.
   if (ui::keyboard_before_imgui_frame(app.state)) app.settle_frames = std::max(app.settle_frames, 2);
   ImGui::NewFrame();
-  ui::recompute_if_dirty(app.state);
-  ui::draw_screen(app.state, app.renderer, app.fonts);
+  ui::draw_screen(app.state, app.renderer, app.fonts);  // recomputes first (its one point), then draws
   platform_draw_ui(app);
   ImGui::Render();
 
@@ -165,7 +164,7 @@ void frame(App& app) {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
   glViewport(0, 0, fb_w, fb_h);
-  const ImVec4 bg = ui::to_vec4(ui::palette::kBackground);  // the current theme's
+  const ImVec4 bg = ui::to_vec4(ui::palette::background());  // the current theme's
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

@@ -209,8 +209,8 @@ void HeatmapRenderer::draw(const Slot& slot, const ImDrawCmd* cmd) {
   glUniform1f(u_gap_px_, slot.gap_px * scale.x);
   // Stripes about a third of an em apart, at least 5 device pixels.
   glUniform1f(u_hatch_px_, std::max(5.0f, std::round(0.42f * ImGui::GetFontSize() * scale.x)));
-  set_color(u_gap_color_, ui::palette::kGap);
-  set_color(u_hatch_color_, ui::palette::kHatch);
+  set_color(u_gap_color_, ui::palette::gap());
+  set_color(u_hatch_color_, ui::palette::hatch());
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   // ImGui binds its texture on unit 0 next; ResetRenderState restores its program and buffers.
   glActiveTexture(GL_TEXTURE0);

@@ -25,7 +25,7 @@ constexpr std::array<Rgb, 9> kDiverging = {hex(0x2166AC), hex(0x4393C3), hex(0x9
                                            hex(0xD1E5F0), hex(0xF7F7F7), hex(0xFDDBC7),
                                            hex(0xF4A582), hex(0xD6604D), hex(0xB2182B)};
 
-// The mask grid: 0 = hidden (a dark slate), 1 = may attend (theme teal, palette::kAllowed).
+// The mask grid: 0 = hidden (a dark slate), 1 = may attend (theme teal, palette::allowed()).
 constexpr std::array<Rgb, 2> kMask = {hex(0x262B35), hex(0x56968F)};
 
 template <std::size_t N>

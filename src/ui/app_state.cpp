@@ -35,14 +35,50 @@ int fitting_heads(const scene::Scene& s, int want) {
   return 1;
 }
 
-void mark_dirty(AppState& state) {
+// The scene changed (`change`: Change bits): recompute at the frame's one point.
+void mark_changed(AppState& state, unsigned change) {
   state.dirty = true;
+  state.changes |= change;
+}
+
+// The matrix an entry edit names.
+attn::Matrix& matrix_of(scene::Scene& s, SceneMatrix which) {
+  switch (which) {
+    case SceneMatrix::Q:
+      return s.Q;
+    case SceneMatrix::K:
+      return s.K;
+    case SceneMatrix::V:
+      return s.V;
+    case SceneMatrix::X:
+      return s.X;
+    case SceneMatrix::Wq:
+      return s.Wq;
+    case SceneMatrix::Wk:
+      return s.Wk;
+    case SceneMatrix::Wv:
+      return s.Wv;
+    case SceneMatrix::Wo:
+      break;
+  }
+  return s.Wo;
+}
+
+// Q, K, V of a learned scene are computed (X·W): editing one makes the scene direct first.
+void make_editable(AppState& state, SceneMatrix which) {
+  if (which == SceneMatrix::Q || which == SceneMatrix::K || which == SceneMatrix::V)
+    ensure_direct_mode(state);
+}
+
+// The one clamp of an edited value: the scene's limit |x| ≤ kMaxAbsValue (scene.hpp).
+double clamp_value(double value) {
+  return std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
 }
 
 }  // namespace
 
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
-  state.scene = std::move(scene);
+  state.scene_rw = std::move(scene);
   state.reset_scene = state.scene;
   state.preset_name = std::move(preset_name);
   state.ui.demo.clear();  // a demo loader sets it again after loading
@@ -51,7 +87,7 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.generated.reset();
   state.error.clear();
   state.notice.clear();
-  state.dirty = true;
+  mark_changed(state, kChangedShape);
   state.ui.focus_head = 0;
   recompute_if_dirty(state);
   state.edited = false;
@@ -89,11 +125,16 @@ bool load_preset(AppState& state, std::string_view name) {
 bool recompute_if_dirty(AppState& state) {
   if (!state.dirty) return false;
   state.dirty = false;
-  const std::string problem = scene::validate(state.scene);
-  if (!problem.empty()) {
-    // Edits keep the scene valid; this guards the core against anything that slipped through.
-    state.error = problem;
-    return false;
+  const unsigned changes = std::exchange(state.changes, 0u);
+  if (changes & kChangedShape) {
+    // Edits keep the scene valid; this guards the core against anything that slipped through. A value
+    // edit is clamped and finite by construction: a drag is not validated again on every frame.
+    ++state.stats.validations;
+    const std::string problem = scene::validate(state.scene);
+    if (!problem.empty()) {
+      state.error = problem;
+      return false;
+    }
   }
   const auto start = std::chrono::steady_clock::now();
   const scene::Scene& s = state.scene;
@@ -131,7 +172,7 @@ bool recompute_if_dirty(AppState& state) {
 void ensure_direct_mode(AppState& state) {
   if (state.scene.mode == scene::Mode::Direct) return;
   recompute_if_dirty(state);
-  scene::Scene& s = state.scene;
+  scene::Scene& s = state.scene_rw;
   s.Q = state.heads.Q;  // every head's columns (result holds the focused head's)
   s.K = state.heads.K;
   s.V = state.heads.V;
@@ -143,7 +184,7 @@ void ensure_direct_mode(AppState& state) {
   state.notice =
       "Switched to direct Q, K, V: the vectors were Q = X·W_q, K = X·W_k, V = X·W_v and are now "
       "edited directly.";
-  mark_dirty(state);
+  mark_changed(state, kChangedShape);
 }
 
 // Resizing keeps the scene's mode (scene/edit.hpp): a learned scene stays X·W. A size the scene's
@@ -157,8 +198,8 @@ void resize_checked(AppState& state, Edit edit) {
     state.notice = "Not resized: " + problem;
     return;
   }
-  state.scene = std::move(candidate);
-  mark_dirty(state);
+  state.scene_rw = std::move(candidate);
+  mark_changed(state, kChangedShape);
 }
 }  // namespace
 
@@ -192,14 +233,14 @@ void set_value_dim(AppState& state, int d_v) {
 void set_model_dim(AppState& state, int d_model) {
   if (std::clamp(d_model, 1, scene::kMaxDim) == scene::model_dim(state.scene)) return;
   if (state.scene.mode != scene::Mode::Projected) {
-    state.notice = scene::set_model_dim(state.scene, d_model);
+    state.notice = scene::set_model_dim(state.scene_rw, d_model);
     return;
   }
   resize_checked(state, [d_model](scene::Scene& s) { scene::set_model_dim(s, d_model); });
 }
 
 bool make_learned(AppState& state) {
-  if (std::string e = scene::make_learned(state.scene); !e.empty()) {
+  if (std::string e = scene::make_learned(state.scene_rw); !e.empty()) {
     state.notice = e;
     return false;
   }
@@ -207,17 +248,17 @@ bool make_learned(AppState& state) {
       "Learned: each token's embedding is x_i = [q_i | k_i | v_i] and W_q, W_k, W_v pick its parts, so "
       "every number is unchanged. Drag x_i or a cell of a W.";
   reset_learned_ranges(state);
-  mark_dirty(state);
+  mark_changed(state, kChangedShape);
   return true;
 }
 
 bool make_direct(AppState& state) {
-  if (std::string e = scene::make_direct(state.scene); !e.empty()) {
+  if (std::string e = scene::make_direct(state.scene_rw); !e.empty()) {
     state.notice = e;
     return false;
   }
   state.notice = "Direct: Q, K, V are now the numbers X·W_q, X·W_k, X·W_v had; drag them directly.";
-  mark_dirty(state);
+  mark_changed(state, kChangedShape);
   return true;
 }
 
@@ -229,9 +270,9 @@ void set_heads(AppState& state, int heads) {
                    std::to_string(state.scene.d_k() / heads) + ")";
     return;
   }
-  state.scene.heads = heads;
+  state.scene_rw.heads = heads;
   state.ui.focus_head = std::min(state.ui.focus_head, heads - 1);
-  mark_dirty(state);
+  mark_changed(state, kChangedShape);
 }
 
 void set_focus_head(AppState& state, int head) {
@@ -244,40 +285,120 @@ void set_focus_head(AppState& state, int head) {
 }
 
 void set_wo_entry(AppState& state, int row, int col, double value) {
-  attn::Matrix& Wo = state.scene.Wo;
-  if (row < 0 || col < 0 || row >= Wo.rows() || col >= Wo.cols() || !std::isfinite(value)) return;
-  Wo(row, col) = std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
-  mark_dirty(state);
+  set_entry(state, SceneMatrix::Wo, row, col, value);
 }
 
 void add_wo(AppState& state) {
   if (state.scene.Wo.size() != 0) return;
-  state.scene.Wo = attn::Matrix::Identity(state.scene.d_v(), state.scene.d_v());
+  state.scene_rw.Wo = attn::Matrix::Identity(state.scene.d_v(), state.scene.d_v());
   state.wo_range = 1;
-  mark_dirty(state);
+  mark_changed(state, kChangedShape);
 }
 
 void remove_wo(AppState& state) {
   if (state.scene.Wo.size() == 0) return;
-  state.scene.Wo.resize(0, 0);
-  mark_dirty(state);
+  state.scene_rw.Wo.resize(0, 0);
+  mark_changed(state, kChangedShape);
 }
 
 void toggle_mask_cell(AppState& state, int i, int j) {
-  scene::Scene& s = state.scene;
+  scene::Scene& s = state.scene_rw;
   const int n = s.n();
   if (i < 0 || j < 0 || i >= n || j >= n) return;
   if (s.mask.size() == 0) s.mask = attn::MaskMatrix::Ones(n, n);
   s.mask(i, j) = s.mask(i, j) ? 0 : 1;
   // An all-ones custom mask says nothing: drop it so the scene's JSON stays minimal.
   if ((s.mask.array() != 0).all()) s.mask.resize(0, 0);
-  mark_dirty(state);
+  mark_changed(state, kChangedShape);
 }
 
 void clear_custom_mask(AppState& state) {
   if (state.scene.mask.size() == 0) return;
-  state.scene.mask.resize(0, 0);
-  mark_dirty(state);
+  state.scene_rw.mask.resize(0, 0);
+  mark_changed(state, kChangedShape);
+}
+
+void set_entry(AppState& state, SceneMatrix which, int row, int col, double value) {
+  if (!std::isfinite(value)) return;
+  make_editable(state, which);
+  attn::Matrix& m = matrix_of(state.scene_rw, which);
+  if (row < 0 || col < 0 || row >= m.rows() || col >= m.cols()) return;
+  m(row, col) = clamp_value(value);
+  mark_changed(state, kChangedValues);
+}
+
+void set_row(AppState& state, SceneMatrix which, int row, const attn::Matrix& values) {
+  if (!values.allFinite() || values.rows() != 1) return;
+  make_editable(state, which);
+  attn::Matrix& m = matrix_of(state.scene_rw, which);
+  if (row < 0 || row >= m.rows() || values.cols() != m.cols()) return;
+  m.row(row) = values.unaryExpr([](double x) { return clamp_value(x); });
+  mark_changed(state, kChangedValues);
+}
+
+void set_causal(AppState& state, bool causal) {
+  if (causal == state.scene.causal) return;
+  state.scene_rw.causal = causal;
+  mark_changed(state, kChangedValues);
+}
+
+void set_scale_mode(AppState& state, attn::ScaleMode mode) {
+  if (mode == state.scene.scale.mode) return;
+  state.scene_rw.scale.mode = mode;
+  mark_changed(state, kChangedValues);
+}
+
+void set_temperature(AppState& state, double temperature) {
+  if (!std::isfinite(temperature)) return;
+  state.scene_rw.scale.temperature = std::clamp(temperature, scene::kMinTemperature, scene::kMaxTemperature);
+  mark_changed(state, kChangedValues);
+}
+
+std::string set_token_label(AppState& state, int i, const std::string& label) {
+  if (i < 0 || i >= state.scene.n()) return "tokens: no token " + std::to_string(i);
+  scene::Scene candidate = state.scene;
+  candidate.tokens[std::size_t(i)] = label;
+  std::string problem = scene::validate(candidate);  // a label alone: checked here, once per keystroke
+  if (!problem.empty()) return problem;
+  state.scene_rw.tokens[std::size_t(i)] = label;
+  mark_changed(state, kChangedValues);
+  return "";
+}
+
+void set_rope_on(AppState& state, bool on) {
+  const scene::Scene& s = state.scene;
+  const int d_head = s.d_k() / std::max(s.heads, 1);
+  if (on && d_head % 2 != 0) {
+    state.error =
+        "rope: each head's size must be even to form pairs (d_k / heads = " + std::to_string(d_head) +
+        "): make d_k even first";
+    return;
+  }
+  state.scene_rw.rope_on = on;
+  mark_changed(state, kChangedValues);
+}
+
+void set_rope_base(AppState& state, double base) {
+  if (!std::isfinite(base)) return;
+  state.scene_rw.rope.base = std::clamp(base, 2.0, scene::kMaxRopeBase);
+  mark_changed(state, kChangedValues);
+}
+
+void set_rope_layout(AppState& state, attn::RopeLayout layout) {
+  if (layout == state.scene.rope.layout) return;
+  state.scene_rw.rope.layout = layout;
+  mark_changed(state, kChangedValues);
+}
+
+void set_rope_offset(AppState& state, int offset) {
+  state.scene_rw.rope.offset = std::clamp(offset, 0, scene::kMaxRopeOffset);
+  mark_changed(state, kChangedValues);
+}
+
+void replace_scene_numbers(AppState& state, scene::Scene scene) {
+  state.scene_rw = std::move(scene);
+  mark_changed(state, kChangedShape);  // a whole scene: validated once before it is computed
+  state.edited = true;
 }
 
 scene::link::Appearance appearance(const UiState& ui) {

@@ -1,9 +1,14 @@
 // app_state.hpp — everything the panels read and write: the scene, its computed result, what
 // changed, the last error, where each named widget was drawn, and frame statistics.
 //
-// The flow each frame: panels edit `scene` through the functions below, which set `dirty`;
-// recompute_if_dirty() runs the core once; panels then read `result`. Nothing is recomputed while
-// the scene stays the same.
+// One edit path. Panels read `state.scene` (a const reference) and edit it only through the
+// functions below (set_entry, set_causal, set_token_label, …), which clamp (|x| ≤ kMaxAbsValue, in
+// one place), keep the scene valid and mark what changed (`changes`). The result is recomputed at
+// one point of the frame: draw_screen calls recompute_if_dirty after input and the mode's tick and
+// before anything is drawn, so every panel of a frame shows the same result; an edit made while a
+// frame is drawn shows in the next one (the app draws it at once: `dirty` asks for a frame). The
+// whole scene is validated again only when an edit changed its shape or a loader replaced it, not on
+// every frame of a drag. Nothing is recomputed while the scene stays the same.
 #pragma once
 
 #include <cstdint>
@@ -63,16 +68,41 @@ using Mode = scene::link::Mode;
 // The Scores panel shows one of two grids: raw QKᵀ, or the scaled + masked QKᵀ / s + M.
 enum class ScoresTab { Raw, Scaled };
 
-// State of the screen itself rather than of the scene: the mode, layout values measured last frame,
-// and what panels cache between frames. Every piece of UI state is here or in AppState.
+// State of the screen itself rather than of the scene, grouped by how long it lives: the settings a
+// link carries, each mode's state, view choices, per-frame values, caches. Every piece of UI state
+// is here or in AppState.
 struct UiState {
-  Mode mode = Mode::Explore;  // the link's mode= (default Explore, not written in links)
-  WalkUi walk;                // the walk-through's stage and row (used in Mode::Walk)
-  QuizUi quiz;
+  // --- settings a link carries (mode=, step=, theme=, zoom=, lang=; the View menu; desktop flags)
+  Mode mode = Mode::Explore;             // the link's mode= (default Explore, not written in links)
+  std::optional<Theme> theme;            // chosen (link, menu, --theme); none: follow the system
+  Theme system_theme = Theme::Dark;      // the system's preference (web: prefers-color-scheme)
+  int zoom = scene::link::kDefaultZoom;  // UI zoom in percent, kMinZoom … kMaxZoom (Ctrl +/−/0)
+  std::string lang;                      // chosen language code (link lang=, View menu, --lang); "": system's
+  std::string system_lang = "en";        // the browser's language (navigator.language), if we have it
+  // What the Example picker names (getState().ui.example).
+  std::string demo;        // the gallery demo loaded last (#demo=NAME), "" if none; load_scene clears it
+  std::string demo_title;  // its title from demos/index.json ("" → the name)
+
+  // --- each mode's state, declared in its folder (src/ui/modes/<mode>/*_state.hpp)
+  WalkUi walk;           // the walk-through's stage and row (used in Mode::Walk)
+  QuizUi quiz;           // the quiz (from any mode)
+  FlashStepper flash;    // FlashAttention: the step on screen
+  DecodeStepper decode;  // Decode: the step on screen
+  TrainUi train;         // Train: the run, its settings and measurements
+  // (the Key space mode's pictures: AppState::keyspace)
+
+  // --- view choices the panels keep while the app runs (not in links)
   ScoresTab scores_tab = ScoresTab::Raw;
   // Reading aids on the weights grid (switchable): each row's entropy and its largest cell outlined.
   bool show_entropy = false, show_argmax = false;
-  int focus_head = 0;  // multi-head scenes: the head Scores, Mask and tooltips describe
+  int focus_head = 0;        // multi-head scenes: the head Scores, Mask and tooltips describe
+  int zoomed_token = -1;     // token shown with numbers over wrapped lines (compact view), −1 none
+  GridView grid_view;        // zoom and pan of the Scores and Weights grids (shared: cells side by side)
+  bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
+  scene::GenSpec gen_draft;  // the Generate… popup's fields
+  KeyboardUi keyboard;       // focus, ring and announcement of the keyboard (ui/frame/keyboard.hpp)
+
+  // --- per frame: measured or collected while drawing one frame, read by the next (or by the page)
   // The mode bar, when its tabs scroll sideways (phones): the mode whose tab was last scrolled into
   // view, and for how many more frames to keep scrolling it there (the tabs' widths settle first).
   Mode mode_tab_scrolled_to = Mode(-1);
@@ -80,35 +110,12 @@ struct UiState {
   // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
   // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
   std::string tooltip, next_tooltip;
-
-  // --- what the Example picker names (getState().ui.example)
-  std::string demo;        // the gallery demo loaded last (#demo=NAME), "" if none; load_scene clears it
-  std::string demo_title;  // its title from demos/index.json ("" → the name)
-
-  // --- the vectors panel
-  int zoomed_token = -1;  // token shown with numbers over wrapped lines (compact view), −1 none
-  bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
-
-  // --- layout, measured while drawing (last frame → this frame)
-  float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
-  bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
-
-  // --- appearance (link view keys theme= and zoom=; the View menu; desktop --theme, --zoom)
-  std::optional<Theme> theme;            // chosen (link, menu, --theme); none: follow the system
-  Theme system_theme = Theme::Dark;      // the system's preference (web: prefers-color-scheme)
-  int zoom = scene::link::kDefaultZoom;  // UI zoom in percent, kMinZoom … kMaxZoom (Ctrl +/−/0)
-  std::string lang;                      // chosen language code (link lang=, View menu, --lang); "": system's
-  std::string system_lang = "en";        // the browser's language (navigator.language), if we have it
   // Texts that did not fit their place this frame (a row label wider than its column, a mode bar wider
   // than the screen): getState().ui.overflow, so a test catches a translation that is too long.
   std::vector<std::string> overflow, next_overflow;
-
-  KeyboardUi keyboard;  // focus, ring and announcement of the keyboard (ui/frame/keyboard.hpp)
-
-  // --- view options
-  GridView grid_view;        // zoom and pan of the Scores and Weights grids (shared: cells side by side)
-  bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
-  scene::GenSpec gen_draft;  // the Generate… popup's fields
+  bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
+  float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
+  bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
 
   // --- caches, rebuilt when AppState::result_version changes (or weights_log toggles)
   HeatmapImage scores_image, weights_image;
@@ -116,12 +123,6 @@ struct UiState {
   std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
-
-  // --- the FlashAttention and Decode modes: the step on screen (ui/modes/flash/flash_state.hpp)
-  FlashStepper flash;
-  DecodeStepper decode;
-  // --- the Train mode: the run, its settings and measurements (ui/modes/train/train_mode.hpp)
-  TrainUi train;
 };
 
 struct FrameStats {
@@ -129,15 +130,28 @@ struct FrameStats {
   double last_frame_ms = 0;            // CPU time of the last frame's work
   double total_frame_ms = 0;           // sum over all frames (average = total / frames)
   std::int64_t recomputes = 0;         // core runs
+  std::int64_t validations = 0;        // whole-scene validations before a run (shape changes, loads)
   double last_recompute_ms = 0;        // the last core run (incremental or full), in ms
   static constexpr int kWindow = 120;  // max and 95th percentile over the last 120 frames
   double recent_ms[kWindow] = {};
   int recent_count = 0, recent_next = 0;
 };
 
+// What an edit changed (AppState::changes, bits): values only (a drag, typed numbers), or the
+// scene's shape or whole contents (a resize, a loaded or trained scene), after which the next
+// recompute validates the whole scene again.
+enum Change : unsigned { kChangedValues = 1u, kChangedShape = 2u };
+
 struct AppState {
+  AppState() = default;
+  // `scene` refers to this object's scene_rw: never copied or moved.
+  AppState(const AppState&) = delete;
+  AppState& operator=(const AppState&) = delete;
+
   // --- what the learner edits, and its computed stages
-  scene::Scene scene;
+  // Written only by the functions of this header (app_state.cpp); everything else reads `scene`.
+  scene::Scene scene_rw;
+  const scene::Scene& scene{scene_rw};
   scene::Scene reset_scene;  // what "Reset" returns to (the preset or scene last loaded)
   std::string preset_name;   // empty when the scene did not come from a preset
   // Set when the scene was generated (Generate control, #gen= link): while it is unedited its link
@@ -153,6 +167,7 @@ struct AppState {
   attn::IncrementalAttention engine;
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
   bool dirty = true;                 // scene changed since the last recompute
+  unsigned changes = kChangedShape;  // what changed since then (Change bits): Shape → validate again
   bool computed = false;             // result holds a valid computation
   bool edited = false;               // changed since it was loaded (the picker says so)
 
@@ -212,7 +227,27 @@ bool load_preset(AppState& state, std::string_view name);
 // Run the core if the scene changed. Returns true if it ran.
 bool recompute_if_dirty(AppState& state);
 
-// --- edits (each keeps the scene valid and marks it dirty)
+// --- edits (each keeps the scene valid and marks what changed)
+// The scene's matrices an entry edit can name.
+enum class SceneMatrix { Q, K, V, X, Wq, Wk, Wv, Wo };
+// Entry (row, col) of a matrix, clamped to ±kMaxAbsValue; a non-finite value or a cell outside the
+// matrix changes nothing. Q, K or V of a learned scene first makes it direct (ensure_direct_mode).
+void set_entry(AppState& state, SceneMatrix which, int row, int col, double value);
+// A whole row (1×cols; the key space's drags), clamped the same way; a wrong size changes nothing.
+void set_row(AppState& state, SceneMatrix which, int row, const attn::Matrix& values);
+void set_causal(AppState& state, bool causal);
+void set_scale_mode(AppState& state, attn::ScaleMode mode);
+void set_temperature(AppState& state, double temperature);  // clamped to kMinTemperature … kMaxTemperature
+// Token i's label; "" when applied, else the reason (the label is not applied).
+std::string set_token_label(AppState& state, int i, const std::string& label);
+// RoPE: on (each head's size must be even: else state.error says so), base, pair layout, offset.
+void set_rope_on(AppState& state, bool on);
+void set_rope_base(AppState& state, double base);  // clamped to 2 … kMaxRopeBase
+void set_rope_layout(AppState& state, attn::RopeLayout layout);
+void set_rope_offset(AppState& state, int offset);  // clamped to 0 … kMaxRopeOffset
+// Show `scene` as an edit of the current one (the Train mode's model after a step), not as a load:
+// slider ranges, Reset and the picker stay.
+void replace_scene_numbers(AppState& state, scene::Scene scene);
 // A projected scene becomes direct with its current Q = X W_q, K = X W_k, V = X W_v (and a notice).
 void ensure_direct_mode(AppState& state);
 void set_token_count(AppState& state, int n);

@@ -84,14 +84,14 @@ void draw_file_dialog(FileDialog& dialog, const Fonts& fonts, const FileActionRu
   bool confirmed = ImGui::InputText("##path", dialog.path.data(), dialog.path.size(),
                                     ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
   if (!dialog.hint.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
     ImGui::PushFont(fonts.small);
     ImGui::TextWrapped("%s", dialog.hint.c_str());
     ImGui::PopFont();
     ImGui::PopStyleColor();
   }
   if (!dialog.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kError));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::error()));
     ImGui::TextWrapped("%s", dialog.error.c_str());
     ImGui::PopStyleColor();
   }

@@ -50,18 +50,22 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
 
   keyboard_begin_frame(state);  // Tab moves the focus; the focused item's keys (ui/frame/keyboard.hpp)
   handle_walk_keys(state);      // ←/→ and Esc: before anything is drawn, so the frame shows the new step
+  mode_tick(state);             // the mode's Play or training step (modes/modes.hpp)
+  // The one point where an edit becomes a result: after input (last frame's widgets, the keyboard,
+  // the page API, the tick), before anything is drawn, so every panel of this frame shows the same
+  // result. An edit made while this frame is drawn shows in the next (`dirty` asks the app for it).
+  recompute_if_dirty(state);
   if (screen.show_formula) draw_top_bar(state, fonts, ImVec2(0, 0), ImVec2(W, formula_h));
   if (mode_bar) draw_mode_bar(state, fonts, ImVec2(0, formula_h), ImVec2(W, screen.top_h - formula_h));
-  recompute_if_dirty(state);  // an edit made by the formula strip (none today) would show at once
 
   // The page: everything below the top bar, scrolling when the panels need more height.
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::background()));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
   begin_panel("##page", ImVec2(0, screen.top_h), ImVec2(W, H - screen.top_h));
   ImGui::PopStyleVar(3);
-  draw_mode(screen);                       // the mode's tick, then its layout (modes/modes.cpp)
+  draw_mode_layout(screen);                // modes/modes.cpp
   ImGui::Dummy(ImVec2(0, screen.margin));  // bottom margin when the page scrolls
   ImGui::End();
   ImGui::PopStyleColor();

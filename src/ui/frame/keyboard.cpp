@@ -89,7 +89,7 @@ void draw_focus_ring(ImVec4 r) {
   const float em = ImGui::GetFontSize();
   const float pad = std::max(2.0f, 0.15f * em);
   ImGui::GetForegroundDrawList()->AddRect(ImVec2(r.x - pad, r.y - pad), ImVec2(r.z + pad, r.w + pad),
-                                          palette::kFocus, 0.25f * em, 0, std::max(2.0f, 0.14f * em));
+                                          palette::focus(), 0.25f * em, 0, std::max(2.0f, 0.14f * em));
 }
 
 bool keyboard_before_imgui_frame(AppState& state) {

@@ -27,7 +27,7 @@ bool begin_panel(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags ext
 
 bool Screen::open(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra) const {
   ImGui::SetCursorPos(ImVec2(pos.x, pos.y - top_h));
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, to_vec4(palette::kPanel));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, to_vec4(palette::panel()));
   ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, ImGui::GetStyle().WindowRounding);
   const bool visible = ImGui::BeginChild(name, size, true, extra);
   ImGui::PopStyleVar();
@@ -57,11 +57,11 @@ void Screen::walk_light(Panel panel) const {
   const ImVec2 q(p.x + s.x, p.y + s.y);
   dl->PushClipRectFullScreen();
   if (walk_panel_lit(state, panel)) {
-    dl->AddRect(p, q, palette::kAccent, ImGui::GetStyle().WindowRounding, 0, std::max(2.0f, 0.15f * em));
+    dl->AddRect(p, q, palette::accent(), ImGui::GetStyle().WindowRounding, 0, std::max(2.0f, 0.15f * em));
   } else {
     const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
                                                 ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
-    dl->AddRectFilled(p, q, palette::with_alpha(palette::kBackground, hovered ? 90 : 165),
+    dl->AddRectFilled(p, q, palette::with_alpha(palette::background(), hovered ? 90 : 165),
                       ImGui::GetStyle().WindowRounding);
   }
   dl->PopClipRect();
@@ -79,7 +79,6 @@ void Screen::controls(ImVec2 pos, ImVec2 size) {
     walk_light(Panel::Controls);
   }
   close();
-  recompute_if_dirty(state);  // later panels in this frame show the edited scene
 }
 
 void Screen::vectors(ImVec2 pos, ImVec2 size) {
@@ -90,7 +89,6 @@ void Screen::vectors(ImVec2 pos, ImVec2 size) {
     walk_light(Panel::Vectors);
   }
   close();
-  recompute_if_dirty(state);
 }
 
 void Screen::heatmap(const char* name, HeatmapKind kind, ImVec2 pos, ImVec2 size) {
@@ -111,7 +109,6 @@ void Screen::mask(ImVec2 pos, ImVec2 size) {
     walk_light(Panel::Mask);
   }
   close();
-  recompute_if_dirty(state);
 }
 
 void Screen::panel(const char* name, DrawPanel draw, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra) {
@@ -126,7 +123,6 @@ void Screen::picture(const char* name, Term term, DrawPanel draw, ImVec2 pos, Im
     panel_border(state, term);
   }
   close();
-  recompute_if_dirty(state);  // a drag in the picture edits the scene
 }
 
 void Screen::output(ImVec2 pos, ImVec2 size) {

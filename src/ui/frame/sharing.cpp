@@ -217,7 +217,7 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
   ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, h));
   bool open = true;
   // The theme's panel colours for the title bar (ImGui's default is a saturated blue).
-  ImGui::PushStyleColor(ImGuiCol_TitleBgActive, to_vec4(palette::kPanelBorder));
+  ImGui::PushStyleColor(ImGuiCol_TitleBgActive, to_vec4(palette::panel_border()));
   ImGui::PushStyleColor(ImGuiCol_ModalWindowDimBg, ImVec4(0.05f, 0.06f, 0.08f, 0.6f));
   const bool visible = ImGui::BeginPopupModal(
       title.c_str(), &open,
@@ -227,7 +227,7 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
     s.gallery_open = false;
     return;
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   if (s.copy_link) {
     ImGui::TextWrapped("%s", tr(Text::GalleryWebNote));
@@ -256,9 +256,9 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
     record_item_rect(state, "gallery/" + demo.name);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddText(fonts.heading, fonts.heading->FontSize, ImVec2(top.x + 0.3f * em, top.y + 0.1f * em),
-                current ? palette::kAccent : palette::kText, demo.title.c_str());
+                current ? palette::accent() : palette::text(), demo.title.c_str());
     dl->AddText(fonts.small, fonts.small->FontSize,
-                ImVec2(top.x + 0.3f * em, top.y + fonts.heading->FontSize + 0.35f * em), palette::kTextDim,
+                ImVec2(top.x + 0.3f * em, top.y + fonts.heading->FontSize + 0.35f * em), palette::text_dim(),
                 demo.description.c_str(), nullptr, wrap - em);
     ImGui::PopID();
   }

@@ -14,7 +14,7 @@
 namespace ui {
 
 void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::background()));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
   begin_panel("##top", pos, size);
   const float em = ImGui::GetFontSize();
@@ -24,10 +24,10 @@ void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) 
   if (!compact) {
     ImGui::PushFont(fonts.heading);
     dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * (size.y - fonts.heading->FontSize) - 0.4f * em),
-                palette::kAccent, "Attention Lab");
+                palette::accent(), "Attention Lab");
     ImGui::PopFont();
     ImGui::PushFont(fonts.small);
-    dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * size.y + 0.25f * em), palette::kTextDim,
+    dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * size.y + 0.25f * em), palette::text_dim(),
                 tr(Text::Subtitle));
     ImGui::PopFont();
   }
@@ -40,8 +40,8 @@ void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) 
   caption = fit_text(caption, size.x - 2.0f * em);
   const ImVec2 cs = ImGui::CalcTextSize(caption.c_str());
   const float cy = pos.y + size.y - cs.y - 0.35f * em;
-  dl->AddText(ImVec2(formula_cx - 0.5f * cs.x, cy), state.error.empty() ? palette::kTextDim : palette::kError,
-              caption.c_str());
+  dl->AddText(ImVec2(formula_cx - 0.5f * cs.x, cy),
+              state.error.empty() ? palette::text_dim() : palette::error(), caption.c_str());
   if (!state.error.empty()) {
     ImGui::SetCursorScreenPos(ImVec2(formula_cx + 0.5f * cs.x + 0.5f * em, cy - 0.15f * em));
     if (ImGui::SmallButton(tr(Text::Dismiss))) state.error.clear();
@@ -59,7 +59,7 @@ float mode_bar_height() {
 // The quiz's button, "Check yourself ✓" (it opens from any mode).
 static void draw_quiz_button(AppState& state, const std::string& label) {
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::kAccent : palette::kTextDim));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::accent() : palette::text_dim()));
   if (ImGui::Button(label.c_str())) open_quiz(state, state.ui.quiz.question);
   ImGui::PopStyleColor(2);
   record_item_rect(state, "quiz/open");
@@ -67,7 +67,7 @@ static void draw_quiz_button(AppState& state, const std::string& label) {
 }
 
 void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::background()));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
   const float pad = std::floor(0.5f * ImGui::GetFontSize());
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, 0));
@@ -107,8 +107,8 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   for (const scene::link::ModeInfo& m : scene::link::kModes) {
     const bool current = m.mode == state.ui.mode;
     const std::string label = mode_label(m.mode) + "##mode";
-    ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::kAccent : palette::kTextDim));
+    ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent_soft()) : ImVec4(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::accent() : palette::text_dim()));
     if (ImGui::Button(label.c_str()) && !current) {
       if (m.mode == Mode::Walk) {
         set_walk_step(state, 0);  // the walk starts at its first step

@@ -74,7 +74,7 @@ float view_button_width() {
 void draw_view_menu(AppState& state, const Fonts& fonts) {
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
   ImGui::PushStyleColor(ImGuiCol_Text,
-                        to_vec4(ImGui::IsPopupOpen("##view-menu") ? palette::kAccent : palette::kTextDim));
+                        to_vec4(ImGui::IsPopupOpen("##view-menu") ? palette::accent() : palette::text_dim()));
   if (ImGui::Button(view_label().c_str())) ImGui::OpenPopup("##view-menu");
   ImGui::PopStyleColor(2);
   record_item_rect(state, "view/menu");

@@ -2,8 +2,8 @@
 // their colours), the ImGui style derived from the current one, and the names the panels draw with.
 //
 // The current palette is part of the drawing style, like ImGui's own style (ImGui::GetStyle(), also
-// one per context): apply_theme() sets both, between frames, and the panels read
-// palette::kText, … which always name the current palette's entries.
+// one per context): apply_theme() sets both, between frames, and the panels read it through
+// palette::text(), palette::accent(), … (functions, not constants: the theme changes them).
 #pragma once
 
 #include "imgui.h"
@@ -20,39 +20,102 @@ inline const Palette& current_palette() {
   return detail::g_palette;
 }
 
-// The current palette's entries by their drawing names (see Palette for what each is).
+// The current palette's entries by their drawing names (see Palette for what each is), read when
+// drawn.
 namespace palette {
-inline const ImU32& kBackground = detail::g_palette.background;
-inline const ImU32& kPanel = detail::g_palette.panel;
-inline const ImU32& kPanelBorder = detail::g_palette.panel_border;
-inline const ImU32& kFrame = detail::g_palette.frame;
-inline const ImU32& kText = detail::g_palette.text;
-inline const ImU32& kTextDim = detail::g_palette.text_dim;
-inline const ImU32& kAccent = detail::g_palette.accent;
-inline const ImU32& kAccentSoft = detail::g_palette.accent_soft;
-inline const ImU32& kFocus = detail::g_palette.focus;
-inline const ImU32& kQuery = detail::g_palette.query;
-inline const ImU32& kKey = detail::g_palette.key;
-inline const ImU32& kValue = detail::g_palette.value;
-inline const ImU32& kQueryNeg = detail::g_palette.query_neg;
-inline const ImU32& kKeyNeg = detail::g_palette.key_neg;
-inline const ImU32& kValueNeg = detail::g_palette.value_neg;
-inline const ImU32& kEmbedding = detail::g_palette.embedding;
-inline const ImU32& kOutputMarker = detail::g_palette.output_marker;
-inline const ImU32& kError = detail::g_palette.error;
-inline const ImU32& kGap = detail::g_palette.gap;
-inline const ImU32& kHatch = detail::g_palette.hatch;
-inline const ImU32& kAllowed = detail::g_palette.allowed;
-inline const ImU32& kAllowedText = detail::g_palette.allowed_text;
-inline const ImU32& kSelection = detail::g_palette.selection;
-inline const ImU32& kTrack = detail::g_palette.track;
-inline const ImU32& kAxis = detail::g_palette.axis;
-inline const ImU32& kTileLine = detail::g_palette.tile_line;
-inline const ImU32& kStripZero = detail::g_palette.strip_zero;
-inline const ImU32& kPlotGrid = detail::g_palette.plot_grid;
-inline const ImU32& kPlotAxis = detail::g_palette.plot_axis;
-inline const ImU32& kRight = detail::g_palette.right;
-inline const ImU32& kWrong = detail::g_palette.wrong;
+inline ImU32 background() {
+  return detail::g_palette.background;
+}
+inline ImU32 panel() {
+  return detail::g_palette.panel;
+}
+inline ImU32 panel_border() {
+  return detail::g_palette.panel_border;
+}
+inline ImU32 frame() {
+  return detail::g_palette.frame;
+}
+inline ImU32 text() {
+  return detail::g_palette.text;
+}
+inline ImU32 text_dim() {
+  return detail::g_palette.text_dim;
+}
+inline ImU32 accent() {
+  return detail::g_palette.accent;
+}
+inline ImU32 accent_soft() {
+  return detail::g_palette.accent_soft;
+}
+inline ImU32 focus() {
+  return detail::g_palette.focus;
+}
+inline ImU32 query() {
+  return detail::g_palette.query;
+}
+inline ImU32 key() {
+  return detail::g_palette.key;
+}
+inline ImU32 value() {
+  return detail::g_palette.value;
+}
+inline ImU32 query_neg() {
+  return detail::g_palette.query_neg;
+}
+inline ImU32 key_neg() {
+  return detail::g_palette.key_neg;
+}
+inline ImU32 value_neg() {
+  return detail::g_palette.value_neg;
+}
+inline ImU32 embedding() {
+  return detail::g_palette.embedding;
+}
+inline ImU32 output_marker() {
+  return detail::g_palette.output_marker;
+}
+inline ImU32 error() {
+  return detail::g_palette.error;
+}
+inline ImU32 gap() {
+  return detail::g_palette.gap;
+}
+inline ImU32 hatch() {
+  return detail::g_palette.hatch;
+}
+inline ImU32 allowed() {
+  return detail::g_palette.allowed;
+}
+inline ImU32 allowed_text() {
+  return detail::g_palette.allowed_text;
+}
+inline ImU32 selection() {
+  return detail::g_palette.selection;
+}
+inline ImU32 track() {
+  return detail::g_palette.track;
+}
+inline ImU32 axis() {
+  return detail::g_palette.axis;
+}
+inline ImU32 tile_line() {
+  return detail::g_palette.tile_line;
+}
+inline ImU32 strip_zero() {
+  return detail::g_palette.strip_zero;
+}
+inline ImU32 plot_grid() {
+  return detail::g_palette.plot_grid;
+}
+inline ImU32 plot_axis() {
+  return detail::g_palette.plot_axis;
+}
+inline ImU32 right() {
+  return detail::g_palette.right;
+}
+inline ImU32 wrong() {
+  return detail::g_palette.wrong;
+}
 
 // `color` with its alpha replaced (0…255).
 constexpr ImU32 with_alpha(ImU32 color, int alpha) {

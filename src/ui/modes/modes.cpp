@@ -48,10 +48,13 @@ std::string mode_label(Mode mode) {
   return tr(mode_entry(mode).label);
 }
 
-void draw_mode(Screen& screen) {
-  const ModeEntry& m = mode_entry(screen.state.ui.mode);
-  if (m.tick) m.tick(screen.state);
-  m.layout(screen);
+void mode_tick(AppState& state) {
+  const ModeEntry& m = mode_entry(state.ui.mode);
+  if (m.tick) m.tick(state);
+}
+
+void draw_mode_layout(Screen& screen) {
+  mode_entry(screen.state.ui.mode).layout(screen);
 }
 
 }  // namespace ui

@@ -40,7 +40,9 @@ struct ModeEntry {
 const ModeEntry& mode_entry(Mode mode);
 // The mode's tab label in the current language.
 std::string mode_label(Mode mode);
-// This frame's mode: its tick, then its layout.
-void draw_mode(Screen& screen);
+// Once per frame before anything is drawn: the mode's tick (Play, training), if it has one.
+void mode_tick(AppState& state);
+// The mode's layout of its panels.
+void draw_mode_layout(Screen& screen);
 
 }  // namespace ui

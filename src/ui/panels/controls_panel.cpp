@@ -71,7 +71,7 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
 
 void draw_controls_panel(AppState& state, const Fonts& fonts) {
   panel_header(state, fonts, tr(Text::ControlsTitle), tr(Text::ControlsHint));
-  scene::Scene& s = state.scene;
+  const scene::Scene& s = state.scene;
   const float em = ImGui::GetFontSize();
   const float label_w = 5.2f * em;
   auto row_label = [&](const char* text) {
@@ -163,22 +163,15 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   focus_item(state, "scale/temperature", "scale: divide by temperature T");
   ImGui::EndGroup();
   record_item_rect(state, "scale");
-  if (scale_changed && mode != int(s.scale.mode)) {
-    s.scale.mode = attn::ScaleMode(mode);
-    state.dirty = true;
-  }
+  if (scale_changed) set_scale_mode(state, attn::ScaleMode(mode));
   if (s.scale.mode == attn::ScaleMode::Temperature) {
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     ImGui::SetNextItemWidth(-FLT_MIN);
     double t = s.scale.temperature;
     const double t_lo = 0.05, t_hi = 20.0;
     if (ImGui::SliderScalar("##temperature", ImGuiDataType_Double, &t, &t_lo, &t_hi, "T = %.3f",
-                            ImGuiSliderFlags_Logarithmic)) {
-      if (std::isfinite(t)) {
-        s.scale.temperature = std::clamp(t, scene::kMinTemperature, scene::kMaxTemperature);
-        state.dirty = true;
-      }
-    }
+                            ImGuiSliderFlags_Logarithmic))
+      set_temperature(state, t);
     record_item_rect(state, "temperature");
   }
   // The scale's one-line reading (left out on short displays to keep the causal row in view).
@@ -199,10 +192,8 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
 
   // Causal mask.
   bool causal = s.causal;
-  if (ImGui::Checkbox((std::string(tr(Text::CausalMask)) + "##causal").c_str(), &causal)) {
-    s.causal = causal;
-    state.dirty = true;
-  }
+  if (ImGui::Checkbox((std::string(tr(Text::CausalMask)) + "##causal").c_str(), &causal))
+    set_causal(state, causal);
   record_item_rect(state, "causal");
   ImGui::SameLine();
   ImGui::PushFont(fonts.small);
@@ -243,7 +234,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   draw_generate_button(state, fonts);
 
   if (!state.notice.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
     ImGui::PushFont(fonts.small);
     ImGui::TextWrapped("%s", state.notice.c_str());
     ImGui::PopFont();

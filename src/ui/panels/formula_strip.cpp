@@ -46,18 +46,18 @@ void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, floa
   const attn::ScaleMode mode = state.scene.scale.mode;
   const bool has_mask = state.scene.causal || state.scene.mask.size() > 0;
   std::vector<Segment> segments = {
-      {"Y", Term::Output, palette::kText},         {"=", Term::None, palette::kTextDim},
-      {"softmax(", Term::Weights, palette::kText}, {"Q", Term::Queries, palette::kQuery},
-      {"Kᵀ", Term::Keys, palette::kKey},
+      {"Y", Term::Output, palette::text()},         {"=", Term::None, palette::text_dim()},
+      {"softmax(", Term::Weights, palette::text()}, {"Q", Term::Queries, palette::query()},
+      {"Kᵀ", Term::Keys, palette::key()},
   };
   if (*scale_texts(mode).formula)
-    segments.push_back({scale_texts(mode).formula, Term::Scale, palette::kText});
-  segments.push_back({"+ M", Term::Mask, has_mask ? palette::kText : palette::kTextDim});
-  segments.push_back({")", Term::Weights, palette::kText});
-  segments.push_back({"V", Term::Values, palette::kValue});
+    segments.push_back({scale_texts(mode).formula, Term::Scale, palette::text()});
+  segments.push_back({"+ M", Term::Mask, has_mask ? palette::text() : palette::text_dim()});
+  segments.push_back({")", Term::Weights, palette::text()});
+  segments.push_back({"V", Term::Values, palette::value()});
   if (mode == attn::ScaleMode::Temperature) {
     segments.push_back(
-        {",  T = " + format_number(state.scene.scale.temperature, 3), Term::Scale, palette::kTextDim});
+        {",  T = " + format_number(state.scene.scale.temperature, 3), Term::Scale, palette::text_dim()});
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImFont* font = fonts.formula;
@@ -84,8 +84,8 @@ void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, floa
       state.next_hovered_term = s.term;
     }
     const bool lit = s.term != Term::None && term_lit(state, s.term);
-    if (lit) dl->AddRectFilled(a, b, palette::kAccentSoft, 0.2f * size);
-    dl->AddText(font, size, ImVec2(x, y), lit ? palette::kAccent : s.color, s.text.c_str());
+    if (lit) dl->AddRectFilled(a, b, palette::accent_soft(), 0.2f * size);
+    dl->AddText(font, size, ImVec2(x, y), lit ? palette::accent() : s.color, s.text.c_str());
     x += w + sp;
   }
 }

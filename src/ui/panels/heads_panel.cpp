@@ -130,12 +130,12 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
     const bool focused = !average && g == state.ui.focus_head;
     if (average) {
       ImGui::AlignTextToFramePadding();
-      ImGui::TextColored(to_vec4(palette::kTextDim), "%s", tr(Text::HeadsAverage));
+      ImGui::TextColored(to_vec4(palette::text_dim()), "%s", tr(Text::HeadsAverage));
     } else {
       const std::string label = (focused ? "● " : "") + fill(tr(Text::HeadLabel), {std::to_string(g)}) +
                                 "###head" + std::to_string(g);
       ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(head_color(g)));
-      ImGui::PushStyleColor(ImGuiCol_Button, focused ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
+      ImGui::PushStyleColor(ImGuiCol_Button, focused ? to_vec4(palette::accent_soft()) : ImVec4(0, 0, 0, 0));
       if (ImGui::Button(label.c_str())) set_focus_head(state, g);
       ImGui::PopStyleColor(2);
       if (ImGui::IsItemHovered())
@@ -159,7 +159,7 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
     image.gap_px = cell >= 8 ? std::max(1.0f, std::round(std::min(0.06f * cell, 3.0f))) : 0.0f;
     painter.paint(dl, gmin, gmax, image);
     if (focused)
-      outline(dl, ImVec2(gmin.x - 2, gmin.y - 2), ImVec2(gmax.x + 2, gmax.y + 2), palette::kAccent, 2.0f);
+      outline(dl, ImVec2(gmin.x - 2, gmin.y - 2), ImVec2(gmax.x + 2, gmax.y + 2), palette::accent(), 2.0f);
     GridGeometry& geo = state.head_grids[std::size_t(g)];
     geo.visible = true;
     geo.origin = gmin;
@@ -177,7 +177,7 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
           const bool masked = !r.allowed(i, j);
           const std::string text = masked ? "0" : format_weight(w(i, j), 2, 4);
           const ImU32 color =
-              masked ? palette::kText : contrasting_text(colormap_color(d.colormap, float(w(i, j))));
+              masked ? palette::text() : contrasting_text(colormap_color(d.colormap, float(w(i, j))));
           const ImVec2 size = ImGui::CalcTextSize(text.c_str());
           dl->AddText(ImVec2(gmin.x + cell * (float(j) + 0.5f) - 0.5f * size.x,
                              gmin.y + cell * (float(i) + 0.5f) - 0.5f * size.y),
@@ -213,7 +213,7 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
     }
     if (state.hovered_row >= 0 && state.hovered_col >= 0 && state.hovered_row < n && state.hovered_col < n) {
       const ImVec2 a(gmin.x + cell * float(state.hovered_col), gmin.y + cell * float(state.hovered_row));
-      outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::kSelection, std::max(1.5f, 0.1f * em));
+      outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::selection(), std::max(1.5f, 0.1f * em));
     }
   }
   // Claim the space so the window knows its content size.
@@ -247,7 +247,7 @@ void draw_number_table(const attn::Matrix& m, const std::vector<std::string>& ro
   const float line = ImGui::GetTextLineHeightWithSpacing();
   for (int i = 0; i < int(m.rows()); ++i) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    dl->AddText(p, palette::kText,
+    dl->AddText(p, palette::text(),
                 fit_text(row_labels[std::size_t(i)], label_w - 0.3f * ImGui::GetFontSize()).c_str());
     for (int c = 0; c < int(m.cols()); ++c) {
       const std::string text = format_number(m(i, c), decimals);
@@ -336,13 +336,12 @@ void draw_heads_output_panel(AppState& state, const Fonts& fonts) {
       }
       ImGui::PopID();
     }
-    recompute_if_dirty(state);
     ImGui::Spacing();
     ImGui::PushFont(fonts.text);
     ImGui::Text("output = concat · W_o  (n × d_out = %d × %d)", int(r.output.rows()), int(r.output.cols()));
     ImGui::PopFont();
     draw_number_table(
-        r.output, s.tokens, label_w, cell_w, [](int) { return palette::kText; }, 3);
+        r.output, s.tokens, label_w, cell_w, [](int) { return palette::text(); }, 3);
   }
   ImGui::EndChild();
   ImGui::PopFont();

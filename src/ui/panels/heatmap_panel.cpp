@@ -118,11 +118,11 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
   const std::string lo = log_scale ? "1e-6" : format_number(d.lo, decimals);
   const std::string hi = log_scale ? "1" : format_number(d.hi, decimals);
   const std::string mid = kind == HeatmapKind::Scores ? "0" : log_scale ? "1e-3" : "0.5";
-  dl->AddText(ImVec2(pos.x, y), palette::kTextDim, lo.c_str());
+  dl->AddText(ImVec2(pos.x, y), palette::text_dim(), lo.c_str());
   const float mid_w = ImGui::CalcTextSize(mid.c_str()).x;
-  dl->AddText(ImVec2(pos.x + 0.5f * (width - mid_w), y), palette::kTextDim, mid.c_str());
+  dl->AddText(ImVec2(pos.x + 0.5f * (width - mid_w), y), palette::text_dim(), mid.c_str());
   const float hi_w = ImGui::CalcTextSize(hi.c_str()).x;
-  dl->AddText(ImVec2(pos.x + width - hi_w, y), palette::kTextDim, hi.c_str());
+  dl->AddText(ImVec2(pos.x + width - hi_w, y), palette::text_dim(), hi.c_str());
 
   if (any_masked) {
     // A hatched swatch, drawn by the same shader as the masked cells.
@@ -136,7 +136,7 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
     const ImVec2 s0(pos.x + width + 1.2f * em, pos.y - 0.1f * em);
     painter.paint(dl, s0, ImVec2(s0.x + 1.1f * em, s0.y + 1.1f * em), swatch);
     const char* text = masked_label;
-    dl->AddText(ImVec2(s0.x + 1.5f * em, s0.y + 0.1f * em), palette::kTextDim, text);
+    dl->AddText(ImVec2(s0.x + 1.5f * em, s0.y + 0.1f * em), palette::text_dim(), text);
   }
   ImGui::PopFont();
 }
@@ -145,8 +145,8 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
 // scaled + masked stage), the Weights panel's reading aids. Drawn on their own line when the
 // title leaves no room.
 bool chip(AppState& state, const char* label, const std::string& id, bool on) {
-  ImGui::PushStyleColor(ImGuiCol_Button, on ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(on ? palette::kAccent : palette::kTextDim));
+  ImGui::PushStyleColor(ImGuiCol_Button, on ? to_vec4(palette::accent_soft()) : ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(on ? palette::accent() : palette::text_dim()));
   const bool pressed = ImGui::SmallButton(label);
   ImGui::PopStyleColor(2);
   record_item_rect(state, id);
@@ -406,13 +406,13 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     const std::string text = fit_text(tokens[i], g.row_label_w - 0.5f * em);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
     const float y = o.y + cz * (float(i) + 0.5f) - 0.5f * line;
-    const ImU32 color = i == lit_i || i == walk_row ? palette::kText : palette::kQuery;
+    const ImU32 color = i == lit_i || i == walk_row ? palette::text() : palette::query();
     dl->AddText(ImVec2(g.grid_min.x - 0.45f * em - w, y), color, text.c_str());
   }
   dl->PopClipRect();
   dl->PushClipRect(ImVec2(g.grid_min.x - pad_x, label_top), ImVec2(grid_max.x + pad_x, g.grid_min.y), true);
   draw_column_labels(dl, tokens, ImVec2(o.x, g.grid_min.y - 0.15f * em), cz, view_step, label_lines, lit_j,
-                     palette::kKey);
+                     palette::key());
   dl->PopClipRect();
   // Everything drawn on the cells stays inside the frame.
   dl->PushClipRect(ImVec2(clip.x, clip.y), ImVec2(clip.z, clip.w), true);
@@ -438,10 +438,10 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
         if (masked && raw) {
           // QKᵀ has no −∞: the mask hides this pair later; its raw score reads on the hatching.
           text = format_number(r.scores(i, j), decimals);
-          color = palette::kTextDim;
+          color = palette::text_dim();
         } else if (masked) {
           text = scores ? "−∞" : "0";
-          color = palette::kText;
+          color = palette::text();
         } else {
           if (scores) {
             text = format_number(captions::grid_value(which, r, i, j), decimals);
@@ -473,7 +473,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
       const int j = state.aids.argmax[std::size_t(i)];
       if (j < 0) continue;
       const ImVec2 a(o.x + cz * float(j) + inset, o.y + cz * float(i) + inset);
-      outline(dl, a, ImVec2(a.x + cz - 2.0f * inset, a.y + cz - 2.0f * inset), palette::kQuery,
+      outline(dl, a, ImVec2(a.x + cz - 2.0f * inset, a.y + cz - 2.0f * inset), palette::query(),
               std::max(1.5f, std::min(0.1f * em, 0.08f * cz)));
     }
   }
@@ -482,17 +482,17 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   if (walk_row >= 0) {
     const float y = o.y + cz * float(walk_row);
     dl->AddRect(ImVec2(g.grid_min.x - 1.0f, y - 1.0f), ImVec2(grid_max.x + 1.0f, y + cz + 1.0f),
-                palette::kAccent, 0, 0, std::max(1.5f, 0.12f * em));
+                palette::accent(), 0, 0, std::max(1.5f, 0.12f * em));
   }
 
   // --- outline of the hovered cell (this grid or another), its row and column
   if (lit_i >= 0 && lit_j >= 0) {
     const ImVec2 a(o.x + cz * float(lit_j), o.y + cz * float(lit_i));
-    dl->AddRect(ImVec2(g.grid_min.x, a.y), ImVec2(grid_max.x, a.y + cz), palette::kAccentSoft, 0, 0,
+    dl->AddRect(ImVec2(g.grid_min.x, a.y), ImVec2(grid_max.x, a.y + cz), palette::accent_soft(), 0, 0,
                 std::max(1.0f, 0.08f * em));
-    dl->AddRect(ImVec2(a.x, g.grid_min.y), ImVec2(a.x + cz, grid_max.y), palette::kAccentSoft, 0, 0,
+    dl->AddRect(ImVec2(a.x, g.grid_min.y), ImVec2(a.x + cz, grid_max.y), palette::accent_soft(), 0, 0,
                 std::max(1.0f, 0.08f * em));
-    outline(dl, a, ImVec2(a.x + cz, a.y + cz), palette::kSelection, std::max(1.5f, 0.12f * em));
+    outline(dl, a, ImVec2(a.x + cz, a.y + cz), palette::selection(), std::max(1.5f, 0.12f * em));
   }
   dl->PopClipRect();
 
@@ -504,18 +504,18 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
       const std::string text = "Σ " + format_number(sum, 3);
       const float y = o.y + cz * (float(i) + 0.5f) - 0.5f * ImGui::GetTextLineHeight();
       if (y < g.grid_min.y - 0.2f * em || y + ImGui::GetTextLineHeight() > grid_max.y + 0.2f * em) continue;
-      dl->AddText(ImVec2(grid_max.x + 0.5f * em, y), palette::kTextDim, text.c_str());
+      dl->AddText(ImVec2(grid_max.x + 0.5f * em, y), palette::text_dim(), text.c_str());
       if (entropy) {
         // H in bits and its largest value log₂ k (even over the row's k visible keys).
         const std::string h = format_number(state.aids.entropy[std::size_t(i)], 2) + " / " +
                               format_number(state.aids.uniform[std::size_t(i)], 2);
-        dl->AddText(ImVec2(grid_max.x + sum_room - entropy_room, y), palette::kValue, h.c_str());
+        dl->AddText(ImVec2(grid_max.x + sum_room - entropy_room, y), palette::value(), h.c_str());
       }
     }
     if (entropy) {
       dl->AddText(
           ImVec2(grid_max.x + sum_room - entropy_room, g.grid_min.y - ImGui::GetTextLineHeight() - 0.2f * em),
-          palette::kValue, "H / log₂k");
+          palette::value(), "H / log₂k");
     }
     ImGui::PopFont();
   }

@@ -87,9 +87,9 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
     const std::string t = fit_text(s.tokens[k], label_w - 0.5f * em);
     const float w = ImGui::CalcTextSize(t.c_str()).x;
     dl->AddText(ImVec2(origin.x - 0.4f * em - w, origin.y + cell * (float(k) + 0.5f) - 0.5f * line),
-                k == lit_i ? palette::kText : palette::kQuery, t.c_str());
+                k == lit_i ? palette::text() : palette::query(), t.c_str());
   }
-  draw_column_labels(dl, s.tokens, origin, cell, label_step, label_lines, lit_j, palette::kKey);
+  draw_column_labels(dl, s.tokens, origin, cell, label_step, label_lines, lit_j, palette::key());
   ImGui::PushFont(fonts.small);
   if (cell >= 1.3f * ImGui::GetTextLineHeight()) {
     // The mask colormap is the same in every theme: a hidden cell's 0 in white or black, whichever
@@ -101,7 +101,7 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
         const ImVec2 size = ImGui::CalcTextSize(t);
         dl->AddText(ImVec2(origin.x + cell * (float(j) + 0.5f) - 0.5f * size.x,
                            origin.y + cell * (float(i) + 0.5f) - 0.5f * size.y),
-                    r.allowed(i, j) ? palette::kAllowedText : hidden_text, t);
+                    r.allowed(i, j) ? palette::allowed_text() : hidden_text, t);
       }
     }
   }
@@ -157,7 +157,7 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   }
   if (lit_i >= 0 && lit_j >= 0 && lit_i < n && lit_j < n) {
     const ImVec2 a(origin.x + cell * float(lit_j), origin.y + cell * float(lit_i));
-    outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::kSelection, std::max(1.5f, 0.12f * em));
+    outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::selection(), std::max(1.5f, 0.12f * em));
   }
   check_question(state, fonts, kCheckMask);
 }

@@ -59,9 +59,10 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const bool row_lit = state.hovered_row == i;
       if (row_lit)
-        dl->AddRectFilled(p, ImVec2(p.x + avail, p.y + row_h - 0.15f * em), palette::kAccentSoft, 0.2f * em);
+        dl->AddRectFilled(p, ImVec2(p.x + avail, p.y + row_h - 0.15f * em), palette::accent_soft(),
+                          0.2f * em);
       const std::string label = fit_text(s.tokens[i], label_w - 0.5f * em);
-      dl->AddText(ImVec2(p.x, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())), palette::kText,
+      dl->AddText(ImVec2(p.x, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())), palette::text(),
                   label.c_str());
       const bool masked_row = std::find(r.masked_rows.begin(), r.masked_rows.end(), i) != r.masked_rows.end();
       // The key whose weight is almost (not exactly) 1, if any: y_i is then almost v_j.
@@ -75,7 +76,7 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
         // from 0 to y, and a tick at every visible v_j[c] (brighter = larger weight a_ij).
         const float x0 = p.x + label_w + float(c) * (box_w + style.ItemSpacing.x);
         const ImVec2 a(x0, p.y + 0.1f * em), b(x0 + box_w, p.y + row_h - 0.25f * em);
-        dl->AddRectFilled(a, b, palette::kTrack, 0.15f * em);
+        dl->AddRectFilled(a, b, palette::track(), 0.15f * em);
         const double y = r.output(i, c);
         ImGui::PushFont(fonts.small);
         // A near-one-hot row returns almost exactly one value row (the soft dictionary): show
@@ -90,7 +91,7 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
           }
         }
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-        dl->AddText(ImVec2(0.5f * (a.x + b.x - size.x), a.y + 0.1f * em), palette::kText, text.c_str());
+        dl->AddText(ImVec2(0.5f * (a.x + b.x - size.x), a.y + 0.1f * em), palette::text(), text.c_str());
         ImGui::PopFont();
         const float track_top = a.y + size.y + 0.2f * em, track_bottom = b.y - 0.2f * em;
         const float mid = 0.5f * (a.x + b.x);
@@ -101,15 +102,15 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
             const float x = mid + float(r.V(j, c) / vmax) * half;
             const int alpha = 50 + int(205.0 * r.weights(i, j));
             dl->AddLine(ImVec2(x, track_top), ImVec2(x, track_bottom),
-                        palette::with_alpha(palette::kValue, alpha), std::max(1.0f, 0.1f * em));
+                        palette::with_alpha(palette::value(), alpha), std::max(1.0f, 0.1f * em));
           }
         }
         const float x = mid + float(y / vmax) * half;
         const float inset = 0.22f * (track_bottom - track_top);
         dl->AddRectFilled(ImVec2(std::min(mid, x), track_top + inset),
                           ImVec2(std::max(mid, x), track_bottom - inset),
-                          palette::with_alpha(palette::kAccent, 220), 0.1f * em);
-        dl->AddLine(ImVec2(mid, track_top), ImVec2(mid, track_bottom), palette::kAxis);
+                          palette::with_alpha(palette::accent(), 220), 0.1f * em);
+        dl->AddLine(ImVec2(mid, track_top), ImVec2(mid, track_bottom), palette::axis());
 
         if (hovered_window && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
           state.next_hovered_row = i;
@@ -139,7 +140,7 @@ void draw_output_panel(AppState& state, const Fonts& fonts) {
       }
       if (masked_row) {
         ImGui::PushFont(fonts.small);
-        dl->AddText(ImVec2(p.x, p.y + row_h - 0.55f * em), palette::kError, tr(Text::OutputNoKey));
+        dl->AddText(ImVec2(p.x, p.y + row_h - 0.55f * em), palette::error(), tr(Text::OutputNoKey));
         ImGui::PopFont();
       }
       ImGui::Dummy(ImVec2(avail, row_h - style.ItemSpacing.y));

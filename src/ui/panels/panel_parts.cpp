@@ -17,7 +17,7 @@ void panel_header(const AppState& state, const Fonts& fonts, const char* title, 
   ImGui::TextUnformatted(title);
   ImGui::PopFont();
   if (hint && *hint && !state.ui.compact_headers) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
     ImGui::PushFont(fonts.small);
     const float top = ImGui::GetCursorPosY();
     ImGui::TextWrapped("%s", hint);
@@ -83,7 +83,7 @@ void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& t
     const float w = ImGui::CalcTextSize(text.c_str()).x;
     const float y = origin.y - float(lines - row) * line - 0.2f * em;
     draw_list->AddText(ImVec2(origin.x + cell * (float(k) + 0.5f) - 0.5f * w, y),
-                       k == lit ? palette::kText : color, text.c_str());
+                       k == lit ? palette::text() : color, text.c_str());
   }
 }
 
@@ -129,7 +129,7 @@ void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& ch
     ImGui::SetCursorPosY(bottom);
     // Label and question are one target: hover shows the answer, a click opens the quiz there.
     ImGui::BeginGroup();
-    ImGui::TextColored(to_vec4(palette::kAccent), "%s", label);
+    ImGui::TextColored(to_vec4(palette::accent()), "%s", label);
     ImGui::SameLine();
     const float room = check_question_room();
     // One line: the question and the prompt side by side. Longer: the question wraps under itself
@@ -157,7 +157,7 @@ void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& ch
       if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) open_quiz(state, check.quiz_question);
     } else if (with_prompt) {
       ImGui::SameLine();
-      ImGui::TextColored(to_vec4(palette::kAccent), "%s", prompt);
+      ImGui::TextColored(to_vec4(palette::accent()), "%s", prompt);
     }
   }
   ImGui::PopFont();
@@ -181,7 +181,7 @@ void panel_border(const AppState& state, Term term) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
   dl->PushClipRectFullScreen();
-  dl->AddRect(p, ImVec2(p.x + s.x, p.y + s.y), palette::kAccent, ImGui::GetStyle().WindowRounding, 0,
+  dl->AddRect(p, ImVec2(p.x + s.x, p.y + s.y), palette::accent(), ImGui::GetStyle().WindowRounding, 0,
               std::max(1.5f, 0.12f * ImGui::GetFontSize()));
   dl->PopClipRect();
 }

@@ -44,30 +44,30 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x, h = 4.5f * em, pad_b = 1.2f * em;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), palette::kTrack, 0.2f * em);
+  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), palette::track(), 0.2f * em);
   auto X = [&](int k) { return p.x + 0.5f * em + (w - em) * float(k) / float(2 * D); };
   auto Y = [&](double v) { return p.y + 0.4f * em + (h - pad_b - 0.4f * em) * float((hi - v) / (hi - lo)); };
-  dl->AddLine(ImVec2(p.x, Y(0.0)), ImVec2(p.x + w, Y(0.0)), palette::kPanelBorder, 1.0f);      // q·k = 0
-  dl->AddLine(ImVec2(X(D), p.y), ImVec2(X(D), p.y + h - pad_b), palette::kPanelBorder, 1.0f);  // Δ = 0
+  dl->AddLine(ImVec2(p.x, Y(0.0)), ImVec2(p.x + w, Y(0.0)), palette::panel_border(), 1.0f);      // q·k = 0
+  dl->AddLine(ImVec2(X(D), p.y), ImVec2(X(D), p.y + h - pad_b), palette::panel_border(), 1.0f);  // Δ = 0
   std::vector<ImVec2> line;
   for (int k = 0; k <= 2 * D; ++k) line.emplace_back(X(k), Y(dots[std::size_t(k)]));
-  dl->AddPolyline(line.data(), int(line.size()), palette::kKey, 0, std::max(1.5f, 0.12f * em));
+  dl->AddPolyline(line.data(), int(line.size()), palette::key(), 0, std::max(1.5f, 0.12f * em));
   // Every Δ that occurs in this scene, and the picked pair's.
   for (int delta = -(n - 1); delta <= n - 1; ++delta)
-    dl->AddCircleFilled(line[std::size_t(delta + D)], 0.18f * em, palette::kTextDim);
+    dl->AddCircleFilled(line[std::size_t(delta + D)], 0.18f * em, palette::text_dim());
   const ImVec2 now = line[std::size_t(j - i + D)];
-  dl->AddCircleFilled(now, 0.32f * em, palette::kQuery);
+  dl->AddCircleFilled(now, 0.32f * em, palette::query());
   const std::string label = "Δ = " + signed_int(j - i) + ": " + format_number(r.scores(i, j), 3);
   const float lw = ImGui::CalcTextSize(label.c_str()).x;
   dl->AddText(ImVec2(std::clamp(now.x - 0.5f * lw, p.x + 0.2f * em, p.x + w - lw - 0.2f * em),
                      now.y > p.y + 0.5f * h ? now.y - 1.4f * em : now.y + 0.4f * em),
-              palette::kText, label.c_str());
+              palette::text(), label.c_str());
   const std::string left = signed_int(-D), right = "+" + std::to_string(D);
-  dl->AddText(ImVec2(p.x + 0.3f * em, p.y + h - pad_b + 0.05f * em), palette::kTextDim, left.c_str());
-  dl->AddText(ImVec2(X(D) - 0.3f * em, p.y + h - pad_b + 0.05f * em), palette::kTextDim, "0");
+  dl->AddText(ImVec2(p.x + 0.3f * em, p.y + h - pad_b + 0.05f * em), palette::text_dim(), left.c_str());
+  dl->AddText(ImVec2(X(D) - 0.3f * em, p.y + h - pad_b + 0.05f * em), palette::text_dim(), "0");
   dl->AddText(
       ImVec2(p.x + w - ImGui::CalcTextSize(right.c_str()).x - 0.3f * em, p.y + h - pad_b + 0.05f * em),
-      palette::kTextDim, right.c_str());
+      palette::text_dim(), right.c_str());
   ImGui::Dummy(ImVec2(w, h));
   ImGui::PopFont();
   record_item_rect(state, "rope/plot");
@@ -76,24 +76,14 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
 }  // namespace
 
 void draw_rope_controls(AppState& state, const Fonts& fonts) {
-  scene::Scene& s = state.scene;
+  const scene::Scene& s = state.scene;
   const float em = ImGui::GetFontSize();
   // The labels' column: as wide as the widest label in this language.
   float label_w = 5.2f * em;
   for (Text t : {Text::RopeBase, Text::RopePairs, Text::RopeOffset})
     label_w = std::max(label_w, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(t)).x + 0.8f * em);
   bool on = s.rope_on;
-  if (ImGui::Checkbox("RoPE", &on)) {
-    const int d_head = s.d_k() / std::max(s.heads, 1);
-    if (on && d_head % 2 != 0) {
-      state.error =
-          "rope: each head's size must be even to form pairs (d_k / heads = " + std::to_string(d_head) +
-          "): make d_k even first";
-    } else {
-      s.rope_on = on;
-      state.dirty = true;
-    }
-  }
+  if (ImGui::Checkbox("RoPE", &on)) set_rope_on(state, on);
   record_item_rect(state, "rope/on");
   ImGui::SameLine();
   ImGui::PushFont(fonts.small);
@@ -112,11 +102,8 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
   double base = s.rope.base;
   const double base_lo = 2.0, base_hi = 1e6;
   if (ImGui::SliderScalar("##rope-base", ImGuiDataType_Double, &base, &base_lo, &base_hi,
-                          tr(Text::RopeBaseFormat), ImGuiSliderFlags_Logarithmic) &&
-      std::isfinite(base)) {
-    s.rope.base = std::clamp(base, base_lo, scene::kMaxRopeBase);
-    state.dirty = true;
-  }
+                          tr(Text::RopeBaseFormat), ImGuiSliderFlags_Logarithmic))
+    set_rope_base(state, base);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeBaseTip));
   record_item_rect(state, "rope/base");
 
@@ -130,20 +117,15 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeHalfTip));
   ImGui::EndGroup();
   record_item_rect(state, "rope/layout");
-  if (changed && layout != int(s.rope.layout)) {
-    s.rope.layout = attn::RopeLayout(layout);
-    state.dirty = true;
-  }
+  if (changed) set_rope_layout(state, attn::RopeLayout(layout));
 
   row_label(tr(Text::RopeOffset));
   ImGui::SetNextItemWidth(-FLT_MIN);
   int offset = s.rope.offset;
   if (typing_requested(state, "rope/offset")) ImGui::SetKeyboardFocusHere();
   const bool dragged = ImGui::SliderInt("##rope-offset", &offset, 0, 100, tr(Text::RopeOffsetFormat));
-  if (focus_int(state, "rope/offset", &offset, 0, 100, "RoPE offset") || dragged) {
-    s.rope.offset = std::clamp(offset, 0, scene::kMaxRopeOffset);
-    state.dirty = true;
-  }
+  if (focus_int(state, "rope/offset", &offset, 0, 100, "RoPE offset") || dragged)
+    set_rope_offset(state, offset);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeOffsetTip));
   record_item_rect(state, "rope/offset");
   if (state.computed && state.result.Q_rope.size() != 0) draw_distance_plot(state, fonts);

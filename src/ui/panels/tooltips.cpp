@@ -90,9 +90,9 @@ void score_tooltip(AppState& state, int i, int j) {
       ImGui::TableNextColumn();
       ImGui::Text("%d", c);
       ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::kQuery), "%s", format_number(Q(i, c), 3).c_str());
+      ImGui::TextColored(to_vec4(palette::query()), "%s", format_number(Q(i, c), 3).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::kKey), "%s", format_number(K(j, c), 3).c_str());
+      ImGui::TextColored(to_vec4(palette::key()), "%s", format_number(K(j, c), 3).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(format_number(Q(i, c) * K(j, c), 3).c_str());
     }
@@ -102,7 +102,7 @@ void score_tooltip(AppState& state, int i, int j) {
     ImGui::TextDisabled("%s", fill(tr(Text::TipMoreComponents), {std::to_string(d_k - shown)}).c_str());
   tooltip_line(state, "Σ = " + format_number(r.scores(i, j), 3));
   if (!r.allowed(i, j)) {
-    ImGui::TextColored(to_vec4(palette::kError), "%s", tr(Text::TipScoreMasked));
+    ImGui::TextColored(to_vec4(palette::error()), "%s", tr(Text::TipScoreMasked));
   } else {
     tooltip_line(
         state, fill(tr(Text::TipSoftmaxSees), {divisor_text(s, r.divisor), format_number(r.scaled(i, j), 3)}),

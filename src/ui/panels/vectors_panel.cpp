@@ -38,9 +38,9 @@ struct RoleRow {
   const char* id;    // widget id prefix "Q", "K", "V"
   Term term;
   ImU32 color;
-  ImU32 negative;              // the strips' colour for negative values
-  attn::Matrix* scene_matrix;  // direct mode storage
-  const attn::Matrix* shown;   // what the sliders show (= result in projected mode)
+  ImU32 negative;             // the strips' colour for negative values
+  SceneMatrix edits;          // the scene matrix its sliders edit (set_entry)
+  const attn::Matrix* shown;  // what the sliders show (= result in projected mode)
   double range;
   int heads = 1;  // multi-head: the row's columns fall into `heads` groups of d/h (gap + underline)
 };
@@ -93,10 +93,10 @@ void draw_slider_value(const SliderCell& cell, const RoleRow& row, double value,
   const float y0 = cell.strip_top + 1.0f, y1 = cell.max.y - 2.0f;
   const ImU32 fill = palette::with_alpha(row.color, 140);
   dl->AddRectFilled(ImVec2(std::min(x0, x1), y0), ImVec2(std::max(x0, x1), y1), fill);
-  dl->AddLine(ImVec2(x0, y0 - 1.0f), ImVec2(x0, y1), palette::with_alpha(palette::kTextDim, 140));
+  dl->AddLine(ImVec2(x0, y0 - 1.0f), ImVec2(x0, y1), palette::with_alpha(palette::text_dim(), 140));
   const float tick_w = std::max(2.0f, 0.5f * style.GrabMinSize);
   dl->AddRectFilled(ImVec2(x1 - 0.5f * tick_w, y0 - 2.0f), ImVec2(x1 + 0.5f * tick_w, cell.max.y - 1.0f),
-                    active ? palette::kText : row.color, 0.5f * tick_w);
+                    active ? palette::text() : row.color, 0.5f * tick_w);
 
   const std::string text = format_number(value, 2);
   const float text_w = ImGui::CalcTextSize(text.c_str()).x;
@@ -110,17 +110,17 @@ void draw_slider_value(const SliderCell& cell, const RoleRow& row, double value,
 // hovered token's rows are lit.
 void highlight_role_letter(ImDrawList* dl, ImVec2 p, float h) {
   dl->AddRectFilled(ImVec2(p.x - 0.2f * h, p.y - 0.1f * h), ImVec2(p.x + 0.9f * h, p.y + 1.1f * h),
-                    palette::kAccentSoft, 0.2f * h);
+                    palette::accent_soft(), 0.2f * h);
 }
 
-// One row of sliders. Returns true if a value changed (written into `scene_matrix`).
+// One row of sliders. Returns true if a value changed (set_entry of `row.edits`).
 bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, float prefix_w, bool lit,
                    bool hovered_token) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float h = ImGui::GetFrameHeight();
   if (hovered_token) highlight_role_letter(dl, p, h);
-  const ImU32 color = lit ? palette::kText : row.color;
+  const ImU32 color = lit ? palette::text() : row.color;
   dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())), color, row.name);
   ImGui::Dummy(ImVec2(prefix_w, h));
 
@@ -160,14 +160,10 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
     // The keyboard: arrows step the focused cell ("query 0 component 1: 0.50" for the live region).
     moved |= focus_value(state, cell_id, &value, lo, hi, row.range, spoken_component(row.id, i, c));
     if (!typing) draw_slider_value(cell, row, value, ImGui::IsItemActive());
-    if (moved) {
-      // ImGui allows typing any number with Ctrl+click: keep it within the scene's limits.
-      if (std::isfinite(value)) {
-        value = std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
-        (*row.scene_matrix)(i, c) = value;  // Q/K/V of a direct scene, or X of a learned one
-        state.dirty = true;
-        changed = true;
-      }
+    if (moved && std::isfinite(value)) {
+      // ImGui allows typing any number with Ctrl+click: set_entry keeps it within the scene's limits.
+      set_entry(state, row.edits, i, c, value);  // Q/K/V of a direct scene, or X of a learned one
+      changed = true;
     }
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
       ImGui::SetTooltip("%s_%d[%d] = %s   %s", row.name, i, c, format_number(value, 4).c_str(),
@@ -213,14 +209,14 @@ void draw_computed_row(const AppState& state, const RoleRow& row, const char* w_
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float h = ImGui::GetFrameHeight();
   dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())),
-              lit ? palette::kText : row.color, row.name);
+              lit ? palette::text() : row.color, row.name);
   ImGui::Dummy(ImVec2(prefix_w, h));
   const int d = int(row.shown->cols());
   for (int c = 0; c < d; ++c) {
     ImGui::SameLine();
     const SliderCell cell = slider_cell(cell_w);
     const double value = (*row.shown)(i, c);
-    dl->AddRectFilled(cell.min, cell.max, palette::kFrame, ImGui::GetStyle().FrameRounding);
+    dl->AddRectFilled(cell.min, cell.max, palette::frame(), ImGui::GetStyle().FrameRounding);
     dl->AddRect(cell.min, cell.max, palette::with_alpha(row.color, 70), ImGui::GetStyle().FrameRounding);
     draw_slider_value(cell, row, value, false);
     ImGui::Dummy(ImVec2(cell_w, h));
@@ -235,13 +231,14 @@ float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cel
   struct W {
     const char* title;
     const char* id;
-    attn::Matrix* m;
+    const attn::Matrix* m;
+    SceneMatrix edits;
     ImU32 color;
   };
-  scene::Scene& s = state.scene;
-  W maps[3] = {{"W_q", "Wq", &s.Wq, palette::kQuery},
-               {"W_k", "Wk", &s.Wk, palette::kKey},
-               {"W_v", "Wv", &s.Wv, palette::kValue}};
+  const scene::Scene& s = state.scene;
+  W maps[3] = {{"W_q", "Wq", &s.Wq, SceneMatrix::Wq, palette::query()},
+               {"W_k", "Wk", &s.Wk, SceneMatrix::Wk, palette::key()},
+               {"W_v", "Wv", &s.Wv, SceneMatrix::Wv, palette::value()}};
   const float em = ImGui::GetFontSize();
   const float title_h = ImGui::GetTextLineHeightWithSpacing();
   const float gap = em;
@@ -295,10 +292,7 @@ float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cel
             focus_value(state, cell_id, &value, -range, range, range,
                         std::string(w.title) + " row " + std::to_string(m) + " column " + std::to_string(c));
         const bool active = ImGui::IsItemActive();
-        if (moved && std::isfinite(value)) {
-          (*w.m)(m, c) = std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
-          state.dirty = true;
-        }
+        if (moved) set_entry(state, w.edits, m, c, value);
         record_item_rect(state, cell_id);
         if (ImGui::IsItemHovered() && !active)
           ImGui::SetTooltip(
@@ -311,7 +305,7 @@ float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cel
           if (decimals >= 0 && ts.y <= cell)
             dl->AddText(ImVec2(a.x + 0.5f * (cell - 1.0f - ts.x), a.y + 0.5f * (cell - 1.0f - ts.y)),
                         contrasting_text(face), text.c_str());
-          if (active || ImGui::IsItemHovered()) dl->AddRect(a, b, palette::kText, 0, 0, 1.5f);
+          if (active || ImGui::IsItemHovered()) dl->AddRect(a, b, palette::text(), 0, 0, 1.5f);
         }
         ImGui::PopID();
       }
@@ -346,7 +340,7 @@ void draw_mode_line(AppState& state, const Fonts& fonts, bool projected, ImVec2 
     record_item_rect(state, "make-direct");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::MakeDirectTip));
     ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
     ImGui::TextWrapped("%s", tr(Text::LearnedNote));
     ImGui::PopStyleColor();
   } else {
@@ -376,7 +370,7 @@ bool draw_role_strip(AppState& state, const RoleRow& row, int i, float cell_w, f
   const float h = ImGui::GetFrameHeight();
   if (hovered_token) highlight_role_letter(dl, p, h);
   dl->AddText(ImVec2(p.x + 0.25f * h, p.y + 0.5f * (h - ImGui::GetTextLineHeight())),
-              lit ? palette::kText : row.color, row.name);
+              lit ? palette::text() : row.color, row.name);
   ImGui::SetCursorScreenPos(ImVec2(p.x + prefix_w + ImGui::GetStyle().ItemSpacing.x, p.y));
   // The zoomed view's cells are "zoom/Q/i/c" (the strips below keep "Q/i/c").
   const std::string id = numbers ? "zoom/" + std::string(row.id) : std::string(row.id);
@@ -384,9 +378,7 @@ bool draw_role_strip(AppState& state, const RoleRow& row, int i, float cell_w, f
   const StripEdit edit = draw_vector_strip(state, role, i, &(*row.shown)(i, 0), int(row.shown->cols()),
                                            cell_w, gap, per_line, numbers);
   if (edit.c < 0) return false;
-  ensure_direct_mode(state);  // no-op in direct mode; converts a projected scene first
-  (*row.scene_matrix)(i, edit.c) = std::clamp(edit.value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
-  state.dirty = true;
+  set_entry(state, row.edits, i, edit.c, edit.value);  // a projected scene becomes direct first
   return true;
 }
 
@@ -417,19 +409,19 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   const float block_h = float(n_rows) * row_h + 0.5f * em;
 
   RoleRow rows[3] = {
-      {"q", "Q", Term::Queries, palette::kQuery, palette::kQueryNeg, &state.scene.Q, &state.heads.Q,
+      {"q", "Q", Term::Queries, palette::query(), palette::query_neg(), SceneMatrix::Q, &state.heads.Q,
        state.q_range, heads},
-      {"k", "K", Term::Keys, palette::kKey, palette::kKeyNeg, &state.scene.K, &state.heads.K, state.k_range,
-       heads},
-      {"v", "V", Term::Values, palette::kValue, palette::kValueNeg, &state.scene.V, &state.heads.V,
+      {"k", "K", Term::Keys, palette::key(), palette::key_neg(), SceneMatrix::K, &state.heads.K,
+       state.k_range, heads},
+      {"v", "V", Term::Values, palette::value(), palette::value_neg(), SceneMatrix::V, &state.heads.V,
        state.v_range, heads},
   };
   const RoleRow x_row = {"x",
                          "X",
                          Term::Tokens,
-                         palette::kEmbedding,
-                         palette::kEmbedding,
-                         &state.scene.X,
+                         palette::embedding(),
+                         palette::embedding(),
+                         SceneMatrix::X,
                          &state.scene.X,
                          state.x_range,
                          1};
@@ -470,7 +462,7 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   if (const int z = state.ui.zoomed_token; z >= 0) {
     ImGui::PushID("zoom");
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored(to_vec4(palette::kAccent), "%s",
+    ImGui::TextColored(to_vec4(palette::accent()), "%s",
                        fill(tr(Text::ZoomedToken), {std::to_string(z), state.scene.tokens[z]}).c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton((std::string(tr(Text::Close)) + "###zoom-close").c_str()))
@@ -501,22 +493,15 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
       buffer[sizeof buffer - 1] = 0;
       ImGui::SetNextItemWidth(label_w - style.ItemSpacing.x);
       if (ImGui::InputText("##label", buffer, sizeof buffer)) {
-        scene::Scene candidate = state.scene;
-        candidate.tokens[i] = buffer;
-        const std::string problem = scene::validate(candidate);
-        if (problem.empty()) {
-          state.scene.tokens[i] = buffer;
-          state.dirty = true;
-        } else {
-          state.notice = fill(tr(Text::LabelNotApplied), {problem});
-        }
+        const std::string problem = set_token_label(state, int(i), buffer);
+        if (!problem.empty()) state.notice = fill(tr(Text::LabelNotApplied), {problem});
       }
       if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
         ImGui::SetTooltip("%s", fill(tr(Text::RenameTip), {std::to_string(i)}).c_str());
       if (any_strip) {  // below the label: show this token's numbers at the top of the panel
         ImGui::SetCursorScreenPos(ImVec2(block_start.x, block_start.y + row_h));
         const bool zoomed = state.ui.zoomed_token == i;
-        if (zoomed) ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::kAccentSoft));
+        if (zoomed) ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::accent_soft()));
         if (ImGui::SmallButton((std::string(tr(Text::Numbers)) + "###numbers").c_str())) {
           state.ui.zoomed_token = zoomed ? -1 : i;
           ImGui::SetScrollY(0);
@@ -553,7 +538,7 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
       if (i + 1 < n) {
         const float y = block_start.y + block_h - 0.3f * em;
         ImGui::GetWindowDrawList()->AddLine(ImVec2(block_start.x, y), ImVec2(block_start.x + avail, y),
-                                            palette::kPanelBorder);
+                                            palette::panel_border());
       }
       // Advance exactly one block (Dummy adds ItemSpacing.y), as the clipper expects.
       ImGui::SetCursorScreenPos(block_start);
@@ -575,7 +560,7 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
     ImGui::Dummy(ImVec2(avail, used + 0.3f * em));
     ImGui::GetWindowDrawList()->AddLine(ImVec2(origin.x, origin.y + used + 0.4f * em),
                                         ImVec2(origin.x + avail, origin.y + used + 0.4f * em),
-                                        palette::kPanelBorder);
+                                        palette::panel_border());
   }
   ImGui::EndChild();
 }

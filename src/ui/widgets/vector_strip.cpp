@@ -19,7 +19,7 @@ namespace {
 constexpr ImGuiSliderFlags kDragFlags =
     ImGuiSliderFlags(ImGuiSliderFlags_Vertical) | ImGuiSliderFlags_NoInput;
 
-// A cell's colour: the theme's zero colour (palette::kStripZero) mixed towards the role's colours.
+// A cell's colour: the theme's zero colour (palette::strip_zero()) mixed towards the role's colours.
 
 ImU32 mix(ImU32 a, ImU32 b, float t) {
   auto channel = [&](int shift) {
@@ -37,12 +37,13 @@ void paint_cell(ImDrawList* dl, ImVec2 a, ImVec2 b, const StripRole& role, doubl
   const float t = float(std::clamp(value / role.range, -1.0, 1.0));
   const ImU32 end = t >= 0 ? role.color : role.negative;
   const float mag = std::abs(t);
-  dl->AddRectFilled(a, b, mix(palette::kStripZero, end, numbers ? 0.1f + 0.35f * mag : 0.08f + 0.32f * mag));
+  dl->AddRectFilled(a, b,
+                    mix(palette::strip_zero(), end, numbers ? 0.1f + 0.35f * mag : 0.08f + 0.32f * mag));
   if (!numbers) {
     const float mid = 0.5f * (a.y + b.y);
     const float half = 0.5f * (b.y - a.y) - 1.5f;
     const float inset = (b.x - a.x) >= 5.0f ? 1.0f : 0.0f;
-    dl->AddLine(ImVec2(a.x, mid), ImVec2(b.x, mid), palette::kPanelBorder);
+    dl->AddLine(ImVec2(a.x, mid), ImVec2(b.x, mid), palette::panel_border());
     if (mag > 0) {
       const float tip = mid - t * half;
       dl->AddRectFilled(ImVec2(a.x + inset, std::min(mid, tip)),
@@ -50,10 +51,10 @@ void paint_cell(ImDrawList* dl, ImVec2 a, ImVec2 b, const StripRole& role, doubl
     }
   } else {
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-    dl->AddText(ImVec2(0.5f * (a.x + b.x - size.x), 0.5f * (a.y + b.y - size.y)), palette::kText,
+    dl->AddText(ImVec2(0.5f * (a.x + b.x - size.x), 0.5f * (a.y + b.y - size.y)), palette::text(),
                 text.c_str());
   }
-  if (hot) dl->AddRect(a, b, palette::kText, 0.0f, 0, 1.0f);
+  if (hot) dl->AddRect(a, b, palette::text(), 0.0f, 0, 1.0f);
 }
 
 }  // namespace
@@ -133,7 +134,7 @@ StripEdit draw_vector_strip(AppState& state, const StripRole& role, int i, const
       if (ImGui::InputDouble("##typed", &typed, 0.0, 0.0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue)) {
         if (std::isfinite(typed)) {
           edit.c = c;
-          edit.value = std::clamp(typed, -scene::kMaxAbsValue, scene::kMaxAbsValue);
+          edit.value = typed;  // the edit (set_entry) clamps it to the scene's limits
         }
         ImGui::CloseCurrentPopup();
       }

@@ -25,7 +25,7 @@ struct StripRole {
   const char* name;  // "q": the tooltip says q_i[c]
   const char* id;    // "Q": cell ids are "Q/i/c"
   ImU32 color;       // positive values
-  ImU32 negative;    // negative values (the role's diverging partner, palette::kQueryNeg …)
+  ImU32 negative;    // negative values (the role's diverging partner, palette::query_neg() …)
   double range;      // ±range fills a cell (the panel's slider range)
 };
 

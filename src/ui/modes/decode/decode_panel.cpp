@@ -94,7 +94,7 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
   ImGui::TextWrapped("%s", fill(tr(d.t == 0 ? Text::DecodeHoldsOne : Text::DecodeHolds),
                                 {std::to_string(d.t), std::to_string(d.t + 1)})
                                .c_str());
-  if (!state.scene.causal) ImGui::TextColored(to_vec4(palette::kTextDim), "%s", tr(Text::DecodeCausal));
+  if (!state.scene.causal) ImGui::TextColored(to_vec4(palette::text_dim()), "%s", tr(Text::DecodeCausal));
 
   // The multiply counter.
   ImGui::Spacing();
@@ -112,17 +112,17 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float h = ImGui::GetFrameHeight();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(p, ImVec2(p.x + bar_w, p.y + h), palette::kTrack, 0.15f * em);
+    dl->AddRectFilled(p, ImVec2(p.x + bar_w, p.y + h), palette::track(), 0.15f * em);
     dl->AddRectFilled(p, ImVec2(p.x + std::max(2.0f, bar_w * float(double(count) / most)), p.y + h), color,
                       0.15f * em);
     const std::string text = with_commas(count);
-    dl->AddText(ImVec2(p.x + 0.4f * em, p.y + 0.5f * (h - ImGui::GetTextLineHeight())), palette::kText,
+    dl->AddText(ImVec2(p.x + 0.4f * em, p.y + 0.5f * (h - ImGui::GetTextLineHeight())), palette::text(),
                 text.c_str());
     ImGui::Dummy(ImVec2(bar_w, h));
   };
-  counter(tr(Text::WithCache), d.mults_with, palette::with_alpha(palette::kAccent, 150));
+  counter(tr(Text::WithCache), d.mults_with, palette::with_alpha(palette::accent(), 150));
   record_item_rect(state, "decode/mults");
-  counter(tr(Text::WithoutCache), d.mults_without, palette::with_alpha(palette::kQuery, 150));
+  counter(tr(Text::WithoutCache), d.mults_without, palette::with_alpha(palette::query(), 150));
   ImGui::PushFont(fonts.small);
   ImGui::TextWrapped("%s",
                      fill(tr(Text::DecodeWithout), {std::to_string(n), with_commas(d.trace->mults_with_cache),
@@ -179,15 +179,15 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   // The query row q_t, above the keys it is scored against.
   ImGui::PushFont(fonts.small);
   ImVec2 p = ImGui::GetCursorScreenPos();
-  dl->AddText(ImVec2(p.x + x_k, p.y), palette::kTextDim, tr(Text::DecodeKCache));
-  dl->AddText(ImVec2(p.x + x_w, p.y), palette::kTextDim, tr(Text::DecodeWeights));
-  dl->AddText(ImVec2(p.x + x_v, p.y), palette::kTextDim, tr(Text::DecodeVCache));
+  dl->AddText(ImVec2(p.x + x_k, p.y), palette::text_dim(), tr(Text::DecodeKCache));
+  dl->AddText(ImVec2(p.x + x_w, p.y), palette::text_dim(), tr(Text::DecodeWeights));
+  dl->AddText(ImVec2(p.x + x_v, p.y), palette::text_dim(), tr(Text::DecodeVCache));
   ImGui::Dummy(ImVec2(total_w, fonts.small->FontSize + 0.2f * em));
   p = ImGui::GetCursorScreenPos();
   const std::string q_label = "q_" + std::to_string(d.t);
   ImGui::PopFont();
-  dl->AddText(ImVec2(p.x, p.y + 0.2f * em), palette::kQuery, q_label.c_str());
-  numbers(ImVec2(p.x, p.y + 0.2f * em), x_k, Q, d.t, palette::kQuery);
+  dl->AddText(ImVec2(p.x, p.y + 0.2f * em), palette::query(), q_label.c_str());
+  numbers(ImVec2(p.x, p.y + 0.2f * em), x_k, Q, d.t, palette::query());
   ImGui::Dummy(ImVec2(total_w, row_h));
   record_item_rect(state, "decode/query");
 
@@ -195,21 +195,21 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
     p = ImGui::GetCursorScreenPos();
     const bool newest = j == d.t;
     if (newest)
-      dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.1f * em), palette::kAccentSoft, 0.2f * em);
+      dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.1f * em), palette::accent_soft(), 0.2f * em);
     const float ty = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
     dl->AddText(
-        ImVec2(p.x, ty), newest ? palette::kAccent : palette::kText,
+        ImVec2(p.x, ty), newest ? palette::accent() : palette::text(),
         fit_text(std::to_string(j) + " " + state.scene.tokens[std::size_t(j)], label_w - 0.3f * em).c_str());
     const float sy = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
-    numbers(ImVec2(p.x, sy), x_k, K, j, palette::kKey);
+    numbers(ImVec2(p.x, sy), x_k, K, j, palette::key());
     // The weight as a bar with its number.
     const double w = st.weights(0, j);
     const ImVec2 a(p.x + x_w, p.y + 0.2f * em), b(p.x + x_w + weight_w, p.y + row_h - 0.3f * em);
-    dl->AddRectFilled(a, b, palette::kTrack, 0.15f * em);
+    dl->AddRectFilled(a, b, palette::track(), 0.15f * em);
     dl->AddRectFilled(a, ImVec2(a.x + weight_w * float(std::clamp(w, 0.0, 1.0)), b.y),
-                      palette::with_alpha(palette::kAccent, 140), 0.15f * em);
-    dl->AddText(ImVec2(a.x + 0.3f * em, sy), palette::kText, format_weight(w, 3).c_str());
-    numbers(ImVec2(p.x, sy), x_v, r.V, j, palette::kValue);
+                      palette::with_alpha(palette::accent(), 140), 0.15f * em);
+    dl->AddText(ImVec2(a.x + 0.3f * em, sy), palette::text(), format_weight(w, 3).c_str());
+    numbers(ImVec2(p.x, sy), x_v, r.V, j, palette::value());
     ImGui::Dummy(ImVec2(total_w, row_h));
     if (newest) record_item_rect(state, "decode/new-row");
   }
@@ -219,9 +219,9 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   const std::string y_label = "y_" + std::to_string(d.t) + " = Σ a_tj v_j";
   // Right-aligned against the values it names (a narrow panel has little room before them).
   const float y_label_w = ImGui::CalcTextSize(y_label.c_str()).x;
-  dl->AddText(ImVec2(p.x + std::max(0.0f, x_v - 0.6f * em - y_label_w), p.y), palette::kText,
+  dl->AddText(ImVec2(p.x + std::max(0.0f, x_v - 0.6f * em - y_label_w), p.y), palette::text(),
               y_label.c_str());
-  numbers(p, x_v, st.output, 0, palette::kText);
+  numbers(p, x_v, st.output, 0, palette::text());
   ImGui::Dummy(ImVec2(total_w, row_h));
   record_item_rect(state, "decode/output");
   ImGui::EndChild();

@@ -124,7 +124,7 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
                                          span(st.row_begin, st.row_end), span(st.col_begin, st.col_end)})
                   .c_str());
     if (st.skipped) {
-      ImGui::TextColored(to_vec4(palette::kTextDim), "%s", tr(Text::FlashSkipped));
+      ImGui::TextColored(to_vec4(palette::text_dim()), "%s", tr(Text::FlashSkipped));
     } else {
       int grew = 0;
       double smallest = 1.0;
@@ -134,7 +134,7 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
           smallest = std::min(smallest, a);
         }
       if (grew > 0) {
-        ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kQuery));
+        ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::query()));
         const std::string alpha = format_weight(smallest, 3);
         ImGui::TextWrapped("%s", (grew == 1 ? fill(tr(Text::FlashGrewOne), {alpha})
                                             : fill(tr(Text::FlashGrewMany), {std::to_string(grew), alpha}))
@@ -147,7 +147,7 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
   }
   if (f.finished()) {
     ImGui::Spacing();
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
     ImGui::TextWrapped(
         "%s",
         fill(tr(Text::FlashSame), {f.max_abs_diff == 0.0 ? std::string("0") : sci(f.max_abs_diff)}).c_str());
@@ -192,12 +192,12 @@ void draw_flash_tiles(AppState& state) {
                      g.origin.y + float(std::min((rb + 1) * B, n)) * g.cell);
       const bool done = k < f.step, current = k == f.step - 1, hidden = pass.tile_hidden(rb, cb);
       if (!done)
-        dl->AddRectFilled(a, b, palette::with_alpha(palette::kBackground, 190));  // not computed yet: dimmed
-      if (hidden && done) dl->AddRectFilled(a, b, palette::with_alpha(palette::kBackground, 120));
-      dl->AddRect(a, b, palette::kTileLine, 0.0f, 0, 1.0f);
+        dl->AddRectFilled(a, b, palette::with_alpha(palette::background(), 190));  // not computed yet: dimmed
+      if (hidden && done) dl->AddRectFilled(a, b, palette::with_alpha(palette::background(), 120));
+      dl->AddRect(a, b, palette::tile_line(), 0.0f, 0, 1.0f);
       if (current)
         dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
-                    hidden ? palette::kTextDim : palette::kAccent, 0.0f, 0, std::max(2.0f, 0.2f * em));
+                    hidden ? palette::text_dim() : palette::accent(), 0.0f, 0, std::max(2.0f, 0.2f * em));
     }
   dl->PopClipRect();
 }
@@ -235,11 +235,11 @@ void draw_flash_rows(AppState& state, const Fonts& fonts) {
   const float x_m = head.x + label_w, x_l = x_m + bar_w + 0.5f * em, x_a = x_l + bar_w + 0.5f * em;
   const float x_p = x_a + alpha_w, x_f = x_p + out_w + 0.5f * em;
   ImGui::PushFont(fonts.small);
-  dl->AddText(ImVec2(x_m, head.y), palette::kTextDim, tr(Text::FlashColMax));
-  dl->AddText(ImVec2(x_l, head.y), palette::kTextDim, tr(Text::FlashColSum));
-  dl->AddText(ImVec2(x_a, head.y), palette::kTextDim, "α");
-  dl->AddText(ImVec2(x_p, head.y), palette::kTextDim, tr(Text::FlashColNow));
-  dl->AddText(ImVec2(x_f, head.y), palette::kTextDim, "softmax · V");
+  dl->AddText(ImVec2(x_m, head.y), palette::text_dim(), tr(Text::FlashColMax));
+  dl->AddText(ImVec2(x_l, head.y), palette::text_dim(), tr(Text::FlashColSum));
+  dl->AddText(ImVec2(x_a, head.y), palette::text_dim(), "α");
+  dl->AddText(ImVec2(x_p, head.y), palette::text_dim(), tr(Text::FlashColNow));
+  dl->AddText(ImVec2(x_f, head.y), palette::text_dim(), "softmax · V");
   ImGui::PopFont();
   ImGui::Dummy(ImVec2(total_w, fonts.small->FontSize + 0.3f * em));
 
@@ -250,17 +250,17 @@ void draw_flash_rows(AppState& state, const Fonts& fonts) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const bool in_block = f.step > 0 && i >= f.last.row_begin && i < f.last.row_end;
       if (in_block)
-        dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.15f * em), palette::kAccentSoft,
+        dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.15f * em), palette::accent_soft(),
                           0.2f * em);
       const float text_y = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
-      dl->AddText(ImVec2(p.x, text_y), palette::kText,
+      dl->AddText(ImVec2(p.x, text_y), palette::text(),
                   fit_text(state.scene.tokens[std::size_t(i)], label_w - 0.4f * em).c_str());
       const double m = pass.m()[std::size_t(i)], l = pass.l()[std::size_t(i)];
       const bool seen = l > 0.0;
       ImGui::PushFont(fonts.small);
       const float bar_y0 = p.y + 0.15f * em, bar_y1 = p.y + row_h - 0.3f * em;
       auto track = [&](float x) {
-        dl->AddRectFilled(ImVec2(x, bar_y0), ImVec2(x + bar_w, bar_y1), palette::kTrack, 0.15f * em);
+        dl->AddRectFilled(ImVec2(x, bar_y0), ImVec2(x + bar_w, bar_y1), palette::track(), 0.15f * em);
       };
       // m: signed bar from the track's middle.
       track(x_m);
@@ -268,20 +268,20 @@ void draw_flash_rows(AppState& state, const Fonts& fonts) {
         const float mid = x_m + 0.5f * bar_w;
         const float end = mid + float(std::clamp(m / s_max, -1.0, 1.0)) * 0.5f * bar_w;
         dl->AddRectFilled(ImVec2(std::min(mid, end), bar_y0), ImVec2(std::max(mid, end), bar_y1),
-                          palette::with_alpha(palette::kKey, 150));
+                          palette::with_alpha(palette::key(), 150));
       }
       const std::string m_text = seen ? format_number(m, 3) : "−∞";
-      dl->AddText(ImVec2(x_m + 0.3f * em, text_y), palette::kText, m_text.c_str());
+      dl->AddText(ImVec2(x_m + 0.3f * em, text_y), palette::text(), m_text.c_str());
       // ℓ: from 0 up to n (each exp(s − m) ≤ 1).
       track(x_l);
       if (seen)
         dl->AddRectFilled(ImVec2(x_l, bar_y0), ImVec2(x_l + bar_w * float(std::min(l / n, 1.0)), bar_y1),
-                          palette::with_alpha(palette::kValue, 150));
-      dl->AddText(ImVec2(x_l + 0.3f * em, text_y), palette::kText, format_number(l, 3).c_str());
+                          palette::with_alpha(palette::value(), 150));
+      dl->AddText(ImVec2(x_l + 0.3f * em, text_y), palette::text(), format_number(l, 3).c_str());
       // α: only where this step rescaled.
       if (in_block && f.last.rescale[std::size_t(i - f.last.row_begin)] < 1.0) {
         const std::string a = "×" + format_weight(f.last.rescale[std::size_t(i - f.last.row_begin)], 3, 7);
-        dl->AddText(ImVec2(x_a, text_y), palette::kQuery, a.c_str());  // α in q's orange
+        dl->AddText(ImVec2(x_a, text_y), palette::query(), a.c_str());  // α in q's orange
       }
       // Partial O / ℓ next to the final output.
       std::string partial, final_row;
@@ -290,8 +290,8 @@ void draw_flash_rows(AppState& state, const Fonts& fonts) {
         final_row += (c ? "  " : "") + format_number(r.output(i, c), 3);
       }
       const bool same = seen && (f.partial.row(i) - r.output.row(i)).cwiseAbs().maxCoeff() <= 1e-12;
-      dl->AddText(ImVec2(x_p, text_y), same ? palette::kAccent : palette::kText, partial.c_str());
-      dl->AddText(ImVec2(x_f, text_y), palette::kTextDim, final_row.c_str());
+      dl->AddText(ImVec2(x_p, text_y), same ? palette::accent() : palette::text(), partial.c_str());
+      dl->AddText(ImVec2(x_f, text_y), palette::text_dim(), final_row.c_str());
       ImGui::PopFont();
       ImGui::Dummy(ImVec2(total_w, row_h));
     }

@@ -77,7 +77,7 @@ void draw_axes(ImDrawList* dl, const PlotFrame& f) {
       step = m * decade;
       break;
     }
-  const ImU32 grid = palette::kPlotGrid, axis = palette::kPlotAxis;
+  const ImU32 grid = palette::plot_grid(), axis = palette::plot_axis();
   const double x0 = f.data_x(f.min.x), x1 = f.data_x(f.max.x), y0 = f.data_y(f.max.y), y1 = f.data_y(f.min.y);
   for (double x = std::ceil(x0 / step) * step; x <= x1; x += step) {
     const float sx = f.to_px(x, 0).x;
@@ -124,7 +124,7 @@ void draw_label(ImDrawList* dl, const PlotFrame& f, ImVec2 at, const std::string
   p.y = std::clamp(p.y, f.min.y + 2.0f, std::max(f.min.y + 2.0f, f.max.y - size.y - 2.0f));
   placed->push_back(ImVec4(p.x - 2, p.y, p.x + size.x + 2, p.y + size.y));
   dl->AddRectFilled(ImVec2(p.x - 2, p.y), ImVec2(p.x + size.x + 2, p.y + size.y),
-                    palette::with_alpha(palette::kPanel, 190), 3.0f);
+                    palette::with_alpha(palette::panel(), 190), 3.0f);
   dl->AddText(p, color, text.c_str());
 }
 
@@ -228,16 +228,17 @@ bool point_handle(AppState& state, const std::string& id, ImVec2 at, const PlotF
 }
 
 // Move row `row` of `m` so it is drawn at (x, y) in `plane` (exact in d = 2, rounded to the view).
-void move_row(AppState& state, attn::Matrix& m, int row, const attn::Plane& plane, const PlotFrame& f,
+void move_row(AppState& state, SceneMatrix which, int row, const attn::Plane& plane, const PlotFrame& f,
               double x, double y) {
+  const attn::Matrix& m = which == SceneMatrix::Q   ? state.scene.Q
+                          : which == SceneMatrix::K ? state.scene.K
+                                                    : state.scene.V;
   if (plane.exact) {
     x = round_to_view(x, f);
     y = round_to_view(y, f);
   }
   const attn::Matrix moved = attn::lift_to_plane(plane, m.row(row), x, y);
-  if (!moved.allFinite() || moved.cols() != m.cols()) return;  // a head's columns never write the full Q
-  m.row(row) = moved.cwiseMax(-scene::kMaxAbsValue).cwiseMin(scene::kMaxAbsValue);
-  state.dirty = true;
+  set_row(state, which, row, moved);  // clamped; a head's columns (a wrong size) never write the full Q
 }
 
 // The plot rectangle: what is left of the panel, keeping `reserve` pixels below for a caption.
@@ -253,7 +254,7 @@ std::string token_suffix(const AppState& state, int i) {
 
 void learned_hint(AppState& state, const Fonts& fonts) {
   ImGui::PushFont(fonts.small);
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
   ImGui::TextWrapped("%s", tr(Text::KeySpaceLearned));
   ImGui::PopStyleColor();
   if (ImGui::SmallButton(tr(Text::EditDirectly))) make_direct(state);
@@ -276,7 +277,7 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   const bool multi_head = state.scene.heads > 1;
   const bool editable = state.scene.mode == scene::Mode::Direct && !roped && !multi_head;
   ImGui::PushFont(fonts.small);
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   plane_note(ks.key_plane, Text::PlaneOfKeys, "d_k");
   if (multi_head)
     ImGui::TextWrapped("%s", fill(tr(Text::KeySpaceHeads), {std::to_string(state.scene.heads)}).c_str());
@@ -307,7 +308,7 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
     ImGui::PushID(i);
     if (point_handle(state, "keyspace/q/" + std::to_string(i), f.to_px(q_xy(i, 0), q_xy(i, 1)), f,
                      KeySpaceState::Query, i, editable, &x, &y, &keyed))
-      move_row(state, state.scene.Q, i, ks.key_plane, f, x, y);
+      move_row(state, SceneMatrix::Q, i, ks.key_plane, f, x, y);
     if (ImGui::IsItemClicked() || keyed) ks.selected = i;  // follow the clicked (or focused) query
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
       ImGui::SetTooltip("q_%d (%s): %s", i, state.scene.tokens[std::size_t(i)].c_str(),
@@ -319,7 +320,7 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
     ImGui::PushID(1000 + j);
     if (point_handle(state, "keyspace/k/" + std::to_string(j), f.to_px(k_xy(j, 0), k_xy(j, 1)), f,
                      KeySpaceState::Key, j, editable, &x, &y))
-      move_row(state, state.scene.K, j, ks.key_plane, f, x, y);
+      move_row(state, SceneMatrix::K, j, ks.key_plane, f, x, y);
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
       ImGui::SetTooltip("k_%d (%s): q_%d·k_%d = %s, %s%s%s", j, state.scene.tokens[std::size_t(j)].c_str(),
                         sel, j, format_number(r.scores(sel, j), 3).c_str(),
@@ -328,11 +329,10 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
     ImGui::PopID();
   }
   if (!ImGui::IsMouseDown(ImGuiMouseButton_Left) && dragging) ks.drag_kind = KeySpaceState::None;
-  if (recompute_if_dirty(state)) coords(&q_xy, &k_xy);  // the edit, drawn in this frame
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(min, max, true);
-  dl->AddRectFilled(min, max, palette::kFrame, 4.0f);
+  dl->AddRectFilled(min, max, palette::frame(), 4.0f);
   draw_axes(dl, f);
   const ImVec2 origin = f.to_px(0, 0);
   // (2) the followed query's lines to every key, ∝ a_ij.
@@ -340,19 +340,19 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
     if (!r.allowed(sel, j)) continue;
     const double a = r.weights(sel, j);
     const ImVec2 q = f.to_px(q_xy(sel, 0), q_xy(sel, 1)), k = f.to_px(k_xy(j, 0), k_xy(j, 1));
-    dl->AddLine(q, k, with_alpha(palette::kAccent, 0.15f + 0.8f * float(a)), 1.0f + 0.3f * em * float(a));
+    dl->AddLine(q, k, with_alpha(palette::accent(), 0.15f + 0.8f * float(a)), 1.0f + 0.3f * em * float(a));
   }
   // (3) keys, then queries (the followed one last, on top).
   for (int j = 0; j < n; ++j) {
     const ImVec2 k = f.to_px(k_xy(j, 0), k_xy(j, 1));
-    dl->AddCircleFilled(k, 0.32f * em, palette::kKey);
-    dl->AddCircle(k, 0.32f * em, palette::kFrame, 0, 1.5f);
+    dl->AddCircleFilled(k, 0.32f * em, palette::key());
+    dl->AddCircle(k, 0.32f * em, palette::frame(), 0, 1.5f);
   }
   for (int pass = 0; pass < 2; ++pass)
     for (int i = 0; i < n; ++i) {
       if ((i == sel) != (pass == 1)) continue;
       const ImVec2 q = f.to_px(q_xy(i, 0), q_xy(i, 1));
-      draw_arrow(dl, origin, q, i == sel ? palette::kQuery : with_alpha(palette::kQuery, 0.35f),
+      draw_arrow(dl, origin, q, i == sel ? palette::query() : with_alpha(palette::query(), 0.35f),
                  i == sel ? 0.16f * em : 0.1f * em);
     }
   // (4) labels: the followed query, then keys with its weights, then the other queries.
@@ -362,14 +362,14 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
     std::string text = "k" + std::to_string(j) + token_suffix(state, j);
     text += r.allowed(sel, j) ? "   a = " + format_weight(r.weights(sel, j), 3, 9)
                               : "   " + std::string(tr(Text::Masked));
-    draw_label(dl, f, k, text, palette::kKey, &placed);
+    draw_label(dl, f, k, text, palette::key(), &placed);
   }
   for (int i = 0; i < n; ++i) {
     if (i != sel && n > 8) continue;  // many tokens: only the followed query is named
     // The followed query by name; the others by index only, so their labels stay out of the way.
     const ImVec2 q = f.to_px(q_xy(i, 0), q_xy(i, 1));
     draw_label(dl, f, q, "q" + std::to_string(i) + (i == sel ? token_suffix(state, i) : std::string()),
-               i == sel ? palette::kQuery : with_alpha(palette::kQuery, 0.6f), &placed, true);
+               i == sel ? palette::query() : with_alpha(palette::query(), 0.6f), &placed, true);
   }
   dl->PopClipRect();
   const ImVec2 after = ImVec2(min.x, max.y + 0.25f * em);
@@ -396,7 +396,7 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   const int n = state.scene.n();
   const bool editable = state.scene.mode == scene::Mode::Direct && state.scene.heads == 1;  // as in key space
   ImGui::PushFont(fonts.small);
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   plane_note(ks.value_plane, Text::PlaneOfValues, "d_v");
   ImGui::PopStyleColor();
   ImGui::PopFont();
@@ -417,7 +417,7 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
     ImGui::PushID(j);
     if (point_handle(state, "valuespace/v/" + std::to_string(j), f.to_px(v_xy(j, 0), v_xy(j, 1)), f,
                      KeySpaceState::Value, j, editable, &x, &yy))
-      move_row(state, state.scene.V, j, ks.value_plane, f, x, yy);
+      move_row(state, SceneMatrix::V, j, ks.value_plane, f, x, yy);
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
       ImGui::SetTooltip("v_%d (%s): %s%s%s", j, state.scene.tokens[std::size_t(j)].c_str(),
                         fill(tr(Text::ValuePointTip), {std::to_string(j)}).c_str(), editable ? "  " : "",
@@ -425,10 +425,6 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
     ImGui::PopID();
   }
   if (!ImGui::IsMouseDown(ImGuiMouseButton_Left) && dragging) ks.drag_kind = KeySpaceState::None;
-  if (recompute_if_dirty(state)) {
-    v_xy = attn::plane_coords(ks.value_plane, r.V);
-    y_xy = attn::plane_coords(ks.value_plane, r.output);
-  }
   // The outputs: computed, not dragged; their rectangles for hover and automation.
   for (int i = 0; i < n; ++i) {
     const ImVec2 c = f.to_px(y_xy(i, 0), y_xy(i, 1));
@@ -438,33 +434,33 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(min, max, true);
-  dl->AddRectFilled(min, max, palette::kFrame, 4.0f);
+  dl->AddRectFilled(min, max, palette::frame(), 4.0f);
   draw_axes(dl, f);
   const ImVec2 y = f.to_px(y_xy(sel, 0), y_xy(sel, 1));
   for (int j = 0; j < n; ++j) {
     if (!r.allowed(sel, j)) continue;
     const double a = r.weights(sel, j);
     dl->AddLine(y, f.to_px(v_xy(j, 0), v_xy(j, 1)),
-                with_alpha(palette::kOutputMarker, 0.12f + 0.75f * float(a)), 1.0f + 0.3f * em * float(a));
+                with_alpha(palette::output_marker(), 0.12f + 0.75f * float(a)), 1.0f + 0.3f * em * float(a));
   }
   for (int j = 0; j < n; ++j) {
     const ImVec2 v = f.to_px(v_xy(j, 0), v_xy(j, 1));
-    dl->AddCircleFilled(v, 0.32f * em, palette::kValue);
-    dl->AddCircle(v, 0.32f * em, palette::kFrame, 0, 1.5f);
+    dl->AddCircleFilled(v, 0.32f * em, palette::value());
+    dl->AddCircle(v, 0.32f * em, palette::frame(), 0, 1.5f);
   }
   // Every other output as a faint dot; the followed one as a ring.
   for (int i = 0; i < n; ++i)
     if (i != sel)
       dl->AddCircleFilled(f.to_px(y_xy(i, 0), y_xy(i, 1)), 0.15f * em,
-                          with_alpha(palette::kOutputMarker, 0.35f));
-  dl->AddCircle(y, 0.5f * em, palette::kOutputMarker, 0, 0.2f * em);
+                          with_alpha(palette::output_marker(), 0.35f));
+  dl->AddCircle(y, 0.5f * em, palette::output_marker(), 0, 0.2f * em);
   std::vector<ImVec4> placed;  // the output's label first (below its ring), then the values'
   draw_label(dl, f, ImVec2(y.x - 0.45f * em, y.y + 1.3f * em),
-             "y" + std::to_string(sel) + token_suffix(state, sel), palette::kOutputMarker, &placed);
+             "y" + std::to_string(sel) + token_suffix(state, sel), palette::output_marker(), &placed);
   for (int j = 0; j < n; ++j) {
     std::string text = "v" + std::to_string(j) + token_suffix(state, j);
     if (r.allowed(sel, j)) text += "  × " + format_weight(r.weights(sel, j), 3, 9);
-    draw_label(dl, f, f.to_px(v_xy(j, 0), v_xy(j, 1)), text, palette::kValue, &placed);
+    draw_label(dl, f, f.to_px(v_xy(j, 0), v_xy(j, 1)), text, palette::value(), &placed);
   }
   dl->PopClipRect();
   if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(y.x - 0.6f * em, y.y - 0.6f * em),

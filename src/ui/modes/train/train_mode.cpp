@@ -29,11 +29,11 @@ constexpr int kAccuracyEvery = 10;      // steps between accuracy measurements w
 // The curves' colours come from the theme, so they read on the panel in every theme (the role colours
 // reach 4.5:1 there: tests/theme_test.cpp): the loss in the query's orange, the accuracy in the
 // value's green. Predictions sit on the quiz's right / wrong fills, in the body text colour.
-const ImU32& loss_colour() {
-  return palette::kQuery;
+ImU32 loss_colour() {
+  return palette::query();
 }
-const ImU32& accuracy_colour() {
-  return palette::kValue;
+ImU32 accuracy_colour() {
+  return palette::value();
 }
 
 double now_ms() {
@@ -71,10 +71,7 @@ void show_model(AppState& state, bool fresh) {
     load_scene(state, std::move(s), "");
     return;
   }
-  state.scene = std::move(s);
-  state.dirty = true;
-  recompute_if_dirty(state);
-  state.edited = true;
+  replace_scene_numbers(state, std::move(s));
 }
 
 void new_run(AppState& state) {
@@ -245,7 +242,7 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
     ImGui::EndCombo();
   }
   record_item_rect(state, "train/task");
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   ImGui::TextWrapped("%s", task_sentence(t.config.task));
   ImGui::PopFont();
@@ -255,7 +252,8 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   // Play / Pause / Step / Reset.
   const float button_w =
       std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
-  ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(t.running ? palette::kPanelBorder : palette::kAccentSoft));
+  ImGui::PushStyleColor(ImGuiCol_Button,
+                        to_vec4(t.running ? palette::panel_border() : palette::accent_soft()));
   ImGui::BeginDisabled(t.running);
   if (ImGui::Button((std::string(tr(Text::TrainPlay)) + "###train-play").c_str(), ImVec2(button_w, 0)))
     train_play(state, true);
@@ -308,8 +306,8 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   ImGui::SameLine(label_w);
   for (int h : {1, 2, 4, 8}) {
     const bool current = t.config.heads == h;
-    ImGui::PushStyleColor(
-        ImGuiCol_Button, current ? to_vec4(palette::kAccentSoft) : ImGui::GetStyleColorVec4(ImGuiCol_Button));
+    ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent_soft())
+                                                   : ImGui::GetStyleColorVec4(ImGuiCol_Button));
     const std::string label = std::to_string(h) + "##train-heads";
     if (ImGui::Button(label.c_str(), ImVec2(2.2f * em, 0)) && !current) {
       t.config.heads = h;
@@ -345,7 +343,7 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "train/status");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", fill(tr(Text::TrainStatusTip), {std::to_string(t.accuracy_step)}).c_str());
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   if (t.running) {
     char ms[32];
@@ -381,7 +379,7 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
   ImGui::PushFont(fonts.small);
   const float left = 3.2f * em, bottom = 1.3f * em;
   const ImVec2 a(p0.x + left, p0.y + 0.3f * em), b(p0.x + size.x - 0.5f * em, p0.y + size.y - bottom);
-  dl->AddRectFilled(a, b, palette::kBackground);
+  dl->AddRectFilled(a, b, palette::background());
   const std::vector<double>& losses = t.trainer->losses();
   const int steps = int(losses.size());
   const int x_max = std::max(steps, 50);
@@ -397,17 +395,17 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
   auto x_of_step = [&](double s) { return float(a.x + s / x_max * (b.x - a.x)); };
   for (double e = log_lo; e <= log_hi; e += 1.0) {
     const float y = y_of_loss(std::pow(10.0, e));
-    dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), palette::kPanelBorder);
+    dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), palette::panel_border());
     char text[16];
     std::snprintf(text, sizeof text, e >= 0 ? "%.0f" : "1e%.0f", e >= 0 ? std::pow(10.0, e) : e);
     const ImVec2 ts = ImGui::CalcTextSize(text);
-    dl->AddText(ImVec2(a.x - ts.x - 0.3f * em, y - 0.5f * ts.y), palette::kTextDim, text);
+    dl->AddText(ImVec2(a.x - ts.x - 0.3f * em, y - 0.5f * ts.y), palette::text_dim(), text);
   }
   {
     const std::string text = fill(tr(Text::TrainCurveStep), {std::to_string(x_max)});
     const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-    dl->AddText(ImVec2(b.x - ts.x, b.y + 0.1f * em), palette::kTextDim, text.c_str());
-    dl->AddText(ImVec2(a.x, b.y + 0.1f * em), palette::kTextDim, "0");
+    dl->AddText(ImVec2(b.x - ts.x, b.y + 0.1f * em), palette::text_dim(), text.c_str());
+    dl->AddText(ImVec2(a.x, b.y + 0.1f * em), palette::text_dim(), "0");
   }
   // The loss: one point per pixel column (the mean of its steps).
   const int columns = std::max(1, int(b.x - a.x));
@@ -470,17 +468,17 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
   int right = 0, scored = 0;
   for (int r = 0; r < 3; ++r) {
     const float y = p0.y + float(r) * row_h;
-    dl->AddText(ImVec2(p0.x, y + 0.3f * em), palette::kTextDim, labels[r]);
+    dl->AddText(ImVec2(p0.x, y + 0.3f * em), palette::text_dim(), labels[r]);
     for (int i = 0; i < n; ++i) {
       const float x = p0.x + label_w + float(i) * cell;
       std::string text;
-      ImU32 color = palette::kText, fill = 0;
+      ImU32 color = palette::text(), fill = 0;
       const int target = sample.targets[std::size_t(i)];
       if (r == 0) {
         text = train::symbol(sample.tokens[std::size_t(i)]);
       } else if (r == 1) {
         text = class_label(task, target);
-        color = target < 0 ? palette::kTextDim : palette::kText;
+        color = target < 0 ? palette::text_dim() : palette::text();
       } else {
         int best = 0;
         for (int c = 1; c < train::kClasses; ++c)
@@ -489,10 +487,10 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
         if (target >= 0) {
           ++scored;
           right += best == target;
-          fill = best == target ? palette::kRight : palette::kWrong;
-          color = palette::kText;
+          fill = best == target ? palette::right() : palette::wrong();
+          color = palette::text();
         } else {
-          color = palette::kTextDim;
+          color = palette::text_dim();
         }
       }
       if (fill) dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + row_h - 1), fill, 0.2f * em);
@@ -502,7 +500,7 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
   }
   ImGui::Dummy(ImVec2(label_w + float(n) * cell, 3.0f * row_h));
   record_item_rect(state, "train/predictions");
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   ImGui::TextUnformatted(
       (fill(tr(Text::TrainRight), {std::to_string(right), std::to_string(scored)}) +

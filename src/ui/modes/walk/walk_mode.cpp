@@ -204,8 +204,8 @@ namespace {
 bool card_button(AppState& state, const char* label, const std::string& id, bool accent,
                  bool enabled = true) {
   if (accent) {
-    ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::kAccentSoft));
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+    ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::accent_soft()));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
   }
   if (!enabled) ImGui::BeginDisabled();
   const bool pressed = ImGui::Button(label);
@@ -233,12 +233,12 @@ void draw_pipeline(AppState& state, const std::vector<Stage>& stages, int index)
       ImGui::SameLine(0, 0.3f * em);
       if (ImGui::GetCursorScreenPos().x + arrow_w + w > right) ImGui::NewLine();
       ImGui::AlignTextToFramePadding();
-      ImGui::TextColored(to_vec4(palette::kTextDim), "→");
+      ImGui::TextColored(to_vec4(palette::text_dim()), "→");
       ImGui::SameLine(0, 0.3f * em);
     }
     const bool current = k == index;
-    ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::kAccent) : ImVec4(0, 0, 0, 0));
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::kBackground : palette::kTextDim));
+    ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent()) : ImVec4(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::background() : palette::text_dim()));
     if (ImGui::SmallButton(label.c_str()) && !current) set_walk_step(state, k);
     ImGui::PopStyleColor(2);
     record_item_rect(state, "walk/stage/" + std::to_string(k));
@@ -284,7 +284,7 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
   // --- counter and title; Prev / Next / Leave at the right (their own line on a phone)
   const std::string counter = std::to_string(index + 1) + " / " + std::to_string(count);
   ImGui::PushFont(fonts.heading);
-  ImGui::TextColored(to_vec4(palette::kAccent), "%s", counter.c_str());
+  ImGui::TextColored(to_vec4(palette::accent()), "%s", counter.c_str());
   record_item_rect(state, "walk/counter");
   ImGui::SameLine(0, 0.8f * em);
   ImGui::TextUnformatted(text.title.c_str());
@@ -340,7 +340,7 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
   const std::string numbers =
       state.computed ? walk::live_numbers(stage, state.scene, state.result, state.ui.walk.row) : "";
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(to_vec4(palette::kQuery), "%s", numbers.c_str());
+  ImGui::TextColored(to_vec4(palette::query()), "%s", numbers.c_str());
   ImGui::PopTextWrapPos();
   record_item_rect(state, "walk/numbers");
 
@@ -374,8 +374,7 @@ namespace {
 // Open the scene that demonstrates question q's answer, at the walk step that shows it.
 void show_me(AppState& state, int q) {
   const quiz::Question& question = quiz::questions()[std::size_t(q)];
-  if (!load_preset(state, question.show_me.preset)) return;
-  recompute_if_dirty(state);
+  if (!load_preset(state, question.show_me.preset)) return;  // computed as it loads
   const std::vector<Stage> stages = walk::stages_for(state.scene);
   set_walk_step(state, index_of(stages, question.show_me.stage));
   state.ui.walk.row = question.show_me.row;
@@ -405,10 +404,10 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
   ImGui::SetNextWindowPos(
       ImVec2(0.5f * io.DisplaySize.x, std::floor(std::min(7.0f * em, 0.12f * io.DisplaySize.y))),
       ImGuiCond_Always, ImVec2(0.5f, 0.0f));
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kPanel));
-  ImGui::PushStyleColor(ImGuiCol_Border, to_vec4(palette::kAccent));
-  ImGui::PushStyleColor(ImGuiCol_TitleBg, to_vec4(palette::kPanelBorder));
-  ImGui::PushStyleColor(ImGuiCol_TitleBgActive, to_vec4(palette::kPanelBorder));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::panel()));
+  ImGui::PushStyleColor(ImGuiCol_Border, to_vec4(palette::accent()));
+  ImGui::PushStyleColor(ImGuiCol_TitleBg, to_vec4(palette::panel_border()));
+  ImGui::PushStyleColor(ImGuiCol_TitleBgActive, to_vec4(palette::panel_border()));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, 0.1f * em));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(1.0f * em, 0.8f * em));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
@@ -421,7 +420,7 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
       if (qz.picked[std::size_t(k)] == questions[std::size_t(k)].answer) ++right;
     ImGui::PushFont(fonts.small);
     ImGui::TextColored(
-        to_vec4(palette::kTextDim), "%s",
+        to_vec4(palette::text_dim()), "%s",
         fill(tr(Text::QuizProgress), {std::to_string(q + 1), std::to_string(count), std::to_string(right)})
             .c_str());
     ImGui::PopFont();
@@ -436,9 +435,9 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
     const float full = ImGui::GetContentRegionAvail().x;
     for (int c = 0; c < int(question.choices.size()); ++c) {
       const bool is_answer = c == question.answer;
-      ImU32 face = palette::kPanelBorder;
-      if (picked >= 0 && is_answer) face = palette::kRight;   // the right answer, once picked
-      if (picked == c && !is_answer) face = palette::kWrong;  // the wrong pick
+      ImU32 face = palette::panel_border();
+      if (picked >= 0 && is_answer) face = palette::right();   // the right answer, once picked
+      if (picked == c && !is_answer) face = palette::wrong();  // the wrong pick
       ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(face));
       ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0.0f, 0.5f));
       const std::string mark = picked >= 0 && is_answer ? "✓ " : picked == c ? "× " : "   ";
@@ -455,7 +454,7 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
       ImGui::Spacing();
       const bool correct = picked == question.answer;
       ImGui::PushFont(fonts.heading);
-      ImGui::TextColored(to_vec4(correct ? palette::kAccent : palette::kError), "%s",
+      ImGui::TextColored(to_vec4(correct ? palette::accent() : palette::error()), "%s",
                          quiz::feedback(question, picked).c_str());
       ImGui::PopFont();
       record_item_rect(state, "quiz/" + std::to_string(q) + "/feedback");

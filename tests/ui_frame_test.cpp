@@ -1,0 +1,175 @@
+// ui_frame_test.cpp — the one edit path (ui/app_state.hpp) on real frames of the UI, drawn headless:
+// an ImGui context with the app's fonts but no window and no GL, and a painter that paints nothing.
+// The mouse is ImGui's io (as the GLFW backend fills it), pointed at widgets where --rects says
+// they are (widget_rect).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "imgui.h"
+#include "scene/scene.hpp"
+#include "ui/app_state.hpp"
+#include "ui/frame/frame.hpp"
+#include "ui/look/fonts.hpp"
+#include "ui/look/theme.hpp"
+
+namespace {
+
+struct NullPainter : ui::MatrixPainter {
+  void paint(ImDrawList*, ImVec2, ImVec2, const ui::MatrixImage&) override {}
+};
+
+// One app without a window: a 1280×800 display at scale 1, the dark theme, a direct scene loaded
+// (soft-dictionary: Q, K, V given, so q_0's sliders edit Q).
+struct Headless {
+  ImGuiContext* context = ImGui::CreateContext();
+  NullPainter painter;
+  ui::Fonts fonts;
+  ui::AppState state;
+
+  Headless() {
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1280, 800);
+    ui::apply_theme(ui::Theme::Dark, 1.0f);
+    fonts = ui::load_fonts(16.0f);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // the atlas a backend would upload
+    REQUIRE(ui::load_preset(state, "soft-dictionary"));
+    REQUIRE(state.scene.mode == scene::Mode::Direct);
+    for (int i = 0; i < 4; ++i) frame();  // the layout settles (measured panel heights)
+  }
+  ~Headless() { ImGui::DestroyContext(context); }
+
+  void frame() {
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    ui::draw_screen(state, painter, fonts);
+    ImGui::Render();
+  }
+  // The centre of widget `id` as last drawn.
+  ImVec2 centre(const char* id) const {
+    const std::optional<ImVec4> r = ui::widget_rect(state, id);
+    REQUIRE(r.has_value());
+    return ImVec2(r->x + 0.5f * r->z, r->y + 0.5f * r->w);
+  }
+  void mouse(ImVec2 at, bool down) {
+    ImGui::GetIO().MousePos = at;
+    ImGui::GetIO().MouseDown[0] = down;
+  }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "a drag edits through AppState: every panel of the frame reads one result, the next frame shows the "
+    "edit") {
+  Headless app;
+  const double before = app.state.scene.Q(0, 0);
+  // Press on q_0's first slider, right of its centre (the value jumps to the pointer), and drag.
+  const ImVec2 c = app.centre("Q/0/0");
+  const std::optional<ImVec4> r = ui::widget_rect(app.state, "Q/0/0");
+  app.mouse(ImVec2(c.x + 0.3f * r->z, c.y), false);
+  app.frame();
+  const std::uint64_t version = app.state.result_version;
+  const std::int64_t recomputes = app.state.stats.recomputes, validations = app.state.stats.validations;
+  app.mouse(ImVec2(c.x + 0.3f * r->z, c.y), true);
+  app.frame();  // the slider writes the scene while the Vectors panel is drawn
+  const double edited = app.state.scene.Q(0, 0);
+  CHECK(edited != before);
+  // Nothing was recomputed while the frame was drawn: the panels after the Vectors panel (Scores,
+  // Weights, Mask, Output) read the same result as the ones before it.
+  CHECK(app.state.result_version == version);
+  CHECK(app.state.stats.recomputes == recomputes);
+  CHECK(app.state.dirty);
+  CHECK(app.state.result.Q(0, 0) == doctest::Approx(before));
+  // The next frame computes once, before drawing, and every panel shows the edit.
+  app.frame();
+  CHECK(app.state.stats.recomputes == recomputes + 1);
+  CHECK(app.state.result.Q(0, 0) == edited);
+  // Dragging on: one core run per frame that moved the value, and no whole-scene validation (the
+  // values are clamped as they are set; the shape did not change).
+  for (int k = 1; k <= 3; ++k) {
+    app.mouse(ImVec2(c.x + 0.3f * r->z - 6.0f * float(k), c.y), true);
+    app.frame();
+  }
+  app.mouse(ImVec2(c.x + 0.3f * r->z - 18.0f, c.y), false);
+  app.frame();
+  app.frame();
+  CHECK(app.state.stats.recomputes >= recomputes + 3);
+  CHECK(app.state.stats.validations == validations);
+  CHECK(app.state.result.Q(0, 0) == app.state.scene.Q(0, 0));
+}
+
+TEST_CASE("the causal checkbox edits through AppState and shows in the next frame") {
+  Headless app;
+  REQUIRE_FALSE(app.state.scene.causal);
+  const std::uint64_t version = app.state.result_version;
+  app.mouse(app.centre("causal"), false);
+  app.frame();
+  app.mouse(app.centre("causal"), true);
+  app.frame();
+  app.mouse(app.centre("causal"), false);
+  app.frame();  // the click (released over the box) toggles it while the Controls panel is drawn
+  CHECK(app.state.scene.causal);
+  CHECK(app.state.result_version == version);  // not recomputed in the middle of that frame
+  app.frame();
+  CHECK(app.state.result_version == version + 1);
+  CHECK(app.state.result.weights(0, 1) == 0.0);  // token 0 sees only itself
+  CHECK(app.state.result.weights(0, 0) == doctest::Approx(1.0));
+}
+
+TEST_CASE("set_entry and set_row clamp in one place, refuse what does not fit, and mark values only") {
+  Headless app;
+  ui::AppState& s = app.state;
+  const std::int64_t validations = s.stats.validations;
+  ui::set_entry(s, ui::SceneMatrix::K, 1, 0, 1e300);
+  CHECK(s.scene.K(1, 0) == scene::kMaxAbsValue);
+  ui::set_entry(s, ui::SceneMatrix::K, 1, 0, -std::numeric_limits<double>::infinity());
+  CHECK(s.scene.K(1, 0) == scene::kMaxAbsValue);  // not finite: unchanged
+  ui::set_entry(s, ui::SceneMatrix::K, 1, 0, std::nan(""));
+  CHECK(s.scene.K(1, 0) == scene::kMaxAbsValue);
+  ui::set_entry(s, ui::SceneMatrix::V, 99, 0, 1.0);  // no row 99: nothing changes
+  attn::Matrix row(1, s.scene.V.cols());
+  row.setConstant(-1e200);
+  ui::set_row(s, ui::SceneMatrix::V, 0, row);
+  CHECK(s.scene.V(0, 0) == -scene::kMaxAbsValue);
+  ui::set_row(s, ui::SceneMatrix::V, 0, attn::Matrix::Zero(1, s.scene.V.cols() + 1));  // wrong size
+  CHECK(s.scene.V(0, 0) == -scene::kMaxAbsValue);
+  CHECK(s.changes == ui::kChangedValues);
+  CHECK(ui::recompute_if_dirty(s));
+  CHECK(s.stats.validations == validations);  // value edits are not validated again
+  CHECK(s.error.empty());
+  CHECK(s.result.V(0, 0) == -scene::kMaxAbsValue);
+  // A resize changes the shape: the next recompute validates the scene once.
+  ui::set_token_count(s, s.scene.n() + 1);
+  CHECK(ui::recompute_if_dirty(s));
+  CHECK(s.stats.validations == validations + 1);
+}
+
+TEST_CASE("editing Q, K or V of a learned scene makes it direct first (the numbers kept)") {
+  Headless app;
+  ui::AppState& s = app.state;
+  REQUIRE(ui::load_preset(s, "learned-5x8"));
+  REQUIRE(s.scene.mode == scene::Mode::Projected);
+  const attn::Matrix k = s.heads.K;
+  ui::set_entry(s, ui::SceneMatrix::Q, 2, 1, 0.25);
+  CHECK(s.scene.mode == scene::Mode::Direct);
+  CHECK(s.scene.Q(2, 1) == 0.25);
+  CHECK(s.scene.K.isApprox(k));  // K = X·W_k, now stored as it was
+  // X of the direct scene no longer exists: an entry there changes nothing.
+  ui::set_entry(s, ui::SceneMatrix::X, 0, 0, 1.0);
+  CHECK(s.scene.X.size() == 0);
+}
+
+TEST_CASE("a token label that breaks a rule is refused with the reason; a good one applies") {
+  Headless app;
+  ui::AppState& s = app.state;
+  const std::string old = s.scene.tokens[0];
+  CHECK_FALSE(ui::set_token_label(s, 0, std::string(scene::kMaxTokenBytes + 1, 'a')).empty());
+  CHECK(s.scene.tokens[0] == old);
+  CHECK(ui::set_token_label(s, 0, "cat").empty());
+  CHECK(s.scene.tokens[0] == "cat");
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""widget_ids_test.py [ROOT] — docs/PAGE_API.md's list of widget ids against the code, both ways.
+
+  1. Every id the code records (the first string argument of record_item_rect, focus_item,
+     focus_value, focus_int, focus_grid, and the ids of the Share / walk / quiz buttons) is in the
+     list: a literal id as it is, an id built from a literal and a number or name ("mode/" + name)
+     as a listed pattern beginning with that literal.
+  2. Every listed id is recorded by the code: its literal part (up to the first placeholder: i, j,
+     c, m, r, t, N, K, Q, C, NAME) is a string literal of src/ui or src/app.
+
+Prints "ok - …" / "not ok - …" lines; exit 1 on any failure.
+"""
+import glob
+import os
+import re
+import sys
+
+ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLACEHOLDERS = {"i", "j", "c", "m", "r", "t", "N", "K", "Q", "C", "NAME"}
+
+
+def listed_ids():
+    text = open(os.path.join(ROOT, "docs", "PAGE_API.md"), encoding="utf-8").read()
+    section = text.split("## Widget ids", 1)[1]
+    return [m.group(1) for m in re.finditer(r"^\| `([^`]+)` \|", section, re.M)]
+
+
+def sources():
+    for path in sorted(glob.glob(os.path.join(ROOT, "src", "ui", "**", "*.[ch]pp"), recursive=True)):
+        yield path, open(path, encoding="utf-8").read()
+
+
+CALL = re.compile(r"\b(?:record_item_rect|focus_item|focus_value|focus_int|focus_grid|focus_button)\(\s*state,\s*"
+                  r"(?:[^\"();,]*\?\s*)?\"([^\"]+)\"")
+BUTTON_ID = re.compile(r"\"((?:share|walk|quiz|check|gen|export|view|zoom)/[A-Za-z0-9_/-]*)\"")
+
+
+def recorded_literals():
+    found = set()
+    for _, text in sources():
+        found.update(CALL.findall(text))
+        found.update(BUTTON_ID.findall(text))
+    return found
+
+
+def all_literals():
+    found = set()
+    for pattern in ("src/ui/**/*.[ch]pp", "src/app/*.[ch]pp"):
+        for path in glob.glob(os.path.join(ROOT, pattern), recursive=True):
+            for line in open(path, encoding="utf-8"):  # string literals never span lines here
+                line = line.replace("'\"'", "").replace("'\\\"'", "")  # the char literals '"' and '\"'
+                found.update(re.findall(r'"((?:[^"\\]|\\.)*)"', line))
+    return found
+
+
+def head(pattern):
+    """The literal part of a listed id: up to its first placeholder segment ("walk/stage/K" →
+    "walk/stage/"); a whole id without placeholders is its own head."""
+    out = []
+    for part in pattern.split("/"):
+        if part in PLACEHOLDERS and out:
+            return "/".join(out) + "/"
+        if part in PLACEHOLDERS:
+            return ""
+        out.append(part)
+    return pattern
+
+
+def main():
+    listed = listed_ids()
+    failures = 0
+    dupes = sorted({x for x in listed if listed.count(x) > 1})
+    if dupes:
+        print(f"not ok - listed twice: {dupes}")
+        failures += 1
+    recorded = recorded_literals()
+    for lit in sorted(recorded):
+        ok = lit in listed or any(p.startswith(lit if lit.endswith("/") else lit + "/") for p in listed)
+        if not ok:
+            print(f"not ok - the code records {lit!r}, which docs/PAGE_API.md does not list")
+            failures += 1
+    literals = all_literals()
+    for pattern in listed:
+        h = head(pattern)
+        first = pattern.split("/")[0]
+        if h == "":  # Q/i/c: the matrix's name is a literal of its own
+            ok = first in literals
+        elif h.endswith("/"):
+            ok = h[:-1] in literals or any(l.startswith(h) or (l.endswith("/") and h.startswith(l)) for l in literals if l)
+        else:
+            ok = h in literals or any(l.endswith("/") and h.startswith(l) for l in literals if l)
+        if not ok:
+            print(f"not ok - docs/PAGE_API.md lists {pattern!r}, which no code records")
+            failures += 1
+    print(f"{'ok' if not failures else 'not ok'} - {len(listed)} listed widget ids, {len(recorded)} recorded "
+          f"literals, {failures} problems")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
