@@ -34,38 +34,7 @@
 //                          running false before the mode was shown)
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
-//                         ids: Q/i/c K/i/c V/i/c (slider or strip cell of component c of token i; these
-//                         also give `text`: the width of the number drawn in the cell, 0 for a strip
-//                         cell) causal scale tokens preset cell/{scores,weights,mask}/i/j
-//                         zoom/i (a token's "numbers" button, with strips) zoom/close
-//                         zoom/Q/i/c … (a cell of the zoomed token's numbered view; also `text`)
-//                         type/Q/i/c … (the field typing a strip cell's number, while open)
-//                         share/gallery gallery/NAME (a demo in the open gallery)
-//                         mode/NAME (a mode bar tab; the bar is drawn once there are two modes or more)
-//                         heads (the heads control; heads/N each choice), head/t/weights/i/j and
-//                         head/average/weights/i/j (a multi-head weights grid's cells), head/t/focus,
-//                         Wo/r/c (a W_o cell), Wo/add, Wo/remove
-//                         walk/start walk/prev walk/next walk/leave walk/row walk/counter walk/numbers
-//                         walk/stage/K (the pipeline's K-th chip) scores/tab/raw scores/tab/scaled
-//                         weights/entropy weights/argmax quiz/open quiz/Q/choice/C quiz/Q/showme
-//                         quiz/Q/feedback quiz/prev quiz/next quiz/close quiz/back
-//                         check/scores check/weights check/mask check/output (a click opens the quiz)
-//                         learned scenes: X/i/m Wq/m/c Wk/m/c Wv/m/c make-direct dmodel; direct: make-learned
-//                         Key space mode: keyspace/q/i (arrow tip) keyspace/k/j valuespace/v/j valuespace/y/i
-//                         export/menu (the Export… button) and, while its menu is open, export/numpy
-//                         export/pytorch export/stage export/latex export/svg
-//                         rope/on rope/base rope/layout rope/offset rope/plot (Controls, RoPE)
-//                         flash/block flash/start flash/prev flash/next flash/play flash/memory flash/rows
-//                         decode/start decode/prev decode/next decode/play decode/mults decode/query
-//                         decode/new-row decode/output
-//                         generate gen/pattern gen/n gen/dk gen/dv gen/seed gen/go (Generate… popup)
-//                         weights-log (the weights' log colour scale) scores/zoom weights/zoom (the zoom badge)
-//                         Train mode: train/task (train/task/NAME each task while open) train/play train/pause train/step train/reset train/lr
-//                         train/seed train/heads/N train/speed train/status train/curve train/predictions
-//                         scale/none scale/sqrt_dk scale/temperature (the Scale choices)
-//                         view/menu (the View button) and, while its menu is open, view/theme/dark
-//                         view/theme/light view/theme/contrast zoom/out zoom/reset zoom/in view/lang/en
-//                         view/lang/es view/lang/de
+//                         ids: docs/PAGE_API.md, the one list (tests/widget_ids_test.py checks it)
 //   getLanguage()         the language of the screen's words: "en" | "es" | "de" (a link's lang=, the View
 //                         menu, else the browser's navigator.language; getState().ui.language)
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,

@@ -7,9 +7,7 @@
 //   How much token i attends to token j starts as one number, …
 //   Row 'the' scores each key: 'the' 0, 'cat' 1, 'sat' 1.                 Row: [the ▾]
 //
-// Widget ids: walk/start (the mode bar's "Walk through ▶"), walk/prev, walk/next, walk/leave,
-// walk/row, walk/stage/K (the pipeline's K-th chip); quiz/open, quiz/Q/choice/C, quiz/Q/showme,
-// quiz/prev, quiz/next, quiz/close.
+// Widget ids (walk/…, quiz/…): docs/PAGE_API.md.
 #pragma once
 
 #include <string>
