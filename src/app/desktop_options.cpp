@@ -1,8 +1,13 @@
-// desktop_options.cpp — parse the command line (see desktop_options.hpp).
+// desktop_options.cpp — parse the command line (see desktop_options.hpp) with CLI11 (Debian's
+// libcli11-dev, header-only): each flag is declared once with its check, and --help is generated
+// from the declarations. Both spellings work: --flag VALUE and --flag=VALUE.
 #include "app/desktop_options.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdlib>
+#include <functional>
+#include <string>
 
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
@@ -34,176 +39,178 @@ std::string preset_names() {
   return names;
 }
 
+// A check: "" when `value` is good, else the reason (CLI11 prefixes the flag: "--zoom: …").
+using Check = std::function<std::string(std::string&)>;
+
+Check whole_number(int lo, int hi, int* out) {
+  return [=](std::string& value) -> std::string {
+    if (parse_int(value, lo, hi, out)) return "";
+    return "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got \"" +
+           value + "\"";
+  };
+}
+
+Check one_of(bool (*known)(const std::string&), std::string what, std::string (*names)()) {
+  return [=](std::string& value) -> std::string {
+    if (known(value)) return "";
+    return "unknown " + what + " \"" + value + "\" (" + names() + ")";
+  };
+}
+
+Check not_empty(std::string what) {
+  return [=](std::string& value) -> std::string { return value.empty() ? "empty " + what : ""; };
+}
+
+Check window_size(Options* o) {
+  return [=](std::string& value) -> std::string {
+    const std::size_t x = value.find_first_of("xX");
+    if (x != std::string::npos && parse_int(value.substr(0, x), kMinSide, kMaxSide, &o->width) &&
+        parse_int(value.substr(x + 1), kMinSide, kMaxSide, &o->height))
+      return "";
+    return "expected WxH with each side from " + std::to_string(kMinSide) + " to " +
+           std::to_string(kMaxSide) + ", got \"" + value + "\"";
+  };
+}
+
+bool known_preset(const std::string& name) {
+  return scene::preset(name).has_value();
+}
+bool known_mode(const std::string& name) {
+  return scene::link::mode_from_name(name).has_value();
+}
+bool known_theme(const std::string& name) {
+  return scene::link::theme_from_name(name).has_value();
+}
+bool known_language(const std::string& code) {
+  return scene::link::is_language(code);
+}
+std::string mode_list() {
+  return "modes: " + scene::link::mode_names();
+}
+std::string theme_list() {
+  return "themes: " + scene::link::theme_names();
+}
+std::string language_list() {
+  return "languages: " + scene::link::language_codes();
+}
+std::string preset_list_text() {
+  return "known: " + preset_names();
+}
+
+// Every flag, declared once: its value, its check and its line of --help.
+void declare(CLI::App& cli, Options& o, std::string* text_value) {
+  cli.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a repeated flag: the last
+  const auto check = [](Check c, const std::string& description) {
+    return CLI::Validator(c, "", description);
+  };
+  cli.add_option("--preset", o.preset, "start with a lesson example: " + preset_names())
+      ->type_name("NAME")
+      ->check(check(one_of(known_preset, "name", preset_list_text), "preset"));
+  cli.add_option("--mode", o.mode, "start in a mode of the mode bar: " + scene::link::mode_names())
+      ->type_name("NAME")
+      ->check(check(one_of(known_mode, "mode", mode_list), "mode"));
+  cli.add_option("--demo", o.demo, "start with a gallery demo (web/demos/NAME.json, bundled with the app)")
+      ->type_name("NAME")
+      ->check(check(not_empty("name"), "demo"));
+  cli.add_flag("--gallery", o.gallery, "open the demo gallery at start")->disable_flag_override();
+  cli.add_option("--size", *text_value, "window size in logical pixels (default 1440x900)")
+      ->type_name("WxH")
+      ->check(check(window_size(&o), "size"));
+  cli.add_option("--frames", *text_value,
+                 "draw N frames, then exit 0 (automation; checks glGetError each frame)")
+      ->type_name("N")
+      ->check(check(whole_number(1, kMaxFrames, &o.frames), "frames"));
+  cli.add_option("--screenshot", o.screenshot_path, "write the last frame as PNG (framebuffer pixels)")
+      ->type_name("OUT.png")
+      ->check(check(not_empty("path"), "path"));
+  cli.add_option("--rects", o.rects_path,
+                 "write the named widget rectangles of the last frame, framebuffer pixels (docs/PAGE_API.md)")
+      ->type_name("OUT.json")
+      ->check(check(not_empty("path"), "path"));
+  cli.add_option("--step", *text_value, "open the walk-through at step N (1 = first; as a link's step=N)")
+      ->type_name("N")
+      ->check(check(whole_number(1, scene::link::kMaxWalkStep, &o.step), "step"));
+  cli.add_option("--quiz", *text_value, "open the quiz at question Q (1 = first)")
+      ->type_name("Q")
+      ->check(check(whole_number(1, int(ui::quiz::questions().size()), &o.quiz), "question"));
+  cli.add_option("--theme", o.theme,
+                 "colours: " + scene::link::theme_names() + " (default dark; as a link's theme=)")
+      ->type_name("NAME")
+      ->check(check(one_of(known_theme, "theme", theme_list), "theme"));
+  cli.add_option("--zoom", *text_value,
+                 "UI zoom in percent, " + std::to_string(scene::link::kMinZoom) + " to " +
+                     std::to_string(scene::link::kMaxZoom) +
+                     " (default 100; Ctrl + / Ctrl − / Ctrl 0 in the window)")
+      ->type_name("N")
+      ->check(check(whole_number(scene::link::kMinZoom, scene::link::kMaxZoom, &o.zoom), "zoom"));
+  cli.add_option("--lang", o.lang,
+                 "the screen's language: " + scene::link::language_codes() + " (default en)")
+      ->type_name("CODE")
+      ->check(check(one_of(known_language, "language", language_list), "language"));
+}
+
+// "--frames: 1 required N missing" → "--frames: missing value" (what the tests and users read).
+std::string usage_message(const CLI::ParseError& e) {
+  std::string text = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
+    const std::size_t colon = text.find(':');
+    if (colon != std::string::npos && text.find("missing") != std::string::npos)
+      return text.substr(0, colon) + ": missing value";
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string usage_text() {
-  return "usage: attention-lab [options] [SCENE.json]\n"
-         "\n"
-         "Opens the Attention Lab window with SCENE.json (scene JSON v1), or a lesson example.\n"
-         "In the window: drop a .json file to open it, Ctrl+O opens and Ctrl+S saves a scene file.\n"
-         "\n"
-         "options:\n"
-         "  --preset NAME        start with a lesson example: " +
-         preset_names() +
-         "\n"
-         "  --mode NAME          start in a mode of the mode bar: " +
-         scene::link::mode_names() +
-         "\n"
-         "  --demo NAME          start with a gallery demo (web/demos/NAME.json, bundled with the app)\n"
-         "  --gallery            open the demo gallery at start\n"
-         "  --size WxH           window size in logical pixels (default 1440x900)\n"
-         "  --frames N           draw N frames, then exit 0 (automation; checks glGetError each frame)\n"
-         "  --screenshot OUT.png write the last frame as PNG (framebuffer pixels)\n"
-         "  --rects OUT.json     write the named widget rectangles of the last frame, framebuffer pixels\n"
-         "                       (the ids of the web API's widgetRect: Q/i/c, cell/weights/i/j, causal, …)\n"
-         "  --step N             open the walk-through at step N (1 = first; as a link's step=N)\n"
-         "  --quiz Q             open the quiz at question Q (1 = first)\n"
-         "  --theme NAME         colours: " +
-         scene::link::theme_names() +
-         " (default dark; as a link's theme=)\n"
-         "  --zoom N             UI zoom in percent, " +
-         std::to_string(scene::link::kMinZoom) + " to " + std::to_string(scene::link::kMaxZoom) +
-         " (default 100; Ctrl + / Ctrl − / Ctrl 0 in the window)\n"
-         "  --lang CODE          the screen's language: " +
-         scene::link::language_codes() +
-         " (default en; as a link's lang=)\n"
-         "  -h, --help           this text\n"
-         "\n"
-         "--screenshot and --rects without --frames draw 3 frames. With --frames, a scene file or\n"
-         "preset that cannot be loaded is an error (exit 2); interactively the app starts with the\n"
-         "default example and shows the error. Bad options exit 2.\n";
+  Options o;
+  std::string scratch;
+  CLI::App cli{
+      "Opens the Attention Lab window with SCENE.json (scene JSON v1 or v2), or a lesson example.\n"
+      "In the window: drop a .json file to open it, Ctrl+O opens and Ctrl+S saves a scene file.",
+      "attention-lab"};
+  cli.footer(
+      "SCENE.json: the scene to open (one at most; or --preset, or --demo).\n"
+      "--screenshot and --rects without --frames draw 3 frames. With --frames, a scene file or preset\n"
+      "that cannot be loaded is an error (exit 2); interactively the app starts with the default\n"
+      "example and shows the error. Bad options exit 2. Every flag also takes --flag=VALUE.");
+  declare(cli, o, &scratch);
+  return "usage: attention-lab [options] [SCENE.json]\n\n" + cli.help();
 }
 
 ParseOutcome parse_options(int argc, const char* const* argv, Options* options, std::string* message) {
   Options o;
-  bool frames_given = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    // "--flag VALUE" or "--flag=VALUE"
-    std::string flag = arg, value;
-    bool has_value = false;
-    if (arg.rfind("--", 0) == 0) {
-      const std::size_t eq = arg.find('=');
-      if (eq != std::string::npos) {
-        flag = arg.substr(0, eq);
-        value = arg.substr(eq + 1);
-        has_value = true;
-      }
-    }
-    auto take_value = [&]() -> bool {
-      if (has_value) return true;
-      if (i + 1 >= argc) {
-        *message = flag + ": missing value";
-        return false;
-      }
-      value = argv[++i];
-      return true;
-    };
-
-    if (flag == "-h" || flag == "--help") {
+  std::string scratch;  // numbers and the size are stored by their checks
+  CLI::App cli;
+  cli.allow_extras();  // the scene file, and an unknown flag named as such (below)
+  declare(cli, o, &scratch);
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "-h" || std::string(argv[i]) == "--help") {
       *message = usage_text();
       return ParseOutcome::ExitOk;
-    } else if (flag == "--preset") {
-      if (!take_value()) return ParseOutcome::ExitUsage;
-      if (!scene::preset(value)) {
-        *message = "--preset: unknown name \"" + value + "\" (known: " + preset_names() + ")";
-        return ParseOutcome::ExitUsage;
-      }
-      o.preset = value;
-    } else if (flag == "--mode") {
-      if (!take_value()) return ParseOutcome::ExitUsage;
-      if (!scene::link::mode_from_name(value)) {
-        *message = "--mode: unknown mode \"" + value + "\" (modes: " + scene::link::mode_names() + ")";
-        return ParseOutcome::ExitUsage;
-      }
-      o.mode = value;
-    } else if (flag == "--theme") {
-      if (!take_value()) return ParseOutcome::ExitUsage;
-      if (!scene::link::theme_from_name(value)) {
-        *message = "--theme: unknown theme \"" + value + "\" (themes: " + scene::link::theme_names() + ")";
-        return ParseOutcome::ExitUsage;
-      }
-      o.theme = value;
-    } else if (flag == "--zoom") {
-      if (!take_value()) return ParseOutcome::ExitUsage;
-      if (!parse_int(value, scene::link::kMinZoom, scene::link::kMaxZoom, &o.zoom)) {
-        *message = "--zoom: expected a whole percentage from " + std::to_string(scene::link::kMinZoom) +
-                   " to " + std::to_string(scene::link::kMaxZoom) + ", got \"" + value + "\"";
-        return ParseOutcome::ExitUsage;
-      }
-    } else if (flag == "--lang") {
-      if (!take_value()) return ParseOutcome::ExitUsage;
-      if (!scene::link::is_language(value)) {
-        *message =
-            "--lang: unknown language \"" + value + "\" (languages: " + scene::link::language_codes() + ")";
-        return ParseOutcome::ExitUsage;
-      }
-      o.lang = value;
-    } else if (flag == "--demo") {
-      if (!take_value()) return ParseOutcome::ExitUsage;
-      if (value.empty()) {
-        *message = "--demo: empty name";
-        return ParseOutcome::ExitUsage;
-      }
-      o.demo = value;  // checked against the bundled demos when the app starts
-    } else if (flag == "--gallery") {
-      if (has_value) {
-        *message = "--gallery: takes no value";
-        return ParseOutcome::ExitUsage;
-      }
-      o.gallery = true;
-    } else if (flag == "--frames") {
-      if (!take_value()) return ParseOutcome::ExitUsage;
-      if (!parse_int(value, 1, kMaxFrames, &o.frames)) {
-        *message = "--frames: expected a whole number from 1 to " + std::to_string(kMaxFrames) + ", got \"" +
-                   value + "\"";
-        return ParseOutcome::ExitUsage;
-      }
-      frames_given = true;
-    } else if (flag == "--step" || flag == "--quiz") {
-      if (!take_value()) return ParseOutcome::ExitUsage;
-      int* target = flag == "--step" ? &o.step : &o.quiz;
-      const int most = flag == "--step" ? scene::link::kMaxWalkStep : int(ui::quiz::questions().size());
-      if (!parse_int(value, 1, most, target)) {
-        *message =
-            flag + ": expected a whole number from 1 to " + std::to_string(most) + ", got \"" + value + "\"";
-        return ParseOutcome::ExitUsage;
-      }
-    } else if (flag == "--screenshot" || flag == "--rects") {
-      if (!take_value()) return ParseOutcome::ExitUsage;
-      if (value.empty()) {
-        *message = flag + ": empty path";
-        return ParseOutcome::ExitUsage;
-      }
-      (flag == "--screenshot" ? o.screenshot_path : o.rects_path) = value;
-    } else if (flag == "--size") {
-      if (!take_value()) return ParseOutcome::ExitUsage;
-      const std::size_t x = value.find_first_of("xX");
-      int w = 0, h = 0;
-      if (x == std::string::npos || !parse_int(value.substr(0, x), kMinSide, kMaxSide, &w) ||
-          !parse_int(value.substr(x + 1), kMinSide, kMaxSide, &h)) {
-        *message = "--size: expected WxH with each side from " + std::to_string(kMinSide) + " to " +
-                   std::to_string(kMaxSide) + ", got \"" + value + "\"";
-        return ParseOutcome::ExitUsage;
-      }
-      o.width = w;
-      o.height = h;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      *message = arg + ": unknown option (see attention-lab --help)";
-      return ParseOutcome::ExitUsage;
-    } else {
-      if (!o.scene_path.empty()) {
-        *message = arg + ": only one scene file (already have " + o.scene_path + ")";
-        return ParseOutcome::ExitUsage;
-      }
-      o.scene_path = arg;
     }
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    *message = usage_message(e);
+    return ParseOutcome::ExitUsage;
+  }
+  for (const std::string& extra : cli.remaining()) {
+    if (extra.size() > 1 && extra[0] == '-') {
+      *message = extra + ": unknown option (see attention-lab --help)";
+      return ParseOutcome::ExitUsage;
+    }
+    if (!o.scene_path.empty()) {
+      *message = extra + ": only one scene file (already have " + o.scene_path + ")";
+      return ParseOutcome::ExitUsage;
+    }
+    o.scene_path = extra;
   }
   if (int(!o.preset.empty()) + int(!o.scene_path.empty()) + int(!o.demo.empty()) > 1) {
     *message = "--preset, --demo and a scene file: give one of them";
     return ParseOutcome::ExitUsage;
   }
-  if (!frames_given && (!o.screenshot_path.empty() || !o.rects_path.empty()))
+  if (cli.count("--frames") == 0 && (!o.screenshot_path.empty() || !o.rects_path.empty()))
     o.frames = kDefaultAutomationFrames;
   *options = std::move(o);
   return ParseOutcome::Run;

@@ -184,7 +184,7 @@ def window_png(path, width=1280, height=800):
 
 
 def error_pixels(path, before=None):
-    """Pixels of the error text colour, palette::kError (235, 100, 95), at any anti-aliasing strength
+    """Pixels of the error text colour, palette::error() (235, 100, 95), at any anti-aliasing strength
     (its hue: G/R and B/R near 0.42): in the top 60 rows, or with `before`, anywhere the image
     changed (text that newly appeared)."""
     img = read_rgb(path)
@@ -377,6 +377,9 @@ class Desktop:
         self.expect_status(2, "--frames: expected a whole number", "--frames 0 exits 2", "--frames", "0")
         self.expect_status(2, "--frames: missing value", "--frames without a value exits 2", "--frames")
         self.expect_status(2, 'unknown name "nope"', "--preset nope exits 2", "--preset", "nope")
+        self.expect_status(2, 'unknown name "nope"', "--preset=nope exits 2 (--flag=VALUE)", "--preset=nope")
+        self.expect_status(2, "--zoom: expected a whole number from 75 to 200", "--zoom=300 exits 2", "--zoom=300")
+        self.expect_status(2, "only one scene file", "two scene files exit 2", "a.json", "b.json")
         self.expect_status(1, "cannot write the PNG", "an unwritable --screenshot exits 1", "--frames", "2", "--size",
                            "640x480", "--screenshot", self.path("no-such-folder/x.png"))
 
