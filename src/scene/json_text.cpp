@@ -1,6 +1,11 @@
 // json_text.cpp — JSON text in and out without exceptions (see json_text.hpp).
 #include "scene/json_text.hpp"
 
+#include <fast_float/fast_float.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <set>
 #include <utility>
 #include <vector>
@@ -193,10 +198,209 @@ class CheckingSax {
   std::string error_;
 };
 
+// The fast path: a recursive-descent reader of RFC 8259 JSON that builds the document as it goes.
+// It returns false, leaving the rest to the checking path, on anything it does not read exactly as
+// nlohmann does: a syntax error, a duplicate key, more than kMaxDepth levels, a number beyond a
+// double, a \u escape, a string with control characters or malformed UTF-8. Numbers are typed as
+// nlohmann types them: without fraction or exponent an unsigned (≥ 0) or signed 64-bit integer,
+// else (or when it overflows 64 bits) a double, correctly rounded (fast_float, like strtod).
+class FastReader {
+ public:
+  explicit FastReader(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  bool document(json* out) {
+    if (!value(out, 0)) return false;
+    skip_space();
+    return p_ == end_;
+  }
+
+ private:
+  void skip_space() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+  bool literal(const char* word, std::size_t length) {
+    if (std::size_t(end_ - p_) < length || std::string_view(p_, length) != std::string_view(word, length))
+      return false;
+    p_ += length;
+    return true;
+  }
+
+  bool value(json* out, int depth) {
+    skip_space();
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{':
+        return object(out, depth + 1);
+      case '[':
+        return array(out, depth + 1);
+      case '"': {
+        std::string text;
+        if (!string(&text)) return false;
+        *out = std::move(text);
+        return true;
+      }
+      case 't':
+        *out = true;
+        return literal("true", 4);
+      case 'f':
+        *out = false;
+        return literal("false", 5);
+      case 'n':
+        *out = nullptr;
+        return literal("null", 4);
+      default:
+        return number(out);
+    }
+  }
+
+  bool array(json* out, int depth) {
+    if (depth > kMaxDepth) return false;
+    ++p_;  // '['
+    *out = json::array();
+    skip_space();
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      json item;
+      if (!value(&item, depth)) return false;
+      out->get_ref<json::array_t&>().push_back(std::move(item));
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+      } else if (*p_ == ']') {
+        ++p_;
+        return true;
+      } else {
+        return false;
+      }
+    }
+  }
+
+  bool object(json* out, int depth) {
+    if (depth > kMaxDepth) return false;
+    ++p_;  // '{'
+    *out = json::object();
+    skip_space();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    for (std::size_t count = 0;; ++count) {
+      skip_space();
+      std::string key;
+      if (p_ == end_ || *p_ != '"' || !string(&key)) return false;
+      // A scene's objects have a dozen keys: a linear duplicate check is cheap there, and bigger
+      // objects go to the checking path (which keeps a set).
+      if (count >= 64 || out->contains(key)) return false;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') return false;
+      ++p_;
+      json item;
+      if (!value(&item, depth)) return false;
+      out->emplace(std::move(key), std::move(item));
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+      } else if (*p_ == '}') {
+        ++p_;
+        return true;
+      } else {
+        return false;
+      }
+    }
+  }
+
+  bool string(std::string* out) {
+    ++p_;  // '"'
+    for (;;) {
+      const char* run = p_;
+      while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
+      out->append(run, p_);
+      if (p_ == end_ || static_cast<unsigned char>(*p_) < 0x20) return false;
+      if (*p_ == '"') {
+        ++p_;
+        break;
+      }
+      if (++p_ == end_) return false;  // after the backslash
+      const char* escapes = "\"\\/bfnrt";
+      const char* decoded = "\"\\/\b\f\n\r\t";
+      const char* hit = std::char_traits<char>::find(escapes, 8, *p_);
+      if (!hit) return false;  // \u…, or not an escape at all
+      out->push_back(decoded[hit - escapes]);
+      ++p_;
+    }
+    return valid_utf8(*out);
+  }
+
+  bool number(json* out) {
+    const char* start = p_;
+    const char* q = p_;
+    auto digits = [&] {
+      const char* from = q;
+      while (q != end_ && *q >= '0' && *q <= '9') ++q;
+      return q != from;
+    };
+    if (q != end_ && *q == '-') ++q;
+    if (q == end_) return false;
+    if (*q == '0') {
+      ++q;
+    } else if (!digits()) {
+      return false;
+    }
+    bool integer = true;
+    if (q != end_ && *q == '.') {
+      ++q;
+      if (!digits()) return false;
+      integer = false;
+    }
+    if (q != end_ && (*q == 'e' || *q == 'E')) {
+      ++q;
+      if (q != end_ && (*q == '+' || *q == '-')) ++q;
+      if (!digits()) return false;
+      integer = false;
+    }
+    p_ = q;
+    if (integer) {
+      if (*start != '-') {
+        std::uint64_t u = 0;
+        if (std::from_chars(start, q, u).ec == std::errc()) {
+          *out = u;
+          return true;
+        }
+      } else {
+        std::int64_t i = 0;
+        if (std::from_chars(start, q, i).ec == std::errc()) {
+          *out = i;
+          return true;
+        }
+      }
+    }
+    double x = 0.0;
+    const fast_float::from_chars_result r = fast_float::from_chars(start, q, x);
+    if (r.ec != std::errc() || r.ptr != q || !std::isfinite(x))
+      return false;  // 1e400: the checking path words it
+    *out = x;
+    return true;
+  }
+
+  const char* p_;
+  const char* end_;
+};
+
 }  // namespace
+
+bool parse_fast(std::string_view text, json* out) {
+  return FastReader(text).document(out);
+}
 
 Parsed parse(std::string_view text) {
   Parsed out;
+  if (parse_fast(text, &out.doc)) return out;
+  out.doc = nullptr;
   CheckingSax sax;
   if (!json::sax_parse(text.begin(), text.end(), &sax)) {
     out.error = sax.error().empty() ? "json: parse error" : sax.error();
