@@ -417,7 +417,7 @@ TEST_CASE("error messages are valid UTF-8 even when the input is not") {
 // nlohmann's own parser builds — the same types (unsigned, signed, double) and the same doubles bit for
 // bit — and leave everything else to the checking path, which words the errors.
 TEST_CASE("the fast JSON pass builds nlohmann's document exactly, and refuses what it cannot read") {
-  using ordered = nlohmann::ordered_json;
+  using document = nlohmann::json;
   const char* same[] = {"0",
                         "-0",
                         "17",
@@ -448,9 +448,9 @@ TEST_CASE("the fast JSON pass builds nlohmann's document exactly, and refuses wh
                         R"({"version":2,"tokens":["a","b"],"Q":[[1,2.5],[-3,4e-3]]})"};
   for (const char* text : same) {
     CAPTURE(text);
-    ordered fast;
+    document fast;
     REQUIRE(scene::json_text::parse_fast(text, &fast));
-    const ordered reference = ordered::parse(text);
+    const document reference = document::parse(text);
     CHECK(fast == reference);
     CHECK(fast.dump() == reference.dump());  // the same types: 1 and 1.0 dump differently
     if (reference.is_number_float())
@@ -466,7 +466,7 @@ TEST_CASE("the fast JSON pass builds nlohmann's document exactly, and refuses wh
     if (!std::isfinite(x)) continue;
     char text[40];
     std::snprintf(text, sizeof text, "%.17g", x);
-    ordered fast;
+    document fast;
     REQUIRE(scene::json_text::parse_fast(text, &fast));
     CHECK(fast.get<double>() == x);
   }
@@ -495,12 +495,12 @@ TEST_CASE("the fast JSON pass builds nlohmann's document exactly, and refuses wh
                            "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"};
   for (const char* text : refused) {
     CAPTURE(text);
-    ordered fast;
+    document fast;
     CHECK_FALSE(scene::json_text::parse_fast(text, &fast));
   }
   // 32 levels are a document; 33 are refused (kMaxDepth), by both paths.
   const std::string deep32 = std::string(32, '[') + std::string(32, ']');
-  ordered fast;
+  document fast;
   CHECK(scene::json_text::parse_fast(deep32, &fast));
   CHECK(scene::json_text::parse(deep32).error.empty());
 }

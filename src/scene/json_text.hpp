@@ -18,10 +18,9 @@
 
 namespace scene::json_text {
 
-// One JSON type for reading and writing: output keeps the documented key order (version first),
-// which std::map-based nlohmann::json would sort away; objects keep the text's order when read.
+using json = nlohmann::json;
+// Output keeps the documented key order (version first), which std::map-based json would sort away.
 using ordered_json = nlohmann::ordered_json;
-using json = ordered_json;
 
 // A scene is nested 3 deep (object → matrix → row). Anything far deeper is not a scene, and
 // refusing it early keeps memory and stack use bounded for hostile input.
