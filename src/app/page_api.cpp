@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <utility>
 #include <vector>
@@ -93,15 +94,17 @@ Json fail(std::string_view error) {
   return {{"ok", false}, {"error", error}};
 }
 
-Json state(const ui::AppState& state) {
+Json state(const ui::AppState& state, bool square_stages) {
   // The scene and result writers own their formats (scene JSON v1/v2 is a contract): their values,
   // the same as the files and the CLI print.
   Json out = Json::object();
   out["scene"] = scene::scene_json(state.scene);
+  const bool square = square_stages || state.scene.n() <= kSquareStagesUpTo;
   // One head without RoPE or W_o: `result` is the whole pass (the same as a one-head HeadsResult).
   out["result"] = !state.computed             ? Json(nullptr)
-                  : state.heads.heads.empty() ? scene::result_json(state.result)
-                                              : scene::result_json(state.heads);
+                  : state.heads.heads.empty() ? scene::result_json(state.result, square)
+                                              : scene::result_json(state.heads, square);
+  out["omitted"] = square || !state.computed ? Json::array() : Json{"scores", "scaled", "allowed", "weights"};
   Json vectors = Json::object();
   const char* names[3] = {"Q", "K", "V"};
   for (int r = 0; r < 3; ++r) vectors[names[r]] = state.ui.vectors_strip[r] ? "strip" : "sliders";
@@ -131,6 +134,64 @@ Json state(const ui::AppState& state) {
                {"flash", flash(state.ui.flash)},
                {"decode", decode(state.ui.decode)}};
   return out;
+}
+
+Json matrix(const ui::AppState& state, std::string_view stage, int head, MatrixView* out) {
+  static std::vector<double> converted;  // scaled with −∞ where masked, allowed as 1/0
+  if (!state.computed) return fail("getMatrix: no result (the scene is not computed)");
+  const bool one = state.heads.heads.empty();  // one head without RoPE or W_o: `result` is all
+  const int count = one ? 1 : int(state.heads.heads.size());
+  if (head < -1 || head >= count)
+    return fail("getMatrix: head " + std::to_string(head) + " is not a head of this scene (−1 or 0 … " +
+                std::to_string(count - 1) + ")");
+  // The pass the stage comes from: a head's, or the whole multi-head one (nullptr).
+  const attn::Result* pass = one         ? &state.result
+                             : head >= 0 ? &state.heads.heads[std::size_t(head)]
+                                         : nullptr;
+  const attn::HeadsResult& all = state.heads;
+  const attn::Matrix* m = nullptr;
+  const attn::MaskMatrix& allowed = pass ? pass->allowed : all.allowed;
+  if (stage == "Q")
+    m = pass ? &pass->Q : &all.Q;
+  else if (stage == "K")
+    m = pass ? &pass->K : &all.K;
+  else if (stage == "V")
+    m = pass ? &pass->V : &all.V;
+  else if (stage == "Q_rope")
+    m = pass ? &pass->Q_rope : &all.Q_rope;
+  else if (stage == "K_rope")
+    m = pass ? &pass->K_rope : &all.K_rope;
+  else if (stage == "scores")
+    m = pass ? &pass->scores : nullptr;
+  else if (stage == "scaled")
+    m = pass ? &pass->scaled : nullptr;
+  else if (stage == "weights")
+    m = pass ? &pass->weights : &all.weights_mean;
+  else if (stage == "output")
+    m = pass ? &pass->output : &all.output;
+  else if (stage == "concat")
+    m = one ? &pass->output : &all.concat;
+  else if (stage != "allowed")
+    return fail("getMatrix: unknown stage \"" + std::string(stage) +
+                "\" (Q, K, V, Q_rope, K_rope, scores, scaled, allowed, weights, output, concat)");
+  if (stage == "allowed") {
+    converted.assign(allowed.data(), allowed.data() + allowed.size());
+    *out = {converted.data(), long(allowed.rows()), long(allowed.cols())};
+  } else if (!m) {
+    return fail("getMatrix: " + std::string(stage) + " is per head in a multi-head scene (give a head 0 … " +
+                std::to_string(count - 1) + ")");
+  } else if (m->size() == 0) {
+    return fail("getMatrix: " + std::string(stage) + " is not part of this scene" +
+                (stage == "Q_rope" || stage == "K_rope" ? " (no RoPE)" : ""));
+  } else if (stage == "scaled") {
+    converted.assign(m->data(), m->data() + m->size());
+    for (Eigen::Index k = 0; k < m->size(); ++k)
+      if (!pass->allowed.data()[k]) converted[std::size_t(k)] = -std::numeric_limits<double>::infinity();
+    *out = {converted.data(), long(m->rows()), long(m->cols())};
+  } else {
+    *out = {m->data(), long(m->rows()), long(m->cols())};
+  }
+  return {{"ok", true}, {"rows", out->rows}, {"cols", out->cols}, {"ptr", std::uintptr_t(out->data)}};
 }
 
 Json load_scene_text(ui::AppState& state, std::string_view text) {
