@@ -220,3 +220,50 @@ TEST_CASE("demo sqrt-dk-saturation: unscaled rows saturate, dividing by sqrt(16)
   check_row(scaled.weights, 3, {0.599021027, 0.133659658, 0.133659658, 0.133659658}, kNumpy);
   for (Eigen::Index i = 0; i < 4; ++i) CHECK(scaled.weights.row(i).maxCoeff() < 0.76);
 }
+
+// The variants' demos: numbers from tests/variants_crosscheck.py's NumPy reference (written from the
+// papers' definitions), printed to 9 decimals.
+TEST_CASE("demo gqa-shares-keys: four heads, two K/V groups; each head picks its own key (NumPy)") {
+  const scene::Scene& s = demo("gqa-shares-keys");
+  CHECK(s.heads == 4);
+  CHECK(s.kv() == 2);
+  CHECK(s.K.cols() == 4);  // 2 groups × d_head 2, while Q has 4 heads × 2
+  const attn::HeadsResult r = scene::compute_heads(s);
+  REQUIRE(r.heads.size() == 4);
+  // Heads 0, 1 share group 0's keys and values; heads 2, 3 group 1's.
+  CHECK(r.heads[0].K == r.heads[1].K);
+  CHECK(r.heads[2].V == r.heads[3].V);
+  CHECK(r.heads[1].K != r.heads[2].K);
+  // Row 'sat': itself (position 2), the previous (1), ten times the next (≈ 30), the first (≈ 0).
+  check_row(r.output, 2, {2.000004271, 0.999998459, 29.900767318, 0.099171059}, kNumpy);
+  check_row(r.heads[0].weights, 2, {0.000000085, 0.001984340, 0.996026880, 0.001988611, 0.000000085}, kNumpy);
+}
+
+TEST_CASE(
+    "demo window-with-sinks: the sink keeps 0.93 of the last row; without it the window takes all (NumPy)") {
+  scene::Scene s = demo("window-with-sinks");
+  CHECK(s.window == 3);
+  CHECK(s.sinks == 1);
+  const attn::Result with_sink = scene::compute(s);
+  check_row(with_sink.weights, 7, {0.930370466, 0, 0, 0, 0, 0.046320418, 0.006268787, 0.017040329}, kNumpy);
+  check_row(with_sink.output, 7, {0.069629534, 0.388497118}, kNumpy);
+  s.sinks = 0;
+  const attn::Result without = scene::compute(s);
+  check_row(without.weights, 7, {0, 0, 0, 0, 0, 0.665240956, 0.090030573, 0.244728471}, kNumpy);
+  check_row(without.output, 7, {1.0, 5.579487515}, kNumpy);
+}
+
+TEST_CASE("demo alibi-slopes: with Q = K = 0 each head's mean position follows its slope (NumPy)") {
+  const scene::Scene& s = demo("alibi-slopes");
+  const attn::HeadsResult r = scene::compute_heads(s);
+  REQUIRE(r.heads.size() == 8);
+  for (const attn::Result& head : r.heads) CHECK(head.scores.cwiseAbs().maxCoeff() == 0.0);
+  check_row(r.output, 7,
+            {5.607764800, 4.731329478, 4.145399700, 3.826744666, 3.663889189, 3.582009562, 3.541012913,
+             3.520507474},
+            kNumpy);
+  check_row(r.heads[0].weights, 7,
+            {0.012103427, 0.019955177, 0.032900524, 0.054243794, 0.089432898, 0.147449921, 0.243103820,
+             0.400810440},
+            kNumpy);
+}

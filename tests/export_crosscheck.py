@@ -6,7 +6,8 @@ usage: export_crosscheck.py numpy|pytorch|latex|svg CLI CASE_DIR
 Scenes: the CLI's presets, the bundled demos (web/demos/*.json) and 40 random scenes that cover
 causal on/off, custom masks (every 4th with a fully masked row), each scale (none, sqrt_dk, a
 temperature), direct and projected mode, RoPE (version 2; both layouts, offsets up to 5000), 2 or 3
-heads and an output map Wo (version 2; half of them shaped for nn.MultiheadAttention), n = 1, and
+heads and an output map Wo (version 2; half of them shaped for nn.MultiheadAttention), a sliding
+window (some with a sink), ALiBi and shared K/V (kv_heads 1 of 2 heads) (version 2), n = 1, and
 token labels that need escaping.
 
   numpy    each exported script runs with /usr/bin/python3 (a subprocess, as a user would run it;
@@ -107,6 +108,22 @@ def random_scene(rng, index):
         s["version"] = 2
         s["rope"] = {"base": float(rng.choice([10000.0, 100.0, 3.5])), "layout": ["interleaved", "half"][index % 2],
                      "offset": int(rng.choice([0, 7, 5000]))}
+    # Version 2 variants: a sliding window (with a sink), ALiBi, K/V groups (only on scenes that do not
+    # fit nn.MultiheadAttention anyway, so the module keeps its share of the PyTorch scripts).
+    if index % 7 in (3, 6):
+        s["version"] = 2
+        s["window"] = int(rng.integers(1, n + 1))
+        if index % 14 == 6:
+            s["sinks"] = 1
+    if not rope and (heads == 1 or index % 4 >= 2) and index % 5 in (1, 3):
+        s["version"] = 2
+        s["alibi"] = True
+    if heads == 2 and index % 4 >= 2:
+        s["version"] = 2
+        s["kv_heads"] = 1  # multi-query: K and V keep one head's columns
+        for key in ("K", "Wk", "V", "Wv"):
+            if key in s:
+                s[key] = [row[:len(row) // heads] for row in s[key]]
     if index % 2 == 0 or index % 7 == 1:
         mask = (rng.uniform(size=(n, n)) < 0.7).astype(int)
         if index % 4 == 0:
@@ -146,6 +163,9 @@ def coverage(scenes):
         kinds["rope"] = kinds.get("rope", 0) + ("rope" in s)
         kinds["heads"] = kinds.get("heads", 0) + (s.get("heads", 1) > 1)
         kinds["Wo"] = kinds.get("Wo", 0) + ("Wo" in s)
+        kinds["window"] = kinds.get("window", 0) + ("window" in s)
+        kinds["alibi"] = kinds.get("alibi", 0) + bool(s.get("alibi"))
+        kinds["kv_heads"] = kinds.get("kv_heads", 0) + ("kv_heads" in s)
     return kinds
 
 
@@ -211,7 +231,8 @@ def test_scripts(kind, cli, case_dir):
         if kind == "pytorch" and scene.get("heads", 1) > 1:
             d_k = len(result["Q"][0])
             fits = (d_k == len(result["V"][0]) and ("Wo" not in scene or len(scene["Wo"][0]) == d_k) and
-                    ("X" not in scene or (len(scene["X"][0]) == d_k and "rope" not in scene)))
+                    ("X" not in scene or (len(scene["X"][0]) == d_k and "rope" not in scene)) and
+                    scene.get("kv_heads", scene["heads"]) == scene["heads"] and not scene.get("alibi"))
             c.check(f"{label}: nn.MultiheadAttention exactly when the scene fits it",
                     ("nn.MultiheadAttention(" in script) == fits)
             mha_used = mha_used + 1 if fits else mha_used

@@ -5,7 +5,8 @@ usage: grad_crosscheck.py CLI CASE_DIR
 
 80 random scenes: projected (X, Wq, Wk, Wv) and direct (Q, K, V), h in {1, 2}, causal on and off,
 with and without Wo, scale none / sqrt_dk / a number, some with a custom mask holding a fully masked
-row, some with RoPE (both layouts). PyTorch builds the same forward pass from leaf tensors —
+row, some with RoPE (both layouts), some with a sliding window (and a sink), ALiBi's bias, or K/V
+shared by the two heads (kv_heads 1: head t reads group t // (h / kv_heads)). PyTorch builds the same forward pass from leaf tensors —
 Q = X Wq …, head t on its column slices, RoPE per head, S_t = Q_t K_tᵀ / s, masked softmax (a fully
 masked row is all zero), Y_t = A_t V_t, concat, · Wo — takes L = ½·Σ(output − target)² and calls
 backward(). Every gradient the CLI prints (dX, dWq, dWk, dWv, dWo; dQ, dK, dV for direct scenes) and
@@ -72,24 +73,32 @@ def torch_grads(s, target):
     if "Wo" in s:
         leaves["Wo"] = t64(s["Wo"])
     h = s.get("heads", 1)
+    kv = s.get("kv_heads", h)
     n, dk, dv = Q.shape[0], Q.shape[1], V.shape[1]
     if "rope" in s:
         r = s["rope"]
         Q = rope_rows(Q, r["base"], r["layout"], r.get("offset", 0), h)
-        K = rope_rows(K, r["base"], r["layout"], r.get("offset", 0), h)
+        K = rope_rows(K, r["base"], r["layout"], r.get("offset", 0), kv)
     allowed = torch.ones(n, n, dtype=torch.bool)
     if s.get("causal"):
         allowed &= torch.tril(torch.ones(n, n, dtype=torch.bool))
+    i, j = torch.arange(n)[:, None], torch.arange(n)[None, :]
+    if s.get("window", 0) > 0:  # sliding window w, keys j < sinks always visible
+        w = s["window"]
+        near = (i - j >= 0) & (i - j < w) if s.get("causal") else (i - j).abs() < w
+        allowed &= (j < s.get("sinks", 0)) | near
     if "mask" in s:
         allowed &= torch.tensor(s["mask"]) == 1
     row_any = allowed.any(dim=1, keepdim=True).to(torch.float64)
     scale = s.get("scale", "sqrt_dk")
     ys = []
     for t in range(h):
-        dkh, dvh = dk // h, dv // h
-        Qt, Kt, Vt = Q[:, t * dkh:(t + 1) * dkh], K[:, t * dkh:(t + 1) * dkh], V[:, t * dvh:(t + 1) * dvh]
+        dkh, dvh, g = dk // h, dv // kv, t // (h // kv)  # head t reads K/V group g
+        Qt, Kt, Vt = Q[:, t * dkh:(t + 1) * dkh], K[:, g * dkh:(g + 1) * dkh], V[:, g * dvh:(g + 1) * dvh]
         div = 1.0 if scale == "none" else math.sqrt(dkh) if scale == "sqrt_dk" else float(scale)
         S = (Qt @ Kt.T) / div
+        if s.get("alibi"):  # Press et al. 2022: −m_t |i − j|, m_t = 2^(−8(t+1)/h)
+            S = S - 2.0 ** (-8.0 * (t + 1) / h) * (i - j).abs().to(torch.float64)
         # masked cells → a huge finite negative (exp gives exactly 0); a fully masked row → all zero
         A = torch.softmax(S.masked_fill(~allowed, -1e300), dim=1) * row_any
         ys.append(A @ Vt)
@@ -132,6 +141,20 @@ def random_scene(rng, index):
         s["rope"] = {"base": [10000.0, 100.0][index % 2], "layout": ["interleaved", "half"][(index // 7) % 2]}
         if index % 2:
             s["rope"]["offset"] = 3
+    if index % 9 == 5:
+        s["window"] = int(rng.integers(1, n + 1))
+        if index % 2:
+            s["sinks"] = 1
+    if index % 11 == 2 and not use_rope:
+        s["alibi"] = True
+    if h == 2 and index % 3 == 0:  # K and V shared by both heads: one group's columns
+        s["kv_heads"] = 1
+        for key in ("K", "Wk"):
+            if key in s:
+                s[key] = [row[:dkh] for row in s[key]]
+        for key in ("V", "Wv"):
+            if key in s:
+                s[key] = [row[:dvh] for row in s[key]]
     s["target"] = mat(n, d_out)
     return s
 

@@ -113,6 +113,8 @@ inline void check_same_stages(const attn::Result& a, const attn::Result& b) {
   check_same_bits("scores", a.scores, b.scores);
   CHECK(same_bits(a.divisor, b.divisor));
   check_same_bits("scaled", a.scaled, b.scaled);
+  check_same_bits("bias", a.bias, b.bias);  // ALiBi (empty without)
+  check_same_bits("logits", a.logits, b.logits);
   CHECK(a.allowed == b.allowed);
   check_same_bits("weights", a.weights, b.weights);
   check_same_bits("output", a.output, b.output);

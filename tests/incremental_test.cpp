@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -42,6 +43,12 @@ Scene random_scene(std::mt19937& rng, int n, int d_k, int d_v) {
     for (Eigen::Index i = 0; i < s.options.mask.size(); ++i) s.options.mask.data()[i] = rng() % 3 ? 1 : 0;
     if (rng() % 2) s.options.mask.row(rng() % n).setZero();
   }
+  if (rng() % 3 == 0) {  // a sliding window, sometimes with sinks (core/attention.hpp)
+    s.options.window = 1 + int(rng() % unsigned(n));
+    s.options.sinks = int(rng() % 3);
+  }
+  if (rng() % 3 == 0)
+    s.options.alibi_slope = std::pow(2.0, -double(1 + rng() % 8));  // ALiBi's B = −m·|i − j|
   return s;
 }
 

@@ -8,7 +8,7 @@
 //                          omitted: [] when nothing was left out.
 //   getMatrix(stage, head)  {rows, cols, data: Float64Array (row-major, a copy)}: one stage of the result, at any
 //                          size in milliseconds. stage: "Q" | "K" | "V" | "Q_rope" | "K_rope" (RoPE) | "scores" |
-//                          "scaled" (masked cells −Infinity: scaled + M, what the softmax reads) | "allowed" (1/0)
+//                          "scaled" (masked cells −Infinity: the mask M added) | "allowed" (1/0)
 //                          | "weights" | "output" | "concat" (multi-head, before W_o). head (default −1): −1 the
 //                          whole pass (multi-head: Q, K, V before the split, weights the heads' mean, output after
 //                          W_o; scores and scaled need a head), t the stages of head t. Throws an Error naming a

@@ -104,7 +104,13 @@ Json state(const ui::AppState& state, bool square_stages) {
   out["result"] = !state.computed             ? Json(nullptr)
                   : state.heads.heads.empty() ? scene::result_json(state.result, square)
                                               : scene::result_json(state.heads, square);
-  out["omitted"] = square || !state.computed ? Json::array() : Json{"scores", "scaled", "allowed", "weights"};
+  Json omitted = Json::array();
+  if (!square && state.computed) {
+    const attn::Result& first = state.heads.heads.empty() ? state.result : state.heads.heads.front();
+    omitted = first.bias.size() != 0 ? Json{"scores", "scaled", "bias", "allowed", "weights"}
+                                     : Json{"scores", "scaled", "allowed", "weights"};
+  }
+  out["omitted"] = std::move(omitted);
   Json vectors = Json::object();
   const char* names[3] = {"Q", "K", "V"};
   for (int r = 0; r < 3; ++r) vectors[names[r]] = state.ui.vectors_strip[r] ? "strip" : "sliders";
@@ -149,31 +155,34 @@ Json matrix(const ui::AppState& state, std::string_view stage, int head, MatrixV
                              : head >= 0 ? &state.heads.heads[std::size_t(head)]
                                          : nullptr;
   const attn::HeadsResult& all = state.heads;
-  const attn::Matrix* m = nullptr;
-  const attn::MaskMatrix& allowed = pass ? pass->allowed : all.allowed;
-  if (stage == "Q")
-    m = pass ? &pass->Q : &all.Q;
-  else if (stage == "K")
-    m = pass ? &pass->K : &all.K;
-  else if (stage == "V")
-    m = pass ? &pass->V : &all.V;
-  else if (stage == "Q_rope")
-    m = pass ? &pass->Q_rope : &all.Q_rope;
-  else if (stage == "K_rope")
-    m = pass ? &pass->K_rope : &all.K_rope;
-  else if (stage == "scores")
-    m = pass ? &pass->scores : nullptr;
-  else if (stage == "scaled")
-    m = pass ? &pass->scaled : nullptr;
-  else if (stage == "weights")
-    m = pass ? &pass->weights : &all.weights_mean;
-  else if (stage == "output")
-    m = pass ? &pass->output : &all.output;
-  else if (stage == "concat")
-    m = one ? &pass->output : &all.concat;
-  else if (stage != "allowed")
+  // Each stage's matrix in one head's pass, and in the whole multi-head pass (nullptr: per head only).
+  struct Stage {
+    const char* name;
+    attn::Matrix attn::Result::*in_pass;
+    attn::Matrix attn::HeadsResult::*in_all;
+  };
+  static const Stage kStages[] = {{"Q", &attn::Result::Q, &attn::HeadsResult::Q},
+                                  {"K", &attn::Result::K, &attn::HeadsResult::K},
+                                  {"V", &attn::Result::V, &attn::HeadsResult::V},
+                                  {"Q_rope", &attn::Result::Q_rope, &attn::HeadsResult::Q_rope},
+                                  {"K_rope", &attn::Result::K_rope, &attn::HeadsResult::K_rope},
+                                  {"scores", &attn::Result::scores, nullptr},
+                                  {"scaled", &attn::Result::scaled, nullptr},
+                                  {"bias", &attn::Result::bias, nullptr},
+                                  {"weights", &attn::Result::weights, &attn::HeadsResult::weights_mean},
+                                  {"output", &attn::Result::output, &attn::HeadsResult::output},
+                                  {"concat", &attn::Result::output, &attn::HeadsResult::concat}};
+  const Stage* found = nullptr;
+  for (const Stage& st : kStages)
+    if (stage == st.name) found = &st;
+  if (!found && stage != "allowed")
     return fail("getMatrix: unknown stage \"" + std::string(stage) +
-                "\" (Q, K, V, Q_rope, K_rope, scores, scaled, allowed, weights, output, concat)");
+                "\" (Q, K, V, Q_rope, K_rope, scores, scaled, bias, allowed, weights, output, concat)");
+  const attn::MaskMatrix& allowed = pass ? pass->allowed : all.allowed;
+  const attn::Matrix* m = !found          ? nullptr
+                          : pass          ? &(pass->*found->in_pass)
+                          : found->in_all ? &(all.*found->in_all)
+                                          : nullptr;
   if (stage == "allowed") {
     converted.assign(allowed.data(), allowed.data() + allowed.size());
     *out = {converted.data(), long(allowed.rows()), long(allowed.cols())};
@@ -181,8 +190,10 @@ Json matrix(const ui::AppState& state, std::string_view stage, int head, MatrixV
     return fail("getMatrix: " + std::string(stage) + " is per head in a multi-head scene (give a head 0 … " +
                 std::to_string(count - 1) + ")");
   } else if (m->size() == 0) {
-    return fail("getMatrix: " + std::string(stage) + " is not part of this scene" +
-                (stage == "Q_rope" || stage == "K_rope" ? " (no RoPE)" : ""));
+    const char* why = stage == "bias"                          ? " (no ALiBi)"
+                      : stage == "Q_rope" || stage == "K_rope" ? " (no RoPE)"
+                                                               : "";
+    return fail("getMatrix: " + std::string(stage) + " is not part of this scene" + why);
   } else if (stage == "scaled") {
     converted.assign(m->data(), m->data() + m->size());
     for (Eigen::Index k = 0; k < m->size(); ++k)

@@ -51,10 +51,11 @@ inline constexpr int kSquareStagesUpTo = 256;
 Json state(const ui::AppState& state, bool square_stages = false);
 
 // A stage as numbers (getMatrix): "Q", "K", "V", "Q_rope", "K_rope" (RoPE scenes), "scores", "scaled"
-// (masked cells −∞: scaled + M, what the softmax reads; null in getState), "allowed" (1/0), "weights",
-// "output", "concat" (multi-head, before W_o). head −1: the whole pass (multi-head: Q, K, V before
-// the split, weights the mean of the heads, output after W_o; scores and scaled need a head);
-// head t: that head's stages (its columns of Q, K, V). fail(…) names a bad stage or head.
+// (masked cells −∞: the mask M added; null in getState), "bias" (ALiBi scenes), "allowed" (1/0),
+// "weights", "output", "concat" (multi-head, before W_o; with a head, that head's output).
+// head −1: the whole pass (multi-head: Q, K, V before the split, weights the mean of the heads,
+// output after W_o; scores, scaled and bias need a head); head t: that head's stages (its columns of
+// Q, K, V). fail(…) names a bad stage or head.
 struct MatrixView {
   const double* data = nullptr;  // rows×cols, row-major
   long rows = 0, cols = 0;

@@ -12,6 +12,11 @@
 //   attention-lab-cli --grad [FILE|-]        gradients of ½·Σ(output − target)² (scene + "target")
 //   attention-lab-cli --train TASK --steps N --seed S [--lr X] [--heads H] [--optimizer adam|sgd]
 //                                            train on a toy task (core/train.hpp), print the run
+//   attention-lab-cli --train induction|mixed …, --eval MODEL --text T, --grad MODEL --text T
+//                                            the attention-only transformer (cli/circuits_cli.hpp)
+//   attention-lab-cli --kv-bill              the KV-cache bill of published model shapes (core/kv_bill)
+//   --window W, --sinks S, --alibi, --kv-heads H   set these scene keys (version 2) on the scene read
+//   --kv-cache --cache all|last,W|sinks,S,W  decode with a cache policy (core/kv_cache.hpp)
 //
 // Exit status: 0 success; 2 bad input (message on stderr naming the field, nothing on stdout);
 // 1 usage error.
@@ -20,9 +25,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "cli/circuits_cli.hpp"
+#include "core/kv_bill.hpp"
 #include "scene/export.hpp"
 #include "scene/generate.hpp"
 #include "scene/scene.hpp"
@@ -47,6 +55,12 @@ void print_help(std::FILE* out) {
       "       attention-lab-cli [--compact] --grad [FILE|-]\n"
       "       attention-lab-cli [--compact] --train TASK --steps N --seed S [--lr X] [--heads H]\n"
       "                         [--optimizer adam|sgd]\n"
+      "       attention-lab-cli [--compact] --train induction|mixed --steps N --seed S [--layers L]\n"
+      "                         [--heads H] [--d-model D] [--n-ctx N] [--batch B] [--lr X]\n"
+      "                         [--optimizer adamw|adam] [--weight-decay W]\n"
+      "       attention-lab-cli [--compact] --eval MODEL --text T [--ablate L.H ...] [--export pytorch]\n"
+      "       attention-lab-cli [--compact] --grad MODEL --text T [--ablate L.H ...]\n"
+      "       attention-lab-cli [--compact] --kv-bill\n"
       "\n"
       "Reads a scene (JSON version 1) from FILE, or from stdin when FILE is '-' or absent, and\n"
       "prints softmax(QK^T/s + M) V with every stage as one JSON object:\n"
@@ -64,6 +78,18 @@ void print_help(std::FILE* out) {
       "  --kv-cache        causal decoding with a key/value cache: {\"steps\": [{\"t\",\"cache_len\",\n"
       "                    \"weights\",\"output\"} ...],\"mults_with_cache\",\"mults_without_cache\"}\n"
       "                    (without cache = rerunning the pass on the whole prefix at every step)\n"
+      "  --cache POLICY    with --kv-cache: all (default), last,W (keep the last W keys) or\n"
+      "                    sinks,S,W (keep the first S and the last W); each step adds \"kept\"\n"
+      "                    (cached positions) and \"evicted\" (the position dropped in that step)\n"
+      "  --window W        set the scene's sliding window (0 = none): causal 0 <= i-j < W, else |i-j| < W\n"
+      "  --sinks S         set the scene's sink tokens: keys j < S stay visible past the window\n"
+      "  --alibi           add ALiBi's bias -m_h |i-j| to each head's scaled scores, m_h = 2^(-8h/H)\n"
+      "  --kv-heads H      set the scene's K/V groups (H divides heads; 1 = multi-query)\n"
+      "                    (these four make the scene version 2; the result adds \"bias\" with ALiBi)\n"
+      "  --kv-bill         the KV-cache bill of published model shapes: {\"presets\": [{\"name\",\n"
+      "                    \"source\",\"layers\",\"heads\",\"kv_heads\",\"d_head\",\"context\",\n"
+      "                    \"bytes_per_number\",\"window\",\"bytes_per_token\",\"tokens_held\",\n"
+      "                    \"bytes_per_context\"} ...]}; bytes per token = 2 layers H_kv d_head bytes\n"
       "  --preset NAME     print the scene JSON of a bundled preset (feed it back to compute it)\n"
       "  --list-presets    list the presets, one per line: NAME<TAB>description\n"
       "  --gen P,N,DK,DV,S print the scene JSON of a generated scene (patterns: random, local,\n"
@@ -79,6 +105,7 @@ void print_help(std::FILE* out) {
       "                    prints {\"task\",\"steps\",\"seed\",\"lr\",\"heads\",\"optimizer\",\"loss\": "
       "[per\n"
       "                    step],\"accuracy\" (256 fresh sequences),\"scene\": {the trained model}}\n"
+      "%s"
       "  --compact         one-line JSON output\n"
       "  --export KIND     instead of the JSON, print the scene as\n"
       "                      numpy    a Python script computing every stage in NumPy (float64)\n"
@@ -91,7 +118,7 @@ void print_help(std::FILE* out) {
       "\n"
       "Limits: n <= %d tokens, each dimension <= %d, |values| <= 1e15, token labels <= %zu bytes,\n"
       "input <= 8 MiB. Exit status: 0 ok, 2 bad input (reason on stderr), 1 usage error.\n",
-      scene::kMaxTokens, scene::kMaxDim, scene::kMaxTokenBytes);
+      cli::circuits_help(), scene::kMaxTokens, scene::kMaxDim, scene::kMaxTokenBytes);
 }
 
 // Reads at most kMaxInputBytes + 1 bytes: enough for parse_scene to report an oversized input
@@ -164,20 +191,21 @@ int print_online(const scene::Scene& s, int block, int indent) {
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
-// --kv-cache: decode the scene's tokens in order (causal implied).
-int print_kv_cache(const scene::Scene& s, int indent) {
+// --kv-cache: decode the scene's tokens in order (causal implied), with a cache policy.
+int print_kv_cache(const scene::Scene& s, const attn::CachePolicy& policy, bool with_policy, int indent) {
   const attn::Result full = scene::compute(s);
   const int d_model = s.mode == scene::Mode::Projected ? static_cast<int>(s.X.cols()) : 0;
   const attn::Matrix& Q = full.Q_rope.size() ? full.Q_rope : full.Q;  // with RoPE: turned
   const attn::Matrix& K = full.K_rope.size() ? full.K_rope : full.K;
-  const attn::DecodeResult decode = attn::decode_with_cache(Q, K, full.V, scene::options_of(s), d_model);
+  const attn::DecodeResult decode =
+      attn::decode_with_cache(Q, K, full.V, scene::options_of(s), d_model, policy);
   JsonWriter out{indent};
   out.key("steps");
   out.raw("[");
   for (std::size_t t = 0; t < decode.steps.size(); ++t) {
     if (t) out.raw(",");
     if (indent >= 0) out.raw("\n" + out.pad() + out.pad());
-    out.raw(scene::decode_step_json(decode.steps[t]));
+    out.raw(scene::decode_step_json(decode.steps[t], with_policy));
   }
   out.raw(indent >= 0 ? "\n" + out.pad() + "]" : "]");
   out.key("mults_with_cache");
@@ -186,6 +214,61 @@ int print_kv_cache(const scene::Scene& s, int indent) {
   out.raw(std::to_string(decode.mults_without_cache));
   out.close();
   return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+// --kv-bill: every preset's shape and bill (core/kv_bill.hpp), one preset per line.
+int print_kv_bill(int indent) {
+  JsonWriter out{indent};
+  out.key("presets");
+  out.raw("[");
+  bool first = true;
+  for (const attn::KvPreset& p : attn::kv_presets()) {
+    const attn::KvShape& k = p.shape;
+    std::string line = "{\"name\": \"" + std::string(p.name) + "\", \"source\": \"" + p.source + "\"";
+    line += ", \"layers\": " + std::to_string(k.layers) + ", \"heads\": " + std::to_string(k.heads) +
+            ", \"kv_heads\": " + std::to_string(k.kv_heads) + ", \"d_head\": " + std::to_string(k.d_head) +
+            ", \"context\": " + std::to_string(k.context) +
+            ", \"bytes_per_number\": " + std::to_string(k.bytes_per_number) +
+            ", \"window\": " + std::to_string(k.window) + ", \"sinks\": " + std::to_string(k.sinks) +
+            ", \"bytes_per_token\": " + std::to_string(attn::kv_bytes_per_token(k)) +
+            ", \"tokens_held\": " + std::to_string(attn::kv_tokens_held(k)) +
+            ", \"bytes_per_context\": " + std::to_string(attn::kv_bytes_per_context(k)) + "}";
+    out.raw(std::string(first ? "" : ",") + (indent >= 0 ? "\n" + out.pad() + out.pad() : "") + line);
+    first = false;
+  }
+  out.raw(indent >= 0 ? "\n" + out.pad() + "]" : "]");
+  out.close();
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+// --cache all | last,W | sinks,S,W → a policy; false when the text is not one of these.
+bool parse_cache_policy(std::string_view text, attn::CachePolicy* policy) {
+  const auto number = [](std::string_view t, int* out) {
+    if (t.empty() || t.size() > 7) return false;
+    int v = 0;
+    for (char c : t) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + (c - '0');
+    }
+    *out = v;
+    return true;
+  };
+  if (text == "all") {
+    *policy = attn::CachePolicy{};
+    return true;
+  }
+  if (text.rfind("last,", 0) == 0) {
+    policy->kind = attn::CacheKind::LastW;
+    return number(text.substr(5), &policy->window);
+  }
+  if (text.rfind("sinks,", 0) == 0) {
+    const std::string_view rest = text.substr(6);
+    const std::size_t comma = rest.find(',');
+    policy->kind = attn::CacheKind::SinksLastW;
+    return comma != std::string_view::npos && number(rest.substr(0, comma), &policy->sinks) &&
+           number(rest.substr(comma + 1), &policy->window);
+  }
+  return false;
 }
 
 // A block size: digits only, no sign, at most 4 of them (n ≤ 1024); -1 when not a number.
@@ -227,6 +310,7 @@ int run_train(const attn::train::Config& config, int steps, int indent) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (cli::is_circuits_command(argc, argv)) return cli::circuits_main(argc, argv);
   int indent = 2;
   bool online = false;
   int online_block = 0;
@@ -236,6 +320,11 @@ int main(int argc, char** argv) {
   bool train = false;
   std::string train_task, train_steps, train_seed, train_lr, train_heads, train_optimizer;
   std::string export_kind, export_stage = "weights";
+  // Scene keys set from the command line (version 2): --window, --sinks, --kv-heads, --alibi.
+  std::optional<int> set_window, set_sinks, set_kv_heads;
+  bool set_alibi = false;
+  attn::CachePolicy cache_policy;
+  bool have_cache_policy = false;
   int export_digits = scene::kDefaultExportDigits;
   std::string path;
   bool have_path = false;
@@ -269,6 +358,28 @@ int main(int argc, char** argv) {
       return 0;
     } else if (arg == "--compact") {
       indent = -1;
+    } else if (arg == "--kv-bill") {
+      return print_kv_bill(indent);
+    } else if (arg == "--alibi") {
+      set_alibi = true;
+    } else if (arg == "--window" || arg == "--sinks" || arg == "--kv-heads") {
+      // A whole number; its range is the scene's validate()'s, which names the key.
+      unsigned long long value = 0;
+      if (i + 1 >= argc || !parse_whole(argv[i + 1], 0, 1000000, &value)) {
+        std::fprintf(stderr, "attention-lab-cli: %s needs a whole number >= 0\n", argv[i]);
+        return kExitUsage;
+      }
+      (arg == "--window"  ? set_window
+       : arg == "--sinks" ? set_sinks
+                          : set_kv_heads) = static_cast<int>(value);
+      ++i;
+    } else if (arg == "--cache") {
+      if (i + 1 >= argc || !parse_cache_policy(argv[i + 1], &cache_policy)) {
+        std::fprintf(stderr, "attention-lab-cli: --cache needs all, last,W or sinks,S,W\n");
+        return kExitUsage;
+      }
+      have_cache_policy = true;
+      ++i;
     } else if (arg == "--online") {
       online = true;
       online_block = i + 1 < argc ? parse_block(argv[i + 1]) : -1;
@@ -357,7 +468,8 @@ int main(int argc, char** argv) {
     attn::train::Config config;
     const std::optional<attn::train::Task> task = attn::train::parse_task(train_task);
     if (!task)
-      return bad_input("task: unknown task \"" + train_task + "\" (" + attn::train::task_names() + ")");
+      return bad_input("task: unknown task \"" + train_task + "\" (" + attn::train::task_names() +
+                       ", induction, mixed)");
     config.task = *task;
     unsigned long long steps = 0, seed = 0, heads = 1;
     if (train_steps.empty()) return bad_input("steps: --train needs --steps N (1 to 1000000)");
@@ -420,15 +532,29 @@ int main(int argc, char** argv) {
     std::fputc('\n', stdout);
     return std::fflush(stdout) == 0 ? 0 : 1;
   }
-  const scene::ParseResult parsed = scene::parse_scene(text);
+  scene::ParseResult parsed = scene::parse_scene(text);
   if (!parsed.ok()) return bad_input(parsed.error);
+  // The variant flags set their scene keys, then the scene is validated again (naming the key).
+  if (set_window) parsed.scene->window = *set_window;
+  if (set_sinks) parsed.scene->sinks = *set_sinks;
+  if (set_kv_heads) {
+    if (*set_kv_heads == 0) return bad_input("kv_heads: must be at least 1, got 0");
+    parsed.scene->kv_heads = *set_kv_heads;
+  }
+  if (set_alibi) parsed.scene->alibi = true;
+  if (const std::string e = scene::validate(*parsed.scene); !e.empty()) return bad_input(e);
+  if (have_cache_policy && !kv_cache) {
+    std::fprintf(stderr, "attention-lab-cli: --cache goes with --kv-cache\n");
+    return kExitUsage;
+  }
+  if (const std::string e = attn::check_cache_policy(cache_policy); !e.empty()) return bad_input(e);
   if ((online || kv_cache) && (parsed.scene->heads != 1 || parsed.scene->Wo.size() != 0))
     return bad_input(
         std::string(online ? "--online" : "--kv-cache") +
         ": runs one head without Wo (this scene has heads = " + std::to_string(parsed.scene->heads) +
         (parsed.scene->Wo.size() != 0 ? " and a Wo)" : ")"));
   if (online) return print_online(*parsed.scene, online_block, indent);
-  if (kv_cache) return print_kv_cache(*parsed.scene, indent);
+  if (kv_cache) return print_kv_cache(*parsed.scene, cache_policy, have_cache_policy, indent);
   if (!export_kind.empty()) {
     const scene::ExportResult exported =
         scene::export_scene(*parsed.scene, export_kind, export_stage, export_digits);

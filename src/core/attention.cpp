@@ -1,10 +1,12 @@
-// attention.cpp — softmax(QKᵀ / s + M) V, one numbered pass per stage (see attention.hpp).
+// attention.cpp — softmax(QKᵀ / s + B + M) V, one numbered pass per stage (see attention.hpp).
 #include "attention.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
+#include "core/alibi.hpp"
 #include "core/forward.hpp"
 #include "core/kernels.hpp"
 
@@ -36,12 +38,23 @@ double scale_divisor(const Scale& scale, int d_k) {
   return 1.0;
 }
 
+bool window_allows(int query_i, int key_j, int window, int sinks, bool causal) {
+  if (window <= 0 || key_j < sinks) return true;  // no window, or a sink: always visible
+  const int distance = query_i - key_j;
+  return causal ? distance >= 0 && distance < window : std::abs(distance) < window;
+}
+
 MaskMatrix allowed_mask(int n, const Options& options) {
   const bool custom = options.mask.rows() == n && options.mask.cols() == n;
   MaskMatrix allowed = custom ? options.mask : MaskMatrix::Ones(n, n);
   if (custom) allowed = (allowed.array() != 0).cast<unsigned char>();  // any nonzero byte = 1
   if (options.causal)
     for (int query_i = 0; query_i + 1 < n; ++query_i) allowed.row(query_i).tail(n - 1 - query_i).setZero();
+  if (options.window > 0)
+    for (int query_i = 0; query_i < n; ++query_i)
+      for (int key_j = 0; key_j < n; ++key_j)
+        if (!window_allows(query_i, key_j, options.window, options.sinks, options.causal))
+          allowed(query_i, key_j) = 0;
   return allowed;
 }
 
@@ -74,6 +87,10 @@ std::string check_inputs(const Matrix& Q, const Matrix& K, const Matrix& V, cons
     return "scale: temperature must be a positive finite number";
   if (options.mask.size() != 0 && (options.mask.rows() != n || options.mask.cols() != n))
     return "mask: must be " + std::to_string(n) + "×" + std::to_string(n);
+  if (options.window < 0) return "window: must be 0 (none) or more";
+  if (options.sinks < 0) return "sinks: must be 0 or more";
+  if (!(std::isfinite(options.alibi_slope) && options.alibi_slope >= 0.0))
+    return "alibi: the slope must be a finite number ≥ 0";
   return {};
 }
 
@@ -101,6 +118,14 @@ void full_pass(Result& r, const Options& options, Workspace& ws) {
   r.divisor = scale_divisor(options.scale, d_k);
   r.scores.resize(n, n);
   r.scaled.resize(n, n);
+  // (2b) ALiBi's bias B(i,j) = −m·|i − j| (fixed by the positions) and the logits scaled + B.
+  if (options.alibi_slope != 0.0) {
+    r.bias = alibi_bias(n, options.alibi_slope);
+    r.logits.resize(n, n);
+  } else {
+    r.bias.resize(0, 0);
+    r.logits.resize(0, 0);
+  }
   r.weights.resize(n, n);
   r.output.resize(n, d_v);
   r.row_max.assign(n, 0.0);
@@ -113,7 +138,7 @@ void full_pass(Result& r, const Options& options, Workspace& ws) {
   kernels::pack_panels(r.V.data(), d_v, 1, n, d_v, w, ws.packed_values.data());
 
   // Blocks of rows, each through every stage while its rows are still in cache:
-  // (1)+(2) scores and scaled in one sweep, (4) softmax per row, (5) output.
+  // (1)+(2) scores and scaled in one sweep (+ B with ALiBi), (4) softmax per row, (5) output.
   constexpr int kBlock =
       12;  // 12 rows × 3 n×n stages stay in L2 (measured: 48 rows was 2× slower at n = 1024)
   for (int i0 = 0; i0 < n; i0 += kBlock) {
@@ -137,24 +162,40 @@ void pack_value(const Result& r, Workspace& ws, int j) {
     ws.packed_values[std::size_t(c / w) * n * w + std::size_t(j) * w + c % w] = r.V(j, c);
 }
 
+namespace {
+
+// (2b) logits = scaled + B over rows [i0, i1) × columns [j0, j1), clamped to finite (a scaled score
+// near −DBL_MAX plus a negative bias would be −∞). Nothing to do without ALiBi.
+void add_bias(Result& r, int i0, int i1, int j0, int j1) {
+  if (r.logits.size() == 0) return;
+  for (int query_i = i0; query_i < i1; ++query_i)
+    for (int key_j = j0; key_j < j1; ++key_j)
+      r.logits(query_i, key_j) = clamp_finite(r.scaled(query_i, key_j) + r.bias(query_i, key_j));
+}
+
+}  // namespace
+
 // (1) raw scores(i,j) = q_i · k_j and (2) scaled = scores / s, both clamped to finite.   n×n
 void score_rows(Result& r, const Workspace& ws, int i0, int i1) {
   const int n = static_cast<int>(r.Q.rows()), d_k = static_cast<int>(r.Q.cols());
   ws.set->scores_rows(r.Q.data(), d_k, ws.packed_keys.data(), n, i0, i1, 0,
                       kernels::panels(n, ws.set->panel_width), r.divisor, r.scores.data(), r.scaled.data());
+  add_bias(r, i0, i1, 0, n);
 }
 
 void score_column(Result& r, const Workspace& ws, int j) {
   const int n = static_cast<int>(r.Q.rows()), d_k = static_cast<int>(r.Q.cols());
-  const int panel = j / ws.set->panel_width;
+  const int w = ws.set->panel_width, panel = j / w;
   ws.set->scores_rows(r.Q.data(), d_k, ws.packed_keys.data(), n, 0, n, panel, panel + 1, r.divisor,
                       r.scores.data(), r.scaled.data());
+  add_bias(r, 0, n, panel * w, std::min(n, (panel + 1) * w));
 }
 
-// (4) weights A = row-softmax(scaled + M): rows sum to 1, hidden cells exactly 0.
+// (4) weights A = row-softmax(scaled + B + M): rows sum to 1, hidden cells exactly 0.
 bool softmax_row(Result& r, const Workspace& ws, int i) {
   const int n = static_cast<int>(r.scaled.cols());
-  const kernels::RowStats stats = ws.set->softmax_row(&r.scaled(i, 0), &r.allowed(i, 0), n, &r.weights(i, 0));
+  const Matrix& x = r.softmax_input();
+  const kernels::RowStats stats = ws.set->softmax_row(&x(i, 0), &r.allowed(i, 0), n, &r.weights(i, 0));
   r.row_max[std::size_t(i)] = stats.max;
   r.row_sum[std::size_t(i)] = stats.sum;
   return stats.sum != 0.0;

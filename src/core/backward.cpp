@@ -145,7 +145,10 @@ Gradients backward(const HeadsResult& f, const Matrix& d_output, const BackwardI
   const int h = static_cast<int>(f.heads.size());
   const Eigen::Index n = f.concat.rows();
   const Eigen::Index d_k = f.Q.cols(), d_v = f.V.cols();
-  const Eigen::Index dk_head = d_k / h, dv_head = d_v / h;
+  // Grouped-query attention: head t read K/V group g(t); its gradients add into that group's columns.
+  // (kv_heads 0, as train.cpp's own forward leaves it: one K/V per head.)
+  const int kv = f.kv_heads >= 1 && h % f.kv_heads == 0 ? f.kv_heads : h;
+  const Eigen::Index dk_head = d_k / h, dv_head = d_v / kv;
 
   // out = C W_o:  ∂W_o = Cᵀ G (d_v×d_out),  ∂C = G W_oᵀ (n×d_v)
   Matrix d_concat;
@@ -156,16 +159,22 @@ Gradients backward(const HeadsResult& f, const Matrix& d_output, const BackwardI
     d_concat = d_output;
   }
 
-  Matrix dQt = Matrix::Zero(n, d_k), dKt = Matrix::Zero(n, d_k);  // w.r.t. the (turned) Q̃, K̃
+  Matrix dQt = Matrix::Zero(n, d_k), dKt = Matrix::Zero(n, dk_head * kv);  // w.r.t. the (turned) Q̃, K̃
   g.dV = Matrix::Zero(n, d_v);
   for (int t = 0; t < h; ++t) {
+    const int group = kv_group(t, h, kv);
     const Result& head = f.heads[static_cast<std::size_t>(t)];
     const Matrix& A = head.weights;                                // n×n
     const Matrix& Qh = head.Q_rope.size() ? head.Q_rope : head.Q;  // n×d_k/h, what the scores used
     const Matrix& Kh = head.K_rope.size() ? head.K_rope : head.K;
     const Matrix dY = d_concat.middleCols(t * dv_head, dv_head);  // n×d_v/h
     const Matrix dA = mul_nt(dY, head.V);                         // n×n
-    g.dV.middleCols(t * dv_head, dv_head) = mul_tn(A, dY);        // n×d_v/h
+    // n×d_v/H_kv; with groups the heads' terms add up in head order (without, one assignment: the
+    // same bits as before groups existed, −0 included)
+    if (kv == h)
+      g.dV.middleCols(group * dv_head, dv_head) = mul_tn(A, dY);
+    else
+      g.dV.middleCols(group * dv_head, dv_head) += mul_tn(A, dY);
     // Softmax backward, then ÷ s: ∂scores = ∂S / s.
     Matrix dS(n, n);
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -173,12 +182,15 @@ Gradients backward(const HeadsResult& f, const Matrix& d_output, const BackwardI
       for (Eigen::Index j = 0; j < n; ++j) dot += A(i, j) * dA(i, j);
       for (Eigen::Index j = 0; j < n; ++j) dS(i, j) = A(i, j) * (dA(i, j) - dot) / head.divisor;
     }
-    dQt.middleCols(t * dk_head, dk_head) = mul(dS, Kh);     // n×d_k/h
-    dKt.middleCols(t * dk_head, dk_head) = mul_tn(dS, Qh);  // n×d_k/h
+    dQt.middleCols(t * dk_head, dk_head) = mul(dS, Kh);  // n×d_k/h
+    if (kv == h)
+      dKt.middleCols(group * dk_head, dk_head) = mul_tn(dS, Qh);  // n×d_k/h
+    else
+      dKt.middleCols(group * dk_head, dk_head) += mul_tn(dS, Qh);
   }
   if (in.rope) {
     g.dQ = rope_transpose(dQt, *in.rope, h);
-    g.dK = rope_transpose(dKt, *in.rope, h);
+    g.dK = rope_transpose(dKt, *in.rope, kv);
   } else {
     g.dQ = std::move(dQt);
     g.dK = std::move(dKt);

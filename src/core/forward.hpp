@@ -31,11 +31,12 @@ void full_pass(Result& r, const Options& options, Workspace& ws);
 // Pieces (r.Q, r.K, r.V and the packed copies already hold the edited rows):
 void pack_key(const Result& r, Workspace& ws, int j);    // repack column j of Kᵀ
 void pack_value(const Result& r, Workspace& ws, int j);  // repack row j of V
-// scores and scaled for rows [i0, i1), every column.
+// scores and scaled (and logits = scaled + B with ALiBi) for rows [i0, i1), every column.
 void score_rows(Result& r, const Workspace& ws, int i0, int i1);
-// scores and scaled of the panel holding column j, every row.
+// scores and scaled (and logits) of the panel holding column j, every row.
 void score_column(Result& r, const Workspace& ws, int j);
-// weights, row_max and row_sum of row i from scaled. Returns false when the row is fully masked.
+// weights, row_max and row_sum of row i from scaled (logits with ALiBi). Returns false when the row is fully
+// masked.
 bool softmax_row(Result& r, const Workspace& ws, int i);
 // masked_rows rebuilt from row_sum (0 exactly for a fully masked row).
 void collect_masked_rows(Result& r);

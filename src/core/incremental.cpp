@@ -20,6 +20,7 @@ bool row_differs(const Matrix& a, const Matrix& b, Eigen::Index i) {
 
 bool same_options(const Options& a, const Options& b) {
   if (a.scale.mode != b.scale.mode || a.causal != b.causal) return false;
+  if (a.window != b.window || a.sinks != b.sinks || a.alibi_slope != b.alibi_slope) return false;
   if (a.scale.mode == ScaleMode::Temperature && a.scale.temperature != b.scale.temperature) return false;
   return a.mask.rows() == b.mask.rows() && a.mask.cols() == b.mask.cols() && a.mask == b.mask;
 }

@@ -25,7 +25,9 @@ class IncrementalAttention {
   void reset(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options);
 
   // Bring the result up to Q, K, V, options: the rows that differ from the last ones are recomputed
-  // as above; a change of shape, scale, causal or mask is a full pass.
+  // as above; a change of shape, scale, causal, mask, window, sinks or ALiBi slope is a full pass.
+  // (ALiBi's bias depends only on positions: an edited row or column adds it again, so the logits,
+  // and everything after them, stay bit for bit the full pass's.)
   Update update(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options);
   // The same for a projected scene: Q = X W_q, K = X W_k, V = X W_v exactly as attend_projected()
   // computes them (an edit of token i's x changes its q, k and v rows; a weight edit, every row).
@@ -55,7 +57,7 @@ class IncrementalAttention {
   detail::Workspace workspace_;
 };
 
-// True when the two option sets give the same divisor and allowed mask for n tokens.
+// True when the two option sets give the same divisor, allowed mask and bias for n tokens.
 bool same_options(const Options& a, const Options& b);
 
 }  // namespace attn

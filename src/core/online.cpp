@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "core/products.hpp"
@@ -31,8 +32,10 @@ OnlinePass::OnlinePass(const Matrix& Q, const Matrix& K, const Matrix& V, const 
   O_ = Matrix::Zero(n_, V.cols());
 }
 
+// allowed_mask()'s cell, computed where it is needed (the pass holds no n×n matrix).
 bool OnlinePass::allowed(int query_i, int key_j) const {
   if (options_.causal && key_j > query_i) return false;
+  if (!window_allows(query_i, key_j, options_.window, options_.sinks, options_.causal)) return false;
   const bool custom = options_.mask.rows() == n_ && options_.mask.cols() == n_;
   return !custom || options_.mask(query_i, key_j) != 0;
 }
@@ -65,9 +68,14 @@ OnlineStep OnlinePass::next() {
     ++tiles_skipped_;
   } else {
     ++tiles_computed_;
-    // (1) the tile's scaled scores, the only scores held at any time.            rows×cols
-    const Matrix tile = dot_products(Q_.middleRows(step.row_begin, rows), K_.middleRows(step.col_begin, cols))
-                            .unaryExpr([this](double x) { return clamp_finite(clamp_finite(x) / divisor_); });
+    // (1) the tile's scaled scores (+ ALiBi's −m·|i − j|), the only scores held at any time.  rows×cols
+    Matrix tile = dot_products(Q_.middleRows(step.row_begin, rows), K_.middleRows(step.col_begin, cols))
+                      .unaryExpr([this](double x) { return clamp_finite(clamp_finite(x) / divisor_); });
+    if (options_.alibi_slope != 0.0)
+      for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+          tile(r, c) = clamp_finite(tile(r, c) + options_.alibi_slope *
+                                                     -std::abs(step.row_begin + r - step.col_begin - c));
     for (int r = 0; r < rows; ++r) {
       const int query_i = step.row_begin + r;
       // (2) the row's max over the tile's allowed cells; a row with none is left as it was.

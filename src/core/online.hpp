@@ -1,6 +1,7 @@
 // online.hpp — FlashAttention's tiled forward pass with the online softmax, one tile at a time.
 //
-// The same Y = softmax(Q Kᵀ / s + M) V as attend(), without ever holding the n×n score matrix:
+// The same Y = softmax(Q Kᵀ / s + B + M) V as attend() (B: ALiBi's bias, when the options ask for
+// it, added to each tile's scaled scores), without ever holding the n×n score matrix:
 // queries and keys are cut into blocks of B tokens, and for each query block the key blocks are
 // visited in order (FlashAttention-2's loop order). Each query row i keeps three running numbers
 //
@@ -17,7 +18,8 @@
 //
 // After the last tile y_i = O_i / ℓ_i, which is exactly softmax-then-blend rewritten (equal to
 // attend()'s output up to rounding). A tile whose every cell the mask hides (the causal upper
-// triangle, or a custom mask's zeros) is skipped without computing anything; a row that never sees
+// triangle, a sliding window's far corners, or a custom mask's zeros) is skipped without computing
+// anything — with a window of w ≪ n most tiles are; a row that never sees
 // an allowed cell keeps ℓ = 0 and gets a zero output, like attend()'s fully masked rows.
 #pragma once
 

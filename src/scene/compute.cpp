@@ -56,16 +56,17 @@ ordered_json inputs_json(const R& r) {
   return j;
 }
 
-// square = false leaves out the n×n stages (scores, scaled, allowed, weights): at n = 1024 each is a
+// square = false leaves out the n×n stages (scores, scaled, bias, allowed, weights): at n = 1024 each is a
 // million numbers of text, and the page's getState() asks for them only when told to.
 ordered_json single_head_json(const attn::Result& r, bool square = true) {
   ordered_json j = inputs_json(r);
   if (square) j["scores"] = matrix_json(r.scores);  // n×n  raw QKᵀ
   j["divisor"] = r.divisor;                         //      s
   if (square) {
-    j["scaled"] = scaled_json(r);           // n×n  scores / s, masked cells null
-    j["allowed"] = mask_json(r.allowed);    // n×n  1 = attended
-    j["weights"] = matrix_json(r.weights);  // n×n  rows sum to 1 (0 for fully masked rows)
+    j["scaled"] = scaled_json(r);                        // n×n  scores / s, masked cells null
+    if (r.bias.size()) j["bias"] = matrix_json(r.bias);  // n×n  ALiBi's −m·|i − j|
+    j["allowed"] = mask_json(r.allowed);                 // n×n  1 = attended
+    j["weights"] = matrix_json(r.weights);               // n×n  rows sum to 1 (0 for fully masked rows)
   }
   j["output"] = matrix_json(r.output);  // n×d_v
   j["masked_rows"] = r.masked_rows;
@@ -80,29 +81,32 @@ attn::HeadsResult compute_heads(const Scene& s) {
   // crashing (callers validate first and show validate()'s message).
   if (!validate(s).empty()) return attn::HeadsResult{};
   if (s.heads == 1) return attn::one_head(compute(s), s.Wo);
+  const attn::HeadsOptions variants = heads_options_of(s);
   if (!s.rope_on)
     return s.mode == Mode::Direct
-               ? attn::attend_heads(s.Q, s.K, s.V, s.heads, s.Wo, options_of(s))
-               : attn::attend_heads_projected(s.X, s.Wq, s.Wk, s.Wv, s.heads, s.Wo, options_of(s));
-  // RoPE turns each head's columns of Q and K as a head of size d_k/h (as compute() does for one).
+               ? attn::attend_heads(s.Q, s.K, s.V, s.heads, s.Wo, options_of(s), variants)
+               : attn::attend_heads_projected(s.X, s.Wq, s.Wk, s.Wv, s.heads, s.Wo, options_of(s), variants);
+  // RoPE turns each head's columns of Q and K as a head of size d_k/h (as compute() does for one);
+  // with H_kv groups, K turns as H_kv heads of that size.
   const bool direct = s.mode == Mode::Direct;
   const attn::Matrix Q = direct ? s.Q : attn::Matrix(s.X * s.Wq);  // n×d_k (finite: validate's limits)
-  const attn::Matrix K = direct ? s.K : attn::Matrix(s.X * s.Wk);  // n×d_k
+  const attn::Matrix K = direct ? s.K : attn::Matrix(s.X * s.Wk);  // n×d_k·H_kv/h
   const attn::Matrix V = direct ? s.V : attn::Matrix(s.X * s.Wv);  // n×d_v
   attn::HeadsResult r =
-      attn::attend_heads(attn::apply_rope(Q, s.rope, s.heads), attn::apply_rope(K, s.rope, s.heads), V,
-                         s.heads, s.Wo, options_of(s));
+      attn::attend_heads(attn::apply_rope(Q, s.rope, s.heads), attn::apply_rope(K, s.rope, s.kv()), V,
+                         s.heads, s.Wo, options_of(s), variants);
   r.Q_rope = std::move(r.Q);
   r.K_rope = std::move(r.K);
   r.Q = Q;
   r.K = K;
   const Eigen::Index d_head = Q.cols() / s.heads;
-  for (std::size_t t = 0; t < r.heads.size(); ++t) {
-    attn::Result& head = r.heads[t];
+  for (int t = 0; t < static_cast<int>(r.heads.size()); ++t) {
+    attn::Result& head = r.heads[static_cast<std::size_t>(t)];
+    const int g = attn::kv_group(t, s.heads, s.kv());
     head.Q_rope = std::move(head.Q);
     head.K_rope = std::move(head.K);
-    head.Q = Q.middleCols(static_cast<Eigen::Index>(t) * d_head, d_head);
-    head.K = K.middleCols(static_cast<Eigen::Index>(t) * d_head, d_head);
+    head.Q = Q.middleCols(t * d_head, d_head);
+    head.K = K.middleCols(g * d_head, d_head);
   }
   return r;
 }
@@ -147,9 +151,10 @@ ordered_json result_json(const attn::HeadsResult& r, bool square) {
   for (const attn::Result& head : r.heads) {
     ordered_json h = ordered_json::object();
     if (square) {
-      h["scores"] = matrix_json(head.scores);    // n×n      Q_t K_tᵀ
-      h["scaled"] = scaled_json(head);           // n×n      / s, masked cells null
-      h["weights"] = matrix_json(head.weights);  // n×n      A_t
+      h["scores"] = matrix_json(head.scores);                    // n×n      Q_t K_tᵀ
+      h["scaled"] = scaled_json(head);                           // n×n      / s, masked cells null
+      if (head.bias.size()) h["bias"] = matrix_json(head.bias);  // n×n  ALiBi's −m_t·|i − j|
+      h["weights"] = matrix_json(head.weights);                  // n×n      A_t
     }
     h["output"] = matrix_json(head.output);  // n×d_v/h  Y_t = A_t V_t
     heads.push_back(std::move(h));

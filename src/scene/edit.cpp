@@ -54,17 +54,18 @@ int model_dim(const Scene& s) {
 
 std::string make_learned(Scene& s) {
   if (s.mode == Mode::Projected) return "Make learned: the scene is already learned (X, W_q, W_k, W_v)";
-  const int n = s.n(), d_k = s.d_k(), d_v = s.d_v();
-  const long long d_model = 2LL * d_k + d_v;
+  // K has d_k columns, or d_k·H_kv/h when heads share K/V groups (grouped-query attention).
+  const int n = s.n(), d_k = s.d_k(), d_key = static_cast<int>(s.K.cols()), d_v = s.d_v();
+  const long long d_model = static_cast<long long>(d_k) + d_key + d_v;
   if (d_model > kMaxDim)
     return "Make learned: d_model = 2·d_k + d_v = " + std::to_string(d_model) + " is over the limit " +
            std::to_string(kMaxDim) + "; make d_k or d_v smaller first";
   // X = [Q | K | V]: n × d_model, token i's embedding is its query, key and value side by side.
   attn::Matrix X(n, static_cast<Eigen::Index>(d_model));
   X << s.Q, s.K, s.V;
-  s.Wq = selection(int(d_model), 0, d_k);        // picks columns 0 … d_k−1       → Q
-  s.Wk = selection(int(d_model), d_k, d_k);      // picks columns d_k … 2·d_k−1   → K
-  s.Wv = selection(int(d_model), 2 * d_k, d_v);  // picks columns 2·d_k … end     → V
+  s.Wq = selection(int(d_model), 0, d_k);            // picks columns 0 … d_k−1       → Q
+  s.Wk = selection(int(d_model), d_k, d_key);        // picks the next d_key columns    → K
+  s.Wv = selection(int(d_model), d_k + d_key, d_v);  // picks the last d_v columns      → V
   s.X = std::move(X);
   s.Q.resize(0, 0);
   s.K.resize(0, 0);
@@ -103,7 +104,7 @@ void set_token_count(Scene& s, int n) {
   if (s.mode == Mode::Direct) {
     const int d_k = s.d_k(), d_v = s.d_v();
     resize_keep(s.Q, n, d_k, kSaltQ);
-    resize_keep(s.K, n, d_k, kSaltK);
+    resize_keep(s.K, n, int(s.K.cols()), kSaltK);  // d_k, or d_k·H_kv/h with shared K/V groups
     resize_keep(s.V, n, d_v, kSaltV);
   } else {
     resize_keep(s.X, n, int(s.X.cols()), kSaltX);  // a new token is a new embedding row
@@ -119,12 +120,14 @@ void set_token_count(Scene& s, int n) {
 void set_key_dim(Scene& s, int d_k) {
   d_k = std::clamp(d_k, 1, kMaxDim);
   if (d_k == s.d_k()) return;
+  // Shared K/V groups (kv_heads < heads): K keeps d_k/h columns per group.
+  const int d_key = s.kv() != s.heads && s.heads > 0 && d_k % s.heads == 0 ? d_k / s.heads * s.kv() : d_k;
   if (s.mode == Mode::Direct) {
     resize_keep(s.Q, s.n(), d_k, kSaltQ);
-    resize_keep(s.K, s.n(), d_k, kSaltK);
+    resize_keep(s.K, s.n(), d_key, kSaltK);
   } else {
     resize_keep(s.Wq, int(s.Wq.rows()), d_k, kSaltWq);
-    resize_keep(s.Wk, int(s.Wk.rows()), d_k, kSaltWk);
+    resize_keep(s.Wk, int(s.Wk.rows()), d_key, kSaltWk);
   }
 }
 
@@ -135,8 +138,8 @@ void set_value_dim(Scene& s, int d_v) {
     resize_keep(s.V, s.n(), d_v, kSaltV);
   else
     resize_keep(s.Wv, int(s.Wv.rows()), d_v, kSaltWv);
-  // Multi-head output map W_o (d_v×d_out): one row per value column.
-  if (s.Wo.size() > 0) resize_keep(s.Wo, d_v, int(s.Wo.cols()), kSaltWo);
+  // Multi-head output map W_o (h·d_v/H_kv × d_out): one row per column of the concat.
+  if (s.Wo.size() > 0) resize_keep(s.Wo, s.concat_dim(), int(s.Wo.cols()), kSaltWo);
 }
 
 std::string set_model_dim(Scene& s, int d_model) {

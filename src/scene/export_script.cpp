@@ -104,6 +104,15 @@ std::string script_summary(const Scene& s) {
     text += "\nRoPE: base " + exact(s.rope.base) + ", " +
             (s.rope.layout == attn::RopeLayout::Half ? "half" : "interleaved") +
             " layout, token 0 at position " + std::to_string(s.rope.offset) + ".";
+  if (s.kv() != s.heads)
+    text += "\nGrouped-query attention: " + std::to_string(s.kv()) + " K/V group" + (s.kv() == 1 ? "" : "s") +
+            " shared by " + std::to_string(s.heads) + " heads" + (s.kv() == 1 ? " (multi-query)." : ".");
+  if (s.window > 0)
+    text += "\nSliding window: " + std::to_string(s.window) + (s.causal ? " (looking back only)" : "") +
+            (s.sinks > 0 ? ", " + std::to_string(s.sinks) + " sink token" + (s.sinks == 1 ? "" : "s") : "") +
+            ".";
+  if (s.alibi)
+    text += "\nALiBi: each head adds −m·|i − j| to its scaled scores, m = 2^(−8h/H) for head h = 1 … H.";
   return text;
 }
 
@@ -124,8 +133,8 @@ std::string script_inputs(const Scene& s, const Lang& L) {
   std::string py;
   const char* what = L.torch ? "PyTorch" : "NumPy";
   py += "#!/usr/bin/env python3\n";
-  py += std::string("\"\"\"An Attention Lab scene in ") + what +
-        ": Y = softmax(Q Kᵀ / s + M) V, step by step.\n\n";
+  py += std::string("\"\"\"An Attention Lab scene in ") + what + ": Y = softmax(Q Kᵀ / s + " +
+        (s.alibi ? "B + " : "") + "M) V, step by step.\n\n";
   py += script_summary(s) + "\n\n";
   py += std::string("Run it to print the weights and the output, or import / exec it: `weights` (n×n") +
         (s.heads > 1 ? ", the mean over heads" : "") + ") and\n`output` (n×" +
@@ -242,8 +251,8 @@ std::string rope_step(const Scene& s, const Lang& L) {
     py += "# Each head's columns turn on their own, as a head of size d_k/h.\n";
     py += std::string("Q_rope = ") + L.cat() +
           "([rope(Q[:, t * d_head:(t + 1) * d_head]) for t in range(h)], " + L.axis1() + ")\n";
-    py += std::string("K_rope = ") + L.cat() +
-          "([rope(K[:, t * d_head:(t + 1) * d_head]) for t in range(h)], " + L.axis1() + ")\n\n";
+    py += std::string("K_rope = ") + L.cat() + "([rope(K[:, t * d_head:(t + 1) * d_head]) for t in range(" +
+          (s.kv() == s.heads ? "h" : "kv_heads") + ")], " + L.axis1() + ")\n\n";
   }
   return py;
 }
@@ -281,6 +290,15 @@ std::string mask_step(const Scene& s, const Lang& L) {
               : "allowed &= np.tril(np.ones((n, n), dtype=bool))  # causal: token i sees tokens 0..i only\n";
   else
     py += "# (causal: off, so every token may see every token)\n";
+  if (s.window > 0) {
+    const char* abs = L.torch ? "torch.abs" : "np.abs";
+    py += "window, sinks = " + std::to_string(s.window) + ", " + std::to_string(s.sinks) +
+          "  # sliding window w; keys j < sinks stay visible whatever the window\n";
+    py +=
+        s.causal
+            ? "allowed &= (j < sinks) | ((i - j >= 0) & (i - j < window))  # 0 ≤ i − j < w: looks back only\n"
+            : std::string("allowed &= (j < sinks) | (") + abs + "(i - j) < window)  # |i − j| < w\n";
+  }
   if (s.mask.size()) {
     py += std::string("mask = ") + (L.torch ? "torch.tensor(" : "np.array(") + py_mask_rows(s.mask) +
           ")  # the custom mask: 1 = may attend\n";
@@ -289,6 +307,26 @@ std::string mask_step(const Scene& s, const Lang& L) {
     py += "# (no custom mask)\n";
   }
   return py + "\n";
+}
+
+// i, j: the query and key positions as a column and a row (the window and ALiBi use them).
+std::string positions_step(const Scene& s, const Lang& L) {
+  if (s.window == 0 && !s.alibi) return {};
+  return L.torch ? "i, j = torch.arange(n)[:, None], torch.arange(n)[None, :]  # query, key positions\n\n"
+                 : "i, j = np.arange(n)[:, None], np.arange(n)[None, :]  # query, key positions\n\n";
+}
+
+// ALiBi (Press et al. 2022): the bias of head t (0-based) of h.
+std::string alibi_step(const Scene& s, const Lang& L) {
+  if (!s.alibi) return {};
+  std::string py =
+      "# --- ALiBi: head t adds B_t(i, j) = −m_t·|i − j| to its scaled scores, with the slopes\n";
+  py += "# m_t = 2^(−8(t+1)/h): a geometric sequence (Press et al. 2022, \"Train Short, Test Long\")\n";
+  py += "def alibi_bias(t, h):\n";
+  py += "    m = 2.0 ** (-8.0 * (t + 1) / h)\n";
+  py += std::string("    return -m * ") + (L.torch ? "torch.abs(i - j).to(torch.float64)" : "np.abs(i - j)") +
+        "  # n×n\n\n\n";
+  return py;
 }
 
 // (4) row-softmax over the allowed cells, with the app's rule for fully masked rows. `indent` is
@@ -343,9 +381,18 @@ std::string single_head_script(const Scene& s, const Lang& L) {
   py += s.rope_on ? "scores = Q_rope @ K_rope.T\n\n" : "scores = Q @ K.T\n\n";
   py += scale_step(s, L);
   py += "scaled = scores / s\n\n";
+  py += positions_step(s, L);
   py += mask_step(s, L);
-  py += "# --- (4) Weights: softmax of each row of scaled + M, where M is 0 (allowed) or −∞ (masked)\n";
-  py += softmax_lines(L, "", "scaled", "weights") + "\n";
+  if (s.alibi) {
+    py += alibi_step(s, L);
+    py += "bias = alibi_bias(0, 1)  # one head: m = 2^−8\n";
+    py += "logits = scaled + bias  # scaled + B\n\n";
+    py += "# --- (4) Weights: softmax of each row of scaled + B + M, where M is 0 (allowed) or −∞ (masked)\n";
+    py += softmax_lines(L, "", "logits", "weights") + "\n";
+  } else {
+    py += "# --- (4) Weights: softmax of each row of scaled + M, where M is 0 (allowed) or −∞ (masked)\n";
+    py += softmax_lines(L, "", "scaled", "weights") + "\n";
+  }
   if (s.Wo.size() == 0) {
     py += "# --- (5) Output: output[i] = Σ_j weights[i, j] v_j, a blend of the value rows (n×d_v)\n";
     py += "output = weights @ V\n\n";
@@ -363,13 +410,23 @@ std::string single_head_script(const Scene& s, const Lang& L) {
 std::string multi_head_script(const Scene& s, const Lang& L, const std::string& why_not_mha = {}) {
   std::string py = script_inputs(s, L) + script_projections(s, L);
   py += "d_k, d_v = Q.shape[1], V.shape[1]\n";
-  py += "h = " + std::to_string(s.heads) +
-        "  # heads: head t uses columns [t·d_k/h, (t+1)·d_k/h) of Q and K, [t·d_v/h, …) of V\n";
-  py += "d_head, dv_head = d_k // h, d_v // h\n\n";
+  if (s.kv() == s.heads) {
+    py += "h = " + std::to_string(s.heads) +
+          "  # heads: head t uses columns [t·d_k/h, (t+1)·d_k/h) of Q and K, [t·d_v/h, …) of V\n";
+    py += "kv_heads = h  # one K/V per head\n";
+  } else {
+    py += "h = " + std::to_string(s.heads) + "  # heads: head t uses columns [t·d_k/h, (t+1)·d_k/h) of Q\n";
+    py += "kv_heads = " + std::to_string(s.kv()) +
+          "  # grouped-query attention: K and V hold kv_heads groups, head t reads group t // (h // "
+          "kv_heads)\n";
+  }
+  py += "d_head, dv_head = d_k // h, d_v // kv_heads\n\n";
   if (!why_not_mha.empty()) py += "# (Not nn.MultiheadAttention: " + why_not_mha + ")\n\n";
   if (s.rope_on) py += rope_step(s, L);
   py += scale_step(s, L) + "\n";
+  py += positions_step(s, L);
   py += mask_step(s, L);
+  py += alibi_step(s, L);
   py += "\ndef softmax_rows(scaled):\n";
   py +=
       "    \"\"\"(4) Softmax of each row of scaled + M, where M is 0 (allowed) or −∞ (masked). n×n.\"\"\"\n";
@@ -379,14 +436,22 @@ std::string multi_head_script(const Scene& s, const Lang& L, const std::string& 
   const char* k = s.rope_on ? "K_rope" : "K";
   py += "head_scores, head_weights, head_outputs = [], [], []\n";
   py += "for t in range(h):\n";
-  py += "    cols = slice(t * d_head, (t + 1) * d_head)  # head t's query and key columns\n";
-  py += "    vcols = slice(t * dv_head, (t + 1) * dv_head)  # its value columns\n";
-  py += std::string("    scores_t = ") + q + "[:, cols] @ " + k + "[:, cols].T  # (1) n×n\n";
-  py += "    weights_t = softmax_rows(scores_t / s)  # (2) scaled, (4) weights: n×n\n";
+  py += "    cols = slice(t * d_head, (t + 1) * d_head)  # head t's query columns\n";
+  if (s.kv() == s.heads) {
+    py += "    kcols, vcols = cols, slice(t * dv_head, (t + 1) * dv_head)  # its key and value columns\n";
+  } else {
+    py += "    g = t // (h // kv_heads)  # the K/V group head t shares (torch.repeat_interleave's order)\n";
+    py += "    kcols, vcols = slice(g * d_head, (g + 1) * d_head), slice(g * dv_head, (g + 1) * dv_head)\n";
+  }
+  py += std::string("    scores_t = ") + q + "[:, cols] @ " + k + "[:, kcols].T  # (1) n×n\n";
+  py += s.alibi
+            ? "    weights_t = softmax_rows(scores_t / s + alibi_bias(t, h))  # (2) scaled + B, (4) weights\n"
+            : "    weights_t = softmax_rows(scores_t / s)  # (2) scaled, (4) weights: n×n\n";
   py += "    head_scores.append(scores_t)\n";
   py += "    head_weights.append(weights_t)\n";
-  py += "    head_outputs.append(weights_t @ V[:, vcols])  # (5) Y_t = A_t V_t: n×d_v/h\n\n";
-  py += "# --- Concatenate the heads' outputs: [Y_0 | … | Y_{h−1}] (n×d_v)\n";
+  py += "    head_outputs.append(weights_t @ V[:, vcols])  # (5) Y_t = A_t V_t: n×dv_head\n\n";
+  py += std::string("# --- Concatenate the heads' outputs: [Y_0 | … | Y_{h−1}] (n×") +
+        (s.kv() == s.heads ? "d_v" : "h·dv_head") + ")\n";
   py += std::string("concat = ") + L.cat() + "(head_outputs, " + L.axis1() + ")\n";
   py += s.Wo.size() ? "output = concat @ Wo  # the output map (n×d_out)\n"
                     : "output = concat  # (no output map Wo)\n";
@@ -407,6 +472,10 @@ std::string mha_misfit(const Scene& s) {
     return "its input has E = d_k columns, here d_model = " + std::to_string(s.X.cols()) + ".";
   if (s.mode == Mode::Projected && s.rope_on)
     return "RoPE turns Q and K between its projection and attention.";
+  if (s.kv() != s.heads)
+    return "its heads each have their own K and V; here " + std::to_string(s.heads) + " heads share " +
+           std::to_string(s.kv()) + " K/V group" + (s.kv() == 1 ? "" : "s") + ".";
+  if (s.alibi) return "ALiBi adds a different bias to each head's scores.";
   return {};
 }
 
@@ -429,7 +498,7 @@ std::string mha_script(const Scene& s) {
     py += "# multiplied by √(E/h) / s.\n";
     py += "q_factor = math.sqrt(d_head) / s\n";
   }
-  py += "\n" + mask_step(s, L);
+  py += "\n" + positions_step(s, L) + mask_step(s, L);
   py += "# --- (1)–(5) per head, concat and output map, in one module\n";
   py += "mha = nn.MultiheadAttention(E, h, bias=False, batch_first=True, dtype=torch.float64)\n";
   py += "with torch.no_grad():\n";

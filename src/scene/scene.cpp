@@ -270,6 +270,23 @@ const KeySpec kKeys[] = {
     // Version 2: rotary position embedding.
     {"rope", 2, [](const json& v, Scene* s) { return read_rope(v, &s->rope_on, &s->rope); },
      [](const Scene& s, ordered_json* v) { return put(s.rope_on, v, rope_json(s.rope)); }},
+    // Version 2: grouped-query attention, sliding window with sinks, ALiBi.
+    {"kv_heads", 2,
+     [](const json& v, Scene* s) {
+       const std::string e = read_int(v, "kv_heads", &s->kv_heads);
+       // 0 means "not given" in a Scene, so a written 0 cannot be stored as one.
+       return e.empty() && s->kv_heads == 0
+                  ? std::string(
+                        "kv_heads: must be at least 1 (leave the key out for one K/V per head), got 0")
+                  : e;
+     },
+     [](const Scene& s, ordered_json* v) { return put(s.kv_heads != 0, v, s.kv_heads); }},
+    {"window", 2, [](const json& v, Scene* s) { return read_int(v, "window", &s->window); },
+     [](const Scene& s, ordered_json* v) { return put(s.window != 0, v, s.window); }},
+    {"sinks", 2, [](const json& v, Scene* s) { return read_int(v, "sinks", &s->sinks); },
+     [](const Scene& s, ordered_json* v) { return put(s.sinks != 0, v, s.sinks); }},
+    {"alibi", 2, [](const json& v, Scene* s) { return read_bool(v, "alibi", &s->alibi); },
+     [](const Scene& s, ordered_json* v) { return put(s.alibi, v, true); }},
 };
 
 const KeySpec* find_key(const std::string& name) {
@@ -353,17 +370,32 @@ std::string validate(const Scene& s) {
              std::to_string(kMaxTokenBytes);
     if (!json_text::valid_utf8(s.tokens[i])) return where + " is not valid UTF-8";
   }
+  // --- grouped-query attention: H_kv divides h (its shapes are checked with the vectors) ---
+  if (s.kv_heads != 0 && (s.kv_heads < 1 || s.heads < 1 || s.kv_heads > s.heads || s.heads % s.kv_heads != 0))
+    return "kv_heads: must divide heads = " + std::to_string(s.heads) + " (1 = multi-query, " +
+           std::to_string(s.heads) + " = one K/V per head), got " + std::to_string(s.kv_heads);
+  // K's columns: d_k, or with H_kv < h groups d_k/h × H_kv (when h divides d_k; else the heads rule
+  // below names the problem).
+  const long long d_q = s.mode == Mode::Direct ? s.Q.cols() : s.Wq.cols();
+  const bool grouped = s.kv() != s.heads && s.heads >= 1 && d_q % s.heads == 0;
+  const long long d_key = grouped ? d_q / s.heads * s.kv() : d_q;
+  const std::string key_why = grouped ? " (d_k/h × kv_heads = " + std::to_string(d_q / s.heads) + " × " +
+                                            std::to_string(s.kv()) + ": one key per K/V group)"
+                                      : std::string();
   // --- vectors ---
   const std::string per_token = " (one per token)";
   if (s.mode == Mode::Direct) {
     if (auto e = check_matrix("Q", s.Q, n, per_token, -1, ""); !e.empty()) return e;
-    if (auto e = check_matrix("K", s.K, n, per_token, s.Q.cols(), " (d_k, from Q)"); !e.empty()) return e;
+    if (auto e = check_matrix("K", s.K, n, per_token, d_key, grouped ? key_why : " (d_k, from Q)");
+        !e.empty())
+      return e;
     if (auto e = check_matrix("V", s.V, n, per_token, -1, ""); !e.empty()) return e;
   } else {
     if (auto e = check_matrix("X", s.X, n, per_token, -1, ""); !e.empty()) return e;
     const std::string per_dim = " (d_model, the columns of X)";
     if (auto e = check_matrix("Wq", s.Wq, s.X.cols(), per_dim, -1, ""); !e.empty()) return e;
-    if (auto e = check_matrix("Wk", s.Wk, s.X.cols(), per_dim, s.Wq.cols(), " (d_k, from Wq)"); !e.empty())
+    if (auto e = check_matrix("Wk", s.Wk, s.X.cols(), per_dim, d_key, grouped ? key_why : " (d_k, from Wq)");
+        !e.empty())
       return e;
     if (auto e = check_matrix("Wv", s.Wv, s.X.cols(), per_dim, -1, ""); !e.empty()) return e;
   }
@@ -383,12 +415,20 @@ std::string validate(const Scene& s) {
   const int d_k = s.d_k(), d_v = s.d_v();
   if (s.heads < 1 || s.heads > kMaxHeads)
     return "heads: must be 1 to " + std::to_string(kMaxHeads) + ", got " + std::to_string(s.heads);
-  if (d_k % s.heads != 0 || d_v % s.heads != 0)
+  if (s.kv() == s.heads && (d_k % s.heads != 0 || d_v % s.heads != 0))
     return "heads: " + std::to_string(s.heads) + " does not divide d_k = " + std::to_string(d_k) +
            " and d_v = " + std::to_string(d_v) + " (each head takes d_k/h and d_v/h columns)";
+  if (s.kv() != s.heads && d_k % s.heads != 0)
+    return "heads: " + std::to_string(s.heads) + " does not divide d_k = " + std::to_string(d_k) +
+           " (each head takes d_k/h query columns)";
+  if (s.kv() != s.heads && d_v % s.kv() != 0)
+    return "kv_heads: " + std::to_string(s.kv()) + " does not divide d_v = " + std::to_string(d_v) +
+           " (each K/V group takes d_v/kv_heads value columns)";
   if (s.Wo.size() != 0) {
-    const std::string why = s.mode == Mode::Direct ? " (d_v, the columns of V)" : " (d_v, the columns of Wv)";
-    if (auto e = check_matrix("Wo", s.Wo, d_v, why, -1, ""); !e.empty()) return e;
+    const std::string why = s.kv() != s.heads        ? " (h·d_v/kv_heads, the concat's columns)"
+                            : s.mode == Mode::Direct ? " (d_v, the columns of V)"
+                                                     : " (d_v, the columns of Wv)";
+    if (auto e = check_matrix("Wo", s.Wo, s.concat_dim(), why, -1, ""); !e.empty()) return e;
     static_assert(kMaxOutDim == kMaxDim, "check_matrix limits Wo's columns (d_out) to kMaxDim");
   }
   // --- rotary position embedding (version 2), per head ---
@@ -401,6 +441,18 @@ std::string validate(const Scene& s) {
       return "rope: each head's size must be even to form pairs (d_k = " + std::to_string(d_k) +
              (s.heads > 1 ? ", d_k/h = " + std::to_string(d_k / s.heads) : std::string()) + ")";
   }
+  // --- sliding window, sinks, ALiBi (version 2) ---
+  if (s.window < 0 || s.window > kMaxTokens)
+    return "window: must be 0 (none) or a width of 1 to " + std::to_string(kMaxTokens) + " tokens, got " +
+           std::to_string(s.window);
+  if (s.sinks < 0 || s.sinks > kMaxTokens)
+    return "sinks: must be 0 to " + std::to_string(kMaxTokens) + " tokens, got " + std::to_string(s.sinks);
+  if (s.sinks > 0 && s.window == 0)
+    return "sinks: sink tokens stay visible past a sliding window; give \"window\" too (without one every "
+           "key "
+           "is visible and sinks change nothing)";
+  if (s.alibi && s.rope_on)
+    return "alibi: ALiBi replaces position embeddings; give \"rope\" or \"alibi\", not both";
   return {};
 }
 

@@ -34,6 +34,7 @@ constexpr int kMaxHeads = 16;                     // h
 constexpr int kMaxOutDim = 256;                   // d_out, the columns of Wo
 constexpr double kMaxRopeBase = 1e12;             // rope.base within (1, 1e12]
 constexpr int kMaxRopeOffset = 100000;            // rope.offset within 0 … 100000
+// window and sinks: 0 … kMaxTokens (a window of n or more hides nothing)
 
 // The newest scene version this code reads and writes ("version": 1 … kSceneVersion).
 constexpr int kSceneVersion = 2;
@@ -54,10 +55,18 @@ struct Scene {
   // Version 2: rotary position embedding of Q and K after any projection (core/rope.hpp).
   bool rope_on = false;             // the "rope" key is present
   attn::Rope rope;                  // base, layout, offset (position of token 0)
+  // Version 2: the variants current models use (core/heads.hpp, core/attention.hpp, core/alibi.hpp).
+  int kv_heads = 0;                 // H_kv, dividing heads: K and V have H_kv groups of d_k/h and d_v/H_kv
+                                    //   columns, head t uses group ⌊t / (h / H_kv)⌋; 0 = not given (= heads)
+  int window = 0;                   // sliding window w: causal 0 ≤ i − j < w, else |i − j| < w; 0 = none
+  int sinks = 0;                    // keys j < sinks stay visible past the window (needs a window)
+  bool alibi = false;               // ALiBi: head h of H adds −2^(−8h/H)·|i − j| to its scaled scores
 
   int n() const { return static_cast<int>(tokens.size()); }
-  int d_k() const;
-  int d_v() const;
+  int d_k() const;  // the queries' columns (Q, or Wq): h heads of d_k/h
+  int d_v() const;  // the values' columns (V, or Wv): H_kv groups of d_v/H_kv
+  int kv() const { return kv_heads > 0 ? kv_heads : heads; }  // H_kv (heads when not given)
+  int concat_dim() const { return kv() > 0 ? d_v() / kv() * heads : d_v(); }  // h·d_v/H_kv: Wo's rows
 };
 
 // Either a scene or an error naming the field and the reason.

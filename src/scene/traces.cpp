@@ -1,9 +1,11 @@
 // traces.cpp — JSON of the step-by-step passes (see traces.hpp).
 #include "scene/traces.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/alibi.hpp"
 #include "scene/json_text.hpp"
 
 namespace scene {
@@ -23,12 +25,22 @@ std::string dump(const ordered_json& j) {
 
 }  // namespace
 
-attn::Options options_of(const Scene& s) {
+attn::Options options_of(const Scene& s, int head) {
   attn::Options options;
   options.scale = s.scale;
   options.causal = s.causal;
   options.mask = s.mask;
+  options.window = s.window;
+  options.sinks = s.sinks;
+  if (s.alibi) options.alibi_slope = attn::alibi_slope(head, std::max(s.heads, 1));
   return options;
+}
+
+attn::HeadsOptions heads_options_of(const Scene& s) {
+  attn::HeadsOptions variants;
+  variants.kv_heads = s.kv();
+  variants.alibi = s.alibi;
+  return variants;
 }
 
 std::string online_step_json(const attn::OnlineStep& step) {
@@ -50,10 +62,14 @@ std::string online_step_json(const attn::OnlineStep& step) {
   return dump(j);
 }
 
-std::string decode_step_json(const attn::DecodeStep& step) {
+std::string decode_step_json(const attn::DecodeStep& step, bool with_policy) {
   ordered_json j;
   j["t"] = step.t;
   j["cache_len"] = step.cache_len;
+  if (with_policy) {
+    j["kept"] = step.kept;
+    j["evicted"] = step.evicted;
+  }
   j["weights"] = row_json(step.weights, 0);
   j["output"] = row_json(step.output, 0);
   return dump(j);

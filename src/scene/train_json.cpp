@@ -91,7 +91,7 @@ GradInput parse_grad_input(std::string_view text) {
     r.error = s.error;
     return r;
   }
-  const Eigen::Index d_out = s.scene->Wo.size() ? s.scene->Wo.cols() : s.scene->d_v();
+  const Eigen::Index d_out = s.scene->Wo.size() ? s.scene->Wo.cols() : s.scene->concat_dim();
   r.error = read_target(target_value, s.scene->n(), d_out, &r.target);
   if (r.error.empty()) r.scene = std::move(s.scene);
   return r;

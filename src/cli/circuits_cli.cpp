@@ -1,0 +1,266 @@
+// circuits_cli.cpp — --train induction|mixed, --eval, --grad MODEL --text (circuits_cli.hpp).
+#include "cli/circuits_cli.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model.hpp"
+#include "core/model_train.hpp"
+#include "scene/model_export.hpp"
+#include "scene/model_json.hpp"
+#include "scene/scene.hpp"
+
+namespace cli {
+namespace {
+
+constexpr int kExitBadInput = 2;
+constexpr int kExitUsage = 1;
+constexpr std::size_t kMaxTextBytes = 4096;
+
+int usage(const std::string& message) {
+  std::fprintf(stderr, "attention-lab-cli: %s (see --help)\n", message.c_str());
+  return kExitUsage;
+}
+
+int bad_input(const std::string& message) {
+  std::fprintf(stderr, "attention-lab-cli: %s\n", message.c_str());
+  return kExitBadInput;
+}
+
+int print(const std::string& out) {
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fputc('\n', stdout);
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+// A whole number lo … hi written with digits only.
+bool parse_whole(const std::string& text, unsigned long long lo, unsigned long long hi,
+                 unsigned long long* out) {
+  if (text.empty() || text.size() > 20) return false;
+  unsigned long long value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    const unsigned long long digit = static_cast<unsigned long long>(c - '0');
+    if (value > (~0ull - digit) / 10) return false;
+    value = value * 10 + digit;
+  }
+  *out = value;
+  return value >= lo && value <= hi;
+}
+
+bool parse_number(const std::string& text, double* out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  *out = std::strtod(text.c_str(), &end);
+  return *end == '\0' && errno == 0;
+}
+
+// The model file: at most 8 MiB (+1 byte, so parse_model can say it is too large).
+bool read_file(const std::string& path, std::string* text, std::string* error) {
+  std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!file) {
+    *error = "input: cannot open " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  char buffer[1 << 16];
+  bool ok = true;
+  while (text->size() <= scene::kMaxInputBytes) {
+    const std::size_t got = std::fread(buffer, 1, sizeof buffer, file);
+    text->append(buffer, got);
+    if (got < sizeof buffer) {
+      ok = !std::ferror(file);
+      break;
+    }
+  }
+  if (file != stdin) std::fclose(file);
+  if (!ok) *error = "input: cannot read " + path;
+  return ok;
+}
+
+struct Options {
+  int indent = 2;
+  std::string train_task, eval_path, grad_path, text, export_kind;
+  bool have_text = false;
+  std::vector<std::string> ablate;
+  // --train's values, checked after the loop so that each message can name its field.
+  std::string steps, seed, layers, heads, d_model, n_ctx, batch, lr, optimizer, weight_decay;
+};
+
+int run_train(const Options& o) {
+  if (!o.eval_path.empty() || !o.grad_path.empty() || o.have_text || !o.ablate.empty() ||
+      !o.export_kind.empty())
+    return usage("--train takes no --eval, --grad, --text, --ablate or --export");
+  attn::model::TrainConfig c;
+  const std::optional<attn::model::Task> task = attn::model::parse_task(o.train_task);
+  if (!task) return bad_input("task: unknown task \"" + o.train_task + "\" (induction, mixed)");
+  c.task = *task;
+  unsigned long long v = 0;
+  const std::string steps_range = "1 to " + std::to_string(attn::model::kMaxTrainSteps);
+  if (o.steps.empty()) return bad_input("steps: --train needs --steps N (" + steps_range + ")");
+  if (!parse_whole(o.steps, 1, attn::model::kMaxTrainSteps, &v))
+    return bad_input("steps: must be a whole number from " + steps_range + ", got " + o.steps);
+  const int steps = static_cast<int>(v);
+  if (o.seed.empty()) return bad_input("seed: --train needs --seed S (a whole number >= 0)");
+  if (!parse_whole(o.seed, 0, ~0ull, &v))
+    return bad_input("seed: must be a whole number from 0 to 18446744073709551615, got " + o.seed);
+  c.seed = v;
+  // Sizes: whole numbers (their ranges are check_train_config's, which words the message).
+  const std::pair<const std::string*, int*> sizes[] = {{&o.layers, &c.dims.layers},
+                                                       {&o.heads, &c.dims.heads},
+                                                       {&o.d_model, &c.dims.d_model},
+                                                       {&o.n_ctx, &c.dims.n_ctx},
+                                                       {&o.batch, &c.batch}};
+  const char* names[] = {"layers", "heads", "d_model", "n_ctx", "batch"};
+  for (std::size_t k = 0; k < 5; ++k) {
+    const std::string& text = *sizes[k].first;
+    if (text.empty()) continue;
+    if (!parse_whole(text, 0, 1000000, &v))
+      return bad_input(std::string(names[k]) + ": must be a whole number, got " + text);
+    *sizes[k].second = static_cast<int>(v);
+  }
+  if (!o.lr.empty() && !parse_number(o.lr, &c.lr))
+    return bad_input("lr: must be a number above 0 and at most 1, got " + o.lr);
+  if (!o.optimizer.empty()) {
+    if (o.optimizer != "adam" && o.optimizer != "adamw")
+      return bad_input("optimizer: must be adamw or adam, got " + o.optimizer);
+    c.optimizer = o.optimizer == "adam" ? attn::model::Optimizer::Adam : attn::model::Optimizer::AdamW;
+  }
+  if (!o.weight_decay.empty()) {
+    if (c.optimizer != attn::model::Optimizer::AdamW)
+      return bad_input("weight_decay: goes with --optimizer adamw (Adam has none)");
+    if (!parse_number(o.weight_decay, &c.weight_decay))
+      return bad_input("weight_decay: must be a number from 0 to 1, got " + o.weight_decay);
+  }
+  if (const std::string e = attn::model::check_train_config(c); !e.empty()) return bad_input(e);
+  attn::model::ModelTrainer trainer(c);
+  for (int k = 0; k < steps; ++k) trainer.step();
+  return print(scene::model_train_json(trainer, o.indent));
+}
+
+// --eval and --grad: the model, the text's tokens, the ablation.
+int run_model(const Options& o) {
+  const bool eval = !o.eval_path.empty();
+  if (eval && !o.grad_path.empty()) return usage("give --eval or --grad, not both");
+  if (!o.have_text) return usage(std::string(eval ? "--eval" : "--grad") + " MODEL needs --text T");
+  if (!o.export_kind.empty() && (!eval || o.export_kind != "pytorch"))
+    return usage("--export with a model: --eval MODEL --text T --export pytorch");
+  std::string file, error;
+  if (!read_file(eval ? o.eval_path : o.grad_path, &file, &error)) return bad_input(error);
+  const scene::ModelParse parsed = scene::parse_model(file);
+  if (!parsed.ok()) return bad_input(parsed.error);
+  const attn::model::Model& m = *parsed.model;
+  if (o.text.size() > kMaxTextBytes) return bad_input("text: longer than 4096 bytes");
+  const std::vector<int> tokens = attn::model::tokenize(m, o.text, &error);
+  if (!error.empty()) return bad_input(error);
+  if (tokens.empty()) return bad_input("text: empty (give at least one symbol)");
+  if (static_cast<int>(tokens.size()) > m.n_ctx())
+    return bad_input("text: " + std::to_string(tokens.size()) +
+                     " tokens, more than the model's n_ctx = " + std::to_string(m.n_ctx()));
+  const attn::model::Ablation ablation = scene::parse_ablation(o.ablate, m, &error);
+  if (!error.empty()) return bad_input(error);
+  const attn::model::Forward f = attn::model::forward(m, tokens, ablation);
+  if (!o.export_kind.empty()) {
+    const std::string script = scene::model_pytorch_script(m, tokens, ablation);
+    std::fwrite(script.data(), 1, script.size(), stdout);
+    return std::fflush(stdout) == 0 ? 0 : 1;
+  }
+  if (eval) return print(scene::eval_json(m, f, ablation, o.indent));
+  const attn::model::TokenLoss loss = attn::model::next_token_loss(f.logits, tokens);
+  attn::model::Model grads = attn::model::zeros_like(m);
+  attn::model::backward(m, f, loss.d_logits, grads);
+  return print(scene::model_grad_json(grads, loss.value, o.indent));
+}
+
+}  // namespace
+
+bool is_circuits_command(int argc, char** argv) {
+  bool circuits = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "-h" || a == "--help") return false;  // main's --help
+    if (a == "--eval" || a == "--text" || a == "--ablate" || a == "--layers" || a == "--d-model" ||
+        a == "--n-ctx" || a == "--batch" || a == "--weight-decay")
+      circuits = true;
+    if (a == "--train" && i + 1 < argc && attn::model::parse_task(argv[i + 1])) circuits = true;
+  }
+  return circuits;
+}
+
+int circuits_main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--compact") {
+      o.indent = -1;
+      continue;
+    }
+    std::string* slot = a == "--train"          ? &o.train_task
+                        : a == "--eval"         ? &o.eval_path
+                        : a == "--grad"         ? &o.grad_path
+                        : a == "--text"         ? &o.text
+                        : a == "--export"       ? &o.export_kind
+                        : a == "--steps"        ? &o.steps
+                        : a == "--seed"         ? &o.seed
+                        : a == "--layers"       ? &o.layers
+                        : a == "--heads"        ? &o.heads
+                        : a == "--d-model"      ? &o.d_model
+                        : a == "--n-ctx"        ? &o.n_ctx
+                        : a == "--batch"        ? &o.batch
+                        : a == "--lr"           ? &o.lr
+                        : a == "--optimizer"    ? &o.optimizer
+                        : a == "--weight-decay" ? &o.weight_decay
+                                                : nullptr;
+    if (!slot && a != "--ablate")
+      return usage(std::string(a.size() > 1 && a[0] == '-' ? "unknown option " : "unexpected argument ") +
+                   argv[i] + " with the model's commands");
+    if (i + 1 >= argc) return usage(std::string(argv[i]) + " needs a value");
+    const std::string value = argv[++i];
+    if (a == "--ablate") {
+      o.ablate.push_back(value);
+    } else {
+      *slot = value;
+      if (a == "--text") o.have_text = true;
+    }
+  }
+  if (!o.train_task.empty()) return run_train(o);
+  if (!o.steps.empty() || !o.seed.empty() || !o.layers.empty() || !o.heads.empty() || !o.d_model.empty() ||
+      !o.n_ctx.empty() || !o.batch.empty() || !o.lr.empty() || !o.optimizer.empty() ||
+      !o.weight_decay.empty())
+    return usage(
+        "--steps, --seed, --layers, --heads, --d-model, --n-ctx, --batch, --lr, --optimizer, "
+        "--weight-decay go with --train");
+  if (o.eval_path.empty() && o.grad_path.empty())
+    return usage("--text and --ablate go with --eval MODEL or --grad MODEL");
+  return run_model(o);
+}
+
+const char* circuits_help() {
+  return "  --train induction|mixed --steps N --seed S [--layers L] [--heads H] [--d-model D]\n"
+         "                    [--n-ctx N] [--batch B] [--lr X] [--optimizer adamw|adam] [--weight-decay W]\n"
+         "                    train an attention-only transformer (embeddings, L = 1-3 layers of H = 1-4\n"
+         "                    heads, unembedding; defaults 2 x 2, d_model 32, n_ctx 32, batch 16, AdamW\n"
+         "                    lr 0.01, weight decay 0.01) on repeated random sequences (induction) or\n"
+         "                    repeats at random places (mixed); prints {\"config\",\"loss\",\"in_context\",\n"
+         "                    \"first_copy_loss\",\"second_copy_loss\",\"heads\": [{\"layer\",\"head\",\n"
+         "                    "
+         "\"prefix_matching\",\"previous_token\"}],\"composition\",\"composition_per_step\",\n"
+         "                    \"formed_at\",\"model\"}, every measure per step\n"
+         "  --eval MODEL --text T [--ablate L.H ...]\n"
+         "                    run a model (JSON: vocab, n_ctx, d_model, W_E, W_pos, layers, W_U) on the\n"
+         "                    text: {\"tokens\",\"logits\",\"loss\",\"weights\" (per layer, per head),\n"
+         "                    \"per_token_loss\",\"predicted\",\"p_predicted\",\"ablated\"}; --ablate 1.0\n"
+         "                    switches off head 0 of layer 1 (its output zeroed); with --export pytorch,\n"
+         "                    a PyTorch script that rebuilds the model (TransformerLens's names) and\n"
+         "                    prints the same {\"tokens\",\"logits\",\"loss\"}\n"
+         "  --grad MODEL --text T [--ablate L.H ...]\n"
+         "                    the gradient of the text's mean next-token loss for every weight, under\n"
+         "                    the weight's own name: {\"loss\",\"W_E\",\"W_pos\",\"layers\",\"W_U\"}\n";
+}
+
+}  // namespace cli

@@ -1,0 +1,399 @@
+// model_json.cpp — the model contract read and written, --eval / --grad / --train output
+// (model_json.hpp).
+#include "scene/model_json.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <set>
+#include <utility>
+
+#include "scene/json_text.hpp"
+#include "scene/scene.hpp"  // kMaxInputBytes, kMaxTokenBytes
+
+namespace scene {
+namespace {
+
+using json = json_text::json;
+using ordered_json = json_text::ordered_json;
+using attn::Matrix;
+namespace model = attn::model;
+
+std::string n_str(long long v) {
+  return std::to_string(v);
+}
+
+// `field` must be a rows×cols matrix of finite numbers, |x| ≤ kMaxModelWeight.
+std::string read_matrix(const json& v, const std::string& field, long long rows, long long cols, Matrix* out,
+                        const std::string& shape) {
+  if (!v.is_array()) return field + ": expected " + shape + " rows, got " + json_text::type_name(v);
+  if (static_cast<long long>(v.size()) != rows)
+    return field + ": has " + n_str(static_cast<long long>(v.size())) + " rows, expected " + shape;
+  out->resize(rows, cols);
+  for (long long i = 0; i < rows; ++i) {
+    const json& row = v[static_cast<std::size_t>(i)];
+    const std::string where = field + ": row " + n_str(i);
+    if (!row.is_array()) return where + " is not an array (got " + json_text::type_name(row) + ")";
+    if (static_cast<long long>(row.size()) != cols)
+      return where + " has " + n_str(static_cast<long long>(row.size())) + " entries, expected " + shape;
+    for (long long j = 0; j < cols; ++j) {
+      const json& x = row[static_cast<std::size_t>(j)];
+      const std::string at = where + ", entry " + n_str(j);
+      if (!x.is_number()) return at + " is not a finite number (got " + json_text::type_name(x) + ")";
+      const double value = x.get<double>();
+      if (!std::isfinite(value) || std::abs(value) > kMaxModelWeight)
+        return at + " has magnitude above the limit of 1e4";
+      (*out)(i, j) = value;
+    }
+  }
+  return {};
+}
+
+// A whole number lo … hi under `key`.
+std::string read_size(const json& doc, const char* key, int lo, int hi, int* out) {
+  const auto it = doc.find(key);
+  if (it == doc.end()) return std::string(key) + ": missing";
+  if (!it->is_number_integer() || it->get<long long>() < lo || it->get<long long>() > hi)
+    return std::string(key) + ": must be a whole number from " + n_str(lo) + " to " + n_str(hi);
+  *out = static_cast<int>(it->get<long long>());
+  return {};
+}
+
+ordered_json matrix_rows(const Matrix& m) {
+  return json_text::matrix_json(m);
+}
+
+// `nested` (an object dumped with `indent`) placed as the value of the last key of `head` (an
+// object dumped with the same indent, without that key): one level deeper, as train_json does.
+std::string splice(const ordered_json& head_object, const char* key, const std::string& nested, int indent) {
+  std::string head = json_text::dump(head_object, indent);
+  head.resize(head.rfind('}'));
+  while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
+  const std::string comma = head_object.empty() ? "" : ",";
+  if (indent < 0) return head + comma + "\"" + key + "\":" + nested + "}";
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  std::string deeper;
+  for (char c : nested) deeper += c == '\n' ? "\n" + pad : std::string(1, c);
+  return head + comma + "\n" + pad + "\"" + key + "\": " + deeper + "\n}";
+}
+
+// [{"heads": [{"W_Q", "W_K", "W_V", "W_O"} …]} …]: the weights of a model, or their gradients.
+ordered_json layers_json(const model::Model& m) {
+  ordered_json layers = ordered_json::array();
+  for (const model::Layer& layer : m.layers) {
+    ordered_json heads = ordered_json::array();
+    for (const model::Head& h : layer.heads) {
+      ordered_json head;
+      head["W_Q"] = matrix_rows(h.W_Q);
+      head["W_K"] = matrix_rows(h.W_K);
+      head["W_V"] = matrix_rows(h.W_V);
+      head["W_O"] = matrix_rows(h.W_O);
+      heads.push_back(std::move(head));
+    }
+    ordered_json l;
+    l["heads"] = std::move(heads);
+    layers.push_back(std::move(l));
+  }
+  return layers;
+}
+
+std::string ablated_name(int l, int h) {
+  return n_str(l) + "." + n_str(h);
+}
+
+}  // namespace
+
+ModelParse parse_model(std::string_view text) {
+  ModelParse r;
+  if (text.size() > kMaxInputBytes) {
+    r.error = "input: larger than the 8 MiB limit";
+    return r;
+  }
+  json_text::Parsed parsed = json_text::parse(text);
+  if (!parsed.error.empty()) {
+    r.error = parsed.error;
+    return r;
+  }
+  const json& doc = parsed.doc;
+  if (!doc.is_object()) {
+    r.error = std::string(
+                  "input: expected a JSON object (a model: vocab, n_ctx, d_model, W_E, W_pos, layers, "
+                  "W_U), got ") +
+              json_text::type_name(doc);
+    return r;
+  }
+  static const std::set<std::string> keys = {"vocab", "n_ctx", "d_model", "W_E", "W_pos", "layers", "W_U"};
+  for (const auto& item : doc.items())
+    if (!keys.count(item.key())) {
+      r.error = json_text::clip_utf8(item.key()) +
+                ": unknown key (a model has vocab, n_ctx, d_model, W_E, W_pos, layers, W_U)";
+      return r;
+    }
+  model::Model m;
+  // vocab
+  const auto vocab = doc.find("vocab");
+  if (vocab == doc.end()) {
+    r.error = "vocab: missing (the list of symbols, e.g. [\"a\", \"b\", …])";
+    return r;
+  }
+  if (!vocab->is_array() || vocab->size() < 2 || vocab->size() > static_cast<std::size_t>(model::kMaxVocab)) {
+    r.error = "vocab: must be a list of 2 to " + n_str(model::kMaxVocab) + " symbols";
+    return r;
+  }
+  std::set<std::string> seen;
+  for (std::size_t v = 0; v < vocab->size(); ++v) {
+    const json& sym = (*vocab)[v];
+    const std::string where = "vocab: symbol " + n_str(static_cast<long long>(v));
+    if (!sym.is_string()) {
+      r.error = where + " is not a string (got " + json_text::type_name(sym) + ")";
+      return r;
+    }
+    const std::string s = sym.get<std::string>();
+    if (s.empty() || s.size() > kMaxTokenBytes || !json_text::valid_utf8(s)) {
+      r.error = where + " must be 1 to " + n_str(static_cast<long long>(kMaxTokenBytes)) + " bytes of UTF-8";
+      return r;
+    }
+    if (!seen.insert(s).second) {
+      r.error = where + " (\"" + json_text::clip_utf8(s) + "\") appears twice";
+      return r;
+    }
+    m.vocab.push_back(s);
+  }
+  const long long V = static_cast<long long>(m.vocab.size());
+  int n_ctx = 0, D = 0;
+  if ((r.error = read_size(doc, "n_ctx", 4, model::kMaxContext, &n_ctx)).size()) return r;
+  if ((r.error = read_size(doc, "d_model", 1, model::kMaxModelDim, &D)).size()) return r;
+  const std::string sD = n_str(D), sV = n_str(V);
+  for (const char* key : {"W_E", "W_pos", "layers", "W_U"})
+    if (!doc.contains(key)) {
+      r.error = std::string(key) + ": missing";
+      return r;
+    }
+  if ((r.error = read_matrix(doc["W_E"], "W_E", V, D, &m.W_E, "V×d_model = " + sV + "×" + sD)).size())
+    return r;
+  if ((r.error = read_matrix(doc["W_pos"], "W_pos", n_ctx, D, &m.W_pos,
+                             "n_ctx×d_model = " + n_str(n_ctx) + "×" + sD))
+          .size())
+    return r;
+  const json& layers = doc["layers"];
+  if (!layers.is_array() || layers.empty() || layers.size() > static_cast<std::size_t>(model::kMaxLayers)) {
+    r.error = "layers: must be a list of 1 to " + n_str(model::kMaxLayers) + " layers ({\"heads\": […]})";
+    return r;
+  }
+  long long H = -1;
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    const std::string lw = "layers[" + n_str(static_cast<long long>(l)) + "]";
+    const json& layer = layers[l];
+    if (!layer.is_object() || layer.size() != 1 || !layer.contains("heads")) {
+      r.error = lw + ": must be an object with one key, \"heads\"";
+      return r;
+    }
+    const json& heads = layer["heads"];
+    if (!heads.is_array() || heads.empty() || heads.size() > static_cast<std::size_t>(model::kMaxHeads)) {
+      r.error = lw + ".heads: must be a list of 1 to " + n_str(model::kMaxHeads) + " heads";
+      return r;
+    }
+    if (H < 0) H = static_cast<long long>(heads.size());
+    if (static_cast<long long>(heads.size()) != H) {
+      r.error = lw + ".heads: has " + n_str(static_cast<long long>(heads.size())) + " heads, layer 0 has " +
+                n_str(H) + " (every layer has the same number)";
+      return r;
+    }
+    if (D % H != 0) {
+      r.error =
+          lw + ".heads: " + n_str(H) + " heads do not divide d_model = " + sD + " (d_head = d_model / heads)";
+      return r;
+    }
+    const long long dh = D / H;
+    const std::string in_shape = "d_model×d_head = " + sD + "×" + n_str(dh);
+    const std::string out_shape = "d_head×d_model = " + n_str(dh) + "×" + sD;
+    model::Layer out_layer;
+    for (std::size_t h = 0; h < heads.size(); ++h) {
+      const std::string hw = lw + ".heads[" + n_str(static_cast<long long>(h)) + "]";
+      const json& head = heads[h];
+      if (!head.is_object()) {
+        r.error = hw + ": must be an object {W_Q, W_K, W_V, W_O}";
+        return r;
+      }
+      for (const auto& item : head.items())
+        if (item.key() != "W_Q" && item.key() != "W_K" && item.key() != "W_V" && item.key() != "W_O") {
+          r.error =
+              hw + "." + json_text::clip_utf8(item.key()) + ": unknown key (a head has W_Q, W_K, W_V, W_O)";
+          return r;
+        }
+      model::Head w;
+      const std::pair<const char*, Matrix*> parts[] = {
+          {"W_Q", &w.W_Q}, {"W_K", &w.W_K}, {"W_V", &w.W_V}, {"W_O", &w.W_O}};
+      for (const auto& [name, target] : parts) {
+        if (!head.contains(name)) {
+          r.error = hw + "." + name + ": missing";
+          return r;
+        }
+        const bool is_out = std::string(name) == "W_O";
+        r.error = read_matrix(head[name], hw + "." + name, is_out ? dh : D, is_out ? D : dh, target,
+                              is_out ? out_shape : in_shape);
+        if (!r.error.empty()) return r;
+      }
+      out_layer.heads.push_back(std::move(w));
+    }
+    m.layers.push_back(std::move(out_layer));
+  }
+  if ((r.error = read_matrix(doc["W_U"], "W_U", D, V, &m.W_U, "d_model×V = " + sD + "×" + sV)).size())
+    return r;
+  r.model = std::move(m);
+  return r;
+}
+
+std::string model_to_json(const model::Model& m, int indent) {
+  ordered_json j;
+  j["vocab"] = m.vocab;
+  j["n_ctx"] = m.n_ctx();
+  j["d_model"] = m.d_model();
+  j["W_E"] = matrix_rows(m.W_E);
+  j["W_pos"] = matrix_rows(m.W_pos);
+  j["layers"] = layers_json(m);
+  j["W_U"] = matrix_rows(m.W_U);
+  return json_text::dump(j, indent);
+}
+
+model::Ablation parse_ablation(const std::vector<std::string>& specs, const model::Model& m,
+                               std::string* error) {
+  model::Ablation a;
+  a.off.assign(static_cast<std::size_t>(m.n_layers()),
+               std::vector<bool>(static_cast<std::size_t>(m.n_heads()), false));
+  for (const std::string& spec : specs) {
+    const std::size_t dot = spec.find('.');
+    const auto whole = [](const std::string& s, int* out) {
+      if (s.empty() || s.size() > 3) return false;
+      int v = 0;
+      for (char c : s) {
+        if (c < '0' || c > '9') return false;
+        v = v * 10 + (c - '0');
+      }
+      *out = v;
+      return true;
+    };
+    int l = 0, h = 0;
+    if (dot == std::string::npos || !whole(spec.substr(0, dot), &l) || !whole(spec.substr(dot + 1), &h)) {
+      *error = "ablate: \"" + json_text::clip_utf8(spec) + "\" is not LAYER.HEAD (e.g. 1.0: layer 1, head 0)";
+      return {};
+    }
+    if (l >= m.n_layers() || h >= m.n_heads()) {
+      *error = "ablate: " + spec + " names no head (the model has layers 0 to " + n_str(m.n_layers() - 1) +
+               ", heads 0 to " + n_str(m.n_heads() - 1) + ")";
+      return {};
+    }
+    a.off[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)] = true;
+  }
+  return a;
+}
+
+std::string eval_json(const model::Model& m, const model::Forward& f, const model::Ablation& a, int indent) {
+  const model::TokenLoss loss = model::next_token_loss(f.logits, f.tokens);
+  ordered_json j;
+  ordered_json tokens = ordered_json::array();
+  for (int t : f.tokens) tokens.push_back(m.vocab[static_cast<std::size_t>(t)]);
+  j["tokens"] = tokens;
+  j["logits"] = matrix_rows(f.logits);
+  j["loss"] = loss.value;
+  ordered_json weights = ordered_json::array();
+  for (const model::LayerStages& layer : f.layers) {
+    ordered_json heads = ordered_json::array();
+    for (const model::HeadStages& h : layer.heads) heads.push_back(matrix_rows(h.weights));
+    weights.push_back(std::move(heads));
+  }
+  j["weights"] = std::move(weights);
+  j["per_token_loss"] = loss.per_token;
+  ordered_json predicted = ordered_json::array(), p = ordered_json::array();
+  for (Eigen::Index i = 0; i < f.logits.rows(); ++i) {
+    Eigen::Index best = 0;
+    for (Eigen::Index c = 1; c < f.logits.cols(); ++c)
+      if (f.logits(i, c) > f.logits(i, best)) best = c;
+    double sum = 0.0;
+    for (Eigen::Index c = 0; c < f.logits.cols(); ++c)
+      sum += attn::exact_exp(f.logits(i, c) - f.logits(i, best));
+    predicted.push_back(m.vocab[static_cast<std::size_t>(best)]);
+    p.push_back(1.0 / sum);
+  }
+  j["predicted"] = std::move(predicted);
+  j["p_predicted"] = std::move(p);
+  ordered_json ablated = ordered_json::array();
+  for (int l = 0; l < m.n_layers(); ++l)
+    for (int h = 0; h < m.n_heads(); ++h)
+      if (a.is_off(l, h)) ablated.push_back(ablated_name(l, h));
+  j["ablated"] = std::move(ablated);
+  return json_text::dump(j, indent);
+}
+
+std::string model_grad_json(const model::Model& grads, double loss, int indent) {
+  ordered_json j;
+  j["loss"] = loss;
+  j["W_E"] = matrix_rows(grads.W_E);
+  j["W_pos"] = matrix_rows(grads.W_pos);
+  j["layers"] = layers_json(grads);
+  j["W_U"] = matrix_rows(grads.W_U);
+  return json_text::dump(j, indent);
+}
+
+std::string model_train_json(const model::ModelTrainer& t, int indent) {
+  const model::TrainConfig& c = t.config();
+  ordered_json config;
+  config["task"] = model::task_name(c.task);
+  config["layers"] = c.dims.layers;
+  config["heads"] = c.dims.heads;
+  config["d_model"] = c.dims.d_model;
+  config["n_ctx"] = c.dims.n_ctx;
+  config["vocab"] = c.dims.vocab;
+  config["batch"] = c.batch;
+  config["steps"] = t.steps();
+  config["seed"] = c.seed;
+  config["optimizer"] = model::optimizer_name(c.optimizer);
+  config["lr"] = c.lr;
+  config["weight_decay"] = c.optimizer == model::Optimizer::AdamW ? c.weight_decay : 0.0;
+  ordered_json j;
+  std::vector<double> loss, in_context, first, second;
+  for (const model::StepRecord& r : t.history()) {
+    loss.push_back(r.loss);
+    in_context.push_back(r.scores.in_context);
+    first.push_back(r.scores.first_copy_loss);
+    second.push_back(r.scores.second_copy_loss);
+  }
+  j["config"] = config;
+  j["loss"] = loss;
+  j["in_context"] = in_context;
+  j["first_copy_loss"] = first;
+  j["second_copy_loss"] = second;
+  ordered_json heads = ordered_json::array();
+  for (int l = 0; l < c.dims.layers; ++l)
+    for (int h = 0; h < c.dims.heads; ++h) {
+      std::vector<double> prefix, previous;
+      for (const model::StepRecord& r : t.history()) {
+        prefix.push_back(r.scores.prefix_matching[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)]);
+        previous.push_back(r.scores.previous_token[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)]);
+      }
+      ordered_json head;
+      head["layer"] = l;
+      head["head"] = h;
+      head["prefix_matching"] = prefix;
+      head["previous_token"] = previous;
+      heads.push_back(std::move(head));
+    }
+  j["heads"] = std::move(heads);
+  const auto square = [](const Matrix& m) {
+    ordered_json rows = ordered_json::array();
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+      ordered_json row = ordered_json::array();
+      for (Eigen::Index k = 0; k < m.cols(); ++k) row.push_back(m(i, k));
+      rows.push_back(std::move(row));
+    }
+    return rows;
+  };
+  j["composition"] = t.history().empty() ? ordered_json::array() : square(t.history().back().composition);
+  ordered_json per_step = ordered_json::array();
+  for (const model::StepRecord& r : t.history()) per_step.push_back(square(r.composition));
+  j["composition_per_step"] = std::move(per_step);
+  j["formed_at"] = t.formed_at() > 0 ? ordered_json(t.formed_at()) : ordered_json(nullptr);
+  return splice(j, "model", model_to_json(t.model(), indent), indent);
+}
+
+}  // namespace scene
