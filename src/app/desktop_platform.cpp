@@ -252,39 +252,6 @@ std::string run_dialog_action(App& app, ui::FileAction action, const std::string
   return error;
 }
 
-// Key taps shorter than a frame. ImGui 1.86 keeps only the current up/down state of each key, so
-// a press and a release that arrive in the same glfwPollEvents would never be seen together (a quick
-// Enter in the path field, Ctrl+S typed fast, or a busy software-GL frame). Once a key went down
-// since the last frame, every release — of that key or of a modifier held with it — is handed to
-// ImGui only after the next NewFrame has seen the keys down.
-GLFWkeyfun g_imgui_key_callback = nullptr;  // ImGui's backend (which chains to main.cpp's)
-struct KeyEvent {
-  int key, scancode, mods;
-};
-bool g_pressed_since_frame = false;
-std::vector<KeyEvent> g_deferred_releases;
-
-void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
-  if (action == GLFW_PRESS) g_pressed_since_frame = true;
-  if (action == GLFW_RELEASE && g_pressed_since_frame) {
-    g_deferred_releases.push_back({key, scancode, mods});
-    if (auto* a = static_cast<App*>(glfwGetWindowUserPointer(window))) ++a->events;
-    return;
-  }
-  if (g_imgui_key_callback) g_imgui_key_callback(window, key, scancode, action, mods);
-}
-
-// After NewFrame has seen this frame's key presses.
-void release_deferred_keys(App& app) {
-  g_pressed_since_frame = false;
-  if (g_deferred_releases.empty()) return;
-  for (const KeyEvent& e : g_deferred_releases) {
-    if (g_imgui_key_callback) g_imgui_key_callback(app.window, e.key, e.scancode, GLFW_RELEASE, e.mods);
-  }
-  g_deferred_releases.clear();
-  ++app.events;  // the next frame sees the releases
-}
-
 const char* gl_error_name(GLenum e) {
   switch (e) {
     case GL_INVALID_ENUM:
@@ -365,7 +332,6 @@ void platform_init(App& app) {
   glfwSwapInterval(1);  // vsync
   glfwSetWindowContentScaleCallback(app.window, on_content_scale);
   glfwSetDropCallback(app.window, on_drop);  // ImGui's GLFW backend installs none
-  g_imgui_key_callback = glfwSetKeyCallback(app.window, on_key);
   if (!app.options.scene_path.empty()) g_desktop.last_scene_path = app.options.scene_path;
   // The Controls panel's file buttons open the path dialog (on the web they download/upload).
   ui::Sharing& sharing = app.state.sharing;
@@ -410,7 +376,6 @@ void platform_draw_ui(App& app) {
   ui::draw_file_dialog(g_desktop.dialog, app.fonts, [&app](ui::FileAction action, const std::string& path) {
     return run_dialog_action(app, action, path);
   });
-  release_deferred_keys(app);
 }
 
 void platform_frame_rendered(App& app) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/app.hpp"
+#include "app/key_queue.hpp"
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
 #include "imgui.h"
@@ -143,7 +144,9 @@ void frame(App& app) {
   // (c) fonts and sizes follow the device scale
   update_scale(app);
 
-  // (d) UI: recompute first so every panel reads the current result
+  // (d) UI: recompute first so every panel reads the current result. Queued key presses first, in
+  // order, as many as this frame may see (key_queue.hpp); the rest wake the next frame.
+  if (key_queue_deliver(app.window)) ++app.events;
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   // After a touch ends, the GLFW cursor stays where the finger was; a finger is not a hovering
@@ -275,6 +278,7 @@ int main(int argc, char** argv) {
   io.IniFilename = nullptr;
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  key_queue_install(window);  // in front of the backend's key and character callbacks
   ImGui_ImplOpenGL3_Init(glsl_version);
   platform_init(app);
 

@@ -98,7 +98,12 @@ bool keyboard_before_imgui_frame(AppState& state) {
   k.tab = k.shift_tab = false;
   const int tab = io.KeyMap[ImGuiKey_Tab];
   const bool popup = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
-  if (tab >= 0 && tab < int(IM_ARRAYSIZE(io.KeysDown)) && io.KeysDown[tab] && !io.WantTextInput && !popup &&
+  // A text field being typed in as the last frame ended. Not io.WantTextInput: it lags a frame, so a
+  // Tab delivered in the frame after the Enter that closed a field (keys tapped faster than frames,
+  // app/key_queue) would go to ImGui's own tabbing, which opens the next field for typing.
+  const ImGuiContext& g = *GImGui;
+  const bool typing = g.ActiveId != 0 && g.ActiveId == g.InputTextState.ID;
+  if (tab >= 0 && tab < int(IM_ARRAYSIZE(io.KeysDown)) && io.KeysDown[tab] && !typing && !popup &&
       !io.KeyCtrl && !io.KeyAlt) {
     (io.KeyShift ? k.shift_tab : k.tab) = true;
     io.KeysDown[tab] = false;  // ImGui would tab inside one window only: the screen's Tab is ours
