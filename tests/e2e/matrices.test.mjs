@@ -86,5 +86,11 @@ test("getMatrix per head matches the core's heads; bad stages and heads are name
   assert.match((await get("weights", 2)).error, /head 2 is not a head of this scene/);
   assert.match((await get("attention")).error, /unknown stage "attention"/);
   assert.match((await get("Q_rope")).error, /not part of this scene \(no RoPE\)/);
+  assert.match((await get("bias", 0)).error, /not part of this scene \(no ALiBi\)/);
+  // ALiBi: each head's bias −m_h·|i − j| (version 2 "alibi"), as the core writes it.
+  const alibi = { ...scene, alibi: true };
+  const wantAlibi = cli(["--compact", "-"], JSON.stringify(alibi));
+  await loadScene(page, alibi);
+  for (const head of [0, 1]) assertSameMatrix(await get("bias", head), wantAlibi.heads[head].bias, `getMatrix("bias", ${head})`);
   assertClean({ page, ...app });
 });
