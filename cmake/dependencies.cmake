@@ -28,7 +28,6 @@ function(al_host_headers name var default doc)
 endfunction()
 
 al_host_headers(nlohmann NLOHMANN_JSON_DIR "/usr/include/nlohmann" "nlohmann-json headers")
-al_host_headers(fast_float FAST_FLOAT_DIR "/usr/include/fast_float" "fast_float headers")
 al_host_headers(doctest DOCTEST_DIR "/usr/include/doctest" "doctest headers")
 al_host_headers(stb STB_DIR "/usr/include/stb" "stb headers" OPTIONAL)
 

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -413,9 +414,9 @@ TEST_CASE("error messages are valid UTF-8 even when the input is not") {
   CHECK(r.error.rfind("json: parse error at byte", 0) == 0);
 }
 
-// json_text::parse_fast, setState's one pass (fast_float numbers): it must build exactly the document
-// nlohmann's own parser builds — the same types (unsigned, signed, double) and the same doubles bit for
-// bit — and leave everything else to the checking path, which words the errors.
+// json_text::parse_fast, setState's one pass (numbers by Clinger's fast path, else strtod): it must build
+// exactly the document nlohmann's own parser builds — the same types (unsigned, signed, double) and the same
+// doubles bit for bit — and leave everything else to the checking path, which words the errors.
 TEST_CASE("the fast JSON pass builds nlohmann's document exactly, and refuses what it cannot read") {
   using document = nlohmann::json;
   const char* same[] = {"0",
@@ -457,7 +458,21 @@ TEST_CASE("the fast JSON pass builds nlohmann's document exactly, and refuses wh
       CHECK(std::memcmp(&fast.get_ref<const double&>(), &reference.get_ref<const double&>(),
                         sizeof(double)) == 0);
   }
-  // Random doubles written with 17 digits read back bit for bit (fast_float rounds as strtod).
+  // Short decimals (Clinger's fast path: up to 15 digits, exponents −30 … 30, across the ±22 edge)
+  // read as strtod reads them, bit for bit.
+  std::mt19937_64 digits_rng(9);
+  for (int k = 0; k < 20000; ++k) {
+    char text[48];
+    const long long w = static_cast<long long>(digits_rng() % 1000000000000000ULL) >> (digits_rng() % 50);
+    const int exponent = int(digits_rng() % 61) - 30;
+    std::snprintf(text, sizeof text, "%s%lld.%de%d", k % 2 ? "-" : "", w, int(digits_rng() % 1000), exponent);
+    document fast;
+    REQUIRE(scene::json_text::parse_fast(text, &fast));
+    const double want = std::strtod(text, nullptr);
+    CAPTURE(text);
+    CHECK(std::memcmp(&fast.get_ref<const double&>(), &want, sizeof want) == 0);
+  }
+  // Random doubles written with 17 digits (strtod's part) read back bit for bit.
   std::mt19937_64 rng(5);
   for (int k = 0; k < 2000; ++k) {
     std::uint64_t bits = rng();

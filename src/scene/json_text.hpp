@@ -1,7 +1,7 @@
 // json_text.hpp — JSON text in and out for the scene layer, without exceptions.
 //
 // The web build has no exceptions (a throw aborts), so nothing here throws. Reading is one pass over
-// the text straight into the document, numbers by fast_float (exact, as strtod): a 1024×64 scene is
+// the text straight into the document, numbers exact and fast (Clinger's fast path, else strtod): a 1024×64 scene is
 // 1.3 MB of text, and setState must stay well under a frame budget of seconds. Text that pass does
 // not accept (a syntax error, a key given twice, nesting deeper than kMaxDepth, a number that
 // overflows, a \u escape) is read again by the checking path, which words every error with its byte
