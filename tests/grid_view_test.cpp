@@ -1,6 +1,6 @@
-// grid_view_test.cpp — the heatmaps' zoom and pan (ui/grid_view.hpp): the point under the pointer
+// grid_view_test.cpp — the heatmaps' zoom and pan (ui/widgets/grid_view.hpp): the point under the pointer
 // stays put, the view never leaves the grid, zoom stays in [1, n/2], fit restores the whole grid.
-#include "ui/grid_view.hpp"
+#include "ui/widgets/grid_view.hpp"
 
 #include <doctest/doctest.h>
 

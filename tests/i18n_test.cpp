@@ -1,7 +1,7 @@
 // i18n_test.cpp — the translation tables (ui/i18n*.cpp): every key has a text in every language,
 // once; formats keep their %d and {1} … {5}; the formulas' symbols are the same as in English; every
 // character is in the UI font's subset; the walk-through and the quiz speak the chosen language.
-#include "ui/i18n.hpp"
+#include "ui/text/i18n.hpp"
 
 #include <doctest/doctest.h>
 
@@ -15,8 +15,8 @@
 #include "helpers.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
-#include "ui/quiz.hpp"
-#include "ui/walk_steps.hpp"
+#include "ui/modes/walk/quiz.hpp"
+#include "ui/modes/walk/walk_steps.hpp"
 
 namespace {
 
@@ -147,7 +147,8 @@ std::vector<char32_t> code_points(const std::string& text) {
 TEST_CASE("i18n: every character of every language is in the UI font's subset") {
   // kFontRanges: [first, last] pairs, zero-terminated, as ImGui takes them (src/app/subset_fonts.py).
   std::vector<std::pair<char32_t, char32_t>> ranges;
-  for (std::size_t i = 0; kFontRanges[i] != 0; i += 2) ranges.emplace_back(kFontRanges[i], kFontRanges[i + 1]);
+  for (std::size_t i = 0; kFontRanges[i] != 0; i += 2)
+    ranges.emplace_back(kFontRanges[i], kFontRanges[i + 1]);
   REQUIRE(ranges.size() > 10);
   for (const ui::LanguageTable* t : {&ui::english_table(), &ui::spanish_table(), &ui::german_table()}) {
     for (std::size_t i = 0; i < t->count; ++i) {

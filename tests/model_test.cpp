@@ -406,3 +406,81 @@ TEST_CASE("check_dims and check_train_config name the field") {
   c.batch = 0;
   CHECK(model::check_train_config(c).find("batch:") == 0);
 }
+
+TEST_CASE("predictions: the argmax and its softmax probability; p_next = exp(−loss of that position)") {
+  const model::Model m = small_model(2, 2, 6, 7, 9, 17);
+  const std::vector<int> tokens = {3, 1, 4, 1, 5, 2, 6};
+  const model::Forward f = model::forward(m, tokens);
+  const std::vector<model::Prediction> pred = model::predictions(f);
+  const model::TokenLoss loss = model::next_token_loss(f.logits, tokens);
+  REQUIRE(pred.size() == tokens.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    Eigen::Index best = 0;
+    f.logits.row(static_cast<Eigen::Index>(i)).maxCoeff(&best);
+    const double sum = f.logits.row(static_cast<Eigen::Index>(i)).array().exp().sum();
+    CHECK(pred[i].token == tokens[i]);
+    CHECK(pred[i].predicted == best);
+    CHECK(pred[i].p ==
+          doctest::Approx(std::exp(f.logits(static_cast<Eigen::Index>(i), best)) / sum).epsilon(1e-13));
+    if (i + 1 < tokens.size())
+      CHECK(pred[i].p_next == doctest::Approx(std::exp(-loss.per_token[i])).epsilon(1e-13));
+  }
+  CHECK(pred.back().p_next == 0.0);
+  CHECK(std::string(model::head_role(1, 0.1, 0.7)) == "induction");
+  CHECK(std::string(model::head_role(0, 0.6, 0.7)) == "previous token");
+  CHECK(std::string(model::head_role(0, 0.2, 0.7)).empty());
+  CHECK(std::string(model::head_role(2, 0.9, 0.2)) == "previous token");
+}
+
+TEST_CASE("head_scene: a head on a text is an ordinary scene whose stages are the head's") {
+  const model::Model m = small_model(2, 2, 6, 28, 12, 19);
+  std::string error;
+  const std::vector<int> tokens = model::tokenize(m, "ab c.ab c", &error);
+  REQUIRE(error.empty());
+  const model::Forward f = model::forward(m, tokens);
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 2; ++h) {
+      const scene::Scene s = scene::head_scene(m, f, l, h);
+      CHECK(scene::validate(s).empty());
+      const scene::ParseResult back = scene::parse_scene(scene::scene_to_json(s));
+      REQUIRE(back.ok());
+      const attn::HeadsResult r = scene::compute_heads(*back.scene);
+      const model::HeadStages& st = f.layers[static_cast<std::size_t>(l)].heads[static_cast<std::size_t>(h)];
+      CHECK((r.heads[0].weights - st.weights).cwiseAbs().maxCoeff() < 1e-14);
+      CHECK((r.heads[0].Q - st.q).cwiseAbs().maxCoeff() < 1e-13);
+      CHECK((r.output - st.out).cwiseAbs().maxCoeff() < 1e-12);
+      CHECK(back.scene->tokens[2] == " ");
+    }
+}
+
+TEST_CASE("recipe: the text round-trips and rebuilds the same weights bit for bit; errors name the field") {
+  scene::Recipe r;
+  r.config.seed = 12345678901234567ull;
+  r.config.lr = 0.007;
+  r.config.dims.heads = 4;
+  r.steps = 3;
+  const std::string text = scene::recipe_text(r);
+  CHECK(text == "induction,2,4,32,12345678901234567,0.007,3");
+  const scene::RecipeParse back = scene::parse_recipe(text);
+  REQUIRE(back.ok());
+  CHECK(scene::recipe_text(*back.recipe) == text);
+  CHECK(back.recipe->config.lr == 0.007);
+  model::ModelTrainer a(r.config), b(back.recipe->config);
+  for (int k = 0; k < r.steps; ++k) {
+    a.step();
+    b.step();
+  }
+  CHECK(fnv_model(a.model(), 0) == fnv_model(b.model(), 0));
+  CHECK(scene::parse_recipe("mixed,3,1,8,0,0.1,0").ok());
+  CHECK(scene::parse_recipe("induction,2,2,32,1,0.01").error.find("recipe: expected TASK,") == 0);
+  CHECK(scene::parse_recipe("copy,2,2,32,1,0.01,5").error ==
+        "recipe: task: unknown task \"copy\" (induction, mixed)");
+  CHECK(scene::parse_recipe("induction,2,3,32,1,0.01,5")
+            .error.find("recipe: d_model: must be a multiple of heads") == 0);
+  CHECK(scene::parse_recipe("induction,9,2,32,1,0.01,5").error.find("recipe: layers: must be 1 to 3") == 0);
+  CHECK(scene::parse_recipe("induction,2,2,32,-1,0.01,5").error.find("recipe: seed:") == 0);
+  CHECK(scene::parse_recipe("induction,2,2,32,1,nan,5").error.find("recipe: lr:") == 0);
+  CHECK(scene::parse_recipe("induction,2,2,32,1,0.01x,5").error.find("recipe: lr:") == 0);
+  CHECK(scene::parse_recipe("induction,2,2,32,1,0.01,10001")
+            .error.find("recipe: steps: must be a whole number from 0 to 10000") == 0);
+}

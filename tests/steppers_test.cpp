@@ -1,10 +1,12 @@
-// The FlashAttention and Decode modes' state (ui/steppers) and their links (mode=flash|decode,
-// view=flash|decode): what the panels show is the core's trace at the shown step.
+// The FlashAttention and Decode modes' state (ui/modes/flash/flash_state.hpp,
+// ui/modes/decode/decode_state.hpp) and their links (mode=flash|decode, view=flash|decode): what the panels
+// show is the core's trace at the shown step.
 #include <doctest/doctest.h>
 
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
-#include "ui/steppers.hpp"
+#include "ui/modes/decode/decode_state.hpp"
+#include "ui/modes/flash/flash_state.hpp"
 
 namespace {
 

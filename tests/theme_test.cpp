@@ -1,4 +1,4 @@
-// theme_test.cpp — the themes' palettes (ui/palette.hpp) and the heatmaps' colormaps checked for
+// theme_test.cpp — the themes' palettes (ui/look/palette.hpp) and the heatmaps' colormaps checked for
 // readability and for colour-blind viewers.
 //
 // References:
@@ -17,7 +17,7 @@
 #include <string>
 
 #include "scene/colormap.hpp"
-#include "ui/palette.hpp"
+#include "ui/look/palette.hpp"
 
 namespace {
 
@@ -118,7 +118,7 @@ TEST_CASE("every theme: text reads at 4.5:1 or more on its panels and page") {
 }
 
 TEST_CASE("heatmap numbers: black or white text reads at 4.5:1 on every colormap entry") {
-  // ui/colormap.cpp's contrasting_text picks pure black or white at the luminance where both give
+  // ui/look/colormap.cpp's contrasting_text picks pure black or white at the luminance where both give
   // the same ratio (0.179); the worst entry then still has 4.58:1.
   double worst = 21;
   for (const scene::Colormap map :

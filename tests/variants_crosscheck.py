@@ -23,7 +23,8 @@ entry of the matrix compared):
   sinks   windows with s sinks; with a causal scene also --kv-cache --cache sinks,S,W (and last,W
           when s = 0): step t keeps exactly the sinks and the last W positions, reports the evicted
           one, and its weights and output are row t of the windowed full pass (bit for bit) and of
-          NumPy (1e-12);
+          NumPy (1e-12); and on the Train mode's first-token model (an attention sink it learned)
+          evicting token 0 moves > 0.9 of every later row's weight, one sink keeps it (< 1e-3);
   alibi   H ∈ {1, 2, 3, 4, 8}: each head's bias, scores, weights, output, concat, the mean weights;
           --online and --kv-cache for one head;
   gqa     H_kv ∈ {1, 2, H}: every head's stages (head t reads group ⌊t / (H / H_kv)⌋), both modes;
@@ -298,6 +299,32 @@ def check_bad(cli, case_dir, failures):
         failures.append(f"--window 1 --alibi: exit {code} or the result is not the scene with those keys")
 
 
+def check_first_token_sink(cli, case_dir, failures):
+    """StreamingLLM's observation on a model that learned an attention sink: the Train mode's
+    first-token model (--train first-token, seed 1, 200 steps) puts its weight on token 0. A cache
+    keeping only the last 3 keys evicts it and the rows change completely; one sink + the last 3
+    keeps them as they were. Returns (weight moved without, with the sink)."""
+    code, out, err = run(cli, ["--compact", "--train", "first-token", "--steps", "200", "--seed", "1"], timeout=120)
+    if code != 0:
+        failures.append(f"--train first-token: exit {code}: {err[:200]}")
+        return None
+    model = json.loads(out)["scene"]
+    model.pop("Wo", None)  # the attention weights do not depend on Wo; --kv-cache runs one head without it
+    path = write(case_dir, "first_token_model", model)
+    steps = {}
+    for policy in ("all", "last,3", "sinks,1,3"):
+        got = cli_json(cli, ["--kv-cache", "--cache", policy, path], failures, f"first-token --cache {policy}")
+        if got is None:
+            return None
+        steps[policy] = [np.array(st["weights"]) for st in got["steps"]]
+    moved = {p: max(np.abs(a - b).sum() / 2 for a, b in zip(steps[p][3:], steps["all"][3:])) for p in ("last,3", "sinks,1,3")}
+    if not (min(np.abs(a - b).sum() / 2 for a, b in zip(steps["last,3"][3:], steps["all"][3:])) > 0.9 and
+            moved["sinks,1,3"] < 1e-3):
+        failures.append(f"first-token model: weight moved by evicting token 0 {moved['last,3']:.3g} (want > 0.9 at every "
+                        f"step), with one sink {moved['sinks,1,3']:.3g} (want < 1e-3)")
+    return moved
+
+
 def main_numpy(mode, cli, case_dir, count):
     rng = np.random.default_rng({"window": 101, "sinks": 202, "alibi": 303, "gqa": 404}[mode])
     failures = []
@@ -329,8 +356,14 @@ def main_numpy(mode, cli, case_dir, count):
         if s.get("heads", 1) == 1 and "Wo" not in s:
             check_single_head_passes(cli, path, s, want, rng, failures, counts, mode)
     check_bad(cli, case_dir, failures)
+    sink = ""
+    if mode == "sinks":
+        moved = check_first_token_sink(cli, case_dir, failures)
+        if moved:
+            sink = (f"; first-token model: evicting token 0 moves {moved['last,3']:.3f} of a row's weight, "
+                    f"one sink keeps it ({moved['sinks,1,3']:.1e})")
     return report(failures, f"{len(failures)} problem(s)",
-                  f"ok: {count} random {mode} scenes within {REL:g} of NumPy ({counts}), {len(BAD)} bad keys",
+                  f"ok: {count} random {mode} scenes within {REL:g} of NumPy ({counts}), {len(BAD)} bad keys{sink}",
                   cases=counts)
 
 

@@ -19,6 +19,7 @@
 #include "core/kv_cache.hpp"
 #include "core/online.hpp"
 #include "helpers.hpp"
+#include "scene/edit.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "scene/traces.hpp"
@@ -333,4 +334,50 @@ TEST_CASE("scene: the variant keys round-trip through JSON and links; without th
   // options_of gives each head its slope.
   CHECK(scene::options_of(*r.scene, 1).alibi_slope == std::pow(2.0, -8.0));
   CHECK(scene::options_of(*r.scene).window == 2);
+}
+
+TEST_CASE(
+    "set_kv_heads: splitting repeats a group (every stage unchanged), merging mean-pools (Ainslie et al.)") {
+  std::mt19937 rng(12);
+  for (const bool projected : {false, true}) {
+    scene::Scene s;
+    s.tokens = {"a", "b", "c", "d", "e"};
+    s.heads = 4;
+    s.kv_heads = 2;
+    s.causal = true;
+    if (projected) {
+      s.mode = scene::Mode::Projected;
+      s.X = random_matrix(rng, 5, 3);
+      s.Wq = random_matrix(rng, 3, 8);
+      s.Wk = random_matrix(rng, 3, 4);  // 2 groups × d_k/h = 2
+      s.Wv = random_matrix(rng, 3, 6);  // 2 groups × 3
+    } else {
+      s.Q = random_matrix(rng, 5, 8);
+      s.K = random_matrix(rng, 5, 4);
+      s.V = random_matrix(rng, 5, 6);
+    }
+    REQUIRE(scene::validate(s).empty());
+    const attn::HeadsResult before = scene::compute_heads(s);
+    // 2 → 4 groups (= h, plain multi-head): the same attention, bit for bit.
+    scene::Scene split = s;
+    CHECK(scene::set_kv_heads(split, 4).empty());
+    CHECK(split.kv_heads == 0);  // one K/V per head: the key is not written
+    const attn::HeadsResult after = scene::compute_heads(split);
+    check_same_bits("concat", after.concat, before.concat);
+    for (std::size_t t = 0; t < 4; ++t) check_same_stages(after.heads[t], before.heads[t]);
+    // 2 → 1 group (multi-query): K's one group is the mean of the two.
+    scene::Scene merged = s;
+    CHECK(scene::set_kv_heads(merged, 1).empty());
+    CHECK(merged.kv_heads == 1);
+    const attn::Matrix& K2 = projected ? s.Wk : s.K;
+    const attn::Matrix& K1 = projected ? merged.Wk : merged.K;
+    REQUIRE(K1.cols() == 2);
+    for (Eigen::Index i = 0; i < K1.rows(); ++i)
+      for (Eigen::Index c = 0; c < 2; ++c) CHECK(K1(i, c) == (K2(i, c) + K2(i, 2 + c)) / 2.0);
+    CHECK(scene::validate(merged).empty());
+    // A count that does not divide the heads: an error naming kv_heads, the scene unchanged.
+    scene::Scene bad = s;
+    CHECK(scene::set_kv_heads(bad, 3) == "kv_heads: must divide heads = 4, got 3");
+    CHECK(scene::scene_to_json(bad) == scene::scene_to_json(s));
+  }
 }

@@ -11,9 +11,9 @@
 
 #include "helpers.hpp"
 #include "scene/scene.hpp"
-#include "ui/grid_captions.hpp"
-#include "ui/quiz.hpp"
-#include "ui/walk_steps.hpp"
+#include "ui/modes/walk/quiz.hpp"
+#include "ui/modes/walk/walk_steps.hpp"
+#include "ui/text/grid_captions.hpp"
 
 using ui::walk::Stage;
 

@@ -51,7 +51,7 @@
   // (as the mouse wheel does: one notch = 100 px of deltaY = ×1.25); elsewhere two fingers are the
   // browser's own pinch zoom of the page. `pinch` holds the fingers' last distance while it runs.
   let pinch = null;
-  const kWheelZoomStep = 1.25; // src/ui/grid_view.hpp
+  const kWheelZoomStep = 1.25; // src/ui/widgets/grid_view.hpp
   function twoFingers(event) {
     const [a, b] = event.touches;
     const x = (a.clientX + b.clientX) / 2, y = (a.clientY + b.clientY) / 2;

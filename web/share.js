@@ -201,7 +201,7 @@
     return loading;
   }
 
-  // Edits → address bar, FOLLOW_DELAY_MS after the last change (src/ui/sharing.cpp calls
+  // Edits → address bar, FOLLOW_DELAY_MS after the last change (src/ui/frame/sharing.cpp calls
   // sceneChanged once per recompute).
   function followEdits() {
     followTimer = 0;

@@ -10,7 +10,7 @@
 #endif
 #include "render/heatmap_renderer.hpp"
 #include "ui/app_state.hpp"
-#include "ui/fonts.hpp"
+#include "ui/look/fonts.hpp"
 
 struct GLFWwindow;
 

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "demos_bundle.hpp"  // generated: kBundledDemos[] = {name, JSON text} of web/demos/*.json
-#include "ui/sharing.hpp"
+#include "ui/frame/sharing.hpp"
 
 namespace app {
 

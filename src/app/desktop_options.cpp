@@ -6,7 +6,7 @@
 
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
-#include "ui/quiz.hpp"
+#include "ui/modes/walk/quiz.hpp"
 
 namespace app {
 namespace {

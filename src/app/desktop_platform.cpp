@@ -27,8 +27,8 @@
 #include "render/gl.hpp"
 #include "scene/export.hpp"
 #include "scene/scene.hpp"
-#include "ui/file_panel.hpp"
-#include "ui/sharing.hpp"
+#include "ui/frame/file_panel.hpp"
+#include "ui/frame/sharing.hpp"
 
 namespace app {
 namespace {

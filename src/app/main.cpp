@@ -25,11 +25,11 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "render/gl.hpp"
-#include "ui/layout.hpp"
-#include "ui/sharing.hpp"
-#include "ui/theme.hpp"
-#include "ui/view_menu.hpp"
-#include "ui/walk_mode.hpp"
+#include "ui/frame/frame.hpp"
+#include "ui/frame/sharing.hpp"
+#include "ui/frame/view_menu.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/modes/walk/walk_mode.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -106,7 +106,7 @@ void update_scale(App& app) {
   app.zoom = zoom;
   app.state.ui_scale = device;
   app.fonts = ui::load_fonts(css_px * scale);  // rasterized at device pixels: sharp on HiDPI
-  if (had_fonts) {  // the first texture is created by the backend's first NewFrame
+  if (had_fonts) {                             // the first texture is created by the backend's first NewFrame
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }

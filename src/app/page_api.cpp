@@ -11,9 +11,10 @@
 #include <vector>
 
 #include "scene/scene.hpp"
-#include "ui/keyboard.hpp"
-#include "ui/steppers.hpp"
-#include "ui/walk_mode.hpp"
+#include "ui/frame/keyboard.hpp"
+#include "ui/modes/decode/decode_state.hpp"
+#include "ui/modes/flash/flash_state.hpp"
+#include "ui/modes/walk/walk_mode.hpp"
 
 namespace app::page {
 namespace {
@@ -66,7 +67,7 @@ Json decode(const ui::DecodeStepper& d) {
           {"mults_without_cache", d.mults_without}};
 }
 
-// The keyboard (ui/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"
+// The keyboard (ui/frame/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"
 // (the Tab order of the last frame)}.
 Json keyboard(const ui::KeyboardUi& k) {
   Json order = Json::array();
@@ -114,14 +115,14 @@ Json state(const ui::AppState& state) {
                {"edited", state.edited},
                {"vectors", std::move(vectors)},
                // The look: the theme on screen, whether it was chosen (else it follows the system),
-               // the zoom; and the keyboard's focus (ui/keyboard.hpp).
+               // the zoom; and the keyboard's focus (ui/frame/keyboard.hpp).
                {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
                {"themeChosen", state.ui.theme.has_value()},
                {"zoom", state.ui.zoom},
                {"language", ui::shown_language(state.ui)},
                {"overflow", state.ui.overflow},
                {"keyboard", keyboard(state.ui.keyboard)},
-               // The Scores/Weights grids' zoom (ui/grid_view.hpp): rows and columns [row0/col0, + span).
+               // The Scores/Weights grids' zoom (ui/widgets/grid_view.hpp): rows and columns [row0/col0, + span).
                {"gridView",
                 {{"zoom", number(state.ui.grid_view.zoom)},
                  {"row0", number(state.ui.grid_view.row0)},

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """subset_fonts.py OUT_DIR TEXT_FONT BOLD_FONT MATH_FONT SOURCE... — the UI fonts cut to the
-characters the UI can draw (src/app/CMakeLists.txt runs it at build time; ui/fonts.cpp loads them).
+characters the UI can draw (src/app/CMakeLists.txt runs it at build time; ui/look/fonts.cpp loads them).
 
 Characters kept:
   - printable ASCII and Latin-1 (U+0020–007E, U+00A0–00FF): any scene's token labels, any number;

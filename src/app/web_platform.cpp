@@ -17,8 +17,8 @@
 
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
-#include "ui/i18n.hpp"
-#include "ui/walk_mode.hpp"
+#include "ui/text/i18n.hpp"
+#include "ui/modes/walk/walk_mode.hpp"
 
 // boot.js hides the loading overlay and resolves attentionLab.ready.
 EM_JS(void, js_first_frame_drawn, (), {

@@ -17,8 +17,8 @@
 #include "scene/export.hpp"
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
-#include "ui/sharing.hpp"
-#include "ui/walk_mode.hpp"
+#include "ui/frame/sharing.hpp"
+#include "ui/modes/walk/walk_mode.hpp"
 
 extern "C" void al_request_frame();  // web_platform.cpp
 

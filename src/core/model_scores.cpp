@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "core/backward.hpp"  // exact_exp
+
 namespace attn::model {
 namespace {
 
@@ -101,6 +103,32 @@ Matrix k_composition(const Model& m, int from_layer, int to_layer) {
     }
   }
   return scores;
+}
+
+std::vector<Prediction> predictions(const Forward& f) {
+  std::vector<Prediction> out;
+  const Index n = f.logits.rows(), V = f.logits.cols();
+  for (Index i = 0; i < n; ++i) {
+    Prediction p;
+    p.token = f.tokens[static_cast<std::size_t>(i)];
+    Index best = 0;
+    for (Index c = 1; c < V; ++c)
+      if (f.logits(i, c) > f.logits(i, best)) best = c;
+    double sum = 0.0;
+    for (Index c = 0; c < V; ++c) sum += exact_exp(f.logits(i, c) - f.logits(i, best));
+    p.predicted = static_cast<int>(best);
+    p.p = 1.0 / sum;
+    if (i + 1 < n)
+      p.p_next = exact_exp(f.logits(i, f.tokens[static_cast<std::size_t>(i + 1)]) - f.logits(i, best)) / sum;
+    out.push_back(p);
+  }
+  return out;
+}
+
+const char* head_role(int layer, double previous_token, double prefix_matching) {
+  if (layer >= 1 && prefix_matching >= 0.5) return "induction";
+  if (previous_token >= 0.5) return "previous token";
+  return "";
 }
 
 bool induction_formed(const Scores& s) {

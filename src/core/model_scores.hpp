@@ -55,6 +55,21 @@ double composition_score(const Matrix& A, const Matrix& B);
 // model has fewer than to_layer + 1 layers.
 Matrix k_composition(const Model& m, int from_layer = 0, int to_layer = 1);
 
+// What the model predicts after each position: the most likely next symbol and its probability.
+struct Prediction {
+  int token = 0;        // t_i, the token at the position
+  int predicted = 0;    // argmax of logits_i (the first largest)
+  double p = 0.0;       // softmax(logits_i)[predicted]
+  double p_next = 0.0;  // softmax(logits_i)[t_{i+1}], the probability of what did come next (0 at the end)
+};
+std::vector<Prediction> predictions(const Forward& f);
+
+// A role for a head once its scores say so (the labels of the Circuits mode's grid): "induction"
+// when its prefix-matching score is ≥ 0.5 (and the head is in a layer ≥ 1: in layer 0 nothing has
+// told a position what came before it), else "previous token" when its previous-token score is
+// ≥ 0.5, else "".
+const char* head_role(int layer, double previous_token, double prefix_matching);
+
 // The induction head has formed: some head of a layer ≥ 1 has prefix-matching ≥ 0.5 and the
 // second copy's loss is below half the first copy's.
 bool induction_formed(const Scores& s);

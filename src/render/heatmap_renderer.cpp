@@ -7,8 +7,8 @@
 
 #include "heatmap_frag.hpp"  // heatmap_frag_src: shaders/heatmap.frag, embedded at build time
 #include "heatmap_vert.hpp"  // heatmap_vert_src: shaders/heatmap.vert
-#include "ui/colormap.hpp"
-#include "ui/theme.hpp"
+#include "ui/look/colormap.hpp"
+#include "ui/look/theme.hpp"
 
 namespace render {
 namespace {

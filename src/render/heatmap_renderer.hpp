@@ -11,7 +11,7 @@
 #include <string>
 
 #include "render/gl.hpp"
-#include "ui/matrix_painter.hpp"
+#include "ui/widgets/matrix_painter.hpp"
 
 namespace render {
 

@@ -154,4 +154,44 @@ std::string set_model_dim(Scene& s, int d_model) {
   return {};
 }
 
+namespace {
+
+// `m`'s columns regrouped from `from` groups of `width` into `to` groups, both dividing h. When `to`
+// is a multiple of `from`, each old group is repeated (exact); otherwise the groups are first
+// repeated to one per head (t reads old group t / (h / from)) and each new group is the mean of its
+// h / to heads, summed in head order.
+attn::Matrix regroup(const attn::Matrix& m, int from, int to, int width, int h) {
+  attn::Matrix out(m.rows(), static_cast<Eigen::Index>(to) * width);
+  for (int g = 0; g < to; ++g) {
+    if (to % from == 0) {
+      out.middleCols(g * width, width) = m.middleCols(g / (to / from) * width, width);
+      continue;
+    }
+    const int k = h / to;  // heads per new group
+    attn::Matrix sum = m.middleCols((g * k) / (h / from) * width, width);
+    for (int t = g * k + 1; t < (g + 1) * k; ++t) sum += m.middleCols(t / (h / from) * width, width);
+    out.middleCols(g * width, width) = sum / static_cast<double>(k);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string set_kv_heads(Scene& s, int kv_heads) {
+  const int h = s.heads, from = s.kv();
+  if (kv_heads < 1 || kv_heads > h || h % kv_heads != 0)
+    return "kv_heads: must divide heads = " + std::to_string(h) + ", got " + std::to_string(kv_heads);
+  if (kv_heads == from) return {};
+  const int dk_head = s.d_k() / h, dv_head = s.d_v() / from;
+  Scene out = s;
+  attn::Matrix& K = out.mode == Mode::Direct ? out.K : out.Wk;
+  attn::Matrix& V = out.mode == Mode::Direct ? out.V : out.Wv;
+  K = regroup(K, from, kv_heads, dk_head, h);
+  V = regroup(V, from, kv_heads, dv_head, h);
+  out.kv_heads = kv_heads == h ? 0 : kv_heads;
+  if (std::string problem = validate(out); !problem.empty()) return problem;
+  s = std::move(out);
+  return {};
+}
+
 }  // namespace scene

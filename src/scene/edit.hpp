@@ -44,6 +44,15 @@ std::string set_model_dim(Scene& s, int d_model);
 // d_model of a projected scene (columns of X); 0 for a direct scene.
 int model_dim(const Scene& s);
 
+// Grouped-query attention: regroup K and V (or W_k and W_v) into kv_heads groups of d_k/h and
+// d_v'/H_kv columns, kv_heads dividing h. More groups: each group's columns are repeated to the
+// groups it splits into (torch.repeat_interleave), so every stage stays the same bit for bit. Fewer
+// groups: each new group is the mean of the groups it merges — Ainslie et al. 2023 (GQA, §2.1) turn
+// a multi-head checkpoint into a grouped one by mean-pooling its key and value heads. W_o keeps its
+// rows (the concat stays h·d_v'). Writes "kv_heads" only when kv_heads < h. "" or an error naming
+// kv_heads (scene unchanged).
+std::string set_kv_heads(Scene& s, int kv_heads);
+
 // The seeded value used for new entries: deterministic in (row, column, salt), in [−1, 1], two
 // decimals.
 double fresh_value(int row, int col, int salt);

@@ -86,7 +86,7 @@ std::vector<std::string> column_labels(const Scene& s, ExportStage stage, Eigen:
 constexpr Eigen::Index kMaxVectorCells = 64;
 
 // Figure colours: a white page (for papers and slides) and the app's own hatch for masked cells
-// (ui/theme.hpp palette::kGap behind palette::kHatch stripes).
+// (ui/look/theme.hpp palette::kGap behind palette::kHatch stripes).
 constexpr const char* kInk = "#1E222A";
 constexpr const char* kInkDim = "#5A6270";
 constexpr const char* kHatchBack = "#1E222A";

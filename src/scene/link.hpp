@@ -62,8 +62,8 @@ std::optional<Panel> panel_from_name(std::string_view name);
 // "controls, vectors, scores, weights, mask, output, formula" (for error messages and docs).
 std::string panel_names();
 
-// The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/layout.cpp); the
-// first is the default. To add one: a value here, a row in kModes, then see src/ui/layout.cpp.
+// The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/frame/frame.cpp); the
+// first is the default. To add one: a value here, a row in kModes, then see src/ui/frame/frame.cpp.
 enum class Mode { Explore, Walk, Heads, KeySpace, Flash, Decode, Train };
 
 struct ModeInfo {
@@ -76,9 +76,9 @@ inline constexpr ModeInfo kModes[] = {
     {Mode::Walk, "walk", "Walk through"},
     {Mode::Heads, "heads", "Heads"},
     {Mode::KeySpace, "keyspace", "Key space"},
-    {Mode::Flash, "flash", "FlashAttention"},  // the tiled pass step by step (ui/panels/flash_panel.cpp)
+    {Mode::Flash, "flash", "FlashAttention"},  // the tiled pass step by step (ui/modes/flash/flash_panel.cpp)
     {Mode::Decode, "decode", "Decode"},        // KV-cache decoding token by token
-    {Mode::Train, "train", "Train"},           // watch attention learn a toy task (ui/train_mode.cpp)
+    {Mode::Train, "train", "Train"},           // watch attention learn a toy task (ui/modes/train/train_mode.cpp)
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;

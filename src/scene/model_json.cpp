@@ -5,11 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
 #include <set>
 #include <utility>
 
+#include "core/model_scores.hpp"
 #include "scene/json_text.hpp"
-#include "scene/scene.hpp"  // kMaxInputBytes, kMaxTokenBytes
 
 namespace scene {
 namespace {
@@ -305,15 +306,9 @@ std::string eval_json(const model::Model& m, const model::Forward& f, const mode
   j["weights"] = std::move(weights);
   j["per_token_loss"] = loss.per_token;
   ordered_json predicted = ordered_json::array(), p = ordered_json::array();
-  for (Eigen::Index i = 0; i < f.logits.rows(); ++i) {
-    Eigen::Index best = 0;
-    for (Eigen::Index c = 1; c < f.logits.cols(); ++c)
-      if (f.logits(i, c) > f.logits(i, best)) best = c;
-    double sum = 0.0;
-    for (Eigen::Index c = 0; c < f.logits.cols(); ++c)
-      sum += attn::exact_exp(f.logits(i, c) - f.logits(i, best));
-    predicted.push_back(m.vocab[static_cast<std::size_t>(best)]);
-    p.push_back(1.0 / sum);
+  for (const model::Prediction& pr : model::predictions(f)) {
+    predicted.push_back(m.vocab[static_cast<std::size_t>(pr.predicted)]);
+    p.push_back(pr.p);
   }
   j["predicted"] = std::move(predicted);
   j["p_predicted"] = std::move(p);
@@ -394,6 +389,82 @@ std::string model_train_json(const model::ModelTrainer& t, int indent) {
   j["composition_per_step"] = std::move(per_step);
   j["formed_at"] = t.formed_at() > 0 ? ordered_json(t.formed_at()) : ordered_json(nullptr);
   return splice(j, "model", model_to_json(t.model(), indent), indent);
+}
+
+std::string recipe_text(const Recipe& r) {
+  const model::TrainConfig& c = r.config;
+  return std::string(model::task_name(c.task)) + "," + n_str(c.dims.layers) + "," + n_str(c.dims.heads) +
+         "," + n_str(c.dims.d_model) + "," + std::to_string(c.seed) + "," +
+         json_text::dump(ordered_json(c.lr), -1) + "," + n_str(r.steps);
+}
+
+RecipeParse parse_recipe(std::string_view text) {
+  RecipeParse out;
+  std::vector<std::string> parts(1);
+  for (char ch : text) {
+    if (ch == ',')
+      parts.emplace_back();
+    else
+      parts.back() += ch;
+  }
+  const auto fail = [&](const std::string& message) {
+    out.error = "recipe: " + message;
+    return out;
+  };
+  if (text.size() > 200 || parts.size() != 7)
+    return fail("expected TASK,LAYERS,HEADS,D_MODEL,SEED,LR,STEPS (e.g. induction,2,2,32,1,0.01,450)");
+  const auto whole = [](const std::string& s, unsigned long long hi, unsigned long long* v) {
+    if (s.empty() || s.size() > 20) return false;
+    unsigned long long x = 0;
+    for (char ch : s) {
+      if (ch < '0' || ch > '9') return false;
+      const unsigned long long digit = static_cast<unsigned long long>(ch - '0');
+      if (x > (~0ull - digit) / 10) return false;
+      x = x * 10 + digit;
+    }
+    *v = x;
+    return x <= hi;
+  };
+  Recipe r;
+  const std::optional<model::Task> task = model::parse_task(parts[0]);
+  if (!task) return fail("task: unknown task \"" + json_text::clip_utf8(parts[0]) + "\" (induction, mixed)");
+  r.config.task = *task;
+  unsigned long long v = 0;
+  const char* names[] = {"layers", "heads", "d_model"};
+  int* sizes[] = {&r.config.dims.layers, &r.config.dims.heads, &r.config.dims.d_model};
+  for (int k = 0; k < 3; ++k) {
+    if (!whole(parts[static_cast<std::size_t>(k) + 1], 1000, &v))
+      return fail(std::string(names[k]) + ": must be a whole number, got \"" +
+                  json_text::clip_utf8(parts[static_cast<std::size_t>(k) + 1]) + "\"");
+    *sizes[k] = static_cast<int>(v);
+  }
+  if (!whole(parts[4], ~0ull, &v)) return fail("seed: must be a whole number from 0 to 18446744073709551615");
+  r.config.seed = v;
+  char* end = nullptr;
+  const std::string& lr = parts[5];
+  r.config.lr = lr.empty() ? 0.0 : std::strtod(lr.c_str(), &end);
+  if (lr.empty() || *end != '\0') return fail("lr: must be a number above 0 and at most 1");
+  if (!whole(parts[6], kMaxRecipeSteps, &v))
+    return fail("steps: must be a whole number from 0 to " + n_str(kMaxRecipeSteps));
+  r.steps = static_cast<int>(v);
+  if (const std::string e = model::check_train_config(r.config); !e.empty()) return fail(e);
+  out.recipe = r;
+  return out;
+}
+
+Scene head_scene(const model::Model& m, const model::Forward& f, int layer, int head) {
+  const model::Head& w = m.layers[static_cast<std::size_t>(layer)].heads[static_cast<std::size_t>(head)];
+  Scene s;
+  for (int t : f.tokens) s.tokens.push_back(m.vocab[static_cast<std::size_t>(t)]);
+  s.mode = Mode::Projected;
+  s.X = f.layers[static_cast<std::size_t>(layer)].resid_pre;
+  s.Wq = w.W_Q;
+  s.Wk = w.W_K;
+  s.Wv = w.W_V;
+  s.Wo = w.W_O;
+  s.causal = true;
+  s.scale.mode = attn::ScaleMode::SqrtDk;
+  return s;
 }
 
 }  // namespace scene

@@ -17,6 +17,7 @@
 
 #include "core/model.hpp"
 #include "core/model_train.hpp"
+#include "scene/scene.hpp"
 
 namespace scene {
 
@@ -52,5 +53,30 @@ std::string model_grad_json(const attn::model::Model& grads, double loss, int in
 //   "composition": H×H (layer 0 → layer 1, after the last step; [] for one layer),
 //   "composition_per_step": [per step H×H], "formed_at": step or null, "model": {…}}
 std::string model_train_json(const attn::model::ModelTrainer& trainer, int indent);
+
+// A trained model's recipe: training is deterministic, so (task, layers, heads, d_model, seed, lr,
+// steps) with the other settings at their defaults (n_ctx 32, V 28, batch 16, AdamW, weight decay
+// 0.01) rebuild its weights bit for bit. Text form (a link's value):
+//   TASK,LAYERS,HEADS,D_MODEL,SEED,LR,STEPS      e.g. induction,2,2,32,1,0.01,450
+// LR printed as the shortest decimal that reads back as the same double; STEPS 0 … kMaxRecipeSteps
+// (a link must rebuild in reasonable time: about 2 minutes at the wasm build's measured speed).
+constexpr int kMaxRecipeSteps = 10000;
+struct Recipe {
+  attn::model::TrainConfig config;
+  int steps = 0;
+};
+struct RecipeParse {
+  std::optional<Recipe> recipe;
+  std::string error;  // "recipe: <field>: <reason>"
+  bool ok() const { return recipe.has_value(); }
+};
+std::string recipe_text(const Recipe& r);
+RecipeParse parse_recipe(std::string_view text);
+
+// One head of a model on a text as an ordinary projected scene (version 2), so that the existing
+// panels show its real numbers: tokens = the text's symbols, X = x^l (the residual stream the layer
+// reads, n×D), Wq = W_Q, Wk = W_K, Wv = W_V (D×d_head), Wo = W_O (d_head×D), one head, causal, ÷ √d_head.
+// compute_heads() of it gives this head's q, k, v, scores, weights, z and out (= z W_O) of `f`.
+Scene head_scene(const attn::model::Model& m, const attn::model::Forward& f, int layer, int head);
 
 }  // namespace scene

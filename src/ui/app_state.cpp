@@ -9,7 +9,7 @@
 
 #include "scene/edit.hpp"
 #include "scene/traces.hpp"  // options_of
-#include "ui/walk_mode.hpp"
+#include "ui/modes/walk/walk_mode.hpp"
 
 namespace ui {
 namespace {
@@ -364,7 +364,7 @@ void record_frame(FrameStats& stats, double ms) {
 }
 
 void record_item_rect(AppState& state, const std::string& id) {
-  focus_item(state, id);  // every interactive widget with an id is a stop of Tab (ui/keyboard.hpp)
+  focus_item(state, id);  // every interactive widget with an id is a stop of Tab (ui/frame/keyboard.hpp)
   if (!ImGui::IsItemVisible()) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);

@@ -14,20 +14,21 @@
 #include <vector>
 
 #include "core/incremental.hpp"
-#include "core/keyspace.hpp"
 #include "core/reading_aids.hpp"
 #include "imgui.h"
 #include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
-#include "ui/colormap.hpp"
-#include "ui/grid_view.hpp"
-#include "ui/keyboard.hpp"
-#include "ui/palette.hpp"
-#include "ui/sharing_state.hpp"
-#include "ui/steppers.hpp"
-#include "ui/train_state.hpp"
-#include "ui/walk_steps.hpp"
+#include "ui/frame/keyboard.hpp"
+#include "ui/frame/sharing_state.hpp"
+#include "ui/look/colormap.hpp"
+#include "ui/look/palette.hpp"
+#include "ui/modes/decode/decode_state.hpp"
+#include "ui/modes/flash/flash_state.hpp"
+#include "ui/modes/keyspace/keyspace_state.hpp"
+#include "ui/modes/train/train_state.hpp"
+#include "ui/modes/walk/walk_state.hpp"
+#include "ui/widgets/grid_view.hpp"
 
 namespace ui {
 
@@ -56,32 +57,14 @@ struct HeatmapImage {
 };
 
 // The screen's modes (Explore, …): each a layout of the shared panels. The list and the names the
-// link uses (mode=NAME) live in scene/link.hpp; src/ui/layout.cpp says how to add a mode.
+// link uses (mode=NAME) live in scene/link.hpp; src/ui/frame/frame.cpp says how to add a mode.
 using Mode = scene::link::Mode;
-
-// State of the screen itself rather than of the scene: the mode, layout values measured last frame,
-// and what panels cache between frames. Every piece of UI state is here or in AppState.
-// The walk-through (Mode::Walk): which stage it shows and which query row its numbers follow. The
-// stage, not an index, is kept: dragging a slider of a learned scene makes it direct and removes
-// the X step, and the walk stays on the same stage.
-struct WalkUi {
-  walk::Stage stage = walk::Stage::Inputs;
-  int row = 0;                 // query row of the live numbers (clamped to n − 1 when drawn)
-  bool scroll_to_top = false;  // set at a step change: the page scrolls up to the step card
-  float card_h = 0;            // the step card's content height, measured last frame (0: not yet)
-};
-
-// The quiz (ui/quiz.hpp): open or not, the question shown, each question's pick.
-struct QuizUi {
-  bool open = false;
-  int question = 0;
-  std::vector<int> picked;  // per question: the choice picked (−1: none yet)
-  int return_to = -1;       // after "show me": the question the step card offers to go back to
-};
 
 // The Scores panel shows one of two grids: raw QKᵀ, or the scaled + masked QKᵀ / s + M.
 enum class ScoresTab { Raw, Scaled };
 
+// State of the screen itself rather than of the scene: the mode, layout values measured last frame,
+// and what panels cache between frames. Every piece of UI state is here or in AppState.
 struct UiState {
   Mode mode = Mode::Explore;  // the link's mode= (default Explore, not written in links)
   WalkUi walk;                // the walk-through's stage and row (used in Mode::Walk)
@@ -120,7 +103,7 @@ struct UiState {
   // than the screen): getState().ui.overflow, so a test catches a translation that is too long.
   std::vector<std::string> overflow, next_overflow;
 
-  KeyboardUi keyboard;  // focus, ring and announcement of the keyboard (ui/keyboard.hpp)
+  KeyboardUi keyboard;  // focus, ring and announcement of the keyboard (ui/frame/keyboard.hpp)
 
   // --- view options
   GridView grid_view;        // zoom and pan of the Scores and Weights grids (shared: cells side by side)
@@ -134,24 +117,11 @@ struct UiState {
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;
 
-  // --- the FlashAttention and Decode modes: the step on screen (ui/steppers.hpp)
+  // --- the FlashAttention and Decode modes: the step on screen (ui/modes/flash/flash_state.hpp)
   FlashStepper flash;
   DecodeStepper decode;
-  // --- the Train mode: the run, its settings and measurements (ui/train_mode.hpp)
+  // --- the Train mode: the run, its settings and measurements (ui/modes/train/train_mode.hpp)
   TrainUi train;
-};
-
-// The Key space mode's pictures (panels/keyspace_panel.cpp): which query they follow, the planes
-// they draw in, and a drag in progress (during which plane and view stay fixed, so the point stays
-// under the mouse).
-struct KeySpaceState {
-  enum Drag { None = 0, Query = 1, Key = 2, Value = 3 };
-  int selected = 0;                       // the followed query (click an arrow)
-  std::uint64_t planes_version = ~0ull;   // result_version the planes were fitted to
-  attn::Plane key_plane, value_plane;     // queries + keys together; values
-  int drag_kind = None, drag_index = -1;  // what is being dragged
-  ImVec2 grab;                            // mouse − point at the press, pixels
-  ImVec4 key_view, value_view;            // data bounds (x0, y0, x1, y1) as last fitted
 };
 
 struct FrameStats {

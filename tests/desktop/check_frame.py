@@ -9,11 +9,11 @@ heatmap cell of the PNG must show the colormap colour of its value:
 
   weights  viridis, t = a_ij. Reference: matplotlib's viridis table (matplotlib/_cm_listed.py,
            _viridis_data); the app interpolates its 9 evenly spaced samples (R viridisLite::viridis(9),
-           the same table), as src/ui/colormap.cpp does. Endpoints: viridis(0) = (68, 1, 84),
+           the same table), as src/ui/look/colormap.cpp does. Endpoints: viridis(0) = (68, 1, 84),
            viridis(1) = (253, 231, 37) — matplotlib's first and last entries × 255, rounded.
   scores   ColorBrewer RdBu (9 classes) reversed, symmetric around 0 over the visible cells.
   masked   cells hidden by the causal mask are hatched: only the stripe colour and the gap colour
-           (src/ui/theme.hpp kHatch / kGap), never a colormap colour.
+           (src/ui/look/theme.hpp kHatch / kGap), never a colormap colour.
 
 Pixels are sampled in 3×3 patches near two opposite corners of each cell (the number is centred).
 The PNG is decoded with ImageMagick (`convert PNG rgb:-`) into a NumPy array.

@@ -8,7 +8,7 @@ keyspace: LESSONS.md 2 drawn exactly (d_k = d_v = 2): q_0 = [1,0], q_1 = [0,1], 
   k_1 = [0,10] as widget centres keyspace/q/i, keyspace/k/j on one scale for x and y (10 units
   right = 10 units up), q_0 one tenth of the way to k_0; values v_0 = [1,2], v_1 = [3,4], and
   y_0 = 0.999955·v_0 + 0.000045·v_1 within a pixel of v_0. The point under k_0's centre has the
-  key colour, under v_1's the value colour (src/ui/theme.hpp kKey, kValue).
+  key colour, under v_1's the value colour (src/ui/look/theme.hpp kKey, kValue).
 learned: practice-qkv's W_q, W_k, W_v (LESSONS.md 1: columns of I4) as Wq/m/c … grids of 4×2, 4×2,
   4×4 equal cells; each cell's corner has the ColorBrewer RdBu (reversed) colour of its value on
   ±w_range = 2 (the slider range of max |W| = 1): 1 → RdBu[6] (244,165,130), 0 → RdBu[4]
@@ -76,7 +76,7 @@ def keyspace(img, rects, scale):
           f"dx {v1[0] - v0[0]:.1f}, dy {v0[1] - v1[1]:.1f}")
     check("valuespace: y_0 = 0.999955·v_0 + 0.000045·v_1 sits on v_0", np.hypot(y0[0] - v0[0], y0[1] - v0[1]) <= px,
           f"{np.hypot(y0[0] - v0[0], y0[1] - v0[1]):.2f} px")
-    ok, d = near(img, v1[0], v1[1], (60, 200, 150))  # the dark palette's value colour (src/ui/palette.hpp)
+    ok, d = near(img, v1[0], v1[1], (60, 200, 150))  # the dark palette's value colour (src/ui/look/palette.hpp)
     check("valuespace: v_1's point has the value colour", ok, f"closest channel difference {d}")
 
 

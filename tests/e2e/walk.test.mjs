@@ -223,7 +223,7 @@ test("quiz: every question answered wrong then right shows the right feedback; s
 test("quiz: each panel's Check yourself line opens the quiz at its own question", async (t) => {
   const app = await open(t, { suffix: "#demo=practice-qkv", context: { viewport: { width: 1280, height: 720 } } });
   const { page } = app;
-  // ui/panels/panel_parts.hpp pairs each panel's line with a quiz question (ui/quiz.cpp).
+  // ui/panels/panel_parts.hpp pairs each panel's line with a quiz question (ui/modes/walk/quiz.cpp).
   const lines = [
     ["check/scores", 0, /^Which two things decide how much one token attends/],
     ["check/weights", 1, /^Fill in: scores = Q @ ____/],

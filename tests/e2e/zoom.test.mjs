@@ -1,4 +1,4 @@
-// zoom.test.mjs — zoom and pan on the Scores and Weights grids (ui/grid_view.hpp): the wheel zooms
+// zoom.test.mjs — zoom and pan on the Scores and Weights grids (ui/widgets/grid_view.hpp): the wheel zooms
 // about the pointer, a drag pans, a double-click (or the zoom badge) fits the whole grid; cell rects,
 // hover and the derivation tooltip follow the view; both grids share it.
 import { test } from "node:test";

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <string>
 
+#include "ui/frame/sharing.hpp"
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
-#include "ui/scale_texts.hpp"
-#include "ui/sharing.hpp"
-#include "ui/theme.hpp"
+#include "ui/text/scale_texts.hpp"
 
 namespace ui {
 
@@ -105,7 +105,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   row_label(tr(Text::TokensN));
   int n = s.n();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  // Each slider also takes the keyboard (ui/keyboard.hpp): Enter types, arrows step by 1.
+  // Each slider also takes the keyboard (ui/frame/keyboard.hpp): Enter types, arrows step by 1.
   if (typing_requested(state, "tokens")) ImGui::SetKeyboardFocusHere();
   bool moved = ImGui::SliderInt("##tokens", &n, 1, std::max(12, s.n()), tr(Text::TokensValue));
   if (focus_int(state, "tokens", &n, 1, scene::kMaxTokens, "tokens") || moved) set_token_count(state, n);
@@ -154,7 +154,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   bool scale_changed = false;
   scale_changed |= ImGui::RadioButton((std::string(tr(Text::ScaleNone)) + "##scale").c_str(), &mode,
                                       int(attn::ScaleMode::None));
-  focus_item(state, "scale/none", "scale: none");  // each choice a stop of Tab (ui/keyboard.hpp)
+  focus_item(state, "scale/none", "scale: none");  // each choice a stop of Tab (ui/frame/keyboard.hpp)
   ImGui::SameLine();
   scale_changed |= ImGui::RadioButton("÷ √d_k", &mode, int(attn::ScaleMode::SqrtDk));
   focus_item(state, "scale/sqrt_dk", "scale: divide by square root of d k");

@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
-#include "ui/scale_texts.hpp"
-#include "ui/theme.hpp"
+#include "ui/text/scale_texts.hpp"
 
 namespace ui {
 

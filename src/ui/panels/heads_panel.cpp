@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "imgui_internal.h"  // TempInputIsActive: is a W_o cell being typed in?
-#include "ui/colormap.hpp"
+#include "ui/look/colormap.hpp"
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
-#include "ui/theme.hpp"
 
 namespace ui {
 namespace {

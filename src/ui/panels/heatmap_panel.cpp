@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "ui/colormap.hpp"
-#include "ui/grid_captions.hpp"
+#include "ui/look/colormap.hpp"
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
-#include "ui/scale_texts.hpp"
-#include "ui/theme.hpp"
+#include "ui/text/grid_captions.hpp"
+#include "ui/text/scale_texts.hpp"
 
 namespace ui {
 namespace {
@@ -190,7 +190,7 @@ void draw_grid_switches(AppState& state, const Fonts& fonts, HeatmapKind kind, I
   if (on_title_line) ImGui::SetCursorScreenPos(after_header);
 }
 
-// Zoom and pan (ui/grid_view.hpp) from the mouse over the grid's frame [min, max], whose cells are
+// Zoom and pan (ui/widgets/grid_view.hpp) from the mouse over the grid's frame [min, max], whose cells are
 // `cell` pixels at zoom 1: the wheel (a trackpad's pinch too) zooms about the pointer, a drag pans
 // (when zoomed), a double-click fits the whole grid. `id` names the grid whose drag moves the view.
 void zoom_and_pan(GridView& view, int id, ImVec2 min, ImVec2 max, float cell) {
@@ -311,7 +311,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   g.grid_min = ImVec2(std::floor(x0 + g.row_label_w), std::floor(y0 + col_label_h));
   const ImVec2 grid_max(g.grid_min.x + grid_w, g.grid_min.y + grid_w);
 
-  // --- zoom and pan: the frame [grid_min, grid_max] shows the view's cells (ui/grid_view.hpp);
+  // --- zoom and pan: the frame [grid_min, grid_max] shows the view's cells (ui/widgets/grid_view.hpp);
   // cell (i, j) has its corner at o + cz·(j, i) and is drawn only where it meets the frame.
   GridView& view = state.ui.grid_view;
   if (view.n != n) fit_view(view, n);

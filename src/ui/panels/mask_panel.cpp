@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "ui/colormap.hpp"
+#include "ui/look/colormap.hpp"
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
-#include "ui/theme.hpp"
 
 namespace ui {
 

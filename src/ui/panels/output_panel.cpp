@@ -3,8 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
-#include "ui/theme.hpp"
 
 namespace ui {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "ui/theme.hpp"
-#include "ui/walk_mode.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/modes/walk/walk_mode.hpp"
 
 namespace ui {
 
@@ -176,7 +176,7 @@ void claim_hover(AppState& state, Term term) {
 }
 
 void panel_border(const AppState& state, Term term) {
-  // Walk through lights whole panels itself (layout.cpp); a hover still lights its own.
+  // Walk through lights whole panels itself (Screen::walk_light); a hover still lights its own.
   if (!term_lit(state, term) || (state.ui.mode == Mode::Walk && state.hovered_term == Term::None)) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();

@@ -1,16 +1,16 @@
 // panel_parts.hpp — the panels of the screen and the helpers they share (internal to src/ui).
 // One file per panel in this folder (controls_panel.cpp, …); the helpers are in panel_parts.cpp;
-// src/ui/layout.cpp places the panels.
+// src/ui/frame/frame.cpp places the panels.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "ui/app_state.hpp"
-#include "ui/fonts.hpp"
-#include "ui/i18n.hpp"
-#include "ui/matrix_painter.hpp"
-#include "ui/number_format.hpp"
+#include "ui/look/fonts.hpp"
+#include "ui/text/i18n.hpp"
+#include "ui/widgets/matrix_painter.hpp"
+#include "ui/widgets/number_format.hpp"
 
 namespace ui {
 
@@ -36,10 +36,6 @@ ImU32 head_color(int head);  // head t's colour (captions, column underlines)
 // names the head), and of score QKᵀ[i][j] of the shown result (the focused head's).
 void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int j);
 void score_tooltip(AppState& state, int i, int j);
-// Key space mode (keyspace_panel.cpp): keys as points and queries as arrows; values and outputs.
-void draw_keyspace_panel(AppState& state, const Fonts& fonts);
-void draw_valuespace_panel(AppState& state, const Fonts& fonts);
-
 // RoPE in the Controls panel (rope_controls.cpp): the toggle, base, layout and offset, and the plot
 // of one query/key pair's score against their distance.
 void draw_rope_controls(AppState& state, const Fonts& fonts);
@@ -49,18 +45,6 @@ void draw_rope_controls(AppState& state, const Fonts& fonts);
 inline std::uint64_t result_key(const AppState& state) {
   return state.result_version * 32 + std::uint64_t(state.ui.focus_head);
 }
-
-// FlashAttention mode (flash_panel.cpp): flash_tick once per frame keeps the pass on its step and
-// plays; the stepper panel; the tiles over the Scores grid (call inside the Scores panel, after it
-// is drawn); each query row's running m, ℓ, rescale and output.
-void flash_tick(AppState& state);
-void draw_flash_panel(AppState& state, const Fonts& fonts);
-void draw_flash_tiles(AppState& state);
-void draw_flash_rows(AppState& state, const Fonts& fonts);
-// Decode mode (decode_panel.cpp): the stepper with the multiply counter; the cache at step t.
-void decode_tick(AppState& state);
-void draw_decode_panel(AppState& state, const Fonts& fonts);
-void draw_decode_cache(AppState& state, const Fonts& fonts);
 
 // The formula strip Y = softmax( QKᵀ / √d_k + M ) V centred at `center`, shrunk to `max_width`;
 // hovering a term makes it this frame's hovered term.
@@ -95,7 +79,7 @@ void same_line_if_fits(float w, float right_edge);
 std::string spoken_component(const char* matrix_id, int row, int component);
 
 // One of the lessons' check questions, one per panel: the question, the answer shown on hover, the
-// quiz question (ui/quiz.cpp, 0-based) a click opens, and the widget id of the line.
+// quiz question (ui/modes/walk/quiz.cpp, 0-based) a click opens, and the widget id of the line.
 // The words are in the language tables (ui/i18n_*.cpp).
 struct CheckQuestion {
   Text question;

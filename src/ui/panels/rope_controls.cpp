@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/rope.hpp"
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
-#include "ui/theme.hpp"
 
 namespace ui {
 namespace {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
-#include "ui/theme.hpp"
 
 namespace ui {
 namespace {

@@ -25,10 +25,10 @@
 #include <string_view>
 
 #include "imgui_internal.h"  // TempInputIsActive, GetActiveID: is this slider being typed in / dragged?
-#include "ui/colormap.hpp"
+#include "ui/look/colormap.hpp"
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
-#include "ui/panels/vector_strip.hpp"
-#include "ui/theme.hpp"
+#include "ui/widgets/vector_strip.hpp"
 
 namespace ui {
 namespace {

@@ -1,0 +1,94 @@
+// layout_parts.hpp — geometry the modes' layouts share (modes/*/*_layout.cpp): where the body
+// starts and how tall it is, two panels side by side, the narrow layouts' one column, the wide
+// layouts' side and left columns.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "imgui.h"
+#include "ui/frame/screen.hpp"
+
+namespace ui {
+
+// Where the body (everything under the top bar) starts.
+inline float body_top(const Screen& sc) {
+  return sc.top_h > 0 ? sc.top_h : sc.margin;
+}
+
+// The wide layouts' body height: what the display has left under `body_y`, but at least `min_em`
+// ems (below that the page scrolls instead of squeezing the panels).
+inline float body_height(const Screen& sc, float body_y, float min_em) {
+  return std::max(sc.H - body_y - sc.margin, min_em * sc.em);
+}
+
+// Two panels side by side in the rectangle (pos, size): `first` is `first_w` wide when both are
+// shown (the whole width alone), `second` takes the rest, a gap to its right. Either may be hidden.
+template <class DrawFirst, class DrawSecond>
+void side_by_side(const Screen& sc, ImVec2 pos, ImVec2 size, float first_w, bool show_first, bool show_second,
+                  DrawFirst first, DrawSecond second) {
+  const float w = show_second ? first_w : size.x;
+  if (show_first) first(pos, ImVec2(w, size.y));
+  if (show_second) {
+    const float x = show_first ? pos.x + w + sc.gap : pos.x;
+    second(ImVec2(x, pos.y), ImVec2(pos.x + size.x - x, size.y));
+  }
+}
+
+// The narrow layouts (phones in portrait): one column, the page's width less its scrollbar, in which
+// the panels stack from the top bar down, a gap apart; the page scrolls as a whole.
+struct Column {
+  float x, w, y, gap, em;
+  explicit Column(const Screen& sc)
+      : x(sc.margin),
+        w(sc.W - 2.0f * sc.margin - ImGui::GetStyle().ScrollbarSize),
+        y(body_top(sc)),
+        gap(sc.gap),
+        em(sc.em) {}
+  // The side of a square grid (heatmap, mask): the column's width, at most 30 em.
+  float square() const { return std::min(w, 30.0f * em); }
+  // A heatmap panel's height: `f` of the square plus 6 em of title, tabs and labels.
+  float grid_h(float f = 0.9f) const { return square() * f + 6.0f * em; }
+  // The next `h` of the column: its top-left corner; the column continues below it.
+  ImVec2 take(float h) {
+    const ImVec2 pos(x, y);
+    y += h + gap;
+    return pos;
+  }
+  ImVec2 size(float h) const { return ImVec2(w, h); }
+};
+
+// A wide layout's side column (the steppers, the Train panel): `share` of the display's width, kept
+// between min_em and max_em.
+inline float side_width(const Screen& sc, float share, float min_em, float max_em) {
+  return std::floor(std::clamp(share * sc.W, min_em * sc.em, max_em * sc.em));
+}
+
+// The wide layouts' left column (Explore, Walk through, Heads) is wide enough for the widest vector
+// (`d_max` sliders of 4.2 em beside a token label), between 24 em and 42 % of the display.
+inline float left_column_width(const Screen& sc, int d_max) {
+  const float em = sc.em;
+  const float want = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
+  return std::floor(std::clamp(want, 24.0f * em, 0.42f * sc.W));
+}
+
+// The wide layouts' left column: Controls above the tokens' vectors, or either one alone, `w` wide
+// from `body_y` down `body_h`. On a short display (a phone in landscape) the controls get at most
+// 60 % of what is on screen (down to the causal row; the rest scrolls inside the panel), so the
+// vectors panel starts above the fold.
+inline void left_column(Screen& sc, float w, float body_y, float body_h, bool show_ctrl, bool show_vec) {
+  const float em = sc.em, margin = sc.margin, gap = sc.gap;
+  if (show_ctrl && show_vec) {
+    const float visible_h = sc.H - body_y - margin;
+    const float ctrl_cap = visible_h < 38.0f * em ? std::max(9.0f * em, 0.6f * visible_h) : 0.6f * body_h;
+    const float ctrl_h = std::min(sc.state.ui.controls_h, ctrl_cap);
+    sc.controls(ImVec2(margin, body_y), ImVec2(w, ctrl_h));
+    sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(w, body_h - ctrl_h - gap));
+  } else if (show_ctrl) {
+    sc.controls(ImVec2(margin, body_y), ImVec2(w, body_h));
+  } else if (show_vec) {
+    sc.vectors(ImVec2(margin, body_y), ImVec2(w, body_h));
+  }
+}
+
+}  // namespace ui

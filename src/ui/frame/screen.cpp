@@ -1,0 +1,142 @@
+// screen.cpp — the Screen's panel methods and the fixed windows (see screen.hpp).
+#include "ui/frame/screen.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "imgui_internal.h"  // the panel window's content extent (text overflow check)
+#include "ui/look/theme.hpp"
+#include "ui/modes/walk/walk_mode.hpp"
+
+namespace ui {
+namespace {
+
+constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                         ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
+                                         ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                         ImGuiWindowFlags_NoFocusOnAppearing;
+
+}  // namespace
+
+bool begin_panel(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra) {
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  return ImGui::Begin(name, nullptr, kPanelFlags | extra);
+}
+
+bool Screen::open(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra) const {
+  ImGui::SetCursorPos(ImVec2(pos.x, pos.y - top_h));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, to_vec4(palette::kPanel));
+  ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, ImGui::GetStyle().WindowRounding);
+  const bool visible = ImGui::BeginChild(name, size, true, extra);
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor();
+  return visible;
+}
+
+void Screen::close() const {
+  // A text wider than its panel (a long translation on one line) runs past the panel's right edge.
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  // Anything past the work rectangle counts (half a pixel for rounding).
+  const float past = window->DC.CursorMaxPos.x - window->WorkRect.Max.x;
+  if (past > 0.5f) {  // "Controls +12 px" (the child is "##page/Controls_1A2B3C4D")
+    std::string name = window->Name;
+    name = name.substr(name.rfind('/') + 1);
+    note_overflow(state.ui, name.substr(0, name.rfind('_')) + " +" + std::to_string(int(past)) + " px");
+  }
+  ImGui::EndChild();
+}
+
+// Walk through: the step's panels get an accent border, the others are dimmed (less when
+// hovered); every control in them stays live. Call inside the panel's child window.
+void Screen::walk_light(Panel panel) const {
+  if (state.ui.mode != Mode::Walk) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+  const ImVec2 q(p.x + s.x, p.y + s.y);
+  dl->PushClipRectFullScreen();
+  if (walk_panel_lit(state, panel)) {
+    dl->AddRect(p, q, palette::kAccent, ImGui::GetStyle().WindowRounding, 0, std::max(2.0f, 0.15f * em));
+  } else {
+    const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
+                                                ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
+    dl->AddRectFilled(p, q, palette::with_alpha(palette::kBackground, hovered ? 90 : 165),
+                      ImGui::GetStyle().WindowRounding);
+  }
+  dl->PopClipRect();
+}
+
+void Screen::controls(ImVec2 pos, ImVec2 size) {
+  if (open("Controls", pos, size)) {
+    claim_hover(state, Term::Scale);
+    draw_controls_panel(state, fonts);
+    // Measured each frame (content height + padding); a change means another frame is needed.
+    const float measured = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+    if (std::abs(measured - state.ui.controls_h) > 0.5f) state.layout_changed = true;
+    state.ui.controls_h = measured;
+    panel_border(state, Term::Scale);
+    walk_light(Panel::Controls);
+  }
+  close();
+  recompute_if_dirty(state);  // later panels in this frame show the edited scene
+}
+
+void Screen::vectors(ImVec2 pos, ImVec2 size) {
+  if (open("Tokens and vectors", pos, size)) {
+    claim_hover(state, Term::Tokens);
+    draw_vectors_panel(state, fonts);
+    panel_border(state, Term::Tokens);
+    walk_light(Panel::Vectors);
+  }
+  close();
+  recompute_if_dirty(state);
+}
+
+void Screen::heatmap(const char* name, HeatmapKind kind, ImVec2 pos, ImVec2 size) {
+  if (open(name, pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+    draw_heatmap_panel(state, painter, fonts, kind);
+    claim_hover(state, kind == HeatmapKind::Scores ? Term::Scores : Term::Weights);
+    panel_border(state, kind == HeatmapKind::Scores ? Term::Scores : Term::Weights);
+    walk_light(kind == HeatmapKind::Scores ? Panel::Scores : Panel::Weights);
+  }
+  close();
+}
+
+void Screen::mask(ImVec2 pos, ImVec2 size) {
+  if (open("Mask", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+    draw_mask_panel(state, painter, fonts);
+    claim_hover(state, Term::Mask);
+    panel_border(state, Term::Mask);
+    walk_light(Panel::Mask);
+  }
+  close();
+  recompute_if_dirty(state);
+}
+
+void Screen::panel(const char* name, DrawPanel draw, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra) {
+  if (open(name, pos, size, extra)) draw(state, fonts);
+  close();
+}
+
+void Screen::picture(const char* name, Term term, DrawPanel draw, ImVec2 pos, ImVec2 size) {
+  if (open(name, pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+    claim_hover(state, term);
+    draw(state, fonts);
+    panel_border(state, term);
+  }
+  close();
+  recompute_if_dirty(state);  // a drag in the picture edits the scene
+}
+
+void Screen::output(ImVec2 pos, ImVec2 size) {
+  if (open("Output", pos, size)) {
+    draw_output_panel(state, fonts);
+    claim_hover(state, Term::Output);
+    panel_border(state, Term::Output);
+    walk_light(Panel::Output);
+  }
+  close();
+}
+
+}  // namespace ui

@@ -1,0 +1,51 @@
+// sharing_state.hpp — the sharing side's state (AppState::sharing): which panels a link hides or
+// shows full-size (hide= / view=), the demo gallery, and the platform's actions behind the Share
+// buttons. Drawn and changed by ui/frame/sharing.cpp; the actions are set by the platform
+// (src/app/web_share.cpp: web/share.js; src/app/desktop_platform.cpp: the path dialog).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scene/export.hpp"
+#include "scene/link.hpp"
+
+namespace ui {
+
+// One entry of web/demos/index.json.
+struct DemoInfo {
+  std::string name;         // file demos/NAME.json, link #demo=NAME
+  std::string title;        // e.g. "Two keys tie"
+  std::string description;  // one line: what it teaches
+};
+
+struct Sharing {
+  // --- what a link asked for (hide=, view=)
+  std::array<bool, scene::link::kPanelCount> hidden{};  // indexed by scene::link::Panel
+  std::optional<scene::link::Panel> view;               // one panel full-size
+
+  // --- gallery
+  std::vector<DemoInfo> demos;  // sent by the page (demos/index.json); desktop: bundled
+  bool gallery_open = false;    // (the demo loaded last, highlighted: AppState::ui.demo)
+
+  // --- platform actions (empty: button not shown)
+  std::function<void(const std::string& name)> open_demo;
+  std::function<void()> copy_link, export_json, import_json, export_png;
+  // The Export menu (scene/export): the web copies the text or downloads the SVG; the desktop
+  // saves a file through its path dialog (`export_saves_files`: the menu says "Save …").
+  std::function<void(scene::ExportKind kind, scene::ExportStage stage)> export_text;
+  bool export_saves_files = false;
+  scene::ExportStage export_stage = scene::ExportStage::Weights;  // for LaTeX and SVG
+  // Called once after each recompute (the scene changed) and when the mode changes: the page
+  // updates its address bar.
+  std::function<void()> scene_changed;
+
+  // --- bookkeeping
+  std::uint64_t seen_result_version = 0;  // the last AppState::result_version scene_changed saw
+};
+
+}  // namespace ui

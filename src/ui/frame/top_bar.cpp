@@ -1,0 +1,150 @@
+// top_bar.cpp — the top bar and the mode bar (see screen.hpp).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ui/frame/screen.hpp"
+#include "ui/frame/sharing.hpp"
+#include "ui/frame/view_menu.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/modes/modes.hpp"
+#include "ui/modes/walk/walk_mode.hpp"
+#include "ui/text/i18n.hpp"
+
+namespace ui {
+
+void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  begin_panel("##top", pos, size);
+  const float em = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const bool compact = size.x < 60.0f * em;
+  const float title_w = compact ? 0.0f : 9.5f * em;
+  if (!compact) {
+    ImGui::PushFont(fonts.heading);
+    dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * (size.y - fonts.heading->FontSize) - 0.4f * em),
+                palette::kAccent, "Attention Lab");
+    ImGui::PopFont();
+    ImGui::PushFont(fonts.small);
+    dl->AddText(ImVec2(pos.x + 0.8f * em, pos.y + 0.5f * size.y + 0.25f * em), palette::kTextDim,
+                tr(Text::Subtitle));
+    ImGui::PopFont();
+  }
+  const float formula_cx = pos.x + title_w + 0.5f * (size.x - 2.0f * title_w) + 0.5f * title_w;
+  draw_formula_strip(state, fonts, ImVec2(formula_cx, pos.y + 0.36f * size.y), size.x - 2.2f * title_w);
+
+  // Caption: what the hovered term means; an error replaces it until dismissed.
+  ImGui::PushFont(fonts.small);
+  std::string caption = state.error.empty() ? term_caption(state, state.hovered_term) : state.error;
+  caption = fit_text(caption, size.x - 2.0f * em);
+  const ImVec2 cs = ImGui::CalcTextSize(caption.c_str());
+  const float cy = pos.y + size.y - cs.y - 0.35f * em;
+  dl->AddText(ImVec2(formula_cx - 0.5f * cs.x, cy), state.error.empty() ? palette::kTextDim : palette::kError,
+              caption.c_str());
+  if (!state.error.empty()) {
+    ImGui::SetCursorScreenPos(ImVec2(formula_cx + 0.5f * cs.x + 0.5f * em, cy - 0.15f * em));
+    if (ImGui::SmallButton(tr(Text::Dismiss))) state.error.clear();
+  }
+  ImGui::PopFont();
+  ImGui::End();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor();
+}
+
+float mode_bar_height() {
+  return std::floor(2.0f * ImGui::GetFontSize());
+}
+
+// The quiz's button, "Check yourself ✓" (it opens from any mode).
+static void draw_quiz_button(AppState& state, const std::string& label) {
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::kAccent : palette::kTextDim));
+  if (ImGui::Button(label.c_str())) open_quiz(state, state.ui.quiz.question);
+  ImGui::PopStyleColor(2);
+  record_item_rect(state, "quiz/open");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CheckYourselfTip));
+}
+
+void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::kBackground));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  const float pad = std::floor(0.5f * ImGui::GetFontSize());
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, 0));
+  begin_panel("##modes", pos, size, ImGuiWindowFlags_NoScrollbar);
+  ImGui::PopStyleVar(2);
+  const float em = ImGui::GetFontSize();
+  const float frame_pad = 2.0f * ImGui::GetStyle().FramePadding.x, gap = 0.3f * em;
+  // At the right end: the View menu (theme, zoom, language), then the quiz.
+  const std::string quiz_label = std::string(tr(Text::CheckYourself)) + "##quiz";
+  const float quiz_w = ImGui::CalcTextSize(quiz_label.c_str(), nullptr, true).x + frame_pad;
+  const float view_w = view_button_width();
+  float tabs_w = 0.0f;
+  for (const scene::link::ModeInfo& m : scene::link::kModes)
+    tabs_w += ImGui::CalcTextSize(mode_label(m.mode).c_str()).x + frame_pad + gap;
+  // A wide screen has the tabs, View and the quiz on one line. When they do not fit (a phone, a big
+  // zoom), View stays pinned at the right edge and the tabs and the quiz scroll sideways beside it.
+  const float inner_w = size.x - 2.0f * pad;
+  const bool pinned = tabs_w + quiz_w + gap + view_w > inner_w;
+  if (pinned && size.x >= 48.0f * em) note_overflow(state.ui, "mode-bar");
+  const float thin_scrollbar = std::max(3.0f, std::floor(0.25f * em));
+  int& scroll_frames = state.ui.mode_tab_scroll_frames;
+  if (state.ui.mode != state.ui.mode_tab_scrolled_to) {
+    state.ui.mode_tab_scrolled_to = state.ui.mode;
+    scroll_frames = 3;
+  }
+  if (pinned) {
+    ImGui::SetCursorPos(ImVec2(pad, 0.0f));
+    // A thin scrollbar under the tabs (not over their words).
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, thin_scrollbar);
+    ImGui::BeginChild("##mode-tabs", ImVec2(std::max(1.0f, inner_w - view_w - gap), size.y), false,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PopStyleVar(2);
+  }
+  const float scrollbar = pinned ? thin_scrollbar : 0.0f;
+  ImGui::SetCursorPosY(std::floor(0.5f * (size.y - scrollbar - ImGui::GetFrameHeight())));
+  for (const scene::link::ModeInfo& m : scene::link::kModes) {
+    const bool current = m.mode == state.ui.mode;
+    const std::string label = mode_label(m.mode) + "##mode";
+    ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::kAccentSoft) : ImVec4(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::kAccent : palette::kTextDim));
+    if (ImGui::Button(label.c_str()) && !current) {
+      if (m.mode == Mode::Walk) {
+        set_walk_step(state, 0);  // the walk starts at its first step
+      } else {
+        state.ui.mode = m.mode;
+        if (state.sharing.scene_changed) state.sharing.scene_changed();  // the address carries the mode
+      }
+      state.layout_changed = true;  // draw the new layout at once
+    }
+    ImGui::PopStyleColor(2);
+    // The scrolling tabs bring the current one into view when the mode changes (and on the first
+    // frames, while the bar learns its width).
+    if (pinned && current && scroll_frames > 0) ImGui::SetScrollHereX(0.5f);
+    record_item_rect(state, "mode/" + std::string(m.name));
+    if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
+    ImGui::SameLine(0, gap);
+  }
+  if (scroll_frames > 0) {
+    --scroll_frames;
+    state.layout_changed = true;  // the scroll lands in the next frame
+  }
+  if (pinned) {
+    draw_quiz_button(state, quiz_label);
+    ImGui::EndChild();
+    ImGui::SameLine(0, gap);
+    ImGui::SetCursorPosY(std::floor(0.5f * (size.y - ImGui::GetFrameHeight())));
+    draw_view_menu(state, fonts);
+  } else {
+    ImGui::SameLine(
+        std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - quiz_w - gap - view_w));
+    draw_view_menu(state, fonts);
+    ImGui::SameLine(0, gap);
+    draw_quiz_button(state, quiz_label);
+  }
+  ImGui::End();
+  ImGui::PopStyleColor();
+}
+
+}  // namespace ui

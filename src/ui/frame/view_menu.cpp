@@ -1,0 +1,125 @@
+// view_menu.cpp — the View menu and the zoom steps (see view_menu.hpp).
+#include "ui/frame/view_menu.hpp"
+
+#include <string>
+
+#include "ui/frame/sharing.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/text/i18n.hpp"
+
+namespace ui {
+
+namespace {
+
+void address_follows(const AppState& state) {
+  if (state.sharing.scene_changed) state.sharing.scene_changed();
+}
+
+const char* theme_label(Theme theme) {
+  switch (theme) {
+    case Theme::Light:
+      return tr(Text::ThemeLight);
+    case Theme::Contrast:
+      return tr(Text::ThemeContrast);
+    case Theme::Dark:
+      break;
+  }
+  return tr(Text::ThemeDark);
+}
+
+// "View##view": the label in the current language, one ImGui id whatever the language.
+std::string view_label() {
+  return std::string(tr(Text::View)) + "##view";
+}
+
+}  // namespace
+
+int next_zoom(int zoom, int direction) {
+  if (direction == 0) return scene::link::kDefaultZoom;
+  if (direction > 0) {
+    for (int z : kZoomSteps)
+      if (z > zoom) return z;
+    return scene::link::kMaxZoom;
+  }
+  int below = scene::link::kMinZoom;
+  for (int z : kZoomSteps)
+    if (z < zoom) below = z;
+  return below;
+}
+
+void choose_theme(AppState& state, Theme theme) {
+  if (state.ui.theme == theme) return;
+  state.ui.theme = theme;
+  state.layout_changed = true;
+  address_follows(state);
+}
+
+void choose_language(AppState& state, std::string_view code) {
+  if (state.ui.lang == code || !scene::link::is_language(code)) return;
+  state.ui.lang = std::string(code);
+  state.layout_changed = true;  // the words change size: measure again
+  address_follows(state);
+}
+
+void step_zoom(AppState& state, int direction) {
+  if (!set_zoom(state.ui, next_zoom(state.ui.zoom, direction))) return;
+  state.layout_changed = true;
+  address_follows(state);
+}
+
+float view_button_width() {
+  return ImGui::CalcTextSize(view_label().c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+}
+
+void draw_view_menu(AppState& state, const Fonts& fonts) {
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text,
+                        to_vec4(ImGui::IsPopupOpen("##view-menu") ? palette::kAccent : palette::kTextDim));
+  if (ImGui::Button(view_label().c_str())) ImGui::OpenPopup("##view-menu");
+  ImGui::PopStyleColor(2);
+  record_item_rect(state, "view/menu");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ViewTip));
+  if (!ImGui::BeginPopup("##view-menu")) return;
+
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("%s", tr(Text::ThemeHeading));
+  ImGui::PopFont();
+  const Theme shown = shown_theme(state.ui);
+  for (const scene::link::ThemeInfo& t : scene::link::kThemes) {
+    const std::string label = std::string(theme_label(t.theme)) + "##theme-" + std::string(t.name);
+    if (ImGui::RadioButton(label.c_str(), shown == t.theme)) choose_theme(state, t.theme);
+    record_item_rect(state, "view/theme/" + std::string(t.name));
+  }
+  ImGui::Separator();
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("%s", tr(Text::ZoomHeading));
+  ImGui::PopFont();
+  const float square = ImGui::GetFrameHeight();
+  ImGui::BeginDisabled(state.ui.zoom <= scene::link::kMinZoom);
+  if (ImGui::Button("−", ImVec2(square, square))) step_zoom(state, -1);
+  ImGui::EndDisabled();
+  record_item_rect(state, "zoom/out");
+  ImGui::SameLine();
+  const std::string percent = std::to_string(state.ui.zoom) + " %";
+  if (ImGui::Button(percent.c_str(), ImVec2(4.5f * ImGui::GetFontSize(), square))) step_zoom(state, 0);
+  record_item_rect(state, "zoom/reset");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ZoomResetTip));
+  ImGui::SameLine();
+  ImGui::BeginDisabled(state.ui.zoom >= scene::link::kMaxZoom);
+  if (ImGui::Button("+", ImVec2(square, square))) step_zoom(state, +1);
+  ImGui::EndDisabled();
+  record_item_rect(state, "zoom/in");
+  ImGui::Separator();
+  ImGui::PushFont(fonts.small);
+  ImGui::TextDisabled("%s", tr(Text::LanguageHeading));
+  ImGui::PopFont();
+  const std::string& shown_lang = shown_language(state.ui);
+  for (const scene::link::LanguageInfo& l : scene::link::kLanguages) {
+    const std::string label = std::string(l.name) + "##lang";
+    if (ImGui::RadioButton(label.c_str(), shown_lang == l.code)) choose_language(state, l.code);
+    record_item_rect(state, "view/lang/" + std::string(l.code));
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace ui

@@ -1,0 +1,29 @@
+// decode_layout.cpp — the Decode mode's layout (the panels: decode_panel.cpp).
+#include <algorithm>
+#include <cmath>
+
+#include "ui/frame/layout_parts.hpp"
+#include "ui/modes/decode/decode.hpp"
+
+namespace ui {
+
+// Decode: the stepper and the multiply counter on the left, the cache on the right. Narrow: stacked.
+void layout_decode(Screen& sc) {
+  const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
+  if (!sc.narrow) {
+    const float body_y = body_top(sc), body_h = body_height(sc, body_y, 30.0f);
+    const float left_w = side_width(sc, 0.34f, 22.0f, 30.0f);
+    sc.panel("Decode", draw_decode_panel, ImVec2(margin, body_y), ImVec2(left_w, body_h));
+    const float rx = margin + left_w + gap;
+    sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(W - rx - margin, body_h),
+             ImGuiWindowFlags_NoScrollbar);
+  } else {
+    Column col(sc);
+    const float stepper_h = 25.5f * em, cache_h = float(sc.state.scene.n() + 3) * 2.1f * em + 10.0f * em;
+    sc.panel("Decode", draw_decode_panel, col.take(stepper_h), col.size(stepper_h));
+    sc.panel("KV cache", draw_decode_cache, col.take(cache_h), col.size(cache_h),
+             ImGuiWindowFlags_NoScrollbar);
+  }
+}
+
+}  // namespace ui

@@ -1,0 +1,46 @@
+// flash_layout.cpp — the FlashAttention mode's layout (the panels: flash_panel.cpp).
+#include <algorithm>
+#include <cmath>
+
+#include "ui/frame/layout_parts.hpp"
+#include "ui/modes/flash/flash.hpp"
+
+namespace ui {
+
+// FlashAttention: the stepper on the left; on the right the Scores grid cut into tiles above each
+// query row's running state. Narrow: one scrolling column.
+void layout_flash(Screen& sc) {
+  const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
+  const int n = sc.state.scene.n();
+  if (!sc.narrow) {
+    // Top: the stepper beside the tiled Scores grid; below, across the width, the rows' state.
+    const float body_y = body_top(sc), body_h = body_height(sc, body_y, 36.0f);
+    const float rows_h = std::floor(std::clamp(float(n) * 1.7f * em + 8.5f * em, 9.0f * em, 0.45f * body_h));
+    const float top_h = body_h - rows_h - gap;
+    const float left_w = side_width(sc, 0.36f, 22.0f, 30.0f);
+    sc.panel("FlashAttention", draw_flash_panel, ImVec2(margin, body_y), ImVec2(left_w, top_h));
+    const float rx = margin + left_w + gap;
+    sc.flash_scores(ImVec2(rx, body_y), ImVec2(W - rx - margin, top_h));
+    sc.panel("Running state", draw_flash_rows, ImVec2(margin, body_y + top_h + gap),
+             ImVec2(W - 2.0f * margin, rows_h));
+  } else {
+    Column col(sc);
+    const float stepper_h = 23.5f * em, rows_h = float(n) * 2.0f * em + 8.0f * em;
+    sc.panel("FlashAttention", draw_flash_panel, col.take(stepper_h), col.size(stepper_h));
+    sc.flash_scores(col.take(col.grid_h()), col.size(col.grid_h()));
+    sc.panel("Running state", draw_flash_rows, col.take(rows_h), col.size(rows_h));
+  }
+}
+
+// FlashAttention mode: the Scores heatmap with the tiles drawn over it.
+void Screen::flash_scores(ImVec2 pos, ImVec2 size) {
+  if (open("Scores", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+    draw_heatmap_panel(state, painter, fonts, HeatmapKind::Scores);
+    draw_flash_tiles(state);
+    claim_hover(state, Term::Scores);
+    panel_border(state, Term::Scores);
+  }
+  close();
+}
+
+}  // namespace ui

@@ -1,0 +1,303 @@
+// flash_panel.cpp — the FlashAttention mode: the tiled pass with the online softmax, one tile per
+// step (core/online.hpp; the state is ui::FlashStepper).
+//
+// [SECTION] flash_tick: keep the pass on the shown step, Play
+// [SECTION] draw_flash_panel: block size, Start / Prev / Next / Play, what the step did, memory
+// [SECTION] draw_flash_tiles: the tiles over the Scores grid (done, current, skipped, not yet)
+// [SECTION] draw_flash_rows: each query row's m, ℓ, rescale factor, partial and final output
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "ui/look/theme.hpp"
+#include "ui/modes/flash/flash.hpp"
+#include "ui/panels/panel_parts.hpp"
+
+namespace ui {
+namespace {
+
+constexpr double kPlaySeconds = 0.8;  // Play: one tile per this many seconds
+
+// A tiny difference in scientific notation: "1.1e-16".
+std::string sci(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", x);
+  return text;
+}
+
+// Tokens a…b as "a–b" (or "a" for one).
+std::string span(int begin, int end) {
+  return end - begin == 1 ? std::to_string(begin) : std::to_string(begin) + "–" + std::to_string(end - 1);
+}
+
+}  // namespace
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] flash_tick
+//-------------------------------------------------------------------------------------------------
+
+void flash_tick(AppState& state) {
+  FlashStepper& f = state.ui.flash;
+  if (!state.computed) return;
+  int want = f.step;
+  if (f.playing) {
+    f.play_clock += double(ImGui::GetIO().DeltaTime);
+    if (f.play_clock >= kPlaySeconds) {
+      f.play_clock = 0;
+      ++want;
+    }
+    state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
+  }
+  flash_update(f, state.scene, state.result, result_key(state), want);
+  if (f.finished()) f.playing = false;
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] draw_flash_panel
+//-------------------------------------------------------------------------------------------------
+
+void draw_flash_panel(AppState& state, const Fonts& fonts) {
+  panel_header(state, fonts, tr(Text::FlashTitle), tr(Text::FlashHint), 3);
+  FlashStepper& f = state.ui.flash;
+  if (!state.computed || !f.pass) return;
+  const attn::OnlinePass& pass = *f.pass;
+  const int n = pass.n(), total = pass.step_count();
+  const float em = ImGui::GetFontSize();
+
+  // Block size.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Text::BlockSize));
+  ImGui::SameLine(
+      std::max(6.0f * em, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(Text::BlockSize)).x + 0.8f * em));
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  int block = f.block;
+  if (typing_requested(state, "flash/block")) ImGui::SetKeyboardFocusHere();
+  const bool dragged = ImGui::SliderInt("##flash-block", &block, 1, std::max(n, 2), tr(Text::BlockFormat));
+  if ((focus_int(state, "flash/block", &block, 1, n, "block size B") || dragged) && block != f.block) {
+    f.block = std::clamp(block, 1, n);
+    f.step = 0;
+    f.playing = false;
+    flash_update(f, state.scene, state.result, result_key(state), 0);
+  }
+  record_item_rect(state, "flash/block");
+
+  // Start / Prev / Next / Play.
+  const float button_w =
+      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
+  int want = f.step;
+  ImGui::BeginDisabled(f.step == 0);
+  if (ImGui::Button(tr(Text::StepStart), ImVec2(button_w, 0))) want = 0;
+  record_item_rect(state, "flash/start");
+  ImGui::SameLine();
+  if (ImGui::Button(tr(Text::WalkPrev), ImVec2(button_w, 0))) want = f.step - 1;
+  record_item_rect(state, "flash/prev");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(f.finished());
+  if (ImGui::Button(tr(Text::WalkNext), ImVec2(button_w, 0))) want = f.step + 1;
+  record_item_rect(state, "flash/next");
+  ImGui::SameLine();
+  if (ImGui::Button((std::string(tr(f.playing ? Text::Pause : Text::Play)) + "###flash-play").c_str(),
+                    ImVec2(button_w, 0))) {
+    f.playing = !f.playing;
+    f.play_clock = kPlaySeconds;  // the first step at once
+  }
+  record_item_rect(state, "flash/play");
+  ImGui::EndDisabled();
+  if (want != f.step) {
+    if (want < f.step) f.playing = false;
+    flash_update(f, state.scene, state.result, result_key(state), want);
+  }
+
+  // What this step did.
+  ImGui::Spacing();
+  ImGui::PushFont(fonts.heading);
+  ImGui::TextUnformatted(fill(tr(Text::StepOf), {std::to_string(f.step), std::to_string(total)}).c_str());
+  ImGui::PopFont();
+  if (f.step == 0) {
+    ImGui::TextWrapped("%s", tr(Text::FlashBefore));
+  } else {
+    const attn::OnlineStep& st = f.last;
+    ImGui::TextWrapped(
+        "%s", fill(tr(Text::FlashTile), {std::to_string(st.row_block), std::to_string(st.col_block),
+                                         span(st.row_begin, st.row_end), span(st.col_begin, st.col_end)})
+                  .c_str());
+    if (st.skipped) {
+      ImGui::TextColored(to_vec4(palette::kTextDim), "%s", tr(Text::FlashSkipped));
+    } else {
+      int grew = 0;
+      double smallest = 1.0;
+      for (double a : st.rescale)
+        if (a < 1.0) {
+          ++grew;
+          smallest = std::min(smallest, a);
+        }
+      if (grew > 0) {
+        ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kQuery));
+        const std::string alpha = format_weight(smallest, 3);
+        ImGui::TextWrapped("%s", (grew == 1 ? fill(tr(Text::FlashGrewOne), {alpha})
+                                            : fill(tr(Text::FlashGrewMany), {std::to_string(grew), alpha}))
+                                     .c_str());
+        ImGui::PopStyleColor();
+      } else {
+        ImGui::TextWrapped("%s", tr(Text::FlashNoGrowth));
+      }
+    }
+  }
+  if (f.finished()) {
+    ImGui::Spacing();
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+    ImGui::TextWrapped(
+        "%s",
+        fill(tr(Text::FlashSame), {f.max_abs_diff == 0.0 ? std::string("0") : sci(f.max_abs_diff)}).c_str());
+    ImGui::PopStyleColor();
+  }
+
+  // Memory: what the pass holds vs the matrix it never builds.
+  ImGui::Spacing();
+  ImGui::Separator();
+  ImGui::PushFont(fonts.small);
+  const long long B = pass.block(), d_v = pass.O().cols();
+  ImGui::TextWrapped("%s", fill(tr(Text::FlashMemory), {std::to_string(B * B), std::to_string(n),
+                                                        std::to_string(static_cast<long long>(n) * n),
+                                                        std::to_string(2 * n), std::to_string(n * d_v)})
+                               .c_str());
+  ImGui::TextWrapped(
+      "%s", fill(tr(Text::FlashTiles), {std::to_string(pass.tiles_computed()),
+                                        std::to_string(pass.tiles_skipped()), std::to_string(total - f.step)})
+                .c_str());
+  ImGui::PopFont();
+  record_item_rect(state, "flash/memory");
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] draw_flash_tiles
+//-------------------------------------------------------------------------------------------------
+
+void draw_flash_tiles(AppState& state) {
+  const FlashStepper& f = state.ui.flash;
+  const GridGeometry& g = state.scores_grid;
+  if (!f.pass || !g.visible || g.rows != f.pass->n()) return;
+  const attn::OnlinePass& pass = *f.pass;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(ImVec2(g.clip.x, g.clip.y), ImVec2(g.clip.z, g.clip.w), true);
+  const int B = pass.block(), blocks = pass.blocks(), n = pass.n();
+  const float em = ImGui::GetFontSize();
+  for (int rb = 0; rb < blocks; ++rb)
+    for (int cb = 0; cb < blocks; ++cb) {
+      const int k = rb * blocks + cb;  // execution order: query blocks outer, key blocks inner
+      const ImVec2 a(g.origin.x + float(cb * B) * g.cell, g.origin.y + float(rb * B) * g.cell);
+      const ImVec2 b(g.origin.x + float(std::min((cb + 1) * B, n)) * g.cell,
+                     g.origin.y + float(std::min((rb + 1) * B, n)) * g.cell);
+      const bool done = k < f.step, current = k == f.step - 1, hidden = pass.tile_hidden(rb, cb);
+      if (!done)
+        dl->AddRectFilled(a, b, palette::with_alpha(palette::kBackground, 190));  // not computed yet: dimmed
+      if (hidden && done) dl->AddRectFilled(a, b, palette::with_alpha(palette::kBackground, 120));
+      dl->AddRect(a, b, palette::kTileLine, 0.0f, 0, 1.0f);
+      if (current)
+        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
+                    hidden ? palette::kTextDim : palette::kAccent, 0.0f, 0, std::max(2.0f, 0.2f * em));
+    }
+  dl->PopClipRect();
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] draw_flash_rows
+//-------------------------------------------------------------------------------------------------
+
+void draw_flash_rows(AppState& state, const Fonts& fonts) {
+  panel_header(state, fonts, tr(Text::FlashRowsTitle), tr(Text::FlashRowsHint), 1);
+  const FlashStepper& f = state.ui.flash;
+  if (!state.computed || !f.pass) return;
+  const attn::OnlinePass& pass = *f.pass;
+  const attn::Result& r = state.result;
+  const int n = pass.n(), d_v = int(pass.O().cols());
+  const float em = ImGui::GetFontSize();
+  ImGui::PushFont(fonts.small);
+  const float digit_w = ImGui::CalcTextSize("0").x;
+  ImGui::PopFont();
+
+  // Scale of the m bars: the largest |scaled score| over allowed cells.
+  double s_max = 1e-9;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (r.allowed(i, j)) s_max = std::max(s_max, std::abs(r.scaled(i, j)));
+
+  const float label_w = 4.5f * em, bar_w = 7.5f * em, alpha_w = 4.2f * em;
+  const float out_w = std::max(float(d_v) * 7.0f * digit_w, 6.0f * em);
+  const float row_h = 1.7f * em;
+  const float total_w = label_w + 2.0f * (bar_w + 0.5f * em) + alpha_w + 2.0f * out_w + 1.0f * em;
+  ImGui::BeginChild("##flash-rows", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // Column heads.
+  const ImVec2 head = ImGui::GetCursorScreenPos();
+  const float x_m = head.x + label_w, x_l = x_m + bar_w + 0.5f * em, x_a = x_l + bar_w + 0.5f * em;
+  const float x_p = x_a + alpha_w, x_f = x_p + out_w + 0.5f * em;
+  ImGui::PushFont(fonts.small);
+  dl->AddText(ImVec2(x_m, head.y), palette::kTextDim, tr(Text::FlashColMax));
+  dl->AddText(ImVec2(x_l, head.y), palette::kTextDim, tr(Text::FlashColSum));
+  dl->AddText(ImVec2(x_a, head.y), palette::kTextDim, "α");
+  dl->AddText(ImVec2(x_p, head.y), palette::kTextDim, tr(Text::FlashColNow));
+  dl->AddText(ImVec2(x_f, head.y), palette::kTextDim, "softmax · V");
+  ImGui::PopFont();
+  ImGui::Dummy(ImVec2(total_w, fonts.small->FontSize + 0.3f * em));
+
+  ImGuiListClipper clipper;
+  clipper.Begin(n, row_h);
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const bool in_block = f.step > 0 && i >= f.last.row_begin && i < f.last.row_end;
+      if (in_block)
+        dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.15f * em), palette::kAccentSoft,
+                          0.2f * em);
+      const float text_y = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
+      dl->AddText(ImVec2(p.x, text_y), palette::kText,
+                  fit_text(state.scene.tokens[std::size_t(i)], label_w - 0.4f * em).c_str());
+      const double m = pass.m()[std::size_t(i)], l = pass.l()[std::size_t(i)];
+      const bool seen = l > 0.0;
+      ImGui::PushFont(fonts.small);
+      const float bar_y0 = p.y + 0.15f * em, bar_y1 = p.y + row_h - 0.3f * em;
+      auto track = [&](float x) {
+        dl->AddRectFilled(ImVec2(x, bar_y0), ImVec2(x + bar_w, bar_y1), palette::kTrack, 0.15f * em);
+      };
+      // m: signed bar from the track's middle.
+      track(x_m);
+      if (seen) {
+        const float mid = x_m + 0.5f * bar_w;
+        const float end = mid + float(std::clamp(m / s_max, -1.0, 1.0)) * 0.5f * bar_w;
+        dl->AddRectFilled(ImVec2(std::min(mid, end), bar_y0), ImVec2(std::max(mid, end), bar_y1),
+                          palette::with_alpha(palette::kKey, 150));
+      }
+      const std::string m_text = seen ? format_number(m, 3) : "−∞";
+      dl->AddText(ImVec2(x_m + 0.3f * em, text_y), palette::kText, m_text.c_str());
+      // ℓ: from 0 up to n (each exp(s − m) ≤ 1).
+      track(x_l);
+      if (seen)
+        dl->AddRectFilled(ImVec2(x_l, bar_y0), ImVec2(x_l + bar_w * float(std::min(l / n, 1.0)), bar_y1),
+                          palette::with_alpha(palette::kValue, 150));
+      dl->AddText(ImVec2(x_l + 0.3f * em, text_y), palette::kText, format_number(l, 3).c_str());
+      // α: only where this step rescaled.
+      if (in_block && f.last.rescale[std::size_t(i - f.last.row_begin)] < 1.0) {
+        const std::string a = "×" + format_weight(f.last.rescale[std::size_t(i - f.last.row_begin)], 3, 7);
+        dl->AddText(ImVec2(x_a, text_y), palette::kQuery, a.c_str());  // α in q's orange
+      }
+      // Partial O / ℓ next to the final output.
+      std::string partial, final_row;
+      for (int c = 0; c < d_v; ++c) {
+        partial += (c ? "  " : "") + (seen ? format_number(f.partial(i, c), 3) : std::string("—"));
+        final_row += (c ? "  " : "") + format_number(r.output(i, c), 3);
+      }
+      const bool same = seen && (f.partial.row(i) - r.output.row(i)).cwiseAbs().maxCoeff() <= 1e-12;
+      dl->AddText(ImVec2(x_p, text_y), same ? palette::kAccent : palette::kText, partial.c_str());
+      dl->AddText(ImVec2(x_f, text_y), palette::kTextDim, final_row.c_str());
+      ImGui::PopFont();
+      ImGui::Dummy(ImVec2(total_w, row_h));
+    }
+  }
+  ImGui::EndChild();
+  record_item_rect(state, "flash/rows");
+}
+
+}  // namespace ui

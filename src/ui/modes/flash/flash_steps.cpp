@@ -1,0 +1,32 @@
+// flash_steps.cpp — the FlashAttention mode's pass at the shown step (see flash_state.hpp).
+#include <algorithm>
+#include <cmath>
+
+#include "scene/traces.hpp"
+#include "ui/modes/flash/flash_state.hpp"
+#include "ui/modes/scored_qk.hpp"
+
+namespace ui {
+void flash_update(FlashStepper& f, const scene::Scene& s, const attn::Result& r, std::uint64_t version,
+                  int want) {
+  const int n = static_cast<int>(r.V.rows());
+  if (n < 1) return;
+  f.block = std::clamp(f.block, 1, n);
+  const bool rebuild = !f.pass || f.version != version || f.built_block != f.block || want < f.step;
+  if (rebuild) {
+    f.pass.emplace(scored_queries(r), scored_keys(r), r.V, scene::options_of(s), f.block);
+    f.version = version;
+    f.built_block = f.block;
+    f.step = 0;
+    f.last = attn::OnlineStep{};
+  }
+  want = std::clamp(want, 0, f.pass->step_count());
+  while (f.step < want) {
+    f.last = f.pass->next();
+    ++f.step;
+  }
+  f.partial = f.pass->output();
+  f.max_abs_diff = f.finished() && f.partial.size() ? (f.partial - r.output).cwiseAbs().maxCoeff() : 0.0;
+}
+
+}  // namespace ui

@@ -1,0 +1,18 @@
+// keyspace.hpp — the Key space mode: the soft dictionary as pictures. State: keyspace_state.hpp
+// (AppState::keyspace); panels: keyspace_panel.cpp; layout: keyspace_layout.cpp.
+#pragma once
+
+#include "ui/app_state.hpp"
+#include "ui/look/fonts.hpp"
+
+namespace ui {
+
+struct Screen;
+
+// The pictures: keys as points and queries as arrows; values and outputs.
+void draw_keyspace_panel(AppState& state, const Fonts& fonts);
+void draw_valuespace_panel(AppState& state, const Fonts& fonts);
+// The layout: key space | value space | weights above the vectors.
+void layout_keyspace(Screen& screen);
+
+}  // namespace ui

@@ -1,0 +1,494 @@
+// keyspace_panel.cpp — the soft dictionary as two pictures (the Key space mode):
+//
+//   Key space:    keys k_j as points, queries q_i as arrows from 0. The selected query has a line
+//                 to every key, thick and opaque in proportion to its weight a_ij (printed by the
+//                 key): the query "finds" the key it points at.
+//   Value space:  values v_j as points and the selected query's output y_i = Σ_j a_ij v_j as a
+//                 ring, with faint segments to each v_j weighted by a_ij: as the query moves toward
+//                 k_j, y_i slides onto v_j.
+//
+// d ≤ 2 draws the vectors' own coordinates (exact); d > 2 the best plane through 0 (core/keyspace:
+// uncentred PCA of queries and keys together, or of the values) and says how much it keeps.
+// Dragging a query tip, a key or a value edits the scene (direct scenes; exact in d = 2, along the
+// plane's two axes otherwise). In a learned scene q = x·W_q, so the pictures are read-only there
+// and say where to edit instead. Widget ids: keyspace/q/i, keyspace/k/j, valuespace/v/j,
+// valuespace/y/i.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/keyspace.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/modes/keyspace/keyspace.hpp"
+#include "ui/panels/panel_parts.hpp"
+
+namespace ui {
+namespace {
+
+// Data bounds → screen: equal scale on both axes (angles and lengths are read off the picture).
+struct PlotFrame {
+  ImVec2 min, max;        // screen rectangle
+  double cx = 0, cy = 0;  // data point at the rectangle's centre
+  double px = 1;          // pixels per data unit
+  ImVec2 to_px(double x, double y) const {
+    return ImVec2(float(0.5 * (min.x + max.x) + (x - cx) * px), float(0.5 * (min.y + max.y) - (y - cy) * px));
+  }
+  double data_x(float sx) const { return cx + (double(sx) - 0.5 * (min.x + max.x)) / px; }
+  double data_y(float sy) const { return cy - (double(sy) - 0.5 * (min.y + max.y)) / px; }
+};
+
+// The box of `xy` (m×2) and the origin, padded, centred in [min, max] at one scale for x and y.
+// Bounds are kept while a drag runs (the point stays under the mouse).
+PlotFrame fit_frame(const attn::Matrix& xy, ImVec2 min, ImVec2 max, ImVec4* frozen, bool keep) {
+  if (!keep) {
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    for (Eigen::Index r = 0; r < xy.rows(); ++r) {
+      x0 = std::min(x0, xy(r, 0));
+      x1 = std::max(x1, xy(r, 0));
+      y0 = std::min(y0, xy(r, 1));
+      y1 = std::max(y1, xy(r, 1));
+    }
+    const double span = std::max({x1 - x0, y1 - y0, 1e-9});
+    const double pad = 0.14 * span;  // room for labels and for dragging past the outermost point
+    *frozen = ImVec4(float(x0 - pad), float(y0 - pad), float(x1 + pad), float(y1 + pad));
+  }
+  PlotFrame f;
+  f.min = min;
+  f.max = max;
+  const double w = std::max(1.0f, max.x - min.x), h = std::max(1.0f, max.y - min.y);
+  const double dx = std::max(1e-9, double(frozen->z - frozen->x)),
+               dy = std::max(1e-9, double(frozen->w - frozen->y));
+  f.px = std::min(w / dx, h / dy);
+  f.cx = 0.5 * (double(frozen->x) + double(frozen->z));
+  f.cy = 0.5 * (double(frozen->y) + double(frozen->w));
+  return f;
+}
+
+// Light grid lines at a round step and the two axes through 0.
+void draw_axes(ImDrawList* dl, const PlotFrame& f) {
+  const double units = double(f.max.x - f.min.x) / f.px;
+  const double raw = units / 6.0;
+  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = decade;
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * decade >= raw) {
+      step = m * decade;
+      break;
+    }
+  const ImU32 grid = palette::kPlotGrid, axis = palette::kPlotAxis;
+  const double x0 = f.data_x(f.min.x), x1 = f.data_x(f.max.x), y0 = f.data_y(f.max.y), y1 = f.data_y(f.min.y);
+  for (double x = std::ceil(x0 / step) * step; x <= x1; x += step) {
+    const float sx = f.to_px(x, 0).x;
+    dl->AddLine(ImVec2(sx, f.min.y), ImVec2(sx, f.max.y), std::abs(x) < 0.5 * step ? axis : grid);
+  }
+  for (double y = std::ceil(y0 / step) * step; y <= y1; y += step) {
+    const float sy = f.to_px(0, y).y;
+    dl->AddLine(ImVec2(f.min.x, sy), ImVec2(f.max.x, sy), std::abs(y) < 0.5 * step ? axis : grid);
+  }
+}
+
+void draw_arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 color, float thickness) {
+  const float dx = to.x - from.x, dy = to.y - from.y;
+  const float len = std::sqrt(dx * dx + dy * dy);
+  if (len < 1.0f) {
+    dl->AddCircleFilled(to, thickness * 1.5f, color);
+    return;
+  }
+  const float ux = dx / len, uy = dy / len;
+  const float head = std::min(len, 4.0f * thickness + 4.0f);
+  const ImVec2 base(to.x - ux * head, to.y - uy * head);
+  dl->AddLine(from, base, color, thickness);
+  dl->AddTriangleFilled(to, ImVec2(base.x - uy * 0.5f * head, base.y + ux * 0.5f * head),
+                        ImVec2(base.x + uy * 0.5f * head, base.y - ux * 0.5f * head), color);
+}
+
+// A label beside a point, kept inside the plot, with a dark halo so it reads over lines. Labels
+// already placed in this picture (`placed`, screen rectangles) push a new one down a line, so two
+// nearby points (common in a PCA picture) do not print over each other.
+void draw_label(ImDrawList* dl, const PlotFrame& f, ImVec2 at, const std::string& text, ImU32 color,
+                std::vector<ImVec4>* placed, bool above = false) {
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  const float em = ImGui::GetFontSize();
+  ImVec2 p(at.x + 0.45f * em, above ? at.y - size.y - 0.35f * em : at.y - 0.5f * size.y);
+  p.x = std::clamp(p.x, f.min.x + 2.0f, std::max(f.min.x + 2.0f, f.max.x - size.x - 2.0f));
+  if (p.x < at.x && p.x + size.x > at.x - 0.3f * em)
+    p.x = std::max(f.min.x + 2.0f, at.x - size.x - 0.45f * em);
+  auto overlaps = [&](ImVec2 q) {
+    for (const ImVec4& r : *placed)
+      if (q.x < r.z && q.x + size.x > r.x && q.y < r.w && q.y + size.y > r.y) return true;
+    return false;
+  };
+  for (int tries = 0; tries < 4 && overlaps(p); ++tries) p.y += size.y + 1.0f;
+  p.y = std::clamp(p.y, f.min.y + 2.0f, std::max(f.min.y + 2.0f, f.max.y - size.y - 2.0f));
+  placed->push_back(ImVec4(p.x - 2, p.y, p.x + size.x + 2, p.y + size.y));
+  dl->AddRectFilled(ImVec2(p.x - 2, p.y), ImVec2(p.x + size.x + 2, p.y + size.y),
+                    palette::with_alpha(palette::kPanel, 190), 3.0f);
+  dl->AddText(p, color, text.c_str());
+}
+
+ImU32 with_alpha(ImU32 color, float alpha) {
+  const int a = std::clamp(int(alpha * 255.0f), 0, 255);
+  return (color & ~IM_COL32_A_MASK) | (ImU32(a) << IM_COL32_A_SHIFT);
+}
+
+// Which query the pictures follow: hovering a row anywhere (a grid row, a token block) wins,
+// else the one last clicked.
+int shown_query(const AppState& state) {
+  const int n = state.scene.n();
+  if (state.hovered_row >= 0 && state.hovered_row < n) return state.hovered_row;
+  return std::clamp(state.keyspace.selected, 0, std::max(0, n - 1));
+}
+
+// The vectors the scores are made of: Q and K, or their RoPE-turned versions when the scene has rope.
+const attn::Matrix& shown_queries(const attn::Result& r) {
+  return r.Q_rope.size() > 0 ? r.Q_rope : r.Q;
+}
+const attn::Matrix& shown_keys(const attn::Result& r) {
+  return r.K_rope.size() > 0 ? r.K_rope : r.K;
+}
+
+// Refit the planes when the numbers changed and no drag holds them.
+void update_planes(AppState& state) {
+  KeySpaceState& ks = state.keyspace;
+  if (ks.planes_version == state.result_version || ks.drag_kind != KeySpaceState::None) return;
+  const attn::Result& r = state.result;
+  attn::Matrix qk(r.Q.rows() + r.K.rows(), r.Q.cols());
+  qk << shown_queries(r), shown_keys(r);
+  ks.key_plane = attn::best_plane(qk);
+  ks.value_plane = attn::best_plane(r.V);
+  ks.planes_version = state.result_version;
+}
+
+// One line under the title: exact or projected, and how much the projection keeps.
+void plane_note(const attn::Plane& plane, Text what, const char* dim_name) {
+  std::string text;
+  if (plane.dim == 2) {
+    text = fill(tr(Text::PlaneExact), {dim_name});
+  } else if (plane.dim == 1) {
+    text = fill(tr(Text::PlaneLine), {dim_name});
+  } else {
+    char percent[16];
+    std::snprintf(percent, sizeof percent, "%.0f", 100.0 * plane.kept);
+    text = fill(tr(Text::PlanePca), {dim_name, std::to_string(plane.dim), tr(what), percent});
+  }
+  ImGui::TextWrapped("%s", text.c_str());
+}
+
+// A step that keeps dragged numbers readable (2 significant decimals of the view's span).
+double round_to_view(double v, const PlotFrame& f) {
+  const double span = double(f.max.x - f.min.x) / f.px;
+  const double step = std::pow(10.0, std::floor(std::log10(span / 200.0)));
+  return std::round(v / step) * step;
+}
+
+// An invisible button over a drawn point: hover, click and drag. Returns the new data position
+// while it is dragged (and true), in the frame's data coordinates.
+// The keyboard: the point is a Tab stop (*keyed = focused), and the arrows move an editable point by
+// 0.5 em on the picture ("key 1 'cat': (0.50, 1.00)" for the live region).
+bool point_handle(AppState& state, const std::string& id, ImVec2 at, const PlotFrame& f, int kind, int index,
+                  bool editable, double* x, double* y, bool* keyed = nullptr) {
+  const float r = 0.7f * ImGui::GetFontSize();
+  ImGui::SetCursorScreenPos(ImVec2(at.x - r, at.y - r));
+  ImGui::InvisibleButton(id.c_str(), ImVec2(2 * r, 2 * r));
+  record_item_rect(state, id);
+  int dx = 0, dy = 0;
+  const bool focused = focus_point(state, id, &dx, &dy);
+  if (keyed) *keyed = focused;
+  if (focused) {
+    const char* role = kind == KeySpaceState::Query ? "query "
+                       : kind == KeySpaceState::Key ? "key "
+                                                    : "value ";
+    const ImVec2 to(std::clamp(at.x + float(dx) * 0.5f * ImGui::GetFontSize(), f.min.x, f.max.x),
+                    std::clamp(at.y + float(dy) * 0.5f * ImGui::GetFontSize(), f.min.y, f.max.y));
+    announce(state, role + std::to_string(index) + " '" + state.scene.tokens[std::size_t(index)] + "': (" +
+                        format_number(f.data_x(to.x), 2) + ", " + format_number(f.data_y(to.y), 2) + ")");
+    if (editable && (dx != 0 || dy != 0)) {
+      *x = f.data_x(to.x);
+      *y = f.data_y(to.y);
+      return true;
+    }
+  }
+  KeySpaceState& ks = state.keyspace;
+  if (ImGui::IsItemActivated()) {
+    ks.drag_kind = kind;
+    ks.drag_index = index;
+    ks.grab = ImVec2(ImGui::GetIO().MousePos.x - at.x, ImGui::GetIO().MousePos.y - at.y);
+  }
+  if (ImGui::IsItemHovered() || ImGui::IsItemActive())
+    ImGui::SetMouseCursor(editable ? ImGuiMouseCursor_Hand : ImGuiMouseCursor_Arrow);
+  if (!ImGui::IsItemActive() || !editable || ks.drag_kind != kind || ks.drag_index != index) return false;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const float sx = std::clamp(m.x - ks.grab.x, f.min.x, f.max.x),
+              sy = std::clamp(m.y - ks.grab.y, f.min.y, f.max.y);
+  *x = f.data_x(sx);
+  *y = f.data_y(sy);
+  return ImGui::GetIO().MouseDelta.x != 0.0f || ImGui::GetIO().MouseDelta.y != 0.0f;
+}
+
+// Move row `row` of `m` so it is drawn at (x, y) in `plane` (exact in d = 2, rounded to the view).
+void move_row(AppState& state, attn::Matrix& m, int row, const attn::Plane& plane, const PlotFrame& f,
+              double x, double y) {
+  if (plane.exact) {
+    x = round_to_view(x, f);
+    y = round_to_view(y, f);
+  }
+  const attn::Matrix moved = attn::lift_to_plane(plane, m.row(row), x, y);
+  if (!moved.allFinite() || moved.cols() != m.cols()) return;  // a head's columns never write the full Q
+  m.row(row) = moved.cwiseMax(-scene::kMaxAbsValue).cwiseMin(scene::kMaxAbsValue);
+  state.dirty = true;
+}
+
+// The plot rectangle: what is left of the panel, keeping `reserve` pixels below for a caption.
+void plot_rect(float reserve, ImVec2* min, ImVec2* max) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  *min = ImGui::GetCursorScreenPos();
+  *max = ImVec2(min->x + avail.x, min->y + std::max(4.0f * ImGui::GetFontSize(), avail.y - reserve));
+}
+
+std::string token_suffix(const AppState& state, int i) {
+  return " " + fit_text(state.scene.tokens[std::size_t(i)], 6.0f * ImGui::GetFontSize());
+}
+
+void learned_hint(AppState& state, const Fonts& fonts) {
+  ImGui::PushFont(fonts.small);
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kAccent));
+  ImGui::TextWrapped("%s", tr(Text::KeySpaceLearned));
+  ImGui::PopStyleColor();
+  if (ImGui::SmallButton(tr(Text::EditDirectly))) make_direct(state);
+  record_item_rect(state, "make-direct");
+  ImGui::PopFont();
+}
+
+}  // namespace
+
+void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
+  panel_header(state, fonts, tr(Text::KeySpaceTitle), tr(Text::KeySpaceHint));
+  if (!state.computed) return;
+  update_planes(state);
+  KeySpaceState& ks = state.keyspace;
+  const attn::Result& r = state.result;
+  const int n = state.scene.n();
+  const bool roped = r.Q_rope.size() > 0;
+  // Multi-head: result holds one head's columns (the focused head), so the picture is that head's and
+  // edits go through the vectors panel, which shows every head's columns.
+  const bool multi_head = state.scene.heads > 1;
+  const bool editable = state.scene.mode == scene::Mode::Direct && !roped && !multi_head;
+  ImGui::PushFont(fonts.small);
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  plane_note(ks.key_plane, Text::PlaneOfKeys, "d_k");
+  if (multi_head)
+    ImGui::TextWrapped("%s", fill(tr(Text::KeySpaceHeads), {std::to_string(state.scene.heads)}).c_str());
+  if (roped) ImGui::TextWrapped("%s", tr(Text::KeySpaceRope));
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+  if (state.scene.mode != scene::Mode::Direct) learned_hint(state, fonts);
+
+  ImVec2 min, max;
+  const float em = ImGui::GetFontSize();
+  plot_rect(1.6f * em, &min, &max);
+  const bool dragging = ks.drag_kind == KeySpaceState::Query || ks.drag_kind == KeySpaceState::Key;
+  auto coords = [&](attn::Matrix* q_xy, attn::Matrix* k_xy) {
+    *q_xy = attn::plane_coords(ks.key_plane, shown_queries(state.result));
+    *k_xy = attn::plane_coords(ks.key_plane, shown_keys(state.result));
+  };
+  attn::Matrix q_xy, k_xy;
+  coords(&q_xy, &k_xy);
+  attn::Matrix all(2 * n, 2);
+  all << q_xy, k_xy;
+  const PlotFrame f = fit_frame(all, min, max, &ks.key_view, dragging);
+
+  // (1) handles first, so a drag shows in this frame: queries (they win where a tip lies over a
+  // key), then keys.
+  double x = 0, y = 0;
+  bool keyed = false;
+  for (int i = 0; i < n; ++i) {
+    ImGui::PushID(i);
+    if (point_handle(state, "keyspace/q/" + std::to_string(i), f.to_px(q_xy(i, 0), q_xy(i, 1)), f,
+                     KeySpaceState::Query, i, editable, &x, &y, &keyed))
+      move_row(state, state.scene.Q, i, ks.key_plane, f, x, y);
+    if (ImGui::IsItemClicked() || keyed) ks.selected = i;  // follow the clicked (or focused) query
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
+      ImGui::SetTooltip("q_%d (%s): %s", i, state.scene.tokens[std::size_t(i)].c_str(),
+                        tr(editable ? Text::QueryPointTip : Text::QueryPointTipFixed));
+    ImGui::PopID();
+  }
+  const int sel = shown_query(state);
+  for (int j = 0; j < n; ++j) {
+    ImGui::PushID(1000 + j);
+    if (point_handle(state, "keyspace/k/" + std::to_string(j), f.to_px(k_xy(j, 0), k_xy(j, 1)), f,
+                     KeySpaceState::Key, j, editable, &x, &y))
+      move_row(state, state.scene.K, j, ks.key_plane, f, x, y);
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
+      ImGui::SetTooltip("k_%d (%s): q_%d·k_%d = %s, %s%s%s", j, state.scene.tokens[std::size_t(j)].c_str(),
+                        sel, j, format_number(r.scores(sel, j), 3).c_str(),
+                        fill(tr(Text::KeyPointTip), {format_weight(r.weights(sel, j), 4, 10)}).c_str(),
+                        editable ? "  " : "", editable ? tr(Text::DragToMove) : "");
+    ImGui::PopID();
+  }
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left) && dragging) ks.drag_kind = KeySpaceState::None;
+  if (recompute_if_dirty(state)) coords(&q_xy, &k_xy);  // the edit, drawn in this frame
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(min, max, true);
+  dl->AddRectFilled(min, max, palette::kFrame, 4.0f);
+  draw_axes(dl, f);
+  const ImVec2 origin = f.to_px(0, 0);
+  // (2) the followed query's lines to every key, ∝ a_ij.
+  for (int j = 0; j < n; ++j) {
+    if (!r.allowed(sel, j)) continue;
+    const double a = r.weights(sel, j);
+    const ImVec2 q = f.to_px(q_xy(sel, 0), q_xy(sel, 1)), k = f.to_px(k_xy(j, 0), k_xy(j, 1));
+    dl->AddLine(q, k, with_alpha(palette::kAccent, 0.15f + 0.8f * float(a)), 1.0f + 0.3f * em * float(a));
+  }
+  // (3) keys, then queries (the followed one last, on top).
+  for (int j = 0; j < n; ++j) {
+    const ImVec2 k = f.to_px(k_xy(j, 0), k_xy(j, 1));
+    dl->AddCircleFilled(k, 0.32f * em, palette::kKey);
+    dl->AddCircle(k, 0.32f * em, palette::kFrame, 0, 1.5f);
+  }
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < n; ++i) {
+      if ((i == sel) != (pass == 1)) continue;
+      const ImVec2 q = f.to_px(q_xy(i, 0), q_xy(i, 1));
+      draw_arrow(dl, origin, q, i == sel ? palette::kQuery : with_alpha(palette::kQuery, 0.35f),
+                 i == sel ? 0.16f * em : 0.1f * em);
+    }
+  // (4) labels: the followed query, then keys with its weights, then the other queries.
+  std::vector<ImVec4> placed;
+  for (int j = 0; j < n; ++j) {
+    const ImVec2 k = f.to_px(k_xy(j, 0), k_xy(j, 1));
+    std::string text = "k" + std::to_string(j) + token_suffix(state, j);
+    text += r.allowed(sel, j) ? "   a = " + format_weight(r.weights(sel, j), 3, 9)
+                              : "   " + std::string(tr(Text::Masked));
+    draw_label(dl, f, k, text, palette::kKey, &placed);
+  }
+  for (int i = 0; i < n; ++i) {
+    if (i != sel && n > 8) continue;  // many tokens: only the followed query is named
+    // The followed query by name; the others by index only, so their labels stay out of the way.
+    const ImVec2 q = f.to_px(q_xy(i, 0), q_xy(i, 1));
+    draw_label(dl, f, q, "q" + std::to_string(i) + (i == sel ? token_suffix(state, i) : std::string()),
+               i == sel ? palette::kQuery : with_alpha(palette::kQuery, 0.6f), &placed, true);
+  }
+  dl->PopClipRect();
+  const ImVec2 after = ImVec2(min.x, max.y + 0.25f * em);
+
+  // (5) caption: the followed query's weights.
+  ImGui::SetCursorScreenPos(after);
+  ImGui::PushFont(fonts.small);
+  std::string caption = fill(tr(Text::QueryAttends), {std::to_string(sel)});
+  for (int j = 0; j < n && j < 8; ++j)
+    caption += "  " + fill(tr(Text::AttendsTo), {r.allowed(sel, j) ? format_weight(r.weights(sel, j), 3, 9)
+                                                                   : std::string(tr(Text::Masked)),
+                                                 std::to_string(j)});
+  if (n > 8) caption += "  …";
+  ImGui::TextUnformatted(fit_text(caption, max.x - min.x).c_str());
+  ImGui::PopFont();
+}
+
+void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
+  panel_header(state, fonts, tr(Text::ValueSpaceTitle), tr(Text::ValueSpaceHint));
+  if (!state.computed) return;
+  update_planes(state);
+  KeySpaceState& ks = state.keyspace;
+  const attn::Result& r = state.result;
+  const int n = state.scene.n();
+  const bool editable = state.scene.mode == scene::Mode::Direct && state.scene.heads == 1;  // as in key space
+  ImGui::PushFont(fonts.small);
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  plane_note(ks.value_plane, Text::PlaneOfValues, "d_v");
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+
+  ImVec2 min, max;
+  const float em = ImGui::GetFontSize();
+  plot_rect(1.6f * em, &min, &max);
+  const bool dragging = ks.drag_kind == KeySpaceState::Value;
+  attn::Matrix v_xy = attn::plane_coords(ks.value_plane, r.V),
+               y_xy = attn::plane_coords(ks.value_plane, r.output);
+  // Outputs are blends of the values (inside their hull), so the values alone set the view.
+  const PlotFrame f = fit_frame(v_xy, min, max, &ks.value_view, dragging);
+  const int sel = shown_query(state);
+
+  // Handles first (a drag shows in this frame).
+  double x = 0, yy = 0;
+  for (int j = 0; j < n; ++j) {
+    ImGui::PushID(j);
+    if (point_handle(state, "valuespace/v/" + std::to_string(j), f.to_px(v_xy(j, 0), v_xy(j, 1)), f,
+                     KeySpaceState::Value, j, editable, &x, &yy))
+      move_row(state, state.scene.V, j, ks.value_plane, f, x, yy);
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
+      ImGui::SetTooltip("v_%d (%s): %s%s%s", j, state.scene.tokens[std::size_t(j)].c_str(),
+                        fill(tr(Text::ValuePointTip), {std::to_string(j)}).c_str(), editable ? "  " : "",
+                        editable ? tr(Text::DragToMove) : "");
+    ImGui::PopID();
+  }
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left) && dragging) ks.drag_kind = KeySpaceState::None;
+  if (recompute_if_dirty(state)) {
+    v_xy = attn::plane_coords(ks.value_plane, r.V);
+    y_xy = attn::plane_coords(ks.value_plane, r.output);
+  }
+  // The outputs: computed, not dragged; their rectangles for hover and automation.
+  for (int i = 0; i < n; ++i) {
+    const ImVec2 c = f.to_px(y_xy(i, 0), y_xy(i, 1));
+    const float h = (i == sel ? 0.6f : 0.3f) * em;
+    state.widget_rects["valuespace/y/" + std::to_string(i)] = ImVec4(c.x - h, c.y - h, 2 * h, 2 * h);
+  }
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(min, max, true);
+  dl->AddRectFilled(min, max, palette::kFrame, 4.0f);
+  draw_axes(dl, f);
+  const ImVec2 y = f.to_px(y_xy(sel, 0), y_xy(sel, 1));
+  for (int j = 0; j < n; ++j) {
+    if (!r.allowed(sel, j)) continue;
+    const double a = r.weights(sel, j);
+    dl->AddLine(y, f.to_px(v_xy(j, 0), v_xy(j, 1)),
+                with_alpha(palette::kOutputMarker, 0.12f + 0.75f * float(a)), 1.0f + 0.3f * em * float(a));
+  }
+  for (int j = 0; j < n; ++j) {
+    const ImVec2 v = f.to_px(v_xy(j, 0), v_xy(j, 1));
+    dl->AddCircleFilled(v, 0.32f * em, palette::kValue);
+    dl->AddCircle(v, 0.32f * em, palette::kFrame, 0, 1.5f);
+  }
+  // Every other output as a faint dot; the followed one as a ring.
+  for (int i = 0; i < n; ++i)
+    if (i != sel)
+      dl->AddCircleFilled(f.to_px(y_xy(i, 0), y_xy(i, 1)), 0.15f * em,
+                          with_alpha(palette::kOutputMarker, 0.35f));
+  dl->AddCircle(y, 0.5f * em, palette::kOutputMarker, 0, 0.2f * em);
+  std::vector<ImVec4> placed;  // the output's label first (below its ring), then the values'
+  draw_label(dl, f, ImVec2(y.x - 0.45f * em, y.y + 1.3f * em),
+             "y" + std::to_string(sel) + token_suffix(state, sel), palette::kOutputMarker, &placed);
+  for (int j = 0; j < n; ++j) {
+    std::string text = "v" + std::to_string(j) + token_suffix(state, j);
+    if (r.allowed(sel, j)) text += "  × " + format_weight(r.weights(sel, j), 3, 9);
+    draw_label(dl, f, f.to_px(v_xy(j, 0), v_xy(j, 1)), text, palette::kValue, &placed);
+  }
+  dl->PopClipRect();
+  if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(y.x - 0.6f * em, y.y - 0.6f * em),
+                                                             ImVec2(y.x + 0.6f * em, y.y + 0.6f * em))) {
+    std::string tip = "y_" + std::to_string(sel) + " = ";
+    for (int j = 0; j < n && j < 6; ++j)
+      tip += (j ? " + " : "") + format_weight(r.weights(sel, j), 3, 9) + "·v_" + std::to_string(j);
+    if (n > 6) tip += " + …";
+    tip += "\n= [";
+    for (Eigen::Index c = 0; c < r.output.cols() && c < 8; ++c)
+      tip += (c ? ", " : "") + format_number(r.output(sel, c), 3);
+    tip += r.output.cols() > 8 ? ", …]" : "]";
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
+  const ImVec2 after = ImVec2(min.x, max.y + 0.25f * em);
+
+  ImGui::SetCursorScreenPos(after);
+  ImGui::PushFont(fonts.small);
+  std::string caption = "y" + std::to_string(sel) + " = [";
+  for (Eigen::Index c = 0; c < r.output.cols() && c < 6; ++c)
+    caption += (c ? ", " : "") + format_number(r.output(sel, c), 3);
+  caption += r.output.cols() > 6 ? ", …]" : "]";
+  ImGui::TextUnformatted(fit_text(caption, max.x - min.x).c_str());
+  ImGui::PopFont();
+}
+
+}  // namespace ui

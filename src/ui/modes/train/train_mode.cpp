@@ -1,0 +1,515 @@
+// train_mode.cpp — the Train mode's run and panels (see train_mode.hpp).
+//
+// [SECTION] the run: create, adopt edited weights, show the model as the scene, measure
+// [SECTION] train_tick: Play at the chosen pace within the frame's CPU budget
+// [SECTION] draw_train_panel: task, Play / Pause / Step / Reset, learning rate, seed, heads, pace
+// [SECTION] draw_train_curve: loss (log scale) and accuracy over the steps
+// [SECTION] draw_train_predictions: what each position must name and what the model names
+#include "ui/modes/train/train_mode.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "scene/train_json.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/panels/panel_parts.hpp"
+
+namespace ui {
+namespace {
+
+namespace train = attn::train;
+
+constexpr double kBudgetMs = 6.0;       // training work per frame (of the 8 ms frame budget)
+constexpr int kLiveEvalSequences = 64;  // the live accuracy: the first 64 fresh sequences
+constexpr int kAccuracyEvery = 10;      // steps between accuracy measurements while playing
+// The curves' colours come from the theme, so they read on the panel in every theme (the role colours
+// reach 4.5:1 there: tests/theme_test.cpp): the loss in the query's orange, the accuracy in the
+// value's green. Predictions sit on the quiz's right / wrong fills, in the body text colour.
+const ImU32& loss_colour() {
+  return palette::kQuery;
+}
+const ImU32& accuracy_colour() {
+  return palette::kValue;
+}
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Does `s` have the model's shape, so that its weights can be trained further?
+bool model_shaped(const scene::Scene& s) {
+  return s.mode == scene::Mode::Projected && s.n() == train::kSeqLen && s.X.cols() == train::kModelDim &&
+         s.Wq.cols() == train::kKeyDim && s.Wk.cols() == train::kKeyDim && s.Wv.cols() == train::kKeyDim &&
+         s.Wo.rows() == train::kKeyDim && s.Wo.cols() == train::kClasses && s.causal && !s.rope_on &&
+         s.mask.size() == 0 && s.scale.mode == attn::ScaleMode::SqrtDk && train::kKeyDim % s.heads == 0;
+}
+
+train::Params params_of(const scene::Scene& s) {
+  return {s.Wq, s.Wk, s.Wv, s.Wo};
+}
+
+void measure(TrainUi& t) {
+  const double start = now_ms();
+  t.accuracy = t.trainer->accuracy(kLiveEvalSequences);
+  t.eval_ms = now_ms() - start;
+  t.accuracy_step = t.trainer->steps();
+  if (!t.accuracy_curve.empty() && t.accuracy_curve.back().first == t.accuracy_step)
+    t.accuracy_curve.pop_back();
+  t.accuracy_curve.emplace_back(t.accuracy_step, float(t.accuracy));
+}
+
+// The model on its sample sequence becomes the scene on screen. `fresh`: as a newly loaded scene
+// (slider ranges, Reset target); otherwise only its numbers change.
+void show_model(AppState& state, bool fresh) {
+  scene::Scene s = scene::trained_scene(*state.ui.train.trainer);
+  if (fresh) {
+    load_scene(state, std::move(s), "");
+    return;
+  }
+  state.scene = std::move(s);
+  state.dirty = true;
+  recompute_if_dirty(state);
+  state.edited = true;
+}
+
+void new_run(AppState& state) {
+  TrainUi& t = state.ui.train;
+  t.trainer = std::make_shared<train::Trainer>(t.config);
+  t.running = false;
+  t.owed = 0;
+  t.accuracy_curve.clear();
+  measure(t);
+  show_model(state, true);
+}
+
+// Weights edited by hand (another mode, a link) are where training continues.
+void adopt_scene(AppState& state) {
+  TrainUi& t = state.ui.train;
+  const scene::Scene& s = state.scene;
+  if (!t.trainer || !model_shaped(s) || s.heads != t.config.heads) return;
+  const train::Params& p = t.trainer->params();
+  if (s.Wq != p.Wq || s.Wk != p.Wk || s.Wv != p.Wv || s.Wo != p.Wo) t.trainer->set_params(params_of(s));
+}
+
+void ensure_run(AppState& state) {
+  TrainUi& t = state.ui.train;
+  if (t.trainer) return;
+  // A model-shaped scene on screen (a shared link of a trained model) is kept and trained further,
+  // on the task it solves best (a link holds the weights, not the task).
+  if (model_shaped(state.scene)) {
+    t.config.heads = state.scene.heads;
+    double best = -1.0;
+    for (train::Task task : {train::Task::PreviousToken, train::Task::SameToken, train::Task::FirstToken}) {
+      train::Config config = t.config;
+      config.task = task;
+      auto run = std::make_shared<train::Trainer>(config);
+      run->set_params(params_of(state.scene));
+      const double accuracy = run->accuracy(kLiveEvalSequences);
+      if (accuracy > best) {
+        best = accuracy;
+        t.config.task = task;
+        t.trainer = run;
+      }
+    }
+    measure(t);
+    return;
+  }
+  new_run(state);
+}
+
+// One step, the scene following it.
+void step_once(AppState& state) {
+  TrainUi& t = state.ui.train;
+  if (t.trainer->steps() >= train::kMaxSteps) {
+    t.running = false;
+    return;
+  }
+  t.trainer->step();
+}
+
+std::string percent(double x) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.1f %%", 100.0 * x);
+  return text;
+}
+
+std::string short_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, x >= 0.01 ? "%.3f" : "%.2e", x);
+  return text;
+}
+
+const char* task_sentence(train::Task task) {
+  switch (task) {
+    case train::Task::PreviousToken:
+      return tr(Text::TrainPrevious);
+    case train::Task::SameToken:
+      return tr(Text::TrainSame);
+    case train::Task::FirstToken:
+      return tr(Text::TrainFirst);
+  }
+  return "";
+}
+
+// A class as the model names it: a symbol (previous/first-token) or a position (same-token).
+std::string class_label(train::Task task, int c) {
+  if (c < 0) return "–";
+  return task == train::Task::SameToken ? "#" + std::to_string(c) : train::symbol(c);
+}
+
+}  // namespace
+
+void train_play(AppState& state, bool play) {
+  ensure_run(state);
+  TrainUi& t = state.ui.train;
+  if (play && !t.running) adopt_scene(state);
+  t.running = play;
+  t.owed = play ? 1.0 : 0.0;  // the first step at once
+  if (!play) {
+    measure(t);
+    reset_learned_ranges(state);  // the sliders of X and the W's fit the trained numbers
+    state.wo_range = std::max(1.0, state.scene.Wo.cwiseAbs().maxCoeff());
+  }
+  state.layout_changed = true;
+}
+
+void train_step(AppState& state) {
+  ensure_run(state);
+  TrainUi& t = state.ui.train;
+  t.running = false;
+  adopt_scene(state);
+  step_once(state);
+  measure(t);
+  show_model(state, false);
+  state.layout_changed = true;
+}
+
+void train_tick(AppState& state) {
+  ensure_run(state);
+  TrainUi& t = state.ui.train;
+  if (!t.running) {
+    t.last_work_ms = 0;
+    return;
+  }
+  const double start = now_ms();
+  t.owed += double(ImGui::GetIO().DeltaTime) * double(t.steps_per_second);
+  // A step starts only when the time it took last (a running average) still fits in the budget;
+  // at least one step per frame when one is owed, so a slow machine still makes progress.
+  int done = 0;
+  while (t.owed >= 1.0 && t.running && (done == 0 || now_ms() - start + t.step_ms <= kBudgetMs)) {
+    const double step_start = now_ms();
+    step_once(state);
+    t.step_ms = 0.8 * t.step_ms + 0.2 * (now_ms() - step_start);
+    t.owed -= 1.0;
+    ++done;
+  }
+  t.owed = std::min(t.owed, 1.0);  // over budget: drop the backlog rather than stall later frames
+  if (done > 0) {
+    // The accuracy is due every kAccuracyEvery steps; it waits for a frame with room for it.
+    if (t.trainer->steps() - t.accuracy_step >= kAccuracyEvery && now_ms() - start + t.eval_ms <= kBudgetMs)
+      measure(t);
+    show_model(state, false);
+  }
+  t.last_work_ms = now_ms() - start;
+  state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
+}
+
+void draw_train_panel(AppState& state, const Fonts& fonts) {
+  TrainUi& t = state.ui.train;
+  panel_header(state, fonts, tr(Text::TrainTitle), tr(Text::TrainHint), 2);
+  if (!t.trainer) return;
+  const float em = ImGui::GetFontSize();
+  // The labels' column: as wide as the widest label in this language.
+  float label_w = 7.0f * em;
+  for (Text label : {Text::TrainTask, Text::TrainLearningRate, Text::TrainSeed, Text::Heads, Text::TrainPace})
+    label_w = std::max(label_w, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(label)).x + 0.8f * em);
+
+  // Task.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Text::TrainTask));
+  ImGui::SameLine(label_w);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (ImGui::BeginCombo("##train-task", train::task_name(t.config.task))) {
+    for (train::Task task : {train::Task::PreviousToken, train::Task::SameToken, train::Task::FirstToken}) {
+      if (ImGui::Selectable(train::task_name(task), task == t.config.task) && task != t.config.task) {
+        t.config.task = task;
+        new_run(state);
+      }
+      record_item_rect(state, std::string("train/task/") + train::task_name(task));
+    }
+    ImGui::EndCombo();
+  }
+  record_item_rect(state, "train/task");
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushFont(fonts.small);
+  ImGui::TextWrapped("%s", task_sentence(t.config.task));
+  ImGui::PopFont();
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+
+  // Play / Pause / Step / Reset.
+  const float button_w =
+      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
+  ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(t.running ? palette::kPanelBorder : palette::kAccentSoft));
+  ImGui::BeginDisabled(t.running);
+  if (ImGui::Button((std::string(tr(Text::TrainPlay)) + "###train-play").c_str(), ImVec2(button_w, 0)))
+    train_play(state, true);
+  ImGui::EndDisabled();
+  ImGui::PopStyleColor();
+  record_item_rect(state, "train/play");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!t.running);
+  if (ImGui::Button((std::string(tr(Text::Pause)) + "###train-pause").c_str(), ImVec2(button_w, 0)))
+    train_play(state, false);
+  ImGui::EndDisabled();
+  record_item_rect(state, "train/pause");
+  ImGui::SameLine();
+  if (ImGui::Button((std::string(tr(Text::TrainStep)) + "###train-step").c_str(), ImVec2(button_w, 0)))
+    train_step(state);
+  record_item_rect(state, "train/step");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainStepTip));
+  ImGui::SameLine();
+  if (ImGui::Button((std::string(tr(Text::Reset)) + "###train-reset").c_str(), ImVec2(button_w, 0)))
+    new_run(state);
+  record_item_rect(state, "train/reset");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainResetTip));
+
+  // Learning rate (log slider), seed, heads, pace.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Text::TrainLearningRate));
+  ImGui::SameLine(label_w);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  float lr = float(t.trainer->lr());
+  if (ImGui::SliderFloat("##train-lr", &lr, 1e-4f, 1.0f, "%.4g (Adam)", ImGuiSliderFlags_Logarithmic) &&
+      lr > 0.0f) {
+    t.config.lr = double(lr);
+    t.trainer->set_lr(double(lr));
+  }
+  record_item_rect(state, "train/lr");
+
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Text::TrainSeed));
+  ImGui::SameLine(label_w);
+  ImGui::SetNextItemWidth(std::min(8.0f * em, ImGui::GetContentRegionAvail().x));
+  int seed = int(t.config.seed);
+  if (ImGui::InputInt("##train-seed", &seed, 1, 10) && seed >= 0 && std::uint64_t(seed) != t.config.seed) {
+    t.config.seed = std::uint64_t(seed);
+    new_run(state);
+  }
+  record_item_rect(state, "train/seed");
+
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Text::Heads));
+  ImGui::SameLine(label_w);
+  for (int h : {1, 2, 4, 8}) {
+    const bool current = t.config.heads == h;
+    ImGui::PushStyleColor(
+        ImGuiCol_Button, current ? to_vec4(palette::kAccentSoft) : ImGui::GetStyleColorVec4(ImGuiCol_Button));
+    const std::string label = std::to_string(h) + "##train-heads";
+    if (ImGui::Button(label.c_str(), ImVec2(2.2f * em, 0)) && !current) {
+      t.config.heads = h;
+      new_run(state);
+    }
+    ImGui::PopStyleColor();
+    record_item_rect(state, "train/heads/" + std::to_string(h));
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Text::TrainPace));
+  ImGui::SameLine(label_w);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  ImGui::SliderFloat("##train-speed", &t.steps_per_second, 1.0f, 1000.0f, tr(Text::TrainPaceFormat),
+                     ImGuiSliderFlags_Logarithmic);
+  record_item_rect(state, "train/speed");
+
+  // Where the run is.
+  ImGui::Spacing();
+  ImGui::PushFont(fonts.heading);
+  const int steps = t.trainer->steps();
+  ImGui::TextUnformatted(fill(tr(Text::TrainStepN), {std::to_string(steps)}).c_str());
+  ImGui::SameLine(0, 1.2f * em);
+  const std::vector<double>& losses = t.trainer->losses();
+  ImGui::TextColored(to_vec4(loss_colour()), "%s",
+                     fill(tr(Text::TrainLoss), {losses.empty() ? "–" : short_number(losses.back())}).c_str());
+  ImGui::SameLine(0, 1.2f * em);
+  ImGui::TextColored(to_vec4(accuracy_colour()), "%s",
+                     fill(tr(Text::TrainAccuracy), {t.accuracy < 0 ? "–" : percent(t.accuracy)}).c_str());
+  ImGui::PopFont();
+  record_item_rect(state, "train/status");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", fill(tr(Text::TrainStatusTip), {std::to_string(t.accuracy_step)}).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushFont(fonts.small);
+  if (t.running) {
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.1f", t.last_work_ms);
+    ImGui::TextUnformatted(fill(tr(Text::TrainWork), {ms}).c_str());
+  } else {
+    ImGui::TextWrapped("%s", tr(Text::TrainPaused));
+  }
+  ImGui::PopFont();
+  ImGui::PopStyleColor();
+}
+
+void draw_train_curve(AppState& state, const Fonts& fonts) {
+  const TrainUi& t = state.ui.train;
+  ImGui::PushFont(fonts.heading);
+  ImGui::TextUnformatted(tr(Text::TrainCurveTitle));
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::PushFont(fonts.small);
+  ImGui::TextColored(to_vec4(loss_colour()), "%s", tr(Text::TrainCurveLoss));
+  ImGui::SameLine();
+  ImGui::TextColored(to_vec4(accuracy_colour()), "%s", tr(Text::TrainCurveAccuracy));
+  ImGui::PopFont();
+  if (!t.trainer) return;
+  const float em = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 size(std::max(avail.x, 4.0f * em), std::max(avail.y, 4.0f * em));
+  ImGui::InvisibleButton("##train-curve", size);
+  record_item_rect(state, "train/curve");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // Plot area: room on the left for the loss ticks, below for the step axis.
+  ImGui::PushFont(fonts.small);
+  const float left = 3.2f * em, bottom = 1.3f * em;
+  const ImVec2 a(p0.x + left, p0.y + 0.3f * em), b(p0.x + size.x - 0.5f * em, p0.y + size.y - bottom);
+  dl->AddRectFilled(a, b, palette::kBackground);
+  const std::vector<double>& losses = t.trainer->losses();
+  const int steps = int(losses.size());
+  const int x_max = std::max(steps, 50);
+  // Loss axis: powers of ten from 10^floor(log10 min) to 10^ceil(log10 max), at least 10⁻³ … 10¹.
+  double lo = 1e-3, hi = 10.0;
+  for (double l : losses)
+    if (l > 0) lo = std::min(lo, l);
+  const double log_lo = std::floor(std::log10(lo)), log_hi = std::ceil(std::log10(hi));
+  auto y_of_loss = [&](double l) {
+    const double v = (std::log10(std::max(l, std::pow(10.0, log_lo))) - log_lo) / (log_hi - log_lo);
+    return float(b.y - v * (b.y - a.y));
+  };
+  auto x_of_step = [&](double s) { return float(a.x + s / x_max * (b.x - a.x)); };
+  for (double e = log_lo; e <= log_hi; e += 1.0) {
+    const float y = y_of_loss(std::pow(10.0, e));
+    dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), palette::kPanelBorder);
+    char text[16];
+    std::snprintf(text, sizeof text, e >= 0 ? "%.0f" : "1e%.0f", e >= 0 ? std::pow(10.0, e) : e);
+    const ImVec2 ts = ImGui::CalcTextSize(text);
+    dl->AddText(ImVec2(a.x - ts.x - 0.3f * em, y - 0.5f * ts.y), palette::kTextDim, text);
+  }
+  {
+    const std::string text = fill(tr(Text::TrainCurveStep), {std::to_string(x_max)});
+    const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+    dl->AddText(ImVec2(b.x - ts.x, b.y + 0.1f * em), palette::kTextDim, text.c_str());
+    dl->AddText(ImVec2(a.x, b.y + 0.1f * em), palette::kTextDim, "0");
+  }
+  // The loss: one point per pixel column (the mean of its steps).
+  const int columns = std::max(1, int(b.x - a.x));
+  std::vector<ImVec2> points;
+  for (int c = 0; c < columns && steps > 0; ++c) {
+    const int s0 = int(double(c) / columns * x_max),
+              s1 = std::min(steps, int(double(c + 1) / columns * x_max));
+    if (s0 >= steps) break;
+    double sum = 0;
+    for (int s = s0; s < std::max(s1, s0 + 1); ++s) sum += losses[std::size_t(s)];
+    points.emplace_back(x_of_step(0.5 * (s0 + std::max(s1, s0 + 1))), y_of_loss(sum / std::max(1, s1 - s0)));
+  }
+  if (points.size() >= 2)
+    dl->AddPolyline(points.data(), int(points.size()), loss_colour(), 0, std::max(1.5f, 0.12f * em));
+  // Accuracy on 0 … 1 (dashed top line at 95 %, the tasks' target).
+  const float y95 = b.y - 0.95f * (b.y - a.y);
+  for (float x = a.x; x < b.x; x += 0.8f * em)
+    dl->AddLine(ImVec2(x, y95), ImVec2(std::min(x + 0.4f * em, b.x), y95),
+                palette::with_alpha(accuracy_colour(), 110));
+  std::vector<ImVec2> acc;
+  for (const auto& [step, value] : t.accuracy_curve)
+    acc.emplace_back(x_of_step(step), b.y - value * (b.y - a.y));
+  if (acc.size() >= 2)
+    dl->AddPolyline(acc.data(), int(acc.size()), accuracy_colour(), 0, std::max(1.5f, 0.12f * em));
+  dl->AddText(ImVec2(a.x + 0.3f * em, y95 + 0.1f * em), accuracy_colour(), "95 %");
+  // The accuracy's own scale at the right edge: 100 % at the top, 0 % at the bottom.
+  const ImU32 acc_label = accuracy_colour();
+  dl->AddText(ImVec2(b.x - ImGui::CalcTextSize("100 %").x - 0.2f * em, a.y + 0.1f * em), acc_label, "100 %");
+  dl->AddText(ImVec2(b.x - ImGui::CalcTextSize("0 %").x - 0.2f * em, b.y - 1.1f * em), acc_label, "0 %");
+  ImGui::PopFont();
+}
+
+void draw_train_predictions(AppState& state, const Fonts& fonts) {
+  const TrainUi& t = state.ui.train;
+  panel_header(state, fonts, tr(Text::TrainPredictionsTitle), tr(Text::TrainPredictionsHint), 1);
+  if (!t.trainer || !state.computed || state.heads.output.rows() != state.scene.n() ||
+      state.heads.output.cols() != train::kClasses)
+    return;
+  // The sequence on screen (the trainer's sample, or the sequence of a model opened from a link):
+  // each token's symbol is the one-hot part of its embedding x_i.
+  const train::Task task = t.config.task;
+  const int n = state.scene.n();
+  train::Sequence sample;
+  for (int i = 0; i < n; ++i) {
+    int symbol = 0;
+    for (int c = 1; c < train::kVocab; ++c)
+      if (state.scene.X(i, c) > state.scene.X(i, symbol)) symbol = c;
+    sample.tokens.push_back(symbol);
+  }
+  sample.targets = train::targets_for(task, sample.tokens);
+  const float em = ImGui::GetFontSize();
+  const char* labels[3] = {tr(Text::TrainRowToken), tr(Text::TrainRowMustName), tr(Text::TrainRowModelSays)};
+  float label_w = 6.5f * em;  // as wide as the widest label in this language
+  for (const char* label : labels) label_w = std::max(label_w, ImGui::CalcTextSize(label).x + 0.5f * em);
+  const float cell =
+      std::floor(std::clamp((ImGui::GetContentRegionAvail().x - label_w) / float(n), 1.8f * em, 4.0f * em));
+  const float row_h = 1.45f * em;
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  int right = 0, scored = 0;
+  for (int r = 0; r < 3; ++r) {
+    const float y = p0.y + float(r) * row_h;
+    dl->AddText(ImVec2(p0.x, y + 0.3f * em), palette::kTextDim, labels[r]);
+    for (int i = 0; i < n; ++i) {
+      const float x = p0.x + label_w + float(i) * cell;
+      std::string text;
+      ImU32 color = palette::kText, fill = 0;
+      const int target = sample.targets[std::size_t(i)];
+      if (r == 0) {
+        text = train::symbol(sample.tokens[std::size_t(i)]);
+      } else if (r == 1) {
+        text = class_label(task, target);
+        color = target < 0 ? palette::kTextDim : palette::kText;
+      } else {
+        int best = 0;
+        for (int c = 1; c < train::kClasses; ++c)
+          if (state.heads.output(i, c) > state.heads.output(i, best)) best = c;
+        text = class_label(task, best);
+        if (target >= 0) {
+          ++scored;
+          right += best == target;
+          fill = best == target ? palette::kRight : palette::kWrong;
+          color = palette::kText;
+        } else {
+          color = palette::kTextDim;
+        }
+      }
+      if (fill) dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + row_h - 1), fill, 0.2f * em);
+      const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+      dl->AddText(ImVec2(x + 0.5f * (cell - ts.x), y + 0.5f * (row_h - ts.y)), color, text.c_str());
+    }
+  }
+  ImGui::Dummy(ImVec2(label_w + float(n) * cell, 3.0f * row_h));
+  record_item_rect(state, "train/predictions");
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::kTextDim));
+  ImGui::PushFont(fonts.small);
+  ImGui::TextUnformatted(
+      (fill(tr(Text::TrainRight), {std::to_string(right), std::to_string(scored)}) +
+       (task == train::Task::SameToken ? " " + std::string(tr(Text::TrainPositionNote)) : ""))
+          .c_str());
+  ImGui::PopFont();
+  ImGui::PopStyleColor();
+}
+
+}  // namespace ui

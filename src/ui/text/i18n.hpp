@@ -1,0 +1,466 @@
+// i18n.hpp — the screen's words in English, Spanish and German: one table per language
+// (i18n_en.cpp, i18n_es.cpp, i18n_de.cpp), looked up by key. Formulas and symbols (Q, K, V, Y = A V,
+// √d_k, −∞, Σ) stay as they are in every language; tests/i18n_test.cpp checks that every key has a
+// text in every table and that the symbols match English's.
+//
+// The current language is part of the drawing style, like the theme's palette: set_language() sets
+// it between frames (ui/frame/frame.cpp, from the link's lang=, the View menu, --lang, or the browser's
+// language), tr() reads it. Plain C++ (no ImGui), so the tables are unit-tested.
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace ui {
+
+enum class Text : int {
+  // top bar and mode bar
+  Subtitle,
+  Dismiss,
+  ModeExplore,
+  ModeWalk,
+  ModeHeads,
+  ModeKeySpace,
+  ModeFlash,
+  ModeDecode,
+  ModeTrain,
+  CheckYourself,
+  CheckYourselfTip,
+  // the View menu
+  View,
+  ViewTip,
+  ThemeHeading,
+  ThemeDark,
+  ThemeLight,
+  ThemeContrast,
+  ZoomHeading,
+  ZoomResetTip,
+  LanguageHeading,
+  // Controls
+  ControlsTitle,
+  ControlsHint,
+  Example,
+  Edited,
+  TokensN,
+  TokensValue,  // "%d tokens" (a format: keep the %d)
+  Heads,
+  Scale,
+  ScaleNone,
+  CausalMask,
+  CausalHint,
+  Reset,
+  ResetTip,
+  ClearMask,
+  ShareHint,
+  Gallery,
+  CopyLink,
+  ExportJson,
+  ImportJson,
+  ExportPng,
+  ExportMenu,
+  Generate,
+  // panels
+  VectorsTitle,
+  VectorsHint,
+  MaskTitle,
+  MaskHint,
+  OutputTitle,
+  OutputHint,
+  // the Scores and Weights grids (ui/text/grid_captions.cpp); {1}, {2} are filled in (fill())
+  ScoresTitle,
+  ScoresHint,
+  ScoresHatched,
+  HiddenLaterByM,
+  WeightsTitle,  // {1}: the scaled term, e.g. "QKᵀ / √d_k"
+  WeightsHint,   // {1}: the scaled term, {2}: the divisor ("√d_k = √2 = 1.414") or NoScaling
+  NoScaling,
+  WeightsMaskedRow,
+  // the Scaled grid (ui/text/grid_captions.cpp)
+  ScaledTitle,  // {1}: the scaled term, e.g. "QKᵀ / √d_k"
+  MaskedTitle,  // {1}: "QKᵀ" (no scaling)
+  ScaledHint,   // {1}: the divisor, e.g. "√d_k = √2 = 1.414"
+  UnscaledHint,
+  ScaledHintMasked,
+  ScaledHintNothingMasked,
+  CellMaskedInf,
+  CellMaskedZero,
+  // the formula strip's captions (panels/formula_strip.cpp)
+  TermOutput,
+  TermWeights,
+  TermScores,
+  TermQueries,
+  TermKeys,
+  TermValues,
+  TermTokens,
+  TermMask,
+  TermNone,
+  // the scale mode's texts (ui/text/scale_texts.hpp): formula help, Controls hint, walk step
+  ScaleNoneHelp,
+  ScaleNoneControls,
+  ScaleNoneTitle,
+  ScaleNoneBody,
+  ScaleSqrtHelp,
+  ScaleSqrtControls,
+  ScaleSqrtTitle,
+  ScaleSqrtBody,
+  ScaleTempHelp,
+  ScaleTempControls,
+  ScaleTempTitle,
+  ScaleTempBody,
+  // the walk-through's steps (ui/modes/walk/walk_steps.cpp)
+  WalkInputsTitle,
+  WalkInputsBody,
+  WalkRolesTitle,
+  WalkRolesBody,
+  WalkRolesLearned,
+  WalkRolesDirect,
+  WalkScoresTitle,
+  WalkScoresBody,
+  WalkNoMaskTitle,
+  WalkNoMaskBody,
+  WalkMaskTitle,
+  WalkMaskBody,
+  WalkMaskCausal,
+  WalkMaskCustom,
+  WalkSoftmaxTitle,
+  WalkSoftmaxBody,
+  WalkBlendTitle,
+  WalkBlendBody,
+  WalkOutputTitle,
+  WalkOutputBody,
+  // the walk's live numbers for one row; {1} is the row's name (LiveRow / LiveRowNumber)
+  LiveRow,        // {1}: the token's label
+  LiveRowNumber,  // {1}: the row's index (the token has no label)
+  LiveMore,       // {1}: how many more entries
+  LiveNoScaling,
+  LiveScoresEach,     // {1} row, {2} "'the' 0, 'cat' 1, …"
+  LiveScale,          // {1} row, {2} scores, {3} the division, {4} scaled scores
+  LiveMaskAllHidden,  // {1} row
+  LiveNothingHidden,
+  LiveHidden,  // {1}: the hidden keys' list
+  LiveAnd,
+  LiveAndMore,      // {1}: how many more hidden keys
+  LiveMask,         // {1} row, {2} what is hidden, {3} the scores + M
+  LiveSoftmaxNone,  // {1} row
+  LiveExpScore,
+  LiveExpShifted,  // {1}: "− 1" (the shift by the row's largest score)
+  LiveSoftmax,     // {1} row, {2} e^…, {3} values, {4} their sum, {5} weights
+  LiveBlendNone,   // {1} row
+  LiveNoKeyVisible,
+  // the walk card and the quiz window (ui/modes/walk/walk_mode.cpp)
+  WalkPrev,
+  WalkNext,
+  WalkToQuiz,
+  WalkLeave,
+  WalkLeaveTip,
+  WalkRowTip,
+  QuizBack,  // {1}: the question's number
+  QuizTitle,
+  QuizProgress,  // {1} question, {2} of how many, {3} right so far
+  QuizShowMe,    // {1}: the example's name
+  QuizPrevious,
+  QuizNextQuestion,
+  QuizClose,
+  QuizRight,
+  QuizNotQuite,  // {1}: the right answer
+  // the quiz's questions (ui/modes/walk/quiz.cpp): a prompt, its choices in order, the explanation
+  Quiz1Prompt,
+  Quiz1A,
+  Quiz1B,
+  Quiz1C,
+  Quiz1D,
+  Quiz1Why,
+  Quiz2Prompt,
+  Quiz2A,
+  Quiz2B,
+  Quiz2C,
+  Quiz2D,
+  Quiz2Why,
+  Quiz3Prompt,
+  Quiz3A,
+  Quiz3B,
+  Quiz3C,
+  Quiz3Why,
+  Quiz4Prompt,
+  Quiz4A,
+  Quiz4B,
+  Quiz4C,
+  Quiz4D,
+  Quiz4Why,
+  Quiz5Prompt,
+  Quiz5A,
+  Quiz5B,
+  Quiz5C,
+  Quiz5D,
+  Quiz5Why,
+  Quiz6Prompt,
+  Quiz6A,
+  Quiz6B,
+  Quiz6C,
+  Quiz6D,
+  Quiz6Why,
+  Quiz7Prompt,
+  Quiz7A,
+  Quiz7B,
+  Quiz7C,
+  Quiz7D,
+  Quiz7Why,
+  Quiz8Prompt,
+  Quiz8A,
+  Quiz8B,
+  Quiz8C,
+  Quiz8D,
+  Quiz8Why,
+  // the panels' "Check yourself" lines (panels/panel_parts.hpp)
+  CheckLabel,
+  CheckPrompt,
+  CheckTip,  // {1} question, {2} answer, {3} the quiz question's number
+  CheckScoresQ,
+  CheckScoresA,
+  CheckWeightsQ,
+  CheckWeightsA,
+  CheckMaskQ,
+  CheckMaskA,
+  CheckOutputQ,
+  CheckOutputA,
+  // the heatmap cells' derivation tooltips (panels/tooltips.cpp)
+  TipHead,            // {1}: the head's number
+  TipScoreAsks,       // {1} query token, {2} key token
+  TipRope,            // {1} i, {2} position of i, {3} j, {4} position of j
+  TipMoreComponents,  // {1}: how many
+  TipScoreMasked,
+  TipSoftmaxSees,  // {1} the division, {2} the scaled score
+  TipNoScaling,
+  TipWeightWhat,  // {1} query token, {2} i, {3} key token, {4} j
+  TipWeightMasked,
+  TipKeyHidden,  // {1} j, {2} i
+  TipRowRuns,    // {1} i
+  TipEntropy,    // {1} i, {2} H, {3} log2 k, {4} k, {5} the key (number and token)
+  // the modes' panels: RoPE, key space, FlashAttention, Decode, Heads, Train, and the
+  // Scores/Weights, Mask, Output, Vectors and Controls panels' hints and tooltips
+  RopeTurned,
+  RopeBase,
+  RopeBaseFormat,  // an ImGui format: keep %.0f
+  RopeBaseTip,
+  RopePairs,
+  RopeInterleaved,
+  RopeInterleavedTip,
+  RopeHalf,
+  RopeHalfTip,
+  RopeOffset,
+  RopeOffsetFormat,  // an ImGui format: keep %d
+  RopeOffsetTip,
+  RopePlotTitle,  // {1} query token, {2} key token
+  KeySpaceTitle,
+  KeySpaceHint,
+  ValueSpaceTitle,
+  ValueSpaceHint,
+  PlaneExact,  // {1}: d_k or d_v
+  PlaneLine,
+  PlanePca,  // {1} d_k or d_v, {2} its value, {3} PlaneOfKeys/PlaneOfValues, {4} percent
+  PlaneOfKeys,
+  PlaneOfValues,
+  KeySpaceHeads,
+  KeySpaceRope,
+  KeySpaceLearned,
+  EditDirectly,
+  QueryPointTip,
+  QueryPointTipFixed,
+  KeyPointTip,
+  DragToMove,
+  Masked,
+  QueryAttends,
+  AttendsTo,
+  ValuePointTip,
+  StepStart,
+  Play,
+  Pause,
+  FlashTitle,
+  FlashHint,
+  BlockSize,
+  BlockFormat,  // an ImGui format: keep %d
+  StepOf,
+  FlashBefore,
+  FlashTile,
+  FlashSkipped,
+  FlashGrewOne,
+  FlashGrewMany,
+  FlashNoGrowth,
+  FlashSame,
+  FlashMemory,
+  FlashTiles,
+  FlashRowsTitle,
+  FlashRowsHint,
+  FlashColMax,
+  FlashColSum,
+  FlashColNow,
+  DecodeTitle,
+  DecodeHint,
+  DecodeStep,
+  DecodeHoldsOne,
+  DecodeHolds,  // {1} t, {2} t + 1
+  DecodeCausal,
+  DecodeMults,
+  WithCache,
+  WithoutCache,
+  DecodeWithout,
+  DecodeCacheTitle,
+  DecodeCacheHint,
+  DecodeKCache,
+  DecodeWeights,
+  DecodeVCache,
+  HeadsAverageLine,
+  HeadsAverageNote,
+  HeadsWeightsTitle,
+  HeadsWeightsHint,
+  HeadsAverage,
+  HeadLabel,
+  HeadFocusTip,
+  HeadsOutputTitle,
+  HeadsOutputTitleWo,
+  HeadsOutputHint,
+  RemoveWo,
+  AddWo,
+  NoWo,
+  RowLabel,
+  DragOrType,
+  HeadsFitTip,
+  HeadsNoFitTip,
+  TrainPrevious,
+  TrainSame,
+  TrainFirst,
+  TrainTitle,
+  TrainHint,
+  TrainTask,
+  TrainPlay,
+  TrainStep,
+  TrainStepTip,
+  TrainResetTip,
+  TrainLearningRate,
+  TrainSeed,
+  TrainPace,
+  TrainPaceFormat,  // an ImGui format: keep %.0f
+  TrainStepN,
+  TrainLoss,
+  TrainAccuracy,
+  TrainStatusTip,
+  TrainWork,
+  TrainPaused,
+  TrainCurveTitle,
+  TrainCurveLoss,
+  TrainCurveAccuracy,
+  TrainCurveStep,
+  TrainPredictionsTitle,
+  TrainPredictionsHint,
+  TrainRowToken,
+  TrainRowMustName,
+  TrainRowModelSays,
+  TrainRight,
+  TrainPositionNote,
+  EntropyToggle,
+  LargestToggle,
+  RawTabTip,
+  ScaledTabTip,
+  EntropyTip,
+  LargestTip,
+  HeadScoresTitle,
+  ZoomFit,  // {1}: the zoom, e.g. "3.8"
+  ZoomWheel,
+  ZoomTip,
+  LogToggle,
+  LogTip,
+  MaskCellTip,
+  MaskCausalNo,
+  MaskYes,
+  MaskCustomNo,
+  MaskCausalNotice,
+  OutputNoKeyTip,
+  OutputNoKey,
+  OutputMaskedRow,
+  VectorTip,
+  VectorTerms,
+  WCellTip,
+  MakeDirectTip,
+  LearnedNote,
+  MakeLearned,
+  MakeLearnedTip,
+  MakeLearnedTooBig,
+  ZoomedToken,
+  Close,
+  RenameTip,
+  Numbers,
+  NumbersTip,
+  LabelNotApplied,
+  GenerateTip,
+  GenerateTitle,
+  GenerateNote,
+  GeneratePattern,
+  GenerateTokens,
+  GenerateSeed,
+  GenerateLink,
+  GenerateGo,
+  DkTip,
+  DvTip,
+  DmodelTip,
+  HeadsScaleHint,
+  // the share buttons' tooltips, the Export menu and the demo gallery (ui/frame/sharing.cpp)
+  GalleryTip,
+  CopyLinkTip,
+  ExportJsonTip,
+  ImportJsonTip,
+  ExportPngTip,
+  ExportMenuTip,
+  ExportNumpySave,
+  ExportNumpyCopy,
+  ExportNumpyTip,
+  ExportTorchSave,
+  ExportTorchCopy,
+  ExportTorchTip,
+  ExportStage,
+  ExportLatexSave,
+  ExportLatexCopy,
+  ExportLatexTip,
+  ExportSvgSave,
+  ExportSvgDownload,
+  ExportSvgTip,
+  GalleryTitle,
+  GalleryWebNote,
+  GalleryDesktopNote,
+  Count
+};
+inline constexpr int kTextCount = int(Text::Count);
+
+struct TextEntry {
+  Text key;
+  const char* text;  // UTF-8; the font subset holds Latin-1 (á é í ó ú ñ ¿ ¡ ä ö ü ß …)
+};
+
+struct LanguageTable {
+  std::string_view code;     // "en", "es", "de" (scene::link::kLanguages)
+  const TextEntry* entries;  // every key once, in any order
+  std::size_t count;
+};
+
+const LanguageTable& english_table();
+const LanguageTable& spanish_table();
+const LanguageTable& german_table();
+
+// The table of `code` (English for an unknown code).
+const LanguageTable& language_table(std::string_view code);
+
+// Make `code` the current language (an unknown code: English).
+void set_language(std::string_view code);
+// The current language's code.
+std::string_view current_language();
+// The current language's text for `key` (English's if the table lacks it; the tests forbid that).
+const char* tr(Text key);
+
+// `pattern` with {1}, {2}, … replaced by the arguments in order (a translation may move them).
+std::string fill(const char* pattern, std::initializer_list<std::string> args);
+
+// The language of a browser's navigator.language ("es-MX" → "es", "de" → "de"; others → "en").
+std::string_view language_from_locale(std::string_view locale);
+
+}  // namespace ui

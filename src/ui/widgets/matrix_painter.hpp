@@ -1,0 +1,53 @@
+// matrix_painter.hpp — how a panel asks for a matrix to be drawn as coloured cells.
+//
+// The UI knows only this interface; render/HeatmapRenderer implements it with GL shaders. A paint
+// request is queued in the draw list (ImDrawList::AddCallback), so the heatmap is drawn in ImGui's
+// draw order: below the numbers and labels that the panel adds afterwards.
+#pragma once
+
+#include <cstdint>
+
+#include "imgui.h"
+#include "ui/look/colormap.hpp"
+
+namespace ui {
+
+// Cells whose value is ≥ kMaskedValue are drawn hatched (a masked cell: −∞ before softmax).
+constexpr float kMaskedValue = 1e30f;
+
+// Named images, one GPU texture each; each is painted at most once per frame.
+enum class MatrixSlot : int {
+  Scores,
+  Weights,
+  ScoresLegend,
+  WeightsLegend,
+  ScoresMaskedSwatch,
+  WeightsMaskedSwatch,
+  Mask,
+  HeadWeights,                         // multi-head: head t's weights at HeadWeights + t …
+  HeadWeightsLast = HeadWeights + 16,  // … for up to 16 heads, then their average
+  Count,
+};
+
+struct MatrixImage {
+  MatrixSlot slot = MatrixSlot::Scores;
+  int rows = 0, cols = 0;
+  const float* values = nullptr;  // rows × cols, row-major
+  std::uint64_t version = 0;      // the painter re-uploads when this (or the size) changes; 0 = always
+  Colormap colormap = Colormap::Viridis;
+  float lo = 0, hi = 1;  // value range mapped onto the colormap
+  float gap_px = 0;      // gap between cells, in ImGui (framebuffer) pixels
+  // The part of the matrix stretched over the rectangle, in cells (zoom, ui/widgets/grid_view.hpp):
+  // columns [view_col0, view_col1) and rows [view_row0, view_row1). view_col1 ≤ view_col0 (the
+  // default) shows the whole matrix.
+  float view_col0 = 0, view_row0 = 0, view_col1 = 0, view_row1 = 0;
+};
+
+class MatrixPainter {
+ public:
+  virtual ~MatrixPainter() = default;
+  // Draw `image` stretched over [min, max] (ImGui coordinates) in `draw_list`'s order.
+  virtual void paint(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const MatrixImage& image) = 0;
+};
+
+}  // namespace ui
