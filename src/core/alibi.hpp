@@ -20,4 +20,12 @@ double alibi_slope(int head, int heads);
 // B (n×n): B(i, j) = −slope · |i − j|.
 Matrix alibi_bias(int n, double slope);
 
+// (2b) logits = scaled + B over rows [i0, i1) × columns [j0, j1), clamped to finite (a scaled score
+// near −DBL_MAX plus a negative bias would be −∞). The forward pass and the incremental recompute
+// call it for the cells they (re)computed. (Compiled for size: it runs only with ALiBi.)
+void add_bias(const Matrix& scaled, const Matrix& bias, int i0, int i1, int j0, int j1, Matrix& logits);
+
+// allowed(i, j) = 0 where the window and sinks hide key j from query i (window_allows).
+void hide_outside_window(MaskMatrix& allowed, int window, int sinks, bool causal);
+
 }  // namespace attn

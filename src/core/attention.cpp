@@ -38,23 +38,13 @@ double scale_divisor(const Scale& scale, int d_k) {
   return 1.0;
 }
 
-bool window_allows(int query_i, int key_j, int window, int sinks, bool causal) {
-  if (window <= 0 || key_j < sinks) return true;  // no window, or a sink: always visible
-  const int distance = query_i - key_j;
-  return causal ? distance >= 0 && distance < window : std::abs(distance) < window;
-}
-
 MaskMatrix allowed_mask(int n, const Options& options) {
   const bool custom = options.mask.rows() == n && options.mask.cols() == n;
   MaskMatrix allowed = custom ? options.mask : MaskMatrix::Ones(n, n);
   if (custom) allowed = (allowed.array() != 0).cast<unsigned char>();  // any nonzero byte = 1
   if (options.causal)
     for (int query_i = 0; query_i + 1 < n; ++query_i) allowed.row(query_i).tail(n - 1 - query_i).setZero();
-  if (options.window > 0)
-    for (int query_i = 0; query_i < n; ++query_i)
-      for (int key_j = 0; key_j < n; ++key_j)
-        if (!window_allows(query_i, key_j, options.window, options.sinks, options.causal))
-          allowed(query_i, key_j) = 0;
+  if (options.window > 0) hide_outside_window(allowed, options.window, options.sinks, options.causal);
   return allowed;
 }
 
@@ -162,25 +152,12 @@ void pack_value(const Result& r, Workspace& ws, int j) {
     ws.packed_values[std::size_t(c / w) * n * w + std::size_t(j) * w + c % w] = r.V(j, c);
 }
 
-namespace {
-
-// (2b) logits = scaled + B over rows [i0, i1) × columns [j0, j1), clamped to finite (a scaled score
-// near −DBL_MAX plus a negative bias would be −∞). Nothing to do without ALiBi.
-void add_bias(Result& r, int i0, int i1, int j0, int j1) {
-  if (r.logits.size() == 0) return;
-  for (int query_i = i0; query_i < i1; ++query_i)
-    for (int key_j = j0; key_j < j1; ++key_j)
-      r.logits(query_i, key_j) = clamp_finite(r.scaled(query_i, key_j) + r.bias(query_i, key_j));
-}
-
-}  // namespace
-
 // (1) raw scores(i,j) = q_i · k_j and (2) scaled = scores / s, both clamped to finite.   n×n
 void score_rows(Result& r, const Workspace& ws, int i0, int i1) {
   const int n = static_cast<int>(r.Q.rows()), d_k = static_cast<int>(r.Q.cols());
   ws.set->scores_rows(r.Q.data(), d_k, ws.packed_keys.data(), n, i0, i1, 0,
                       kernels::panels(n, ws.set->panel_width), r.divisor, r.scores.data(), r.scaled.data());
-  add_bias(r, i0, i1, 0, n);
+  if (r.logits.size()) add_bias(r.scaled, r.bias, i0, i1, 0, n, r.logits);
 }
 
 void score_column(Result& r, const Workspace& ws, int j) {
@@ -188,7 +165,7 @@ void score_column(Result& r, const Workspace& ws, int j) {
   const int w = ws.set->panel_width, panel = j / w;
   ws.set->scores_rows(r.Q.data(), d_k, ws.packed_keys.data(), n, 0, n, panel, panel + 1, r.divisor,
                       r.scores.data(), r.scaled.data());
-  add_bias(r, 0, n, panel * w, std::min(n, (panel + 1) * w));
+  if (r.logits.size()) add_bias(r.scaled, r.bias, 0, n, panel * w, std::min(n, (panel + 1) * w), r.logits);
 }
 
 // (4) weights A = row-softmax(scaled + B + M): rows sum to 1, hidden cells exactly 0.
