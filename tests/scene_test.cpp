@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "scene/json_text.hpp"
 
 using attn::Matrix;
 using json = nlohmann::json;
@@ -410,4 +412,110 @@ TEST_CASE("error messages are valid UTF-8 even when the input is not") {
   CHECK(r.error.find('\xFF') == std::string::npos);
   CHECK(r.error.find('\xFE') == std::string::npos);
   CHECK(r.error.rfind("json: parse error at byte", 0) == 0);
+}
+
+// json_text::parse_fast, setState's one pass (numbers by Clinger's fast path, else strtod): it must build
+// exactly the document nlohmann's own parser builds — the same types (unsigned, signed, double) and the same
+// doubles bit for bit — and leave everything else to the checking path, which words the errors.
+TEST_CASE("the fast JSON pass builds nlohmann's document exactly, and refuses what it cannot read") {
+  using document = nlohmann::json;
+  const char* same[] = {"0",
+                        "-0",
+                        "17",
+                        "-17",
+                        "18446744073709551615",
+                        "18446744073709551616",
+                        "-9223372036854775808",
+                        "-9223372036854775809",
+                        "0.1",
+                        "-0.125",
+                        "1e2",
+                        "1E-2",
+                        "2.5e+3",
+                        "1.7976931348623157e308",
+                        "4.9e-324",
+                        "2.2250738585072011e-308",
+                        "0.30000000000000004",
+                        "123456789012345678901234567890",
+                        "true",
+                        "false",
+                        "null",
+                        "\"\"",
+                        R"("a\"b\\c\/d\b\f\n\r\t")",
+                        "\"ünïcödé √ ᵀ\"",
+                        "[]",
+                        "{}",
+                        " [ 1 , [2.5,-3] , { \"k\" : [ ] } ] ",
+                        R"({"version":2,"tokens":["a","b"],"Q":[[1,2.5],[-3,4e-3]]})"};
+  for (const char* text : same) {
+    CAPTURE(text);
+    document fast;
+    REQUIRE(scene::json_text::parse_fast(text, &fast));
+    const document reference = document::parse(text);
+    CHECK(fast == reference);
+    CHECK(fast.dump() == reference.dump());  // the same types: 1 and 1.0 dump differently
+    if (reference.is_number_float())
+      CHECK(std::memcmp(&fast.get_ref<const double&>(), &reference.get_ref<const double&>(),
+                        sizeof(double)) == 0);
+  }
+  // Short decimals (Clinger's fast path: up to 15 digits, exponents −30 … 30, across the ±22 edge)
+  // read as strtod reads them, bit for bit.
+  std::mt19937_64 digits_rng(9);
+  for (int k = 0; k < 20000; ++k) {
+    char text[48];
+    const long long w = static_cast<long long>(digits_rng() % 1000000000000000ULL) >> (digits_rng() % 50);
+    const int exponent = int(digits_rng() % 61) - 30;
+    std::snprintf(text, sizeof text, "%s%lld.%de%d", k % 2 ? "-" : "", w, int(digits_rng() % 1000), exponent);
+    document fast;
+    REQUIRE(scene::json_text::parse_fast(text, &fast));
+    const double want = std::strtod(text, nullptr);
+    CAPTURE(text);
+    CHECK(std::memcmp(&fast.get_ref<const double&>(), &want, sizeof want) == 0);
+  }
+  // Random doubles written with 17 digits (strtod's part) read back bit for bit.
+  std::mt19937_64 rng(5);
+  for (int k = 0; k < 2000; ++k) {
+    std::uint64_t bits = rng();
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    if (!std::isfinite(x)) continue;
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", x);
+    document fast;
+    REQUIRE(scene::json_text::parse_fast(text, &fast));
+    CHECK(fast.get<double>() == x);
+  }
+  const char* refused[] = {"",
+                           " ",
+                           "01",
+                           "1.",
+                           ".5",
+                           "-",
+                           "+1",
+                           "1e",
+                           "1e400",
+                           "-1e400",
+                           "NaN",
+                           "[1,]",
+                           "[1 2]",
+                           "{\"a\":1,}",
+                           "{\"a\":1,\"a\":2}",
+                           "\"\\u00e9\"",
+                           "\"\\x\"",
+                           "\"a\nb\"",
+                           "\"\xff\"",
+                           "[1] x",
+                           "tru",
+                           "{\"a\" 1}",
+                           "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"};
+  for (const char* text : refused) {
+    CAPTURE(text);
+    document fast;
+    CHECK_FALSE(scene::json_text::parse_fast(text, &fast));
+  }
+  // 32 levels are a document; 33 are refused (kMaxDepth), by both paths.
+  const std::string deep32 = std::string(32, '[') + std::string(32, ']');
+  document fast;
+  CHECK(scene::json_text::parse_fast(deep32, &fast));
+  CHECK(scene::json_text::parse(deep32).error.empty());
 }

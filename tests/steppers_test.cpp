@@ -71,6 +71,27 @@ TEST_CASE("decode_update: step t is row t of the causal pass; multiplies add up 
   CHECK(d.trace->steps[0].weights(0, 0) == 1.0);
 }
 
+TEST_CASE("flash_update and decode_update use the shown head's ALiBi slope (head 2 of 4: 2^-6)") {
+  scene::Scene s = causal5();
+  s.Q = attn::Matrix::Ones(5, 4);  // 4 heads of size 1, equal scores: only the bias differs
+  s.K = attn::Matrix::Ones(5, 4);
+  s.V = attn::Matrix(5, 4);
+  for (int j = 0; j < 5; ++j) s.V.row(j).setConstant(j);  // each head's value: the position
+  s.heads = 4;
+  s.alibi = true;
+  s.causal = true;
+  REQUIRE(scene::validate(s).empty());
+  const attn::HeadsResult h = scene::compute_heads(s);
+  const attn::Result& r = h.heads[2];
+  ui::DecodeStepper d;
+  ui::decode_update(d, s, r, 1, 4);
+  for (int j = 0; j <= 4; ++j) CHECK(d.trace->steps[4].weights(0, j) == r.weights(4, j));
+  ui::FlashStepper f;
+  ui::flash_update(f, s, r, 1, 1000);
+  CHECK(f.finished());
+  CHECK(f.max_abs_diff < 1e-12);
+}
+
 TEST_CASE("links: mode=flash and mode=decode round-trip; view=flash|decode are the same modes") {
   namespace links = scene::link;
   for (const char* name : {"flash", "decode"}) {

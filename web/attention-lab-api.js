@@ -1,7 +1,19 @@
 // attention-lab-api.js — window.attentionLab, the page's API for automation and tests.
 //
 //   ready                 Promise, resolves after the first frame is drawn
-//   getState()            {scene: <scene JSON>, result: {Q, K, V, scores, scaled, weights, output, masked_rows,
+//   getState(options)     {scene, result, omitted, ui} as below. The n×n stages (result.scores, scaled, allowed,
+//                          weights, and each head's) are there up to 256 tokens; above, they are left out (a
+//                          1024-token scene's would be three million numbers of text) and `omitted` names them:
+//                          getMatrix reads them, or getState({squareStages: true}) includes them at any size.
+//                          omitted: [] when nothing was left out.
+//   getMatrix(stage, head)  {rows, cols, data: Float64Array (row-major, a copy)}: one stage of the result, at any
+//                          size in milliseconds. stage: "Q" | "K" | "V" | "Q_rope" | "K_rope" (RoPE) | "scores" |
+//                          "scaled" (masked cells −Infinity: the mask M added) | "allowed" (1/0)
+//                          | "weights" | "output" | "concat" (multi-head, before W_o). head (default −1): −1 the
+//                          whole pass (multi-head: Q, K, V before the split, weights the heads' mean, output after
+//                          W_o; scores and scaled need a head), t the stages of head t. Throws an Error naming a
+//                          bad stage or head.
+//   getState() reply:     {scene: <scene JSON>, result: {Q, K, V, scores, scaled, weights, output, masked_rows,
 //                          entropy, argmax, …}, ui: {mode, step, scoresTab, focusHead, tooltip, example, edited,
 //                          vectors, flash, decode}}   mode: the screen's mode ("explore", "walk", "heads",
 //                          "keyspace", "flash", "decode"; a link's mode=NAME);
@@ -108,8 +120,17 @@
 
   window.attentionLab = {
     ready,
-    getState() {
-      return callJson("al_get_state");
+    getState(options = {}) {
+      return callJson("al_get_state", options && options.squareStages ? 1 : 0);
+    },
+    getMatrix(stage, head = -1) {
+      const h = Number(head);
+      if (!Number.isInteger(h) || Math.abs(h) > 1000) throw new Error("getMatrix: head " + String(head) + " is not a head");
+      const reply = callJson("al_get_matrix", String(stage), h);
+      if (!reply.ok) throw new Error(reply.error);
+      // The numbers sit in the wasm memory until the next call: copy them out now.
+      const data = new Float64Array(module().HEAPF64.buffer, reply.ptr, reply.rows * reply.cols).slice();
+      return { rows: reply.rows, cols: reply.cols, data };
     },
     setState(scene) {
       let text;
@@ -133,7 +154,7 @@
       return callJson("al_frame_stats");
     },
     getLanguage() {
-      return callJson("al_get_state").ui.language;
+      return callJson("al_get_state", 0).ui.language;
     },
     getStep() {
       return callJson("al_get_step");

@@ -1,4 +1,4 @@
-// boot.js — starts Attention Lab: checks WebGL2, downloads the wasm with a progress bar,
+// boot.js — starts Attention Lab: checks WebGL2, downloads and compiles the wasm at once (streaming) with a progress bar,
 // forwards touch to the app as mouse input, and recovers from a lost WebGL context.
 "use strict";
 
@@ -209,18 +209,49 @@
     return bytes;
   }
 
+  // Streaming compilation, begun at once: the browser compiles the wasm while it downloads, and
+  // while attention-lab.js (Emscripten's glue, which asks for the module) loads beside it. The bytes
+  // pass through a counting stream for the progress bar; the Response is made here with
+  // application/wasm, so a host serving another type still streams.
+  async function compileStreaming(url) {
+    const response = await fetch(url, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(url + ": HTTP " + response.status);
+    const total = Number(response.headers.get("Content-Length")) || 0;
+    let received = 0;
+    const counted = response.body.pipeThrough(new TransformStream({
+      transform(chunk, controller) {
+        received += chunk.length;
+        showStatus(
+          total ? "Downloading " + kb(received) + " of " + kb(total) : "Downloading " + kb(received),
+          total ? 0.9 * (received / total) : 0.5,
+        );
+        controller.enqueue(chunk);
+      },
+    }));
+    const module = await WebAssembly.compileStreaming(new Response(counted, { headers: { "Content-Type": "application/wasm" } }));
+    showStatus("Compiling…", 0.95);
+    return module;
+  }
+  const canStream = !embedded && typeof WebAssembly.compileStreaming === "function" &&
+    typeof TransformStream === "function" && typeof ReadableStream === "function" &&
+    typeof ReadableStream.prototype.pipeThrough === "function";
+  const compiling = canStream ? compileStreaming("attention-lab.wasm") : null;
+  if (compiling) compiling.catch(() => {}); // reported by instantiateWasm below
+
   window.Module = {
     canvas,
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
     instantiateWasm(imports, receiveInstance) {
-      (embedded ? Promise.resolve(embedded.wasm()) : fetchWithProgress("attention-lab.wasm"))
-        .then((bytes) => {
-          showStatus("Compiling…", 0.95);
-          return WebAssembly.instantiate(bytes, imports);
-        })
+      (compiling ? compiling.then((module) => WebAssembly.instantiate(module, imports).then((instance) => ({ instance, module })))
+        : (embedded ? Promise.resolve(embedded.wasm()) : fetchWithProgress("attention-lab.wasm"))
+          .then((bytes) => {
+            showStatus("Compiling…", 0.95);
+            return WebAssembly.instantiate(bytes, imports);
+          }))
         .then((result) => {
           showStatus("Starting…", 1);
+          performance.mark("attention-lab:compiled"); // for the first-frame breakdown (tests/bench)
           receiveInstance(result.instance, result.module);
         })
         .catch((error) => {
@@ -230,6 +261,7 @@
       return {}; // asynchronous instantiation
     },
     onFirstFrame() {
+      performance.mark("attention-lab:first-frame");
       overlay.classList.add("hidden");
       api._firstFrameDrawn();
     },
@@ -238,7 +270,7 @@
     },
   };
 
-  showStatus("Downloading…", 0);
+  if (!compiling) showStatus("Downloading…", 0);
   const script = document.createElement("script");
   script.src = embedded ? embedded.scriptUrl() : "attention-lab.js";
   script.async = true;

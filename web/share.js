@@ -139,15 +139,25 @@
     return call("al_share_link");
   }
 
+  // The demo index is fetched as the page loads, beside the wasm, not after the first frame.
+  const fetchIndexText = async () => {
+    const response = await fetch("demos/index.json", { credentials: "same-origin" });
+    if (!response.ok) throw new Error("demos/index.json: HTTP " + response.status);
+    return response.text();
+  };
+  let indexText = embedded && embedded.demos ? null : fetchIndexText();
+  if (indexText) indexText.catch(() => {}); // reported when the index is read
+
   async function loadDemoIndex() {
     if (demoIndex) return demoIndex;
     let text;
     if (embedded && embedded.demos) {
       text = JSON.stringify(embedded.demos.index);
     } else {
-      const response = await fetch("demos/index.json", { credentials: "same-origin" });
-      if (!response.ok) throw new Error("demos/index.json: HTTP " + response.status);
-      text = await response.text();
+      // The fetch begun at load; after a failure, a new one.
+      const pending = indexText || fetchIndexText();
+      indexText = null;
+      text = await pending;
     }
     const reply = call("al_share_set_demos", text);
     if (!reply.ok) throw new Error(reply.error);

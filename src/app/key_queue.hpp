@@ -9,8 +9,11 @@
 //   - at most one transition (down or up) of a given key per frame;
 //   - no release after a press in the same frame, so that keys pressed together are seen down
 //     together (`xdotool key ctrl+s` sends Ctrl's release before S's: Ctrl+S must still be seen);
-//   - no character after a key changed in the same frame, and no key after a character
-//     (a Tab that moves the focus takes effect before the digits typed into the next field);
+//   - no character in the frame of a command key's change (Tab, Enter, Esc, arrows, Backspace,
+//     a modifier…), and no command key in the frame of a character: a Tab that moves the focus
+//     takes effect before the digits typed into the next field, and the Enter after them comes
+//     after them. Typing keys (a letter, a digit…) share a frame with their characters, so text
+//     arrives at one character per frame;
 // the first event that breaks a rule waits, with everything behind it, for the next frame.
 #pragma once
 

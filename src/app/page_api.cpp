@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <utility>
 #include <vector>
@@ -94,15 +95,23 @@ Json fail(std::string_view error) {
   return {{"ok", false}, {"error", error}};
 }
 
-Json state(const ui::AppState& state) {
+Json state(const ui::AppState& state, bool square_stages) {
   // The scene and result writers own their formats (scene JSON v1/v2 is a contract): their values,
   // the same as the files and the CLI print.
   Json out = Json::object();
   out["scene"] = scene::scene_json(state.scene);
+  const bool square = square_stages || state.scene.n() <= kSquareStagesUpTo;
   // One head without RoPE or W_o: `result` is the whole pass (the same as a one-head HeadsResult).
   out["result"] = !state.computed             ? Json(nullptr)
-                  : state.heads.heads.empty() ? scene::result_json(state.result)
-                                              : scene::result_json(state.heads);
+                  : state.heads.heads.empty() ? scene::result_json(state.result, square)
+                                              : scene::result_json(state.heads, square);
+  Json omitted = Json::array();
+  if (!square && state.computed) {
+    const attn::Result& first = state.heads.heads.empty() ? state.result : state.heads.heads.front();
+    omitted = first.bias.size() != 0 ? Json{"scores", "scaled", "bias", "allowed", "weights"}
+                                     : Json{"scores", "scaled", "allowed", "weights"};
+  }
+  out["omitted"] = std::move(omitted);
   Json vectors = Json::object();
   const char* names[3] = {"Q", "K", "V"};
   for (int r = 0; r < 3; ++r) vectors[names[r]] = state.ui.vectors_strip[r] ? "strip" : "sliders";
@@ -132,6 +141,69 @@ Json state(const ui::AppState& state) {
                {"flash", flash(state.ui.flash)},
                {"decode", decode(state.ui.decode)}};
   return out;
+}
+
+Json matrix(const ui::AppState& state, std::string_view stage, int head, MatrixView* out) {
+  static std::vector<double> converted;  // scaled with −∞ where masked, allowed as 1/0
+  if (!state.computed) return fail("getMatrix: no result (the scene is not computed)");
+  const bool one = state.heads.heads.empty();  // one head without RoPE or W_o: `result` is all
+  const int count = one ? 1 : int(state.heads.heads.size());
+  if (head < -1 || head >= count)
+    return fail("getMatrix: head " + std::to_string(head) + " is not a head of this scene (−1 or 0 … " +
+                std::to_string(count - 1) + ")");
+  // The pass the stage comes from: a head's, or the whole multi-head one (nullptr).
+  const attn::Result* pass = one         ? &state.result
+                             : head >= 0 ? &state.heads.heads[std::size_t(head)]
+                                         : nullptr;
+  const attn::HeadsResult& all = state.heads;
+  // Each stage's matrix in one head's pass, and in the whole multi-head pass (nullptr: per head only).
+  struct Stage {
+    const char* name;
+    attn::Matrix attn::Result::*in_pass;
+    attn::Matrix attn::HeadsResult::*in_all;
+  };
+  static const Stage kStages[] = {{"Q", &attn::Result::Q, &attn::HeadsResult::Q},
+                                  {"K", &attn::Result::K, &attn::HeadsResult::K},
+                                  {"V", &attn::Result::V, &attn::HeadsResult::V},
+                                  {"Q_rope", &attn::Result::Q_rope, &attn::HeadsResult::Q_rope},
+                                  {"K_rope", &attn::Result::K_rope, &attn::HeadsResult::K_rope},
+                                  {"scores", &attn::Result::scores, nullptr},
+                                  {"scaled", &attn::Result::scaled, nullptr},
+                                  {"bias", &attn::Result::bias, nullptr},
+                                  {"weights", &attn::Result::weights, &attn::HeadsResult::weights_mean},
+                                  {"output", &attn::Result::output, &attn::HeadsResult::output},
+                                  {"concat", &attn::Result::output, &attn::HeadsResult::concat}};
+  const Stage* found = nullptr;
+  for (const Stage& st : kStages)
+    if (stage == st.name) found = &st;
+  if (!found && stage != "allowed")
+    return fail("getMatrix: unknown stage \"" + std::string(stage) +
+                "\" (Q, K, V, Q_rope, K_rope, scores, scaled, bias, allowed, weights, output, concat)");
+  const attn::MaskMatrix& allowed = pass ? pass->allowed : all.allowed;
+  const attn::Matrix* m = !found          ? nullptr
+                          : pass          ? &(pass->*found->in_pass)
+                          : found->in_all ? &(all.*found->in_all)
+                                          : nullptr;
+  if (stage == "allowed") {
+    converted.assign(allowed.data(), allowed.data() + allowed.size());
+    *out = {converted.data(), long(allowed.rows()), long(allowed.cols())};
+  } else if (!m) {
+    return fail("getMatrix: " + std::string(stage) + " is per head in a multi-head scene (give a head 0 … " +
+                std::to_string(count - 1) + ")");
+  } else if (m->size() == 0) {
+    const char* why = stage == "bias"                          ? " (no ALiBi)"
+                      : stage == "Q_rope" || stage == "K_rope" ? " (no RoPE)"
+                                                               : "";
+    return fail("getMatrix: " + std::string(stage) + " is not part of this scene" + why);
+  } else if (stage == "scaled") {
+    converted.assign(m->data(), m->data() + m->size());
+    for (Eigen::Index k = 0; k < m->size(); ++k)
+      if (!pass->allowed.data()[k]) converted[std::size_t(k)] = -std::numeric_limits<double>::infinity();
+    *out = {converted.data(), long(m->rows()), long(m->cols())};
+  } else {
+    *out = {m->data(), long(m->rows()), long(m->cols())};
+  }
+  return {{"ok", true}, {"rows", out->rows}, {"cols", out->cols}, {"ptr", std::uintptr_t(out->data)}};
 }
 
 Json load_scene_text(ui::AppState& state, std::string_view text) {

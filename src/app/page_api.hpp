@@ -2,6 +2,7 @@
 // test harnesses (the desktop's --rects file): every reply is built here, with nlohmann::json.
 //
 //   state        {"scene": <scene JSON>, "result": <result JSON of every head> | null,
+//                 "omitted": the n×n stages left out of result (see state()),
 //                 "ui": {"mode": NAME, "step": walk step or -1, "scoresTab": "raw"|"scaled",
 //                        "focusHead": t, "tooltip": "<last tooltip's text, or empty>",
 //                        "example": <the Example picker's label>, "edited": false,
@@ -10,6 +11,8 @@
 //   ok / fail    {"ok": true} / {"ok": false, "error": "<field: reason>"}
 //   widget_rect  {"x", "y", "w", "h"} (ImGui pixels ÷ scale, 6 significant digits) or null; value
 //                cells (Q/i/c, K/i/c, V/i/c) add "text": the width of the number drawn in them
+//   matrix       {"ok": true, "rows", "cols", "ptr"}: a stage's numbers, row-major doubles at byte
+//                address ptr of the wasm memory, valid until the next call (the page copies them)
 //   frame_stats  {"frames", "lastFrameMs", "avgFrameMs", "maxFrameMs", "p95FrameMs", "recomputes",
 //                 "lastRecomputeMs"} (max and p95 over the last 120 frames)
 //   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode", "step"}
@@ -41,7 +44,23 @@ inline constexpr const char* kDefaultPreset = "practice-qkv";
 Json ok();
 Json fail(std::string_view error);
 
-Json state(const ui::AppState& state);
+// The n×n stages (scores, scaled, allowed, weights, and each head's) are in `result` when asked for
+// or when n ≤ kSquareStagesUpTo; above it they are listed in "omitted" (getMatrix reads them as
+// typed arrays): at n = 1024 they are three million numbers of text, seconds to write and parse.
+inline constexpr int kSquareStagesUpTo = 256;
+Json state(const ui::AppState& state, bool square_stages = false);
+
+// A stage as numbers (getMatrix): "Q", "K", "V", "Q_rope", "K_rope" (RoPE scenes), "scores", "scaled"
+// (masked cells −∞: the mask M added; null in getState), "bias" (ALiBi scenes), "allowed" (1/0),
+// "weights", "output", "concat" (multi-head, before W_o; with a head, that head's output).
+// head −1: the whole pass (multi-head: Q, K, V before the split, weights the mean of the heads,
+// output after W_o; scores, scaled and bias need a head); head t: that head's stages (its columns of
+// Q, K, V). fail(…) names a bad stage or head.
+struct MatrixView {
+  const double* data = nullptr;  // rows×cols, row-major
+  long rows = 0, cols = 0;
+};
+Json matrix(const ui::AppState& state, std::string_view stage, int head, MatrixView* out);
 // Validate and load scene JSON text: ok(), or fail(error) with the state kept.
 Json load_scene_text(ui::AppState& state, std::string_view text);
 Json widget_rect(const ui::AppState& state, std::string_view id, float scale);

@@ -180,10 +180,19 @@ namespace page = app::page;
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE const char* al_get_state() {
+// square_stages: 1 puts the n×n stages in the reply at any n (page_api.hpp, state()).
+EMSCRIPTEN_KEEPALIVE const char* al_get_state(int square_stages) {
   if (!app::g_app) return page::reply(nullptr);
   ui::recompute_if_dirty(app::g_app->state);
-  return page::reply(page::state(app::g_app->state));
+  return page::reply(page::state(app::g_app->state, square_stages != 0));
+}
+
+// getMatrix(stage, head): {ok, rows, cols, ptr}; the numbers stay at ptr until the next call.
+EMSCRIPTEN_KEEPALIVE const char* al_get_matrix(const char* stage, int head) {
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
+  ui::recompute_if_dirty(app::g_app->state);
+  page::MatrixView view;
+  return page::reply(page::matrix(app::g_app->state, stage ? stage : "", head, &view));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_set_state(const char* json) {

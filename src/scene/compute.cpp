@@ -56,15 +56,19 @@ ordered_json inputs_json(const R& r) {
   return j;
 }
 
-ordered_json single_head_json(const attn::Result& r) {
+// square = false leaves out the n×n stages (scores, scaled, bias, allowed, weights): at n = 1024 each is a
+// million numbers of text, and the page's getState() asks for them only when told to.
+ordered_json single_head_json(const attn::Result& r, bool square = true) {
   ordered_json j = inputs_json(r);
-  j["scores"] = matrix_json(r.scores);                 // n×n  raw QKᵀ
-  j["divisor"] = r.divisor;                            //      s
-  j["scaled"] = scaled_json(r);                        // n×n  scores / s, masked cells null
-  if (r.bias.size()) j["bias"] = matrix_json(r.bias);  // n×n  ALiBi's −m·|i − j|
-  j["allowed"] = mask_json(r.allowed);                 // n×n  1 = attended
-  j["weights"] = matrix_json(r.weights);               // n×n  rows sum to 1 (0 for fully masked rows)
-  j["output"] = matrix_json(r.output);                 // n×d_v
+  if (square) j["scores"] = matrix_json(r.scores);  // n×n  raw QKᵀ
+  j["divisor"] = r.divisor;                         //      s
+  if (square) {
+    j["scaled"] = scaled_json(r);                        // n×n  scores / s, masked cells null
+    if (r.bias.size()) j["bias"] = matrix_json(r.bias);  // n×n  ALiBi's −m·|i − j|
+    j["allowed"] = mask_json(r.allowed);                 // n×n  1 = attended
+    j["weights"] = matrix_json(r.weights);               // n×n  rows sum to 1 (0 for fully masked rows)
+  }
+  j["output"] = matrix_json(r.output);  // n×d_v
   j["masked_rows"] = r.masked_rows;
   put_reading_aids(r.weights, r.allowed, &j);
   return j;
@@ -129,11 +133,11 @@ attn::Result compute(const Scene& s) {
   return r;
 }
 
-ordered_json result_json(const attn::HeadsResult& r) {
-  if (r.heads.empty()) return single_head_json(attn::Result{});
+ordered_json result_json(const attn::HeadsResult& r, bool square) {
+  if (r.heads.empty()) return single_head_json(attn::Result{}, square);
   if (r.heads.size() == 1) {
-    if (r.Wo.size() == 0) return single_head_json(r.heads.front());  // exactly the single-head text
-    const ordered_json j = single_head_json(r.heads.front());
+    if (r.Wo.size() == 0) return single_head_json(r.heads.front(), square);  // exactly the single-head text
+    const ordered_json j = single_head_json(r.heads.front(), square);
     ordered_json with_wo;
     for (const auto& item : j.items()) {
       if (item.key() == "output") with_wo["concat"] = item.value();  // n×d_v  A·V, before Wo
@@ -145,26 +149,30 @@ ordered_json result_json(const attn::HeadsResult& r) {
   j["divisor"] = r.heads.front().divisor;  //      s of every head: 1, √(d_k/h) or the temperature
   ordered_json heads = ordered_json::array();
   for (const attn::Result& head : r.heads) {
-    ordered_json h;
-    h["scores"] = matrix_json(head.scores);                    // n×n      Q_t K_tᵀ
-    h["scaled"] = scaled_json(head);                           // n×n      / s, masked cells null
-    if (head.bias.size()) h["bias"] = matrix_json(head.bias);  // n×n  ALiBi's −m_t·|i − j|
-    h["weights"] = matrix_json(head.weights);                  // n×n      A_t
-    h["output"] = matrix_json(head.output);                    // n×d_v/h  Y_t = A_t V_t
+    ordered_json h = ordered_json::object();
+    if (square) {
+      h["scores"] = matrix_json(head.scores);                    // n×n      Q_t K_tᵀ
+      h["scaled"] = scaled_json(head);                           // n×n      / s, masked cells null
+      if (head.bias.size()) h["bias"] = matrix_json(head.bias);  // n×n  ALiBi's −m_t·|i − j|
+      h["weights"] = matrix_json(head.weights);                  // n×n      A_t
+    }
+    h["output"] = matrix_json(head.output);  // n×d_v/h  Y_t = A_t V_t
     heads.push_back(std::move(h));
   }
   j["heads"] = std::move(heads);
-  j["concat"] = matrix_json(r.concat);         // n×d_v    [Y_0 | … | Y_{h−1}]
-  j["allowed"] = mask_json(r.allowed);         // n×n
-  j["weights"] = matrix_json(r.weights_mean);  // n×n      mean of the A_t
-  j["output"] = matrix_json(r.output);         // n×d_out  concat · Wo, or concat
+  j["concat"] = matrix_json(r.concat);  // n×d_v    [Y_0 | … | Y_{h−1}]
+  if (square) {
+    j["allowed"] = mask_json(r.allowed);         // n×n
+    j["weights"] = matrix_json(r.weights_mean);  // n×n      mean of the A_t
+  }
+  j["output"] = matrix_json(r.output);  // n×d_out  concat · Wo, or concat
   j["masked_rows"] = r.masked_rows;
   put_reading_aids(r.weights_mean, r.allowed, &j);
   return j;
 }
 
-ordered_json result_json(const attn::Result& r) {
-  return single_head_json(r);
+ordered_json result_json(const attn::Result& r, bool square) {
+  return single_head_json(r, square);
 }
 
 std::string result_to_json(const attn::HeadsResult& r, int indent) {

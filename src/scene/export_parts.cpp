@@ -68,7 +68,7 @@ std::string stage_formula_tex_plain(const Scene& s, ExportStage stage) {
 }  // namespace
 
 std::string exact(double x) {
-  return nlohmann::json(x).dump();
+  return nlohmann::ordered_json(x).dump();
 }
 
 std::string fixed(double x, int digits, const char* minus) {

@@ -1,6 +1,10 @@
 // json_text.cpp — JSON text in and out without exceptions (see json_text.hpp).
 #include "scene/json_text.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <set>
 #include <utility>
 #include <vector>
@@ -193,10 +197,258 @@ class CheckingSax {
   std::string error_;
 };
 
+// The fast path: a recursive-descent reader of RFC 8259 JSON that builds the document as it goes.
+// It returns false, leaving the rest to the checking path, on anything it does not read exactly as
+// nlohmann does: a syntax error, a duplicate key, more than kMaxDepth levels, a number beyond a
+// double, a \u escape, a string with control characters or malformed UTF-8. Numbers are typed as
+// nlohmann types them: without fraction or exponent an unsigned (≥ 0) or signed 64-bit integer,
+// else (or when it overflows 64 bits) a double, correctly rounded (as strtod: to_double below).
+class FastReader {
+ public:
+  explicit FastReader(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  bool document(json* out) {
+    if (!value(out, 0)) return false;
+    skip_space();
+    return p_ == end_;
+  }
+
+ private:
+  void skip_space() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+  bool literal(const char* word, std::size_t length) {
+    if (std::size_t(end_ - p_) < length || std::string_view(p_, length) != std::string_view(word, length))
+      return false;
+    p_ += length;
+    return true;
+  }
+
+  bool value(json* out, int depth) {
+    skip_space();
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{':
+        return object(out, depth + 1);
+      case '[':
+        return array(out, depth + 1);
+      case '"': {
+        std::string text;
+        if (!string(&text)) return false;
+        *out = std::move(text);
+        return true;
+      }
+      case 't':
+        *out = true;
+        return literal("true", 4);
+      case 'f':
+        *out = false;
+        return literal("false", 5);
+      case 'n':
+        *out = nullptr;
+        return literal("null", 4);
+      default:
+        return number(out);
+    }
+  }
+
+  bool array(json* out, int depth) {
+    if (depth > kMaxDepth) return false;
+    ++p_;  // '['
+    *out = json::array();
+    skip_space();
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      json item;
+      if (!value(&item, depth)) return false;
+      out->get_ref<json::array_t&>().push_back(std::move(item));
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+      } else if (*p_ == ']') {
+        ++p_;
+        return true;
+      } else {
+        return false;
+      }
+    }
+  }
+
+  bool object(json* out, int depth) {
+    if (depth > kMaxDepth) return false;
+    ++p_;  // '{'
+    *out = json::object();
+    skip_space();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    for (std::size_t count = 0;; ++count) {
+      skip_space();
+      std::string key;
+      if (p_ == end_ || *p_ != '"' || !string(&key)) return false;
+      // A scene's objects have a dozen keys: a linear duplicate check is cheap there, and bigger
+      // objects go to the checking path (which keeps a set).
+      if (count >= 64 || out->contains(key)) return false;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') return false;
+      ++p_;
+      json item;
+      if (!value(&item, depth)) return false;
+      out->emplace(std::move(key), std::move(item));
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+      } else if (*p_ == '}') {
+        ++p_;
+        return true;
+      } else {
+        return false;
+      }
+    }
+  }
+
+  bool string(std::string* out) {
+    ++p_;  // '"'
+    for (;;) {
+      const char* run = p_;
+      while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
+      out->append(run, p_);
+      if (p_ == end_ || static_cast<unsigned char>(*p_) < 0x20) return false;
+      if (*p_ == '"') {
+        ++p_;
+        break;
+      }
+      if (++p_ == end_) return false;  // after the backslash
+      const char* escapes = "\"\\/bfnrt";
+      const char* decoded = "\"\\/\b\f\n\r\t";
+      const char* hit = std::char_traits<char>::find(escapes, 8, *p_);
+      if (!hit) return false;  // \u…, or not an escape at all
+      out->push_back(decoded[hit - escapes]);
+      ++p_;
+    }
+    return valid_utf8(*out);
+  }
+
+  bool number(json* out) {
+    const char* start = p_;
+    const char* q = p_;
+    auto digits = [&] {
+      const char* from = q;
+      while (q != end_ && *q >= '0' && *q <= '9') ++q;
+      return q != from;
+    };
+    if (q != end_ && *q == '-') ++q;
+    if (q == end_) return false;
+    if (*q == '0') {
+      ++q;
+    } else if (!digits()) {
+      return false;
+    }
+    bool integer = true;
+    if (q != end_ && *q == '.') {
+      ++q;
+      if (!digits()) return false;
+      integer = false;
+    }
+    if (q != end_ && (*q == 'e' || *q == 'E')) {
+      ++q;
+      if (q != end_ && (*q == '+' || *q == '-')) ++q;
+      if (!digits()) return false;
+      integer = false;
+    }
+    p_ = q;
+    if (integer) {
+      if (*start != '-') {
+        std::uint64_t u = 0;
+        if (std::from_chars(start, q, u).ec == std::errc()) {
+          *out = u;
+          return true;
+        }
+      } else {
+        std::int64_t i = 0;
+        if (std::from_chars(start, q, i).ec == std::errc()) {
+          *out = i;
+          return true;
+        }
+      }
+    }
+    const double x = to_double(start, q);
+    if (!std::isfinite(x)) return false;  // 1e400: the checking path words it
+    *out = x;
+    return true;
+  }
+
+  // The double nearest to the JSON number [first, last), as strtod gives it. Clinger's fast path
+  // when it is exact: the number is w·10^e with w < 2^53 and |e| ≤ 22, both w and 10^|e| are
+  // doubles exactly, so one multiplication or division rounds once, correctly. That covers what
+  // people type and what a page sends with a few decimals (0.125, -3.5e-4); longer ones (a double
+  // written with 17 digits) go to strtod. (fast_float would read those too, for 8.6 KB of gzip'd
+  // wasm — its table of 128-bit powers of five: more than the site's budget had left.)
+  static double to_double(const char* first, const char* last) {
+    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char* c = first;
+    const bool negative = *c == '-';
+    if (negative) ++c;
+    std::uint64_t w = 0;  // the significant digits, at most 19 (they fit 64 bits)
+    int significant = 0, e = 0;
+    bool exact = true;  // false: more than 19 significant digits (strtod's job)
+    auto take = [&](char d, bool fraction) {
+      if (w == 0 && d == '0') {  // a leading zero: not significant
+        e -= fraction;
+      } else if (significant < 19) {
+        w = w * 10 + std::uint64_t(d - '0');
+        ++significant;
+        e -= fraction;
+      } else {
+        exact = false;
+      }
+    };
+    for (; c != last && *c >= '0' && *c <= '9'; ++c) take(*c, false);
+    if (c != last && *c == '.')
+      for (++c; c != last && *c >= '0' && *c <= '9'; ++c) take(*c, true);
+    if (c != last) {  // the exponent: [eE][+-]?digits (clamped: far beyond ±22 either way)
+      ++c;
+      const bool minus = *c == '-';
+      if (*c == '+' || *c == '-') ++c;
+      int x = 0;
+      for (; c != last; ++c) x = std::min(x * 10 + (*c - '0'), 100000);
+      e += minus ? -x : x;
+    }
+    if (exact && w <= (std::uint64_t(1) << 53) && e >= -22 && e <= 22) {
+      const double v = e < 0 ? double(w) / kPow10[-e] : double(w) * kPow10[e];
+      return negative ? -v : v;
+    }
+    char buffer[64];
+    if (last - first < std::ptrdiff_t(sizeof buffer)) {
+      std::copy(first, last, buffer);
+      buffer[last - first] = '\0';
+      return std::strtod(buffer, nullptr);
+    }
+    return std::strtod(std::string(first, last).c_str(), nullptr);
+  }
+
+  const char* p_;
+  const char* end_;
+};
+
 }  // namespace
+
+bool parse_fast(std::string_view text, json* out) {
+  return FastReader(text).document(out);
+}
 
 Parsed parse(std::string_view text) {
   Parsed out;
+  if (parse_fast(text, &out.doc)) return out;
+  out.doc = nullptr;
   CheckingSax sax;
   if (!json::sax_parse(text.begin(), text.end(), &sax)) {
     out.error = sax.error().empty() ? "json: parse error" : sax.error();

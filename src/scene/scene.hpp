@@ -109,9 +109,10 @@ std::string result_to_json(const attn::Result& r, int indent = -1);
 // its), "output" the final output (concat · Wo, or concat). With one head and a Wo the single-head
 // keys stay, plus "concat" (= A·V) and the final "output".
 std::string result_to_json(const attn::HeadsResult& r, int indent = -1);
-// The two as JSON values, as scene_json is to scene_to_json.
-nlohmann::ordered_json result_json(const attn::Result& r);
-nlohmann::ordered_json result_json(const attn::HeadsResult& r);
+// The two as JSON values, as scene_json is to scene_to_json. square = false leaves out the n×n
+// stages (scores, scaled, allowed, weights, and each head's): the page's getState() at large n.
+nlohmann::ordered_json result_json(const attn::Result& r, bool square = true);
+nlohmann::ordered_json result_json(const attn::HeadsResult& r, bool square = true);
 
 // Bundled presets (the lesson examples and more).
 struct PresetInfo {

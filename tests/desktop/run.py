@@ -198,6 +198,19 @@ def error_pixels(path, before=None):
     return int(hue.sum())
 
 
+def check_keyboard_edits(label, scene, to_q, to_mask):
+    """What the keyboard cases do on causal-5 (LESSONS.md §4: q_the = [1, 0]), read from the scene
+    they saved: Q[0][0] one step up (1.1) and mask cell (1, 0) hidden. False when nothing was saved."""
+    check(f"{label}: the scene was saved", scene is not None)
+    if not scene:
+        return False
+    check(f"{label}: Tab ×{to_q} and → made Q[0][0] 1.1 ({scene['Q'][0][0]})", scene["Q"][0][0] == 1.1)
+    mask = scene.get("mask")
+    check(f"{label}: Tab ×{to_mask}, ↓ and Space hid mask cell (1, 0) ({mask and mask[1]})",
+          bool(mask) and mask[1][0] == 0 and mask[1][1] == 1)
+    return True
+
+
 def same_json(a, b):
     try:
         with open(a) as fa, open(b) as fb:
@@ -529,13 +542,7 @@ class Desktop:
             tap("space")   # hide it
             window_png(self.path("keyboard-a11y.png"))
             scene = self.save_through_dialog(win, saved)
-            check("keyboard alone: the scene was saved", scene is not None)
-            if scene:
-                check(f"keyboard alone: Tab ×{to_q} and → made Q[0][0] 1.1 ({scene['Q'][0][0]})",
-                      scene["Q"][0][0] == 1.1)
-                mask = scene.get("mask")
-                check(f"keyboard alone: Tab ×{to_mask}, ↓ and Space hid mask cell (1, 0) ({mask and mask[1]})",
-                      bool(mask) and mask[1][0] == 0 and mask[1][1] == 1)
+            check_keyboard_edits("keyboard alone", scene, to_q, to_mask)
             check("no GL or GLFW errors while driving by keyboard", no_gl_errors(win.output()))
         finally:
             win.close()
@@ -570,14 +577,9 @@ class Desktop:
             win.changed_since(before)
             # Ctrl+S and the path queue up behind the burst: the save shows what all of it did.
             scene = self.save_through_dialog(win, saved)
-            check(f"instant keys: {len(keys)} keys in one burst, then the scene was saved", scene is not None)
-            if scene:
-                check(f"instant keys: Tab ×{to_q} and → made Q[0][0] 1.1 ({scene['Q'][0][0]})", scene["Q"][0][0] == 1.1)
+            if check_keyboard_edits(f"instant keys ({len(keys)} in one burst)", scene, to_q, to_mask):
                 check(f"instant keys: Tab ×{to_k}, Enter, Backspace ×8, 0.25, Enter typed K[1][0] ({scene['K'][1][0]})",
                       scene["K"][1][0] == 0.25)
-                mask = scene.get("mask")
-                check(f"instant keys: Tab ×{to_mask}, ↓ and Space hid mask cell (1, 0) ({mask and mask[1]})",
-                      bool(mask) and mask[1][0] == 0 and mask[1][1] == 1)
             check("no GL or GLFW errors during the burst", no_gl_errors(win.output()))
         finally:
             win.close()

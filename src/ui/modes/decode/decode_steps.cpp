@@ -13,7 +13,7 @@ void decode_update(DecodeStepper& d, const scene::Scene& s, const attn::Result& 
   if (n < 1) return;
   if (!d.trace || d.version != version) {
     const int d_model = s.mode == scene::Mode::Projected ? static_cast<int>(s.X.cols()) : 0;
-    d.trace = attn::decode_with_cache(scored_queries(r), scored_keys(r), r.V, scene::options_of(s), d_model);
+    d.trace = attn::decode_with_cache(scored_queries(r), scored_keys(r), r.V, head_options(s, r), d_model);
     d.version = version;
   }
   d.t = std::clamp(want, 0, n - 1);

@@ -14,7 +14,7 @@ void flash_update(FlashStepper& f, const scene::Scene& s, const attn::Result& r,
   f.block = std::clamp(f.block, 1, n);
   const bool rebuild = !f.pass || f.version != version || f.built_block != f.block || want < f.step;
   if (rebuild) {
-    f.pass.emplace(scored_queries(r), scored_keys(r), r.V, scene::options_of(s), f.block);
+    f.pass.emplace(scored_queries(r), scored_keys(r), r.V, head_options(s, r), f.block);
     f.version = version;
     f.built_block = f.block;
     f.step = 0;
