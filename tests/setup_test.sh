@@ -78,7 +78,7 @@ calls_setup() {
   local f name bad=()
   for f in "$root"/scripts/*; do
     name="$(basename "$f")"
-    [ -x "$f" ] && [[ "$name" != *.* ]] || continue
+    [ -f "$f" ] && [ -x "$f" ] && [[ "$name" != *.* ]] || continue
     case "$name" in setup | check-size | fresh-check) continue ;; esac
     grep -Eq 'scripts/(setup|serve|test)\b' "$f" || bad+=("$name")
   done

@@ -328,10 +328,24 @@ test("Gallery lists every demo with its description; a click opens it", async (t
   const app = await open(t);
   const { page } = app;
   await clickWidget(page, "share/gallery");
-  for (const { name } of DEMO_INDEX) assert.ok(await widgetRect(page, "gallery/" + name), `gallery entry ${name}`);
   await parkMouse(page);
   await animationFrames(page, 3);
   await screenshot(page, "share-gallery");
+  // Every demo has its row, in the index's order; the list scrolls when it is taller than the
+  // window (14 demos at 1280×720), so the wheel over the gallery brings the later rows into view.
+  const viewport = page.viewportSize();
+  for (const { name } of DEMO_INDEX) {
+    let rect = await widgetRect(page, "gallery/" + name);
+    for (let notch = 0; !rect && notch < 20; notch++) {
+      await page.mouse.move(viewport.width / 2, viewport.height / 2);
+      await page.mouse.wheel(0, 120);
+      await animationFrames(page, 2);
+      rect = await widgetRect(page, "gallery/" + name);
+    }
+    assert.ok(rect, `gallery entry ${name}`);
+  }
+  await page.mouse.wheel(0, -5000); // back to the top, where sqrt-dk-saturation's row is
+  await animationFrames(page, 3);
   await clickWidget(page, "gallery/sqrt-dk-saturation");
   const state = await waitForState(page, (s) => s.scene.tokens.length === demoScene("sqrt-dk-saturation").tokens.length, "the gallery click did not load the demo");
   assertShowsDemo(state.scene, "sqrt-dk-saturation");

@@ -1,7 +1,7 @@
 // minify.mjs — the site's JavaScript made smaller for the download (src/app/CMakeLists.txt runs it
 // on every .js file of the site folder; README, Performance, says what it saves).
 //
-//   node tools/minify/minify.mjs IN OUT [IN OUT …]   each IN minified into OUT (OUT may be IN)
+//   node scripts/minify/minify.mjs IN OUT [IN OUT …]   each IN minified into OUT (OUT may be IN)
 //
 // terser with two compress passes and local names mangled. Top-level names stay as they are: the
 // page's scripts share globals (window.Module, window.attentionLab) and Emscripten's glue is one
