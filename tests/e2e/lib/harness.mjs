@@ -366,5 +366,9 @@ export function sameNumbers(actual, expected) {
 export async function loadScene(page, scene) {
   const reply = await setState(page, scene);
   assert.deepEqual(reply, { ok: true }, `setState(${JSON.stringify(scene).slice(0, 200)}…)`);
-  return waitForState(page, (s) => sameNumbers(s.scene, scene), "getState().scene does not show the scene just set");
+  await waitForState(page, (s) => sameNumbers(s.scene, scene), "getState().scene does not show the scene just set");
+  // The scene is in at once; the screen's own state (the grids' view, the keyboard's stops) follows
+  // when the next frames have drawn it: return the state once they have.
+  await animationFrames(page, 3);
+  return getState(page);
 }
