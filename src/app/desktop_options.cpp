@@ -42,10 +42,12 @@ std::string preset_names() {
 // A check: "" when `value` is good, else the reason (CLI11 prefixes the flag: "--zoom: …").
 using Check = std::function<std::string(std::string&)>;
 
-Check whole_number(int lo, int hi, int* out) {
+// `noun` names what is expected ("whole number", or "whole percentage" for --zoom, as the messages
+// before CLI11 said and the desktop tests check).
+Check whole_number(int lo, int hi, int* out, std::string noun = "whole number") {
   return [=](std::string& value) -> std::string {
     if (parse_int(value, lo, hi, out)) return "";
-    return "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got \"" +
+    return "expected a " + noun + " from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got \"" +
            value + "\"";
   };
 }
@@ -142,7 +144,7 @@ void declare(CLI::App& cli, Options& o, std::string* text_value) {
                      std::to_string(scene::link::kMaxZoom) +
                      " (default 100; Ctrl + / Ctrl − / Ctrl 0 in the window)")
       ->type_name("N")
-      ->check(check(whole_number(scene::link::kMinZoom, scene::link::kMaxZoom, &o.zoom), "zoom"));
+      ->check(check(whole_number(scene::link::kMinZoom, scene::link::kMaxZoom, &o.zoom, "whole percentage"), "zoom"));
   cli.add_option("--lang", o.lang,
                  "the screen's language: " + scene::link::language_codes() + " (default en)")
       ->type_name("CODE")
