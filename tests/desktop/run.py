@@ -391,7 +391,7 @@ class Desktop:
         self.expect_status(2, "--frames: missing value", "--frames without a value exits 2", "--frames")
         self.expect_status(2, 'unknown name "nope"', "--preset nope exits 2", "--preset", "nope")
         self.expect_status(2, 'unknown name "nope"', "--preset=nope exits 2 (--flag=VALUE)", "--preset=nope")
-        self.expect_status(2, "--zoom: expected a whole number from 75 to 200", "--zoom=300 exits 2", "--zoom=300")
+        self.expect_status(2, "--zoom: expected a whole percentage from 75 to 200", "--zoom=300 exits 2", "--zoom=300")
         self.expect_status(2, "only one scene file", "two scene files exit 2", "a.json", "b.json")
         self.expect_status(1, "cannot write the PNG", "an unwritable --screenshot exits 1", "--frames", "2", "--size",
                            "640x480", "--screenshot", self.path("no-such-folder/x.png"))
