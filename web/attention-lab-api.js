@@ -44,6 +44,11 @@
 //                          last step's batch cross-entropy, null before the first step; accuracy: on 64 fresh
 //                          sequences, null until measured; workMs: CPU ms the last frame spent training; step 0 and
 //                          running false before the mode was shown)
+//   getCircuits()         {running, step, loss, inContext, heads: [{layer, head, prefixMatching, previousToken,
+//                          ablated, role}], text, predictions: [{token, predicted, p, pNext}], textLoss, formedAt,
+//                          composition, recipe, …}: the Circuits mode's run (src/app/page_api.hpp)
+//   circuitsExport(kind)  the Circuits model as text: "json" (the model contract) | "pytorch" (a script printing
+//                          its logits on the typed text); throws an Error naming a bad kind
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: docs/PAGE_API.md, the one list (tests/widget_ids_test.py checks it)
@@ -169,6 +174,14 @@
     },
     getTraining() {
       return callJson("al_get_training");
+    },
+    getCircuits() {
+      return callJson("al_get_circuits");
+    },
+    circuitsExport(kind) {
+      const reply = callJson("al_circuits_export", String(kind));
+      if (!reply.ok) throw new Error(reply.error);
+      return reply.text;
     },
     openQuiz(question) {
       const q = Number(question);

@@ -13,6 +13,9 @@
 
 #include "scene/scene.hpp"
 #include "ui/frame/keyboard.hpp"
+#if AL_CIRCUITS_MODE
+#include "ui/modes/circuits/circuits.hpp"
+#endif
 #include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
@@ -264,6 +267,69 @@ Json training(const ui::AppState& state) {
   return j;
 }
 
+#if AL_CIRCUITS_MODE
+// ---- the Circuits mode (getCircuits) ------------------------------------------------------------
+Json circuits(const ui::AppState& state) {
+  const ui::CircuitsUi& c = state.ui.circuits;
+  const attn::model::ModelTrainer* run = c.trainer.get();
+  Json j;
+  j["running"] = c.running;
+  j["step"] = run ? run->steps() : 0;
+  j["loss"] = run ? Json(c.scores.loss) : Json(nullptr);
+  j["inContext"] = run ? Json(c.scores.in_context) : Json(nullptr);
+  Json heads = Json::array();
+  for (std::size_t l = 0; run && l < c.scores.prefix_matching.size(); ++l)
+    for (std::size_t h = 0; h < c.scores.prefix_matching[l].size(); ++h) {
+      const double prefix = c.scores.prefix_matching[l][h], previous = c.scores.previous_token[l][h];
+      heads.push_back({{"layer", l},
+                       {"head", h},
+                       {"prefixMatching", prefix},
+                       {"previousToken", previous},
+                       {"ablated", c.ablation.is_off(int(l), int(h))},
+                       {"role", ui::circuit_role(c.scores, int(l), int(h))}});
+    }
+  j["heads"] = heads;
+  j["text"] = c.text;
+  Json predictions = Json::array();
+  const ui::CircuitsSample& s = c.sample;
+  for (std::size_t i = 0; run && i < s.predictions.size(); ++i) {
+    const attn::model::Prediction& p = s.predictions[i];
+    const auto& vocab = run->model().vocab;
+    predictions.push_back({{"token", vocab[std::size_t(p.token)]},
+                           {"predicted", vocab[std::size_t(p.predicted)]},
+                           {"p", p.p},
+                           {"pNext", i + 1 < s.predictions.size() ? Json(p.p_next) : Json(nullptr)}});
+  }
+  j["predictions"] = predictions;
+  j["textLoss"] = run && !s.tokens.empty() ? Json(s.loss) : Json(nullptr);
+  j["textError"] = c.text_error;
+  j["formedAt"] = run && run->formed_at() > 0 ? Json(run->formed_at()) : Json(nullptr);
+  Json composition = Json::array();
+  if (run && run->model().n_layers() >= 2) {
+    const attn::Matrix comp = attn::model::k_composition(run->model(), 0, 1);
+    for (int a = 0; a < comp.rows(); ++a) {
+      Json row = Json::array();
+      for (int b = 0; b < comp.cols(); ++b) row.push_back(comp(a, b));
+      composition.push_back(row);
+    }
+  }
+  j["composition"] = composition;
+  j["recipe"] = scene::recipe_text(ui::circuits_recipe(state));
+  j["rebuilding"] = run && c.rebuild_to > run->steps();
+  j["batchLoss"] = run && run->steps() > 0 ? Json(run->history().back().loss) : Json(nullptr);
+  j["task"] = attn::model::task_name(c.config.task);
+  j["layers"] = c.config.dims.layers;
+  j["headsPerLayer"] = c.config.dims.heads;
+  j["dModel"] = c.config.dims.d_model;
+  j["seed"] = c.config.seed;
+  j["lr"] = c.config.lr;
+  j["guideStep"] = c.guide_step;
+  j["openedHead"] = c.opened_layer >= 0 ? Json::array({c.opened_layer, c.opened_head}) : Json(nullptr);
+  j["workMs"] = c.last_work_ms;
+  return j;
+}
+#endif
+
 Json quiz(const ui::AppState& state) {
   const ui::QuizView v = ui::quiz_view(state);
   return {{"open", v.open},         {"question", v.question},       {"count", v.count},
@@ -282,7 +348,8 @@ Json fragment(const scene::link::Fragment& f) {
           {"step", f.step > 0 ? Json(f.step) : Json(nullptr)},
           {"theme", f.theme ? Json(scene::link::theme_name(*f.theme)) : Json(nullptr)},
           {"zoom", f.zoom ? Json(*f.zoom) : Json(nullptr)},
-          {"lang", f.lang.empty() ? Json(nullptr) : Json(f.lang)}};
+          {"lang", f.lang.empty() ? Json(nullptr) : Json(f.lang)},
+          {"circuits", f.circuits ? Json(scene::recipe_text(*f.circuits)) : Json(nullptr)}};
 }
 
 Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale) {
@@ -318,6 +385,9 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
           {"walk", walk_step(state)},
           {"quiz", quiz(state)},
           {"keyboard", keyboard(state.ui.keyboard)},  // its focus and Tab order
+#if AL_CIRCUITS_MODE
+          {"circuits", circuits(state)},  // the Circuits mode's run (getCircuits)
+#endif
           {"rects", std::move(rects)}};
 }
 

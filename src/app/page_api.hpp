@@ -18,7 +18,11 @@
 //   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode", "step"}
 //   walk_step    {"index", "count", "title", "text", "numbers", "row"} (getStep; index −1: no walk)
 //   quiz         {"open", "question", "count", "answer", "picked", "right", …} (getQuiz)
-//   training     {"running", "task", "step", "loss", "accuracy", "lr", "seed", "heads", "workMs"} (getTraining)
+//   training     {"running", "task", "step", "loss", "accuracy", "lr", "seed", "heads", "workMs"}
+//   (getTraining) circuits     {"running", "step", "loss", "inContext", "heads": [{"layer", "head",
+//   "prefixMatching",
+//                 "previousToken", "ablated", "role"}], "text", "predictions": [{"token", "predicted", "p",
+//                 "pNext"}], …} (getCircuits; see circuits() below)
 //   rects        {"framebuffer": {"w", "h"}, "ui_scale", "preset", "example", "walk", "quiz",
 //                 "rects": {id: rect}}
 //
@@ -74,6 +78,17 @@ Json quiz(const ui::AppState& state);
 // loss is the last step's batch cross-entropy (null before the first step), accuracy the share of
 // right answers on 64 fresh sequences (null until measured).
 Json training(const ui::AppState& state);
+// The Circuits mode's run (getCircuits): {"running", "step", "loss" (the evaluation set's mean
+// next-token loss, ablated heads off), "inContext", "heads": [{"layer", "head", "prefixMatching",
+// "previousToken", "ablated", "role"}], "text", "predictions": [{"token", "predicted", "p", "pNext"}]
+// (symbols; p the predicted symbol's probability, pNext the next typed symbol's, null at the end),
+// "textLoss" (the typed text's mean loss), "textError", "formedAt" (null until formed),
+// "composition" (H×H, layer 0 → 1; [] for one layer), "recipe" (its text: the link's circuits=),
+// "rebuilding", "batchLoss" (the last step's), "layers", "headsPerLayer", "dModel", "seed", "lr", "task",
+// "guideStep" (−1: closed), "openedHead": [layer, head] | null, "workMs"}.
+#if AL_CIRCUITS_MODE
+Json circuits(const ui::AppState& state);
+#endif
 Json fragment(const scene::link::Fragment& f);
 // Every named widget and every visible heatmap/mask cell, ImGui pixels ÷ scale.
 Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale);

@@ -28,6 +28,9 @@
 #include "ui/frame/sharing_state.hpp"
 #include "ui/look/colormap.hpp"
 #include "ui/look/palette.hpp"
+#if AL_CIRCUITS_MODE
+#include "ui/modes/circuits/circuits_state.hpp"
+#endif
 #include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
 #include "ui/modes/keyspace/keyspace_state.hpp"
@@ -89,6 +92,9 @@ struct UiState {
   FlashStepper flash;    // FlashAttention: the step on screen
   DecodeStepper decode;  // Decode: the step on screen
   TrainUi train;         // Train: the run, its settings and measurements
+#if AL_CIRCUITS_MODE
+  CircuitsUi circuits;   // Circuits: the model's run, the typed text, ablations, the guide
+#endif
   // (the Key space mode's pictures: AppState::keyspace)
 
   // --- view choices the panels keep while the app runs (not in links)
