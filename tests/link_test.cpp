@@ -609,6 +609,7 @@ TEST_CASE("round trip: the bundled presets") {
   }
 }
 
+#if AL_CIRCUITS_MODE
 TEST_CASE("fragment: circuits= holds the Circuits mode's recipe, implies mode=circuits, round-trips") {
   // The recipe of the model the CLI trains with `--train induction --steps 450 --seed 1` (the
   // defaults: 2 layers × 2 heads, d_model 32, lr 0.01): scene/model_json.hpp's text form.
@@ -643,3 +644,4 @@ TEST_CASE("fragment: circuits= holds the Circuits mode's recipe, implies mode=ci
   // A link without circuits= reads as before.
   CHECK(!links::parse_fragment("demo=causal-5&mode=train").circuits.has_value());
 }
+#endif

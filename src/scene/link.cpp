@@ -271,7 +271,7 @@ Fragment parse_fragment(std::string_view fragment) {
                                             : key == "theme"    ? &theme_value
                                             : key == "zoom"     ? &zoom_value
                                             : key == "lang"     ? &lang_value
-                                            : key == "circuits" && AL_CIRCUITS_MODE ? &circuits_value
+                                            : key == "circuits" ? &circuits_value
                                                                 : nullptr;
     if (slot == nullptr)
       return fail("link: unknown key " + quoted(key) +
@@ -333,6 +333,7 @@ Fragment parse_fragment(std::string_view fragment) {
   }
   if (circuits_value) {
     // A trained model's recipe (scene/model_json.hpp): it belongs to the Circuits mode.
+    if (!AL_CIRCUITS_MODE) return fail("link: circuits= needs the Circuits mode, which this build leaves out");
     RecipeParse parsed = parse_recipe(*circuits_value);
     if (!parsed.ok()) return fail("link: circuits=: " + parsed.error);
     if (out.mode && *out.mode != Mode::Circuits)

@@ -201,7 +201,7 @@ test("Circuits: Play forms an induction head; it attends after the earlier copy,
   assert.match(link, new RegExp(`#circuits=induction,2,2,32,1,0\\.01,${steps}&mode=circuits$`), `link(): ${link}`);
   const again = await open(t, { url: link, context: { viewport: { width: 1280, height: 800 } } });
   const rebuilt = await waitForCircuits(again.page, (x) => x.step === steps && !x.rebuilding,
-                                        `the link did not rebuild ${steps} steps`, 120_000);
+                                        `the link did not rebuild ${steps} steps`, 300_000);
   assert.deepEqual(rebuilt.heads.map((h) => h.prefixMatching), c.heads.map((h) => h.prefixMatching));
   assert.equal(await again.page.evaluate(() => window.attentionLab.circuitsExport("json")), modelJson,
                "the rebuilt model's weights differ");

@@ -428,6 +428,7 @@ enum class Text : int {
   GalleryTitle,
   GalleryWebNote,
   GalleryDesktopNote,
+#if AL_CIRCUITS_MODE  // the top CMakeLists.txt: the web build leaves the mode out for now
   // the Circuits mode (ui/modes/circuits/)
   ModeCircuits,
   CircuitsTitle,
@@ -484,6 +485,7 @@ enum class Text : int {
   CircuitsGuide4Text,
   CircuitsGuide5,
   CircuitsGuide5Text,
+#endif
   Count
 };
 inline constexpr int kTextCount = int(Text::Count);
