@@ -272,8 +272,8 @@ void set_heads(AppState& state, int heads) {
   }
   if (state.scene.kv_heads > 0 && heads % state.scene.kv_heads != 0) {  // H_kv must divide h
     state.notice = "heads: the " + std::to_string(state.scene.kv_heads) +
-                   " K/V groups must divide the heads; set K/V groups to " + std::to_string(state.scene.heads) +
-                   " first";
+                   " K/V groups must divide the heads; set K/V groups to " +
+                   std::to_string(state.scene.heads) + " first";
     return;
   }
   state.scene_rw.heads = heads;
