@@ -55,7 +55,7 @@ constexpr TextEntry kGerman[] = {
     {Text::MaskTitle, "Maske  M"},
     {Text::MaskHint,
      "1 = darf beachten, 0 = verborgen (−∞ vor dem Softmax). Schraffiert = durch die kausale Maske "
-     "verborgen. "
+     "oder das Fenster verborgen. "
      "Klicke auf eine Zelle, um sie umzuschalten."},
     {Text::OutputTitle, "Ausgabe  Y = A V"},
     {Text::OutputHint,
@@ -598,7 +598,7 @@ constexpr TextEntry kGerman[] = {
     {Text::MaskWindowNo, "vom Fenster verdeckt: Abstand {1} ≥ w = {2}"},
     {Text::MaskSinkYes, "sichtbar: Schlüssel {1} ist eine Senke (j < s = {2})"},
     {Text::MaskWindowNotice, "Diese Zelle verdeckt das gleitende Fenster: Fenster verbreitern oder Senken hinzufügen."},
-    {Text::KvHeadsLabel, "K/V-Gruppen"},
+    {Text::KvHeadsLabel, "KV-Köpfe"},
     {Text::KvHeadsTip, "{1} K/V-Gruppen für {2} Köpfe: je {3} Köpfe teilen ein K und ein V (1 = Multi-Query, {2} = eins pro Kopf)"},
     {Text::KvGroupOf, "K/V-Gruppe {1}: Köpfe {2}"},
     {Text::AlibiHint, "ein Bias −m·|i − j| pro Kopf"},

@@ -51,7 +51,7 @@ constexpr TextEntry kEnglish[] = {
     {Text::VectorsHint, "q: what am I looking for?  k: what do I have?  v: what do I give if I'm found?"},
     {Text::MaskTitle, "Mask  M"},
     {Text::MaskHint,
-     "1 = may attend, 0 = hidden (−∞ before softmax). Hatched = hidden by the causal mask. Click a cell to "
+     "1 = may attend, 0 = hidden (−∞ before softmax). Hatched = hidden by the causal mask or the window. Click a cell to "
      "toggle it."},
     {Text::OutputTitle, "Output  Y = A V"},
     {Text::OutputHint,
@@ -559,7 +559,7 @@ constexpr TextEntry kEnglish[] = {
     {Text::MaskWindowNo, "hidden by the window: distance {1} ≥ w = {2}"},
     {Text::MaskSinkYes, "visible: key {1} is a sink (j < s = {2})"},
     {Text::MaskWindowNotice, "That cell is hidden by the sliding window: widen the window or add sinks to see it."},
-    {Text::KvHeadsLabel, "K/V groups"},
+    {Text::KvHeadsLabel, "KV heads"},
     {Text::KvHeadsTip, "{1} K/V groups for {2} heads: every {3} heads share one K and one V (1 = multi-query, {2} = one per head)"},
     {Text::KvGroupOf, "K/V group {1}: heads {2}"},
     {Text::AlibiHint, "a bias −m·|i − j| per head"},

@@ -54,7 +54,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::VectorsHint, "q: ¿qué busco?  k: ¿qué tengo?  v: ¿qué doy si me encuentran?"},
     {Text::MaskTitle, "Máscara  M"},
     {Text::MaskHint,
-     "1 = puede atender, 0 = oculto (−∞ antes del softmax). Rayado = oculto por la máscara causal. Haz clic "
+     "1 = puede atender, 0 = oculto (−∞ antes del softmax). Rayado = oculto por la máscara causal o la ventana. Haz clic "
      "en una celda para cambiarla."},
     {Text::OutputTitle, "Salida  Y = A V"},
     {Text::OutputHint,
@@ -592,7 +592,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::MaskWindowNo, "oculta por la ventana: distancia {1} ≥ w = {2}"},
     {Text::MaskSinkYes, "visible: la clave {1} es un sumidero (j < s = {2})"},
     {Text::MaskWindowNotice, "Esa celda la oculta la ventana deslizante: amplía la ventana o añade sumideros para verla."},
-    {Text::KvHeadsLabel, "Grupos K/V"},
+    {Text::KvHeadsLabel, "Cab. KV"},
     {Text::KvHeadsTip, "{1} grupos K/V para {2} cabezas: cada {3} cabezas comparten una K y una V (1 = multi-consulta, {2} = una por cabeza)"},
     {Text::KvGroupOf, "grupo K/V {1}: cabezas {2}"},
     {Text::AlibiHint, "un sesgo −m·|i − j| por cabeza"},
