@@ -75,6 +75,7 @@ void draw_kv_heads_control(AppState& state) {
   const scene::Scene& s = state.scene;
   const int h = s.heads;
   ImGui::BeginGroup();
+  ImGui::PushID("kv-heads");  // apart from the heads control's radio buttons "1", "2", … in the same window
   bool first = true;
   for (int kv = 1; kv <= h; ++kv) {
     if (h % kv != 0) continue;  // H_kv divides h
@@ -89,6 +90,7 @@ void draw_kv_heads_control(AppState& state) {
                     .c_str());
     record_item_rect(state, "kv-heads/" + std::to_string(kv));
   }
+  ImGui::PopID();
   ImGui::EndGroup();
   record_item_rect(state, "kv-heads");
 }
