@@ -480,6 +480,8 @@ enum class Text : int {
   KvCalcPerContext,
   KvCalcMha,
   KvCalcSource,
+  WalkMaskWindow,
+  WalkMaskAlibi,
   Count
 };
 inline constexpr int kTextCount = int(Text::Count);

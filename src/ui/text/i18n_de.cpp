@@ -635,6 +635,8 @@ constexpr TextEntry kGerman[] = {
     {Text::KvCalcPerContext, "Pro Kontext ({1} gehaltene Tokens): {2}"},
     {Text::KvCalcMha, "Mit einem K/V pro Kopf (H_kv = H = {1}): {2}, {3}× mehr"},
     {Text::KvCalcSource, "Quelle: {1}"},
+    {Text::WalkMaskWindow, "Ein gleitendes Fenster von w = {1} verbirgt zudem jeden Schlüssel, der mehr als {1} − 1 Tokens entfernt ist; die ersten {2} Tokens sind Senken und bleiben sichtbar."},
+    {Text::WalkMaskAlibi, "Mit ALiBi addiert jeder Kopf zuerst seinen Bias B(i, j) = −m·|i − j| (das Gitter neben M): die Zahlen unten sind QKᵀ / s + B."},
 };
 
 }  // namespace

@@ -596,6 +596,8 @@ constexpr TextEntry kEnglish[] = {
     {Text::KvCalcPerContext, "Per context ({1} tokens held): {2}"},
     {Text::KvCalcMha, "With one K/V per head (H_kv = H = {1}): {2}, {3}× more"},
     {Text::KvCalcSource, "Source: {1}"},
+    {Text::WalkMaskWindow, "A sliding window of w = {1} also hides every key more than {1} − 1 tokens away; the first {2} token(s) are sinks and stay visible."},
+    {Text::WalkMaskAlibi, "With ALiBi each head first adds its bias B(i, j) = −m·|i − j| (the grid beside M): the numbers below are QKᵀ / s + B."},
 };
 
 }  // namespace

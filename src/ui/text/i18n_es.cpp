@@ -629,6 +629,8 @@ constexpr TextEntry kSpanish[] = {
     {Text::KvCalcPerContext, "Por contexto ({1} tokens guardados): {2}"},
     {Text::KvCalcMha, "Con una K/V por cabeza (H_kv = H = {1}): {2}, {3}× más"},
     {Text::KvCalcSource, "Fuente: {1}"},
+    {Text::WalkMaskWindow, "Una ventana deslizante de w = {1} oculta además cada clave a más de {1} − 1 tokens; los primeros {2} tokens son sumideros y siguen visibles."},
+    {Text::WalkMaskAlibi, "Con ALiBi cada cabeza suma antes su sesgo B(i, j) = −m·|i − j| (la cuadrícula junto a M): los números de abajo son QKᵀ / s + B."},
 };
 
 }  // namespace
