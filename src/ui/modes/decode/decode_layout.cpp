@@ -32,7 +32,9 @@ void layout_decode(Screen& sc) {
     }
   } else {
     Column col(sc);
-    const float stepper_h = 25.5f * em, cache_h = float(sc.state.scene.n() + 3) * 2.1f * em + 10.0f * em;
+    const float stepper_h = 25.5f * em,
+                cache_h = float(sc.state.scene.n() + 3) * 2.1f * em + 10.0f * em +
+                          (0.6f * float(sc.state.scene.n()) + 6.0f) * em;  // + the cache per KV head
     sc.panel("Decode", draw_decode_panel, col.take(stepper_h), col.size(stepper_h));
     sc.panel("KV cache", draw_decode_cache, col.take(cache_h), col.size(cache_h),
              ImGuiWindowFlags_NoScrollbar);

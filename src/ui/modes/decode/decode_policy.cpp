@@ -95,7 +95,9 @@ void draw_cache_per_kv_head(AppState& state, const Fonts& fonts) {
                                  byte_text(attn::kv_bytes_per_context(shape))})
           .c_str());
   record_item_rect(state, "decode/size");
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(avail, 10.0f * em));
   ImGui::TextDisabled("%s", tr(Text::CacheSizeNote));
+  ImGui::PopTextWrapPos();
   ImGui::PopFont();
   ImGui::Spacing();
 }
