@@ -121,11 +121,11 @@ test("the sliding window and its sinks toggle from the Mask panel (weights again
   const n = state.scene.tokens.length;
   assert.ok(state.result.weights[n - 1][0] > 0.5, `row ${n - 1} attends the sink: ${state.result.weights[n - 1][0]}`);
   await typeInto(page, "sinks", 0);
-  state = await waitForState(page, (s) => s.scene.sinks === 0, "typing 0 in sinks did not drop the sink");
+  state = await waitForState(page, (s) => (s.scene.sinks ?? 0) === 0, "typing 0 in sinks did not drop the sink");
   assert.equal(state.result.weights[n - 1][0], 0, "no sink: token 0 is outside the window of the last row");
   assertWeightsClose(pageWeights(state), numpyWeights(state.scene), "w = 3, s = 0");
   await typeInto(page, "window", 0);
-  state = await waitForState(page, (s) => s.scene.window === 0, "typing 0 in window did not remove the window");
+  state = await waitForState(page, (s) => (s.scene.window ?? 0) === 0, "typing 0 in window did not remove the window");
   assert.ok(state.result.weights[n - 1][0] > 0, "no window: every earlier key visible again");
   assertWeightsClose(pageWeights(state), numpyWeights(state.scene), "no window");
   assert.equal(state.scene.version, 1, "no version-2 key left: written as version 1");

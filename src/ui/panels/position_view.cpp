@@ -108,6 +108,8 @@ void draw_position_view(AppState& state, const Fonts& fonts) {
   };
   if (!rope.empty())
     swatch(palette::key(), "RoPE: " + format_number(rope.front(), 3) + " → " + format_number(rope.back(), 3));
+  else
+    ImGui::TextDisabled("%s", fill(tr(Text::PosNoRope), {std::to_string(r.Q.cols())}).c_str());
   swatch(palette::accent(), fill(tr(Text::PosAlibiHead), {std::to_string(head), format_number(m, 4)}) + ": " +
                                 format_number(alibi.front(), 3) + " → " + format_number(alibi.back(), 3));
   ImGui::PopFont();

@@ -19,7 +19,7 @@ namespace ui {
 enum class MaskReason { Allowed, Causal, Window, Custom };
 MaskReason mask_reason(const scene::Scene& s, const attn::MaskMatrix& allowed, int i, int j);
 
-// "causal + window w = 3 + 1 sinks" (translated): the kinds of mask the scene combines.
+// "causal + window w = 3 + sinks s = 1" (translated): the kinds of mask the scene combines.
 std::string mask_kind_text(const scene::Scene& s);
 
 // The Mask panel's rows above the grid: the kind named, the window and sinks sliders

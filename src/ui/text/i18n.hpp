@@ -482,6 +482,7 @@ enum class Text : int {
   KvCalcSource,
   WalkMaskWindow,
   WalkMaskAlibi,
+  PosNoRope,
   Count
 };
 inline constexpr int kTextCount = int(Text::Count);

@@ -593,7 +593,7 @@ constexpr TextEntry kGerman[] = {
     {Text::MaskKindNone, "alle Schlüssel sichtbar"},
     {Text::MaskKindCausal, "kausal"},
     {Text::MaskKindWindow, "Fenster w = {1}"},
-    {Text::MaskKindSinks, "{1} Senken"},
+    {Text::MaskKindSinks, "Senken s = {1}"},
     {Text::MaskKindCustom, "angeklickte Zellen"},
     {Text::MaskWindowNo, "vom Fenster verdeckt: Abstand {1} ≥ w = {2}"},
     {Text::MaskSinkYes, "sichtbar: Schlüssel {1} ist eine Senke (j < s = {2})"},
@@ -607,7 +607,7 @@ constexpr TextEntry kGerman[] = {
     {Text::BiasTitle, "B (ALiBi, Kopf {1}, m = {2})"},
     {Text::BiasCellTip, "B({1}, {2}) = −m·|{1} − {2}| = −{3} · {4} = {5}, ALiBi-Bias"},
     {Text::TermBias, "B: der Positions-Bias von ALiBi −m·|i − j|, vor der Maske zu den skalierten Scores addiert"},
-    {Text::PosTitle, "Score von {1} → {2} über dem Abstand Δ: RoPE und ALiBi"},
+    {Text::PosTitle, "Score von {1} → {2} über dem Abstand δ: RoPE und ALiBi"},
     {Text::PosTrainLength, "Trainiert bis"},
     {Text::PosTrainTip, "Der größte Abstand, den das Modell im Training sah. Dahinter (schattiert) dreht RoPE das Paar um nie gesehene Winkel; ALiBi fällt weiter auf einer Geraden."},
     {Text::PosPast, "hinter L"},
@@ -637,6 +637,7 @@ constexpr TextEntry kGerman[] = {
     {Text::KvCalcSource, "Quelle: {1}"},
     {Text::WalkMaskWindow, "Ein gleitendes Fenster von w = {1} verbirgt zudem jeden Schlüssel, der mehr als {1} − 1 Tokens entfernt ist; die ersten {2} Tokens sind Senken und bleiben sichtbar."},
     {Text::WalkMaskAlibi, "Mit ALiBi addiert jeder Kopf zuerst seinen Bias B(i, j) = −m·|i − j| (das Gitter neben M): die Zahlen unten sind QKᵀ / s + B."},
+    {Text::PosNoRope, "RoPE dreht Paare: es braucht ein gerades d_head (hier {1})."},
 };
 
 }  // namespace

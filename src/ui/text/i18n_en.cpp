@@ -554,7 +554,7 @@ constexpr TextEntry kEnglish[] = {
     {Text::MaskKindNone, "every key visible"},
     {Text::MaskKindCausal, "causal"},
     {Text::MaskKindWindow, "window w = {1}"},
-    {Text::MaskKindSinks, "{1} sinks"},
+    {Text::MaskKindSinks, "sinks s = {1}"},
     {Text::MaskKindCustom, "clicked cells"},
     {Text::MaskWindowNo, "hidden by the window: distance {1} ≥ w = {2}"},
     {Text::MaskSinkYes, "visible: key {1} is a sink (j < s = {2})"},
@@ -568,7 +568,7 @@ constexpr TextEntry kEnglish[] = {
     {Text::BiasTitle, "B (ALiBi, head {1}, m = {2})"},
     {Text::BiasCellTip, "B({1}, {2}) = −m·|{1} − {2}| = −{3} · {4} = {5}"},
     {Text::TermBias, "B: ALiBi's position bias −m·|i − j|, added to the scaled scores before the mask"},
-    {Text::PosTitle, "Score of {1} → {2} against distance Δ: RoPE and ALiBi"},
+    {Text::PosTitle, "Score of {1} → {2} against distance δ: RoPE and ALiBi"},
     {Text::PosTrainLength, "Trained on"},
     {Text::PosTrainTip, "The longest distance the model saw in training. Past it (shaded) RoPE turns the pair by angles it never saw; ALiBi keeps falling in a straight line."},
     {Text::PosPast, "past L"},
@@ -598,6 +598,7 @@ constexpr TextEntry kEnglish[] = {
     {Text::KvCalcSource, "Source: {1}"},
     {Text::WalkMaskWindow, "A sliding window of w = {1} also hides every key more than {1} − 1 tokens away; the first {2} token(s) are sinks and stay visible."},
     {Text::WalkMaskAlibi, "With ALiBi each head first adds its bias B(i, j) = −m·|i − j| (the grid beside M): the numbers below are QKᵀ / s + B."},
+    {Text::PosNoRope, "RoPE turns pairs: it needs an even d_head (here {1})."},
 };
 
 }  // namespace

@@ -587,7 +587,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::MaskKindNone, "todas las claves visibles"},
     {Text::MaskKindCausal, "causal (solo el pasado)"},
     {Text::MaskKindWindow, "ventana w = {1}"},
-    {Text::MaskKindSinks, "{1} sumideros"},
+    {Text::MaskKindSinks, "sumideros s = {1}"},
     {Text::MaskKindCustom, "celdas pulsadas"},
     {Text::MaskWindowNo, "oculta por la ventana: distancia {1} ≥ w = {2}"},
     {Text::MaskSinkYes, "visible: la clave {1} es un sumidero (j < s = {2})"},
@@ -601,7 +601,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::BiasTitle, "B (ALiBi, cabeza {1}, m = {2})"},
     {Text::BiasCellTip, "B({1}, {2}) = −m·|{1} − {2}| = −{3} · {4} = {5}, sesgo de ALiBi"},
     {Text::TermBias, "B: el sesgo de posición de ALiBi −m·|i − j|, sumado a las puntuaciones escaladas antes de la máscara"},
-    {Text::PosTitle, "Puntuación de {1} → {2} según la distancia Δ: RoPE y ALiBi"},
+    {Text::PosTitle, "Puntuación de {1} → {2} según la distancia δ: RoPE y ALiBi"},
     {Text::PosTrainLength, "Entrenado con"},
     {Text::PosTrainTip, "La mayor distancia que el modelo vio al entrenar. Más allá (sombreado) RoPE gira el par con ángulos que nunca vio; ALiBi sigue bajando en línea recta."},
     {Text::PosPast, "más allá de L"},
@@ -631,6 +631,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::KvCalcSource, "Fuente: {1}"},
     {Text::WalkMaskWindow, "Una ventana deslizante de w = {1} oculta además cada clave a más de {1} − 1 tokens; los primeros {2} tokens son sumideros y siguen visibles."},
     {Text::WalkMaskAlibi, "Con ALiBi cada cabeza suma antes su sesgo B(i, j) = −m·|i − j| (la cuadrícula junto a M): los números de abajo son QKᵀ / s + B."},
+    {Text::PosNoRope, "RoPE gira pares: necesita un d_head par (aquí {1})."},
 };
 
 }  // namespace
