@@ -2,6 +2,7 @@
 is missing: ctest's SKIP_RETURN_CODE, which scripts/test counts as skipped, never as passed) and
 running attention-lab-cli."""
 import importlib
+import json
 import subprocess
 import sys
 
@@ -24,6 +25,14 @@ def run(cli, args, stdin_text=None, timeout=60):
     proc = subprocess.run([cli] + list(args), input=None if stdin_text is None else stdin_text.encode(),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
     return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def run_json(cli, args, timeout=60):
+    """The JSON `cli args…` prints; a RuntimeError naming the arguments when it exits non-zero."""
+    code, out, err = run(cli, args, timeout=timeout)
+    if code != 0:
+        raise RuntimeError(f"{' '.join(args)}: exit {code}: {err[:300]}")
+    return json.loads(out)
 
 
 def projections(s):

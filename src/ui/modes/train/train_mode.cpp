@@ -216,17 +216,11 @@ void train_tick(AppState& state) {
   state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
 }
 
-void draw_train_panel(AppState& state, const Fonts& fonts) {
-  TrainUi& t = state.ui.train;
-  panel_header(state, fonts, tr(Text::TrainTitle), tr(Text::TrainHint), 2);
-  if (!t.trainer) return;
-  const float em = ImGui::GetFontSize();
-  // The labels' column: as wide as the widest label in this language.
-  float label_w = 7.0f * em;
-  for (Text label : {Text::TrainTask, Text::TrainLearningRate, Text::TrainSeed, Text::Heads, Text::TrainPace})
-    label_w = std::max(label_w, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(label)).x + 0.8f * em);
+namespace {
 
-  // Task.
+// The task picker and its sentence.
+void draw_train_task(AppState& state, const Fonts& fonts, float label_w) {
+  TrainUi& t = state.ui.train;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Text::TrainTask));
   ImGui::SameLine(label_w);
@@ -248,8 +242,11 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
   ImGui::PopStyleColor();
   ImGui::Spacing();
+}
 
-  // Play / Pause / Step / Reset.
+// Play / Pause / Step / Reset, four equal buttons.
+void draw_train_buttons(AppState& state) {
+  TrainUi& t = state.ui.train;
   const float button_w =
       std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
   ImGui::PushStyleColor(ImGuiCol_Button,
@@ -276,8 +273,12 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
     new_run(state);
   record_item_rect(state, "train/reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainResetTip));
+}
 
-  // Learning rate (log slider), seed, heads, pace.
+// Learning rate (log slider), seed, heads, pace.
+void draw_train_settings(AppState& state, float label_w) {
+  TrainUi& t = state.ui.train;
+  const float em = ImGui::GetFontSize();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Text::TrainLearningRate));
   ImGui::SameLine(label_w);
@@ -326,8 +327,12 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   ImGui::SliderFloat("##train-speed", &t.steps_per_second, 1.0f, 1000.0f, tr(Text::TrainPaceFormat),
                      ImGuiSliderFlags_Logarithmic);
   record_item_rect(state, "train/speed");
+}
 
-  // Where the run is.
+// Where the run is: step, loss, accuracy, and the frame's work or the paused note.
+void draw_train_status(AppState& state, const Fonts& fonts) {
+  const TrainUi& t = state.ui.train;
+  const float em = ImGui::GetFontSize();
   ImGui::Spacing();
   ImGui::PushFont(fonts.heading);
   const int steps = t.trainer->steps();
@@ -354,6 +359,24 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   }
   ImGui::PopFont();
   ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void draw_train_panel(AppState& state, const Fonts& fonts) {
+  TrainUi& t = state.ui.train;
+  panel_header(state, fonts, tr(Text::TrainTitle), tr(Text::TrainHint), 2);
+  if (!t.trainer) return;
+  const float em = ImGui::GetFontSize();
+  // The labels' column: as wide as the widest label in this language.
+  float label_w = 7.0f * em;
+  for (Text label : {Text::TrainTask, Text::TrainLearningRate, Text::TrainSeed, Text::Heads, Text::TrainPace})
+    label_w = std::max(label_w, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(label)).x + 0.8f * em);
+
+  draw_train_task(state, fonts, label_w);
+  draw_train_buttons(state);
+  draw_train_settings(state, label_w);
+  draw_train_status(state, fonts);
 }
 
 void draw_train_curve(AppState& state, const Fonts& fonts) {
