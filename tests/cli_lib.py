@@ -35,6 +35,26 @@ def run_json(cli, args, timeout=60):
     return json.loads(out)
 
 
+def close(got, want, rel=1e-12):
+    """None, or what differs beyond rel × max |want| (NaN marks a masked cell: null in the CLI's
+    "scaled"; the cells masked must be the same)."""
+    np = require("numpy")
+    got = np.array([[np.nan if v is None else v for v in row] for row in got], dtype=np.float64) \
+        if isinstance(got, list) and got and isinstance(got[0], list) else np.asarray(got, dtype=np.float64)
+    want = np.asarray(want, dtype=np.float64)
+    if got.shape != want.shape:
+        return f"shape {got.shape}, numpy {want.shape}"
+    if not np.array_equal(np.isnan(got), np.isnan(want)):
+        return "masked cells differ"
+    g, w = np.nan_to_num(got), np.nan_to_num(want)
+    scale = max(float(np.abs(w).max()) if w.size else 0.0, 1e-300)
+    diff = np.abs(g - w)
+    if (diff > rel * scale).any():
+        i = tuple(int(k) for k in np.argwhere(diff > rel * scale)[0])
+        return f"at {i} cli {g[i]!r}, numpy {w[i]!r} (max |diff| {diff.max():.3g}, scale {scale:.3g})"
+    return None
+
+
 def projections(s):
     """Q, K, V of a scene (its JSON as a dict) in float64: given directly, or X·W_q, X·W_k, X·W_v."""
     np = require("numpy")
