@@ -53,7 +53,9 @@ void layout_panels(Screen& sc, bool walk) {
       ry += card_h + gap;
       rh -= card_h + gap;
     }
-    float top_row_h = !bottom_row ? rh : std::floor(0.62f * rh);
+    // A window, sinks or ALiBi add rows (and the bias grid B) to the mask: give the bottom row more.
+    const bool variants = state.scene.window > 0 || state.scene.alibi;
+    float top_row_h = !bottom_row ? rh : std::floor((variants ? 0.54f : 0.62f) * rh);
     if (walk && top_row && bottom_row) {
       // The step card takes the top of the column: keep the mask and output readable (the mask's
       // hint, grid and question need ~13 em when it is 24 em wide) by taking the room from the top row, and
