@@ -49,6 +49,37 @@ void label_column(const char* label, float label_w) {
   ImGui::SameLine(label_w);
 }
 
+// Where the run is: step, batch loss, in-context score; the rebuild, or the step the head formed at.
+void draw_run_status(AppState& state, const Fonts& fonts) {
+  const CircuitsUi& c = state.ui.circuits;
+  const float em = ImGui::GetFontSize();
+  ImGui::PushFont(fonts.heading);
+  const int steps = c.trainer->steps();
+  ImGui::TextUnformatted(fill(tr(Text::TrainStepN), {std::to_string(steps)}).c_str());
+  ImGui::SameLine(0, 1.0f * em);
+  const auto& history = c.trainer->history();
+  ImGui::TextColored(
+      to_vec4(palette::query()), "%s",
+      fill(tr(Text::TrainLoss), {history.empty() ? "–" : score_text(history.back().loss)}).c_str());
+  ImGui::SameLine(0, 1.0f * em);
+  ImGui::TextUnformatted(fill(tr(Text::CircuitsInContext), {score_text(c.scores.in_context)}).c_str());
+  ImGui::PopFont();
+  record_item_rect(state, "circuits/status");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsInContextTip));
+  ImGui::PushFont(fonts.small);
+  if (c.rebuild_to > steps) {
+    ImGui::TextColored(
+        to_vec4(palette::text_dim()), "%s",
+        fill(tr(Text::CircuitsRebuilding), {std::to_string(steps), std::to_string(c.rebuild_to)}).c_str());
+  } else if (c.trainer->formed_at() > 0) {
+    ImGui::TextColored(to_vec4(palette::key()), "%s",
+                       fill(tr(Text::CircuitsFormedAt), {std::to_string(c.trainer->formed_at())}).c_str());
+  } else {
+    ImGui::TextColored(to_vec4(palette::text_dim()), "%s", tr(Text::CircuitsNotFormed));
+  }
+  ImGui::PopFont();
+}
+
 }  // namespace
 
 std::string score_text(double x) {
@@ -160,32 +191,7 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
                      ImGuiSliderFlags_Logarithmic);
   record_item_rect(state, "circuits/pace");
 
-  // Where the run is.
-  ImGui::PushFont(fonts.heading);
-  const int steps = c.trainer->steps();
-  ImGui::TextUnformatted(fill(tr(Text::TrainStepN), {std::to_string(steps)}).c_str());
-  ImGui::SameLine(0, 1.0f * em);
-  const auto& history = c.trainer->history();
-  ImGui::TextColored(
-      to_vec4(palette::query()), "%s",
-      fill(tr(Text::TrainLoss), {history.empty() ? "–" : score_text(history.back().loss)}).c_str());
-  ImGui::SameLine(0, 1.0f * em);
-  ImGui::TextUnformatted(fill(tr(Text::CircuitsInContext), {score_text(c.scores.in_context)}).c_str());
-  ImGui::PopFont();
-  record_item_rect(state, "circuits/status");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsInContextTip));
-  ImGui::PushFont(fonts.small);
-  if (c.rebuild_to > steps) {
-    ImGui::TextColored(
-        to_vec4(palette::text_dim()), "%s",
-        fill(tr(Text::CircuitsRebuilding), {std::to_string(steps), std::to_string(c.rebuild_to)}).c_str());
-  } else if (c.trainer->formed_at() > 0) {
-    ImGui::TextColored(to_vec4(palette::key()), "%s",
-                       fill(tr(Text::CircuitsFormedAt), {std::to_string(c.trainer->formed_at())}).c_str());
-  } else {
-    ImGui::TextColored(to_vec4(palette::text_dim()), "%s", tr(Text::CircuitsNotFormed));
-  }
-  ImGui::PopFont();
+  draw_run_status(state, fonts);
   draw_circuits_exports(state);
 }
 
