@@ -57,8 +57,24 @@ struct HeatmapImage {
   int grid = 0;               // which grid of the panel it holds (Scores: raw or scaled + masked)
   int n = 0;
   std::vector<float> values;
-  float lo = 0, hi = 1;  // colour range
+  std::vector<float> row_largest;  // n: each row's largest |value| over its allowed cells
+  bool log_scale = false;          // weights: values are log₁₀ a
+  float lo = 0, hi = 1;            // colour range
   Colormap colormap = Colormap::Viridis;
+};
+
+// What the last recompute changed in the n×n stages the grids show (AppState::result_change): from
+// result version `from` to the current one, only rows `rows` (scores, scaled and weights) and columns
+// `cols` (scores and scaled; the weights then changed in every row) — or everything (`all`). A view
+// whose copy is at version `from` may refresh just those cells (a dragged query: one row of 1024);
+// any older copy is rebuilt.
+struct ResultChange {
+  std::uint64_t from = 0;
+  bool all = true;
+  std::vector<int> rows, cols;  // ascending
+  // Whether a copy at version `version` can be brought up to date with rows/cols alone (the mask,
+  // the shape and the options are then unchanged).
+  bool partial_from(std::uint64_t version) const { return !all && version != 0 && version == from; }
 };
 
 // The screen's modes (Explore, …): each a layout of the shared panels. The list and the names the
@@ -122,7 +138,8 @@ struct UiState {
   bool weights_image_log = false;                // the scale weights_image was built with
   std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
-  std::uint64_t mask_version = 0;
+  std::uint64_t mask_version = 0;  // the result version mask_values describe
+  std::uint64_t mask_built = 0;    // the result version they were last rebuilt at (the texture's version)
 };
 
 struct FrameStats {
@@ -166,6 +183,7 @@ struct AppState {
   // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
   attn::IncrementalAttention engine;
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
+  ResultChange result_change;        // what the last bump changed (rows, columns, or all)
   bool dirty = true;                 // scene changed since the last recompute
   unsigned changes = kChangedShape;  // what changed since then (Change bits): Shape → validate again
   bool computed = false;             // result holds a valid computation

@@ -23,10 +23,12 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
   // Values: 1 allowed, 0 hidden by the custom mask, kMaskedValue (hatched) hidden by causal.
-  // Rebuilt only when the result changed (causal and mask edits recompute it).
+  // Rebuilt only when the mask can have changed (a full pass: causal, mask and shape edits); an edited
+  // row or column of Q, K or V leaves it (and its texture) as it was.
   std::vector<float>& values = state.ui.mask_values;
+  if (state.result_change.partial_from(state.ui.mask_version)) state.ui.mask_version = state.result_version;
   if (state.ui.mask_version != state.result_version) {
-    state.ui.mask_version = state.result_version;
+    state.ui.mask_version = state.ui.mask_built = state.result_version;
     values.assign(std::size_t(n) * n, 0.0f);
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
@@ -67,11 +69,12 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   image.slot = MatrixSlot::Mask;
   image.rows = image.cols = n;
   image.values = values.data();
-  image.version = state.result_version;
+  image.version = state.ui.mask_built;
   image.colormap = Colormap::Mask;
   image.lo = 0;
   image.hi = 1;
   image.gap_px = cell >= 8 ? std::max(1.0f, std::round(std::min(0.06f * cell, 3.0f))) : 0.0f;
+  image.aggregate = CellAggregate::Max;  // cells smaller than a pixel: allowed if any cell of it is
   painter.paint(dl, origin, grid_max, image);
 
   grid.visible = true;
