@@ -1,6 +1,8 @@
 // page_api.cpp — see page_api.hpp.
 #include "app/page_api.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -8,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <malloc.h>
 #include <map>
 #include <utility>
 #include <vector>
@@ -285,7 +286,8 @@ struct ResultComparison {
                  ", full pass " + std::to_string(full.rows()) + "×" + std::to_string(full.cols());
       return;
     }
-    numbers(stage, app.data(), full.data(), std::size_t(app.size()), long(std::max<Eigen::Index>(app.cols(), 1)));
+    numbers(stage, app.data(), full.data(), std::size_t(app.size()),
+            long(std::max<Eigen::Index>(app.cols(), 1)));
   }
   template <class T>
   void vector(const std::string& stage, const std::vector<T>& app, const std::vector<T>& full) {
@@ -323,7 +325,10 @@ Json check_result(const ui::AppState& state) {
   if (!state.computed) return fail("checkResult: no result (the scene is not computed)");
   // compute_heads gives nothing for a scene that does not validate: say why instead.
   if (const std::string problem = scene::validate(state.scene); !problem.empty())
-    return {{"ok", true}, {"same", false}, {"compared", 0}, {"mismatch", "the scene shown does not validate: " + problem}};
+    return {{"ok", true},
+            {"same", false},
+            {"compared", 0},
+            {"mismatch", "the scene shown does not validate: " + problem}};
   const attn::HeadsResult full = scene::compute_heads(state.scene);
   ResultComparison c;
   if (state.heads.heads.empty()) {  // one head without RoPE or W_o: `result` is the whole pass
@@ -338,7 +343,8 @@ Json check_result(const ui::AppState& state) {
     c.matrix("concat", state.heads.concat, full.concat);
     c.matrix("weights_mean", state.heads.weights_mean, full.weights_mean);
     c.matrix("output", state.heads.output, full.output);
-    if (c.mismatch.empty()) c.pass("focused head ", state.result, full.heads[std::size_t(state.ui.focus_head)]);
+    if (c.mismatch.empty())
+      c.pass("focused head ", state.result, full.heads[std::size_t(state.ui.focus_head)]);
   }
   // The reading aids the Weights panel shows (entropy, largest), of the focused head's weights.
   const attn::ReadingAids aids = attn::reading_aids(full.heads[std::size_t(state.ui.focus_head)]);

@@ -20,8 +20,8 @@
 //   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode", "step"}
 //   walk_step    {"index", "count", "title", "text", "numbers", "row"} (getStep; index −1: no walk)
 //   quiz         {"open", "question", "count", "answer", "picked", "right", …} (getQuiz)
-//   training     {"running", "task", "step", "loss", "accuracy", "lr", "seed", "heads", "workMs"} (getTraining)
-//   rects        {"framebuffer": {"w", "h"}, "ui_scale", "preset", "example", "walk", "quiz",
+//   training     {"running", "task", "step", "loss", "accuracy", "lr", "seed", "heads", "workMs"}
+//   (getTraining) rects        {"framebuffer": {"w", "h"}, "ui_scale", "preset", "example", "walk", "quiz",
 //                 "rects": {id: rect}}
 //
 // On the web the exported C functions (web_platform.cpp, web_share.cpp) return reply(…): the JSON
