@@ -74,12 +74,20 @@ bool HeatmapRenderer::create_device_objects() {
     program_ = 0;
     return false;
   }
-  const std::pair<GLint*, const char*> uniforms[] = {
-      {&u_rect_, "u_rect"},         {&u_display_, "u_display"},           {&u_values_, "u_values"},
-      {&u_colormap_, "u_colormap"}, {&u_colormap_row_, "u_colormap_row"}, {&u_range_, "u_range"},
-      {&u_grid_, "u_grid"},         {&u_view_, "u_view"},         {&u_cell_px_, "u_cell_px"},           {&u_gap_px_, "u_gap_px"},
-      {&u_hatch_px_, "u_hatch_px"}, {&u_gap_color_, "u_gap_color"},       {&u_hatch_color_, "u_hatch_color"},
-      {&u_aggregate_, "u_aggregate"}};
+  const std::pair<GLint*, const char*> uniforms[] = {{&u_rect_, "u_rect"},
+                                                     {&u_display_, "u_display"},
+                                                     {&u_values_, "u_values"},
+                                                     {&u_colormap_, "u_colormap"},
+                                                     {&u_colormap_row_, "u_colormap_row"},
+                                                     {&u_range_, "u_range"},
+                                                     {&u_grid_, "u_grid"},
+                                                     {&u_view_, "u_view"},
+                                                     {&u_cell_px_, "u_cell_px"},
+                                                     {&u_gap_px_, "u_gap_px"},
+                                                     {&u_hatch_px_, "u_hatch_px"},
+                                                     {&u_gap_color_, "u_gap_color"},
+                                                     {&u_hatch_color_, "u_hatch_color"},
+                                                     {&u_aggregate_, "u_aggregate"}};
   for (const auto& [location, name] : uniforms) *location = glGetUniformLocation(program_, name);
 
   // The quad comes from gl_VertexID, but a core profile still needs a vertex array bound.

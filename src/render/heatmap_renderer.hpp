@@ -2,9 +2,9 @@
 //
 // Each MatrixSlot owns an R32F texture (cols×rows, the matrix as floats) uploaded only when the
 // image's version or size changes — and then, when the image says which rows and columns changed
-// since the version the texture holds, only those (upload_changes). paint() uploads and queues an ImDrawList callback; when ImGui's
-// GL backend reaches it, draw() binds our program and draws one quad, then ImGui's render state
-// is restored (ImDrawCallback_ResetRenderState).
+// since the version the texture holds, only those (upload_changes). paint() uploads and queues an ImDrawList
+// callback; when ImGui's GL backend reaches it, draw() binds our program and draws one quad, then ImGui's
+// render state is restored (ImDrawCallback_ResetRenderState).
 #pragma once
 
 #include <array>

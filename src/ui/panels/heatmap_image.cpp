@@ -27,7 +27,8 @@ float painted(double v, bool allowed, bool log_scale) {
 }
 
 // Row i's values and its largest |value| over the allowed cells.
-void fill_row(const attn::Matrix& stage, const attn::MaskMatrix& allowed, bool log_scale, int i, HeatmapImage* d) {
+void fill_row(const attn::Matrix& stage, const attn::MaskMatrix& allowed, bool log_scale, int i,
+              HeatmapImage* d) {
   const int n = d->n;
   const double* v = &stage(i, 0);
   const unsigned char* ok = &allowed(i, 0);
@@ -42,7 +43,8 @@ void fill_row(const attn::Matrix& stage, const attn::MaskMatrix& allowed, bool l
 
 // Column j's values; a row's largest is raised by the new value, or found again when the old value
 // was it and shrank.
-void fill_column(const attn::Matrix& stage, const attn::MaskMatrix& allowed, bool log_scale, int j, HeatmapImage* d) {
+void fill_column(const attn::Matrix& stage, const attn::MaskMatrix& allowed, bool log_scale, int j,
+                 HeatmapImage* d) {
   const int n = d->n;
   for (int i = 0; i < n; ++i) {
     float& cell = d->values[std::size_t(i) * std::size_t(n) + std::size_t(j)];
@@ -77,7 +79,8 @@ void set_range(captions::Grid which, bool log_scale, HeatmapImage* d) {
 
 }  // namespace
 
-ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale, HeatmapImage* d) {
+ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale,
+                                 HeatmapImage* d) {
   const attn::Result& r = state.result;
   const int n = int(r.scores.rows());
   const attn::Matrix& stage = stage_of(which, r);

@@ -26,6 +26,7 @@ struct ImageChange {
   const std::vector<int>* rows = nullptr;
   const std::vector<int>* cols = nullptr;
 };
-ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale, HeatmapImage* image);
+ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale,
+                                 HeatmapImage* image);
 
 }  // namespace ui

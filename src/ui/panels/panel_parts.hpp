@@ -20,6 +20,11 @@ enum class HeatmapKind { Scores, Weights };
 // shown alone (view=weights) or a 2-token example, small enough that a cell still reads as a cell.
 constexpr float kMaxCellEm = 12.0f;
 
+// From this many tokens a grid is read as a picture (cells of a few pixels, no numbers in them): the
+// layouts give the grids the room and the vectors (colour strips by then; a token's numbers open on
+// demand) less of it, and the grids say what a pixel shows.
+constexpr int kLargeSceneTokens = 64;
+
 // Panel bodies: each draws into the current window/child, below a header.
 void draw_controls_panel(AppState& state, const Fonts& fonts);
 void draw_vectors_panel(AppState& state, const Fonts& fonts);
