@@ -2,7 +2,7 @@
 """widget_ids_test.py [ROOT] — docs/PAGE_API.md's list of widget ids against the code, both ways.
 
   1. Every id the code records (the first string argument of record_item_rect, focus_item,
-     focus_value, focus_int, focus_grid, and the ids of the Share / walk / quiz buttons) is in the
+     focus_value, focus_int, focus_grid, the step row's four ids, and the ids of the Share / walk / quiz buttons) is in the
      list: a literal id as it is, an id built from a literal and a number or name ("mode/" + name)
      as a listed pattern beginning with that literal.
   2. Every listed id is recorded by the code: its literal part (up to the first placeholder: i, j,
@@ -32,6 +32,8 @@ def sources():
 
 CALL = re.compile(r"\b(?:record_item_rect|focus_item|focus_value|focus_int|focus_grid|focus_button)\(\s*state,\s*"
                   r"(?:[^\"();,]*\?\s*)?\"([^\"]+)\"")
+# The step row widget (ui/widgets/step_controls.hpp) takes its four ids as literals in braces.
+STEP_IDS = re.compile(r"\bstep_controls\(\s*state,\s*\{([^}]*)\}")
 BUTTON_ID = re.compile(r"\"((?:share|walk|quiz|check|gen|export|view|zoom)/[A-Za-z0-9_/-]*)\"")
 
 
@@ -40,6 +42,8 @@ def recorded_literals():
     for _, text in sources():
         found.update(CALL.findall(text))
         found.update(BUTTON_ID.findall(text))
+        for ids in STEP_IDS.findall(text):
+            found.update(re.findall(r'"([^"]+)"', ids))
     return found
 
 

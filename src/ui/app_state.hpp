@@ -59,6 +59,10 @@ struct HeatmapImage {
   std::vector<float> values;
   std::vector<float> row_largest;  // n: each row's largest |value| over its allowed cells
   bool log_scale = false;          // weights: values are log₁₀ a
+  // The largest allowed value in the cells last asked for (heatmap_image.hpp shown_max), and which.
+  float shown_max = 0;
+  std::uint64_t shown_version = 0;
+  int shown_rows[2] = {0, 0}, shown_cols[2] = {0, 0};
   float lo = 0, hi = 1;            // colour range
   Colormap colormap = Colormap::Viridis;
 };
@@ -115,6 +119,11 @@ struct UiState {
   int zoomed_token = -1;     // token shown with numbers over wrapped lines (compact view), −1 none
   GridView grid_view;        // zoom and pan of the Scores and Weights grids (shared: cells side by side)
   bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
+  // Large scenes (kLargeSceneTokens): the linear weights' colours run from 0 to the largest weight in
+  // view instead of 0 … 1, and where cells are smaller than pixels a pixel shows the mean of its cells
+  // instead of their largest value (shaders/heatmap.frag).
+  bool weights_auto = true;
+  bool pixel_mean = false;
   scene::GenSpec gen_draft;  // the Generate… popup's fields
   KeyboardUi keyboard;       // focus, ring and announcement of the keyboard (ui/frame/keyboard.hpp)
 
@@ -135,7 +144,6 @@ struct UiState {
 
   // --- caches, rebuilt when AppState::result_version changes (or weights_log toggles)
   HeatmapImage scores_image, weights_image;
-  bool weights_image_log = false;                // the scale weights_image was built with
   std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;  // the result version mask_values describe

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/look/palette.hpp"
+#include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 
 namespace ui {

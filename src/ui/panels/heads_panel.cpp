@@ -61,6 +61,167 @@ void average_tooltip(AppState& state, int i, int j) {
   state.ui.next_tooltip += line1 + "\n";
 }
 
+// An image per grid (the heads, then the average), rebuilt when the result changes.
+const std::vector<HeatmapImage>& head_weight_images(AppState& state) {
+  const attn::HeadsResult& r = state.heads;
+  const int h = state.scene.heads, grids = h + 1;
+  std::vector<HeatmapImage>& images = state.ui.head_weight_images;
+  if (int(images.size()) != grids || images[0].version != state.result_version) {
+    images.assign(std::size_t(grids), HeatmapImage{});
+    for (int t = 0; t < h; ++t)
+      build_image(r.heads[std::size_t(t)].weights, r.allowed, state.result_version, &images[std::size_t(t)]);
+    build_image(r.weights_mean, r.allowed, state.result_version, &images[std::size_t(h)]);
+  }
+  return images;
+}
+
+// The small multiples' layout: `cols` grids per row, chosen for the largest cells that fit; each grid
+// is a caption line over `side` = n·cell pixels, `gap` apart, the block centred in the panel.
+struct HeadsLayout {
+  ImVec2 start, avail;  // the panel's free region
+  float caption_h = 0, gap = 0, cell = 0, side = 0, block_w = 0, block_h = 0, x0 = 0, y0 = 0;
+  int cols = 1;
+
+  ImVec2 caption_pos(int g) const {
+    return ImVec2(x0 + float(g % cols) * (side + gap), y0 + float(g / cols) * (caption_h + side + gap));
+  }
+};
+
+HeadsLayout heads_layout(int grids, int n) {
+  const float em = ImGui::GetFontSize();
+  HeadsLayout l;
+  l.avail = ImGui::GetContentRegionAvail();
+  l.start = ImGui::GetCursorScreenPos();
+  l.caption_h = ImGui::GetFrameHeight() + 0.2f * em;
+  l.gap = 0.8f * em;
+  float cell = 0;
+  for (int c = 1; c <= grids; ++c) {
+    const int rows = (grids + c - 1) / c;
+    const float side = std::min((l.avail.x - l.gap * float(c - 1)) / float(c),
+                                (l.avail.y - float(rows) * (l.caption_h + l.gap)) / float(rows));
+    const float pitch = std::min(side / float(n), kMaxCellEm * em);
+    if (pitch > cell) {
+      cell = pitch;
+      l.cols = c;
+    }
+  }
+  l.cell = cell >= 4.0f ? std::floor(cell) : std::max(cell, 0.1f);
+  l.side = l.cell * float(n);
+  const int rows = (grids + l.cols - 1) / l.cols;
+  l.block_w = float(l.cols) * l.side + float(l.cols - 1) * l.gap;
+  l.block_h = float(rows) * (l.caption_h + l.side) + float(rows - 1) * l.gap;
+  l.x0 = l.start.x + std::max(0.0f, 0.5f * (l.avail.x - l.block_w));
+  l.y0 = l.start.y + std::max(0.0f, 0.5f * (l.avail.y - l.block_h));
+  return l;
+}
+
+// Caption: "head t" (a button: focus) or "average".
+void draw_head_caption(AppState& state, int g, bool average, bool focused, ImVec2 pos) {
+  ImGui::SetCursorScreenPos(pos);
+  ImGui::PushID(g);
+  if (average) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(to_vec4(palette::text_dim()), "%s", tr(Text::HeadsAverage));
+  } else {
+    const std::string label = (focused ? "● " : "") + fill(tr(Text::HeadLabel), {std::to_string(g)}) +
+                              "###head" + std::to_string(g);
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(head_color(g)));
+    ImGui::PushStyleColor(ImGuiCol_Button, focused ? to_vec4(palette::accent_soft()) : ImVec4(0, 0, 0, 0));
+    if (ImGui::Button(label.c_str())) set_focus_head(state, g);
+    ImGui::PopStyleColor(2);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", fill(tr(Text::HeadFocusTip), {std::to_string(g)}).c_str());
+    record_item_rect(state, "head/" + std::to_string(g) + "/focus");
+  }
+  ImGui::PopID();
+}
+
+// Grid g's cells at [gmin, gmin + side²] (outlined when focused), its geometry for hover, keyboard
+// and --rects, and its numbers when the cells hold them.
+void draw_head_cells(AppState& state, MatrixPainter& painter, const Fonts& fonts, int g,
+                     const HeatmapImage& d, const attn::Matrix& w, ImVec2 gmin, float cell, bool focused,
+                     ImVec4 clip) {
+  const attn::HeadsResult& r = state.heads;
+  const int n = int(w.rows());
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 gmax(gmin.x + cell * float(n), gmin.y + cell * float(n));
+  MatrixImage image;
+  image.slot = MatrixSlot(int(MatrixSlot::HeadWeights) + g);
+  image.rows = image.cols = n;
+  image.values = d.values.data();
+  image.version = state.result_version;
+  image.colormap = d.colormap;
+  image.lo = d.lo;
+  image.hi = d.hi;
+  image.gap_px = cell >= 8 ? std::max(1.0f, std::round(std::min(0.06f * cell, 3.0f))) : 0.0f;
+  image.aggregate = CellAggregate::Max;  // cells smaller than a pixel: the block's largest weight
+  painter.paint(dl, gmin, gmax, image);
+  if (focused)
+    outline(dl, ImVec2(gmin.x - 2, gmin.y - 2), ImVec2(gmax.x + 2, gmax.y + 2), palette::accent(), 2.0f);
+  GridGeometry& geo = state.head_grids[std::size_t(g)];
+  geo.visible = true;
+  geo.origin = gmin;
+  geo.cell = cell;
+  geo.rows = geo.cols = n;
+  geo.clip = clip;
+
+  const float digit = ImGui::CalcTextSize("0").x;
+  ImGui::PushFont(fonts.small);
+  if (cell >= 4.5f * digit && cell >= 1.2f * fonts.small->FontSize) {
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const bool masked = !r.allowed(i, j);
+        const std::string text = masked ? "0" : format_weight(w(i, j), 2, 4);
+        const ImU32 color =
+            masked ? palette::text() : contrasting_text(colormap_color(d.colormap, float(w(i, j))));
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        dl->AddText(ImVec2(gmin.x + cell * (float(j) + 0.5f) - 0.5f * size.x,
+                           gmin.y + cell * (float(i) + 0.5f) - 0.5f * size.y),
+                    color, text.c_str());
+      }
+  }
+  ImGui::PopFont();
+}
+
+// The cell the mouse or the keyboard points at, over all the grids.
+struct HeadsHover {
+  int grid = -1, i = -1, j = -1;
+  ImVec2 keyed_cell{-1.0f, -1.0f};  // a cell the keyboard "hovers": its tooltip goes beside it
+};
+
+// Hover: a cell of grid g (a click on a head's grid focuses it). The keyboard: each grid is one Tab
+// stop ("cell/head/t", "cell/head/average"); the arrows move over its cells and the cell's
+// derivation shows as if hovered.
+void head_grid_input(AppState& state, int g, bool average, const attn::Matrix& w, ImVec2 gmin, float cell,
+                     HeadsHover& hover) {
+  const int n = int(w.rows());
+  const float em = ImGui::GetFontSize();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const ImVec2 gmax(gmin.x + cell * float(n), gmin.y + cell * float(n));
+  if (ImGui::IsWindowHovered() && mouse.x >= gmin.x && mouse.x < gmax.x && mouse.y >= gmin.y &&
+      mouse.y < gmax.y) {
+    hover.grid = g;
+    hover.i = std::min(n - 1, int((mouse.y - gmin.y) / cell));
+    hover.j = std::min(n - 1, int((mouse.x - gmin.x) / cell));
+    if (!average && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) set_focus_head(state, g);
+  }
+  int key_i = -1, key_j = -1;
+  if (!focus_grid(state, average ? "cell/head/average" : "cell/head/" + std::to_string(g), gmin, cell, n, n,
+                  &key_i, &key_j))
+    return;
+  announce(state, (average ? std::string("average weight") : "head " + std::to_string(g) + " weight") +
+                      " row " + fit_text(state.scene.tokens[std::size_t(key_i)], 12.0f * em) + ", column " +
+                      fit_text(state.scene.tokens[std::size_t(key_j)], 12.0f * em) + ": " +
+                      (state.heads.allowed(key_i, key_j) ? format_number(w(key_i, key_j), 3)
+                                                         : std::string("masked")));
+  if (hover.grid < 0) {
+    hover.grid = g;
+    hover.i = key_i;
+    hover.j = key_j;
+    hover.keyed_cell = ImVec2(gmin.x + cell * float(key_j), gmin.y + cell * float(key_i));
+  }
+}
+
 }  // namespace
 
 ImU32 head_color(int head) {
@@ -79,157 +240,41 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
   const attn::HeadsResult& r = state.heads;
   const int n = int(r.weights_mean.rows());
   const int grids = h + 1;  // the heads, then the average
-
-  // --- images, rebuilt when the result changes
-  std::vector<HeatmapImage>& images = state.ui.head_weight_images;
-  if (int(images.size()) != grids || images[0].version != state.result_version) {
-    images.assign(std::size_t(grids), HeatmapImage{});
-    for (int t = 0; t < h; ++t)
-      build_image(r.heads[std::size_t(t)].weights, r.allowed, state.result_version, &images[std::size_t(t)]);
-    build_image(r.weights_mean, r.allowed, state.result_version, &images[std::size_t(h)]);
-  }
-
-  // --- layout: `cols` grids per row, chosen for the largest cells that fit
-  const float em = ImGui::GetFontSize();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 start = ImGui::GetCursorScreenPos();
-  const float caption_h = ImGui::GetFrameHeight() + 0.2f * em, gap = 0.8f * em;
-  float cell = 0;
-  int cols = 1;
-  for (int c = 1; c <= grids; ++c) {
-    const int rows = (grids + c - 1) / c;
-    const float side = std::min((avail.x - gap * float(c - 1)) / float(c),
-                                (avail.y - float(rows) * (caption_h + gap)) / float(rows));
-    const float pitch = std::min(side / float(n), kMaxCellEm * em);
-    if (pitch > cell) {
-      cell = pitch;
-      cols = c;
-    }
-  }
-  cell = cell >= 4.0f ? std::floor(cell) : std::max(cell, 0.1f);
-  const float side = cell * float(n);
-  const int rows = (grids + cols - 1) / cols;
-  const float block_w = float(cols) * side + float(cols - 1) * gap;
-  const float block_h = float(rows) * (caption_h + side) + float(rows - 1) * gap;
-  const float x0 = start.x + std::max(0.0f, 0.5f * (avail.x - block_w));
-  const float y0 = start.y + std::max(0.0f, 0.5f * (avail.y - block_h));
+  const std::vector<HeatmapImage>& images = head_weight_images(state);
+  const HeadsLayout l = heads_layout(grids, n);
+  const float em = ImGui::GetFontSize(), cell = l.cell;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
   const ImVec4 clip(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x,
                     dl->GetClipRectMax().y);
-  int hover_grid = -1, hover_i = -1, hover_j = -1;
-  ImVec2 keyed_cell(-1.0f, -1.0f);  // a cell the keyboard "hovers": its tooltip goes beside it
-
+  HeadsHover hover;
   for (int g = 0; g < grids; ++g) {
     const bool average = g == h;
-    const float gx = x0 + float(g % cols) * (side + gap);
-    const float gy = y0 + float(g / cols) * (caption_h + side + gap);
-    // Caption: "head t" (a button: focus) or "average".
-    ImGui::SetCursorScreenPos(ImVec2(gx, gy));
-    ImGui::PushID(g);
     const bool focused = !average && g == state.ui.focus_head;
-    if (average) {
-      ImGui::AlignTextToFramePadding();
-      ImGui::TextColored(to_vec4(palette::text_dim()), "%s", tr(Text::HeadsAverage));
-    } else {
-      const std::string label = (focused ? "● " : "") + fill(tr(Text::HeadLabel), {std::to_string(g)}) +
-                                "###head" + std::to_string(g);
-      ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(head_color(g)));
-      ImGui::PushStyleColor(ImGuiCol_Button, focused ? to_vec4(palette::accent_soft()) : ImVec4(0, 0, 0, 0));
-      if (ImGui::Button(label.c_str())) set_focus_head(state, g);
-      ImGui::PopStyleColor(2);
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", fill(tr(Text::HeadFocusTip), {std::to_string(g)}).c_str());
-      record_item_rect(state, "head/" + std::to_string(g) + "/focus");
-    }
-    ImGui::PopID();
-
-    // The grid.
-    const ImVec2 gmin(std::floor(gx), std::floor(gy + caption_h));
-    const ImVec2 gmax(gmin.x + side, gmin.y + side);
-    const HeatmapImage& d = images[std::size_t(g)];
-    MatrixImage image;
-    image.slot = MatrixSlot(int(MatrixSlot::HeadWeights) + g);
-    image.rows = image.cols = n;
-    image.values = d.values.data();
-    image.version = state.result_version;
-    image.colormap = d.colormap;
-    image.lo = d.lo;
-    image.hi = d.hi;
-    image.gap_px = cell >= 8 ? std::max(1.0f, std::round(std::min(0.06f * cell, 3.0f))) : 0.0f;
-    image.aggregate = CellAggregate::Max;  // cells smaller than a pixel: the block's largest weight
-    painter.paint(dl, gmin, gmax, image);
-    if (focused)
-      outline(dl, ImVec2(gmin.x - 2, gmin.y - 2), ImVec2(gmax.x + 2, gmax.y + 2), palette::accent(), 2.0f);
-    GridGeometry& geo = state.head_grids[std::size_t(g)];
-    geo.visible = true;
-    geo.origin = gmin;
-    geo.cell = cell;
-    geo.rows = geo.cols = n;
-    geo.clip = clip;
-
-    // Numbers when the cells hold them.
+    const ImVec2 pos = l.caption_pos(g);
+    draw_head_caption(state, g, average, focused, pos);
+    const ImVec2 gmin(std::floor(pos.x), std::floor(pos.y + l.caption_h));
     const attn::Matrix& w = average ? r.weights_mean : r.heads[std::size_t(g)].weights;
-    const float digit = ImGui::CalcTextSize("0").x;
-    ImGui::PushFont(fonts.small);
-    if (cell >= 4.5f * digit && cell >= 1.2f * fonts.small->FontSize) {
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-          const bool masked = !r.allowed(i, j);
-          const std::string text = masked ? "0" : format_weight(w(i, j), 2, 4);
-          const ImU32 color =
-              masked ? palette::text() : contrasting_text(colormap_color(d.colormap, float(w(i, j))));
-          const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-          dl->AddText(ImVec2(gmin.x + cell * (float(j) + 0.5f) - 0.5f * size.x,
-                             gmin.y + cell * (float(i) + 0.5f) - 0.5f * size.y),
-                      color, text.c_str());
-        }
-    }
-    ImGui::PopFont();
-
-    // Hover: a cell of this grid; the hovered cell of any grid is outlined in all of them.
-    if (ImGui::IsWindowHovered() && mouse.x >= gmin.x && mouse.x < gmax.x && mouse.y >= gmin.y &&
-        mouse.y < gmax.y) {
-      hover_grid = g;
-      hover_i = std::min(n - 1, int((mouse.y - gmin.y) / cell));
-      hover_j = std::min(n - 1, int((mouse.x - gmin.x) / cell));
-      if (!average && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) set_focus_head(state, g);
-    }
-    // The keyboard: each grid is one Tab stop ("cell/head/t", "cell/head/average"); the arrows move
-    // over its cells and the cell's derivation shows as if hovered.
-    int key_i = -1, key_j = -1;
-    if (focus_grid(state, average ? "cell/head/average" : "cell/head/" + std::to_string(g), gmin, cell, n, n,
-                   &key_i, &key_j)) {
-      announce(state,
-               (average ? std::string("average weight") : "head " + std::to_string(g) + " weight") + " row " +
-                   fit_text(state.scene.tokens[std::size_t(key_i)], 12.0f * em) + ", column " +
-                   fit_text(state.scene.tokens[std::size_t(key_j)], 12.0f * em) + ": " +
-                   (r.allowed(key_i, key_j) ? format_number(w(key_i, key_j), 3) : std::string("masked")));
-      if (hover_grid < 0) {
-        hover_grid = g;
-        hover_i = key_i;
-        hover_j = key_j;
-        keyed_cell = ImVec2(gmin.x + cell * float(key_j), gmin.y + cell * float(key_i));
-      }
-    }
+    draw_head_cells(state, painter, fonts, g, images[std::size_t(g)], w, gmin, cell, focused, clip);
+    head_grid_input(state, g, average, w, gmin, cell, hover);
+    // The hovered cell of any grid is outlined in all of them.
     if (state.hovered_row >= 0 && state.hovered_col >= 0 && state.hovered_row < n && state.hovered_col < n) {
       const ImVec2 a(gmin.x + cell * float(state.hovered_col), gmin.y + cell * float(state.hovered_row));
       outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::selection(), std::max(1.5f, 0.1f * em));
     }
   }
   // Claim the space so the window knows its content size.
-  ImGui::SetCursorScreenPos(start);
-  ImGui::Dummy(ImVec2(std::min(block_w, avail.x), std::min(block_h, avail.y)));
+  ImGui::SetCursorScreenPos(l.start);
+  ImGui::Dummy(ImVec2(std::min(l.block_w, l.avail.x), std::min(l.block_h, l.avail.y)));
 
-  if (hover_grid >= 0) {
-    state.next_hovered_row = hover_i;
-    state.next_hovered_col = hover_j;
+  if (hover.grid >= 0) {
+    state.next_hovered_row = hover.i;
+    state.next_hovered_col = hover.j;
     state.next_hovered_term = Term::Weights;
-    if (keyed_cell.x >= 0.0f) place_tooltip_beside_cell(keyed_cell, cell);
-    if (hover_grid == h)
-      average_tooltip(state, hover_i, hover_j);
+    if (hover.keyed_cell.x >= 0.0f) place_tooltip_beside_cell(hover.keyed_cell, cell);
+    if (hover.grid == h)
+      average_tooltip(state, hover.i, hover.j);
     else
-      weight_tooltip(state, r.heads[std::size_t(hover_grid)], hover_grid, hover_i, hover_j);
+      weight_tooltip(state, r.heads[std::size_t(hover.grid)], hover.grid, hover.i, hover.j);
   }
 }
 

@@ -109,4 +109,32 @@ ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bo
   return {};
 }
 
+float shown_max(HeatmapImage* d, CellRange rows, CellRange cols) {
+  const int n = d->n;
+  rows.first = std::clamp(rows.first, 0, n);
+  rows.last = std::clamp(rows.last, rows.first, n);
+  cols.first = std::clamp(cols.first, 0, n);
+  cols.last = std::clamp(cols.last, cols.first, n);
+  if (d->shown_version == d->version && d->shown_rows[0] == rows.first && d->shown_rows[1] == rows.last &&
+      d->shown_cols[0] == cols.first && d->shown_cols[1] == cols.last)
+    return d->shown_max;
+  float largest = 0;
+  if (cols.first == 0 && cols.last == n) {
+    for (int i = rows.first; i < rows.last; ++i) largest = std::max(largest, d->row_largest[std::size_t(i)]);
+  } else {
+    for (int i = rows.first; i < rows.last; ++i) {
+      const float* row = &d->values[std::size_t(i) * std::size_t(n)];
+      for (int j = cols.first; j < cols.last; ++j)
+        if (row[j] < kMaskedValue) largest = std::max(largest, std::abs(row[j]));
+    }
+  }
+  d->shown_max = largest;
+  d->shown_version = d->version;
+  d->shown_rows[0] = rows.first;
+  d->shown_rows[1] = rows.last;
+  d->shown_cols[0] = cols.first;
+  d->shown_cols[1] = cols.last;
+  return largest;
+}
+
 }  // namespace ui

@@ -5,6 +5,7 @@
 
 #include "ui/app_state.hpp"
 #include "ui/text/grid_captions.hpp"
+#include "ui/widgets/grid_view.hpp"
 #include "ui/widgets/matrix_painter.hpp"
 
 namespace ui {
@@ -28,5 +29,9 @@ struct ImageChange {
 };
 ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale,
                                  HeatmapImage* image);
+
+// The largest allowed value in rows × cols of the image (the cells in view): the weights' auto colour
+// range. The whole grid reads each row's largest; a zoomed view scans its cells once per version and view.
+float shown_max(HeatmapImage* image, CellRange rows, CellRange cols);
 
 }  // namespace ui

@@ -68,13 +68,6 @@ bool term_lit(const AppState& state, Term term);
 // Truncate `text` with "…" so it fits in `width` pixels with the current font.
 std::string fit_text(const std::string& text, float width);
 
-// Token labels across the top of an n-column grid (keys), one every `step` columns. A label wider
-// than its column goes on the second of two staggered lines, where it may take two columns' width
-// before it is cut with "…". column_label_lines says how many lines the labels need at `cell` pitch.
-int column_label_lines(const std::vector<std::string>& tokens, float cell, int step);
-void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& tokens, ImVec2 origin,
-                        float cell, int step, int lines, int lit, ImU32 color);
-
 // Flowing items (buttons that wrap): the next item, `w` wide, goes on the current line when it fits
 // before `right_edge` (screen x), else on the next line. Unlike SameLine() + NewLine(), a wrap never
 // leaves the cursor past the edge (which counts as an overflow, Screen::close).

@@ -428,6 +428,13 @@ enum class Text : int {
   GalleryTitle,
   GalleryWebNote,
   GalleryDesktopNote,
+  // big grids: what a pixel shows when cells are smaller than pixels, the weights' auto range
+  PixelMax,  // "pixel = max of {1} cells", {1} e.g. "4×4"
+  PixelMean,
+  PixelMagnitude,
+  PixelTip,
+  AutoRangeToggle,
+  AutoRangeTip,
   Count
 };
 inline constexpr int kTextCount = int(Text::Count);

@@ -583,6 +583,18 @@ constexpr TextEntry kGerman[] = {
      "Jede Demo ist ein Link: #demo=NAME hinter der Adresse der Seite öffnet sie direkt."},
     {Text::GalleryDesktopNote,
      "Jede Demo öffnet sich mit einem Klick hier oder beim Start mit --demo NAME (im Web: #demo=NAME)."},
+    // big grids: what a pixel shows, the weights' auto range
+    {Text::PixelMax, "Pixel = Max. von {1} Zellen"},
+    {Text::PixelMean, "Pixel = Mittel von {1} Zellen"},
+    {Text::PixelMagnitude, "Pixel = größtes |v| von {1} Zellen"},
+    {Text::PixelTip,
+     "Das Raster hat mehr Zellen als Pixel: jedes Pixel zeigt die Zellen, die es bedeckt, in einer "
+     "Farbe.\nKlick: Maximum (ein scharfes Band bleibt sichtbar) oder Mittel. Über einer Zelle steht ihr "
+     "genauer Wert."},
+    {Text::AutoRangeToggle, "auto"},
+    {Text::AutoRangeTip,
+     "Farben von 0 bis zum größten sichtbaren Gewicht (statt 0 … 1): ein breites, flaches Muster bleibt "
+     "sichtbar"},
 };
 
 }  // namespace

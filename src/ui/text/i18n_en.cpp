@@ -544,6 +544,16 @@ constexpr TextEntry kEnglish[] = {
     {Text::GalleryWebNote, "Each demo is a link: #demo=NAME after the page address opens it directly."},
     {Text::GalleryDesktopNote,
      "Each demo opens with a click here, or at start with --demo NAME (on the web: #demo=NAME)."},
+    // big grids: what a pixel shows, the weights' auto range
+    {Text::PixelMax, "pixel = max of {1} cells"},
+    {Text::PixelMean, "pixel = mean of {1} cells"},
+    {Text::PixelMagnitude, "pixel = largest |v| of {1} cells"},
+    {Text::PixelTip,
+     "The grid has more cells than pixels: each pixel shows the cells it covers as one colour.\nClick: max "
+     "(a sharp band stays visible) or mean. Hover a cell for its exact value."},
+    {Text::AutoRangeToggle, "auto"},
+    {Text::AutoRangeTip,
+     "Colours from 0 to the largest weight in view (instead of 0 … 1): a wide, flat pattern stays visible"},
 };
 
 }  // namespace

@@ -577,6 +577,17 @@ constexpr TextEntry kSpanish[] = {
      "Cada demo es un enlace: #demo=NAME tras la dirección de la página la abre directamente."},
     {Text::GalleryDesktopNote,
      "Cada demo se abre con un clic aquí, o al inicio con --demo NAME (en la web: #demo=NAME)."},
+    // big grids: what a pixel shows, the weights' auto range
+    {Text::PixelMax, "píxel = máx. de {1} celdas"},
+    {Text::PixelMean, "píxel = media de {1} celdas"},
+    {Text::PixelMagnitude, "píxel = mayor |v| de {1} celdas"},
+    {Text::PixelTip,
+     "La cuadrícula tiene más celdas que píxeles: cada píxel muestra en un color las celdas que "
+     "cubre.\nClic: máximo (una banda fina sigue visible) o media. Pasa sobre una celda para ver su valor "
+     "exacto."},
+    {Text::AutoRangeToggle, "auto"},
+    {Text::AutoRangeTip,
+     "Colores de 0 al mayor peso a la vista (en vez de 0 … 1): un patrón ancho y plano sigue visible"},
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/decode/decode.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/step_controls.hpp"
 
 namespace ui {
 namespace {
@@ -35,15 +36,7 @@ std::string with_commas(long long x) {
 void decode_tick(AppState& state) {
   DecodeStepper& d = state.ui.decode;
   if (!state.computed) return;
-  int want = d.t;
-  if (d.playing) {
-    d.play_clock += double(ImGui::GetIO().DeltaTime);
-    if (d.play_clock >= kPlaySeconds) {
-      d.play_clock = 0;
-      ++want;
-    }
-    state.layout_changed = true;  // keep frames coming while playing
-  }
+  const int want = play_tick(state, {d.playing, d.play_clock, kPlaySeconds}, d.t);
   decode_update(d, state.scene, state.result, result_key(state), want);
   if (d.t == state.scene.n() - 1) d.playing = false;
 }
@@ -57,32 +50,9 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
   DecodeStepper& d = state.ui.decode;
   if (!state.computed || !d.trace) return;
   const int n = state.scene.n();
-  const float button_w =
-      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
-  int want = d.t;
-  ImGui::BeginDisabled(d.t == 0);
-  if (ImGui::Button(tr(Text::StepStart), ImVec2(button_w, 0))) want = 0;
-  record_item_rect(state, "decode/start");
-  ImGui::SameLine();
-  if (ImGui::Button(tr(Text::WalkPrev), ImVec2(button_w, 0))) want = d.t - 1;
-  record_item_rect(state, "decode/prev");
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  ImGui::BeginDisabled(d.t == n - 1);
-  if (ImGui::Button(tr(Text::WalkNext), ImVec2(button_w, 0))) want = d.t + 1;
-  record_item_rect(state, "decode/next");
-  ImGui::SameLine();
-  if (ImGui::Button((std::string(tr(d.playing ? Text::Pause : Text::Play)) + "###decode-play").c_str(),
-                    ImVec2(button_w, 0))) {
-    d.playing = !d.playing;
-    d.play_clock = kPlaySeconds;
-  }
-  record_item_rect(state, "decode/play");
-  ImGui::EndDisabled();
-  if (want != d.t) {
-    if (want < d.t) d.playing = false;
-    decode_update(d, state.scene, state.result, result_key(state), want);
-  }
+  const int want = step_controls(state, {"decode/start", "decode/prev", "decode/next", "decode/play"}, d.t,
+                                 d.t == n - 1, {d.playing, d.play_clock, kPlaySeconds});
+  if (want != d.t) decode_update(d, state.scene, state.result, result_key(state), want);
 
   ImGui::Spacing();
   ImGui::PushFont(fonts.heading);

@@ -13,6 +13,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/flash/flash.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/step_controls.hpp"
 
 namespace ui {
 namespace {
@@ -40,15 +41,7 @@ std::string span(int begin, int end) {
 void flash_tick(AppState& state) {
   FlashStepper& f = state.ui.flash;
   if (!state.computed) return;
-  int want = f.step;
-  if (f.playing) {
-    f.play_clock += double(ImGui::GetIO().DeltaTime);
-    if (f.play_clock >= kPlaySeconds) {
-      f.play_clock = 0;
-      ++want;
-    }
-    state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
-  }
+  const int want = play_tick(state, {f.playing, f.play_clock, kPlaySeconds}, f.step);
   flash_update(f, state.scene, state.result, result_key(state), want);
   if (f.finished()) f.playing = false;
 }
@@ -83,32 +76,9 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "flash/block");
 
   // Start / Prev / Next / Play.
-  const float button_w =
-      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
-  int want = f.step;
-  ImGui::BeginDisabled(f.step == 0);
-  if (ImGui::Button(tr(Text::StepStart), ImVec2(button_w, 0))) want = 0;
-  record_item_rect(state, "flash/start");
-  ImGui::SameLine();
-  if (ImGui::Button(tr(Text::WalkPrev), ImVec2(button_w, 0))) want = f.step - 1;
-  record_item_rect(state, "flash/prev");
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  ImGui::BeginDisabled(f.finished());
-  if (ImGui::Button(tr(Text::WalkNext), ImVec2(button_w, 0))) want = f.step + 1;
-  record_item_rect(state, "flash/next");
-  ImGui::SameLine();
-  if (ImGui::Button((std::string(tr(f.playing ? Text::Pause : Text::Play)) + "###flash-play").c_str(),
-                    ImVec2(button_w, 0))) {
-    f.playing = !f.playing;
-    f.play_clock = kPlaySeconds;  // the first step at once
-  }
-  record_item_rect(state, "flash/play");
-  ImGui::EndDisabled();
-  if (want != f.step) {
-    if (want < f.step) f.playing = false;
-    flash_update(f, state.scene, state.result, result_key(state), want);
-  }
+  const int want = step_controls(state, {"flash/start", "flash/prev", "flash/next", "flash/play"}, f.step,
+                                 f.finished(), {f.playing, f.play_clock, kPlaySeconds});
+  if (want != f.step) flash_update(f, state.scene, state.result, result_key(state), want);
 
   // What this step did.
   ImGui::Spacing();

@@ -1,0 +1,55 @@
+// step_controls.cpp — the stepping modes' Start / Prev / Next / Play row (see step_controls.hpp).
+#include "ui/widgets/step_controls.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ui/panels/panel_parts.hpp"
+
+namespace ui {
+
+int play_tick(AppState& state, StepPlay play, int step) {
+  int want = step;
+  if (play.playing) {
+    play.clock += double(ImGui::GetIO().DeltaTime);
+    if (play.clock >= play.seconds) {
+      play.clock = 0;
+      ++want;
+    }
+    state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
+  }
+  return want;
+}
+
+int step_controls(AppState& state, const StepIds& ids, int step, bool at_end, StepPlay play) {
+  std::string play_label_id = ids.play;  // "flash/play" → ImGui's "###flash-play"
+  std::replace(play_label_id.begin(), play_label_id.end(), '/', '-');
+  const float button_w =
+      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
+  int want = step;
+  ImGui::BeginDisabled(step == 0);
+  if (ImGui::Button(tr(Text::StepStart), ImVec2(button_w, 0))) want = 0;
+  record_item_rect(state, ids.start);
+  ImGui::SameLine();
+  if (ImGui::Button(tr(Text::WalkPrev), ImVec2(button_w, 0))) want = step - 1;
+  record_item_rect(state, ids.prev);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(at_end);
+  if (ImGui::Button(tr(Text::WalkNext), ImVec2(button_w, 0))) want = step + 1;
+  record_item_rect(state, ids.next);
+  ImGui::SameLine();
+  if (ImGui::Button(
+          (std::string(tr(play.playing ? Text::Pause : Text::Play)) + "###" + play_label_id).c_str(),
+          ImVec2(button_w, 0))) {
+    play.playing = !play.playing;
+    play.clock = play.seconds;  // the first step at once
+  }
+  record_item_rect(state, ids.play);
+  ImGui::EndDisabled();
+  if (want < step) play.playing = false;
+  return want;
+}
+
+}  // namespace ui
