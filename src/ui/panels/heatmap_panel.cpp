@@ -565,8 +565,7 @@ void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& f
   GridView& view = state.ui.grid_view;
   const int n = d.n;
   const float em = ImGui::GetFontSize();
-  bool any_masked = false;
-  for (int i = 0; i < n && !any_masked; ++i) any_masked = !r.allowed.row(i).all();
+  const bool any_masked = captions::any_masked_cell(r);
   float swatch_w = 0;
   if (any_masked) {
     ImGui::PushFont(fonts.small);
