@@ -55,7 +55,7 @@ void layout_panels(Screen& sc, bool walk) {
       rh -= card_h + gap;
     }
     // A large scene's grids are its picture: the top row takes more of the height.
-    float top_row_h = !bottom_row ? rh : std::floor((large_scene(sc) ? 0.7f : 0.62f) * rh);
+    float top_row_h = !bottom_row ? rh : std::floor((large_scene(sc) ? 0.66f : 0.62f) * rh);
     if (walk && top_row && bottom_row) {
       // The step card takes the top of the column: keep the mask and output readable (the mask's
       // hint, grid and question need ~13 em when it is 24 em wide) by taking the room from the top row, and
