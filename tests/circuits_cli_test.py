@@ -12,7 +12,7 @@ what the trained model does are asserted by the Release build's run of this test
 - Bad options and bad model files (wrong shapes, NaN-like and huge numbers, unknown keys, absurd
   sizes, unknown symbols in the text, text longer than n_ctx, bad --ablate): exit 2, nothing on
   stdout, stderr names the field. A flag without its value, options that go with another command:
-  usage error, exit 1.
+  usage error, exit 2 (CLI11, as the desktop app), stderr naming the flag or the command.
 - The same seed prints the same bytes; another seed another curve; the JSON has the contract's keys.
 - The issue's target with the defaults (2 layers x 2 heads, d_model 32, n_ctx 32, batch 16, AdamW
   lr 0.01), seed 1, 2000 steps: at some step a layer-1 head's prefix-matching score is >= 0.5 and the
@@ -126,12 +126,18 @@ def main():
         err = p.stderr.decode()
         if p.returncode != 2 or p.stdout or not err.startswith("attention-lab-cli: " + expected):
             fail(f"{' '.join(args)}: exit {p.returncode}, stderr {err.strip()!r}, expected {expected!r}")
-    usage = [["--eval", good_path], ["--text", "ab"], ["--eval", good_path, "--grad", good_path, "--text", "a"],
-             TRAIN + ["--text", "ab"], ["--layers", "2"], TRAIN + ["--layers"], ["--eval", good_path, "--text", "a", "x.json"]]
-    for args in usage:
+    usage = [(["--eval", good_path], "--eval MODEL needs --text T"),
+             (["--text", "ab"], "--text and --ablate go with --eval MODEL or --grad MODEL"),
+             (["--eval", good_path, "--grad", good_path, "--text", "a"], "give --eval or --grad, not both"),
+             (TRAIN + ["--text", "ab"], "--train takes no --eval, --grad, --text"),
+             (["--layers", "2"], "--steps, --seed, --layers"), (TRAIN + ["--layers"], "--layers: missing value"),
+             (["--eval", good_path, "--text", "a", "x.json"], "unexpected argument x.json"),
+             (["--eval", good_path, "--text", "a", "--online", "2"], "--online: not with the model's commands")]
+    for args, expected in usage:
         p = run(cli, args)
-        if p.returncode != 1 or p.stdout:
-            fail(f"{' '.join(args)}: exit {p.returncode}, expected the usage error 1")
+        err = p.stderr.decode()
+        if p.returncode != 2 or p.stdout or not err.startswith("attention-lab-cli: " + expected):
+            fail(f"{' '.join(args)}: exit {p.returncode}, stderr {err.strip()!r}, expected the usage error 2: {expected!r}")
 
     # Determinism and the contract's keys.
     args = ["--train", "mixed", "--steps", "30", "--seed", "7", "--layers", "3", "--heads", "4", "--compact"]

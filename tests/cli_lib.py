@@ -2,6 +2,7 @@
 is missing: ctest's SKIP_RETURN_CODE, which scripts/test counts as skipped, never as passed) and
 running attention-lab-cli."""
 import importlib
+import json
 import subprocess
 import sys
 
@@ -24,6 +25,34 @@ def run(cli, args, stdin_text=None, timeout=60):
     proc = subprocess.run([cli] + list(args), input=None if stdin_text is None else stdin_text.encode(),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
     return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def run_json(cli, args, timeout=60):
+    """The JSON `cli args…` prints; a RuntimeError naming the arguments when it exits non-zero."""
+    code, out, err = run(cli, args, timeout=timeout)
+    if code != 0:
+        raise RuntimeError(f"{' '.join(args)}: exit {code}: {err[:300]}")
+    return json.loads(out)
+
+
+def close(got, want, rel=1e-12):
+    """None, or what differs beyond rel × max |want| (NaN marks a masked cell: null in the CLI's
+    "scaled"; the cells masked must be the same)."""
+    np = require("numpy")
+    got = np.array([[np.nan if v is None else v for v in row] for row in got], dtype=np.float64) \
+        if isinstance(got, list) and got and isinstance(got[0], list) else np.asarray(got, dtype=np.float64)
+    want = np.asarray(want, dtype=np.float64)
+    if got.shape != want.shape:
+        return f"shape {got.shape}, numpy {want.shape}"
+    if not np.array_equal(np.isnan(got), np.isnan(want)):
+        return "masked cells differ"
+    g, w = np.nan_to_num(got), np.nan_to_num(want)
+    scale = max(float(np.abs(w).max()) if w.size else 0.0, 1e-300)
+    diff = np.abs(g - w)
+    if (diff > rel * scale).any():
+        i = tuple(int(k) for k in np.argwhere(diff > rel * scale)[0])
+        return f"at {i} cli {g[i]!r}, numpy {w[i]!r} (max |diff| {diff.max():.3g}, scale {scale:.3g})"
+    return None
 
 
 def projections(s):

@@ -7,6 +7,8 @@ Writes bad scene files (wrong shapes, both modes, NaN, Inf as string, n = 1025, 
 mask, wrong JSON types, truncated JSON, a 10 MB file, ...) into CASE_DIR and runs the CLI on each:
 every bad file must exit 2 with nothing on stdout and a stderr message that names the field; every
 good file (the presets, stdin, '-') must exit 0 with valid JSON on stdout and nothing on stderr.
+The options (CLI11): --flag=VALUE prints what --flag VALUE does, --help lists them, a usage error
+(unknown flag, bad or missing value, two FILEs) exits 2 naming the flag, nothing on stdout.
 Standard library only.
 """
 import json
@@ -23,6 +25,19 @@ def scene(**fields):
         else:
             base[key] = value
     return json.dumps(base)
+
+
+def equals_form(args):
+    """["--online", "2", "--alibi"] → ["--online=2", "--alibi"]."""
+    out, i = [], 0
+    while i < len(args):
+        if i + 1 < len(args) and not args[i + 1].startswith("--"):
+            out.append(args[i] + "=" + args[i + 1])
+            i += 2
+        else:
+            out.append(args[i])
+            i += 1
+    return out
 
 
 def ones(rows, cols):
@@ -146,6 +161,25 @@ def main():
     code, out, _ = run(cli, ["--help"])
     if code != 0 or "usage: attention-lab-cli" not in out:
         failures.append("--help")
+    # The options are CLI11's (as the desktop app's): --flag=VALUE reads as --flag VALUE, every flag
+    # is in --help, and a usage error exits 2 naming the flag, nothing on stdout.
+    causal = os.path.join(case_dir, "good_causal-5.json")
+    for spaced in (["--online", "2"], ["--kv-cache", "--cache", "sinks,1,2"], ["--window", "2", "--alibi"],
+                   ["--export", "latex", "--stage", "scores", "--digits", "2"], ["--kv-heads", "1", "--sinks", "0"]):
+        joined = equals_form(spaced)
+        got = [run(cli, args + [causal]) for args in (spaced, joined)]
+        if got[0][0] != 0 or got[0] != got[1]:
+            failures.append(f"{spaced} and {joined}: exit {got[0][0]}/{got[1][0]} or different output")
+        for flag in spaced:
+            if flag.startswith("--") and flag not in out:
+                failures.append(f"--help does not list {flag}")
+    for args, want in ((["--nope", causal], "attention-lab-cli: --nope: unknown option"),
+                       (["--window=x", causal], "attention-lab-cli: --window: needs a whole number"),
+                       (["--online"], "attention-lab-cli: --online: missing value"),
+                       ([causal, causal], "attention-lab-cli: give one FILE only")):
+        code, text, err = run(cli, args)
+        if code != 2 or text or not err.startswith(want):
+            failures.append(f"{args}: exit {code}, stderr {err[:120]!r}; want exit 2 and {want!r}")
 
     if failures:
         print("\n".join(["", f"{len(failures)} failure(s):"] + failures))

@@ -254,13 +254,13 @@ def stage_values(result, stage):
 
 # --- latex ----------------------------------------------------------------------------------------
 def test_cli_errors(c, cli):
-    """Usage errors exit 1; a bad scene exits 2 naming the field, nothing on stdout."""
+    """Usage errors and a bad scene exit 2 naming the flag or the field, nothing on stdout."""
     good = run_cli(cli, ["--preset", "causal-5"], "")
-    for args, code, words in ((["--export", "matlab", "-"], 1, "unknown kind matlab"),
-                              (["--export", "latex", "--stage", "softmax", "-"], 1, "unknown stage softmax"),
-                              (["--export", "latex", "--digits", "16", "-"], 1, "--digits: expected 0 to 15"),
-                              (["--export", "latex", "--digits", "2x", "-"], 1, "--digits"),
-                              (["-", "--export"], 1, "needs a value")):
+    for args, code, words in ((["--export", "matlab", "-"], 2, "--export: unknown kind matlab"),
+                              (["--export", "latex", "--stage", "softmax", "-"], 2, "--stage: unknown stage softmax"),
+                              (["--export", "latex", "--digits", "16", "-"], 2, "--digits: expected 0 to 15"),
+                              (["--export", "latex", "--digits", "2x", "-"], 2, "--digits"),
+                              (["-", "--export"], 2, "--export: missing value")):
         p = subprocess.run([cli, *args], input=good.encode(), capture_output=True)
         c.check(f"cli {' '.join(args)}: exit {code}", p.returncode == code and words in p.stderr.decode()
                 and not p.stdout, f"exit {p.returncode}, {p.stderr.decode()!r}")

@@ -15,7 +15,8 @@ and off, custom masks (some with a fully masked row), n in 1..14 — and for eac
 --kv-cache: step t's weights and output against row t of NumPy's causal pass (1e-12), and bit for
   bit against row t of the CLI's own causal full pass; the multiply counts against their formulas.
 
-Also the flags' errors: --online 0 or > n → exit 2 naming --online; --online x → exit 1.
+Also the flags' errors: --online 0 or > n → exit 2 naming --online; --online x → exit 2 (a usage
+error, CLI11) naming --online.
 Run with Debian's /usr/bin/python3 (python3-numpy); without numpy it prints SKIP and exits 77.
 """
 import json
@@ -205,9 +206,9 @@ def check_errors(cli, case_dir, failures):
                    "V": [[1], [2], [3]]}, f)
     for args, want_code, want in ((["--online", "0", path], 2, "--online: block 0 must be between 1 and n = 3"),
                                   (["--online", "4", path], 2, "--online: block 4 must be between 1 and n = 3"),
-                                  (["--online", "x", path], 1, "--online needs a block size"),
-                                  (["--online"], 1, "--online needs a block size"),
-                                  (["--online", "2", "--kv-cache", path], 1, "give --online or --kv-cache")):
+                                  (["--online", "x", path], 2, "--online: needs a block size"),
+                                  (["--online"], 2, "--online: missing value"),
+                                  (["--online", "2", "--kv-cache", path], 2, "give --online or --kv-cache")):
         code, out, err = run(cli, args)
         if code != want_code or out or want not in err:
             failures.append(f"{args}: exit {code}, stdout {out[:80]!r}, stderr {err[:120]!r}; want {want_code}, {want}")

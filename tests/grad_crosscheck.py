@@ -19,25 +19,15 @@ Exit 0 on success, 1 on a mismatch, 77 (ctest SKIP) when torch is missing.
 import json
 import math
 import os
-import subprocess
 import sys
 
-SKIP = 77
-try:
-    import numpy as np
-    import torch
-except ImportError:
-    print("SKIP: torch/numpy not installed for " + sys.executable + " (scripts/setup installs python3-torch)")
-    sys.exit(SKIP)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import require, run_json  # noqa: E402
+
+np = require("numpy")
+torch = require("torch")
 
 RTOL = 1e-10
-
-
-def run_cli(cli, path):
-    proc = subprocess.run([cli, "--grad", path], capture_output=True, timeout=60)
-    if proc.returncode != 0:
-        raise RuntimeError(f"--grad {path}: exit {proc.returncode}: {proc.stderr.decode()[:300]}")
-    return json.loads(proc.stdout)
 
 
 def rope_rows(M, base, layout, offset, heads):
@@ -173,7 +163,7 @@ def main():
         path = os.path.join(case_dir, f"grad{index:02d}.json")
         with open(path, "w") as f:
             json.dump(s, f)
-        ours = run_cli(cli, path)
+        ours = run_json(cli, ["--grad", path])
         target = s.pop("target")
         loss, theirs = torch_grads(s, target)
         counts["h1" if s.get("heads", 1) == 1 else "h2"] += 1

@@ -27,23 +27,14 @@ import os
 import subprocess
 import sys
 
-SKIP = 77
-try:
-    import numpy as np
-    import torch
-except ImportError:
-    print("SKIP: torch/numpy not installed for " + sys.executable + " (scripts/setup installs python3-torch)")
-    sys.exit(SKIP)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import require, run_json  # noqa: E402
+
+np = require("numpy")
+torch = require("torch")
 
 RTOL = 1e-10
 LETTERS = [chr(ord("a") + i) for i in range(26)] + [" ", "."]
-
-
-def run_cli(cli, args):
-    proc = subprocess.run([cli] + args, capture_output=True, timeout=120)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)}: exit {proc.returncode}: {proc.stderr.decode()[:300]}")
-    return json.loads(proc.stdout)
 
 
 def random_model(rng, layers, heads):
@@ -136,8 +127,8 @@ def main():
             if layers * heads > 2:
                 ablated.add((layers - 1, heads - 1))
         flags = sum((["--ablate", f"{l}.{h}"] for l, h in sorted(ablated)), [])
-        ours_grad = run_cli(cli, ["--grad", path, "--text", text, "--compact"] + flags)
-        ours_eval = run_cli(cli, ["--eval", path, "--text", text, "--compact"] + flags)
+        ours_grad = run_json(cli, ["--grad", path, "--text", text, "--compact"] + flags, timeout=120)
+        ours_eval = run_json(cli, ["--eval", path, "--text", text, "--compact"] + flags, timeout=120)
         loss, logits, weights, grads = torch_pass(m, tokens, ablated)
         if index % 5 == 0:
             script = subprocess.run([cli, "--eval", path, "--text", text, "--export", "pytorch"] + flags,

@@ -18,26 +18,13 @@
 #include "core/heads.hpp"
 #include "core/model_scores.hpp"
 #include "core/model_train.hpp"
+#include "fnv_hash.hpp"
 #include "scene/model_json.hpp"
 
 using attn::Matrix;
 namespace model = attn::model;
 
 namespace {
-
-std::uint64_t fnv(const double* values, Eigen::Index count, std::uint64_t h) {
-  for (Eigen::Index k = 0; k < count; ++k) {
-    unsigned char bytes[8];
-    std::memcpy(bytes, &values[k], 8);
-    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
-  }
-  return h;
-}
-
-std::uint64_t fnv_model(const model::Model& m, std::uint64_t h) {
-  for (const Matrix* w : model::weights_of(m)) h = fnv(w->data(), w->size(), h);
-  return h;
-}
 
 model::Model small_model(int layers, int heads, int d_model, int vocab, int n_ctx, std::uint64_t seed) {
   model::Dims d;

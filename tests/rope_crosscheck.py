@@ -23,7 +23,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, allowed_of, divisor_of, projections, report, require, run  # noqa: E402,F401
+from cli_lib import SKIP, allowed_of, close, divisor_of, projections, report, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -72,18 +72,6 @@ def reference(s):
             e = np.exp(row - row[allowed[i]].max())
             weights[i] = e / e.sum()
     return dict(Q_rope=Qr, K_rope=Kr, scores=scores, weights=weights, output=weights @ V)
-
-
-def close(got, want):
-    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
-    if got.shape != want.shape:
-        return f"shape {got.shape}, numpy {want.shape}"
-    scale = max(float(np.abs(want).max()) if want.size else 0.0, 1e-300)
-    diff = np.abs(got - want)
-    if (diff > REL * scale).any():
-        i = tuple(int(k) for k in np.argwhere(diff > REL * scale)[0])
-        return f"at {i} cli {got[i]!r}, numpy {want[i]!r} (max |diff| {diff.max():.3g}, scale {scale:.3g})"
-    return None
 
 
 def run_compact(cli, args):

@@ -5,7 +5,8 @@ usage: train_cli_test.py CLI
 
 - Bad --grad input (no target, wrong target shape or entries, a broken scene) and bad --train options
   (unknown task, steps/seed/lr/heads/optimizer out of range): exit 2, nothing on stdout, stderr
-  names the field. A flag without its value or a FILE with --train: usage error, exit 1.
+  names the field. A flag without its value or a FILE with --train: usage error, exit 2 naming the
+  flag (the CLI's options are CLI11's, as the desktop app's).
 - Two runs of --train with the same seed print the same bytes; another seed prints another curve.
 - Each task (seed 1, default settings) reaches >= 95 % accuracy on fresh sequences after 3000 steps;
   the loss falls; the printed scene is version 2 and the CLI computes it (exit 0); the native wall
@@ -64,7 +65,8 @@ BAD_TRAIN = [
     (TRAIN + ["--heads", "0"], "heads: must be 1, 2, 4 or 8"),
     (TRAIN + ["--optimizer", "rmsprop"], "optimizer: must be adam or sgd"),
 ]
-USAGE = [TRAIN + ["scene.json"], ["--train"], TRAIN + ["--lr"], ["--steps", "5"]]
+USAGE = [(TRAIN + ["scene.json"], "--train takes no FILE"), (["--train"], "--train: missing value"),
+         (TRAIN + ["--lr"], "--lr: missing value"), (["--steps", "5"], "--steps, --seed, --lr, --heads, --optimizer go with --train")]
 
 
 def main():
@@ -89,10 +91,11 @@ def main():
         err = p.stderr.decode()
         if p.returncode != 2 or p.stdout or not err.startswith("attention-lab-cli: " + expected):
             fail(f"{' '.join(args)}: exit {p.returncode}, stderr {err.strip()!r}, expected {expected!r}")
-    for args in USAGE:
+    for args, expected in USAGE:
         p = run(cli, args)
-        if p.returncode != 1 or p.stdout:
-            fail(f"{' '.join(args)}: exit {p.returncode}, expected the usage error 1")
+        err = p.stderr.decode()
+        if p.returncode != 2 or p.stdout or not err.startswith("attention-lab-cli: " + expected):
+            fail(f"{' '.join(args)}: exit {p.returncode}, stderr {err.strip()!r}, expected the usage error 2: {expected!r}")
 
     # A good --grad: the keys, finite numbers, the same bytes twice.
     good = grad_input(version=2, Wo=[[1, 2]], target=[[1, 0], [0, 1]])

@@ -40,7 +40,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, projections, report, require, run  # noqa: E402,F401
+from cli_lib import SKIP, close, projections, report, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -108,24 +108,6 @@ def reference(s):
     output = concat @ np.array(s["Wo"], dtype=np.float64) if "Wo" in s else concat
     return dict(heads=heads, concat=concat, weights=sum(h["weights"] for h in heads) / H, output=output,
                 allowed=allowed.astype(int), masked_rows=[i for i in range(n) if not allowed[i].any()])
-
-
-def close(got, want):
-    """None, or what differs (NaN marks a masked cell: null in the CLI's "scaled")."""
-    got = np.array([[np.nan if v is None else v for v in row] for row in got], dtype=np.float64) \
-        if isinstance(got, list) and got and isinstance(got[0], list) else np.asarray(got, dtype=np.float64)
-    want = np.asarray(want, dtype=np.float64)
-    if got.shape != want.shape:
-        return f"shape {got.shape}, numpy {want.shape}"
-    if not np.array_equal(np.isnan(got), np.isnan(want)):
-        return "masked cells differ"
-    g, w = np.nan_to_num(got), np.nan_to_num(want)
-    scale = max(float(np.abs(w).max()) if w.size else 0.0, 1e-300)
-    diff = np.abs(g - w)
-    if (diff > REL * scale).any():
-        i = tuple(int(k) for k in np.argwhere(diff > REL * scale)[0])
-        return f"at {i} cli {g[i]!r}, numpy {w[i]!r} (max |diff| {diff.max():.3g}, scale {scale:.3g})"
-    return None
 
 
 # ---- random scenes -----------------------------------------------------------------------------

@@ -305,3 +305,21 @@ TEST_CASE("grid captions: true for each scale mode and mask (table-driven)") {
     }
   }
 }
+
+TEST_CASE("walk: the mask step with ALiBi shows QKᵀ / s + B, and names a window with its sinks") {
+  scene::Scene s = must_preset("causal-5");
+  s.alibi = true;  // one head: m = 2^(−8·1/1) = 1/256 (Press et al. 2022), B(2, j) = −(2 − j)/256
+  // Row 'sat': scaled 0.7071, 1.4142, 0.7071 plus −2/256, −1/256, 0 → 0.6993, 1.4103, 0.7071.
+  CHECK(live(Stage::Mask, s, 2) == "Row 'sat': 'on' and 'mats' hidden → 0.7, 1.41, 0.71, −∞, −∞.");
+  const std::string body = ui::walk::step_text(Stage::Mask, s).body;
+  CHECK(body.find("QKᵀ / s + B") != std::string::npos);
+
+  scene::Scene w = must_preset("causal-5");
+  w.window = 2;
+  w.sinks = 1;
+  const std::string wbody = ui::walk::step_text(Stage::Mask, w).body;
+  CHECK(wbody.find("w = 2") != std::string::npos);
+  CHECK(wbody.find("first 1 token") != std::string::npos);
+  // Row 'on' (3) sees the sink 'the' (0) and 'sat', 'on' (window 2); 'cat' (1) is hidden by the window.
+  CHECK(live(Stage::Mask, w, 3).rfind("Row 'on': 'cat' and 'mats' hidden", 0) == 0);
+}

@@ -60,7 +60,7 @@ Json flash(const ui::FlashStepper& f) {
 }
 
 // Decode (null until the mode has been shown): {"t","cache_len","weights","output","mults_with_cache",
-// "mults_without_cache"}.
+// "mults_without_cache","policy","window","sinks","kept","evicted"}.
 Json decode(const ui::DecodeStepper& d) {
   if (!d.trace || d.trace->steps.empty()) return nullptr;
   const attn::DecodeStep& step = d.trace->steps[std::size_t(d.t)];
@@ -69,7 +69,16 @@ Json decode(const ui::DecodeStepper& d) {
           {"weights", numbers(step.weights)},
           {"output", numbers(step.output)},
           {"mults_with_cache", d.mults_with},
-          {"mults_without_cache", d.mults_without}};
+          {"mults_without_cache", d.mults_without},
+          // The cache policy (issue 25): "all", "last" (the last w) or "sinks" (s sinks + the last w),
+          // the positions held after step t and the one evicted in it.
+          {"policy", d.policy.kind == attn::CacheKind::KeepAll ? "all"
+                     : d.policy.kind == attn::CacheKind::LastW ? "last"
+                                                               : "sinks"},
+          {"window", d.policy.window},
+          {"sinks", d.policy.sinks},
+          {"kept", step.kept},
+          {"evicted", step.evicted}};
 }
 
 // The keyboard (ui/frame/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "cli/cli_options.hpp"
 #include "core/model.hpp"
 #include "core/model_train.hpp"
 #include "scene/model_export.hpp"
@@ -19,7 +19,7 @@ namespace cli {
 namespace {
 
 constexpr int kExitBadInput = 2;
-constexpr int kExitUsage = 1;
+constexpr int kExitUsage = 2;  // as the desktop app (CLI11)
 constexpr std::size_t kMaxTextBytes = 4096;
 
 int usage(const std::string& message) {
@@ -36,21 +36,6 @@ int print(const std::string& out) {
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fputc('\n', stdout);
   return std::fflush(stdout) == 0 ? 0 : 1;
-}
-
-// A whole number lo … hi written with digits only.
-bool parse_whole(const std::string& text, unsigned long long lo, unsigned long long hi,
-                 unsigned long long* out) {
-  if (text.empty() || text.size() > 20) return false;
-  unsigned long long value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return false;
-    const unsigned long long digit = static_cast<unsigned long long>(c - '0');
-    if (value > (~0ull - digit) / 10) return false;
-    value = value * 10 + digit;
-  }
-  *out = value;
-  return value >= lo && value <= hi;
 }
 
 bool parse_number(const std::string& text, double* out) {
@@ -83,16 +68,7 @@ bool read_file(const std::string& path, std::string* text, std::string* error) {
   return ok;
 }
 
-struct Options {
-  int indent = 2;
-  std::string train_task, eval_path, grad_path, text, export_kind;
-  bool have_text = false;
-  std::vector<std::string> ablate;
-  // --train's values, checked after the loop so that each message can name its field.
-  std::string steps, seed, layers, heads, d_model, n_ctx, batch, lr, optimizer, weight_decay;
-};
-
-int run_train(const Options& o) {
+int run_train(const ModelOptions& o) {
   if (!o.eval_path.empty() || !o.grad_path.empty() || o.have_text || !o.ablate.empty() ||
       !o.export_kind.empty())
     return usage("--train takes no --eval, --grad, --text, --ablate or --export");
@@ -144,7 +120,7 @@ int run_train(const Options& o) {
 }
 
 // --eval and --grad: the model, the text's tokens, the ablation.
-int run_model(const Options& o) {
+int run_model(const ModelOptions& o) {
   const bool eval = !o.eval_path.empty();
   if (eval && !o.grad_path.empty()) return usage("give --eval or --grad, not both");
   if (!o.have_text) return usage(std::string(eval ? "--eval" : "--grad") + " MODEL needs --text T");
@@ -179,55 +155,7 @@ int run_model(const Options& o) {
 
 }  // namespace
 
-bool is_circuits_command(int argc, char** argv) {
-  bool circuits = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    if (a == "-h" || a == "--help") return false;  // main's --help
-    if (a == "--eval" || a == "--text" || a == "--ablate" || a == "--layers" || a == "--d-model" ||
-        a == "--n-ctx" || a == "--batch" || a == "--weight-decay")
-      circuits = true;
-    if (a == "--train" && i + 1 < argc && attn::model::parse_task(argv[i + 1])) circuits = true;
-  }
-  return circuits;
-}
-
-int circuits_main(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    if (a == "--compact") {
-      o.indent = -1;
-      continue;
-    }
-    std::string* slot = a == "--train"          ? &o.train_task
-                        : a == "--eval"         ? &o.eval_path
-                        : a == "--grad"         ? &o.grad_path
-                        : a == "--text"         ? &o.text
-                        : a == "--export"       ? &o.export_kind
-                        : a == "--steps"        ? &o.steps
-                        : a == "--seed"         ? &o.seed
-                        : a == "--layers"       ? &o.layers
-                        : a == "--heads"        ? &o.heads
-                        : a == "--d-model"      ? &o.d_model
-                        : a == "--n-ctx"        ? &o.n_ctx
-                        : a == "--batch"        ? &o.batch
-                        : a == "--lr"           ? &o.lr
-                        : a == "--optimizer"    ? &o.optimizer
-                        : a == "--weight-decay" ? &o.weight_decay
-                                                : nullptr;
-    if (!slot && a != "--ablate")
-      return usage(std::string(a.size() > 1 && a[0] == '-' ? "unknown option " : "unexpected argument ") +
-                   argv[i] + " with the model's commands");
-    if (i + 1 >= argc) return usage(std::string(argv[i]) + " needs a value");
-    const std::string value = argv[++i];
-    if (a == "--ablate") {
-      o.ablate.push_back(value);
-    } else {
-      *slot = value;
-      if (a == "--text") o.have_text = true;
-    }
-  }
+int circuits_main(const ModelOptions& o) {
   if (!o.train_task.empty()) return run_train(o);
   if (!o.steps.empty() || !o.seed.empty() || !o.layers.empty() || !o.heads.empty() || !o.d_model.empty() ||
       !o.n_ctx.empty() || !o.batch.empty() || !o.lr.empty() || !o.optimizer.empty() ||
@@ -238,29 +166,6 @@ int circuits_main(int argc, char** argv) {
   if (o.eval_path.empty() && o.grad_path.empty())
     return usage("--text and --ablate go with --eval MODEL or --grad MODEL");
   return run_model(o);
-}
-
-const char* circuits_help() {
-  return "  --train induction|mixed --steps N --seed S [--layers L] [--heads H] [--d-model D]\n"
-         "                    [--n-ctx N] [--batch B] [--lr X] [--optimizer adamw|adam] [--weight-decay W]\n"
-         "                    train an attention-only transformer (embeddings, L = 1-3 layers of H = 1-4\n"
-         "                    heads, unembedding; defaults 2 x 2, d_model 32, n_ctx 32, batch 16, AdamW\n"
-         "                    lr 0.01, weight decay 0.01) on repeated random sequences (induction) or\n"
-         "                    repeats at random places (mixed); prints {\"config\",\"loss\",\"in_context\",\n"
-         "                    \"first_copy_loss\",\"second_copy_loss\",\"heads\": [{\"layer\",\"head\",\n"
-         "                    "
-         "\"prefix_matching\",\"previous_token\"}],\"composition\",\"composition_per_step\",\n"
-         "                    \"formed_at\",\"model\"}, every measure per step\n"
-         "  --eval MODEL --text T [--ablate L.H ...]\n"
-         "                    run a model (JSON: vocab, n_ctx, d_model, W_E, W_pos, layers, W_U) on the\n"
-         "                    text: {\"tokens\",\"logits\",\"loss\",\"weights\" (per layer, per head),\n"
-         "                    \"per_token_loss\",\"predicted\",\"p_predicted\",\"ablated\"}; --ablate 1.0\n"
-         "                    switches off head 0 of layer 1 (its output zeroed); with --export pytorch,\n"
-         "                    a PyTorch script that rebuilds the model (TransformerLens's names) and\n"
-         "                    prints the same {\"tokens\",\"logits\",\"loss\"}\n"
-         "  --grad MODEL --text T [--ablate L.H ...]\n"
-         "                    the gradient of the text's mean next-token loss for every weight, under\n"
-         "                    the weight's own name: {\"loss\",\"W_E\",\"W_pos\",\"layers\",\"W_U\"}\n";
 }
 
 }  // namespace cli

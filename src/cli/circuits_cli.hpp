@@ -8,19 +8,25 @@
 //   --grad MODEL.json --text T [--ablate L.H …]   ∂(mean next-token loss)/∂(every weight)
 //   (--compact anywhere: one-line JSON)
 //
-// Exit status as the rest of the CLI: 0 ok, 2 bad input (the field named on stderr, nothing on
-// stdout), 1 usage error.
+// Exit status as the rest of the CLI: 0 ok, 2 bad input or a usage error (the reason on stderr,
+// nothing on stdout).
 #pragma once
+
+#include <string>
+#include <vector>
 
 namespace cli {
 
-// Whether the arguments ask for the model's commands (--eval, --text, --ablate, --layers, --d-model,
-// --n-ctx, --batch, --weight-decay, or --train induction / mixed) and not for --help.
-bool is_circuits_command(int argc, char** argv);
+// The model's commands' values as written (cli_options.cpp parses them); run_* checks each and
+// names its field.
+struct ModelOptions {
+  int indent = 2;
+  std::string train_task, eval_path, grad_path, text, export_kind;
+  bool have_text = false;
+  std::vector<std::string> ablate;
+  std::string steps, seed, layers, heads, d_model, n_ctx, batch, lr, optimizer, weight_decay;
+};
 
-int circuits_main(int argc, char** argv);
-
-// The lines of --help about these commands.
-const char* circuits_help();
+int circuits_main(const ModelOptions& options);
 
 }  // namespace cli

@@ -153,7 +153,7 @@ struct Heat {
 };
 
 // What the app's heatmaps do: weights in viridis over [0, 1]; signed stages diverging and
-// symmetric around 0 over the visible (allowed) cells (heatmap_panel.cpp's heatmap_data).
+// symmetric around 0 over the visible (allowed) cells (ui/panels/heatmap_image.cpp).
 Heat heat_of(const attn::Result& r, ExportStage stage) {
   Heat h;
   h.values = &stage_matrix(r, stage);
@@ -183,24 +183,42 @@ int cell_decimals(const attn::Matrix& m, double cell, double char_w, int digits)
   return -1;
 }
 
-}  // namespace
+// The figure's geometry (user units = CSS pixels):
+//
+//   kPad ┌ title, subtitle (title_h) ──────────────────────────┐
+//        │            column labels (col_label_h, upright or slanted)
+//        │ row labels ┌ grid_x, grid_y ── grid_w ┐
+//        │ (row_label_w) cells (cell each)        │ grid_h
+//        │            └──────────────────────────┘
+//        │            colour bar (bar_w × bar_h at bar_y) · masked swatch
+//        └─────────────────────────────────────────── width × height
+constexpr double kPad = 16, kFont = 12, kSmall = 10, kCharW = 0.62 * kFont, kMaxLabelChars = 14;
+constexpr double kSlant = 55.0;  // degrees: long key labels are drawn rising to the right
+constexpr double kPi = 3.14159265358979323846;
 
-std::string export_svg(const Scene& s, ExportStage stage, int digits) {
-  digits = std::clamp(digits, 0, kMaxExportDigits);
-  const attn::Result r = figure_stages(s);
-  const Heat heat = heat_of(r, stage);
-  const attn::Matrix& m = *heat.values;
-  const Eigen::Index rows = m.rows(), cols = m.cols();
-  const bool as_image = std::max(rows, cols) > kMaxVectorCells;
-  const std::vector<std::string> col_labels = column_labels(s, stage, cols);
+struct Figure {
+  Eigen::Index rows = 0, cols = 0;
+  bool as_image = false;  // one embedded PNG instead of a <rect> per cell
+  double cell = 0, grid_w = 0, grid_h = 0, grid_x = 0, grid_y = 0;
+  Eigen::Index row_step = 1, col_step = 1;  // every k-th label when cells are smaller than the text
+  bool col_upright = true;
+  double bar_w = 0, bar_h = 10, bar_y = 0;
+  bool any_masked = false;
+  std::string title, subtitle;
+  double width = 0, height = 0;
+};
 
-  // --- geometry (user units = CSS pixels) ---
-  constexpr double kPad = 16, kFont = 12, kSmall = 10, kCharW = 0.62 * kFont, kMaxLabelChars = 14;
-  const double cell = std::min(56.0, 480.0 / double(std::max(rows, cols)));
-  const double grid_w = cell * double(cols), grid_h = cell * double(rows);
-  // Show every k-th label when cells are smaller than the text.
-  const Eigen::Index row_step = std::max<Eigen::Index>(1, Eigen::Index(std::ceil(13.0 / cell)));
-  Eigen::Index col_step = row_step;
+Figure figure_layout(const Scene& s, ExportStage stage, const Heat& heat,
+                     const std::vector<std::string>& col_labels) {
+  Figure f;
+  f.rows = heat.values->rows();
+  f.cols = heat.values->cols();
+  f.as_image = std::max(f.rows, f.cols) > kMaxVectorCells;
+  f.cell = std::min(56.0, 480.0 / double(std::max(f.rows, f.cols)));
+  f.grid_w = f.cell * double(f.cols);
+  f.grid_h = f.cell * double(f.rows);
+  f.row_step = std::max<Eigen::Index>(1, Eigen::Index(std::ceil(13.0 / f.cell)));
+  f.col_step = f.row_step;
   auto longest = [&](const std::vector<std::string>& labels) {
     int chars = 1;
     for (const std::string& label : labels)
@@ -209,41 +227,42 @@ std::string export_svg(const Scene& s, ExportStage stage, int digits) {
   };
   const double row_label_w = longest(s.tokens) * kCharW + 8;
   const int col_chars = longest(col_labels);
-  const bool col_upright = col_chars * kCharW + 4 <= cell * double(col_step);
+  f.col_upright = col_chars * kCharW + 4 <= f.cell * double(f.col_step);
   // Slanted labels need about a line height / sin(slant) between neighbours.
-  if (!col_upright) col_step = std::max<Eigen::Index>(1, Eigen::Index(std::ceil(17.0 / cell)));
-  constexpr double kSlant = 55.0,
-                   kPi = 3.14159265358979323846;  // degrees: long key labels are drawn rising to the right
+  if (!f.col_upright) f.col_step = std::max<Eigen::Index>(1, Eigen::Index(std::ceil(17.0 / f.cell)));
   const double col_label_h =
-      col_upright ? kFont + 6 : col_chars * kCharW * std::sin(kSlant * kPi / 180.0) + kFont + 4;
+      f.col_upright ? kFont + 6 : col_chars * kCharW * std::sin(kSlant * kPi / 180.0) + kFont + 4;
   const double title_h = 2 * kFont + 14;
-  const double grid_x = kPad + row_label_w;
-  const double grid_y = kPad + title_h + col_label_h;
-  const double bar_w = std::max(grid_w, 160.0), bar_h = 10;
-  const double bar_y = grid_y + grid_h + 14;
-  bool any_masked = false;
-  for (Eigen::Index i = 0; i < rows && heat.allowed; ++i)
-    for (Eigen::Index j = 0; j < cols; ++j) any_masked = any_masked || heat.masked(i, j);
-  const double swatch_w = any_masked ? 130 : 0;
-  const std::string title = stage_formula(s, stage);
-  const std::string subtitle =
-      std::to_string(rows) + " × " + std::to_string(cols) +
+  f.grid_x = kPad + row_label_w;
+  f.grid_y = kPad + title_h + col_label_h;
+  f.bar_w = std::max(f.grid_w, 160.0);
+  f.bar_y = f.grid_y + f.grid_h + 14;
+  for (Eigen::Index i = 0; i < f.rows && heat.allowed; ++i)
+    for (Eigen::Index j = 0; j < f.cols; ++j) f.any_masked = f.any_masked || heat.masked(i, j);
+  const double swatch_w = f.any_masked ? 130 : 0;
+  f.title = stage_formula(s, stage);
+  f.subtitle =
+      std::to_string(f.rows) + " × " + std::to_string(f.cols) +
       (square_stage(stage) ? " · rows: queries · columns: keys" : " · rows: tokens · columns: dimensions") +
       (stage == ExportStage::Weights || stage == ExportStage::Scaled ? " · " + scale_words(s) : "");
-  const double width = std::max({grid_x + std::max(bar_w, grid_w) + swatch_w + kPad,
-                                 kPad + utf8_length(title) * 0.62 * 14 + kPad,
-                                 kPad + utf8_length(subtitle) * 0.62 * kSmall + kPad});
-  const double height = bar_y + bar_h + kSmall + 8 + kPad;
+  f.width = std::max({f.grid_x + std::max(f.bar_w, f.grid_w) + swatch_w + kPad,
+                      kPad + utf8_length(f.title) * 0.62 * 14 + kPad,
+                      kPad + utf8_length(f.subtitle) * 0.62 * kSmall + kPad});
+  f.height = f.bar_y + f.bar_h + kSmall + 8 + kPad;
+  return f;
+}
 
+// The XML declaration, <svg>, the hatch pattern, the white page, title and subtitle.
+std::string svg_head(const Figure& f, ExportStage stage) {
   std::string svg;
   svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   // (An XML comment may not contain "--", so no command-line flags here.)
-  svg += "<!-- Attention Lab: " + xml_text(title) + ", stage " + export_stage_name(stage) + " -->\n";
+  svg += "<!-- Attention Lab: " + xml_text(f.title) + ", stage " + export_stage_name(stage) + " -->\n";
   svg +=
       "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
       "version=\"1.1\" width=\"" +
-      svg_number(width) + "\" height=\"" + svg_number(height) + "\" viewBox=\"0 0 " + svg_number(width) +
-      " " + svg_number(height) +
+      svg_number(f.width) + "\" height=\"" + svg_number(f.height) + "\" viewBox=\"0 0 " +
+      svg_number(f.width) + " " + svg_number(f.height) +
       "\" font-family=\"Inter, 'DejaVu Sans', Helvetica, Arial, sans-serif\" font-size=\"" +
       svg_number(kFont) + "\">\n";
   svg +=
@@ -253,115 +272,136 @@ std::string export_svg(const Scene& s, ExportStage stage, int digits) {
       "\"/></pattern>\n</defs>\n";
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n";
   svg += "<text x=\"" + svg_number(kPad) + "\" y=\"" + svg_number(kPad + 14) + "\" font-size=\"14\" fill=\"" +
-         kInk + "\" font-weight=\"bold\">" + xml_text(title) + "</text>\n";
+         kInk + "\" font-weight=\"bold\">" + xml_text(f.title) + "</text>\n";
   svg += "<text x=\"" + svg_number(kPad) + "\" y=\"" + svg_number(kPad + 14 + kSmall + 8) +
-         "\" font-size=\"" + svg_number(kSmall) + "\" fill=\"" + kInkDim + "\">" + xml_text(subtitle) +
+         "\" font-size=\"" + svg_number(kSmall) + "\" fill=\"" + kInkDim + "\">" + xml_text(f.subtitle) +
          "</text>\n";
+  return svg;
+}
 
-  // --- labels: queries (tokens) on the left, keys or dimensions on top ---
-  svg += "<g fill=\"" + std::string(kInk) + "\">\n";
-  for (Eigen::Index i = 0; i < rows; i += row_step) {
-    svg += "<text class=\"row-label\" x=\"" + svg_number(grid_x - 6) + "\" y=\"" +
-           svg_number(grid_y + (double(i) + 0.5) * cell) +
+// Labels: queries (tokens) on the left, keys or dimensions on top.
+std::string svg_labels(const Scene& s, const Figure& f, const std::vector<std::string>& col_labels) {
+  std::string svg = "<g fill=\"" + std::string(kInk) + "\">\n";
+  for (Eigen::Index i = 0; i < f.rows; i += f.row_step) {
+    svg += "<text class=\"row-label\" x=\"" + svg_number(f.grid_x - 6) + "\" y=\"" +
+           svg_number(f.grid_y + (double(i) + 0.5) * f.cell) +
            "\" text-anchor=\"end\" dominant-baseline=\"central\">" +
            xml_text(clip_label(s.tokens[std::size_t(i)], int(kMaxLabelChars))) + "</text>\n";
   }
-  for (Eigen::Index j = 0; j < cols; j += col_step) {
-    const double x = grid_x + (double(j) + 0.5) * cell, y = grid_y - 6;
+  for (Eigen::Index j = 0; j < f.cols; j += f.col_step) {
+    const double x = f.grid_x + (double(j) + 0.5) * f.cell, y = f.grid_y - 6;
     const std::string label = xml_text(clip_label(col_labels[std::size_t(j)], int(kMaxLabelChars)));
-    if (col_upright)
+    if (f.col_upright)
       svg += "<text class=\"col-label\" x=\"" + svg_number(x) + "\" y=\"" + svg_number(y) +
              "\" text-anchor=\"middle\">" + label + "</text>\n";
     else
       svg += "<text class=\"col-label\" transform=\"translate(" + svg_number(x) + "," + svg_number(y) +
              ") rotate(-" + svg_number(kSlant) + ")\">" + label + "</text>\n";
   }
-  svg += "</g>\n";
+  return svg + "</g>\n";
+}
 
-  // --- cells ---
-  if (!as_image) {
-    const int decimals = cell_decimals(m, cell, 0.62 * 11, digits);
-    const double gap = cell >= 8 ? 1 : 0;
-    svg += "<g class=\"cells\">\n";
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      for (Eigen::Index j = 0; j < cols; ++j) {
-        const double x = grid_x + double(j) * cell, y = grid_y + double(i) * cell;
-        const bool hidden = heat.masked(i, j);
-        const std::uint8_t* c = heat.color(i, j);
-        const std::string where =
-            square_stage(stage)
-                ? one_line(s.tokens[std::size_t(i)]) + " → " + one_line(s.tokens[std::size_t(j)])
-                : one_line(s.tokens[std::size_t(i)]) + ", " + std::to_string(j + 1);
-        svg += "<rect class=\"" + std::string(hidden ? "cell masked" : "cell") + "\" data-row=\"" +
-               std::to_string(i) + "\" data-col=\"" + std::to_string(j) + "\" x=\"" +
-               svg_number(x + gap / 2) + "\" y=\"" + svg_number(y + gap / 2) + "\" width=\"" +
-               svg_number(cell - gap) + "\" height=\"" + svg_number(cell - gap) + "\" fill=\"" +
-               (hidden ? std::string("url(#hatch)") : hex_color(c)) + "\"><title>" + xml_text(where) + ": " +
-               (hidden ? std::string(stage == ExportStage::Weights ? "masked (0)" : "masked (−∞)")
-                       : fixed(m(i, j), 6, "−")) +
-               "</title></rect>\n";
-        if (!hidden && decimals >= 0)
-          svg += "<text x=\"" + svg_number(x + cell / 2) + "\" y=\"" + svg_number(y + cell / 2) +
-                 "\" font-size=\"11\" text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"" +
-                 text_on(c) + "\">" + fixed(m(i, j), decimals, "−") + "</text>\n";
-      }
+// A <rect> per cell with its value as a <title> tooltip, and the number in it when it fits.
+std::string svg_cells(const Scene& s, ExportStage stage, const Heat& heat, const Figure& f, int digits) {
+  const attn::Matrix& m = *heat.values;
+  const int decimals = cell_decimals(m, f.cell, 0.62 * 11, digits);
+  const double gap = f.cell >= 8 ? 1 : 0, cell = f.cell;
+  std::string svg = "<g class=\"cells\">\n";
+  for (Eigen::Index i = 0; i < f.rows; ++i) {
+    for (Eigen::Index j = 0; j < f.cols; ++j) {
+      const double x = f.grid_x + double(j) * cell, y = f.grid_y + double(i) * cell;
+      const bool hidden = heat.masked(i, j);
+      const std::uint8_t* c = heat.color(i, j);
+      const std::string where =
+          square_stage(stage)
+              ? one_line(s.tokens[std::size_t(i)]) + " → " + one_line(s.tokens[std::size_t(j)])
+              : one_line(s.tokens[std::size_t(i)]) + ", " + std::to_string(j + 1);
+      svg += "<rect class=\"" + std::string(hidden ? "cell masked" : "cell") + "\" data-row=\"" +
+             std::to_string(i) + "\" data-col=\"" + std::to_string(j) + "\" x=\"" + svg_number(x + gap / 2) +
+             "\" y=\"" + svg_number(y + gap / 2) + "\" width=\"" + svg_number(cell - gap) + "\" height=\"" +
+             svg_number(cell - gap) + "\" fill=\"" + (hidden ? std::string("url(#hatch)") : hex_color(c)) +
+             "\"><title>" + xml_text(where) + ": " +
+             (hidden ? std::string(stage == ExportStage::Weights ? "masked (0)" : "masked (−∞)")
+                     : fixed(m(i, j), 6, "−")) +
+             "</title></rect>\n";
+      if (!hidden && decimals >= 0)
+        svg += "<text x=\"" + svg_number(x + cell / 2) + "\" y=\"" + svg_number(y + cell / 2) +
+               "\" font-size=\"11\" text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"" +
+               text_on(c) + "\">" + fixed(m(i, j), decimals, "−") + "</text>\n";
     }
-    svg += "</g>\n";
-  } else {
-    // One pixel per cell, scaled up without smoothing; masked cells in the hatch colour (flat).
-    std::vector<unsigned char> pixels(std::size_t(rows * cols) * 3);
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      for (Eigen::Index j = 0; j < cols; ++j) {
-        unsigned char* p = &pixels[std::size_t(i * cols + j) * 3];
-        const std::uint8_t* c = heat.masked(i, j) ? kHatchFlat : heat.color(i, j);
-        std::copy(c, c + 3, p);
-      }
-    }
-    std::vector<unsigned char> png;
-    stbi_write_png_to_func(append_bytes, &png, int(cols), int(rows), 3, pixels.data(), int(cols) * 3);
-    svg += "<image class=\"cells-image\" x=\"" + svg_number(grid_x) + "\" y=\"" + svg_number(grid_y) +
-           "\" width=\"" + svg_number(grid_w) + "\" height=\"" + svg_number(grid_h) +
-           "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" "
-           "style=\"image-rendering:pixelated\" "
-           "xlink:href=\"data:image/png;base64," +
-           base64(png) + "\"/>\n";
   }
+  return svg + "</g>\n";
+}
 
-  // --- colour bar: 64 steps through the same table, lo / middle / hi below ---
-  svg += "<g class=\"colorbar\" shape-rendering=\"crispEdges\">\n";
+// One pixel per cell, scaled up without smoothing; masked cells in the hatch colour (flat).
+std::string svg_cells_image(const Heat& heat, const Figure& f) {
+  const Eigen::Index rows = f.rows, cols = f.cols;
+  std::vector<unsigned char> pixels(std::size_t(rows * cols) * 3);
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    for (Eigen::Index j = 0; j < cols; ++j) {
+      unsigned char* p = &pixels[std::size_t(i * cols + j) * 3];
+      const std::uint8_t* c = heat.masked(i, j) ? kHatchFlat : heat.color(i, j);
+      std::copy(c, c + 3, p);
+    }
+  }
+  std::vector<unsigned char> png;
+  stbi_write_png_to_func(append_bytes, &png, int(cols), int(rows), 3, pixels.data(), int(cols) * 3);
+  return "<image class=\"cells-image\" x=\"" + svg_number(f.grid_x) + "\" y=\"" + svg_number(f.grid_y) +
+         "\" width=\"" + svg_number(f.grid_w) + "\" height=\"" + svg_number(f.grid_h) +
+         "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" "
+         "style=\"image-rendering:pixelated\" "
+         "xlink:href=\"data:image/png;base64," +
+         base64(png) + "\"/>\n";
+}
+
+// The colour bar: 64 steps through the same table, lo / middle / hi below; the masked swatch.
+std::string svg_colorbar(ExportStage stage, const Heat& heat, const Figure& f) {
+  std::string svg = "<g class=\"colorbar\" shape-rendering=\"crispEdges\">\n";
   for (int k = 0; k < 64; ++k) {
     const float v = heat.lo + (heat.hi - heat.lo) * float(k) / 63.0f;
     const std::uint8_t* c =
         colormap_entry(heat.colormap, (v - heat.lo) / std::max(heat.hi - heat.lo, 1e-12f));
-    svg += "<rect x=\"" + svg_number(grid_x + bar_w * k / 64.0) + "\" y=\"" + svg_number(bar_y) +
-           "\" width=\"" + svg_number(bar_w / 64.0 + 0.3) + "\" height=\"" + svg_number(bar_h) +
+    svg += "<rect x=\"" + svg_number(f.grid_x + f.bar_w * k / 64.0) + "\" y=\"" + svg_number(f.bar_y) +
+           "\" width=\"" + svg_number(f.bar_w / 64.0 + 0.3) + "\" height=\"" + svg_number(f.bar_h) +
            "\" fill=\"" + hex_color(c) + "\"/>\n";
   }
   const bool weights = stage == ExportStage::Weights;
   const std::string lo = weights ? "0" : fixed(heat.lo, 2, "−"), hi = weights ? "1" : fixed(heat.hi, 2, "−");
   const std::string mid = weights ? "0.5" : "0";
-  const double label_y = bar_y + bar_h + kSmall + 2;
+  const double label_y = f.bar_y + f.bar_h + kSmall + 2;
   svg += "<g font-size=\"" + svg_number(kSmall) + "\" fill=\"" + kInkDim + "\">";
-  svg += "<text x=\"" + svg_number(grid_x) + "\" y=\"" + svg_number(label_y) + "\">" + lo + "</text>";
-  svg += "<text x=\"" + svg_number(grid_x + bar_w / 2) + "\" y=\"" + svg_number(label_y) +
+  svg += "<text x=\"" + svg_number(f.grid_x) + "\" y=\"" + svg_number(label_y) + "\">" + lo + "</text>";
+  svg += "<text x=\"" + svg_number(f.grid_x + f.bar_w / 2) + "\" y=\"" + svg_number(label_y) +
          "\" text-anchor=\"middle\">" + mid + "</text>";
-  svg += "<text x=\"" + svg_number(grid_x + bar_w) + "\" y=\"" + svg_number(label_y) +
+  svg += "<text x=\"" + svg_number(f.grid_x + f.bar_w) + "\" y=\"" + svg_number(label_y) +
          "\" text-anchor=\"end\">" + hi + "</text></g>\n";
-  if (any_masked) {
-    const double sx = grid_x + bar_w + 14;
+  if (f.any_masked) {
+    const double sx = f.grid_x + f.bar_w + 14;
     // The embedded image cannot hatch a pixel: its masked cells are the stripes' colour, flat.
-    svg += "<rect x=\"" + svg_number(sx) + "\" y=\"" + svg_number(bar_y - 2) +
+    svg += "<rect x=\"" + svg_number(sx) + "\" y=\"" + svg_number(f.bar_y - 2) +
            "\" width=\"14\" height=\"14\" fill=\"" +
-           (as_image ? hex_color(kHatchFlat) : std::string("url(#hatch)")) + "\"/>";
-    svg += "<text x=\"" + svg_number(sx + 19) + "\" y=\"" + svg_number(bar_y + 9) + "\" font-size=\"" +
+           (f.as_image ? hex_color(kHatchFlat) : std::string("url(#hatch)")) + "\"/>";
+    svg += "<text x=\"" + svg_number(sx + 19) + "\" y=\"" + svg_number(f.bar_y + 9) + "\" font-size=\"" +
            svg_number(kSmall) + "\" fill=\"" + kInkDim + "\">" +
            (weights                        ? "masked: 0"
             : stage == ExportStage::Scores ? "masked (−∞ after scaling)"
                                            : "masked: −∞") +
            "</text>\n";
   }
-  svg += "</g>\n</svg>\n";
-  return svg;
+  return svg + "</g>\n";
+}
+
+}  // namespace
+
+std::string export_svg(const Scene& s, ExportStage stage, int digits) {
+  digits = std::clamp(digits, 0, kMaxExportDigits);
+  const attn::Result r = figure_stages(s);
+  const Heat heat = heat_of(r, stage);
+  const std::vector<std::string> col_labels = column_labels(s, stage, heat.values->cols());
+  const Figure f = figure_layout(s, stage, heat, col_labels);
+  return svg_head(f, stage) + svg_labels(s, f, col_labels) +
+         (f.as_image ? svg_cells_image(heat, f) : svg_cells(s, stage, heat, f, digits)) +
+         svg_colorbar(stage, heat, f) + "</svg>\n";
 }
 
 }  // namespace scene

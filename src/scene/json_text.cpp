@@ -538,6 +538,31 @@ std::string dump(const ordered_json& j, int indent) {
   return dump_object(j, std::string(static_cast<std::size_t>(indent), ' '), 0);
 }
 
+std::string read_matrix(const json& v, const std::string& field, long long rows, long long cols,
+                        const MatrixExpect& expect, attn::Matrix* out) {
+  if (!v.is_array()) return field + ": expected " + expect.array + ", got " + type_name(v) + expect.why;
+  if (static_cast<long long>(v.size()) != rows)
+    return field + ": has " + std::to_string(v.size()) + " rows, expected " + expect.rows + expect.why;
+  out->resize(rows, cols);
+  for (long long i = 0; i < rows; ++i) {
+    const json& row = v[static_cast<std::size_t>(i)];
+    const std::string where = field + ": row " + std::to_string(i);
+    if (!row.is_array()) return where + " is not an array (got " + type_name(row) + ")";
+    if (static_cast<long long>(row.size()) != cols)
+      return where + " has " + std::to_string(row.size()) + " entries, expected " + expect.cols + expect.why;
+    for (long long j = 0; j < cols; ++j) {
+      const json& x = row[static_cast<std::size_t>(j)];
+      const std::string at = where + ", entry " + std::to_string(j);
+      if (!x.is_number()) return at + " is not a finite number (got " + type_name(x) + ")";
+      const double value = x.get<double>();
+      if (!std::isfinite(value) || std::abs(value) > expect.limit)
+        return at + " has magnitude above the limit of " + expect.limit_text;
+      (*out)(i, j) = value;
+    }
+  }
+  return {};
+}
+
 ordered_json matrix_json(const attn::Matrix& m) {
   ordered_json rows = ordered_json::array();
   for (Eigen::Index i = 0; i < m.rows(); ++i) {

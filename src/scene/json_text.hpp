@@ -1,8 +1,8 @@
 // json_text.hpp — JSON text in and out for the scene layer, without exceptions.
 //
 // The web build has no exceptions (a throw aborts), so nothing here throws. Reading is one pass over
-// the text straight into the document, numbers exact and fast (Clinger's fast path, else strtod): a 1024×64 scene is
-// 1.3 MB of text, and setState must stay well under a frame budget of seconds. Text that pass does
+// the text straight into the document, numbers exact and fast (Clinger's fast path, else strtod): a 1024×64
+// scene is 1.3 MB of text, and setState must stay well under a frame budget of seconds. Text that pass does
 // not accept (a syntax error, a key given twice, nesting deeper than kMaxDepth, a number that
 // overflows, a \u escape) is read again by the checking path, which words every error with its byte
 // position and the field being read ("Q: row 0, entry 1"): a checking SAX pass, then nlohmann's own
@@ -62,5 +62,20 @@ std::string dump(const ordered_json& j, int indent);
 ordered_json matrix_json(const attn::Matrix& m);
 // A 0/1 mask as rows of 0 and 1.
 ordered_json mask_json(const attn::MaskMatrix& m);
+
+// What a fixed-shape matrix's messages say is expected (read_matrix): `array` after "expected "
+// when the value is not an array ("5×8 rows", "an array of rows"), `rows` and `cols` after
+// "expected " when a count is off, `why` appended to those three; entries above `limit` are
+// refused as "above the limit of `limit_text`".
+struct MatrixExpect {
+  std::string array, rows, cols, why;
+  double limit = 0;
+  const char* limit_text = "";
+};
+
+// `field` as a rows×cols matrix of finite numbers, |x| ≤ expect.limit: "" and *out filled, or the
+// message naming the field, the row and the entry ("W_E: row 2, entry 0 is not a finite number").
+std::string read_matrix(const json& v, const std::string& field, long long rows, long long cols,
+                        const MatrixExpect& expect, attn::Matrix* out);
 
 }  // namespace scene::json_text

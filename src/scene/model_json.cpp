@@ -24,30 +24,12 @@ std::string n_str(long long v) {
   return std::to_string(v);
 }
 
-// `field` must be a rows×cols matrix of finite numbers, |x| ≤ kMaxModelWeight.
+// `field` must be a rows×cols matrix of finite numbers, |x| ≤ kMaxModelWeight; `shape` says which
+// ("V×d_model = 28×32").
 std::string read_matrix(const json& v, const std::string& field, long long rows, long long cols, Matrix* out,
                         const std::string& shape) {
-  if (!v.is_array()) return field + ": expected " + shape + " rows, got " + json_text::type_name(v);
-  if (static_cast<long long>(v.size()) != rows)
-    return field + ": has " + n_str(static_cast<long long>(v.size())) + " rows, expected " + shape;
-  out->resize(rows, cols);
-  for (long long i = 0; i < rows; ++i) {
-    const json& row = v[static_cast<std::size_t>(i)];
-    const std::string where = field + ": row " + n_str(i);
-    if (!row.is_array()) return where + " is not an array (got " + json_text::type_name(row) + ")";
-    if (static_cast<long long>(row.size()) != cols)
-      return where + " has " + n_str(static_cast<long long>(row.size())) + " entries, expected " + shape;
-    for (long long j = 0; j < cols; ++j) {
-      const json& x = row[static_cast<std::size_t>(j)];
-      const std::string at = where + ", entry " + n_str(j);
-      if (!x.is_number()) return at + " is not a finite number (got " + json_text::type_name(x) + ")";
-      const double value = x.get<double>();
-      if (!std::isfinite(value) || std::abs(value) > kMaxModelWeight)
-        return at + " has magnitude above the limit of 1e4";
-      (*out)(i, j) = value;
-    }
-  }
-  return {};
+  return json_text::read_matrix(v, field, rows, cols,
+                                {shape + " rows", shape, shape, "", kMaxModelWeight, "1e4"}, out);
 }
 
 // A whole number lo … hi under `key`.
@@ -102,6 +84,95 @@ std::string ablated_name(int l, int h) {
   return n_str(l) + "." + n_str(h);
 }
 
+// "vocab": 2 … kMaxVocab distinct symbols, each 1 … kMaxTokenBytes bytes of UTF-8.
+std::string read_vocab(const json& doc, std::vector<std::string>* out) {
+  const auto vocab = doc.find("vocab");
+  if (vocab == doc.end()) return "vocab: missing (the list of symbols, e.g. [\"a\", \"b\", …])";
+  if (!vocab->is_array() || vocab->size() < 2 || vocab->size() > static_cast<std::size_t>(model::kMaxVocab))
+    return "vocab: must be a list of 2 to " + n_str(model::kMaxVocab) + " symbols";
+  std::set<std::string> seen;
+  for (std::size_t v = 0; v < vocab->size(); ++v) {
+    const json& sym = (*vocab)[v];
+    const std::string where = "vocab: symbol " + n_str(static_cast<long long>(v));
+    if (!sym.is_string()) return where + " is not a string (got " + json_text::type_name(sym) + ")";
+    const std::string s = sym.get<std::string>();
+    if (s.empty() || s.size() > kMaxTokenBytes || !json_text::valid_utf8(s))
+      return where + " must be 1 to " + n_str(static_cast<long long>(kMaxTokenBytes)) + " bytes of UTF-8";
+    if (!seen.insert(s).second) return where + " (\"" + json_text::clip_utf8(s) + "\") appears twice";
+    out->push_back(s);
+  }
+  return {};
+}
+
+// One head `hw` ("layers[l].heads[h]"): {W_Q, W_K, W_V} d_model×d_head and W_O d_head×d_model.
+std::string read_head(const json& head, const std::string& hw, long long D, long long dh, model::Head* w) {
+  if (!head.is_object()) return hw + ": must be an object {W_Q, W_K, W_V, W_O}";
+  for (const auto& item : head.items())
+    if (item.key() != "W_Q" && item.key() != "W_K" && item.key() != "W_V" && item.key() != "W_O")
+      return hw + "." + json_text::clip_utf8(item.key()) + ": unknown key (a head has W_Q, W_K, W_V, W_O)";
+  const std::string sD = n_str(D);
+  const std::string in_shape = "d_model×d_head = " + sD + "×" + n_str(dh);
+  const std::string out_shape = "d_head×d_model = " + n_str(dh) + "×" + sD;
+  const std::pair<const char*, Matrix*> parts[] = {
+      {"W_Q", &w->W_Q}, {"W_K", &w->W_K}, {"W_V", &w->W_V}, {"W_O", &w->W_O}};
+  for (const auto& [name, target] : parts) {
+    if (!head.contains(name)) return hw + "." + name + ": missing";
+    const bool is_out = std::string(name) == "W_O";
+    const std::string e = read_matrix(head[name], hw + "." + name, is_out ? dh : D, is_out ? D : dh, target,
+                                      is_out ? out_shape : in_shape);
+    if (!e.empty()) return e;
+  }
+  return {};
+}
+
+// "layers": 1 … kMaxLayers of {"heads": […]}, the same number of heads in each, dividing d_model.
+std::string read_layers(const json& layers, long long D, std::vector<model::Layer>* out) {
+  if (!layers.is_array() || layers.empty() || layers.size() > static_cast<std::size_t>(model::kMaxLayers))
+    return "layers: must be a list of 1 to " + n_str(model::kMaxLayers) + " layers ({\"heads\": […]})";
+  long long H = -1;
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    const std::string lw = "layers[" + n_str(static_cast<long long>(l)) + "]";
+    const json& layer = layers[l];
+    if (!layer.is_object() || layer.size() != 1 || !layer.contains("heads"))
+      return lw + ": must be an object with one key, \"heads\"";
+    const json& heads = layer["heads"];
+    if (!heads.is_array() || heads.empty() || heads.size() > static_cast<std::size_t>(model::kMaxHeads))
+      return lw + ".heads: must be a list of 1 to " + n_str(model::kMaxHeads) + " heads";
+    if (H < 0) H = static_cast<long long>(heads.size());
+    if (static_cast<long long>(heads.size()) != H)
+      return lw + ".heads: has " + n_str(static_cast<long long>(heads.size())) + " heads, layer 0 has " +
+             n_str(H) + " (every layer has the same number)";
+    if (D % H != 0)
+      return lw + ".heads: " + n_str(H) + " heads do not divide d_model = " + n_str(D) +
+             " (d_head = d_model / heads)";
+    model::Layer out_layer;
+    for (std::size_t h = 0; h < heads.size(); ++h) {
+      model::Head w;
+      const std::string e =
+          read_head(heads[h], lw + ".heads[" + n_str(static_cast<long long>(h)) + "]", D, D / H, &w);
+      if (!e.empty()) return e;
+      out_layer.heads.push_back(std::move(w));
+    }
+    out->push_back(std::move(out_layer));
+  }
+  return {};
+}
+
+// The document's keys: an object with only the model's keys, each of them present.
+std::string check_model_keys(const json& doc) {
+  if (!doc.is_object())
+    return std::string(
+               "input: expected a JSON object (a model: vocab, n_ctx, d_model, W_E, W_pos, layers, "
+               "W_U), got ") +
+           json_text::type_name(doc);
+  static const std::set<std::string> keys = {"vocab", "n_ctx", "d_model", "W_E", "W_pos", "layers", "W_U"};
+  for (const auto& item : doc.items())
+    if (!keys.count(item.key()))
+      return json_text::clip_utf8(item.key()) +
+             ": unknown key (a model has vocab, n_ctx, d_model, W_E, W_pos, layers, W_U)";
+  return {};
+}
+
 }  // namespace
 
 ModelParse parse_model(std::string_view text) {
@@ -116,50 +187,9 @@ ModelParse parse_model(std::string_view text) {
     return r;
   }
   const json& doc = parsed.doc;
-  if (!doc.is_object()) {
-    r.error = std::string(
-                  "input: expected a JSON object (a model: vocab, n_ctx, d_model, W_E, W_pos, layers, "
-                  "W_U), got ") +
-              json_text::type_name(doc);
-    return r;
-  }
-  static const std::set<std::string> keys = {"vocab", "n_ctx", "d_model", "W_E", "W_pos", "layers", "W_U"};
-  for (const auto& item : doc.items())
-    if (!keys.count(item.key())) {
-      r.error = json_text::clip_utf8(item.key()) +
-                ": unknown key (a model has vocab, n_ctx, d_model, W_E, W_pos, layers, W_U)";
-      return r;
-    }
+  if ((r.error = check_model_keys(doc)).size()) return r;
   model::Model m;
-  // vocab
-  const auto vocab = doc.find("vocab");
-  if (vocab == doc.end()) {
-    r.error = "vocab: missing (the list of symbols, e.g. [\"a\", \"b\", …])";
-    return r;
-  }
-  if (!vocab->is_array() || vocab->size() < 2 || vocab->size() > static_cast<std::size_t>(model::kMaxVocab)) {
-    r.error = "vocab: must be a list of 2 to " + n_str(model::kMaxVocab) + " symbols";
-    return r;
-  }
-  std::set<std::string> seen;
-  for (std::size_t v = 0; v < vocab->size(); ++v) {
-    const json& sym = (*vocab)[v];
-    const std::string where = "vocab: symbol " + n_str(static_cast<long long>(v));
-    if (!sym.is_string()) {
-      r.error = where + " is not a string (got " + json_text::type_name(sym) + ")";
-      return r;
-    }
-    const std::string s = sym.get<std::string>();
-    if (s.empty() || s.size() > kMaxTokenBytes || !json_text::valid_utf8(s)) {
-      r.error = where + " must be 1 to " + n_str(static_cast<long long>(kMaxTokenBytes)) + " bytes of UTF-8";
-      return r;
-    }
-    if (!seen.insert(s).second) {
-      r.error = where + " (\"" + json_text::clip_utf8(s) + "\") appears twice";
-      return r;
-    }
-    m.vocab.push_back(s);
-  }
+  if ((r.error = read_vocab(doc, &m.vocab)).size()) return r;
   const long long V = static_cast<long long>(m.vocab.size());
   int n_ctx = 0, D = 0;
   if ((r.error = read_size(doc, "n_ctx", 4, model::kMaxContext, &n_ctx)).size()) return r;
@@ -176,69 +206,7 @@ ModelParse parse_model(std::string_view text) {
                              "n_ctx×d_model = " + n_str(n_ctx) + "×" + sD))
           .size())
     return r;
-  const json& layers = doc["layers"];
-  if (!layers.is_array() || layers.empty() || layers.size() > static_cast<std::size_t>(model::kMaxLayers)) {
-    r.error = "layers: must be a list of 1 to " + n_str(model::kMaxLayers) + " layers ({\"heads\": […]})";
-    return r;
-  }
-  long long H = -1;
-  for (std::size_t l = 0; l < layers.size(); ++l) {
-    const std::string lw = "layers[" + n_str(static_cast<long long>(l)) + "]";
-    const json& layer = layers[l];
-    if (!layer.is_object() || layer.size() != 1 || !layer.contains("heads")) {
-      r.error = lw + ": must be an object with one key, \"heads\"";
-      return r;
-    }
-    const json& heads = layer["heads"];
-    if (!heads.is_array() || heads.empty() || heads.size() > static_cast<std::size_t>(model::kMaxHeads)) {
-      r.error = lw + ".heads: must be a list of 1 to " + n_str(model::kMaxHeads) + " heads";
-      return r;
-    }
-    if (H < 0) H = static_cast<long long>(heads.size());
-    if (static_cast<long long>(heads.size()) != H) {
-      r.error = lw + ".heads: has " + n_str(static_cast<long long>(heads.size())) + " heads, layer 0 has " +
-                n_str(H) + " (every layer has the same number)";
-      return r;
-    }
-    if (D % H != 0) {
-      r.error =
-          lw + ".heads: " + n_str(H) + " heads do not divide d_model = " + sD + " (d_head = d_model / heads)";
-      return r;
-    }
-    const long long dh = D / H;
-    const std::string in_shape = "d_model×d_head = " + sD + "×" + n_str(dh);
-    const std::string out_shape = "d_head×d_model = " + n_str(dh) + "×" + sD;
-    model::Layer out_layer;
-    for (std::size_t h = 0; h < heads.size(); ++h) {
-      const std::string hw = lw + ".heads[" + n_str(static_cast<long long>(h)) + "]";
-      const json& head = heads[h];
-      if (!head.is_object()) {
-        r.error = hw + ": must be an object {W_Q, W_K, W_V, W_O}";
-        return r;
-      }
-      for (const auto& item : head.items())
-        if (item.key() != "W_Q" && item.key() != "W_K" && item.key() != "W_V" && item.key() != "W_O") {
-          r.error =
-              hw + "." + json_text::clip_utf8(item.key()) + ": unknown key (a head has W_Q, W_K, W_V, W_O)";
-          return r;
-        }
-      model::Head w;
-      const std::pair<const char*, Matrix*> parts[] = {
-          {"W_Q", &w.W_Q}, {"W_K", &w.W_K}, {"W_V", &w.W_V}, {"W_O", &w.W_O}};
-      for (const auto& [name, target] : parts) {
-        if (!head.contains(name)) {
-          r.error = hw + "." + name + ": missing";
-          return r;
-        }
-        const bool is_out = std::string(name) == "W_O";
-        r.error = read_matrix(head[name], hw + "." + name, is_out ? dh : D, is_out ? D : dh, target,
-                              is_out ? out_shape : in_shape);
-        if (!r.error.empty()) return r;
-      }
-      out_layer.heads.push_back(std::move(w));
-    }
-    m.layers.push_back(std::move(out_layer));
-  }
+  if ((r.error = read_layers(doc["layers"], D, &m.layers)).size()) return r;
   if ((r.error = read_matrix(doc["W_U"], "W_U", D, V, &m.W_U, "d_model×V = " + sD + "×" + sV)).size())
     return r;
   r.model = std::move(m);

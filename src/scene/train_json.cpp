@@ -36,29 +36,9 @@ ordered_json matrix_json(const attn::Matrix& m) {
 std::string read_target(const json& v, Eigen::Index rows, Eigen::Index cols, attn::Matrix* out) {
   const std::string shape = std::to_string(rows) + "×" + std::to_string(cols);
   const std::string why = " (target is n×d_out = " + shape + ", d_out = the columns of Wo, else d_v)";
-  if (!v.is_array())
-    return std::string("target: expected an array of rows, got ") + json_text::type_name(v) + why;
-  if (static_cast<long long>(v.size()) != rows)
-    return "target: has " + std::to_string(v.size()) + " rows, expected " + std::to_string(rows) + why;
-  out->resize(rows, cols);
-  for (Eigen::Index i = 0; i < rows; ++i) {
-    const json& row = v[static_cast<std::size_t>(i)];
-    const std::string where = "target: row " + std::to_string(i);
-    if (!row.is_array()) return where + " is not an array (got " + json_text::type_name(row) + ")";
-    if (static_cast<long long>(row.size()) != cols)
-      return where + " has " + std::to_string(row.size()) + " entries, expected " + std::to_string(cols) +
-             why;
-    for (Eigen::Index j = 0; j < cols; ++j) {
-      const json& x = row[static_cast<std::size_t>(j)];
-      const std::string at = where + ", entry " + std::to_string(j);
-      if (!x.is_number()) return at + " is not a finite number (got " + json_text::type_name(x) + ")";
-      const double value = x.get<double>();
-      if (!std::isfinite(value) || std::abs(value) > kMaxAbsValue)
-        return at + " has magnitude above the limit of 1e15";
-      (*out)(i, j) = value;
-    }
-  }
-  return {};
+  return json_text::read_matrix(
+      v, "target", rows, cols,
+      {"an array of rows", std::to_string(rows), std::to_string(cols), why, kMaxAbsValue, "1e15"}, out);
 }
 
 }  // namespace

@@ -283,6 +283,12 @@ void set_heads(AppState& state, int heads) {
                    std::to_string(state.scene.d_k() / heads) + ")";
     return;
   }
+  if (state.scene.kv_heads > 0 && heads % state.scene.kv_heads != 0) {  // H_kv must divide h
+    state.notice = "heads: the " + std::to_string(state.scene.kv_heads) +
+                   " K/V groups must divide the heads; set K/V groups to " +
+                   std::to_string(state.scene.heads) + " first";
+    return;
+  }
   state.scene_rw.heads = heads;
   state.ui.focus_head = std::min(state.ui.focus_head, heads - 1);
   mark_changed(state, kChangedShape);
@@ -389,6 +395,10 @@ void set_rope_on(AppState& state, bool on) {
     return;
   }
   state.scene_rw.rope_on = on;
+  if (on && state.scene.alibi) {  // RoPE or ALiBi: the scene format refuses both
+    state.scene_rw.alibi = false;
+    state.notice = "RoPE replaces ALiBi (a scene has one or the other)";
+  }
   mark_changed(state, kChangedValues);
 }
 
@@ -507,6 +517,51 @@ void record_item_rect(AppState& state, const std::string& id) {
 
 void record_item_text(AppState& state, const std::string& id, float width) {
   state.widget_text_w[id] = width;
+}
+
+//-------------------------------------------------------------------------------------------------
+// The variants: sliding window, sinks, ALiBi, grouped K/V (scene version 2; issue 25)
+//-------------------------------------------------------------------------------------------------
+
+void set_window(AppState& state, int window) {
+  window = std::clamp(window, 0, state.scene.n());
+  if (window == state.scene.window) return;
+  state.scene_rw.window = window;
+  if (window == 0) state.scene_rw.sinks = 0;  // sinks only mean something past a window
+  mark_changed(state, kChangedValues);
+}
+
+void set_sinks(AppState& state, int sinks) {
+  sinks = std::clamp(sinks, 0, state.scene.n());
+  if (sinks == state.scene.sinks) return;
+  if (sinks > 0 && state.scene.window == 0) {
+    state.notice = "sinks: set a window first (without one every key is visible)";
+    return;
+  }
+  state.scene_rw.sinks = sinks;
+  mark_changed(state, kChangedValues);
+}
+
+void set_alibi(AppState& state, bool on) {
+  if (on == state.scene.alibi) return;
+  state.scene_rw.alibi = on;
+  if (on && state.scene.rope_on) {
+    state.scene_rw.rope_on = false;
+    state.notice = "ALiBi replaces RoPE (a scene has one or the other)";
+  }
+  mark_changed(state, kChangedValues);
+}
+
+void set_kv_heads(AppState& state, int kv_heads) {
+  if (kv_heads == state.scene.kv()) return;
+  scene::Scene next = state.scene;
+  const std::string why = scene::set_kv_heads(next, kv_heads);
+  if (!why.empty()) {
+    state.notice = why;
+    return;
+  }
+  state.scene_rw = std::move(next);
+  mark_changed(state, kChangedShape);
 }
 
 }  // namespace ui

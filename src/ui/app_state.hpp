@@ -38,7 +38,7 @@
 namespace ui {
 
 // Which part of Y = softmax(QKᵀ / s + M) V is under the mouse (formula strip ↔ panels).
-enum class Term { None, Output, Weights, Scores, Queries, Keys, Values, Scale, Mask, Tokens };
+enum class Term { None, Output, Weights, Scores, Queries, Keys, Values, Scale, Mask, Tokens, Bias };
 
 // Geometry of an n×n grid as last drawn, so widgetRect("cell/<grid>/i/j") is computed on demand
 // instead of storing n² rectangles.
@@ -115,17 +115,18 @@ struct UiState {
   ScoresTab scores_tab = ScoresTab::Raw;
   // Reading aids on the weights grid (switchable): each row's entropy and its largest cell outlined.
   bool show_entropy = false, show_argmax = false;
-  int focus_head = 0;        // multi-head scenes: the head Scores, Mask and tooltips describe
-  int zoomed_token = -1;     // token shown with numbers over wrapped lines (compact view), −1 none
-  GridView grid_view;        // zoom and pan of the Scores and Weights grids (shared: cells side by side)
-  bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
+  int focus_head = 0;          // multi-head scenes: the head Scores, Mask and tooltips describe
+  int zoomed_token = -1;       // token shown with numbers over wrapped lines (compact view), −1 none
+  GridView grid_view;          // zoom and pan of the Scores and Weights grids (shared: cells side by side)
+  bool weights_log = false;    // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
   // Large scenes (kLargeSceneTokens): the linear weights' colours run from 0 to the largest weight in
   // view instead of 0 … 1, and where cells are smaller than pixels a pixel shows the mean of its cells
   // instead of their largest value (shaders/heatmap.frag).
   bool weights_auto = true;
   bool pixel_mean = false;
-  scene::GenSpec gen_draft;  // the Generate… popup's fields
-  KeyboardUi keyboard;       // focus, ring and announcement of the keyboard (ui/frame/keyboard.hpp)
+  scene::GenSpec gen_draft;    // the Generate… popup's fields
+  int position_train_len = 8;  // the RoPE/ALiBi distance view's training length L (variant_parts.hpp)
+  KeyboardUi keyboard;         // focus, ring and announcement of the keyboard (ui/frame/keyboard.hpp)
 
   // --- per frame: measured or collected while drawing one frame, read by the next (or by the page)
   // The mode bar, when its tabs scroll sideways (phones): the mode whose tab was last scrolled into
@@ -148,6 +149,8 @@ struct UiState {
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;  // the result version mask_values describe
   std::uint64_t mask_built = 0;    // the result version they were last rebuilt at (the texture's version)
+  std::vector<float> bias_values;  // n×n: ALiBi's B of the focused head (the Mask panel's bias grid)
+  std::uint64_t bias_version = 0;
 };
 
 struct FrameStats {
@@ -296,6 +299,17 @@ void remove_wo(AppState& state);
 // Toggle cell (i, j) of the custom mask (created all-ones on first use).
 void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);
+
+// --- the variants (scene keys of version 2; issue 25). Each keeps the scene valid:
+// Sliding window w (0 = none, clamped to 0 … n); w = 0 also drops the sinks (they need a window).
+void set_window(AppState& state, int window);
+// Sink tokens s (clamped to 0 … n); with no window a notice says to set one first.
+void set_sinks(AppState& state, int sinks);
+// ALiBi on/off. ALiBi replaces position embeddings: turning it on turns RoPE off (a notice says so),
+// and set_rope_on(true) turns ALiBi off.
+void set_alibi(AppState& state, bool on);
+// K/V groups H_kv (dividing h; scene::set_kv_heads regroups K and V: repeat or mean-pool).
+void set_kv_heads(AppState& state, int kv_heads);
 
 // What the Example picker shows: the demo's title, else the preset's name, else "(custom scene)"
 // (without the "· edited" the picker adds after a change).

@@ -15,20 +15,8 @@
 #include <cstring>
 #include <vector>
 
+#include "../fnv_hash.hpp"
 #include "core/model_train.hpp"
-
-namespace {
-
-std::uint64_t fnv(const double* values, Eigen::Index count, std::uint64_t h) {
-  for (Eigen::Index k = 0; k < count; ++k) {
-    unsigned char bytes[8];
-    std::memcpy(bytes, &values[k], 8);
-    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
-  }
-  return h;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const int steps = argc > 1 ? std::atoi(argv[1]) : 2000;
@@ -48,7 +36,7 @@ int main(int argc, char** argv) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::uint64_t h = 1469598103934665603ull;
     for (const attn::model::StepRecord& r : trainer.history()) h = fnv(&r.loss, 1, h);
-    for (const attn::Matrix* w : attn::model::weights_of(trainer.model())) h = fnv(w->data(), w->size(), h);
+    h = fnv_model(trainer.model(), h);
     char formed[16] = "null";
     if (trainer.formed_at() > 0) std::snprintf(formed, sizeof formed, "%d", trainer.formed_at());
     std::printf(

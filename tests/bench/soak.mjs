@@ -94,14 +94,24 @@ try {
   const setEdit = (k) => page.evaluate((e) => (window.__soak.edit = e), k);
 
   let mode = "explore";
+  // A widget scrolled out of its panel (e.g. the Controls panel grows a "Clear mask" row) has no rect:
+  // that edit is skipped (counted), not a failure.
+  let skipped = 0;
   const click = async (id) => {
-    const rect = await requireWidget(page, id);
+    const rect = await widgetRect(page, id);
+    if (!rect || rect.w <= 0) {
+      ++skipped;
+      return false;
+    }
+    rect.cx = rect.x + rect.w / 2;
+    rect.cy = rect.y + rect.h / 2;
     await page.mouse.move(rect.cx, rect.cy);
     await animationFrames(page, 1);
     await page.mouse.down();
     await animationFrames(page, 1);
     await page.mouse.up();
     await animationFrames(page, 2);
+    return true;
   };
   const qkvSum = () =>
     page.evaluate(() => {
@@ -141,8 +151,12 @@ try {
       throw new Error(`drag: no value cell of q_0…3, k_0…3, v_0…3 on screen (mode ${mode}, app mode ${(await api("getState")).ui.mode}, Q/0/0 at ${JSON.stringify(await widgetRect(page, "Q/0/0"))})`);
     },
     async mask() {
-      const a = await requireWidget(page, "cell/mask/0/0");
-      const b = await requireWidget(page, `cell/mask/${n - 1}/${n - 1}`);
+      const a = await widgetRect(page, "cell/mask/0/0");
+      const b = await widgetRect(page, `cell/mask/${n - 1}/${n - 1}`);
+      if (!a || !b) {
+        ++skipped;
+        return "mask (not on screen)";
+      }
       const x = a.x + random() * (b.x + b.w - a.x), y = a.y + random() * (b.y + b.h - a.y);
       await page.mouse.move(x, y);
       await animationFrames(page, 1);
@@ -163,8 +177,7 @@ try {
     },
     async mode(to) {
       const target = to ?? (mode === "explore" ? pick(OTHER_MODES) : "explore");
-      await click(`mode/${target}`);
-      mode = target;
+      if (await click(`mode/${target}`)) mode = target;
       return `mode/${target}`;
     },
     async bad(k) {
@@ -194,7 +207,9 @@ try {
   let badCount = 0;
   // The warm-up visits every mode once, then random edits.
   const warmupModes = OTHER_MODES.flatMap((m) => [m, "explore"]);
+  let done = 0;
   for (let k = 0; k < EDITS; ++k) {
+    try {
     await setEdit(k);
     let kind, what;
     if (k < warmupModes.length) {
@@ -223,9 +238,14 @@ try {
       failures.push(`edit ${k} (${what}): ${describeProblems(app)}`);
       break;
     }
-    if (k + 1 === WARMUP || (k + 1 > WARMUP && (k + 1) % 1000 === 0) || k + 1 === EDITS) await sampleMemory(k + 1);
-    if ((k + 1) % 500 === 0)
+    if (k + 1 === WARMUP || (k + 1 > WARMUP && (k + 1) % 500 === 0) || k + 1 === EDITS) await sampleMemory(k + 1);
+    if ((k + 1) % 100 === 0)
       process.stderr.write(`soak: ${k + 1}/${EDITS} edits, ${((Date.now() - started) / 60000).toFixed(1)} min\n`);
+    done = k + 1;
+    } catch (err) {
+      failures.push(`edit ${k}: ${err.message.split("\n")[0]}`);
+      break;
+    }
   }
 
   const rec = await page.evaluate(() => {
@@ -250,7 +270,8 @@ try {
   const summary = {
     ok: failures.length === 0,
     failures,
-    edits: EDITS,
+    edits: done,
+    skipped,
     warmup: WARMUP,
     kinds: editKinds,
     minutes: (Date.now() - started) / 60000,

@@ -853,6 +853,54 @@ class Desktop:
             finally:
                 win.close()
 
+    def case_variants(self):
+        """The variants' demos (issue 25): their controls drawn inside the window at 1280x800 and on a
+        phone; in a live window, kv-heads/1 makes the GQA demo multi-query (its two group frames merge
+        into one) and the cache policy's "last w" evicts rows of the Decode mode's cache."""
+        cases = [("gqa-shares-keys", "heads", ["kv-heads/1", "kv-heads/2", "kv-heads/4", "heads/group/0", "heads/group/1"]),
+                 ("window-with-sinks", "explore", ["mask/kind", "window", "sinks", "alibi"]),
+                 ("alibi-slopes", "explore", ["alibi", "bias", "mask/kind"]),
+                 ("window-with-sinks", "decode", ["decode/cache/all", "decode/cache/last", "decode/cache/sinks",
+                                                  "decode/cache/w", "decode/cache/s", "decode/size", "decode/kv-head/0"])]
+        shots = {}
+        for demo, mode, ids in cases:
+            for size in ("1280x800", "390x844"):
+                _, _, data = self.shoot(f"variants-{demo}-{mode}-{size}", "--demo", demo, "--mode", mode, size=size)
+                shots[(demo, mode, size)] = data
+                if not data:
+                    continue
+                rects, scale = data["rects"], data["ui_scale"]
+                W, H = (int(v) * scale for v in size.split("x"))
+                inside = lambda r: 0 <= r["x"] + r["w"] / 2 < W and 0 <= r["y"] + r["h"] / 2 < H
+                # A phone's single column scrolls: only the wide window must show them all at once.
+                if size != "1280x800":
+                    continue
+                missing = [i for i in ids if i not in rects or not inside(rects[i])]
+                check(f"--demo {demo} --mode {mode} at {size}: the variant controls drawn"
+                      f"{' (missing: ' + ' '.join(missing) + ')' if missing else ''}", not missing)
+        gqa = shots.get(("gqa-shares-keys", "heads", "1280x800"))
+        if gqa and "kv-heads/1" in gqa["rects"]:
+            win = self.Window(self, ["--demo", "gqa-shares-keys", "--mode", "heads"],
+                              "variants-gqa-live.log")
+            try:
+                rects = gqa["rects"]
+                before = win.screen()
+                click(*rect_center(rects, "kv-heads/1"), hold=0.4)
+                win.changed_since(before)
+                park_pointer()
+                time.sleep(0.5)
+                after = win.screen()
+                # Group 1's label ("K/V group 1: heads 2–3") is gone: one group holds all four heads,
+                # labelled once at its left.
+                g1 = rects["heads/group/1"]
+                x0, x1 = int(g1["x"]) + 2, int(g1["x"] + 0.8 * g1["w"])
+                y0, y1 = int(g1["y"]) + 2, int(g1["y"]) + 20
+                changed = int((np.abs(before[y0:y1, x0:x1] - after[y0:y1, x0:x1]).max(axis=2) > 60).sum())
+                check(f"kv-heads/1 in the live window: group 1's label is gone, one group of four heads ({changed} "
+                      "pixels changed)", changed > 30)
+            finally:
+                win.close()
+
     def case_heads(self):
         scene = self.preset_json("three-heads")
         base = self.path("three-heads-heads")
@@ -1017,7 +1065,7 @@ def sanitizer_findings(text, root):
 
 
 CASES = ["presets", "walk", "gallery", "keyspace", "hidpi", "cli-errors", "bad-file", "keyboard", "export-png",
-         "export-menu", "drop", "gallery-mouse", "heads", "modes", "zoom", "train", "theme", "keyboard-a11y", "instant-keys",
+         "export-menu", "drop", "gallery-mouse", "heads", "variants", "modes", "zoom", "train", "theme", "keyboard-a11y", "instant-keys",
          "sanitizer"]
 
 

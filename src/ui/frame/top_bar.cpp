@@ -10,6 +10,7 @@
 #include "ui/modes/modes.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
 #include "ui/text/i18n.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 
@@ -60,9 +61,8 @@ float mode_bar_height() {
 static void draw_quiz_button(AppState& state, const std::string& label) {
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::accent() : palette::text_dim()));
-  if (ImGui::Button(label.c_str())) open_quiz(state, state.ui.quiz.question);
+  if (button(state, "quiz/open", label.c_str())) open_quiz(state, state.ui.quiz.question);
   ImGui::PopStyleColor(2);
-  record_item_rect(state, "quiz/open");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CheckYourselfTip));
 }
 

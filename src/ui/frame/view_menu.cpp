@@ -6,6 +6,7 @@
 #include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/text/i18n.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 
@@ -87,8 +88,8 @@ void draw_view_menu(AppState& state, const Fonts& fonts) {
   const Theme shown = shown_theme(state.ui);
   for (const scene::link::ThemeInfo& t : scene::link::kThemes) {
     const std::string label = std::string(theme_label(t.theme)) + "##theme-" + std::string(t.name);
-    if (ImGui::RadioButton(label.c_str(), shown == t.theme)) choose_theme(state, t.theme);
-    record_item_rect(state, "view/theme/" + std::string(t.name));
+    if (radio_button(state, "view/theme/" + std::string(t.name), label.c_str(), shown == t.theme))
+      choose_theme(state, t.theme);
   }
   ImGui::Separator();
   ImGui::PushFont(fonts.small);
@@ -96,19 +97,17 @@ void draw_view_menu(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
   const float square = ImGui::GetFrameHeight();
   ImGui::BeginDisabled(state.ui.zoom <= scene::link::kMinZoom);
-  if (ImGui::Button("−", ImVec2(square, square))) step_zoom(state, -1);
+  if (button(state, "zoom/out", "−", ImVec2(square, square))) step_zoom(state, -1);
   ImGui::EndDisabled();
-  record_item_rect(state, "zoom/out");
   ImGui::SameLine();
   const std::string percent = std::to_string(state.ui.zoom) + " %";
-  if (ImGui::Button(percent.c_str(), ImVec2(4.5f * ImGui::GetFontSize(), square))) step_zoom(state, 0);
-  record_item_rect(state, "zoom/reset");
+  if (button(state, "zoom/reset", percent.c_str(), ImVec2(4.5f * ImGui::GetFontSize(), square)))
+    step_zoom(state, 0);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ZoomResetTip));
   ImGui::SameLine();
   ImGui::BeginDisabled(state.ui.zoom >= scene::link::kMaxZoom);
-  if (ImGui::Button("+", ImVec2(square, square))) step_zoom(state, +1);
+  if (button(state, "zoom/in", "+", ImVec2(square, square))) step_zoom(state, +1);
   ImGui::EndDisabled();
-  record_item_rect(state, "zoom/in");
   ImGui::Separator();
   ImGui::PushFont(fonts.small);
   ImGui::TextDisabled("%s", tr(Text::LanguageHeading));
@@ -116,8 +115,8 @@ void draw_view_menu(AppState& state, const Fonts& fonts) {
   const std::string& shown_lang = shown_language(state.ui);
   for (const scene::link::LanguageInfo& l : scene::link::kLanguages) {
     const std::string label = std::string(l.name) + "##lang";
-    if (ImGui::RadioButton(label.c_str(), shown_lang == l.code)) choose_language(state, l.code);
-    record_item_rect(state, "view/lang/" + std::string(l.code));
+    if (radio_button(state, "view/lang/" + std::string(l.code), label.c_str(), shown_lang == l.code))
+      choose_language(state, l.code);
   }
   ImGui::EndPopup();
 }

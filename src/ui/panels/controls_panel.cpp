@@ -6,6 +6,7 @@
 #include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/panels/variant_parts.hpp"
 #include "ui/text/scale_texts.hpp"
 
 namespace ui {
@@ -146,6 +147,10 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     row_label(tr(Text::Heads));
     draw_heads_control(state);
   }
+  if (s.heads > 1) {  // grouped-query attention: how many K/V groups the heads share
+    row_label(tr(Text::KvHeadsLabel));
+    draw_kv_heads_control(state);
+  }
 
   // Scale: none / √d_k / temperature.
   row_label(tr(Text::Scale));
@@ -202,6 +207,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
 
   draw_rope_controls(state, fonts);
+  draw_alibi_control(state, fonts);  // RoPE's other choice (variant_controls.cpp)
 
   const std::string reset_label = std::string(tr(Text::Reset)) + "##reset";
   const float reset_w =

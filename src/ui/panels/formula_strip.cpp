@@ -29,6 +29,8 @@ const char* term_caption(const AppState& state, Term term) {
       return tr(scale_texts(state.scene.scale.mode).formula_help);
     case Term::Mask:
       return tr(Text::TermMask);
+    case Term::Bias:
+      return tr(Text::TermBias);
     case Term::None:
       break;
   }
@@ -52,6 +54,7 @@ void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, floa
   };
   if (*scale_texts(mode).formula)
     segments.push_back({scale_texts(mode).formula, Term::Scale, palette::text()});
+  if (state.scene.alibi) segments.push_back({"+ B", Term::Bias, palette::text()});  // ALiBi's bias
   segments.push_back({"+ M", Term::Mask, has_mask ? palette::text() : palette::text_dim()});
   segments.push_back({")", Term::Weights, palette::text()});
   segments.push_back({"V", Term::Values, palette::value()});

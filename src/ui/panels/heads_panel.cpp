@@ -87,12 +87,13 @@ struct HeadsLayout {
   }
 };
 
-HeadsLayout heads_layout(int grids, int n) {
+// `group_line`: room above each caption for the K/V group's label (grouped-query attention), else 0.
+HeadsLayout heads_layout(int grids, int n, float group_line = 0.0f) {
   const float em = ImGui::GetFontSize();
   HeadsLayout l;
   l.avail = ImGui::GetContentRegionAvail();
   l.start = ImGui::GetCursorScreenPos();
-  l.caption_h = ImGui::GetFrameHeight() + 0.2f * em;
+  l.caption_h = ImGui::GetFrameHeight() + 0.2f * em + group_line;
   l.gap = 0.8f * em;
   float cell = 0;
   for (int c = 1; c <= grids; ++c) {
@@ -134,6 +135,36 @@ void draw_head_caption(AppState& state, int g, bool average, bool focused, ImVec
     record_item_rect(state, "head/" + std::to_string(g) + "/focus");
   }
   ImGui::PopID();
+}
+
+// Grouped-query attention: behind the heads of each K/V group (one K and one V shared by h/H_kv
+// heads) a tinted frame, per row of the layout the group spans, labelled "K/V group g: heads a–b".
+void draw_kv_groups(AppState& state, const Fonts& fonts, const HeadsLayout& l) {
+  const int h = state.scene.heads, kv = state.scene.kv(), per = h / kv;
+  const float em = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::PushFont(fonts.small);
+  for (int group = 0; group < kv; ++group) {
+    const int first = group * per, last = first + per - 1;
+    const std::string label = fill(
+        tr(Text::KvGroupOf), {std::to_string(group), std::to_string(first) + "–" + std::to_string(last)});
+    for (int t = first; t <= last;) {
+      // The run of the group's heads on one row of the layout.
+      int end = t;
+      while (end + 1 <= last && (end + 1) / l.cols == t / l.cols) ++end;
+      const ImVec2 a = l.caption_pos(t), b = l.caption_pos(end);
+      const ImVec2 lo(a.x - 0.3f * em, a.y - 0.1f * em),
+          hi(b.x + l.side + 0.3f * em, b.y + l.caption_h + l.side + 0.3f * em);
+      dl->AddRectFilled(lo, hi, palette::with_alpha(head_color(first), 28), 0.3f * em);
+      dl->AddRect(lo, hi, palette::with_alpha(head_color(first), 120), 0.3f * em);
+      dl->AddText(ImVec2(a.x, a.y), palette::text(), fit_text(label, hi.x - lo.x - 0.3f * em).c_str());
+      if (t == first)
+        state.widget_rects["heads/group/" + std::to_string(group)] =
+            ImVec4(lo.x, lo.y, hi.x - lo.x, hi.y - lo.y);
+      t = end + 1;
+    }
+  }
+  ImGui::PopFont();
 }
 
 // Grid g's cells at [gmin, gmin + side²] (outlined when focused), its geometry for hover, keyboard
@@ -241,9 +272,15 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
   const int n = int(r.weights_mean.rows());
   const int grids = h + 1;  // the heads, then the average
   const std::vector<HeatmapImage>& images = head_weight_images(state);
-  const HeadsLayout l = heads_layout(grids, n);
+  const int kv = state.scene.kv();
+  const bool grouped = kv > 0 && kv < h;  // GQA/MQA: the heads of a K/V group drawn together
+  ImGui::PushFont(fonts.small);
+  const float group_line = grouped ? ImGui::GetTextLineHeight() + 0.2f * ImGui::GetFontSize() : 0.0f;
+  ImGui::PopFont();
+  const HeadsLayout l = heads_layout(grids, n, group_line);
   const float em = ImGui::GetFontSize(), cell = l.cell;
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (grouped) draw_kv_groups(state, fonts, l);
   const ImVec4 clip(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x,
                     dl->GetClipRectMax().y);
   HeadsHover hover;
@@ -251,7 +288,7 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
     const bool average = g == h;
     const bool focused = !average && g == state.ui.focus_head;
     const ImVec2 pos = l.caption_pos(g);
-    draw_head_caption(state, g, average, focused, pos);
+    draw_head_caption(state, g, average, focused, ImVec2(pos.x, pos.y + group_line));
     const ImVec2 gmin(std::floor(pos.x), std::floor(pos.y + l.caption_h));
     const attn::Matrix& w = average ? r.weights_mean : r.heads[std::size_t(g)].weights;
     draw_head_cells(state, painter, fonts, g, images[std::size_t(g)], w, gmin, cell, focused, clip);

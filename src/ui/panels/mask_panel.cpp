@@ -9,6 +9,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/panels/grid_labels.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/panels/variant_parts.hpp"
 
 namespace ui {
 namespace {
@@ -17,13 +18,16 @@ namespace {
 // top, long ones cut), the n×n cells centred below them, the check question under the grid.
 struct MaskFrame {
   ImVec2 origin, grid_max;  // cell (0, 0) corner, the far corner
+  ImVec2 bias_origin;       // with ALiBi: the bias grid B's cell (0, 0), right of the mask (same cells)
+  bool bias = false;
   float cell = 0, label_w = 0, grid_w = 0, line = 0;
   int label_lines = 1;  // one line of key labels (every 2ᵏ-th whole name, grid_labels.hpp)
 };
 
-// Values: 1 allowed, 0 hidden by the custom mask, kMaskedValue (hatched) hidden by causal.
-// Rebuilt only when the mask can have changed (a full pass: causal, mask and shape edits); an edited
-// row or column of Q, K or V leaves it (and its texture) as it was.
+// Values: 1 allowed, 0 hidden by the custom mask, kMaskedValue (hatched) hidden by causal or by the
+// sliding window (variant_parts.hpp: mask_reason). Rebuilt only when the mask can have changed (a full
+// pass: causal, window, sinks, mask and shape edits); an edited row or column of Q, K or V leaves it
+// (and its texture) as it was.
 const std::vector<float>& mask_values(AppState& state) {
   const attn::Result& r = state.result;
   const int n = int(r.allowed.rows());
@@ -34,8 +38,9 @@ const std::vector<float>& mask_values(AppState& state) {
     values.assign(std::size_t(n) * n, 0.0f);
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
+        const MaskReason why = mask_reason(state.scene, r.allowed, i, j);
         values[std::size_t(i) * n + j] =
-            (state.scene.causal && j > i) ? kMaskedValue : float(r.allowed(i, j));
+            why == MaskReason::Causal || why == MaskReason::Window ? kMaskedValue : float(r.allowed(i, j));
       }
     }
   }
@@ -47,6 +52,9 @@ MaskFrame mask_geometry(const AppState& state, const Fonts& fonts, int n) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 start = ImGui::GetCursorScreenPos();
   MaskFrame f;
+  // ALiBi: B beside M, the two grids sharing the width ("+ B + M").
+  f.bias = state.result.bias.rows() == n && n > 0;
+  const float bias_gap = f.bias ? 1.0f * em : 0.0f, grids = f.bias ? 2.0f : 1.0f;
   float longest = 0;
   for (const std::string& t : state.scene.tokens)
     longest = std::max(longest, ImGui::CalcTextSize(t.c_str()).x);
@@ -57,7 +65,8 @@ MaskFrame mask_geometry(const AppState& state, const Fonts& fonts, int n) {
   auto fit_cell = [&](int label_lines) {
     const float reserved_h =
         float(label_lines) * f.line + 0.3f * em + check_question_height(fonts, kCheckMask.question);
-    float c = std::min((avail.x - f.label_w) / float(n), (avail.y - reserved_h) / float(n));
+    float c =
+        std::min((avail.x - f.label_w - bias_gap) / (grids * float(n)), (avail.y - reserved_h) / float(n));
     c = std::clamp(c, 0.1f, kMaxCellEm * em);
     return c >= 4.0f ? std::floor(c) : c;
   };
@@ -66,9 +75,11 @@ MaskFrame mask_geometry(const AppState& state, const Fonts& fonts, int n) {
   const float header_h = float(f.label_lines) * f.line + 0.2f * em;
   const float free_h =
       avail.y - header_h - f.grid_w - 0.1f * em - check_question_height(fonts, kCheckMask.question);
-  f.origin = ImVec2(std::floor(start.x + f.label_w + std::max(0.0f, 0.5f * (avail.x - f.label_w - f.grid_w))),
+  const float grids_w = grids * f.grid_w + bias_gap;
+  f.origin = ImVec2(std::floor(start.x + f.label_w + std::max(0.0f, 0.5f * (avail.x - f.label_w - grids_w))),
                     std::floor(start.y + header_h + std::max(0.0f, 0.5f * free_h)));
   f.grid_max = ImVec2(f.origin.x + f.grid_w, f.origin.y + f.grid_w);
+  f.bias_origin = ImVec2(f.grid_max.x + bias_gap, f.origin.y);
   return f;
 }
 
@@ -136,9 +147,18 @@ void mask_cell_tooltip(const AppState& state, int i, int j) {
   ImGui::BeginTooltip();
   ImGui::TextUnformatted(
       fill(tr(Text::MaskCellTip), {std::to_string(i), std::to_string(j), s.tokens[i], s.tokens[j]}).c_str());
-  if (s.causal && j > i) {
+  const MaskReason why = mask_reason(s, state.result.allowed, i, j);
+  if (why == MaskReason::Causal) {
     ImGui::TextDisabled("%s", fill(tr(Text::MaskCausalNo), {std::to_string(j), std::to_string(i)}).c_str());
-  } else if (state.result.allowed(i, j)) {
+  } else if (why == MaskReason::Window) {
+    ImGui::TextDisabled(
+        "%s",
+        fill(tr(Text::MaskWindowNo), {std::to_string(std::abs(i - j)), std::to_string(s.window)}).c_str());
+  } else if (why == MaskReason::Allowed && s.window > 0 && j < s.sinks &&
+             !attn::window_allows(i, j, s.window, 0, s.causal)) {
+    ImGui::TextDisabled("%s",
+                        fill(tr(Text::MaskSinkYes), {std::to_string(j), std::to_string(s.sinks)}).c_str());
+  } else if (why == MaskReason::Allowed) {
     ImGui::TextDisabled("%s", tr(Text::MaskYes));
   } else {
     ImGui::TextDisabled("%s", tr(Text::MaskCustomNo));
@@ -163,12 +183,13 @@ void mask_input(AppState& state, const MaskFrame& f) {
   bool key_toggle = false;
   const bool keyed = focus_grid(state, "cell/mask", f.origin, cell, n, n, &key_i, &key_j, &key_toggle);
   if (keyed) {
-    const bool causal = s.causal && key_j > key_i;
+    const MaskReason why = mask_reason(s, r.allowed, key_i, key_j);
     announce(state, "mask row " + fit_text(s.tokens[std::size_t(key_i)], 12.0f * em) + ", column " +
                         fit_text(s.tokens[std::size_t(key_j)], 12.0f * em) + ": " +
-                        (r.allowed(key_i, key_j) ? "may attend"
-                         : causal                ? "hidden by the causal mask"
-                                                 : "hidden"));
+                        (why == MaskReason::Allowed  ? "may attend"
+                         : why == MaskReason::Causal ? "hidden by the causal mask"
+                         : why == MaskReason::Window ? "hidden by the sliding window"
+                                                     : "hidden"));
   }
   if (!hovered && !keyed) return;
   const bool by_mouse = hovered;
@@ -181,12 +202,32 @@ void mask_input(AppState& state, const MaskFrame& f) {
   state.next_hovered_term = Term::Mask;
   mask_cell_tooltip(state, i, j);
   if ((by_mouse && clicked) || (keyed && key_toggle && i == key_i && j == key_j)) {
-    if (s.causal && j > i) {
+    const MaskReason why = mask_reason(s, r.allowed, i, j);
+    if (why == MaskReason::Causal) {
       state.notice = tr(Text::MaskCausalNotice);
+    } else if (why == MaskReason::Window) {
+      state.notice = tr(Text::MaskWindowNotice);
     } else {
       toggle_mask_cell(state, i, j);
     }
   }
+}
+
+// ALiBi's B beside M, its caption where the key labels would be (bias_grid.cpp draws the cells).
+void draw_mask_bias(AppState& state, MatrixPainter& painter, const Fonts& fonts, const MaskFrame& f) {
+  const scene::Scene& s = state.scene;
+  const int head = std::clamp(state.ui.focus_head, 0, std::max(1, s.heads) - 1);
+  const attn::Matrix& B = state.result.bias;
+  const std::string slope = "m = " + format_number(B.rows() > 1 ? -B(1, 0) : 0.0, 4);  // B(1, 0) = −m
+  const std::string caption = fill(tr(Text::BiasTitle), {std::to_string(head), slope.substr(4)});
+  ImGui::PushFont(fonts.small);
+  ImGui::GetWindowDrawList()->AddText(
+      ImVec2(f.bias_origin.x, f.bias_origin.y - ImGui::GetTextLineHeight() - 0.2f * ImGui::GetFontSize()),
+      term_lit(state, Term::Bias) ? palette::accent() : palette::text(),
+      (ImGui::CalcTextSize(caption.c_str()).x <= f.grid_w ? caption : fit_text("B  " + slope, f.grid_w))
+          .c_str());
+  ImGui::PopFont();
+  draw_bias_grid(state, painter, fonts, f.bias_origin, f.cell);
 }
 
 }  // namespace
@@ -195,10 +236,12 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   panel_header(state, fonts, tr(Text::MaskTitle), tr(Text::MaskHint));
   state.mask_grid.visible = false;
   if (!state.computed) return;
+  draw_window_controls(state, fonts);  // the kind named; window w and sinks s (variant_controls.cpp)
   const int n = int(state.result.allowed.rows());
   const std::vector<float>& values = mask_values(state);
   const MaskFrame f = mask_geometry(state, fonts, n);
   draw_mask_grid(state, painter, fonts, f, values);
+  if (f.bias) draw_mask_bias(state, painter, fonts, f);
   mask_input(state, f);
   const int lit_i = state.hovered_row, lit_j = state.hovered_col;
   if (lit_i >= 0 && lit_j >= 0 && lit_i < n && lit_j < n) {

@@ -8,6 +8,7 @@
 #include "core/rope.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 namespace {
@@ -83,8 +84,7 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
   for (Text t : {Text::RopeBase, Text::RopePairs, Text::RopeOffset})
     label_w = std::max(label_w, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(t)).x + 0.8f * em);
   bool on = s.rope_on;
-  if (ImGui::Checkbox("RoPE", &on)) set_rope_on(state, on);
-  record_item_rect(state, "rope/on");
+  if (checkbox(state, "rope/on", "RoPE", &on)) set_rope_on(state, on);
   ImGui::SameLine();
   ImGui::PushFont(fonts.small);
   ImGui::AlignTextToFramePadding();

@@ -43,6 +43,9 @@ struct RoleRow {
   const attn::Matrix* shown;  // what the sliders show (= result in projected mode)
   double range;
   int heads = 1;  // multi-head: the row's columns fall into `heads` groups of d/h (gap + underline)
+  // Grouped-query attention: K's and V's `heads` are the H_kv groups, each shared by h/H_kv heads,
+  // whose colours its underline carries side by side (Q keeps one group per head: 1).
+  int shared_by = 1;
 };
 
 // Extra space between two heads' column groups.
@@ -133,11 +136,15 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
     ImGui::SameLine(
         0, row.heads > 1 && c > 0 && c % group == 0 ? ImGui::GetStyle().ItemSpacing.x + head_gap() : -1.0f);
     ImGui::PushID(c);
-    if (row.heads > 1) {  // the head's colour under its columns
+    if (row.heads > 1 || row.shared_by > 1) {  // the colour of the head (or heads) using these columns
       const ImVec2 at = ImGui::GetCursorScreenPos();
       const float y = at.y + ImGui::GetFrameHeight() + 1.0f;
-      ImGui::GetWindowDrawList()->AddLine(ImVec2(at.x, y), ImVec2(at.x + slider_w, y), head_color(c / group),
-                                          2.0f);
+      const int first = (c / group) * row.shared_by;  // group g serves heads g·(h/H_kv) … + h/H_kv − 1
+      const float part = slider_w / float(row.shared_by);
+      for (int k = 0; k < row.shared_by; ++k)
+        ImGui::GetWindowDrawList()->AddLine(ImVec2(at.x + part * float(k), y),
+                                            ImVec2(at.x + part * float(k + 1), y), head_color(first + k),
+                                            row.shared_by > 1 ? 3.0f : 2.0f);
     }
     ImGui::SetNextItemWidth(slider_w);
     double value = (*row.shown)(i, c);
@@ -397,6 +404,7 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   // Every head's columns: the full Q, K, V (result holds only the focused head's).
   const int d_k = int(state.heads.Q.cols()), d_v = int(state.heads.V.cols());
   const int heads = state.scene.heads;
+  const int kv_heads = std::max(1, state.scene.kv());  // K and V: H_kv groups of columns (GQA)
   const int d_model = projected ? int(state.scene.X.cols()) : 0;
   const int d_max = std::max({d_k, d_v, d_model});
   const float label_w = 5.0f * em;
@@ -412,9 +420,9 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
       {"q", "Q", Term::Queries, palette::query(), palette::query_neg(), SceneMatrix::Q, &state.heads.Q,
        state.q_range, heads},
       {"k", "K", Term::Keys, palette::key(), palette::key_neg(), SceneMatrix::K, &state.heads.K,
-       state.k_range, heads},
+       state.k_range, kv_heads, heads / kv_heads},
       {"v", "V", Term::Values, palette::value(), palette::value_neg(), SceneMatrix::V, &state.heads.V,
-       state.v_range, heads},
+       state.v_range, kv_heads, heads / kv_heads},
   };
   const RoleRow x_row = {"x",
                          "X",

@@ -27,6 +27,7 @@ enum class MatrixSlot : int {
   Mask,
   HeadWeights,                         // multi-head: head t's weights at HeadWeights + t …
   HeadWeightsLast = HeadWeights + 16,  // … for up to 16 heads, then their average
+  Bias,                                // ALiBi's B of the focused head (the Mask panel)
   Count,
 };
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 
@@ -29,24 +30,20 @@ int step_controls(AppState& state, const StepIds& ids, int step, bool at_end, St
       std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
   int want = step;
   ImGui::BeginDisabled(step == 0);
-  if (ImGui::Button(tr(Text::StepStart), ImVec2(button_w, 0))) want = 0;
-  record_item_rect(state, ids.start);
+  if (button(state, ids.start, tr(Text::StepStart), ImVec2(button_w, 0))) want = 0;
   ImGui::SameLine();
-  if (ImGui::Button(tr(Text::WalkPrev), ImVec2(button_w, 0))) want = step - 1;
-  record_item_rect(state, ids.prev);
+  if (button(state, ids.prev, tr(Text::WalkPrev), ImVec2(button_w, 0))) want = step - 1;
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(at_end);
-  if (ImGui::Button(tr(Text::WalkNext), ImVec2(button_w, 0))) want = step + 1;
-  record_item_rect(state, ids.next);
+  if (button(state, ids.next, tr(Text::WalkNext), ImVec2(button_w, 0))) want = step + 1;
   ImGui::SameLine();
-  if (ImGui::Button(
-          (std::string(tr(play.playing ? Text::Pause : Text::Play)) + "###" + play_label_id).c_str(),
-          ImVec2(button_w, 0))) {
+  if (button(state, ids.play,
+             (std::string(tr(play.playing ? Text::Pause : Text::Play)) + "###" + play_label_id).c_str(),
+             ImVec2(button_w, 0))) {
     play.playing = !play.playing;
     play.clock = play.seconds;  // the first step at once
   }
-  record_item_rect(state, ids.play);
   ImGui::EndDisabled();
   if (want < step) play.playing = false;
   return want;

@@ -2,6 +2,8 @@
 // State: decode_state.hpp (UiState::decode); panels: decode_panel.cpp; layout: decode_layout.cpp.
 #pragma once
 
+#include <string>
+
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
 
@@ -13,6 +15,14 @@ struct Screen;
 void decode_tick(AppState& state);
 void draw_decode_panel(AppState& state, const Fonts& fonts);
 void draw_decode_cache(AppState& state, const Fonts& fonts);
+
+// The cache policy, the sink comparison and the KV calculator (decode_policy.cpp, kv_calculator.cpp).
+void draw_decode_policy(AppState& state, const Fonts& fonts);
+void draw_kv_calculator(AppState& state, const Fonts& fonts);
+// The cache drawn per KV head, with its size (above the cache's rows).
+void draw_cache_per_kv_head(AppState& state, const Fonts& fonts);
+// "1.25 MiB": binary units, three figures ("512 bytes" below 1 KiB).
+std::string byte_text(long long bytes);
 
 // The layout: the stepper and the multiply counter beside the cache.
 void layout_decode(Screen& screen);

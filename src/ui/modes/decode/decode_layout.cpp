@@ -15,14 +15,31 @@ void layout_decode(Screen& sc) {
     const float left_w = side_width(sc, 0.34f, 22.0f, 30.0f);
     sc.panel("Decode", draw_decode_panel, ImVec2(margin, body_y), ImVec2(left_w, body_h));
     const float rx = margin + left_w + gap;
-    sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(W - rx - margin, body_h),
-             ImGuiWindowFlags_NoScrollbar);
+    // The cache policy and the KV calculator: a third column when there is room (≥ 80 em), else
+    // below the stepper.
+    if (W >= 80.0f * em) {
+      const float policy_w = side_width(sc, 0.28f, 22.0f, 28.0f);
+      sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y),
+               ImVec2(W - rx - margin - policy_w - gap, body_h), ImGuiWindowFlags_NoScrollbar);
+      sc.panel("Cache policy", draw_decode_policy, ImVec2(W - margin - policy_w, body_y),
+               ImVec2(policy_w, body_h));
+    } else {
+      sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y),
+               ImVec2(W - rx - margin, std::floor(0.5f * body_h)), ImGuiWindowFlags_NoScrollbar);
+      const float py = body_y + std::floor(0.5f * body_h) + gap;
+      sc.panel("Cache policy", draw_decode_policy, ImVec2(rx, py),
+               ImVec2(W - rx - margin, body_y + body_h - py));
+    }
   } else {
     Column col(sc);
-    const float stepper_h = 25.5f * em, cache_h = float(sc.state.scene.n() + 3) * 2.1f * em + 10.0f * em;
+    const float stepper_h = 25.5f * em,
+                cache_h = float(sc.state.scene.n() + 3) * 2.1f * em + 10.0f * em +
+                          (0.6f * float(sc.state.scene.n()) + 6.0f) * em;  // + the cache per KV head
     sc.panel("Decode", draw_decode_panel, col.take(stepper_h), col.size(stepper_h));
     sc.panel("KV cache", draw_decode_cache, col.take(cache_h), col.size(cache_h),
              ImGuiWindowFlags_NoScrollbar);
+    const float policy_h = 34.0f * em;
+    sc.panel("Cache policy", draw_decode_policy, col.take(policy_h), col.size(policy_h));
   }
 }
 

@@ -27,6 +27,16 @@ std::string with_commas(long long x) {
   return out;
 }
 
+// An evicted cache row: diagonal hatching over the row, like the masked cells of the grids.
+void draw_evicted_row(ImDrawList* dl, ImVec2 a, ImVec2 b, float em) {
+  dl->AddRectFilled(a, b, palette::with_alpha(palette::track(), 120), 0.2f * em);
+  dl->PushClipRect(a, b, true);
+  const float step = 0.6f * em, h = b.y - a.y;
+  for (float x = a.x - h; x < b.x; x += step)
+    dl->AddLine(ImVec2(x, b.y), ImVec2(x + h, a.y), palette::with_alpha(palette::text_dim(), 70), 1.0f);
+  dl->PopClipRect();
+}
+
 }  // namespace
 
 //-------------------------------------------------------------------------------------------------
@@ -140,6 +150,7 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   const float row_h = 2.1f * em;
 
   ImGui::BeginChild("##decode-cache", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  draw_cache_per_kv_head(state, fonts);  // decode_policy.cpp
   ImDrawList* dl = ImGui::GetWindowDrawList();
   auto numbers = [&](ImVec2 p, float x, const attn::Matrix& m, int row, ImU32 color) {
     for (int c = 0; c < int(m.cols()); ++c)
@@ -164,6 +175,20 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   for (int j = 0; j <= d.t; ++j) {
     p = ImGui::GetCursorScreenPos();
     const bool newest = j == d.t;
+    // A position the cache policy evicted (decode_policy.cpp): hatched, named, its numbers dim.
+    const bool evicted = !std::binary_search(st.kept.begin(), st.kept.end(), j);
+    if (evicted) {
+      draw_evicted_row(dl, p, ImVec2(p.x + total_w, p.y + row_h - 0.1f * em), em);
+      dl->AddText(ImVec2(p.x + x_w + 0.3f * em, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())),
+                  palette::text_dim(), tr(Text::CacheEvicted));
+      const std::string label =
+          fit_text(std::to_string(j) + " " + state.scene.tokens[std::size_t(j)], label_w - 0.3f * em);
+      dl->AddText(ImVec2(p.x, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())), palette::text_dim(),
+                  label.c_str());
+      ImGui::Dummy(ImVec2(total_w, row_h));
+      record_item_rect(state, "decode/evicted/" + std::to_string(j));
+      continue;
+    }
     if (newest)
       dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.1f * em), palette::accent_soft(), 0.2f * em);
     const float ty = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());

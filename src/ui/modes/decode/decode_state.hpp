@@ -8,24 +8,45 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
+#include "core/kv_bill.hpp"
 #include "core/kv_cache.hpp"
 #include "scene/scene.hpp"
 
 namespace ui {
+
+// The KV-cache calculator's fields (core/kv_bill.hpp): a published shape or the learner's own.
+struct KvCalculator {
+  int preset = 0;  // index into attn::kv_presets(), −1 = the learner's own shape
+  attn::KvShape shape = attn::kv_presets().front().shape;
+  std::string error;  // check_kv_shape's sentence for the last refused edit ("" = none)
+};
 
 struct DecodeStepper {
   int t = 0;  // the token decoded last (0 … n−1)
   bool playing = false;
   double play_clock = 0;
 
+  // The cache policy (core/kv_cache.hpp): keep all, the last w, or s sinks + the last w.
+  attn::CachePolicy policy{attn::CacheKind::KeepAll, 4, 1};
+  KvCalculator calculator;
+
   // --- kept in sync by decode_update
-  std::optional<attn::DecodeResult> trace;      // every step of the causal decode
+  std::optional<attn::DecodeResult> trace;  // every step of the causal decode under `policy`
+  // What evicting token 0 does at step t (the sink comparison; issue 25): step t's weights with the
+  // cache keeping all, the last w, and s sinks + the last w (w, s from `policy`, s ≥ 1).
+  std::optional<attn::DecodeResult> trace_all, trace_last, trace_sinks;
+  attn::CachePolicy traced_policy;              // the policy `trace` was computed with
   long long mults_with = 0, mults_without = 0;  // multiplies through step t, with / without cache
   std::uint64_t version = 0;
 };
 
-// Show decode step `want` (clamped to 0 … n−1); recomputes the trace when the result changed.
+// The largest |a_t(j) − b_t(j)| of one step's weights in two traces (0 when either is missing).
+double max_weight_change(const attn::DecodeResult& a, const attn::DecodeResult& b, int t);
+
+// Show decode step `want` (clamped to 0 … n−1); recomputes the traces when the result or the
+// policy changed.
 void decode_update(DecodeStepper& d, const scene::Scene& s, const attn::Result& r, std::uint64_t version,
                    int want);
 

@@ -54,8 +54,11 @@ void layout_panels(Screen& sc, bool walk) {
       ry += card_h + gap;
       rh -= card_h + gap;
     }
-    // A large scene's grids are its picture: the top row takes more of the height.
-    float top_row_h = !bottom_row ? rh : std::floor((large_scene(sc) ? 0.66f : 0.62f) * rh);
+    // A window, sinks or ALiBi add rows (and the bias grid B) to the mask: give the bottom row more. A
+    // large scene's grids are its picture: the top row takes more of the height.
+    const bool variants = state.scene.window > 0 || state.scene.alibi;
+    const float top_share = variants ? 0.54f : large_scene(sc) ? 0.66f : 0.62f;
+    float top_row_h = !bottom_row ? rh : std::floor(top_share * rh);
     if (walk && top_row && bottom_row) {
       // The step card takes the top of the column: keep the mask and output readable (the mask's
       // hint, grid and question need ~13 em when it is 24 em wide) by taking the room from the top row, and

@@ -262,46 +262,14 @@ void learned_hint(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
 }
 
-}  // namespace
-
-void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
-  panel_header(state, fonts, tr(Text::KeySpaceTitle), tr(Text::KeySpaceHint));
-  if (!state.computed) return;
-  update_planes(state);
+// (1) The handles first, so a drag shows in this frame: queries (they win where a tip lies over a
+// key), then keys. Returns the followed query (a click or the keyboard's focus picks it).
+int keyspace_handles(AppState& state, const PlotFrame& f, const attn::Matrix& q_xy, const attn::Matrix& k_xy,
+                     bool editable) {
   KeySpaceState& ks = state.keyspace;
   const attn::Result& r = state.result;
   const int n = state.scene.n();
-  const bool roped = r.Q_rope.size() > 0;
-  // Multi-head: result holds one head's columns (the focused head), so the picture is that head's and
-  // edits go through the vectors panel, which shows every head's columns.
-  const bool multi_head = state.scene.heads > 1;
-  const bool editable = state.scene.mode == scene::Mode::Direct && !roped && !multi_head;
-  ImGui::PushFont(fonts.small);
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
-  plane_note(ks.key_plane, Text::PlaneOfKeys, "d_k");
-  if (multi_head)
-    ImGui::TextWrapped("%s", fill(tr(Text::KeySpaceHeads), {std::to_string(state.scene.heads)}).c_str());
-  if (roped) ImGui::TextWrapped("%s", tr(Text::KeySpaceRope));
-  ImGui::PopStyleColor();
-  ImGui::PopFont();
-  if (state.scene.mode != scene::Mode::Direct) learned_hint(state, fonts);
-
-  ImVec2 min, max;
-  const float em = ImGui::GetFontSize();
-  plot_rect(1.6f * em, &min, &max);
   const bool dragging = ks.drag_kind == KeySpaceState::Query || ks.drag_kind == KeySpaceState::Key;
-  auto coords = [&](attn::Matrix* q_xy, attn::Matrix* k_xy) {
-    *q_xy = attn::plane_coords(ks.key_plane, shown_queries(state.result));
-    *k_xy = attn::plane_coords(ks.key_plane, shown_keys(state.result));
-  };
-  attn::Matrix q_xy, k_xy;
-  coords(&q_xy, &k_xy);
-  attn::Matrix all(2 * n, 2);
-  all << q_xy, k_xy;
-  const PlotFrame f = fit_frame(all, min, max, &ks.key_view, dragging);
-
-  // (1) handles first, so a drag shows in this frame: queries (they win where a tip lies over a
-  // key), then keys.
   double x = 0, y = 0;
   bool keyed = false;
   for (int i = 0; i < n; ++i) {
@@ -330,6 +298,15 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   }
   if (!ImGui::IsMouseDown(ImGuiMouseButton_Left) && dragging) ks.drag_kind = KeySpaceState::None;
 
+  return sel;
+}
+
+// (2)–(4) The plane: axes, the followed query's lines to every key (∝ a_ij), the points, their labels.
+void draw_keyspace_plane(const AppState& state, const PlotFrame& f, const attn::Matrix& q_xy,
+                         const attn::Matrix& k_xy, int sel, ImVec2 min, ImVec2 max) {
+  const attn::Result& r = state.result;
+  const int n = state.scene.n();
+  const float em = ImGui::GetFontSize();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(min, max, true);
   dl->AddRectFilled(min, max, palette::frame(), 4.0f);
@@ -372,9 +349,14 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
                i == sel ? palette::query() : with_alpha(palette::query(), 0.6f), &placed, true);
   }
   dl->PopClipRect();
-  const ImVec2 after = ImVec2(min.x, max.y + 0.25f * em);
+}
 
-  // (5) caption: the followed query's weights.
+// (5) The caption under the plane: the followed query's weights.
+void keyspace_caption(const AppState& state, const Fonts& fonts, int sel, ImVec2 min, ImVec2 max) {
+  const attn::Result& r = state.result;
+  const int n = state.scene.n();
+  const float em = ImGui::GetFontSize();
+  const ImVec2 after = ImVec2(min.x, max.y + 0.25f * em);
   ImGui::SetCursorScreenPos(after);
   ImGui::PushFont(fonts.small);
   std::string caption = fill(tr(Text::QueryAttends), {std::to_string(sel)});
@@ -385,6 +367,49 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   if (n > 8) caption += "  …";
   ImGui::TextUnformatted(fit_text(caption, max.x - min.x).c_str());
   ImGui::PopFont();
+}
+
+}  // namespace
+
+void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
+  panel_header(state, fonts, tr(Text::KeySpaceTitle), tr(Text::KeySpaceHint));
+  if (!state.computed) return;
+  update_planes(state);
+  KeySpaceState& ks = state.keyspace;
+  const attn::Result& r = state.result;
+  const int n = state.scene.n();
+  const bool roped = r.Q_rope.size() > 0;
+  // Multi-head: result holds one head's columns (the focused head), so the picture is that head's and
+  // edits go through the vectors panel, which shows every head's columns.
+  const bool multi_head = state.scene.heads > 1;
+  const bool editable = state.scene.mode == scene::Mode::Direct && !roped && !multi_head;
+  ImGui::PushFont(fonts.small);
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
+  plane_note(ks.key_plane, Text::PlaneOfKeys, "d_k");
+  if (multi_head)
+    ImGui::TextWrapped("%s", fill(tr(Text::KeySpaceHeads), {std::to_string(state.scene.heads)}).c_str());
+  if (roped) ImGui::TextWrapped("%s", tr(Text::KeySpaceRope));
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+  if (state.scene.mode != scene::Mode::Direct) learned_hint(state, fonts);
+
+  ImVec2 min, max;
+  const float em = ImGui::GetFontSize();
+  plot_rect(1.6f * em, &min, &max);
+  const bool dragging = ks.drag_kind == KeySpaceState::Query || ks.drag_kind == KeySpaceState::Key;
+  auto coords = [&](attn::Matrix* q_xy, attn::Matrix* k_xy) {
+    *q_xy = attn::plane_coords(ks.key_plane, shown_queries(state.result));
+    *k_xy = attn::plane_coords(ks.key_plane, shown_keys(state.result));
+  };
+  attn::Matrix q_xy, k_xy;
+  coords(&q_xy, &k_xy);
+  attn::Matrix all(2 * n, 2);
+  all << q_xy, k_xy;
+  const PlotFrame f = fit_frame(all, min, max, &ks.key_view, dragging);
+
+  const int sel = keyspace_handles(state, f, q_xy, k_xy, editable);
+  draw_keyspace_plane(state, f, q_xy, k_xy, sel, min, max);
+  keyspace_caption(state, fonts, sel, min, max);
 }
 
 void draw_valuespace_panel(AppState& state, const Fonts& fonts) {

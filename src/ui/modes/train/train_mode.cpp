@@ -17,6 +17,7 @@
 #include "scene/train_json.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 namespace {
@@ -216,28 +217,23 @@ void train_tick(AppState& state) {
   state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
 }
 
-void draw_train_panel(AppState& state, const Fonts& fonts) {
-  TrainUi& t = state.ui.train;
-  panel_header(state, fonts, tr(Text::TrainTitle), tr(Text::TrainHint), 2);
-  if (!t.trainer) return;
-  const float em = ImGui::GetFontSize();
-  // The labels' column: as wide as the widest label in this language.
-  float label_w = 7.0f * em;
-  for (Text label : {Text::TrainTask, Text::TrainLearningRate, Text::TrainSeed, Text::Heads, Text::TrainPace})
-    label_w = std::max(label_w, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(label)).x + 0.8f * em);
+namespace {
 
-  // Task.
+// The task picker and its sentence.
+void draw_train_task(AppState& state, const Fonts& fonts, float label_w) {
+  TrainUi& t = state.ui.train;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Text::TrainTask));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::BeginCombo("##train-task", train::task_name(t.config.task))) {
     for (train::Task task : {train::Task::PreviousToken, train::Task::SameToken, train::Task::FirstToken}) {
-      if (ImGui::Selectable(train::task_name(task), task == t.config.task) && task != t.config.task) {
+      if (selectable(state, std::string("train/task/") + train::task_name(task), train::task_name(task),
+                     task == t.config.task) &&
+          task != t.config.task) {
         t.config.task = task;
         new_run(state);
       }
-      record_item_rect(state, std::string("train/task/") + train::task_name(task));
     }
     ImGui::EndCombo();
   }
@@ -248,58 +244,65 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
   ImGui::PopStyleColor();
   ImGui::Spacing();
+}
 
-  // Play / Pause / Step / Reset.
+// Play / Pause / Step / Reset, four equal buttons.
+void draw_train_buttons(AppState& state) {
+  TrainUi& t = state.ui.train;
   const float button_w =
       std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
   ImGui::PushStyleColor(ImGuiCol_Button,
                         to_vec4(t.running ? palette::panel_border() : palette::accent_soft()));
   ImGui::BeginDisabled(t.running);
-  if (ImGui::Button((std::string(tr(Text::TrainPlay)) + "###train-play").c_str(), ImVec2(button_w, 0)))
+  if (button(state, "train/play", (std::string(tr(Text::TrainPlay)) + "###train-play").c_str(),
+             ImVec2(button_w, 0)))
     train_play(state, true);
   ImGui::EndDisabled();
   ImGui::PopStyleColor();
-  record_item_rect(state, "train/play");
   ImGui::SameLine();
   ImGui::BeginDisabled(!t.running);
-  if (ImGui::Button((std::string(tr(Text::Pause)) + "###train-pause").c_str(), ImVec2(button_w, 0)))
+  if (button(state, "train/pause", (std::string(tr(Text::Pause)) + "###train-pause").c_str(),
+             ImVec2(button_w, 0)))
     train_play(state, false);
   ImGui::EndDisabled();
-  record_item_rect(state, "train/pause");
   ImGui::SameLine();
-  if (ImGui::Button((std::string(tr(Text::TrainStep)) + "###train-step").c_str(), ImVec2(button_w, 0)))
+  if (button(state, "train/step", (std::string(tr(Text::TrainStep)) + "###train-step").c_str(),
+             ImVec2(button_w, 0)))
     train_step(state);
-  record_item_rect(state, "train/step");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainStepTip));
   ImGui::SameLine();
-  if (ImGui::Button((std::string(tr(Text::Reset)) + "###train-reset").c_str(), ImVec2(button_w, 0)))
+  if (button(state, "train/reset", (std::string(tr(Text::Reset)) + "###train-reset").c_str(),
+             ImVec2(button_w, 0)))
     new_run(state);
-  record_item_rect(state, "train/reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainResetTip));
+}
 
-  // Learning rate (log slider), seed, heads, pace.
+// Learning rate (log slider), seed, heads, pace.
+void draw_train_settings(AppState& state, float label_w) {
+  TrainUi& t = state.ui.train;
+  const float em = ImGui::GetFontSize();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Text::TrainLearningRate));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
   float lr = float(t.trainer->lr());
-  if (ImGui::SliderFloat("##train-lr", &lr, 1e-4f, 1.0f, "%.4g (Adam)", ImGuiSliderFlags_Logarithmic) &&
+  if (slider_float(state, "train/lr", "##train-lr", &lr, 1e-4f, 1.0f, "%.4g (Adam)",
+                   ImGuiSliderFlags_Logarithmic) &&
       lr > 0.0f) {
     t.config.lr = double(lr);
     t.trainer->set_lr(double(lr));
   }
-  record_item_rect(state, "train/lr");
 
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Text::TrainSeed));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(std::min(8.0f * em, ImGui::GetContentRegionAvail().x));
   int seed = int(t.config.seed);
-  if (ImGui::InputInt("##train-seed", &seed, 1, 10) && seed >= 0 && std::uint64_t(seed) != t.config.seed) {
+  if (input_int(state, "train/seed", "##train-seed", &seed, 1, 10) && seed >= 0 &&
+      std::uint64_t(seed) != t.config.seed) {
     t.config.seed = std::uint64_t(seed);
     new_run(state);
   }
-  record_item_rect(state, "train/seed");
 
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Text::Heads));
@@ -309,12 +312,11 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
     ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent_soft())
                                                    : ImGui::GetStyleColorVec4(ImGuiCol_Button));
     const std::string label = std::to_string(h) + "##train-heads";
-    if (ImGui::Button(label.c_str(), ImVec2(2.2f * em, 0)) && !current) {
+    if (button(state, "train/heads/" + std::to_string(h), label.c_str(), ImVec2(2.2f * em, 0)) && !current) {
       t.config.heads = h;
       new_run(state);
     }
     ImGui::PopStyleColor();
-    record_item_rect(state, "train/heads/" + std::to_string(h));
     ImGui::SameLine();
   }
   ImGui::NewLine();
@@ -323,11 +325,14 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   ImGui::TextUnformatted(tr(Text::TrainPace));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  ImGui::SliderFloat("##train-speed", &t.steps_per_second, 1.0f, 1000.0f, tr(Text::TrainPaceFormat),
-                     ImGuiSliderFlags_Logarithmic);
-  record_item_rect(state, "train/speed");
+  slider_float(state, "train/speed", "##train-speed", &t.steps_per_second, 1.0f, 1000.0f,
+               tr(Text::TrainPaceFormat), ImGuiSliderFlags_Logarithmic);
+}
 
-  // Where the run is.
+// Where the run is: step, loss, accuracy, and the frame's work or the paused note.
+void draw_train_status(AppState& state, const Fonts& fonts) {
+  const TrainUi& t = state.ui.train;
+  const float em = ImGui::GetFontSize();
   ImGui::Spacing();
   ImGui::PushFont(fonts.heading);
   const int steps = t.trainer->steps();
@@ -354,6 +359,24 @@ void draw_train_panel(AppState& state, const Fonts& fonts) {
   }
   ImGui::PopFont();
   ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void draw_train_panel(AppState& state, const Fonts& fonts) {
+  TrainUi& t = state.ui.train;
+  panel_header(state, fonts, tr(Text::TrainTitle), tr(Text::TrainHint), 2);
+  if (!t.trainer) return;
+  const float em = ImGui::GetFontSize();
+  // The labels' column: as wide as the widest label in this language.
+  float label_w = 7.0f * em;
+  for (Text label : {Text::TrainTask, Text::TrainLearningRate, Text::TrainSeed, Text::Heads, Text::TrainPace})
+    label_w = std::max(label_w, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(label)).x + 0.8f * em);
+
+  draw_train_task(state, fonts, label_w);
+  draw_train_buttons(state);
+  draw_train_settings(state, label_w);
+  draw_train_status(state, fonts);
 }
 
 void draw_train_curve(AppState& state, const Fonts& fonts) {

@@ -15,6 +15,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/walk/quiz.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 
@@ -239,9 +240,9 @@ void draw_pipeline(AppState& state, const std::vector<Stage>& stages, int index)
     const bool current = k == index;
     ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent()) : ImVec4(0, 0, 0, 0));
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::background() : palette::text_dim()));
-    if (ImGui::SmallButton(label.c_str()) && !current) set_walk_step(state, k);
+    if (small_button(state, "walk/stage/" + std::to_string(k), label.c_str()) && !current)
+      set_walk_step(state, k);
     ImGui::PopStyleColor(2);
-    record_item_rect(state, "walk/stage/" + std::to_string(k));
   }
   ImGui::PopStyleVar();
 }
@@ -444,10 +445,11 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
       const std::string label = mark + std::string(1, char('A' + c)) + "   " +
                                 question.choices[std::size_t(c)] + "##q" + std::to_string(q) + "c" +
                                 std::to_string(c);
-      if (ImGui::Button(label.c_str(), ImVec2(full, 0))) qz.picked[std::size_t(q)] = c;
+      if (button(state, "quiz/" + std::to_string(q) + "/choice/" + std::to_string(c), label.c_str(),
+                 ImVec2(full, 0)))
+        qz.picked[std::size_t(q)] = c;
       ImGui::PopStyleVar();
       ImGui::PopStyleColor();
-      record_item_rect(state, "quiz/" + std::to_string(q) + "/choice/" + std::to_string(c));
     }
 
     if (picked >= 0) {

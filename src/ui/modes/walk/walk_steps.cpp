@@ -20,7 +20,12 @@ constexpr int kMaxBlendTerms = 4;
 constexpr int kMaxBlendDims = 4;
 
 bool has_mask(const scene::Scene& s) {
-  return s.causal || s.mask.size() != 0;
+  return s.causal || s.mask.size() != 0 || s.window > 0;
+}
+
+// What softmax sees before the mask: QKᵀ / s, plus ALiBi's B when the scene has it (Result::logits).
+double pre_softmax(const attn::Result& r, int i, int j) {
+  return r.logits.size() != 0 ? r.logits(i, j) : r.scaled(i, j);
 }
 
 // "…" when cut.
@@ -163,8 +168,16 @@ StepText step_text(Stage stage, const scene::Scene& scene) {
     }
     case Stage::Mask:
       if (!has_mask(scene)) return {tr(Text::WalkNoMaskTitle), tr(Text::WalkNoMaskBody)};
-      return {tr(Text::WalkMaskTitle),
-              join(Text::WalkMaskBody, scene.causal ? Text::WalkMaskCausal : Text::WalkMaskCustom)};
+      {
+        std::string body = scene.causal             ? join(Text::WalkMaskBody, Text::WalkMaskCausal)
+                           : scene.mask.size() != 0 ? join(Text::WalkMaskBody, Text::WalkMaskCustom)
+                                                    : std::string(tr(Text::WalkMaskBody));
+        if (scene.window > 0)  // the sliding window and its sinks (issue 25)
+          body += " " +
+                  fill(tr(Text::WalkMaskWindow), {std::to_string(scene.window), std::to_string(scene.sinks)});
+        if (scene.alibi) body += std::string(" ") + tr(Text::WalkMaskAlibi);
+        return {tr(Text::WalkMaskTitle), body};
+      }
     case Stage::Softmax:
       return {tr(Text::WalkSoftmaxTitle), tr(Text::WalkSoftmaxBody)};
     case Stage::Blend:
@@ -207,7 +220,7 @@ std::string live_numbers(Stage stage, const scene::Scene& scene, const attn::Res
       for (int j = 0; j < n; ++j)
         if (!allowed_cell(r, i, j)) hidden.push_back(j);
       const auto plus_m = [&](int j) {
-        return allowed_cell(r, i, j) ? short_number(r.scaled(i, j), 2) : std::string("−∞");
+        return allowed_cell(r, i, j) ? short_number(pre_softmax(r, i, j), 2) : std::string("−∞");
       };
       std::string what;
       if (hidden.empty()) {
@@ -229,11 +242,12 @@ std::string live_numbers(Stage stage, const scene::Scene& scene, const attn::Res
       // a shift, and e^x cannot overflow), exponentiate, divide by the sum.
       double top = -INFINITY;
       for (int j = 0; j < n; ++j)
-        if (allowed_cell(r, i, j)) top = std::max(top, r.scaled(i, j));
+        if (allowed_cell(r, i, j)) top = std::max(top, pre_softmax(r, i, j));
       std::vector<double> e(static_cast<std::size_t>(n), 0.0);
       double sum = 0;
       for (int j = 0; j < n; ++j)
-        if (allowed_cell(r, i, j)) sum += e[static_cast<std::size_t>(j)] = std::exp(r.scaled(i, j) - top);
+        if (allowed_cell(r, i, j))
+          sum += e[static_cast<std::size_t>(j)] = std::exp(pre_softmax(r, i, j) - top);
       const auto e_text = [&](int j) { return trim_zeros(format_weight(e[static_cast<std::size_t>(j)], 2)); };
       const auto w_text = [&](int j) { return weight_text(r.weights(i, j)); };
       const std::string shift =

@@ -1,0 +1,291 @@
+// cli_options.cpp — parse attention-lab-cli's command line with CLI11 (see cli_options.hpp).
+#include "cli/cli_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "core/model_train.hpp"
+#include "scene/export.hpp"
+#include "scene/scene.hpp"
+
+namespace cli {
+namespace {
+
+// A check: "" when `value` is good, else the reason (CLI11 prefixes the flag: "--online: …").
+using Check = std::function<std::string(std::string&)>;
+
+CLI::Validator check(Check c) {
+  return CLI::Validator(std::move(c), "", "");
+}
+
+// --cache all | last,W | sinks,S,W → a policy; false when the text is not one of these.
+bool parse_cache_policy(const std::string& text, attn::CachePolicy* policy) {
+  unsigned long long a = 0, b = 0;
+  const std::size_t max = 9999999;  // 7 digits
+  if (text == "all") {
+    *policy = attn::CachePolicy{};
+    return true;
+  }
+  if (text.rfind("last,", 0) == 0 && parse_whole(text.substr(5), 0, max, &a)) {
+    *policy = attn::CachePolicy{attn::CacheKind::LastW, int(a), 0};
+    return true;
+  }
+  const std::size_t comma = text.find(',', 6);
+  if (text.rfind("sinks,", 0) == 0 && comma != std::string::npos &&
+      parse_whole(text.substr(6, comma - 6), 0, max, &a) && parse_whole(text.substr(comma + 1), 0, max, &b)) {
+    *policy = attn::CachePolicy{attn::CacheKind::SinksLastW, int(b), int(a)};
+    return true;
+  }
+  return false;
+}
+
+// "--steps: 1 required TEXT missing" → "--steps: missing value" (what the tests and users read).
+std::string usage_message(const CLI::ParseError& e) {
+  const std::string text = e.what();
+  const std::size_t colon = text.find(':');
+  const bool missing =
+      dynamic_cast<const CLI::ArgumentMismatch*>(&e) && text.find("missing") != std::string::npos;
+  return missing && colon != std::string::npos ? text.substr(0, colon) + ": missing value" : text;
+}
+
+// The flags of the scene commands: not with the model's commands.
+constexpr const char* kSceneOnly[] = {"--online", "--kv-cache",     "--cache",  "--window", "--sinks",
+                                      "--alibi",  "--kv-heads",     "--stage",  "--digits", "--preset",
+                                      "--gen",    "--list-presets", "--kv-bill"};
+// The flags only the model's commands have: any of them makes the command line one of those.
+constexpr const char* kModelOnly[] = {"--eval",    "--text",  "--ablate", "--layers",
+                                      "--d-model", "--n-ctx", "--batch",  "--weight-decay"};
+
+// `scratch`: the text of the flags whose checks store the value (numbers, the cache policy).
+void declare_scene_flags(CLI::App& cli, Options& o, std::string* grad_value, std::string* scratch) {
+  cli.add_flag("--compact", "one-line JSON output (default: indented by 2 spaces)")->disable_flag_override();
+  cli.add_flag("--list-presets", o.list_presets, "list the presets, one per line: NAME<TAB>description")
+      ->disable_flag_override();
+  cli.add_option("--preset", o.preset,
+                 "print the scene JSON of a bundled preset (feed it back to compute it)")
+      ->type_name("NAME");
+  cli.add_option("--gen", o.gen,
+                 "print a generated scene's JSON; patterns random, local, previous, sink, periodic, block "
+                 "(e.g. local,1024,64,64,1)")
+      ->type_name("P,N,DK,DV,SEED");
+  cli.add_option("--online", *scratch,
+                 "FlashAttention's tiled pass with blocks of B tokens (1 <= B <= n), every step")
+      ->type_name("B")
+      ->check(check([&o](std::string& v) -> std::string {
+        unsigned long long b = 0;
+        if (!parse_whole(v, 0, 9999, &b))
+          return "needs a block size B, a whole number >= 1, got \"" + v + "\"";
+        o.online = true;
+        o.online_block = int(b);
+        return "";
+      }));
+  cli.add_flag("--kv-cache", o.kv_cache, "causal decoding token by token with a key/value cache")
+      ->disable_flag_override();
+  cli.add_option("--cache", *scratch, "with --kv-cache: all (default), last,W (the last W keys) or sinks,S,W")
+      ->type_name("POLICY")
+      ->check(check([&o](std::string& v) -> std::string {
+        o.have_cache_policy = parse_cache_policy(v, &o.cache_policy);
+        return o.have_cache_policy ? "" : "needs all, last,W or sinks,S,W, got \"" + v + "\"";
+      }));
+  // The scene keys' ranges are the scene's validate()'s, which names the key.
+  const std::pair<const char*, std::optional<int>*> keys[] = {
+      {"--window", &o.window}, {"--sinks", &o.sinks}, {"--kv-heads", &o.kv_heads}};
+  const char* key_help[] = {"set the scene's sliding window (0 = none): causal 0 <= i-j < W, else |i-j| < W",
+                            "set the scene's sink tokens: keys j < S stay visible past the window",
+                            "set the scene's K/V groups (H divides heads; 1 = multi-query)"};
+  for (std::size_t k = 0; k < 3; ++k) {
+    std::optional<int>* slot = keys[k].second;
+    cli.add_option(keys[k].first, *scratch, key_help[k])
+        ->type_name("N")
+        ->check(check([slot](std::string& v) -> std::string {
+          unsigned long long n = 0;
+          if (!parse_whole(v, 0, 1000000, &n)) return "needs a whole number >= 0, got \"" + v + "\"";
+          *slot = int(n);
+          return "";
+        }));
+  }
+  cli.add_flag("--alibi", o.alibi,
+               "add ALiBi's bias -m_h |i-j| to each head's scaled scores, m_h = 2^(-8h/H)")
+      ->disable_flag_override();
+  cli.add_flag("--kv-bill", o.kv_bill, "the KV-cache bill of published model shapes")
+      ->disable_flag_override();
+  cli.add_option(
+         "--grad", *grad_value,
+         "gradients of 1/2 sum (output - target)^2 for a scene with \"target\"; --grad MODEL: the model's")
+      ->type_name("[MODEL]")
+      ->expected(0, 1);
+  cli.add_option("--export", o.export_kind,
+                 "print the scene as numpy, pytorch (scripts), latex or svg (one stage)")
+      ->type_name("KIND")
+      ->check(check([](std::string& v) -> std::string {
+        return scene::parse_export_kind(v) ? "" : "unknown kind " + v + " (numpy, pytorch, latex, svg)";
+      }));
+  cli.add_option("--stage", o.export_stage, "latex/svg: weights (default), scores, scaled, Q, K, V, output")
+      ->type_name("STAGE")
+      ->check(check([](std::string& v) -> std::string {
+        return scene::parse_export_stage(v)
+                   ? ""
+                   : "unknown stage " + v + " (weights, scores, scaled, Q, K, V, output)";
+      }));
+  cli.add_option("--digits", *scratch, "latex/svg: decimals, 0 to 15 (default 3)")
+      ->type_name("D")
+      ->check(check([&o](std::string& v) -> std::string {
+        unsigned long long d = 0;
+        if (!parse_whole(v, 0, scene::kMaxExportDigits, &d))
+          return "expected 0 to " + std::to_string(scene::kMaxExportDigits) + ", got " + v;
+        o.export_digits = int(d);
+        return "";
+      }));
+}
+
+// --train's flags (both kinds of task) and the model's commands (circuits_cli.hpp).
+void declare_train_and_model_flags(CLI::App& cli, Options& o) {
+  ModelOptions& m = o.model;
+  cli.add_option("--train", o.train_task,
+                 "train on a task: previous-token, same-token, first-token (one attention layer, 16 -> 8, "
+                 "cross-entropy) or induction, mixed (an attention-only transformer)")
+      ->type_name("TASK");
+  cli.add_option("--steps", o.steps, "--train: steps, 1 to 1000000 (induction, mixed: 1 to 100000)")
+      ->type_name("N");
+  cli.add_option("--seed", o.seed, "--train: the seed, a whole number >= 0")->type_name("S");
+  cli.add_option("--lr", o.lr, "--train: learning rate (default 0.02 Adam, 0.5 SGD; the model: 0.01)")
+      ->type_name("X");
+  cli.add_option("--heads", o.heads, "--train: heads (1, 2, 4, 8; the model: 1 to 4 per layer)")
+      ->type_name("H");
+  cli.add_option("--optimizer", o.optimizer, "--train: adam or sgd (the model: adamw or adam)")
+      ->type_name("NAME");
+  CLI::Option_group* model = cli.add_option_group(
+      "Model commands", "the attention-only transformer (embeddings, 1-3 layers of 1-4 heads, unembedding)");
+  model->add_option("--layers", m.layers, "--train induction|mixed: layers (default 2)")->type_name("L");
+  model->add_option("--d-model", m.d_model, "--train induction|mixed: width (default 32)")->type_name("D");
+  model->add_option("--n-ctx", m.n_ctx, "--train induction|mixed: context length (default 32)")
+      ->type_name("N");
+  model->add_option("--batch", m.batch, "--train induction|mixed: sequences per step (default 16)")
+      ->type_name("B");
+  model->add_option("--weight-decay", m.weight_decay, "--train induction|mixed: AdamW's decay (default 0.01)")
+      ->type_name("W");
+  model->add_option("--eval", m.eval_path, "run a model (JSON) on --text: logits, loss, every head's weights")
+      ->type_name("MODEL");
+  model->add_option("--text", m.text, "the text a model reads (its symbols)")->type_name("T");
+  model->add_option("--ablate", m.ablate, "switch off head H of layer L (its output zeroed); repeatable")
+      ->type_name("L.H")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+void declare(CLI::App& cli, Options& o, std::string* grad_value, std::string* scratch) {
+  cli.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a repeated flag: the last
+  declare_scene_flags(cli, o, grad_value, scratch);
+  declare_train_and_model_flags(cli, o);
+}
+
+// After the parse: which command, and the checks that involve several flags.
+std::string finish(const CLI::App& cli, Options& o, const std::string& grad_value) {
+  if (cli.count("--compact")) o.indent = -1;
+  o.have_preset = cli.count("--preset") > 0;
+  o.have_gen = cli.count("--gen") > 0;
+  o.train = cli.count("--train") > 0;
+  bool model_only = false;
+  for (const char* flag : kModelOnly) model_only = model_only || cli.count(flag) > 0;
+  o.model_command = model_only || (o.train && attn::model::parse_task(o.train_task));
+  std::vector<std::string> files;
+  for (const std::string& extra : cli.remaining()) {
+    if (extra.size() > 1 && extra[0] == '-') return extra + ": unknown option (see --help)";
+    files.push_back(extra);
+  }
+  if (o.model_command) {
+    for (const char* flag : kSceneOnly)
+      if (cli.count(flag)) return std::string(flag) + ": not with the model's commands (see --help)";
+    if (!files.empty()) return "unexpected argument " + files[0] + " with the model's commands (see --help)";
+    if (cli.count("--grad") && grad_value.empty()) return "--grad: missing value (--grad MODEL --text T)";
+    ModelOptions& m = o.model;
+    m.indent = o.indent;
+    m.have_text = cli.count("--text") > 0;
+    m.train_task = o.train_task;
+    m.grad_path = grad_value;
+    m.export_kind = o.export_kind;
+    m.steps = o.steps, m.seed = o.seed, m.heads = o.heads, m.lr = o.lr, m.optimizer = o.optimizer;
+    return "";
+  }
+  o.grad = cli.count("--grad") > 0;
+  if (!grad_value.empty()) files.insert(files.begin(), grad_value);  // --grad FILE
+  if (files.size() > 1) return "give one FILE only (see --help)";
+  if (!files.empty()) o.path = files[0];
+  return "";
+}
+
+}  // namespace
+
+bool parse_whole(const std::string& text, unsigned long long lo, unsigned long long hi,
+                 unsigned long long* out) {
+  if (text.empty() || text.size() > 20) return false;
+  unsigned long long value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    const unsigned long long digit = static_cast<unsigned long long>(c - '0');
+    if (value > (~0ull - digit) / 10) return false;  // would overflow 64 bits
+    value = value * 10 + digit;
+  }
+  *out = value;
+  return value >= lo && value <= hi;
+}
+
+std::string usage_text() {
+  Options o;
+  std::string grad, scratch;
+  CLI::App cli{
+      "Reads a scene (JSON version 1 or 2) from FILE, or from stdin when FILE is '-' or absent, and prints\n"
+      "softmax(QK^T/s + M) V with every stage as one JSON object (docs/CLI.md lists each command's keys):\n"
+      "  {\"Q\",\"K\",\"V\",\"scores\" (raw QK^T),\"divisor\" (s),\"scaled\" (scores/s, masked cells null),\n"
+      "   \"allowed\" (n x n 0/1),\"weights\",\"output\",\"masked_rows\",\"entropy\" (per row, "
+      "bits),\"argmax\"}\n"
+      "and \"heads\", \"concat\" for a multi-head scene. Numbers read back as the same doubles.",
+      "attention-lab-cli"};
+  cli.footer(
+      "--window, --sinks, --alibi and --kv-heads make the scene version 2. Every flag also takes\n"
+      "--flag=VALUE.\n"
+      "Limits: n <= " +
+      std::to_string(scene::kMaxTokens) + " tokens, each dimension <= " + std::to_string(scene::kMaxDim) +
+      ", |values| <= 1e15, token labels <= " + std::to_string(scene::kMaxTokenBytes) +
+      " bytes, input <= 8 MiB.\n"
+      "Exit status: 0 ok, 2 bad input or a usage error (the reason on stderr, nothing on stdout).");
+  declare(cli, o, &grad, &scratch);
+  return "usage: attention-lab-cli [--compact] [FILE|-]\n"
+         "       attention-lab-cli [--compact] --online B | --kv-cache [--cache POLICY] | --grad [FILE|-]\n"
+         "       attention-lab-cli --export KIND [--stage STAGE] [--digits D] [FILE|-]\n"
+         "       attention-lab-cli --preset NAME | --list-presets | --gen P,N,DK,DV,SEED | --kv-bill\n"
+         "       attention-lab-cli --train TASK --steps N --seed S [--lr X] [--heads H] [--optimizer NAME]\n"
+         "       attention-lab-cli --eval MODEL --text T [--ablate L.H ...] [--export pytorch]\n"
+         "       attention-lab-cli --grad MODEL --text T [--ablate L.H ...]\n\n" +
+         cli.help();
+}
+
+ParseOutcome parse_options(int argc, const char* const* argv, Options* options, std::string* message) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "-h" || std::string_view(argv[i]) == "--help") {
+      *message = usage_text();
+      return ParseOutcome::ExitOk;
+    }
+  Options o;
+  std::string grad_value, scratch;
+  CLI::App cli;
+  cli.allow_extras();  // FILE, and an unknown flag named as such (finish)
+  declare(cli, o, &grad_value, &scratch);
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    *message = usage_message(e);
+    return ParseOutcome::ExitUsage;
+  }
+  *message = finish(cli, o, grad_value);
+  if (!message->empty()) return ParseOutcome::ExitUsage;
+  *options = std::move(o);
+  return ParseOutcome::Run;
+}
+
+}  // namespace cli

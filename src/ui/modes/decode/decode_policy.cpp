@@ -1,0 +1,174 @@
+// decode_policy.cpp — the Decode mode's cache policy panel: keep all / the last w / s sinks + the
+// last w (core/kv_cache.hpp), what evicting token 0 does to the row with and without sinks, the
+// cache's size per KV head, and the KV-cache calculator for real shapes (kv_calculator.cpp).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/heads.hpp"
+#include "core/kv_bill.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/modes/decode/decode.hpp"
+#include "ui/panels/panel_parts.hpp"
+
+namespace ui {
+
+std::string byte_text(long long bytes) {
+  // Binary units, three significant figures: 1 MiB = 2²⁰ bytes.
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1024.0 && u < 4) v /= 1024.0, ++u;
+  if (u == 0) return std::to_string(bytes) + " bytes";
+  return format_number(v, v < 10 ? 2 : v < 100 ? 1 : 0) + " " + units[u];
+}
+
+// The cache as the model holds it: one K block and one V block per KV head (H_kv of them, each
+// shared by h/H_kv query heads), a row per cached position — evicted rows hatched — and its size
+//   2 × tokens held × H_kv × d_head × 8 bytes   (K and V; doubles), core/kv_bill.hpp's formula.
+void draw_cache_per_kv_head(AppState& state, const Fonts& fonts) {
+  const DecodeStepper& d = state.ui.decode;
+  const scene::Scene& s = state.scene;
+  const attn::Matrix& K = state.heads.K.size() ? state.heads.K : state.result.K;
+  const attn::Matrix& V = state.heads.V.size() ? state.heads.V : state.result.V;
+  const int kv = std::max(1, s.kv()), h = std::max(1, s.heads);
+  const int dk = int(K.cols()) / kv, dv = int(V.cols()) / kv;
+  if (!d.trace || dk < 1 || dv < 1) return;
+  const attn::DecodeStep& st = d.trace->steps[std::size_t(d.t)];
+  const float em = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::PushFont(fonts.small);
+  const float cell = std::clamp(0.8f * em, 4.0f, 14.0f), row = std::clamp(0.55f * em, 3.0f, 10.0f);
+  const float block_w = float(dk + dv) * cell + 0.4f * em;
+  const float label_h = ImGui::GetTextLineHeight() + 0.2f * em;
+  const int rows = d.t + 1;
+  const float block_h = label_h + float(rows) * row;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const int per_line = std::max(1, int((avail + em) / (std::max(block_w, 9.0f * em) + em)));
+  const int focus_group = attn::kv_group(state.ui.focus_head, h, kv);
+  double kmax = 1e-12, vmax = 1e-12;
+  for (int j = 0; j < rows; ++j) {
+    kmax = std::max(kmax, K.row(j).cwiseAbs().maxCoeff());
+    vmax = std::max(vmax, V.row(j).cwiseAbs().maxCoeff());
+  }
+  for (int g = 0; g < kv; ++g) {
+    if (g % per_line != 0) ImGui::SameLine(0, em);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const int first = g * (h / kv), last = first + h / kv - 1;
+    const std::string heads_text =
+        first == last ? std::to_string(first) : std::to_string(first) + "–" + std::to_string(last);
+    const std::string label = fill(tr(Text::CacheKvHead), {std::to_string(g), heads_text});
+    const float w = std::max(block_w, ImGui::CalcTextSize(label.c_str()).x);
+    dl->AddText(p, g == focus_group ? palette::text() : palette::text_dim(), label.c_str());
+    for (int j = 0; j < rows; ++j) {
+      const float y = p.y + label_h + float(j) * row;
+      const bool kept = std::binary_search(st.kept.begin(), st.kept.end(), j);
+      for (int c = 0; c < dk + dv; ++c) {
+        const float x = p.x + float(c) * cell + (c >= dk ? 0.4f * em : 0.0f);
+        const ImVec2 a(x, y), b(x + cell - 1.0f, y + row - 1.0f);
+        if (!kept) {
+          dl->AddRectFilled(a, b, palette::with_alpha(palette::track(), 140));
+          dl->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, a.y), palette::with_alpha(palette::text_dim(), 90), 1.0f);
+          continue;
+        }
+        const double v = c < dk ? K(j, g * dk + c) / kmax : V(j, g * dv + c - dk) / vmax;
+        const ImU32 color = c < dk ? palette::key() : palette::value();
+        dl->AddRectFilled(a, b, palette::with_alpha(color, int(50 + 200 * std::min(1.0, std::abs(v)))));
+      }
+    }
+    if (g == focus_group)
+      dl->AddRect(ImVec2(p.x - 0.2f * em, p.y + label_h - 0.2f * em),
+                  ImVec2(p.x + block_w - 0.2f * em, p.y + block_h + 0.2f * em), palette::accent(), 0.2f * em);
+    ImGui::Dummy(ImVec2(w, block_h + 0.3f * em));
+    record_item_rect(state, "decode/kv-head/" + std::to_string(g));
+  }
+  // Its size, with the numbers of this scene (K and V of the focused head's size d_head = d_k/h).
+  attn::KvShape shape;
+  shape.layers = 1;
+  shape.heads = h;
+  shape.kv_heads = kv;
+  shape.d_head = dk;
+  shape.context = st.cache_len;
+  shape.bytes_per_number = 8;
+  ImGui::TextUnformatted(
+      fill(tr(Text::CacheSize), {std::to_string(st.cache_len), std::to_string(kv), std::to_string(dk),
+                                 byte_text(attn::kv_bytes_per_context(shape))})
+          .c_str());
+  record_item_rect(state, "decode/size");
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(avail, 10.0f * em));
+  ImGui::TextDisabled("%s", tr(Text::CacheSizeNote));
+  ImGui::PopTextWrapPos();
+  ImGui::PopFont();
+  ImGui::Spacing();
+}
+
+void draw_decode_policy(AppState& state, const Fonts& fonts) {
+  panel_header(state, fonts, tr(Text::CachePolicy), tr(Text::CachePolicyTip), 2);
+  DecodeStepper& d = state.ui.decode;
+  if (!state.computed || !d.trace) return;
+  const int n = state.scene.n();
+  const float em = ImGui::GetFontSize();
+  // The policy: three choices, then w and s.
+  int kind = int(d.policy.kind);
+  bool changed = ImGui::RadioButton(tr(Text::CacheAll), &kind, int(attn::CacheKind::KeepAll));
+  record_item_rect(state, "decode/cache/all");
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton(tr(Text::CacheLast), &kind, int(attn::CacheKind::LastW));
+  record_item_rect(state, "decode/cache/last");
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton(tr(Text::CacheSinks), &kind, int(attn::CacheKind::SinksLastW));
+  record_item_rect(state, "decode/cache/sinks");
+  attn::CachePolicy next = d.policy;
+  next.kind = attn::CacheKind(kind);
+  const float half = 0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x);
+  ImGui::SetNextItemWidth(half);
+  if (typing_requested(state, "decode/cache/w")) ImGui::SetKeyboardFocusHere();
+  changed |= ImGui::SliderInt("##cache-w", &next.window, 1, std::max(2, n), "w = %d");
+  changed |= focus_int(state, "decode/cache/w", &next.window, 1, std::max(1, n), "cache window");
+  record_item_rect(state, "decode/cache/w");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(half);
+  if (typing_requested(state, "decode/cache/s")) ImGui::SetKeyboardFocusHere();
+  changed |= ImGui::SliderInt("##cache-s", &next.sinks, 1, std::max(2, n), "s = %d");
+  changed |= focus_int(state, "decode/cache/s", &next.sinks, 1, std::max(1, n), "sink tokens");
+  record_item_rect(state, "decode/cache/s");
+  if (changed) {
+    next.window = std::clamp(next.window, 1, std::max(1, n));
+    next.sinks = std::clamp(next.sinks, 1, std::max(1, n));
+    if (attn::check_cache_policy(next).empty()) {
+      d.policy = next;
+      decode_update(d, state.scene, state.result, result_key(state), d.t);
+    }
+  }
+
+  const attn::DecodeStep& st = d.trace->steps[std::size_t(d.t)];
+  ImGui::PushTextWrapPos(0.0f);
+  if (!st.evicted.empty())
+    ImGui::TextColored(
+        to_vec4(palette::accent()), "%s",
+        fill(tr(Text::CacheEvictedNow), {std::to_string(d.t), std::to_string(st.evicted.front())}).c_str());
+  // Token 0 evicted without sinks vs kept as a sink: the largest change of row t's weights against
+  // keeping everything (StreamingLLM's observation: the first token soaks up the spare weight).
+  const int w = std::max(1, d.policy.window), sinks = std::max(1, d.policy.sinks);
+  std::string effect;
+  if (d.t < w) {
+    effect = fill(tr(Text::SinkEffectEarly), {std::to_string(w), std::to_string(d.t)});
+  } else if (d.trace_all && d.trace_last && d.trace_sinks) {
+    effect =
+        fill(tr(Text::SinkEffect),
+             {std::to_string(w), std::to_string(d.t),
+              format_number(max_weight_change(*d.trace_all, *d.trace_last, d.t), 3),
+              format_number(d.trace_all->steps[std::size_t(d.t)].weights(0, 0), 3), std::to_string(sinks),
+              format_number(max_weight_change(*d.trace_all, *d.trace_sinks, d.t), 3)});
+  }
+  ImGui::TextUnformatted(effect.c_str());
+  record_item_rect(state, "decode/sink-effect");
+  ImGui::PopTextWrapPos();
+
+  ImGui::Spacing();
+  ImGui::Separator();
+  draw_kv_calculator(state, fonts);
+  (void)em;
+}
+
+}  // namespace ui

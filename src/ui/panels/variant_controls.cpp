@@ -1,0 +1,121 @@
+// variant_controls.cpp — the controls of the attention variants (variant_parts.hpp): the sliding
+// window and sinks above the mask, the K/V groups beside the heads, ALiBi beside RoPE.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/alibi.hpp"
+#include "ui/look/theme.hpp"
+#include "ui/panels/panel_parts.hpp"
+#include "ui/panels/variant_parts.hpp"
+
+namespace ui {
+
+MaskReason mask_reason(const scene::Scene& s, const attn::MaskMatrix& allowed, int i, int j) {
+  if (allowed(i, j)) return MaskReason::Allowed;
+  if (s.causal && j > i) return MaskReason::Causal;
+  if (!attn::window_allows(i, j, s.window, s.sinks, s.causal)) return MaskReason::Window;
+  return MaskReason::Custom;
+}
+
+std::string mask_kind_text(const scene::Scene& s) {
+  std::vector<std::string> parts;
+  if (s.causal) parts.emplace_back(tr(Text::MaskKindCausal));
+  if (s.window > 0) parts.push_back(fill(tr(Text::MaskKindWindow), {std::to_string(s.window)}));
+  if (s.window > 0 && s.sinks > 0) parts.push_back(fill(tr(Text::MaskKindSinks), {std::to_string(s.sinks)}));
+  if (s.mask.size() > 0) parts.emplace_back(tr(Text::MaskKindCustom));
+  std::string kinds;
+  for (const std::string& p : parts) kinds += (kinds.empty() ? "" : " + ") + p;
+  return fill(tr(Text::MaskKind), {kinds.empty() ? std::string(tr(Text::MaskKindNone)) : kinds});
+}
+
+void draw_window_controls(AppState& state, const Fonts& fonts) {
+  const scene::Scene& s = state.scene;
+  const int n = s.n();
+  const float em = ImGui::GetFontSize();
+  ImGui::PushFont(fonts.small);
+  ImGui::TextUnformatted(mask_kind_text(s).c_str());
+  record_item_rect(state, "mask/kind");
+  ImGui::PopFont();
+  // Window and sinks side by side: "Window [w = 3]  Sinks [s = 1]".
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float label_a = ImGui::CalcTextSize(tr(Text::WindowLabel)).x,
+              label_b = ImGui::CalcTextSize(tr(Text::SinksLabel)).x;
+  const float slider_w =
+      std::max(4.0f * em, 0.5f * (ImGui::GetContentRegionAvail().x - label_a - label_b - 3.0f * spacing) -
+                              0.5f * spacing);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Text::WindowLabel));
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(slider_w);
+  int window = s.window;
+  if (typing_requested(state, "window")) ImGui::SetKeyboardFocusHere();
+  const bool dragged = ImGui::SliderInt("##window", &window, 0, std::max(1, n),
+                                        s.window == 0 ? tr(Text::WindowNone) : "w = %d");
+  if (focus_int(state, "window", &window, 0, n, "sliding window") || dragged) set_window(state, window);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::WindowTip));
+  record_item_rect(state, "window");
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Text::SinksLabel));
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(slider_w);
+  int sinks = s.sinks;
+  ImGui::BeginDisabled(s.window == 0);  // sinks only mean something past a window
+  if (typing_requested(state, "sinks")) ImGui::SetKeyboardFocusHere();
+  const bool moved = ImGui::SliderInt("##sinks", &sinks, 0, std::max(1, n), "s = %d");
+  if (focus_int(state, "sinks", &sinks, 0, n, "sink tokens") || moved) set_sinks(state, sinks);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr(Text::SinksTip));
+  record_item_rect(state, "sinks");
+}
+
+void draw_kv_heads_control(AppState& state) {
+  const scene::Scene& s = state.scene;
+  const int h = s.heads;
+  ImGui::BeginGroup();
+  ImGui::PushID("kv-heads");  // apart from the heads control's radio buttons "1", "2", … in the same window
+  bool first = true;
+  for (int kv = 1; kv <= h; ++kv) {
+    if (h % kv != 0) continue;  // H_kv divides h
+    if (!first) ImGui::SameLine();
+    first = false;
+    ImGui::PushID(kv);
+    if (ImGui::RadioButton(std::to_string(kv).c_str(), s.kv() == kv)) set_kv_heads(state, kv);
+    ImGui::PopID();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "%s", fill(tr(Text::KvHeadsTip), {std::to_string(kv), std::to_string(h), std::to_string(h / kv)})
+                    .c_str());
+    record_item_rect(state, "kv-heads/" + std::to_string(kv));
+  }
+  ImGui::PopID();
+  ImGui::EndGroup();
+  record_item_rect(state, "kv-heads");
+}
+
+void draw_alibi_control(AppState& state, const Fonts& fonts) {
+  const scene::Scene& s = state.scene;
+  bool on = s.alibi;
+  if (ImGui::Checkbox("ALiBi", &on)) set_alibi(state, on);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::AlibiTip));
+  record_item_rect(state, "alibi");
+  ImGui::SameLine();
+  ImGui::PushFont(fonts.small);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("%s", tr(Text::AlibiHint));
+  if (s.alibi) {
+    // m_h = 2^(−8h/H) for h = 1 … H, as the heads use them (core/alibi.hpp).
+    std::string slopes;
+    for (int t = 0; t < s.heads; ++t)
+      slopes += (t ? ", " : "") + format_number(attn::alibi_slope(t, s.heads), 4);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", fill(tr(Text::AlibiSlopes), {slopes}).c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::PopFont();
+  if (state.computed && (s.alibi || s.rope_on)) draw_position_view(state, fonts);
+}
+
+}  // namespace ui

@@ -1,0 +1,43 @@
+// variant_parts.hpp — the attention variants' controls and views (issue 25), shared by the panels
+// and modes that show them: the sliding window and sinks (Mask panel), the K/V groups (Controls),
+// ALiBi as RoPE's other choice with its bias grid B, and the view of one pair's score against
+// distance under RoPE and under ALiBi past a training length.
+//
+// Scene keys (version 2, docs/SCENE_FORMAT.md): "window", "sinks", "kv_heads", "alibi". Every edit
+// goes through AppState's functions (set_window, set_sinks, set_kv_heads, set_alibi).
+#pragma once
+
+#include <string>
+
+#include "ui/app_state.hpp"
+#include "ui/look/fonts.hpp"
+#include "ui/widgets/matrix_painter.hpp"
+
+namespace ui {
+
+// What hides key j from query i in the scene's mask, for the Mask panel's cells and tooltips.
+enum class MaskReason { Allowed, Causal, Window, Custom };
+MaskReason mask_reason(const scene::Scene& s, const attn::MaskMatrix& allowed, int i, int j);
+
+// "causal + window w = 3 + sinks s = 1" (translated): the kinds of mask the scene combines.
+std::string mask_kind_text(const scene::Scene& s);
+
+// The Mask panel's rows above the grid: the kind named, the window and sinks sliders
+// (ids "mask/kind", "window", "sinks").
+void draw_window_controls(AppState& state, const Fonts& fonts);
+
+// The Controls panel's row of K/V groups (the divisors of h): ids "kv-heads", "kv-heads/N".
+void draw_kv_heads_control(AppState& state);
+
+// The ALiBi checkbox beside RoPE (id "alibi") and, with ALiBi on, the heads' slopes.
+void draw_alibi_control(AppState& state, const Fonts& fonts);
+
+// The score of one query/key pair against distance Δ = 0 … 2L under RoPE and under ALiBi, with the
+// part past the training length L shaded (ids "positions/plot", "positions/train-length").
+void draw_position_view(AppState& state, const Fonts& fonts);
+
+// ALiBi's bias B of the focused head as an n×n grid of cells at (origin, cell) with its numbers
+// when they fit (ids "bias" and cells "cell/bias/i/j" through state.bias_grid).
+void draw_bias_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts, ImVec2 origin, float cell);
+
+}  // namespace ui

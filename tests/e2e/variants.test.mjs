@@ -1,0 +1,206 @@
+// variants.test.mjs — the attention variants in the page (issue 25), driven by their widget ids:
+// a shared key dragged in a grouped-query scene moves every head of its group (and no other); the
+// sliding window and its sinks set from the Mask panel; the Decode mode's cache policy evicts what it
+// says. Every number is checked against NumPy (Debian's /usr/bin/python3, the definitions written out
+// below from the papers) and against the native CLI (attention-lab-cli --kv-cache --cache …).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { REPO_ROOT, appOpener, assertClean, getState, waitForState, clickWidget, dragWidget, ctrlClickWidget, requireWidget, widgetRect, parkMouse, animationFrames, screenshot, loadScene, PHONE } from "./lib/harness.mjs";
+import { findCli } from "./lib/presets.mjs";
+
+const open = appOpener();
+const demo = (name) => JSON.parse(execFileSync("cat", [path.join(REPO_ROOT, "web", "demos", `${name}.json`)], { encoding: "utf8" }));
+const cli = (input, ...args) => JSON.parse(execFileSync(findCli(), ["--compact", ...args, "-"], { input, encoding: "utf8" }));
+
+// NumPy: every head's weights of a direct scene from the definitions —
+//   head t uses Q columns t·d … (t+1)·d and K/V group g = t // (h / H_kv) (torch.repeat_interleave);
+//   allowed(i, j) = causal (j ≤ i) AND window (0 ≤ i − j < w causal, |i − j| < w else; keys j < s always)
+//   scores = Q_t K_gᵀ / s + B (ALiBi: −2^(−8(t+1)/h)·|i − j|), masked −∞, row softmax (an empty row stays 0).
+const NUMPY = `
+import json, sys
+import numpy as np
+s = json.load(sys.stdin)
+Q, K, V = (np.array(s[k], dtype=np.float64) for k in "QKV")
+n, h = Q.shape[0], s.get("heads", 1)
+kv = s.get("kv_heads", h)
+d = Q.shape[1] // h
+scale = s.get("scale", "sqrt_dk")
+div = 1.0 if scale == "none" else (np.sqrt(d) if scale == "sqrt_dk" else float(scale))
+i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+allowed = np.ones((n, n), dtype=bool)
+if s.get("causal"): allowed &= j <= i
+w, sinks = s.get("window", 0), s.get("sinks", 0)
+if w > 0:
+    near = ((i - j) >= 0) & ((i - j) < w) if s.get("causal") else np.abs(i - j) < w
+    allowed &= near | (j < sinks)
+out = []
+for t in range(h):
+    g = t // (h // kv)
+    q, k = Q[:, t*d:(t+1)*d], K[:, g*d:(g+1)*d]
+    z = q @ k.T / div
+    if s.get("alibi"): z = z - 2.0 ** (-8.0 * (t + 1) / h) * np.abs(i - j)
+    z = np.where(allowed, z, -np.inf)
+    m = np.max(z, axis=1, keepdims=True)
+    e = np.where(allowed, np.exp(z - np.where(np.isfinite(m), m, 0)), 0.0)
+    tot = e.sum(axis=1, keepdims=True)
+    out.append(np.divide(e, tot, out=np.zeros_like(e), where=tot > 0).tolist())
+json.dump(out, sys.stdout)
+`;
+const numpyWeights = (scene) =>
+  JSON.parse(execFileSync("/usr/bin/python3", ["-c", NUMPY], { input: JSON.stringify(scene), encoding: "utf8" }));
+
+/** The page's weights of every head (one head: result.weights). */
+const pageWeights = (state) => (state.result.heads ? state.result.heads.map((hd) => hd.weights) : [state.result.weights]);
+
+function assertWeightsClose(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: heads`);
+  actual.forEach((head, t) =>
+    head.forEach((row, i) =>
+      row.forEach((a, j) => {
+        const b = expected[t][i][j];
+        assert.ok(Math.abs(a - b) <= 1e-12, `${what}: head ${t} a[${i}][${j}] page ${a}, NumPy ${b}`);
+      }),
+    ),
+  );
+}
+
+const maxRowChange = (a, b) => Math.max(...a.flat().map((x, k) => Math.abs(x - b.flat()[k])));
+
+/** Type `value` into the slider `id` (Ctrl+click opens its field). */
+async function typeInto(page, id, value) {
+  await ctrlClickWidget(page, id);
+  for (let i = 0; i < 8; i++) await page.keyboard.press("Backspace");
+  for (let i = 0; i < 8; i++) await page.keyboard.press("Delete");
+  await page.keyboard.type(String(value), { delay: 30 });
+  await animationFrames(page, 2);
+  await page.keyboard.press("Enter");
+  await animationFrames(page, 3);
+}
+
+test("GQA: dragging a shared key moves every head of its group, and only those (NumPy 1e-12)", async (t) => {
+  const app = await open(t, { suffix: "#demo=gqa-shares-keys" });
+  const { page } = app;
+  const before = await waitForState(page, (s) => s.scene.kv_heads === 2 && s.result !== null, "gqa-shares-keys did not load");
+  assert.equal(before.scene.heads, 4);
+  assertWeightsClose(pageWeights(before), numpyWeights(before.scene), "as loaded");
+  // K/1/0: key 1, column 0 — K/V group 0, shared by heads 0 and 1 (4 heads, 2 groups).
+  await requireWidget(page, "K/1/0");
+  await requireWidget(page, "kv-heads/2");
+  await dragWidget(page, "K/1/0", -60, 12);
+  const after = await waitForState(page, (s) => s.scene.K[1][0] !== before.scene.K[1][0], "dragging K/1/0 did not change scene.K[1][0]");
+  assert.ok(after.scene.K[1][0] < before.scene.K[1][0], "a drag to the left lowers the key");
+  // Every other number of the scene is as before.
+  after.scene.K.forEach((row, i) => row.forEach((x, c) => (i === 1 && c === 0) || assert.equal(x, before.scene.K[i][c])));
+  const w0 = pageWeights(before), w1 = pageWeights(after);
+  assertWeightsClose(w1, numpyWeights(after.scene), "after the drag");
+  for (const head of [0, 1]) assert.ok(maxRowChange(w1[head], w0[head]) > 1e-3, `head ${head} (group 0) must move`);
+  for (const head of [2, 3]) assert.equal(maxRowChange(w1[head], w0[head]), 0, `head ${head} (group 1) must not move`);
+  // Multi-query: one K/V group for all four heads; the same drag now moves every head.
+  await clickWidget(page, "kv-heads/1");
+  const mqa = await waitForState(page, (s) => s.scene.kv_heads === 1, "kv-heads/1 did not make the scene multi-query");
+  assert.equal(mqa.scene.K[0].length, 2, "one group of d_head = 2 columns");
+  assertWeightsClose(pageWeights(mqa), numpyWeights(mqa.scene), "multi-query (mean-pooled groups)");
+  await dragWidget(page, "K/1/0", 50, 12);
+  const moved = await waitForState(page, (s) => s.scene.K[1][0] !== mqa.scene.K[1][0], "dragging K/1/0 (MQA) changed nothing");
+  for (const head of [0, 1, 2, 3]) assert.ok(maxRowChange(pageWeights(moved)[head], pageWeights(mqa)[head]) > 1e-4, `MQA: head ${head} must move`);
+  assertWeightsClose(pageWeights(moved), numpyWeights(moved.scene), "multi-query after the drag");
+  await parkMouse(page);
+  await screenshot(page, "variants-gqa-explore");
+  assertClean(app);
+});
+
+test("the sliding window and its sinks toggle from the Mask panel (weights against NumPy)", async (t) => {
+  const app = await open(t, { suffix: "#demo=window-with-sinks" });
+  const { page } = app;
+  let state = await waitForState(page, (s) => s.scene.window === 3 && s.scene.sinks === 1 && s.result !== null, "window-with-sinks did not load");
+  assertWeightsClose(pageWeights(state), numpyWeights(state.scene), "w = 3, s = 1");
+  await requireWidget(page, "mask/kind");
+  // With the sink, the last query still sees token 0; without, it does not.
+  const n = state.scene.tokens.length;
+  assert.ok(state.result.weights[n - 1][0] > 0.5, `row ${n - 1} attends the sink: ${state.result.weights[n - 1][0]}`);
+  await typeInto(page, "sinks", 0);
+  state = await waitForState(page, (s) => (s.scene.sinks ?? 0) === 0, "typing 0 in sinks did not drop the sink");
+  assert.equal(state.result.weights[n - 1][0], 0, "no sink: token 0 is outside the window of the last row");
+  assertWeightsClose(pageWeights(state), numpyWeights(state.scene), "w = 3, s = 0");
+  await typeInto(page, "window", 0);
+  state = await waitForState(page, (s) => (s.scene.window ?? 0) === 0, "typing 0 in window did not remove the window");
+  assert.ok(state.result.weights[n - 1][0] > 0, "no window: every earlier key visible again");
+  assertWeightsClose(pageWeights(state), numpyWeights(state.scene), "no window");
+  assert.equal(state.scene.version, 1, "no version-2 key left: written as version 1");
+  await typeInto(page, "window", 2);
+  state = await waitForState(page, (s) => s.scene.window === 2, "typing 2 in window did not set it");
+  await typeInto(page, "sinks", 1);
+  state = await waitForState(page, (s) => s.scene.sinks === 1, "typing 1 in sinks did not set it");
+  assertWeightsClose(pageWeights(state), numpyWeights(state.scene), "w = 2, s = 1");
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const visible = j <= i && (i - j < 2 || j < 1);
+      assert.equal(state.result.weights[i][j] > 0, visible, `a[${i}][${j}] with w = 2, s = 1`);
+    }
+  await parkMouse(page);
+  await screenshot(page, "variants-window-sinks");
+  assertClean(app);
+});
+
+test("Decode: the cache policy evicts what it says (the CLI's --kv-cache --cache)", async (t) => {
+  const app = await open(t, { suffix: "#demo=causal-5&mode=decode", context: { viewport: { width: 1280, height: 800 } } });
+  const { page } = app;
+  let state = await waitForState(page, (s) => s.ui.mode === "decode" && s.ui.decode !== null, "mode=decode did not open");
+  assert.equal(state.ui.decode.policy, "all");
+  const text = JSON.stringify(state.scene);
+  const n = state.scene.tokens.length;
+  await clickWidget(page, "decode/cache/last");
+  await typeInto(page, "decode/cache/w", 2);
+  state = await waitForState(page, (s) => s.ui.decode.policy === "last" && s.ui.decode.window === 2, "last w = 2 not chosen");
+  const last = cli(text, "--kv-cache", "--cache", "last,2");
+  for (let t2 = 0; t2 < n; t2++) {
+    if (t2 > 0) await clickWidget(page, "decode/next");
+    state = await waitForState(page, (s) => s.ui.decode.t === t2, `Next did not reach t = ${t2}`);
+    const d = state.ui.decode, step = last.steps[t2];
+    // last w = 2: after step t the cache holds t−1 and t; step t evicts t − 2.
+    assert.deepEqual(d.kept, t2 === 0 ? [0] : [t2 - 1, t2], `t = ${t2}: kept`);
+    assert.deepEqual(d.evicted, t2 >= 2 ? [t2 - 2] : [], `t = ${t2}: evicted`);
+    assert.deepEqual(d.kept, step.kept, `t = ${t2}: kept as the CLI`);
+    d.weights.forEach((w, j) => {
+      assert.ok(Math.abs(w - step.weights[j]) <= 1e-12, `t = ${t2}: weight ${j} page ${w}, CLI ${step.weights[j]}`);
+      if (!d.kept.includes(j)) assert.equal(w, 0, `t = ${t2}: evicted position ${j} has no weight`);
+    });
+    for (let j = 0; j < t2; j++) {
+      const rect = await widgetRect(page, `decode/evicted/${j}`);
+      assert.equal(rect !== null, !d.kept.includes(j), `t = ${t2}: decode/evicted/${j} drawn exactly when evicted`);
+    }
+  }
+  await screenshot(page, "variants-decode-last-w");
+  // s = 1 sink + the last 2: token 0 comes back at the last step.
+  await clickWidget(page, "decode/cache/sinks");
+  state = await waitForState(page, (s) => s.ui.decode.policy === "sinks", "sinks + last w not chosen");
+  assert.equal(state.ui.decode.sinks, 1);
+  const sinks = cli(text, "--kv-cache", "--cache", "sinks,1,2");
+  const d = state.ui.decode, step = sinks.steps[n - 1];
+  assert.equal(d.t, n - 1);
+  assert.deepEqual(d.kept, [0, n - 2, n - 1]);
+  assert.deepEqual(d.kept, step.kept);
+  d.weights.forEach((w, j) => assert.ok(Math.abs(w - step.weights[j]) <= 1e-12, `sinks: weight ${j}`));
+  assert.equal(await widgetRect(page, "decode/evicted/0"), null, "the sink is never drawn as evicted");
+  await requireWidget(page, "decode/sink-effect");
+  await requireWidget(page, "decode/size");
+  await requireWidget(page, "decode/kv/per-context");
+  await screenshot(page, "variants-decode-sinks");
+  assertClean(app);
+});
+
+test("the three variant demos read at phone size", async (t) => {
+  for (const [name, mode] of [["gqa-shares-keys", "heads"], ["window-with-sinks", "explore"], ["alibi-slopes", "explore"]]) {
+    const app = await open(t, { suffix: `#demo=${name}&mode=${mode}`, context: PHONE });
+    const { page } = app;
+    await waitForState(page, (s) => s.result !== null && s.ui.mode === mode, `${name} did not open`);
+    await parkMouse(page);
+    await screenshot(page, `variants-${name}-phone`);
+    const state = await getState(page);
+    assert.deepEqual(state.ui.overflow, [], `${name}: texts that did not fit`);
+    assertClean(app);
+    await page.close();
+  }
+});
