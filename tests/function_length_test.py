@@ -7,12 +7,18 @@ enum or union, up to the `}` at the same indentation. Its length counts from the
 signature (the lines above the `{` line that continue it) to the closing `}`, both included.
 
   tests/function_length_test.py [SRC_DIR] [--list N]   → exit 1 and the offenders when any is over
+  (--list N: the N longest first). KNOWN names the functions still over the limit, each with the
+  length it may not pass.
 """
 import os
 import re
 import sys
 
 LIMIT = 120
+# Over the limit today and not split yet (issue 22 says so): each may shrink, none may grow past its
+# length here, and no other function may join them.
+KNOWN = {("src/ui/panels/controls_panel.cpp", "draw_controls_panel"): 180,
+         ("src/scene/link.cpp", "parse_fragment"): 172}
 NOT_FUNCTION = re.compile(r"^\s*(namespace|class|struct|enum|union|extern)\b|=\s*\{$|^\s*(if|for|while|switch|do|else)\b")
 
 
@@ -65,10 +71,14 @@ def main():
     found.sort(reverse=True)
     for length, path, line, name in found[:listing]:
         print(f"{length:5d}  {path}:{line}  {name}")
-    over = [f for f in found if f[0] > LIMIT]
+    over = [f for f in found if f[0] > KNOWN.get((f[1], f[3]), LIMIT)]
+    for length, path, line, name in found:
+        if (path, name) in KNOWN and length > LIMIT:
+            print(f"function_length: {path}:{line} {name} is {length} lines (known, at most {KNOWN[(path, name)]})")
     for length, path, line, name in over:
-        print(f"function_length: {path}:{line} {name} is {length} lines (limit {LIMIT})")
-    print(f"function_length: {len(found)} functions in {src}, the longest {found[0][0] if found else 0} lines")
+        print(f"function_length: {path}:{line} {name} is {length} lines (limit {KNOWN.get((path, name), LIMIT)})")
+    print(f"function_length: {len(found)} functions in {src}, the longest {found[0][0] if found else 0} lines; "
+          f"{len(over)} over the limit")
     return 1 if over else 0
 
 

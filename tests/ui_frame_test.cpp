@@ -179,6 +179,56 @@ TEST_CASE("a token label that breaks a rule is refused with the reason; a good o
   CHECK(s.scene.tokens[0] == "cat");
 }
 
+TEST_CASE("the variants' setters keep the scene valid: window and sinks, ALiBi or RoPE, KV heads, heads") {
+  Headless app;
+  ui::AppState& s = app.state;
+  // Sinks need a window; removing the window drops them.
+  ui::set_sinks(s, 1);
+  CHECK(s.scene.sinks == 0);
+  CHECK(!s.notice.empty());
+  ui::set_window(s, 1);  // |i − j| < 1: each query sees only itself
+  CHECK(ui::recompute_if_dirty(s));
+  CHECK(s.result.allowed(1, 0) == 0);
+  ui::set_sinks(s, 1);  // … and key 0, the sink
+  CHECK((s.scene.window == 1 && s.scene.sinks == 1));
+  CHECK(ui::recompute_if_dirty(s));
+  CHECK(s.error.empty());
+  CHECK(s.result.allowed(1, 0) == 1);
+  ui::set_window(s, 0);
+  CHECK((s.scene.window == 0 && s.scene.sinks == 0));
+  ui::set_window(s, 999);  // clamped to n
+  CHECK(s.scene.window == s.scene.n());
+  // ALiBi and RoPE: one or the other.
+  ui::set_rope_on(s, true);
+  ui::set_alibi(s, true);
+  CHECK((s.scene.alibi && !s.scene.rope_on));
+  ui::set_rope_on(s, true);
+  CHECK((s.scene.rope_on && !s.scene.alibi));
+  CHECK(ui::recompute_if_dirty(s));
+  CHECK(s.error.empty());
+
+  // A grouped scene (4 heads, 2 K/V groups): KV heads 1 mean-pools, 4 repeats; heads 2 first goes back
+  // to one K/V per head, so the scene stays valid.
+  const char* gqa =
+      R"({"version": 2, "tokens": ["a", "b"], "Q": [[1, 0, 0, 1, 1, 1, 0, 0], [0, 1, 1, 0, 0, 0, 1, 1]],
+          "K": [[1, 0, 0, 2], [0, 1, 2, 0]], "V": [[1, 2], [3, 4]], "heads": 4, "kv_heads": 2})";
+  REQUIRE(ui::load_scene_text(s, gqa).empty());
+  ui::set_kv_heads(s, 1);
+  CHECK(s.scene.kv() == 1);
+  REQUIRE(s.scene.K.cols() == 2);
+  CHECK(s.scene.K(0, 0) == 0.5);  // (1 + 0) / 2: the mean of the two groups' first columns
+  CHECK(s.scene.K(0, 1) == 1.0);  // (0 + 2) / 2
+  ui::set_kv_heads(s, 3);         // does not divide 4: refused, a notice says why
+  CHECK(s.scene.kv() == 1);
+  REQUIRE(ui::load_scene_text(s, gqa).empty());
+  ui::set_heads(s, 2);
+  CHECK(s.scene.heads == 2);
+  CHECK(s.scene.kv_heads == 0);
+  CHECK(s.scene.K.cols() == 8);  // each group repeated for its two heads
+  CHECK(ui::recompute_if_dirty(s));
+  CHECK(s.error.empty());
+}
+
 namespace {
 
 // The label rectangles of the last frame (label/GRID/row/i, label/GRID/col/j), by GRID/axis.

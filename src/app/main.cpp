@@ -200,6 +200,85 @@ void web_loop_iteration() {
 }
 #endif
 
+// 2–3. Selects the GL version — WebGL2 (GLSL ES 3.00) on the web, OpenGL 3.3 core (GLSL 330) on
+// desktop — and creates the window (current context); nullptr when GLFW or the window fails.
+GLFWwindow* create_window(int width, int height, const char** glsl_version) {
+  glfwSetErrorCallback(
+      [](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
+  if (!glfwInit()) return nullptr;
+#ifdef __EMSCRIPTEN__
+  *glsl_version = "#version 300 es";
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+#else
+  *glsl_version = "#version 330 core";
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+#endif
+  GLFWwindow* window = glfwCreateWindow(width, height, "Attention Lab", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "attention-lab: could not create an OpenGL 3.3 window\n");
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwMakeContextCurrent(window);
+  return window;
+}
+
+// 4. ImGui with no ini file (the layout is fixed and the web has no files), keyboard navigation, its
+// GLFW and OpenGL backends (our key queue in front of the backend's callbacks), the platform's hooks.
+void setup_imgui(App& app, const char* glsl_version) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ImGui_ImplGlfw_InitForOpenGL(app.window, true);
+  key_queue_install(app.window);  // in front of the backend's key and character callbacks
+  ImGui_ImplOpenGL3_Init(glsl_version);
+  platform_init(app);
+}
+
+#ifndef __EMSCRIPTEN__
+// A start-up error (a --demo or scene file that cannot be loaded): said on stderr; automated
+// (--frames) the app then exits 2 after this frame, interactively the banner shows it.
+void start_failed(App& app) {
+  std::fprintf(stderr, "attention-lab: %s\n", app.state.error.c_str());
+  if (app.options.automated()) {
+    app.exit_code = 2;
+    glfwSetWindowShouldClose(app.window, GLFW_TRUE);
+  }
+}
+
+// The SCENE.json given on the command line, its errors named with the path.
+void load_scene_file(App& app) {
+  const std::string& path = app.options.scene_path;
+  std::string text, error;
+  if (!platform_read_file(path, &text, &error)) {
+    app.state.error = error;
+  } else {
+    ui::load_scene_text(app.state, text);
+    if (!app.state.error.empty()) app.state.error = path + ": " + app.state.error;
+  }
+  if (!app.state.error.empty()) start_failed(app);
+}
+#endif
+
+// 9. GL resources, ImGui, the window; returns the app's exit status.
+int shut_down(App& app) {
+  app.renderer.destroy_device_objects();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(app.window);
+  glfwTerminate();
+  return app.exit_code;
+}
+
 }  // namespace
 }  // namespace app
 
@@ -229,32 +308,10 @@ int main(int argc, char** argv) {
   const int window_w = options.width, window_h = options.height;
 #endif
 
-  // 2. Select GL version: WebGL2 (GLSL ES 3.00) on the web, OpenGL 3.3 core (GLSL 330) on desktop.
-  glfwSetErrorCallback(
-      [](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
-  if (!glfwInit()) return 1;
-#ifdef __EMSCRIPTEN__
-  const char* glsl_version = "#version 300 es";
-  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-#else
-  const char* glsl_version = "#version 330 core";
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
-  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-#endif
-
-  // 3. Create window.
-  GLFWwindow* window = glfwCreateWindow(window_w, window_h, "Attention Lab", nullptr, nullptr);
-  if (!window) {
-    std::fprintf(stderr, "attention-lab: could not create an OpenGL 3.3 window\n");
-    glfwTerminate();
-    return 1;
-  }
-  glfwMakeContextCurrent(window);
+  // 2–3. The GL version and the window.
+  const char* glsl_version = nullptr;
+  GLFWwindow* window = create_window(window_w, window_h, &glsl_version);
+  if (!window) return 1;
   static App the_app(glsl_version);
   App& app = the_app;
   app.window = window;
@@ -270,16 +327,8 @@ int main(int argc, char** argv) {
   glfwSetCharCallback(window, on_char);
   glfwSetFramebufferSizeCallback(window, on_size);
 
-  // 4. Set up ImGui (no ini file: the layout is fixed and the web has no files).
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
-  key_queue_install(window);  // in front of the backend's key and character callbacks
-  ImGui_ImplOpenGL3_Init(glsl_version);
-  platform_init(app);
+  // 4. Set up ImGui.
+  setup_imgui(app, glsl_version);
 
   // 5. Set up scaling, theme and fonts (sizes in font-height units follow the device scale and the
   //    UI zoom; --theme and --zoom as a link's theme= and zoom=).
@@ -311,31 +360,10 @@ int main(int argc, char** argv) {
       sharing.open_demo(options.demo);
     else
       app.state.error = "--demo: this build has no bundled demos";
-    if (!app.state.error.empty()) {
-      std::fprintf(stderr, "attention-lab: %s\n", app.state.error.c_str());
-      if (options.automated()) {
-        app.exit_code = 2;
-        glfwSetWindowShouldClose(window, GLFW_TRUE);
-      }
-    }
+    if (!app.state.error.empty()) start_failed(app);
   }
   if (options.gallery) app.state.sharing.gallery_open = true;
-  if (!options.scene_path.empty()) {
-    std::string text, error;
-    if (!platform_read_file(options.scene_path, &text, &error)) {
-      app.state.error = error;
-    } else {
-      ui::load_scene_text(app.state, text);
-      if (!app.state.error.empty()) app.state.error = options.scene_path + ": " + app.state.error;
-    }
-    if (!app.state.error.empty()) {
-      std::fprintf(stderr, "attention-lab: %s\n", app.state.error.c_str());
-      if (options.automated()) {
-        app.exit_code = 2;
-        glfwSetWindowShouldClose(window, GLFW_TRUE);
-      }
-    }
-  }
+  if (!options.scene_path.empty()) load_scene_file(app);
   // --step N / --quiz Q: the walk-through at a step (as a link's step=N; clamped to the scene's
   // last step), the quiz at a question. (On the web a link's step= does this: web_share.cpp.)
   if (options.step > 0) {
@@ -362,11 +390,5 @@ int main(int argc, char** argv) {
 #endif
 
   // 9. Clean up.
-  app.renderer.destroy_device_objects();
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-  glfwDestroyWindow(window);
-  glfwTerminate();
-  return app.exit_code;
+  return shut_down(app);
 }

@@ -277,19 +277,22 @@ bool make_direct(AppState& state) {
 
 void set_heads(AppState& state, int heads) {
   heads = std::clamp(heads, 1, scene::kMaxHeads);
-  if (heads == state.scene.heads || state.scene.d_k() % heads != 0 || state.scene.d_v() % heads != 0) return;
-  if (state.scene.rope_on && (state.scene.d_k() / heads) % 2 != 0) {  // RoPE turns pairs within a head
-    state.notice = "heads: with RoPE each head needs an even size (d_k/h = " +
-                   std::to_string(state.scene.d_k() / heads) + ")";
+  if (heads == state.scene.heads) return;
+  // A grouped-query scene's K and V have H_kv groups sized by h: back to one K/V per head first
+  // (each group repeated, every number kept; scene::set_kv_heads), then split as usual.
+  scene::Scene next = state.scene;
+  const bool regrouped = next.kv_heads > 0;
+  if (regrouped && !scene::set_kv_heads(next, next.heads).empty()) return;
+  if (next.d_k() % heads != 0 || next.d_v() % heads != 0) return;
+  if (next.rope_on && (next.d_k() / heads) % 2 != 0) {  // RoPE turns pairs within a head
+    state.notice =
+        "heads: with RoPE each head needs an even size (d_k/h = " + std::to_string(next.d_k() / heads) + ")";
     return;
   }
-  if (state.scene.kv_heads > 0 && heads % state.scene.kv_heads != 0) {  // H_kv must divide h
-    state.notice = "heads: the " + std::to_string(state.scene.kv_heads) +
-                   " K/V groups must divide the heads; set K/V groups to " +
-                   std::to_string(state.scene.heads) + " first";
-    return;
-  }
-  state.scene_rw.heads = heads;
+  next.heads = heads;
+  if (!scene::validate(next).empty()) return;
+  if (regrouped) state.notice = "KV heads: back to one K and V per head (each group repeated, numbers kept)";
+  state.scene_rw = std::move(next);
   state.ui.focus_head = std::min(state.ui.focus_head, heads - 1);
   mark_changed(state, kChangedShape);
 }

@@ -445,7 +445,9 @@ void draw_heads_control(AppState& state) {
   ImGui::BeginGroup();
   for (std::size_t k = 0; k < choices.size(); ++k) {
     const int h = choices[k];
-    const bool fits = s.d_k() % h == 0 && s.d_v() % h == 0;
+    // A grouped-query scene first goes back to one K/V per head (set_heads): its V then has
+    // h·d_v/H_kv columns, the concat's width.
+    const bool fits = s.d_k() % h == 0 && s.concat_dim() % h == 0;
     if (k > 0) ImGui::SameLine();
     ImGui::BeginDisabled(!fits);
     ImGui::PushID(h);
@@ -455,7 +457,7 @@ void draw_heads_control(AppState& state) {
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("%s", fill(tr(fits ? Text::HeadsFitTip : Text::HeadsNoFitTip),
                                    {std::to_string(h), std::to_string(fits ? s.d_k() / h : s.d_k()),
-                                    std::to_string(fits ? s.d_v() / h : s.d_v())})
+                                    std::to_string(fits ? s.concat_dim() / h : s.concat_dim())})
                                   .c_str());
     record_item_rect(state, "heads/" + std::to_string(h));
   }

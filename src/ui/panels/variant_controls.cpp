@@ -35,19 +35,23 @@ void draw_window_controls(AppState& state, const Fonts& fonts) {
   const int n = s.n();
   const float em = ImGui::GetFontSize();
   ImGui::PushFont(fonts.small);
+  ImGui::PushTextWrapPos(0.0f);  // a long translation wraps rather than run past the panel
   ImGui::TextUnformatted(mask_kind_text(s).c_str());
+  ImGui::PopTextWrapPos();
   record_item_rect(state, "mask/kind");
   ImGui::PopFont();
-  // Window and sinks side by side: "Window [w = 3]  Sinks [s = 1]".
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  // Window and sinks side by side ("Window [w = 3]  Sinks [s = 1]") when both sliders get 4 em, else
+  // one to a row (long translations, narrow panels).
+  const float spacing = ImGui::GetStyle().ItemSpacing.x, avail = ImGui::GetContentRegionAvail().x;
   const float label_a = ImGui::CalcTextSize(tr(Text::WindowLabel)).x,
               label_b = ImGui::CalcTextSize(tr(Text::SinksLabel)).x;
-  const float slider_w =
-      std::max(4.0f * em, 0.5f * (ImGui::GetContentRegionAvail().x - label_a - label_b - 3.0f * spacing) -
-                              0.5f * spacing);
+  const bool one_row = avail >= label_a + label_b + 8.0f * em + 3.0f * spacing;
+  const float slider_w = one_row ? 0.5f * (avail - label_a - label_b - 3.0f * spacing)
+                                 : avail - std::max(label_a, label_b) - spacing;
+  const float row_x = ImGui::GetCursorPosX();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Text::WindowLabel));
-  ImGui::SameLine();
+  ImGui::SameLine(one_row ? 0.0f : row_x + std::max(label_a, label_b) + spacing);
   ImGui::SetNextItemWidth(slider_w);
   int window = s.window;
   if (typing_requested(state, "window")) ImGui::SetKeyboardFocusHere();
@@ -56,10 +60,10 @@ void draw_window_controls(AppState& state, const Fonts& fonts) {
   if (focus_int(state, "window", &window, 0, n, "sliding window") || dragged) set_window(state, window);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::WindowTip));
   record_item_rect(state, "window");
-  ImGui::SameLine();
+  if (one_row) ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Text::SinksLabel));
-  ImGui::SameLine();
+  ImGui::SameLine(one_row ? 0.0f : row_x + std::max(label_a, label_b) + spacing);
   ImGui::SetNextItemWidth(slider_w);
   int sinks = s.sinks;
   ImGui::BeginDisabled(s.window == 0);  // sinks only mean something past a window

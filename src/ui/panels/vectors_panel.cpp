@@ -389,6 +389,137 @@ bool draw_role_strip(AppState& state, const RoleRow& row, int i, float cell_w, f
   return true;
 }
 
+// The rows' layout, measured once per frame by draw_vectors_panel: one block per token (its label,
+// x_i when learned, q_i, k_i, v_i), each row sliders or colour strips.
+struct TokenRows {
+  const RoleRow* rows;  // q, k, v
+  const RoleRow* x_row;
+  const char* const* w_names;
+  const attn::Matrix* const* w_mats;
+  const float *slider_w, *strip_w, *strip_gap;  // per role
+  const bool* strip;                            // per role: colour strips instead of sliders
+  bool any_strip, projected;
+  float label_w, prefix_w, row_h, block_h, avail, x_w;
+};
+
+// Zoomed token z: its three vectors with every number, wrapped, above the list.
+void draw_zoomed_token(AppState& state, const TokenRows& t, int z) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float em = ImGui::GetFontSize(), avail = t.avail, prefix_w = t.prefix_w;
+  const RoleRow* rows = t.rows;
+  ImGui::PushID("zoom");
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextColored(to_vec4(palette::accent()), "%s",
+                     fill(tr(Text::ZoomedToken), {std::to_string(z), state.scene.tokens[z]}).c_str());
+  ImGui::SameLine();
+  if (ImGui::SmallButton((std::string(tr(Text::Close)) + "###zoom-close").c_str()))
+    state.ui.zoomed_token = -1;
+  record_item_rect(state, "zoom/close");
+  for (int r = 0; r < 3; ++r) {
+    const float need = slider_text_need(rows[r].range);
+    const float room = avail - prefix_w - style.ItemSpacing.x;
+    const int per_line = std::max(1, int((room + style.ItemSpacing.x) / (need + style.ItemSpacing.x)));
+    draw_role_strip(state, rows[r], z, need, style.ItemSpacing.x, prefix_w, term_lit(state, rows[r].term),
+                    false, true, per_line);
+    ImGui::Dummy(ImVec2(0, 0.15f * em));
+  }
+  ImGui::Separator();
+  ImGui::PopID();
+}
+
+// Token i's block: its label (editable; applied as typed when it stays valid), the Numbers button
+// when rows are strips, then x_i (learned), q_i, k_i, v_i.
+void draw_token_block(AppState& state, const TokenRows& t, int i) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float em = ImGui::GetFontSize();
+  const int n = state.scene.n();
+  const bool projected = t.projected, any_strip = t.any_strip;
+  const float label_w = t.label_w, prefix_w = t.prefix_w, row_h = t.row_h, block_h = t.block_h,
+              avail = t.avail;
+  const RoleRow* rows = t.rows;
+  const RoleRow& x_row = *t.x_row;
+  const char* const* w_names = t.w_names;
+  const attn::Matrix* const* w_mats = t.w_mats;
+  const float *slider_w = t.slider_w, *strip_w = t.strip_w, *strip_gap = t.strip_gap;
+  const bool* strip = t.strip;
+  const float x_w = t.x_w;
+  ImGui::PushID(i);
+  const ImVec2 block_start = ImGui::GetCursorScreenPos();
+
+  // Label (editable): applied as typed when it stays valid.
+  char buffer[scene::kMaxTokenBytes + 1];
+  std::strncpy(buffer, state.scene.tokens[i].c_str(), sizeof buffer - 1);
+  buffer[sizeof buffer - 1] = 0;
+  ImGui::SetNextItemWidth(label_w - style.ItemSpacing.x);
+  if (ImGui::InputText("##label", buffer, sizeof buffer)) {
+    const std::string problem = set_token_label(state, int(i), buffer);
+    if (!problem.empty()) state.notice = fill(tr(Text::LabelNotApplied), {problem});
+  }
+  if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
+    ImGui::SetTooltip("%s", fill(tr(Text::RenameTip), {std::to_string(i)}).c_str());
+  if (any_strip) {  // below the label: show this token's numbers at the top of the panel
+    ImGui::SetCursorScreenPos(ImVec2(block_start.x, block_start.y + row_h));
+    const bool zoomed = state.ui.zoomed_token == i;
+    if (zoomed) ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::accent_soft()));
+    if (ImGui::SmallButton((std::string(tr(Text::Numbers)) + "###numbers").c_str())) {
+      state.ui.zoomed_token = zoomed ? -1 : i;
+      ImGui::SetScrollY(0);
+    }
+    if (zoomed) ImGui::PopStyleColor();
+    record_item_rect(state, "zoom/" + std::to_string(i));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", fill(tr(Text::NumbersTip), {std::to_string(i)}).c_str());
+  }
+
+  // The hovered cell (i, j) of a grid lights q of token i and k of token j.
+  if (projected) {  // x_i (sliders), then q_i, k_i, v_i computed from it
+    ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y));
+    draw_role_row(state, x_row, i, x_w, prefix_w, false, false);
+  }
+  const int first = projected ? 1 : 0;
+  for (int role = 0; role < 3; ++role) {
+    ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y + float(first + role) * row_h));
+    const bool hovered_token = (role == 0 && state.hovered_row == i) || (role == 1 && state.hovered_col == i);
+    if (projected) {
+      draw_computed_row(state, rows[role], w_names[role], *w_mats[role], i, slider_w[role], prefix_w,
+                        term_lit(state, rows[role].term));
+    } else if (strip[role]) {
+      draw_role_strip(state, rows[role], i, strip_w[role], strip_gap[role], prefix_w,
+                      term_lit(state, rows[role].term), hovered_token, false, int(rows[role].shown->cols()));
+    } else {
+      draw_role_row(state, rows[role], i, slider_w[role], prefix_w, term_lit(state, rows[role].term),
+                    hovered_token);
+    }
+  }
+  if (i + 1 < n) {
+    const float y = block_start.y + block_h - 0.3f * em;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(block_start.x, y), ImVec2(block_start.x + avail, y),
+                                        palette::panel_border());
+  }
+  // Advance exactly one block (Dummy adds ItemSpacing.y), as the clipper expects.
+  ImGui::SetCursorScreenPos(block_start);
+  ImGui::Dummy(ImVec2(avail, block_h - style.ItemSpacing.y));
+  ImGui::PopID();
+}
+
+// A learned scene's three maps after the tokens, side by side while a cell keeps ≥ 0.9 em, else one
+// above another.
+void draw_w_maps(AppState& state, const Fonts& fonts, int d_k, int d_v, float avail) {
+  const float em = ImGui::GetFontSize();
+  const float gap = em;
+  const float side = (avail - 2.0f * gap) / float(2 * d_k + d_v);
+  const bool stacked = side < 0.9f * em;
+  const float cell = std::floor(stacked ? std::min(2.6f * em, avail / float(std::max(d_k, d_v)))
+                                        : std::min(3.2f * em, side));
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float used = draw_w_grids(state, fonts, origin, cell, stacked);
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::Dummy(ImVec2(avail, used + 0.3f * em));
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(origin.x, origin.y + used + 0.4f * em),
+                                      ImVec2(origin.x + avail, origin.y + used + 0.4f * em),
+                                      palette::panel_border());
+}
+
 }  // namespace
 
 void draw_vectors_panel(AppState& state, const Fonts& fonts) {
@@ -466,110 +597,17 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   // A learned scene's x_i sliders: as wide as d_model allows (at least 2.2 em; the row is clipped beyond).
   const float x_w = std::max(2.2f * em, slider_width(std::max(d_model, 1)));
 
-  // Zoomed token: its three vectors with every number, wrapped, above the list.
-  if (const int z = state.ui.zoomed_token; z >= 0) {
-    ImGui::PushID("zoom");
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextColored(to_vec4(palette::accent()), "%s",
-                       fill(tr(Text::ZoomedToken), {std::to_string(z), state.scene.tokens[z]}).c_str());
-    ImGui::SameLine();
-    if (ImGui::SmallButton((std::string(tr(Text::Close)) + "###zoom-close").c_str()))
-      state.ui.zoomed_token = -1;
-    record_item_rect(state, "zoom/close");
-    for (int r = 0; r < 3; ++r) {
-      const float need = slider_text_need(rows[r].range);
-      const float room = avail - prefix_w - style.ItemSpacing.x;
-      const int per_line = std::max(1, int((room + style.ItemSpacing.x) / (need + style.ItemSpacing.x)));
-      draw_role_strip(state, rows[r], z, need, style.ItemSpacing.x, prefix_w, term_lit(state, rows[r].term),
-                      false, true, per_line);
-      ImGui::Dummy(ImVec2(0, 0.15f * em));
-    }
-    ImGui::Separator();
-    ImGui::PopID();
-  }
+  const TokenRows layout{rows,      &x_row,    w_names, w_mats,   slider_w, strip_w, strip_gap, strip,
+                         any_strip, projected, label_w, prefix_w, row_h,    block_h, avail,     x_w};
+  if (state.ui.zoomed_token >= 0) draw_zoomed_token(state, layout, state.ui.zoomed_token);
 
   ImGuiListClipper clipper;
   clipper.Begin(n, block_h);
   while (clipper.Step()) {
-    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      ImGui::PushID(i);
-      const ImVec2 block_start = ImGui::GetCursorScreenPos();
-
-      // Label (editable): applied as typed when it stays valid.
-      char buffer[scene::kMaxTokenBytes + 1];
-      std::strncpy(buffer, state.scene.tokens[i].c_str(), sizeof buffer - 1);
-      buffer[sizeof buffer - 1] = 0;
-      ImGui::SetNextItemWidth(label_w - style.ItemSpacing.x);
-      if (ImGui::InputText("##label", buffer, sizeof buffer)) {
-        const std::string problem = set_token_label(state, int(i), buffer);
-        if (!problem.empty()) state.notice = fill(tr(Text::LabelNotApplied), {problem});
-      }
-      if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-        ImGui::SetTooltip("%s", fill(tr(Text::RenameTip), {std::to_string(i)}).c_str());
-      if (any_strip) {  // below the label: show this token's numbers at the top of the panel
-        ImGui::SetCursorScreenPos(ImVec2(block_start.x, block_start.y + row_h));
-        const bool zoomed = state.ui.zoomed_token == i;
-        if (zoomed) ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::accent_soft()));
-        if (ImGui::SmallButton((std::string(tr(Text::Numbers)) + "###numbers").c_str())) {
-          state.ui.zoomed_token = zoomed ? -1 : i;
-          ImGui::SetScrollY(0);
-        }
-        if (zoomed) ImGui::PopStyleColor();
-        record_item_rect(state, "zoom/" + std::to_string(i));
-        if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("%s", fill(tr(Text::NumbersTip), {std::to_string(i)}).c_str());
-      }
-
-      // The hovered cell (i, j) of a grid lights q of token i and k of token j.
-      if (projected) {  // x_i (sliders), then q_i, k_i, v_i computed from it
-        ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y));
-        draw_role_row(state, x_row, i, x_w, prefix_w, false, false);
-      }
-      const int first = projected ? 1 : 0;
-      for (int role = 0; role < 3; ++role) {
-        ImGui::SetCursorScreenPos(
-            ImVec2(block_start.x + label_w, block_start.y + float(first + role) * row_h));
-        const bool hovered_token =
-            (role == 0 && state.hovered_row == i) || (role == 1 && state.hovered_col == i);
-        if (projected) {
-          draw_computed_row(state, rows[role], w_names[role], *w_mats[role], i, slider_w[role], prefix_w,
-                            term_lit(state, rows[role].term));
-        } else if (strip[role]) {
-          draw_role_strip(state, rows[role], i, strip_w[role], strip_gap[role], prefix_w,
-                          term_lit(state, rows[role].term), hovered_token, false,
-                          int(rows[role].shown->cols()));
-        } else {
-          draw_role_row(state, rows[role], i, slider_w[role], prefix_w, term_lit(state, rows[role].term),
-                        hovered_token);
-        }
-      }
-      if (i + 1 < n) {
-        const float y = block_start.y + block_h - 0.3f * em;
-        ImGui::GetWindowDrawList()->AddLine(ImVec2(block_start.x, y), ImVec2(block_start.x + avail, y),
-                                            palette::panel_border());
-      }
-      // Advance exactly one block (Dummy adds ItemSpacing.y), as the clipper expects.
-      ImGui::SetCursorScreenPos(block_start);
-      ImGui::Dummy(ImVec2(avail, block_h - style.ItemSpacing.y));
-      ImGui::PopID();
-    }
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) draw_token_block(state, layout, i);
   }
   clipper.End();
-  if (projected) {
-    // The three maps after the tokens, side by side while a cell keeps ≥ 0.9 em, else one above another.
-    const float gap = em;
-    const float side = (avail - 2.0f * gap) / float(2 * d_k + d_v);
-    const bool stacked = side < 0.9f * em;
-    const float cell = std::floor(stacked ? std::min(2.6f * em, avail / float(std::max(d_k, d_v)))
-                                          : std::min(3.2f * em, side));
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float used = draw_w_grids(state, fonts, origin, cell, stacked);
-    ImGui::SetCursorScreenPos(origin);
-    ImGui::Dummy(ImVec2(avail, used + 0.3f * em));
-    ImGui::GetWindowDrawList()->AddLine(ImVec2(origin.x, origin.y + used + 0.4f * em),
-                                        ImVec2(origin.x + avail, origin.y + used + 0.4f * em),
-                                        palette::panel_border());
-  }
+  if (projected) draw_w_maps(state, fonts, d_k, d_v, avail);
   ImGui::EndChild();
 }
 

@@ -110,12 +110,17 @@ void draw_decode_policy(AppState& state, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   // The policy: three choices, then w and s.
   int kind = int(d.policy.kind);
+  // The choices flow: a longer translation wraps to the next line rather than run past the panel.
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  auto radio_w = [](Text t) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(tr(t)).x;
+  };
   bool changed = ImGui::RadioButton(tr(Text::CacheAll), &kind, int(attn::CacheKind::KeepAll));
   record_item_rect(state, "decode/cache/all");
-  ImGui::SameLine();
+  same_line_if_fits(radio_w(Text::CacheLast), right);
   changed |= ImGui::RadioButton(tr(Text::CacheLast), &kind, int(attn::CacheKind::LastW));
   record_item_rect(state, "decode/cache/last");
-  ImGui::SameLine();
+  same_line_if_fits(radio_w(Text::CacheSinks), right);
   changed |= ImGui::RadioButton(tr(Text::CacheSinks), &kind, int(attn::CacheKind::SinksLastW));
   record_item_rect(state, "decode/cache/sinks");
   attn::CachePolicy next = d.policy;
