@@ -90,7 +90,7 @@ TEST_CASE("i18n: translations keep the formulas and symbols, and are translation
                                Text::Quiz5A,         Text::Quiz5B,      Text::Quiz8C,    Text::WalkToQuiz,
                                Text::LiveMask,       Text::RopeBase,    Text::Pause,     Text::TrainSeed,
                                Text::RopeBaseFormat, Text::BlockFormat, Text::LogToggle, Text::TrainRowToken,
-                               Text::GenerateTokens
+                               Text::GenerateTokens, Text::AutoRangeToggle
 #if AL_CIRCUITS_MODE
                                ,
                                Text::CircuitsModelDim, Text::CircuitsText

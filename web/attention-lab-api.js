@@ -55,7 +55,11 @@
 //   getLanguage()         the language of the screen's words: "en" | "es" | "de" (a link's lang=, the View
 //                         menu, else the browser's navigator.language; getState().ui.language)
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
-//                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
+//                          lastRecomputeMs, heapBytes}  (CPU ms; max and p95 over the last 120 frames;
+//                          heapBytes: bytes the app's malloc holds)
+//   checkResult()         {ok, same, compared, mismatch}: the result on screen against the core's own full pass
+//                          over the current scene, bit for bit (every stage of every head, the reading aids);
+//                          mismatch names the first difference (null when same)
 //   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:
 //                         kind "numpy" | "pytorch" | "latex" | "svg", stage (latex, svg) "weights" (default) |
 //                         "scores" | "scaled" | "Q" | "K" | "V" | "output"; throws an Error naming a bad argument
@@ -157,6 +161,9 @@
     },
     frameStats() {
       return callJson("al_frame_stats");
+    },
+    checkResult() {
+      return callJson("al_check_result");
     },
     getLanguage() {
       return callJson("al_get_state", 0).ui.language;

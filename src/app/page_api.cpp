@@ -1,16 +1,20 @@
 // page_api.cpp — see page_api.hpp.
 #include "app/page_api.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <utility>
 #include <vector>
 
+#include "core/reading_aids.hpp"
 #include "scene/scene.hpp"
 #include "ui/frame/keyboard.hpp"
 #if AL_CIRCUITS_MODE
@@ -235,6 +239,17 @@ Json widget_rect(const ui::AppState& state, std::string_view id, float scale) {
   return out;
 }
 
+namespace {
+// Bytes malloc has handed out and not taken back (a leak shows as growth over a long run).
+std::int64_t heap_bytes() {
+#ifdef __EMSCRIPTEN__
+  return std::int64_t(mallinfo().uordblks);  // emmalloc
+#else
+  return std::int64_t(mallinfo2().uordblks);  // glibc
+#endif
+}
+}  // namespace
+
 Json frame_stats(const ui::AppState& state) {
   const ui::FrameStats& f = state.stats;
   const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
@@ -250,7 +265,108 @@ Json frame_stats(const ui::AppState& state) {
           {"maxFrameMs", number(max_ms)},
           {"p95FrameMs", number(p95_ms)},
           {"recomputes", f.recomputes},
-          {"lastRecomputeMs", number(f.last_recompute_ms)}};
+          {"lastRecomputeMs", number(f.last_recompute_ms)},
+          {"heapBytes", heap_bytes()}};
+}
+
+namespace {
+
+// Compares two results bit for bit, stage by stage, and names the first difference.
+struct ResultComparison {
+  std::int64_t compared = 0;
+  std::string mismatch;  // empty while everything is the same
+
+  // `count` numbers of `app` against `full` (sizes already equal); (i, j) of a `cols`-wide stage.
+  template <class T>
+  void numbers(const std::string& stage, const T* app, const T* full, std::size_t count, long cols) {
+    compared += std::int64_t(count);
+    if (!mismatch.empty() || std::memcmp(app, full, count * sizeof(T)) == 0) return;
+    for (std::size_t k = 0; k < count; ++k) {
+      if (std::memcmp(app + k, full + k, sizeof(T)) == 0) continue;
+      char text[160];
+      std::snprintf(text, sizeof text, "%s (%ld, %ld): app %.17g, full pass %.17g", stage.c_str(),
+                    long(k) / cols, long(k) % cols, double(app[k]), double(full[k]));
+      mismatch = text;
+      return;
+    }
+  }
+  template <class M>
+  void matrix(const std::string& stage, const M& app, const M& full) {
+    if (!mismatch.empty()) return;
+    if (app.rows() != full.rows() || app.cols() != full.cols()) {
+      mismatch = stage + ": app " + std::to_string(app.rows()) + "×" + std::to_string(app.cols()) +
+                 ", full pass " + std::to_string(full.rows()) + "×" + std::to_string(full.cols());
+      return;
+    }
+    numbers(stage, app.data(), full.data(), std::size_t(app.size()),
+            long(std::max<Eigen::Index>(app.cols(), 1)));
+  }
+  template <class T>
+  void vector(const std::string& stage, const std::vector<T>& app, const std::vector<T>& full) {
+    if (!mismatch.empty()) return;
+    if (app.size() != full.size()) {
+      mismatch = stage + ": app " + std::to_string(app.size()) + " entries, full pass " +
+                 std::to_string(full.size());
+      return;
+    }
+    numbers(stage, app.data(), full.data(), app.size(), long(app.size()));
+  }
+  void pass(const std::string& prefix, const attn::Result& app, const attn::Result& full) {
+    matrix(prefix + "Q", app.Q, full.Q);
+    matrix(prefix + "K", app.K, full.K);
+    matrix(prefix + "V", app.V, full.V);
+    matrix(prefix + "Q_rope", app.Q_rope, full.Q_rope);
+    matrix(prefix + "K_rope", app.K_rope, full.K_rope);
+    matrix(prefix + "scores", app.scores, full.scores);
+    numbers(prefix + "divisor", &app.divisor, &full.divisor, 1, 1);
+    matrix(prefix + "scaled", app.scaled, full.scaled);
+    matrix(prefix + "bias", app.bias, full.bias);
+    matrix(prefix + "logits", app.logits, full.logits);
+    matrix(prefix + "allowed", app.allowed, full.allowed);
+    matrix(prefix + "weights", app.weights, full.weights);
+    matrix(prefix + "output", app.output, full.output);
+    vector(prefix + "masked_rows", app.masked_rows, full.masked_rows);
+    vector(prefix + "row_max", app.row_max, full.row_max);
+    vector(prefix + "row_sum", app.row_sum, full.row_sum);
+  }
+};
+
+}  // namespace
+
+Json check_result(const ui::AppState& state) {
+  if (!state.computed) return fail("checkResult: no result (the scene is not computed)");
+  // compute_heads gives nothing for a scene that does not validate: say why instead.
+  if (const std::string problem = scene::validate(state.scene); !problem.empty())
+    return {{"ok", true},
+            {"same", false},
+            {"compared", 0},
+            {"mismatch", "the scene shown does not validate: " + problem}};
+  const attn::HeadsResult full = scene::compute_heads(state.scene);
+  ResultComparison c;
+  if (state.heads.heads.empty()) {  // one head without RoPE or W_o: `result` is the whole pass
+    c.pass("", state.result, full.heads.front());
+  } else {
+    if (state.heads.heads.size() != full.heads.size()) {
+      c.mismatch = "heads: app " + std::to_string(state.heads.heads.size()) + ", full pass " +
+                   std::to_string(full.heads.size());
+    }
+    for (std::size_t t = 0; t < state.heads.heads.size() && c.mismatch.empty(); ++t)
+      c.pass("head " + std::to_string(t) + " ", state.heads.heads[t], full.heads[t]);
+    c.matrix("concat", state.heads.concat, full.concat);
+    c.matrix("weights_mean", state.heads.weights_mean, full.weights_mean);
+    c.matrix("output", state.heads.output, full.output);
+    if (c.mismatch.empty())
+      c.pass("focused head ", state.result, full.heads[std::size_t(state.ui.focus_head)]);
+  }
+  // The reading aids the Weights panel shows (entropy, largest), of the focused head's weights.
+  const attn::ReadingAids aids = attn::reading_aids(full.heads[std::size_t(state.ui.focus_head)]);
+  c.vector("entropy", state.aids.entropy, aids.entropy);
+  c.vector("uniform", state.aids.uniform, aids.uniform);
+  c.vector("argmax", state.aids.argmax, aids.argmax);
+  return {{"ok", true},
+          {"same", c.mismatch.empty()},
+          {"compared", c.compared},
+          {"mismatch", c.mismatch.empty() ? Json(nullptr) : Json(c.mismatch)}};
 }
 
 Json walk_step(const ui::AppState& state) {

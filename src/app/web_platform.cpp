@@ -219,6 +219,13 @@ EMSCRIPTEN_KEEPALIVE const char* al_frame_stats() {
   return page::reply(page::frame_stats(app::g_app->state));
 }
 
+// checkResult(): the shown result against a full pass of the core over the current scene.
+EMSCRIPTEN_KEEPALIVE const char* al_check_result() {
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
+  ui::recompute_if_dirty(app::g_app->state);
+  return page::reply(page::check_result(app::g_app->state));
+}
+
 // Walk through: getStep() / setStep(i) (i 0-based; −1 leaves the walk).
 EMSCRIPTEN_KEEPALIVE const char* al_get_step() {
   if (!app::g_app) return page::reply(nullptr);

@@ -483,6 +483,13 @@ enum class Text : int {
   WalkMaskWindow,
   WalkMaskAlibi,
   PosNoRope,
+  // big grids: what a pixel shows when cells are smaller than pixels, the weights' auto range
+  PixelMax,  // "pixel = max of {1} cells", {1} e.g. "4×4"
+  PixelMean,
+  PixelMagnitude,
+  PixelTip,
+  AutoRangeToggle,
+  AutoRangeTip,
 #if AL_CIRCUITS_MODE  // the top CMakeLists.txt: the web build leaves the mode out for now
   // the Circuits mode (ui/modes/circuits/)
   ModeCircuits,

@@ -638,6 +638,18 @@ constexpr TextEntry kGerman[] = {
     {Text::WalkMaskWindow, "Ein gleitendes Fenster von w = {1} verbirgt zudem jeden Schlüssel, der mehr als {1} − 1 Tokens entfernt ist; die ersten {2} Tokens sind Senken und bleiben sichtbar."},
     {Text::WalkMaskAlibi, "Mit ALiBi addiert jeder Kopf zuerst seinen Bias B(i, j) = −m·|i − j| (das Gitter neben M): die Zahlen unten sind QKᵀ / s + B."},
     {Text::PosNoRope, "RoPE dreht Paare: es braucht ein gerades d_head (hier {1})."},
+    // big grids: what a pixel shows, the weights' auto range
+    {Text::PixelMax, "Pixel = Max. von {1} Zellen"},
+    {Text::PixelMean, "Pixel = Mittel von {1} Zellen"},
+    {Text::PixelMagnitude, "Pixel = größtes |v| von {1} Zellen"},
+    {Text::PixelTip,
+     "Das Raster hat mehr Zellen als Pixel: jedes Pixel zeigt die Zellen, die es bedeckt, in einer "
+     "Farbe.\nKlick: Maximum (ein scharfes Band bleibt sichtbar) oder Mittel. Über einer Zelle steht ihr "
+     "genauer Wert."},
+    {Text::AutoRangeToggle, "auto"},
+    {Text::AutoRangeTip,
+     "Farben von 0 bis zum größten sichtbaren Gewicht (statt 0 … 1): ein breites, flaches Muster bleibt "
+     "sichtbar"},
 #if AL_CIRCUITS_MODE  // the top CMakeLists.txt: the web build leaves the mode out for now
     // the Circuits mode (ui/modes/circuits/)
     {Text::ModeCircuits, "Schaltkreise"},

@@ -599,6 +599,16 @@ constexpr TextEntry kEnglish[] = {
     {Text::WalkMaskWindow, "A sliding window of w = {1} also hides every key more than {1} − 1 tokens away; the first {2} token(s) are sinks and stay visible."},
     {Text::WalkMaskAlibi, "With ALiBi each head first adds its bias B(i, j) = −m·|i − j| (the grid beside M): the numbers below are QKᵀ / s + B."},
     {Text::PosNoRope, "RoPE turns pairs: it needs an even d_head (here {1})."},
+    // big grids: what a pixel shows, the weights' auto range
+    {Text::PixelMax, "pixel = max of {1} cells"},
+    {Text::PixelMean, "pixel = mean of {1} cells"},
+    {Text::PixelMagnitude, "pixel = largest |v| of {1} cells"},
+    {Text::PixelTip,
+     "The grid has more cells than pixels: each pixel shows the cells it covers as one colour.\nClick: max "
+     "(a sharp band stays visible) or mean. Hover a cell for its exact value."},
+    {Text::AutoRangeToggle, "auto"},
+    {Text::AutoRangeTip,
+     "Colours from 0 to the largest weight in view (instead of 0 … 1): a wide, flat pattern stays visible"},
 #if AL_CIRCUITS_MODE  // the top CMakeLists.txt: the web build leaves the mode out for now
     // the Circuits mode (ui/modes/circuits/)
     {Text::ModeCircuits, "Circuits"},

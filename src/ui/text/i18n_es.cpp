@@ -632,6 +632,17 @@ constexpr TextEntry kSpanish[] = {
     {Text::WalkMaskWindow, "Una ventana deslizante de w = {1} oculta además cada clave a más de {1} − 1 tokens; los primeros {2} tokens son sumideros y siguen visibles."},
     {Text::WalkMaskAlibi, "Con ALiBi cada cabeza suma antes su sesgo B(i, j) = −m·|i − j| (la cuadrícula junto a M): los números de abajo son QKᵀ / s + B."},
     {Text::PosNoRope, "RoPE gira pares: necesita un d_head par (aquí {1})."},
+    // big grids: what a pixel shows, the weights' auto range
+    {Text::PixelMax, "píxel = máx. de {1} celdas"},
+    {Text::PixelMean, "píxel = media de {1} celdas"},
+    {Text::PixelMagnitude, "píxel = mayor |v| de {1} celdas"},
+    {Text::PixelTip,
+     "La cuadrícula tiene más celdas que píxeles: cada píxel muestra en un color las celdas que "
+     "cubre.\nClic: máximo (una banda fina sigue visible) o media. Pasa sobre una celda para ver su valor "
+     "exacto."},
+    {Text::AutoRangeToggle, "auto"},
+    {Text::AutoRangeTip,
+     "Colores de 0 al mayor peso a la vista (en vez de 0 … 1): un patrón ancho y plano sigue visible"},
 #if AL_CIRCUITS_MODE  // the top CMakeLists.txt: the web build leaves the mode out for now
     // the Circuits mode (ui/modes/circuits/)
     {Text::ModeCircuits, "Circuitos"},
