@@ -6,6 +6,8 @@
 #             (default: build/wasm/web, what `cmake --build --preset wasm` makes)
 #   AL_CLI    attention-lab-cli used to read the presets (default: build/native/src/…)
 #   AL_E2E_OUT  screenshot folder (default: build/e2e)
+#   AL_CIRCUITS_SITE_DIR  the site circuits.test.mjs runs against (default: SITE_DIR; it needs a
+#             build with -DAL_CIRCUITS_MODE=ON, else its tests skip)
 #   Extra arguments after SITE_DIR go to `node --test` (e.g. --test-name-pattern=causal).
 #
 # Installs the npm dependencies from the lockfile when missing, runs every *.test.mjs here with
@@ -36,7 +38,10 @@ echo "e2e: site $AL_SITE_DIR ($(node --version))"
 # "# pass N" / "# fail N" lines; scripts/test adds them up.
 status=0
 for file in ./*.test.mjs; do
-  timeout --kill-after=10 900 node --test --test-reporter=tap "$@" "$file" || {
+  file_site="$AL_SITE_DIR"
+  # The Circuits mode's tests need a site built with -DAL_CIRCUITS_MODE=ON (scripts/test builds one)
+  [ "$file" = ./circuits.test.mjs ] && [ -n "${AL_CIRCUITS_SITE_DIR:-}" ] && file_site="$AL_CIRCUITS_SITE_DIR"
+  AL_SITE_DIR="$file_site" timeout --kill-after=10 900 node --test --test-reporter=tap "$@" "$file" || {
     code=$?
     [ "$code" -eq 124 ] && echo "e2e: $file did not finish within 15 minutes"
     echo "e2e: $file failed (exit $code)"
