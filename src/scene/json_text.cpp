@@ -538,6 +538,12 @@ std::string dump(const ordered_json& j, int indent) {
   return dump_object(j, std::string(static_cast<std::size_t>(indent), ' '), 0);
 }
 
+Parsed parse_input(std::string_view text, std::size_t max_bytes) {
+  if (text.size() > max_bytes)
+    return {json(), "input: larger than the " + std::to_string(max_bytes >> 20) + " MiB limit"};
+  return parse(text);
+}
+
 std::string read_matrix(const json& v, const std::string& field, long long rows, long long cols,
                         const MatrixExpect& expect, attn::Matrix* out) {
   if (!v.is_array()) return field + ": expected " + expect.array + ", got " + type_name(v) + expect.why;

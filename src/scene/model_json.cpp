@@ -177,11 +177,7 @@ std::string check_model_keys(const json& doc) {
 
 ModelParse parse_model(std::string_view text) {
   ModelParse r;
-  if (text.size() > kMaxInputBytes) {
-    r.error = "input: larger than the 8 MiB limit";
-    return r;
-  }
-  json_text::Parsed parsed = json_text::parse(text);
+  json_text::Parsed parsed = json_text::parse_input(text, kMaxInputBytes);
   if (!parsed.error.empty()) {
     r.error = parsed.error;
     return r;

@@ -45,11 +45,7 @@ std::string read_target(const json& v, Eigen::Index rows, Eigen::Index cols, att
 
 GradInput parse_grad_input(std::string_view text) {
   GradInput r;
-  if (text.size() > kMaxInputBytes) {
-    r.error = "input: larger than the 8 MiB limit";
-    return r;
-  }
-  json_text::Parsed parsed = json_text::parse(text);
+  json_text::Parsed parsed = json_text::parse_input(text, kMaxInputBytes);
   if (!parsed.error.empty()) {
     r.error = parsed.error;
     return r;
