@@ -90,7 +90,12 @@ TEST_CASE("i18n: translations keep the formulas and symbols, and are translation
                                Text::Quiz5A,         Text::Quiz5B,      Text::Quiz8C,    Text::WalkToQuiz,
                                Text::LiveMask,       Text::RopeBase,    Text::Pause,     Text::TrainSeed,
                                Text::RopeBaseFormat, Text::BlockFormat, Text::LogToggle, Text::TrainRowToken,
-                               Text::GenerateTokens};
+                               Text::GenerateTokens, Text::AutoRangeToggle
+#if AL_CIRCUITS_MODE
+                               ,
+                               Text::CircuitsModelDim, Text::CircuitsText
+#endif
+  };
   for (const ui::LanguageTable* t : {&ui::spanish_table(), &ui::german_table()}) {
     for (std::size_t i = 0; i < t->count; ++i) {
       const int key = int(t->entries[i].key);

@@ -4,9 +4,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "core/kernels.hpp"
 #include "helpers.hpp"
@@ -135,5 +138,66 @@ TEST_CASE("incremental at n = 1024, d = 64: query, key and value edits equal the
     random_edit(rng, s, inc);
     INFO("step " << step);
     check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+  }
+}
+
+namespace {
+
+// The cells that differ (bitwise) between `before` and `after` outside the listed rows and columns.
+long unlisted_changes(const attn::Matrix& before, const attn::Matrix& after, const std::vector<int>& rows,
+                      const std::vector<int>& cols) {
+  long outside = 0;
+  for (Eigen::Index i = 0; i < after.rows(); ++i) {
+    if (std::find(rows.begin(), rows.end(), int(i)) != rows.end()) continue;
+    for (Eigen::Index j = 0; j < after.cols(); ++j) {
+      if (std::find(cols.begin(), cols.end(), int(j)) != cols.end()) continue;
+      if (std::memcmp(&before(i, j), &after(i, j), sizeof(double)) != 0) ++outside;
+    }
+  }
+  return outside;
+}
+
+}  // namespace
+
+TEST_CASE("incremental: last_change names every changed cell of scores, scaled and weights") {
+  // What the app's grids rely on to upload only the changed rows and columns of their textures
+  // (ui/app_state.hpp ResultChange): nothing outside the reported rows and columns changed.
+  std::mt19937 rng(4096);
+  for (int trial = 0; trial < 12; ++trial) {
+    const int n = 2 + int(rng() % 60);
+    Scene s = random_scene(rng, n, 1 + int(rng() % 9), 1 + int(rng() % 9));
+    attn::IncrementalAttention inc;
+    inc.update(s.Q, s.K, s.V, s.options);
+    CHECK(inc.last_change().full);
+    for (int step = 0; step < 20; ++step) {
+      const attn::Result before = inc.result();
+      random_edit(rng, s, inc);
+      const attn::IncrementalAttention::Change& c = inc.last_change();
+      INFO("trial " << trial << " (n " << n << "), step " << step);
+      if (c.full) continue;
+      CHECK(unlisted_changes(before.scores, inc.result().scores, c.queries, c.keys) == 0);
+      CHECK(unlisted_changes(before.scaled, inc.result().scaled, c.queries, c.keys) == 0);
+      if (c.keys.empty()) {  // no key edited: the weights changed only in the edited query rows
+        CHECK(unlisted_changes(before.weights, inc.result().weights, c.queries, {}) == 0);
+      }
+      CHECK(std::is_sorted(c.queries.begin(), c.queries.end()));
+      CHECK(std::is_sorted(c.keys.begin(), c.keys.end()));
+    }
+    // A value edit alone changes no n×n cell and says so.
+    const attn::Result before = inc.result();
+    random_row(rng, s.V, 0);
+    inc.update(s.Q, s.K, s.V, s.options);
+    CHECK_FALSE(inc.last_change().full);
+    CHECK(inc.last_change().queries.empty());
+    CHECK(inc.last_change().keys.empty());
+    CHECK(inc.last_change().values);
+    CHECK(unlisted_changes(before.weights, inc.result().weights, {}, {}) == 0);
+    // A query edit names its row; a change of options is a full pass.
+    random_row(rng, s.Q, n - 1);
+    inc.update(s.Q, s.K, s.V, s.options);
+    CHECK(inc.last_change().queries == std::vector<int>{n - 1});
+    s.options.causal = !s.options.causal;
+    inc.update(s.Q, s.K, s.V, s.options);
+    CHECK(inc.last_change().full);
   }
 }

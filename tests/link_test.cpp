@@ -332,7 +332,7 @@ TEST_CASE("fragment: every bad link gives an error naming the problem") {
   }
   SUBCASE("unknown or repeated keys, both s= and demo=") {
     CHECK(error_of("scene=abc") ==
-          "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang)");
+          "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits)");
     CHECK(contains(error_of("s"), "'s' has no '='"));
     CHECK(error_of("demo=a&demo=b") == "link: demo= appears twice");
     CHECK(error_of(good + "&demo=causal-5") ==
@@ -608,3 +608,40 @@ TEST_CASE("round trip: the bundled presets") {
     check_same_scene(*got.scene, *want);
   }
 }
+
+#if AL_CIRCUITS_MODE
+TEST_CASE("fragment: circuits= holds the Circuits mode's recipe, implies mode=circuits, round-trips") {
+  // The recipe of the model the CLI trains with `--train induction --steps 450 --seed 1` (the
+  // defaults: 2 layers × 2 heads, d_model 32, lr 0.01): scene/model_json.hpp's text form.
+  const links::Fragment f = links::parse_fragment("circuits=induction,2,2,32,1,0.01,450");
+  REQUIRE(f.ok());
+  CHECK(f.mode == links::Mode::Circuits);
+  REQUIRE(f.circuits.has_value());
+  CHECK(f.circuits->steps == 450);
+  CHECK(f.circuits->config.seed == 1);
+  CHECK(f.circuits->config.dims.layers == 2);
+  CHECK(f.circuits->config.lr == 0.01);
+  CHECK(!f.scene.has_value());
+  CHECK(links::parse_fragment("circuits=induction,2,2,32,1,0.01,450&mode=circuits").ok());
+  // Written with its mode and the view keys; read back to the same recipe.
+  links::Appearance look;
+  look.lang = "de";
+  const links::MadeFragment made = links::make_circuits_fragment(*f.circuits, look);
+  REQUIRE(made.ok());
+  CHECK(made.fragment == "circuits=induction,2,2,32,1,0.01,450&mode=circuits&lang=de");
+  const links::Fragment back = links::parse_fragment(made.fragment);
+  REQUIRE(back.ok());
+  CHECK(scene::recipe_text(*back.circuits) == "induction,2,2,32,1,0.01,450");
+  CHECK(back.lang == "de");
+  // Errors name the key and keep nothing.
+  const auto error_of = [](const char* text) { return links::parse_fragment(text).error; };
+  CHECK(error_of("circuits=induction,2,2,32,1,0.01,450&mode=train") ==
+        "link: circuits= belongs to mode=circuits, not mode=train");
+  CHECK(error_of("circuits=induction,2,2,32,1,0.01,99999") ==
+        "link: circuits=: recipe: steps: must be a whole number from 0 to 10000");
+  CHECK(error_of("circuits=induction,2,2,32,1,0.01,1&circuits=induction,2,2,32,1,0.01,1") ==
+        "link: circuits= appears twice");
+  // A link without circuits= reads as before.
+  CHECK(!links::parse_fragment("demo=causal-5&mode=train").circuits.has_value());
+}
+#endif

@@ -78,3 +78,22 @@ TEST_CASE("result_to_json carries entropy and argmax") {
   CHECK(j["entropy"] == nlohmann::json::parse("[0.0, 1.0]"));
   CHECK(j["argmax"] == nlohmann::json::parse("[-1, 0]"));
 }
+
+TEST_CASE("update_reading_aids: recomputing the changed rows gives the whole recompute's numbers") {
+  // causal-5 (lesson 4) with row 3's weights replaced: updating row 3 only equals reading_aids of all.
+  attn::Result r = scene::compute(must_preset("causal-5"));
+  attn::ReadingAids aids = attn::reading_aids(r);
+  r.weights.row(3) << 0.7, 0.1, 0.1, 0.1, 0.0;  // allowed: keys 0…3
+  attn::update_reading_aids(r.weights, r.allowed, {3}, &aids);
+  const attn::ReadingAids whole = attn::reading_aids(r);
+  CHECK(aids.entropy == whole.entropy);
+  CHECK(aids.uniform == whole.uniform);
+  CHECK(aids.argmax == whole.argmax);
+  CHECK(aids.argmax[3] == 0);
+  // −(0.7 log₂ 0.7 + 3 · 0.1 log₂ 0.1) = 1.3567796494470397 (NumPy)
+  CHECK(aids.entropy[3] == doctest::Approx(1.3567796494470397).epsilon(1e-12));
+  // Aids of another size are rebuilt whole.
+  attn::ReadingAids empty;
+  attn::update_reading_aids(r.weights, r.allowed, {3}, &empty);
+  CHECK(empty.argmax == whole.argmax);
+}

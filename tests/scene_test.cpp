@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "scene/generate.hpp"
 #include "scene/json_text.hpp"
 
 using attn::Matrix;
@@ -518,4 +519,22 @@ TEST_CASE("the fast JSON pass builds nlohmann's document exactly, and refuses wh
   document fast;
   CHECK(scene::json_text::parse_fast(deep32, &fast));
   CHECK(scene::json_text::parse(deep32).error.empty());
+}
+
+TEST_CASE("a custom mask of a 1024-token scene validates (its width is n, not a feature size)") {
+  // The soak (tests/bench/soak.mjs) clicked the Mask grid of #gen=local,1024,64,64,1: validate said
+  // "mask: row 0 has 1024 entries, limit is 256" (the d_k/d_v limit) and the app kept a stale result.
+  scene::GenSpec spec;
+  spec.n = scene::kMaxTokens;
+  spec.d_k = spec.d_v = 4;
+  scene::Scene s = scene::generate(spec);
+  s.mask = attn::MaskMatrix::Ones(s.n(), s.n());
+  s.mask(5, 3) = 0;
+  CHECK(scene::validate(s) == "");
+  // Still checked: the mask's width must be n, and a feature size above kMaxDim is still refused.
+  s.mask = attn::MaskMatrix::Ones(s.n(), s.n() - 1);
+  CHECK(scene::validate(s).find("mask: row 0 has 1023 entries, expected 1024") == 0);
+  s.mask.resize(0, 0);
+  s.Q = attn::Matrix::Zero(s.n(), scene::kMaxDim + 1);
+  CHECK(scene::validate(s).find("limit is 256") != std::string::npos);
 }

@@ -4,10 +4,15 @@
 // they are (widget_rect).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "imgui.h"
+#include "scene/generate.hpp"
 #include "scene/scene.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/frame.hpp"
@@ -222,4 +227,69 @@ TEST_CASE("the variants' setters keep the scene valid: window and sinks, ALiBi o
   CHECK(s.scene.K.cols() == 8);  // each group repeated for its two heads
   CHECK(ui::recompute_if_dirty(s));
   CHECK(s.error.empty());
+}
+
+namespace {
+
+// The label rectangles of the last frame (label/GRID/row/i, label/GRID/col/j), by GRID/axis.
+std::map<std::string, std::vector<std::pair<int, ImVec4>>> label_rects(const ui::AppState& state) {
+  std::map<std::string, std::vector<std::pair<int, ImVec4>>> out;
+  for (const auto& [id, rect] : state.widget_rects) {
+    if (id.rfind("label/", 0) != 0) continue;
+    const std::size_t last = id.rfind('/');
+    out[id.substr(6, last - 6)].push_back({std::stoi(id.substr(last + 1)), rect});
+  }
+  return out;
+}
+
+bool overlap(const ImVec4& a, const ImVec4& b) {
+  return a.x < b.x + b.z && b.x < a.x + a.z && a.y < b.y + b.w && b.y < a.y + a.w;
+}
+
+}  // namespace
+
+TEST_CASE("grid labels never overlap and are whole names at 8, 64, 256 and 1024 tokens") {
+  // Scores, Weights and Mask of a generated scene (tokens t0 … t1023) at 1280×800: every label of
+  // one grid's rows and of its columns is disjoint from every other, the column labels are whole
+  // token names, and the labelled tokens are every 2ᵏ-th.
+  Headless app;
+  for (int n : {8, 64, 256, 1024}) {
+    CAPTURE(n);
+    scene::GenSpec spec;
+    spec.n = n;
+    spec.d_k = spec.d_v = 8;
+    ui::load_generated(app.state, spec);
+    for (int f = 0; f < 4; ++f) app.frame();
+    const auto labels = label_rects(app.state);
+    for (const char* grid : {"scores", "weights", "mask"}) {
+      for (const char* axis : {"row", "col"}) {
+        const std::string key = std::string(grid) + "/" + axis;
+        CAPTURE(key);
+        REQUIRE(labels.count(key) == 1);
+        auto list = labels.at(key);
+        std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        REQUIRE(!list.empty());  // the grid is labelled
+        CHECK(list[0].first == 0);
+        // Tokens 0, k, 2k, … up to the last, k a power of two (the whole grid is in view; a grid of a
+        // few dozen pixels may have room for its first label only).
+        const int step = list.size() > 1 ? list[1].first - list[0].first : n;
+        if (list.size() > 1) CHECK((step & (step - 1)) == 0);
+        CHECK(list.back().first + step >= n);
+        for (std::size_t a = 1; a < list.size(); ++a) CHECK(list[a].first - list[a - 1].first == step);
+        if (std::string(axis) == "col") {
+          ImGui::NewFrame();  // CalcTextSize needs a frame's font
+          for (const auto& [k, rect] : list)
+            CHECK(rect.z ==
+                  doctest::Approx(ImGui::CalcTextSize(app.state.scene.tokens[std::size_t(k)].c_str()).x));
+          ImGui::EndFrame();
+        }
+        for (std::size_t a = 0; a < list.size(); ++a)
+          for (std::size_t b = a + 1; b < list.size(); ++b) {
+            CAPTURE(list[a].first);
+            CAPTURE(list[b].first);
+            CHECK_FALSE(overlap(list[a].second, list[b].second));
+          }
+      }
+    }
+  }
 }

@@ -6,7 +6,7 @@
      list: a literal id as it is, an id built from a literal and a number or name ("mode/" + name)
      as a listed pattern beginning with that literal.
   2. Every listed id is recorded by the code: its literal part (up to the first placeholder: i, j,
-     c, m, r, t, N, K, Q, C, NAME) is a string literal of src/ui or src/app.
+     c, m, r, t, N, K, Q, C, NAME, L, H) is a string literal of src/ui or src/app.
 
 Prints "ok - …" / "not ok - …" lines; exit 1 on any failure.
 """
@@ -16,7 +16,7 @@ import re
 import sys
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PLACEHOLDERS = {"i", "j", "c", "m", "r", "t", "N", "K", "Q", "C", "NAME"}
+PLACEHOLDERS = {"i", "j", "c", "m", "r", "t", "N", "K", "Q", "C", "NAME", "L", "H"}
 
 
 def listed_ids():

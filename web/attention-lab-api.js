@@ -44,13 +44,22 @@
 //                          last step's batch cross-entropy, null before the first step; accuracy: on 64 fresh
 //                          sequences, null until measured; workMs: CPU ms the last frame spent training; step 0 and
 //                          running false before the mode was shown)
+//   getCircuits()         {running, step, loss, inContext, heads: [{layer, head, prefixMatching, previousToken,
+//                          ablated, role}], text, predictions: [{token, predicted, p, pNext}], textLoss, formedAt,
+//                          composition, recipe, …}: the Circuits mode's run (src/app/page_api.hpp)
+//   circuitsExport(kind)  the Circuits model as text: "json" (the model contract) | "pytorch" (a script printing
+//                          its logits on the typed text); throws an Error naming a bad kind
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: docs/PAGE_API.md, the one list (tests/widget_ids_test.py checks it)
 //   getLanguage()         the language of the screen's words: "en" | "es" | "de" (a link's lang=, the View
 //                         menu, else the browser's navigator.language; getState().ui.language)
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
-//                          lastRecomputeMs}  (CPU ms; max and p95 over the last 120 frames)
+//                          lastRecomputeMs, heapBytes}  (CPU ms; max and p95 over the last 120 frames;
+//                          heapBytes: bytes the app's malloc holds)
+//   checkResult()         {ok, same, compared, mismatch}: the result on screen against the core's own full pass
+//                          over the current scene, bit for bit (every stage of every head, the reading aids);
+//                          mismatch names the first difference (null when same)
 //   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:
 //                         kind "numpy" | "pytorch" | "latex" | "svg", stage (latex, svg) "weights" (default) |
 //                         "scores" | "scaled" | "Q" | "K" | "V" | "output"; throws an Error naming a bad argument
@@ -153,6 +162,9 @@
     frameStats() {
       return callJson("al_frame_stats");
     },
+    checkResult() {
+      return callJson("al_check_result");
+    },
     getLanguage() {
       return callJson("al_get_state", 0).ui.language;
     },
@@ -169,6 +181,14 @@
     },
     getTraining() {
       return callJson("al_get_training");
+    },
+    getCircuits() {
+      return callJson("al_get_circuits");
+    },
+    circuitsExport(kind) {
+      const reply = callJson("al_circuits_export", String(kind));
+      if (!reply.ok) throw new Error(reply.error);
+      return reply.text;
     },
     openQuiz(question) {
       const q = Number(question);

@@ -368,6 +368,9 @@
         showError(what + ": " + e.message, "Could not do that");
       }
     },
+    saveText(name, text) {
+      download(new Blob([text], { type: name.endsWith(".json") ? "application/json" : "text/x-python" }), name);
+    },
     exportText(kind, stage) {
       exportText(kind, stage).catch((e) => showError("Export " + kind + ": " + e.message, "Could not export"));
     },

@@ -145,6 +145,16 @@ void declare(CLI::App& cli, Options& o, std::string* text_value) {
                      " (default 100; Ctrl + / Ctrl − / Ctrl 0 in the window)")
       ->type_name("N")
       ->check(check(whole_number(scene::link::kMinZoom, scene::link::kMaxZoom, &o.zoom, "whole percentage"), "zoom"));
+  cli.add_option("--circuits", o.circuits,
+                 "open the Circuits mode with the model of a recipe TASK,LAYERS,HEADS,D_MODEL,SEED,LR,STEPS, "
+                 "trained before the first frame (as a link's circuits=)")
+      ->type_name("RECIPE")
+      ->check(check(
+          [](std::string& value) -> std::string {
+            const scene::RecipeParse parsed = scene::parse_recipe(value);
+            return parsed.ok() ? "" : parsed.error;
+          },
+          "recipe"));
   cli.add_option("--lang", o.lang,
                  "the screen's language: " + scene::link::language_codes() + " (default en)")
       ->type_name("CODE")

@@ -26,6 +26,7 @@ struct Options {
   std::string theme;               // --theme NAME: dark, light or contrast, as a link's theme= ("" = dark)
   int zoom = 0;                    // --zoom N: UI zoom in percent, 75 … 200, as a link's zoom= (0 = 100)
   std::string lang;                // --lang CODE: en, es or de, as a link's lang= ("" = en)
+  std::string circuits;            // --circuits RECIPE: the Circuits mode's model, as a link's circuits=
 
   // Automation: frames are drawn back to back (no waiting for input), glGetError is checked after
   // each one, and the app exits after the last.

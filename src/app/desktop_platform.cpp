@@ -44,6 +44,8 @@ struct Desktop {
   // The Export menu's choice, written by the SaveExport dialog.
   scene::ExportKind export_kind = scene::ExportKind::NumPy;
   scene::ExportStage export_stage = scene::ExportStage::Weights;
+  // Sharing::save_text's file name and text, written by the SaveText dialog.
+  std::string save_name, save_text;
 };
 Desktop g_desktop;
 
@@ -157,6 +159,9 @@ void open_dialog(ui::FileAction action) {
       path.insert(path.size() - std::string(scene::export_extension(kind)).size(), suffix);
       break;
     }
+    case ui::FileAction::SaveText:
+      path = g_desktop.save_name;
+      break;
     case ui::FileAction::None:
       return;
   }
@@ -195,6 +200,24 @@ void handle_shortcuts() {
 
 // Do what the dialog confirmed: "" on success, else the reason (the dialog stays open with it).
 // Write the Export menu's text (the same as attention-lab-cli --export), replacing the file.
+bool save_text_file(App& app, const std::string& path, const std::string& text, std::string* error) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    std::error_code ec;
+    const bool is_dir = std::filesystem::is_directory(path, ec);
+    *error = path + (is_dir ? ": is a folder" : ": cannot write the file (missing folder or no permission)");
+    return false;
+  }
+  out << text;
+  out.close();
+  if (!out) {
+    *error = path + ": writing failed (disk full?)";
+    return false;
+  }
+  app.state.notice = "Saved " + path;
+  return true;
+}
+
 bool save_export(App& app, const std::string& path, std::string* error) {
   const scene::ExportResult r =
       scene::export_scene(app.state.scene, scene::export_kind_name(g_desktop.export_kind),
@@ -203,21 +226,7 @@ bool save_export(App& app, const std::string& path, std::string* error) {
     *error = r.error;
     return false;
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    std::error_code ec;
-    const bool is_dir = std::filesystem::is_directory(path, ec);
-    *error = path + (is_dir ? ": is a folder" : ": cannot write the file (missing folder or no permission)");
-    return false;
-  }
-  out << r.text;
-  out.close();
-  if (!out) {
-    *error = path + ": writing failed (disk full?)";
-    return false;
-  }
-  app.state.notice = "Saved " + path;
-  return true;
+  return save_text_file(app, path, r.text, error);
 }
 
 std::string run_dialog_action(App& app, ui::FileAction action, const std::string& path) {
@@ -245,6 +254,9 @@ std::string run_dialog_action(App& app, ui::FileAction action, const std::string
     }
     case ui::FileAction::SaveExport:
       save_export(app, path, &error);
+      break;
+    case ui::FileAction::SaveText:
+      save_text_file(app, path, g_desktop.save_text, &error);
       break;
     case ui::FileAction::None:
       break;
@@ -343,6 +355,11 @@ void platform_init(App& app) {
     g_desktop.export_kind = kind;
     g_desktop.export_stage = stage;
     open_dialog(ui::FileAction::SaveExport);
+  };
+  sharing.save_text = [](const std::string& name, const std::string& text) {
+    g_desktop.save_name = name;
+    g_desktop.save_text = text;
+    open_dialog(ui::FileAction::SaveText);
   };
   install_bundled_demos(app.state);  // the Gallery: web/demos, bundled
 }

@@ -29,6 +29,7 @@
 #include "ui/frame/sharing.hpp"
 #include "ui/frame/view_menu.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
 
 #ifdef __EMSCRIPTEN__
@@ -354,6 +355,10 @@ int main(int argc, char** argv) {
 #else
   load_preset(app.state, options.preset.empty() ? page::kDefaultPreset : options.preset.c_str());
   if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
+  if (!options.circuits.empty()) {  // --circuits RECIPE (checked by the parser): trained now, at once
+    ui::circuits_load_recipe(app.state, *scene::parse_recipe(options.circuits).recipe, /*at_once=*/true);
+    app.state.ui.mode = scene::link::Mode::Circuits;
+  }
   if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
     ui::Sharing& sharing = app.state.sharing;
     if (sharing.open_demo)

@@ -1,18 +1,25 @@
 // page_api.cpp — see page_api.hpp.
 #include "app/page_api.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <utility>
 #include <vector>
 
+#include "core/reading_aids.hpp"
 #include "scene/scene.hpp"
 #include "ui/frame/keyboard.hpp"
+#if AL_CIRCUITS_MODE
+#include "ui/modes/circuits/circuits.hpp"
+#endif
 #include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
@@ -232,6 +239,17 @@ Json widget_rect(const ui::AppState& state, std::string_view id, float scale) {
   return out;
 }
 
+namespace {
+// Bytes malloc has handed out and not taken back (a leak shows as growth over a long run).
+std::int64_t heap_bytes() {
+#ifdef __EMSCRIPTEN__
+  return std::int64_t(mallinfo().uordblks);  // emmalloc
+#else
+  return std::int64_t(mallinfo2().uordblks);  // glibc
+#endif
+}
+}  // namespace
+
 Json frame_stats(const ui::AppState& state) {
   const ui::FrameStats& f = state.stats;
   const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
@@ -247,7 +265,108 @@ Json frame_stats(const ui::AppState& state) {
           {"maxFrameMs", number(max_ms)},
           {"p95FrameMs", number(p95_ms)},
           {"recomputes", f.recomputes},
-          {"lastRecomputeMs", number(f.last_recompute_ms)}};
+          {"lastRecomputeMs", number(f.last_recompute_ms)},
+          {"heapBytes", heap_bytes()}};
+}
+
+namespace {
+
+// Compares two results bit for bit, stage by stage, and names the first difference.
+struct ResultComparison {
+  std::int64_t compared = 0;
+  std::string mismatch;  // empty while everything is the same
+
+  // `count` numbers of `app` against `full` (sizes already equal); (i, j) of a `cols`-wide stage.
+  template <class T>
+  void numbers(const std::string& stage, const T* app, const T* full, std::size_t count, long cols) {
+    compared += std::int64_t(count);
+    if (!mismatch.empty() || std::memcmp(app, full, count * sizeof(T)) == 0) return;
+    for (std::size_t k = 0; k < count; ++k) {
+      if (std::memcmp(app + k, full + k, sizeof(T)) == 0) continue;
+      char text[160];
+      std::snprintf(text, sizeof text, "%s (%ld, %ld): app %.17g, full pass %.17g", stage.c_str(),
+                    long(k) / cols, long(k) % cols, double(app[k]), double(full[k]));
+      mismatch = text;
+      return;
+    }
+  }
+  template <class M>
+  void matrix(const std::string& stage, const M& app, const M& full) {
+    if (!mismatch.empty()) return;
+    if (app.rows() != full.rows() || app.cols() != full.cols()) {
+      mismatch = stage + ": app " + std::to_string(app.rows()) + "×" + std::to_string(app.cols()) +
+                 ", full pass " + std::to_string(full.rows()) + "×" + std::to_string(full.cols());
+      return;
+    }
+    numbers(stage, app.data(), full.data(), std::size_t(app.size()),
+            long(std::max<Eigen::Index>(app.cols(), 1)));
+  }
+  template <class T>
+  void vector(const std::string& stage, const std::vector<T>& app, const std::vector<T>& full) {
+    if (!mismatch.empty()) return;
+    if (app.size() != full.size()) {
+      mismatch = stage + ": app " + std::to_string(app.size()) + " entries, full pass " +
+                 std::to_string(full.size());
+      return;
+    }
+    numbers(stage, app.data(), full.data(), app.size(), long(app.size()));
+  }
+  void pass(const std::string& prefix, const attn::Result& app, const attn::Result& full) {
+    matrix(prefix + "Q", app.Q, full.Q);
+    matrix(prefix + "K", app.K, full.K);
+    matrix(prefix + "V", app.V, full.V);
+    matrix(prefix + "Q_rope", app.Q_rope, full.Q_rope);
+    matrix(prefix + "K_rope", app.K_rope, full.K_rope);
+    matrix(prefix + "scores", app.scores, full.scores);
+    numbers(prefix + "divisor", &app.divisor, &full.divisor, 1, 1);
+    matrix(prefix + "scaled", app.scaled, full.scaled);
+    matrix(prefix + "bias", app.bias, full.bias);
+    matrix(prefix + "logits", app.logits, full.logits);
+    matrix(prefix + "allowed", app.allowed, full.allowed);
+    matrix(prefix + "weights", app.weights, full.weights);
+    matrix(prefix + "output", app.output, full.output);
+    vector(prefix + "masked_rows", app.masked_rows, full.masked_rows);
+    vector(prefix + "row_max", app.row_max, full.row_max);
+    vector(prefix + "row_sum", app.row_sum, full.row_sum);
+  }
+};
+
+}  // namespace
+
+Json check_result(const ui::AppState& state) {
+  if (!state.computed) return fail("checkResult: no result (the scene is not computed)");
+  // compute_heads gives nothing for a scene that does not validate: say why instead.
+  if (const std::string problem = scene::validate(state.scene); !problem.empty())
+    return {{"ok", true},
+            {"same", false},
+            {"compared", 0},
+            {"mismatch", "the scene shown does not validate: " + problem}};
+  const attn::HeadsResult full = scene::compute_heads(state.scene);
+  ResultComparison c;
+  if (state.heads.heads.empty()) {  // one head without RoPE or W_o: `result` is the whole pass
+    c.pass("", state.result, full.heads.front());
+  } else {
+    if (state.heads.heads.size() != full.heads.size()) {
+      c.mismatch = "heads: app " + std::to_string(state.heads.heads.size()) + ", full pass " +
+                   std::to_string(full.heads.size());
+    }
+    for (std::size_t t = 0; t < state.heads.heads.size() && c.mismatch.empty(); ++t)
+      c.pass("head " + std::to_string(t) + " ", state.heads.heads[t], full.heads[t]);
+    c.matrix("concat", state.heads.concat, full.concat);
+    c.matrix("weights_mean", state.heads.weights_mean, full.weights_mean);
+    c.matrix("output", state.heads.output, full.output);
+    if (c.mismatch.empty())
+      c.pass("focused head ", state.result, full.heads[std::size_t(state.ui.focus_head)]);
+  }
+  // The reading aids the Weights panel shows (entropy, largest), of the focused head's weights.
+  const attn::ReadingAids aids = attn::reading_aids(full.heads[std::size_t(state.ui.focus_head)]);
+  c.vector("entropy", state.aids.entropy, aids.entropy);
+  c.vector("uniform", state.aids.uniform, aids.uniform);
+  c.vector("argmax", state.aids.argmax, aids.argmax);
+  return {{"ok", true},
+          {"same", c.mismatch.empty()},
+          {"compared", c.compared},
+          {"mismatch", c.mismatch.empty() ? Json(nullptr) : Json(c.mismatch)}};
 }
 
 Json walk_step(const ui::AppState& state) {
@@ -273,6 +392,69 @@ Json training(const ui::AppState& state) {
   return j;
 }
 
+#if AL_CIRCUITS_MODE
+// ---- the Circuits mode (getCircuits) ------------------------------------------------------------
+Json circuits(const ui::AppState& state) {
+  const ui::CircuitsUi& c = state.ui.circuits;
+  const attn::model::ModelTrainer* run = c.trainer.get();
+  Json j;
+  j["running"] = c.running;
+  j["step"] = run ? run->steps() : 0;
+  j["loss"] = run ? Json(c.scores.loss) : Json(nullptr);
+  j["inContext"] = run ? Json(c.scores.in_context) : Json(nullptr);
+  Json heads = Json::array();
+  for (std::size_t l = 0; run && l < c.scores.prefix_matching.size(); ++l)
+    for (std::size_t h = 0; h < c.scores.prefix_matching[l].size(); ++h) {
+      const double prefix = c.scores.prefix_matching[l][h], previous = c.scores.previous_token[l][h];
+      heads.push_back({{"layer", l},
+                       {"head", h},
+                       {"prefixMatching", prefix},
+                       {"previousToken", previous},
+                       {"ablated", c.ablation.is_off(int(l), int(h))},
+                       {"role", ui::circuit_role(c.scores, int(l), int(h))}});
+    }
+  j["heads"] = heads;
+  j["text"] = c.text;
+  Json predictions = Json::array();
+  const ui::CircuitsSample& s = c.sample;
+  for (std::size_t i = 0; run && i < s.predictions.size(); ++i) {
+    const attn::model::Prediction& p = s.predictions[i];
+    const auto& vocab = run->model().vocab;
+    predictions.push_back({{"token", vocab[std::size_t(p.token)]},
+                           {"predicted", vocab[std::size_t(p.predicted)]},
+                           {"p", p.p},
+                           {"pNext", i + 1 < s.predictions.size() ? Json(p.p_next) : Json(nullptr)}});
+  }
+  j["predictions"] = predictions;
+  j["textLoss"] = run && !s.tokens.empty() ? Json(s.loss) : Json(nullptr);
+  j["textError"] = c.text_error;
+  j["formedAt"] = run && run->formed_at() > 0 ? Json(run->formed_at()) : Json(nullptr);
+  Json composition = Json::array();
+  if (run && run->model().n_layers() >= 2) {
+    const attn::Matrix comp = attn::model::k_composition(run->model(), 0, 1);
+    for (int a = 0; a < comp.rows(); ++a) {
+      Json row = Json::array();
+      for (int b = 0; b < comp.cols(); ++b) row.push_back(comp(a, b));
+      composition.push_back(row);
+    }
+  }
+  j["composition"] = composition;
+  j["recipe"] = scene::recipe_text(ui::circuits_recipe(state));
+  j["rebuilding"] = run && c.rebuild_to > run->steps();
+  j["batchLoss"] = run && run->steps() > 0 ? Json(run->history().back().loss) : Json(nullptr);
+  j["task"] = attn::model::task_name(c.config.task);
+  j["layers"] = c.config.dims.layers;
+  j["headsPerLayer"] = c.config.dims.heads;
+  j["dModel"] = c.config.dims.d_model;
+  j["seed"] = c.config.seed;
+  j["lr"] = c.config.lr;
+  j["guideStep"] = c.guide_step;
+  j["openedHead"] = c.opened_layer >= 0 ? Json::array({c.opened_layer, c.opened_head}) : Json(nullptr);
+  j["workMs"] = c.last_work_ms;
+  return j;
+}
+#endif
+
 Json quiz(const ui::AppState& state) {
   const ui::QuizView v = ui::quiz_view(state);
   return {{"open", v.open},         {"question", v.question},       {"count", v.count},
@@ -291,7 +473,8 @@ Json fragment(const scene::link::Fragment& f) {
           {"step", f.step > 0 ? Json(f.step) : Json(nullptr)},
           {"theme", f.theme ? Json(scene::link::theme_name(*f.theme)) : Json(nullptr)},
           {"zoom", f.zoom ? Json(*f.zoom) : Json(nullptr)},
-          {"lang", f.lang.empty() ? Json(nullptr) : Json(f.lang)}};
+          {"lang", f.lang.empty() ? Json(nullptr) : Json(f.lang)},
+          {"circuits", f.circuits ? Json(scene::recipe_text(*f.circuits)) : Json(nullptr)}};
 }
 
 Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale) {
@@ -327,6 +510,9 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
           {"walk", walk_step(state)},
           {"quiz", quiz(state)},
           {"keyboard", keyboard(state.ui.keyboard)},  // its focus and Tab order
+#if AL_CIRCUITS_MODE
+          {"circuits", circuits(state)},  // the Circuits mode's run (getCircuits)
+#endif
           {"rects", std::move(rects)}};
 }
 

@@ -14,12 +14,17 @@
 //   matrix       {"ok": true, "rows", "cols", "ptr"}: a stage's numbers, row-major doubles at byte
 //                address ptr of the wasm memory, valid until the next call (the page copies them)
 //   frame_stats  {"frames", "lastFrameMs", "avgFrameMs", "maxFrameMs", "p95FrameMs", "recomputes",
-//                 "lastRecomputeMs"} (max and p95 over the last 120 frames)
+//                 "lastRecomputeMs", "heapBytes"} (max and p95 over the last 120 frames; heapBytes: bytes
+//                 malloc has handed out and not taken back)
+//   check_result {"ok": true, "same", "compared", "mismatch"} (checkResult)
 //   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode", "step"}
 //   walk_step    {"index", "count", "title", "text", "numbers", "row"} (getStep; index −1: no walk)
 //   quiz         {"open", "question", "count", "answer", "picked", "right", …} (getQuiz)
-//   training     {"running", "task", "step", "loss", "accuracy", "lr", "seed", "heads", "workMs"} (getTraining)
-//   rects        {"framebuffer": {"w", "h"}, "ui_scale", "preset", "example", "walk", "quiz",
+//   training     {"running", "task", "step", "loss", "accuracy", "lr", "seed", "heads", "workMs"}
+//   circuits     {"running", "step", "loss", "inContext", "heads": [{"layer", "head", "prefixMatching",
+//                 "previousToken", "ablated", "role"}], "text", "predictions": [{"token", "predicted", "p",
+//                 "pNext"}], …} (getCircuits; see circuits() below)
+//   (getTraining) rects        {"framebuffer": {"w", "h"}, "ui_scale", "preset", "example", "walk", "quiz",
 //                 "rects": {id: rect}}
 //
 // On the web the exported C functions (web_platform.cpp, web_share.cpp) return reply(…): the JSON
@@ -65,6 +70,12 @@ Json matrix(const ui::AppState& state, std::string_view stage, int head, MatrixV
 Json load_scene_text(ui::AppState& state, std::string_view text);
 Json widget_rect(const ui::AppState& state, std::string_view id, float scale);
 Json frame_stats(const ui::AppState& state);
+// checkResult: the result the app shows (kept up to date edit by edit, mostly by the incremental
+// engine) against the core's own full pass over the current scene (scene::compute_heads), bit for bit:
+// every stage of every head, the mask, the row maxima and sums, and the reading aids. "same" false
+// names the first difference in "mismatch" ("weights (3, 5): app 0.25, full pass 0.2500001");
+// "compared" counts the numbers compared.
+Json check_result(const ui::AppState& state);
 // Walk through: {"index","count","title","text","numbers","row"} (index −1: no walk).
 Json walk_step(const ui::AppState& state);
 // {"open","question","count","answer","picked","right","feedback","explanation","questions"}.
@@ -74,6 +85,17 @@ Json quiz(const ui::AppState& state);
 // loss is the last step's batch cross-entropy (null before the first step), accuracy the share of
 // right answers on 64 fresh sequences (null until measured).
 Json training(const ui::AppState& state);
+// The Circuits mode's run (getCircuits): {"running", "step", "loss" (the evaluation set's mean
+// next-token loss, ablated heads off), "inContext", "heads": [{"layer", "head", "prefixMatching",
+// "previousToken", "ablated", "role"}], "text", "predictions": [{"token", "predicted", "p", "pNext"}]
+// (symbols; p the predicted symbol's probability, pNext the next typed symbol's, null at the end),
+// "textLoss" (the typed text's mean loss), "textError", "formedAt" (null until formed),
+// "composition" (H×H, layer 0 → 1; [] for one layer), "recipe" (its text: the link's circuits=),
+// "rebuilding", "batchLoss" (the last step's), "layers", "headsPerLayer", "dModel", "seed", "lr", "task",
+// "guideStep" (−1: closed), "openedHead": [layer, head] | null, "workMs"}.
+#if AL_CIRCUITS_MODE
+Json circuits(const ui::AppState& state);
+#endif
 Json fragment(const scene::link::Fragment& f);
 // Every named widget and every visible heatmap/mask cell, ImGui pixels ÷ scale.
 Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale);

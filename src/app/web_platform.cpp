@@ -17,8 +17,12 @@
 
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
-#include "ui/text/i18n.hpp"
+#if AL_CIRCUITS_MODE
+#include "ui/modes/circuits/circuits.hpp"
+#include "ui/modes/circuits/circuits_parts.hpp"
+#endif
 #include "ui/modes/walk/walk_mode.hpp"
+#include "ui/text/i18n.hpp"
 
 // boot.js hides the loading overlay and resolves attentionLab.ready.
 EM_JS(void, js_first_frame_drawn, (), {
@@ -215,6 +219,13 @@ EMSCRIPTEN_KEEPALIVE const char* al_frame_stats() {
   return page::reply(page::frame_stats(app::g_app->state));
 }
 
+// checkResult(): the shown result against a full pass of the core over the current scene.
+EMSCRIPTEN_KEEPALIVE const char* al_check_result() {
+  if (!app::g_app) return page::reply(page::fail("app: not started"));
+  ui::recompute_if_dirty(app::g_app->state);
+  return page::reply(page::check_result(app::g_app->state));
+}
+
 // Walk through: getStep() / setStep(i) (i 0-based; −1 leaves the walk).
 EMSCRIPTEN_KEEPALIVE const char* al_get_step() {
   if (!app::g_app) return page::reply(nullptr);
@@ -240,6 +251,26 @@ EMSCRIPTEN_KEEPALIVE const char* al_get_training() {
   if (!app::g_app) return page::reply(nullptr);
   return page::reply(page::training(app::g_app->state));
 }
+
+#if AL_CIRCUITS_MODE
+// The Circuits mode's run: getCircuits() (page_api.hpp's circuits); the run exists from the first call.
+EMSCRIPTEN_KEEPALIVE const char* al_get_circuits() {
+  if (!app::g_app) return page::reply(nullptr);
+  ui::circuits_ensure_run(app::g_app->state);
+  return page::reply(page::circuits(app::g_app->state));
+}
+
+// The Circuits mode's exports as text: "json" (the model) or "pytorch" (the script on the typed text).
+EMSCRIPTEN_KEEPALIVE const char* al_circuits_export(const char* kind) {
+  if (!app::g_app) return page::reply(nullptr);
+  ui::circuits_ensure_run(app::g_app->state);
+  const std::string text = ui::circuits_export_text(app::g_app->state, kind ? kind : "");
+  if (text.empty())
+    return page::reply(
+        page::fail("circuits export: unknown kind '" + std::string(kind ? kind : "") + "' (json, pytorch)"));
+  return page::reply({{"ok", true}, {"text", text}});
+}
+#endif
 
 // The quiz: getQuiz() / openQuiz(q) (q 0-based; −1 closes it).
 EMSCRIPTEN_KEEPALIVE const char* al_get_quiz() {

@@ -18,6 +18,9 @@
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/sharing.hpp"
+#if AL_CIRCUITS_MODE
+#include "ui/modes/circuits/circuits.hpp"
+#endif
 #include "ui/modes/walk/walk_mode.hpp"
 
 extern "C" void al_request_frame();  // web_platform.cpp
@@ -35,6 +38,10 @@ EM_JS(void, js_share_open_demo, (const char* name), {
 EM_JS(void, js_share_export, (const char* kind, const char* stage), {
   const share = window.attentionLabShare;
   if (share) share.exportText(UTF8ToString(kind), UTF8ToString(stage));
+});
+EM_JS(void, js_share_save_text, (const char* name, const char* text), {
+  const share = window.attentionLabShare;
+  if (share) share.saveText(UTF8ToString(name), UTF8ToString(text));
 });
 EM_JS(void, js_share_scene_changed, (), {
   const share = window.attentionLabShare;
@@ -68,6 +75,9 @@ void web_share_init(ui::AppState& state) {
   s.open_demo = [](const std::string& name) { js_share_open_demo(name.c_str()); };
   s.export_text = [](scene::ExportKind kind, scene::ExportStage stage) {
     js_share_export(scene::export_kind_name(kind), scene::export_stage_name(stage));
+  };
+  s.save_text = [](const std::string& name, const std::string& text) {
+    js_share_save_text(name.c_str(), text.c_str());
   };
   s.scene_changed = [] { js_share_scene_changed(); };
 }
@@ -115,6 +125,10 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   if (f.zoom) ui::set_zoom(state.ui, *f.zoom);
   if (!f.lang.empty()) state.ui.lang = f.lang;
   state.ui.mode = f.mode.value_or(scene::link::kDefaultMode);
+  // circuits=RECIPE: a new run rebuilt from the recipe over the next frames (at full speed).
+#if AL_CIRCUITS_MODE
+  if (f.circuits) ui::circuits_load_recipe(state, *f.circuits);
+#endif
   if (state.ui.mode == scene::link::Mode::Walk) {
     // step=N is the counter's N (1-based); a direct scene's 7-step walk clamps step=8 to its last.
     ui::recompute_if_dirty(state);
@@ -134,6 +148,14 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   if (!g_state) return page::reply(page::fail("app: not started"));
   const ui::AppState& state = *g_state;
+#if AL_CIRCUITS_MODE
+  if (state.ui.mode == scene::link::Mode::Circuits && state.ui.circuits.trainer) {
+    // The Circuits mode's link: its model as a recipe (the other modes' scene is not in it).
+    const scene::link::MadeFragment made =
+        scene::link::make_circuits_fragment(ui::circuits_recipe(state), ui::appearance(state.ui));
+    return page::reply({{"ok", true}, {"fragment", made.fragment}});
+  }
+#endif
   const scene::link::MadeFragment made =
       state.generated && !state.edited
           ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(state), state.sharing.view,

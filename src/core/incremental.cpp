@@ -33,6 +33,7 @@ void IncrementalAttention::reset(const Matrix& Q, const Matrix& K, const Matrix&
   result_.V = V;
   options_ = options;
   detail::full_pass(result_, options_, workspace_);  // sets every other stage
+  change_ = Change{};                                // full
 }
 
 IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const Matrix& K, const Matrix& V,
@@ -62,7 +63,10 @@ IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const
       values = true;
     }
   }
-  if (queries.empty() && keys.empty() && !values) return Update::None;
+  if (queries.empty() && keys.empty() && !values) {
+    change_ = Change{false, {}, {}, false};
+    return Update::None;
+  }
   refresh(queries, keys, values);
   return Update::Rows;
 }
@@ -94,6 +98,7 @@ void IncrementalAttention::refresh(const std::vector<int>& queries, const std::v
                                    bool values) {
   Result& r = result_;
   const int n = static_cast<int>(r.Q.rows());
+  change_ = Change{false, queries, keys, values};
   // (1)+(2) scores and scaled: the edited rows, then the edited columns (one panel each).
   for (int i : queries) detail::score_rows(r, workspace_, i, i + 1);
   int last_panel = -1;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <utility>
+#include <vector>
 
 #include "core/attention.hpp"
 #include "core/forward.hpp"
@@ -20,6 +21,15 @@ class IncrementalAttention {
  public:
   // What update() did.
   enum class Update { None, Rows, Full };
+  // What the last reset/update/set_* changed in the n×n stages (scores, scaled, weights), so a view
+  // of them can refresh only that: `full` everything; else rows `queries` of all three, columns `keys`
+  // of scores and scaled (and then every row of the weights: each row's softmax saw a new logit).
+  // `values` alone (an edited v_j) changes only the output; nothing listed: nothing changed.
+  struct Change {
+    bool full = true;
+    std::vector<int> queries, keys;  // ascending
+    bool values = false;
+  };
 
   // Full pass over Q (n×d_k), K (n×d_k), V (n×d_v); inputs as for attend().
   void reset(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options);
@@ -40,6 +50,7 @@ class IncrementalAttention {
   void set_value(int j, const double* v);
 
   const Result& result() const { return result_; }
+  const Change& last_change() const { return change_; }
   // Lend the result out without copying (three n×n matrices): swap it with `other`, and swap it
   // back before the next update, which otherwise starts over with a full pass.
   void swap_result(Result& other) { std::swap(result_, other); }
@@ -52,6 +63,7 @@ class IncrementalAttention {
   void refresh(const std::vector<int>& queries, const std::vector<int>& keys, bool values);
 
   Result result_;
+  Change change_;
   bool valid_ = false;  // result_ is the pass over result_.Q, K, V and options_
   Options options_;
   detail::Workspace workspace_;

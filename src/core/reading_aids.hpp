@@ -24,6 +24,11 @@ struct ReadingAids {
 // weights: n×n (a Result's `weights`); allowed: n×n (its `allowed`). A row counts as fully masked
 // when it has no allowed cell. When `allowed` is empty every cell counts as allowed.
 ReadingAids reading_aids(const Matrix& weights, const MaskMatrix& allowed);
+// The same for the listed rows only, in `aids` sized for n rows (the rest kept): after an edit of
+// query i only row i of the weights changed (core/incremental.hpp), and n² logarithms per frame of a
+// drag at n = 1024 cost more than the recompute.
+void update_reading_aids(const Matrix& weights, const MaskMatrix& allowed, const std::vector<int>& rows,
+                         ReadingAids* aids);
 inline ReadingAids reading_aids(const Result& r) {
   return reading_aids(r.weights, r.allowed);
 }

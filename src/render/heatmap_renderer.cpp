@@ -74,11 +74,20 @@ bool HeatmapRenderer::create_device_objects() {
     program_ = 0;
     return false;
   }
-  const std::pair<GLint*, const char*> uniforms[] = {
-      {&u_rect_, "u_rect"},         {&u_display_, "u_display"},           {&u_values_, "u_values"},
-      {&u_colormap_, "u_colormap"}, {&u_colormap_row_, "u_colormap_row"}, {&u_range_, "u_range"},
-      {&u_grid_, "u_grid"},         {&u_view_, "u_view"},         {&u_cell_px_, "u_cell_px"},           {&u_gap_px_, "u_gap_px"},
-      {&u_hatch_px_, "u_hatch_px"}, {&u_gap_color_, "u_gap_color"},       {&u_hatch_color_, "u_hatch_color"}};
+  const std::pair<GLint*, const char*> uniforms[] = {{&u_rect_, "u_rect"},
+                                                     {&u_display_, "u_display"},
+                                                     {&u_values_, "u_values"},
+                                                     {&u_colormap_, "u_colormap"},
+                                                     {&u_colormap_row_, "u_colormap_row"},
+                                                     {&u_range_, "u_range"},
+                                                     {&u_grid_, "u_grid"},
+                                                     {&u_view_, "u_view"},
+                                                     {&u_cell_px_, "u_cell_px"},
+                                                     {&u_gap_px_, "u_gap_px"},
+                                                     {&u_hatch_px_, "u_hatch_px"},
+                                                     {&u_gap_color_, "u_gap_color"},
+                                                     {&u_hatch_color_, "u_hatch_color"},
+                                                     {&u_aggregate_, "u_aggregate"}};
   for (const auto& [location, name] : uniforms) *location = glGetUniformLocation(program_, name);
 
   // The quad comes from gl_VertexID, but a core profile still needs a vertex array bound.
@@ -137,15 +146,46 @@ void HeatmapRenderer::upload(Slot& slot, const ui::MatrixImage& image) {
     glBindTexture(GL_TEXTURE_2D, slot.texture);
   }
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  if (same_size && slot.version != ~std::uint64_t(0)) {
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.cols, image.rows, GL_RED, GL_FLOAT, image.values);
-  } else {
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, image.cols, image.rows, 0, GL_RED, GL_FLOAT, image.values);
+  // The texture holds the version the image's changes start from: only those rows and columns.
+  const bool changes_only = same_size && image.changed_since != 0 && slot.version == image.changed_since;
+  if (!changes_only || !upload_changes(slot, image)) {
+    if (same_size && slot.version != ~std::uint64_t(0)) {
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.cols, image.rows, GL_RED, GL_FLOAT, image.values);
+    } else {
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, image.cols, image.rows, 0, GL_RED, GL_FLOAT, image.values);
+    }
   }
   glBindTexture(GL_TEXTURE_2D, GLuint(last_texture));
   slot.rows = image.rows;
   slot.cols = image.cols;
   slot.version = image.version;
+}
+
+bool HeatmapRenderer::upload_changes(const Slot& slot, const ui::MatrixImage& image) {
+  static const std::vector<int> kNone;
+  const std::vector<int>& rows = image.changed_rows ? *image.changed_rows : kNone;
+  const std::vector<int>& cols = image.changed_cols ? *image.changed_cols : kNone;
+  // Beyond an eighth of the matrix in strips, one upload of the whole is as cheap and one call.
+  if (8 * (rows.size() * std::size_t(slot.cols) + cols.size() * std::size_t(slot.rows)) >
+      std::size_t(slot.rows) * std::size_t(slot.cols))
+    return false;
+  for (std::size_t k = 0; k < rows.size();) {
+    std::size_t end = k + 1;  // a run of neighbouring rows goes up in one call
+    while (end < rows.size() && rows[end] == rows[end - 1] + 1) ++end;
+    const int row0 = rows[k], count = int(end - k);
+    if (row0 < 0 || row0 + count > slot.rows) return false;
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, row0, slot.cols, count, GL_RED, GL_FLOAT,
+                    image.values + std::size_t(row0) * std::size_t(slot.cols));
+    k = end;
+  }
+  column_.resize(std::size_t(slot.rows));
+  for (int j : cols) {
+    if (j < 0 || j >= slot.cols) return false;
+    for (int i = 0; i < slot.rows; ++i)
+      column_[std::size_t(i)] = image.values[std::size_t(i) * std::size_t(slot.cols) + std::size_t(j)];
+    glTexSubImage2D(GL_TEXTURE_2D, 0, j, 0, 1, slot.rows, GL_RED, GL_FLOAT, column_.data());
+  }
+  return true;
 }
 
 void HeatmapRenderer::paint(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const ui::MatrixImage& image) {
@@ -158,6 +198,7 @@ void HeatmapRenderer::paint(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const
   slot.lo = image.lo;
   slot.hi = image.hi;
   slot.gap_px = image.gap_px;
+  slot.aggregate = int(image.aggregate);
   slot.view = image.view_col1 > image.view_col0
                   ? ImVec4(image.view_col0, image.view_row0, image.view_col1, image.view_row1)
                   : ImVec4(0, 0, float(image.cols), float(image.rows));
@@ -207,6 +248,7 @@ void HeatmapRenderer::draw(const Slot& slot, const ImDrawCmd* cmd) {
   glUniform2f(u_cell_px_, (slot.rect.z - slot.rect.x) * scale.x / (slot.view.z - slot.view.x),
               (slot.rect.w - slot.rect.y) * scale.y / (slot.view.w - slot.view.y));
   glUniform1f(u_gap_px_, slot.gap_px * scale.x);
+  glUniform1i(u_aggregate_, slot.aggregate);
   // Stripes about a third of an em apart, at least 5 device pixels.
   glUniform1f(u_hatch_px_, std::max(5.0f, std::round(0.42f * ImGui::GetFontSize() * scale.x)));
   set_color(u_gap_color_, ui::palette::gap());

@@ -1,14 +1,16 @@
 // heatmap_renderer.hpp — draws matrices as coloured cells with shaders/heatmap.{vert,frag}.
 //
-// Each MatrixSlot owns an R32F texture (cols×rows, the matrix as floats) re-uploaded only when the
-// image's version or size changes. paint() uploads and queues an ImDrawList callback; when ImGui's
-// GL backend reaches it, draw() binds our program and draws one quad, then ImGui's render state
-// is restored (ImDrawCallback_ResetRenderState).
+// Each MatrixSlot owns an R32F texture (cols×rows, the matrix as floats) uploaded only when the
+// image's version or size changes — and then, when the image says which rows and columns changed
+// since the version the texture holds, only those (upload_changes). paint() uploads and queues an ImDrawList
+// callback; when ImGui's GL backend reaches it, draw() binds our program and draws one quad, then ImGui's
+// render state is restored (ImDrawCallback_ResetRenderState).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "render/gl.hpp"
 #include "ui/widgets/matrix_painter.hpp"
@@ -40,20 +42,25 @@ class HeatmapRenderer final : public ui::MatrixPainter {
     ImVec4 rect;  // x0, y0, x1, y1 in ImGui coordinates
     int colormap_row = 0;
     float lo = 0, hi = 1, gap_px = 0;
+    int aggregate = 0;  // ui::CellAggregate
     ImVec4 view;  // cells shown: col0, row0, col1, row1
     HeatmapRenderer* owner = nullptr;
   };
   static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void draw(const Slot& slot, const ImDrawCmd* cmd);
   void upload(Slot& slot, const ui::MatrixImage& image);
+  // glTexSubImage2D of the changed rows (runs of neighbours at once) and columns (each gathered into
+  // `column_` first: one texel wide, `rows` high). False when a whole upload is cheaper.
+  bool upload_changes(const Slot& slot, const ui::MatrixImage& image);
 
   std::string glsl_version_;
   std::string error_;
   GLuint program_ = 0, vao_ = 0, colormap_texture_ = 0;
   GLint u_rect_ = -1, u_display_ = -1, u_values_ = -1, u_colormap_ = -1, u_colormap_row_ = -1, u_range_ = -1,
         u_grid_ = -1, u_view_ = -1, u_cell_px_ = -1, u_gap_px_ = -1, u_hatch_px_ = -1, u_gap_color_ = -1,
-        u_hatch_color_ = -1;
+        u_hatch_color_ = -1, u_aggregate_ = -1;
   std::array<Slot, std::size_t(ui::MatrixSlot::Count)> slots_{};
+  std::vector<float> column_;  // a changed column's values, contiguous for glTexSubImage2D
 };
 
 }  // namespace render

@@ -153,7 +153,7 @@ struct Heat {
 };
 
 // What the app's heatmaps do: weights in viridis over [0, 1]; signed stages diverging and
-// symmetric around 0 over the visible (allowed) cells (heatmap_panel.cpp's heatmap_data).
+// symmetric around 0 over the visible (allowed) cells (ui/panels/heatmap_image.cpp).
 Heat heat_of(const attn::Result& r, ExportStage stage) {
   Heat h;
   h.values = &stage_matrix(r, stage);

@@ -246,7 +246,7 @@ Fragment parse_fragment(std::string_view fragment) {
 
   // Pass 1: split into key=value pairs; each known key at most once.
   std::optional<std::string_view> s_value, demo_value, gen_value, hide_value, view_value, mode_value,
-      step_value, theme_value, zoom_value, lang_value;
+      step_value, theme_value, zoom_value, lang_value, circuits_value;
   std::size_t start = 0;
   while (start <= fragment.size()) {
     std::size_t end = fragment.find('&', start);
@@ -258,23 +258,24 @@ Fragment parse_fragment(std::string_view fragment) {
     if (eq == std::string_view::npos)
       return fail("link: " + quoted(pair) +
                   " has no '=' (expected key=value with key s, demo, gen, hide, view, mode, step, theme, "
-                  "zoom or lang)");
+                  "zoom, lang or circuits)");
     const std::string_view key = pair.substr(0, eq);
     const std::string_view value = pair.substr(eq + 1);
-    std::optional<std::string_view>* slot = key == "s"       ? &s_value
-                                            : key == "demo"  ? &demo_value
-                                            : key == "gen"   ? &gen_value
-                                            : key == "hide"  ? &hide_value
-                                            : key == "view"  ? &view_value
-                                            : key == "mode"  ? &mode_value
-                                            : key == "step"  ? &step_value
-                                            : key == "theme" ? &theme_value
-                                            : key == "zoom"  ? &zoom_value
-                                            : key == "lang"  ? &lang_value
-                                                             : nullptr;
+    std::optional<std::string_view>* slot = key == "s"          ? &s_value
+                                            : key == "demo"     ? &demo_value
+                                            : key == "gen"      ? &gen_value
+                                            : key == "hide"     ? &hide_value
+                                            : key == "view"     ? &view_value
+                                            : key == "mode"     ? &mode_value
+                                            : key == "step"     ? &step_value
+                                            : key == "theme"    ? &theme_value
+                                            : key == "zoom"     ? &zoom_value
+                                            : key == "lang"     ? &lang_value
+                                            : key == "circuits" ? &circuits_value
+                                                                : nullptr;
     if (slot == nullptr)
       return fail("link: unknown key " + quoted(key) +
-                  " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang)");
+                  " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits)");
     if (slot->has_value()) return fail("link: " + std::string(key) + "= appears twice");
     *slot = value;
   }
@@ -329,6 +330,16 @@ Fragment parse_fragment(std::string_view fragment) {
       return fail("link: step= belongs to mode=walk, not mode=" + std::string(mode_name(*out.mode)));
     out.mode = Mode::Walk;
     out.step = step;
+  }
+  if (circuits_value) {
+    // A trained model's recipe (scene/model_json.hpp): it belongs to the Circuits mode.
+    if (!AL_CIRCUITS_MODE) return fail("link: circuits= needs the Circuits mode, which this build leaves out");
+    RecipeParse parsed = parse_recipe(*circuits_value);
+    if (!parsed.ok()) return fail("link: circuits=: " + parsed.error);
+    if (out.mode && *out.mode != Mode::Circuits)
+      return fail("link: circuits= belongs to mode=circuits, not mode=" + std::string(mode_name(*out.mode)));
+    out.mode = Mode::Circuits;
+    out.circuits = parsed.recipe;
   }
   if (theme_value) {
     out.theme = theme_from_name(*theme_value);
@@ -444,6 +455,13 @@ MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::
     return out;
   }
   out.fragment = std::move(fragment);
+  return out;
+}
+
+MadeFragment make_circuits_fragment(const Recipe& recipe, const Appearance& appearance) {
+  MadeFragment out;
+  out.fragment = "circuits=" + recipe_text(recipe) + "&mode=" + std::string(mode_name(Mode::Circuits)) +
+                 appearance_suffix(appearance);
   return out;
 }
 

@@ -16,8 +16,12 @@
 //            | "theme" value: dark | light | contrast — the colours (a view key, below)
 //            | "zoom"  value: the UI zoom in percent, kMinZoom … kMaxZoom (a view key)
 //            | "lang"  value: the language of the screen's words, one of kLanguages (a view key)
+//            | "circuits" value: TASK,LAYERS,HEADS,D_MODEL,SEED,LR,STEPS — the Circuits mode's trained
+//                      model as its recipe (scene/model_json.hpp), rebuilt bit for bit; implies
+//                      mode=circuits (any other mode= with it is an error). A link key, not a scene key:
+//                      every older link reads as before.
 //   panel    = controls | vectors | scores | weights | mask | output | formula
-//   mode     = explore | flash | decode     (the list is kModes below)
+//   mode     = explore | walk | heads | keyspace | flash | decode | train | circuits   (kModes below)
 //   view=flash and view=decode are accepted as mode=flash and mode=decode (another spelling)
 //
 // e.g.  s=eyJ2ZXJzaW9uIjoxLC4uLn0&hide=controls,mask&view=weights     or     demo=soft-dictionary
@@ -36,6 +40,7 @@
 #include <vector>
 
 #include "scene/generate.hpp"
+#include "scene/model_json.hpp"
 #include "scene/scene.hpp"
 
 namespace scene::link {
@@ -62,9 +67,9 @@ std::optional<Panel> panel_from_name(std::string_view name);
 // "controls, vectors, scores, weights, mask, output, formula" (for error messages and docs).
 std::string panel_names();
 
-// The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/frame/frame.cpp); the
-// first is the default. To add one: a value here, a row in kModes, then see src/ui/frame/frame.cpp.
-enum class Mode { Explore, Walk, Heads, KeySpace, Flash, Decode, Train };
+// The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/modes/modes.cpp); the
+// first is the default. To add one: a value here, a row in kModes, then see src/ui/modes/modes.hpp.
+enum class Mode { Explore, Walk, Heads, KeySpace, Flash, Decode, Train, Circuits };
 
 struct ModeInfo {
   Mode mode;
@@ -79,6 +84,9 @@ inline constexpr ModeInfo kModes[] = {
     {Mode::Flash, "flash", "FlashAttention"},  // the tiled pass step by step (ui/modes/flash/flash_panel.cpp)
     {Mode::Decode, "decode", "Decode"},        // KV-cache decoding token by token
     {Mode::Train, "train", "Train"},           // watch attention learn a toy task (ui/modes/train/train_mode.cpp)
+#if AL_CIRCUITS_MODE
+    {Mode::Circuits, "circuits", "Circuits"},  // an induction head forms (ui/modes/circuits/)
+#endif
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;
@@ -163,6 +171,7 @@ struct Fragment {
   std::optional<Theme> theme;  // from theme=
   std::optional<int> zoom;     // from zoom=: kMinZoom … kMaxZoom
   std::string lang;            // from lang= ("": not given)
+  std::optional<Recipe> circuits;  // from circuits= (then mode is Circuits)
   std::string error;           // empty on success; on error every other field is empty
   bool ok() const { return error.empty(); }
   bool hidden(Panel panel) const;
@@ -184,6 +193,10 @@ struct MadeFragment {
 MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide = {},
                            std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode, int step = 0,
                            const Appearance& appearance = {});
+
+// "circuits=RECIPE&mode=circuits[&theme=…][&zoom=…][&lang=…]": the Circuits mode's link (its model
+// rebuilt from the recipe; the scene of the other modes is not in it).
+MadeFragment make_circuits_fragment(const Recipe& recipe, const Appearance& appearance = {});
 
 // "gen=PATTERN,N,D_K,D_V,SEED[&hide=…][&view=…]": the link of an unedited generated scene (a few
 // dozen bytes whatever its size).

@@ -312,8 +312,9 @@ std::string check_number(const std::string& where, double x) {
   return {};
 }
 
-// `field` is rows×cols. rows must be `rows` (`why_rows` says why); cols must be `cols` when ≥ 0,
-// else anything in 1..kMaxDim.
+// `field` is rows×cols. rows must be `rows` (`why_rows` says why); cols must be `cols` when ≥ 0 (a
+// size already checked: d_k from Q, n for the mask — up to kMaxTokens, more than kMaxDim), else
+// anything in 1..kMaxDim.
 template <class Mat>
 std::string check_shape(const std::string& field, const Mat& m, long long rows, const std::string& why_rows,
                         long long cols, const std::string& why_cols) {
@@ -323,7 +324,7 @@ std::string check_shape(const std::string& field, const Mat& m, long long rows, 
     return field + ": row 0 has " + std::to_string(m.cols()) + " entries, expected " + std::to_string(cols) +
            why_cols;
   if (m.cols() < 1) return field + ": row 0 is empty (need at least 1 entry)";
-  if (m.cols() > kMaxDim)
+  if (cols < 0 && m.cols() > kMaxDim)
     return field + ": row 0 has " + std::to_string(m.cols()) + " entries, limit is " +
            std::to_string(kMaxDim);
   return {};

@@ -138,6 +138,11 @@ bool recompute_if_dirty(AppState& state) {
   }
   const auto start = std::chrono::steady_clock::now();
   const scene::Scene& s = state.scene;
+  ResultChange& change = state.result_change;
+  change.from = state.result_version;
+  change.all = true;
+  change.rows.clear();
+  change.cols.clear();
   if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0) {
     // One head, no RoPE, no W_o: through the incremental engine (what scene::compute gives, bit for
     // bit), without copying the n×n stages. state.heads keeps only Q, K, V (heads.heads stays
@@ -148,6 +153,10 @@ bool recompute_if_dirty(AppState& state) {
     else
       state.engine.update_projected(s.X, s.Wq, s.Wk, s.Wv, scene::options_of(s));
     state.engine.swap_result(state.result);
+    const attn::IncrementalAttention::Change& done = state.engine.last_change();
+    change.all = done.full;
+    change.rows = done.queries;
+    change.cols = done.keys;
     state.heads = attn::HeadsResult{};
     state.heads.Q = state.result.Q;
     state.heads.K = state.result.K;
@@ -161,7 +170,11 @@ bool recompute_if_dirty(AppState& state) {
   }
   state.stats.last_recompute_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  state.aids = attn::reading_aids(state.result);  // the reading aids of the weights just computed
+  // The reading aids of the weights just computed: only the edited query rows' when no other row changed.
+  if (!change.all && change.cols.empty())
+    attn::update_reading_aids(state.result.weights, state.result.allowed, change.rows, &state.aids);
+  else
+    state.aids = attn::reading_aids(state.result);
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
   ++state.result_version;
@@ -290,6 +303,7 @@ void set_focus_head(AppState& state, int head) {
   state.ui.focus_head = head;
   state.result = state.heads.heads[std::size_t(head)];
   state.aids = attn::reading_aids(state.result);
+  state.result_change = ResultChange{state.result_version, true, {}, {}};
   ++state.result_version;  // the Scores and Mask panels repaint the newly focused head
 }
 

@@ -28,6 +28,9 @@
 #include "ui/frame/sharing_state.hpp"
 #include "ui/look/colormap.hpp"
 #include "ui/look/palette.hpp"
+#if AL_CIRCUITS_MODE
+#include "ui/modes/circuits/circuits_state.hpp"
+#endif
 #include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
 #include "ui/modes/keyspace/keyspace_state.hpp"
@@ -57,8 +60,28 @@ struct HeatmapImage {
   int grid = 0;               // which grid of the panel it holds (Scores: raw or scaled + masked)
   int n = 0;
   std::vector<float> values;
-  float lo = 0, hi = 1;  // colour range
+  std::vector<float> row_largest;  // n: each row's largest |value| over its allowed cells
+  bool log_scale = false;          // weights: values are log₁₀ a
+  // The largest allowed value in the cells last asked for (heatmap_image.hpp shown_max), and which.
+  float shown_max = 0;
+  std::uint64_t shown_version = 0;
+  int shown_rows[2] = {0, 0}, shown_cols[2] = {0, 0};
+  float lo = 0, hi = 1;            // colour range
   Colormap colormap = Colormap::Viridis;
+};
+
+// What the last recompute changed in the n×n stages the grids show (AppState::result_change): from
+// result version `from` to the current one, only rows `rows` (scores, scaled and weights) and columns
+// `cols` (scores and scaled; the weights then changed in every row) — or everything (`all`). A view
+// whose copy is at version `from` may refresh just those cells (a dragged query: one row of 1024);
+// any older copy is rebuilt.
+struct ResultChange {
+  std::uint64_t from = 0;
+  bool all = true;
+  std::vector<int> rows, cols;  // ascending
+  // Whether a copy at version `version` can be brought up to date with rows/cols alone (the mask,
+  // the shape and the options are then unchanged).
+  bool partial_from(std::uint64_t version) const { return !all && version != 0 && version == from; }
 };
 
 // The screen's modes (Explore, …): each a layout of the shared panels. The list and the names the
@@ -89,6 +112,9 @@ struct UiState {
   FlashStepper flash;    // FlashAttention: the step on screen
   DecodeStepper decode;  // Decode: the step on screen
   TrainUi train;         // Train: the run, its settings and measurements
+#if AL_CIRCUITS_MODE
+  CircuitsUi circuits;   // Circuits: the model's run, the typed text, ablations, the guide
+#endif
   // (the Key space mode's pictures: AppState::keyspace)
 
   // --- view choices the panels keep while the app runs (not in links)
@@ -99,6 +125,11 @@ struct UiState {
   int zoomed_token = -1;       // token shown with numbers over wrapped lines (compact view), −1 none
   GridView grid_view;          // zoom and pan of the Scores and Weights grids (shared: cells side by side)
   bool weights_log = false;    // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
+  // Large scenes (kLargeSceneTokens): the linear weights' colours run from 0 to the largest weight in
+  // view instead of 0 … 1, and where cells are smaller than pixels a pixel shows the mean of its cells
+  // instead of their largest value (shaders/heatmap.frag).
+  bool weights_auto = true;
+  bool pixel_mean = false;
   scene::GenSpec gen_draft;    // the Generate… popup's fields
   int position_train_len = 8;  // the RoPE/ALiBi distance view's training length L (variant_parts.hpp)
   KeyboardUi keyboard;         // focus, ring and announcement of the keyboard (ui/frame/keyboard.hpp)
@@ -120,10 +151,10 @@ struct UiState {
 
   // --- caches, rebuilt when AppState::result_version changes (or weights_log toggles)
   HeatmapImage scores_image, weights_image;
-  bool weights_image_log = false;                // the scale weights_image was built with
   std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
-  std::uint64_t mask_version = 0;
+  std::uint64_t mask_version = 0;  // the result version mask_values describe
+  std::uint64_t mask_built = 0;    // the result version they were last rebuilt at (the texture's version)
   std::vector<float> bias_values;  // n×n: ALiBi's B of the focused head (the Mask panel's bias grid)
   std::uint64_t bias_version = 0;
 };
@@ -169,6 +200,7 @@ struct AppState {
   // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
   attn::IncrementalAttention engine;
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
+  ResultChange result_change;        // what the last bump changed (rows, columns, or all)
   bool dirty = true;                 // scene changed since the last recompute
   unsigned changes = kChangedShape;  // what changed since then (Change bits): Shape → validate again
   bool computed = false;             // result holds a valid computation

@@ -49,6 +49,10 @@ pixels of the error colour) up to a deadline.
   train        the Train mode (check_train.py): --mode train draws its widgets; a model trained by
                attention-lab-cli --train previous-token opens in it, its weights grid cell by cell
                against NumPy with the sub-diagonal
+  circuits     the Circuits mode: --circuits induction,2,2,32,1,0.01,1000 rebuilds the model of the
+               recipe (its scores and weights equal attention-lab-cli --train's, bit for bit); the
+               induction head's pattern on the screen puts each row's brightest cell where the CLI's
+               --eval of that model puts its largest weight (the token after the earlier copy)
   sanitizer    with SANITIZED_APP: three presets under ASan + UBSan exit 0 with no sanitizer
                report, and no leak whose stack passes through this repository (Mesa and X11 leak
                a few hundred bytes of their own at exit, outside it: those are counted, not failed)
@@ -950,6 +954,55 @@ class Desktop:
         finally:
             win.close()
 
+    def case_circuits(self):
+        recipe, steps = "induction,2,2,32,1,0.01,1000", 1000
+        _, base, data = self.shoot("circuits-1000", "--circuits", recipe, size="1280x720")
+        if not data:
+            return
+        c, rects = data["circuits"], data["rects"]
+        for wid in ["mode/circuits", "circuits/play", "circuits/pause", "circuits/step", "circuits/reset",
+                    "circuits/text", "circuits/curve", "circuits/composition", "circuits/predictions",
+                    "circuits/head/0/0", "circuits/head/1/1", "circuits/ablate/1/1", "circuits/guide/1"]:
+            check(f"circuits: {wid} is drawn inside the window", wid in rects and rects[wid]["x"] >= 0 and
+                  rects[wid]["x"] + rects[wid]["w"] <= data["framebuffer"]["w"])
+        trained = json.loads(run([self.cli, "--compact", "--train", "induction", "--steps", str(steps), "--seed", "1",
+                                  "--layers", "2", "--heads", "2", "--d-model", "32"], timeout=300).stdout)
+        check(f"circuits: --circuits {recipe} rebuilt {steps} steps ({c['step']}), formed at the CLI's step "
+              f"{trained['formed_at']} ({c['formedAt']})", c["step"] == steps and c["formedAt"] == trained["formed_at"])
+        same = all(h["prefixMatching"] == ref["prefix_matching"][-1] and h["previousToken"] == ref["previous_token"][-1]
+                   for h, ref in zip(c["heads"], trained["heads"]))
+        check("circuits: every head's prefix-matching and previous-token score equal the CLI's --train, bit for bit",
+              same and len(c["heads"]) == 4)
+        induction = max((h for h in c["heads"] if h["layer"] == 1), key=lambda h: h["prefixMatching"])
+        check(f"circuits: L1 H{induction['head']} is labelled induction ({induction['role']!r})",
+              induction["prefixMatching"] >= 0.5 and induction["role"] == "induction")
+        # The pattern on screen against the CLI's --eval of the same model on the same text.
+        model = self.path("circuits-1000.model.json")
+        with open(model, "w") as f:
+            json.dump(trained["model"], f)
+        ref = json.loads(run([self.cli, "--compact", "--eval", model, "--text", c["text"]]).stdout)
+        check("circuits: the predictions equal the CLI's --eval", [p["predicted"] for p in c["predictions"]] ==
+              ref["predicted"])
+        weights = np.array(ref["weights"][1][induction["head"]])
+        # The text's period k (the app's default, "abcdefghij abcdefghij", repeats every 11 symbols).
+        n = len(weights)
+        k = next(p for p in range(1, n) if c["text"][p:] == c["text"][:n - p])
+        img = read_rgb(base + ".png")
+        r = rects[f"circuits/head/1/{induction['head']}"]
+        cell = r["w"] / n
+
+        def brightness(i, j):
+            y, x = int(r["y"] + (i + 0.5) * cell), int(r["x"] + (j + 0.5) * cell)
+            return img[y - 1:y + 2, x - 1:x + 2].mean()
+
+        rows = range(k + 1, n)
+        screen = [max(range(i + 1), key=lambda j: brightness(i, j)) for i in rows]
+        cli = [int(np.argmax(weights[i])) for i in rows]
+        check(f"circuits: the induction head's brightest cell per row of the repeat is the CLI's largest weight "
+              f"(screen {screen}, CLI {cli}; the token after the earlier copy: {[i - k + 1 for i in rows]})",
+              screen == cli and sum(j == i - k + 1 for i, j in zip(rows, cli)) >= len(cli) - 1)
+        check("--circuits nope: exits 2", run([self.app, "--circuits", "nope", "--frames", "1"], timeout=60).returncode == 2)
+
     def case_zoom(self):
         # The wheel over the weights grid of a generated 64-token scene zooms both grids about the
         # pointer: the colour under it is kept, the (colourful) scores grid changes; a double-click
@@ -1066,7 +1119,7 @@ def sanitizer_findings(text, root):
 
 CASES = ["presets", "walk", "gallery", "keyspace", "hidpi", "cli-errors", "bad-file", "keyboard", "export-png",
          "export-menu", "drop", "gallery-mouse", "heads", "variants", "modes", "zoom", "train", "theme", "keyboard-a11y", "instant-keys",
-         "sanitizer"]
+         "circuits", "sanitizer"]
 
 
 def main():

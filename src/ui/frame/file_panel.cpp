@@ -28,6 +28,8 @@ ActionText action_text(FileAction action) {
       return {"Save screenshot###file-dialog", "Save the screen (PNG) as:", "Save"};
     case FileAction::SaveExport:
       return {"Export###file-dialog", "Save the export (NumPy, PyTorch, LaTeX or SVG) as:", "Save"};
+    case FileAction::SaveText:
+      return {"Export###file-dialog", "Save the export as:", "Save"};
     case FileAction::None:
       break;
   }

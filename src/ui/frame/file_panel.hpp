@@ -20,6 +20,7 @@ enum class FileAction {
   SaveScene,   // write the current scene as JSON v1
   SavePng,     // write the screen as a PNG
   SaveExport,  // write the Export menu's text (scene/export: .py, .tex or .svg)
+  SaveText,    // write a text the app made (the Circuits mode's model JSON or PyTorch script)
 };
 
 struct FileDialog {

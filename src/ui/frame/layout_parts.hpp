@@ -64,11 +64,18 @@ inline float side_width(const Screen& sc, float share, float min_em, float max_e
   return std::floor(std::clamp(share * sc.W, min_em * sc.em, max_em * sc.em));
 }
 
+// A large scene (kLargeSceneTokens, panel_parts.hpp): the grids get the room.
+inline bool large_scene(const Screen& sc) {
+  return sc.state.scene.n() >= kLargeSceneTokens;
+}
+
 // The wide layouts' left column (Explore, Walk through, Heads) is wide enough for the widest vector
-// (`d_max` sliders of 4.2 em beside a token label), between 24 em and 42 % of the display.
+// (`d_max` sliders of 4.2 em beside a token label), between 24 em and 42 % of the display — for a large
+// scene between 20 em and 26 %.
 inline float left_column_width(const Screen& sc, int d_max) {
   const float em = sc.em;
   const float want = 5.0f * em + 1.1f * em + float(d_max) * 4.2f * em + 2.5f * em;
+  if (large_scene(sc)) return std::floor(std::clamp(want, 20.0f * em, std::max(20.0f * em, 0.26f * sc.W)));
   return std::floor(std::clamp(want, 24.0f * em, 0.42f * sc.W));
 }
 

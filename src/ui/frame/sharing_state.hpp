@@ -39,6 +39,9 @@ struct Sharing {
   // saves a file through its path dialog (`export_saves_files`: the menu says "Save …").
   std::function<void(scene::ExportKind kind, scene::ExportStage stage)> export_text;
   bool export_saves_files = false;
+  // Save a text as a file named `name` (the Circuits mode's exports): the web downloads it, the
+  // desktop saves it through its path dialog.
+  std::function<void(const std::string& name, const std::string& text)> save_text;
   scene::ExportStage export_stage = scene::ExportStage::Weights;  // for LaTeX and SVG
   // Called once after each recompute (the scene changed) and when the mode changes: the page
   // updates its address bar.

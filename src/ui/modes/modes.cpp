@@ -4,6 +4,9 @@
 #include <cstddef>
 
 #include "ui/frame/screen.hpp"
+#if AL_CIRCUITS_MODE
+#include "ui/modes/circuits/circuits.hpp"
+#endif
 #include "ui/modes/decode/decode.hpp"
 #include "ui/modes/explore/explore.hpp"
 #include "ui/modes/flash/flash.hpp"
@@ -25,6 +28,9 @@ constexpr ModeEntry kModeTable[] = {
     {Mode::Flash,    Text::ModeFlash,    layout_flash,    flash_tick},
     {Mode::Decode,   Text::ModeDecode,   layout_decode,   decode_tick},
     {Mode::Train,    Text::ModeTrain,    layout_train,    train_tick},
+#if AL_CIRCUITS_MODE
+    {Mode::Circuits, Text::ModeCircuits, layout_circuits, circuits_tick},
+#endif
 };
 // clang-format on
 

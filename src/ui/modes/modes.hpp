@@ -17,6 +17,8 @@
 //   4. modes.cpp: its row in kModeTable; src/ui/CMakeLists.txt: its sources.
 //   5. The tab's widget id is mode/circuits (widgetRect, --rects): list it in docs/PAGE_API.md;
 //      getState().ui.mode says "circuits".
+//   6. docs/ARCHITECTURE.md's checklist goes on: a page-API call for the mode's numbers, a link key
+//      when the mode shows more than the scene, and the download's size (scripts/check-size).
 #pragma once
 
 #include <string>

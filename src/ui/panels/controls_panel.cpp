@@ -5,6 +5,9 @@
 
 #include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
+#if AL_CIRCUITS_MODE
+#include "ui/modes/circuits/circuits.hpp"
+#endif
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
 #include "ui/text/scale_texts.hpp"
@@ -72,6 +75,9 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
 
 void draw_controls_panel(AppState& state, const Fonts& fonts) {
   panel_header(state, fonts, tr(Text::ControlsTitle), tr(Text::ControlsHint));
+#if AL_CIRCUITS_MODE
+  draw_circuits_back(state, fonts);  // a head opened from the Circuits mode: the way back
+#endif
   const scene::Scene& s = state.scene;
   const float em = ImGui::GetFontSize();
   const float label_w = 5.2f * em;

@@ -185,6 +185,7 @@ void draw_head_cells(AppState& state, MatrixPainter& painter, const Fonts& fonts
   image.lo = d.lo;
   image.hi = d.hi;
   image.gap_px = cell >= 8 ? std::max(1.0f, std::round(std::min(0.06f * cell, 3.0f))) : 0.0f;
+  image.aggregate = CellAggregate::Max;  // cells smaller than a pixel: the block's largest weight
   painter.paint(dl, gmin, gmax, image);
   if (focused)
     outline(dl, ImVec2(gmin.x - 2, gmin.y - 2), ImVec2(gmax.x + 2, gmax.y + 2), palette::accent(), 2.0f);

@@ -14,6 +14,8 @@
 
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/panels/grid_labels.hpp"
+#include "ui/panels/heatmap_image.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/text/grid_captions.hpp"
 #include "ui/text/scale_texts.hpp"
@@ -25,43 +27,11 @@ namespace {
 // [SECTION] Panel data
 //-------------------------------------------------------------------------------------------------
 
-// Scores: raw QKᵀ, diverging colours symmetric around 0 over the visible (allowed) cells.
-// Weights: A in [0, 1], viridis; with `log_scale`, log₁₀ a from −6 (a ≤ 10⁻⁶, and exact zeros) to 0,
-// so the small weights of a big scene (most are ~1/n) still show their structure.
-// The Scores panel's second tab holds the scaled + masked QKᵀ / s + M (grid_captions.hpp); masked
-// cells are hatched in every grid (the raw grid prints their score on the hatching).
-constexpr double kLogFloor = 1e-6;
+// What each grid holds and how it is kept up to date: heatmap_image.hpp (rows and columns an edit
+// changed, uploaded alone). The Scores panel's second tab holds the scaled + masked QKᵀ / s + M
+// (grid_captions.hpp); masked cells are hatched in every grid (the raw grid prints their score on the
+// hatching).
 constexpr int kZoomHintTokens = 16;  // from this many tokens the grids show their zoom badge
-HeatmapImage heatmap_data(const attn::Result& r, captions::Grid which, bool log_scale) {
-  const HeatmapKind kind = which == captions::Grid::Weights ? HeatmapKind::Weights : HeatmapKind::Scores;
-  HeatmapImage d;
-  d.grid = int(which);
-  d.n = int(r.scores.rows());
-  d.values.resize(std::size_t(d.n) * d.n);
-  double largest = 0;
-  for (int i = 0; i < d.n; ++i) {
-    for (int j = 0; j < d.n; ++j) {
-      float& out = d.values[std::size_t(i) * d.n + j];
-      if (!r.allowed(i, j)) {
-        out = kMaskedValue;
-        continue;
-      }
-      const double v = captions::grid_value(which, r, i, j);
-      out = log_scale && kind == HeatmapKind::Weights ? float(std::log10(std::max(v, kLogFloor))) : float(v);
-      largest = std::max(largest, std::abs(v));
-    }
-  }
-  if (kind == HeatmapKind::Scores) {
-    const float span = float(largest > 1e-9 ? largest : 1.0);
-    d.lo = -span;
-    d.hi = span;
-    d.colormap = Colormap::Diverging;
-  } else if (log_scale) {
-    d.lo = float(std::log10(kLogFloor));
-    d.hi = 0.0f;
-  }
-  return d;
-}
 
 //-------------------------------------------------------------------------------------------------
 // [SECTION] Geometry
@@ -83,12 +53,13 @@ struct Geometry {
   ImVec2 grid_max;      // the frame's far corner: grid_min + (grid_w, grid_w)
   float cell = 0;       // cell pitch at zoom 1
   float row_label_w = 0;
-  float sum_w = 0;         // weights only: the Σ column
-  float sum_room = 0;      // the Σ column's width (both panels size their cells without it)
-  float entropy_room = 0;  // its entropy part, when the entropy aid is on
-  float line = 0;          // a text line's height
-  float col_label_h = 0;   // the key labels' band above the grid
-  int label_lines = 1;     // 1, or 2 staggered lines when the key labels do not fit their columns
+  float sum_w = 0;          // weights only: the Σ column
+  float sum_room = 0;       // the Σ column's width (both panels size their cells without it)
+  float entropy_room = 0;   // its entropy part, when the entropy aid is on
+  float line = 0;           // a text line's height
+  float col_label_h = 0;    // the key labels' band above the grid
+  int label_lines = 1;      // the key labels' lines (one: every 2ᵏ-th whole name, grid_labels.hpp)
+  bool extra_line = false;  // large scenes: a line under the legend (what a pixel shows, auto range)
   float grid_w = 0, block_w = 0, block_h = 0;
   float y0 = 0;  // top of the centred block
 
@@ -96,7 +67,6 @@ struct Geometry {
   float cz = 0;  // cell pitch on screen
   ImVec2 o;
   CellRange rows, cols;  // the cells in view
-  int view_step = 1;     // label every k-th row/column
   ImVec4 clip;           // the part of the frame inside the window (x0, y0, x1, y1)
 };
 
@@ -140,11 +110,16 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
 
   ImGui::PushFont(fonts.small);
   const float y = pos.y + bar_h + 0.15f * em;
-  const int decimals = kind == HeatmapKind::Scores ? 2 : 0;
-  const bool log_scale = kind == HeatmapKind::Weights && d.lo < 0;  // log₁₀ a (heatmap_data)
+  const bool log_scale = kind == HeatmapKind::Weights && d.lo < 0;  // log₁₀ a (heatmap_image.hpp)
+  // Weights on the auto range run from 0 to the largest weight in view (below 1).
+  const bool auto_range = kind == HeatmapKind::Weights && !log_scale && d.hi < 1.0f;
+  const int decimals = kind == HeatmapKind::Scores ? 2 : auto_range ? 3 : 0;
   const std::string lo = log_scale ? "1e-6" : format_number(d.lo, decimals);
   const std::string hi = log_scale ? "1" : format_number(d.hi, decimals);
-  const std::string mid = kind == HeatmapKind::Scores ? "0" : log_scale ? "1e-3" : "0.5";
+  const std::string mid = kind == HeatmapKind::Scores ? "0"
+                          : log_scale                 ? "1e-3"
+                          : auto_range                ? format_number(0.5 * double(d.hi), 3)
+                                                      : "0.5";
   dl->AddText(ImVec2(pos.x, y), palette::text_dim(), lo.c_str());
   const float mid_w = ImGui::CalcTextSize(mid.c_str()).x;
   dl->AddText(ImVec2(pos.x + 0.5f * (width - mid_w), y), palette::text_dim(), mid.c_str());
@@ -271,11 +246,12 @@ Geometry heatmap_geometry(const AppState& state, const Fonts& fonts, int n, bool
   // Both heatmaps reserve the taller of their questions: side by side, their cells stay level.
   const float check_h = std::max(check_question_height(fonts, kCheckScores.question),
                                  check_question_height(fonts, kCheckWeights.question));
-  const float legend_h = 2.4f * em + check_h;
+  // A large scene's grids have one more line under the legend: what a pixel shows, the auto range.
+  g.extra_line = n >= kLargeSceneTokens;
+  const float legend_h = (g.extra_line ? 2.4f * em + line : 2.4f * em) + check_h;
   // Cells fill the panel up to kMaxCellEm (a panel shown alone, few tokens). Whole pixels while
   // cells are big enough to show gaps; large n gets fractional cells (the shader samples one texel
-  // per fragment, so a 1024×1024 grid still fits the panel). The key labels take one line, or two
-  // staggered ones when they do not fit their columns.
+  // per fragment, so a 1024×1024 grid still fits the panel). The key labels take one line.
   auto fit_cell = [&](int label_lines) {
     const float col_label_h = float(label_lines) * line + 0.35f * em;
     float c = std::min((g.avail.x - g.row_label_w - g.sum_room) / float(n),
@@ -283,10 +259,8 @@ Geometry heatmap_geometry(const AppState& state, const Fonts& fonts, int n, bool
     c = std::clamp(c, 0.1f, kMaxCellEm * em);
     return c >= 4.0f ? std::floor(c) : c;
   };
-  float cell = fit_cell(1);
-  const int label_step = std::max(1, int(std::ceil(line / cell)));
-  g.label_lines = column_label_lines(tokens, cell, label_step);
-  if (g.label_lines == 2) cell = fit_cell(2);
+  const float cell = fit_cell(1);
+  g.label_lines = 1;
   g.cell = cell;
   g.col_label_h = float(g.label_lines) * line + 0.35f * em;
   g.grid_w = cell * float(n);
@@ -309,13 +283,12 @@ void heatmap_view(GridView& view, Geometry& g, int n, bool scores) {
   g.o = ImVec2(g.grid_min.x - g.cz * float(view.col0), g.grid_min.y - g.cz * float(view.row0));
   g.rows = visible_cells(view.row0, view.span(), n);
   g.cols = visible_cells(view.col0, view.span(), n);
-  g.view_step = std::max(1, int(std::ceil(g.line / g.cz)));
 }
 
 // --- the cells, drawn by the GL renderer in this draw list's order; the grid's geometry for the
 // hover, the keyboard and --rects
 void paint_heatmap(AppState& state, MatrixPainter& painter, Geometry& g, const HeatmapImage& d,
-                   bool log_scale, bool scores) {
+                   const ImageChange& change, bool log_scale, bool scores) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const GridView& view = state.ui.grid_view;
   const int n = d.n;
@@ -323,9 +296,19 @@ void paint_heatmap(AppState& state, MatrixPainter& painter, Geometry& g, const H
   image.slot = scores ? MatrixSlot::Scores : MatrixSlot::Weights;
   image.rows = image.cols = n;
   image.values = d.values.data();
-  // A new scale or a new tab is a new texture.
-  image.version =
-      4 * state.result_version + (log_scale ? 1 : 0) + (d.grid == int(captions::Grid::Scaled) ? 2 : 0);
+  // A new scale or a new tab is a new texture; an edited row or column uploads only itself.
+  const auto texture_version = [&](std::uint64_t v) {
+    return 4 * v + (log_scale ? 1 : 0) + (d.grid == int(captions::Grid::Scaled) ? 2 : 0);
+  };
+  image.version = texture_version(d.version);
+  if (change.since != 0) {
+    image.changed_since = texture_version(change.since);
+    image.changed_rows = change.rows;
+    image.changed_cols = change.cols;
+  }
+  image.aggregate = state.ui.pixel_mean ? CellAggregate::Mean
+                    : scores            ? CellAggregate::Magnitude
+                                        : CellAggregate::Max;
   image.colormap = d.colormap;
   image.lo = d.lo;
   image.hi = d.hi;
@@ -401,29 +384,33 @@ Hover heatmap_hover(AppState& state, const Geometry& g, const HeatmapImage& d, c
   return h;
 }
 
-// --- labels: rows are queries (orange), columns are keys (blue); every k-th when crowded (the
-// same rows while panning), only those in view
-void draw_heatmap_labels(const AppState& state, const Geometry& g, int lit_i, int lit_j, int walk_row) {
-  const std::vector<std::string>& tokens = state.scene.tokens;
+// --- labels: rows are queries (orange), columns are keys (blue); every 2ᵏ-th whole name when crowded
+// (the same tokens while panning), only those in view (grid_labels.hpp)
+void draw_heatmap_labels(AppState& state, const Geometry& g, bool scores, int lit_i, int lit_j,
+                         int walk_row) {
   const GridView& view = state.ui.grid_view;
-  const float em = ImGui::GetFontSize(), line = g.line, cz = g.cz;
+  const float em = ImGui::GetFontSize(), line = g.line;
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  GridLabels labels;
+  labels.grid = scores ? "scores" : "weights";
+  labels.tokens = &state.scene.tokens;
+  labels.origin = g.o;
+  labels.cell = g.cz;
+  labels.row_first = g.rows.first;
+  labels.row_last = g.rows.last;
+  labels.col_first = g.cols.first;
+  labels.col_last = g.cols.last;
+  labels.lit_row = lit_i >= 0 ? lit_i : walk_row;
+  labels.lit_col = lit_j;
   const float label_top = g.grid_min.y - g.col_label_h - 0.2f * em;
   // Zoomed, labels are cut at the frame (the cells beyond it are out of view); whole, the first and
   // last labels may reach a little past it.
   const float pad_x = view.zoomed() ? 0.0f : 3.0f * em, pad_y = view.zoomed() ? 0.0f : line;
   dl->PushClipRect(ImVec2(g.start.x, g.grid_min.y - pad_y), ImVec2(g.grid_min.x, g.grid_max.y + pad_y), true);
-  for (int i = g.rows.first / g.view_step * g.view_step; i < g.rows.last; i += g.view_step) {
-    const std::string text = fit_text(tokens[i], g.row_label_w - 0.5f * em);
-    const float w = ImGui::CalcTextSize(text.c_str()).x;
-    const float y = g.o.y + cz * (float(i) + 0.5f) - 0.5f * line;
-    const ImU32 color = i == lit_i || i == walk_row ? palette::text() : palette::query();
-    dl->AddText(ImVec2(g.grid_min.x - 0.45f * em - w, y), color, text.c_str());
-  }
+  draw_query_labels(state, labels, g.grid_min.x - 0.45f * em, g.row_label_w - 0.5f * em, palette::query());
   dl->PopClipRect();
   dl->PushClipRect(ImVec2(g.grid_min.x - pad_x, label_top), ImVec2(g.grid_max.x + pad_x, g.grid_min.y), true);
-  draw_column_labels(dl, tokens, ImVec2(g.o.x, g.grid_min.y - 0.15f * em), cz, g.view_step, g.label_lines,
-                     lit_j, palette::key());
+  draw_key_labels(state, labels, g.grid_min.y - 0.35f * em - line, palette::key());
   dl->PopClipRect();
 }
 
@@ -540,6 +527,35 @@ void draw_row_sums(const AppState& state, const Fonts& fonts, const Geometry& g,
   ImGui::PopFont();
 }
 
+// --- a large scene's line under the legend: what a pixel shows when cells are smaller than pixels (a
+// click switches the largest value and the mean), and for the weights the auto colour range
+void draw_big_grid_line(AppState& state, const Fonts& fonts, const Geometry& g, bool scores) {
+  const float em = ImGui::GetFontSize();
+  ImGui::PushFont(fonts.small);
+  const float fb = std::max(ImGui::GetIO().DisplayFramebufferScale.x, 1e-3f);
+  const float cells_per_px = 1.0f / std::max(g.cz * fb, 1e-6f);
+  if (cells_per_px > 1.0f) {
+    const int k = int(std::ceil(cells_per_px - 1e-3f));
+    const std::string block = std::to_string(k) + "×" + std::to_string(k);
+    const Text what = state.ui.pixel_mean ? Text::PixelMean : scores ? Text::PixelMagnitude : Text::PixelMax;
+    ImGui::SetCursorScreenPos(ImVec2(g.grid_min.x, g.grid_max.y + 2.4f * em));
+    if (chip(state, (fill(tr(what), {block}) + "##pixel").c_str(), scores ? "scores/pixel" : "weights/pixel",
+             state.ui.pixel_mean))
+      state.ui.pixel_mean = !state.ui.pixel_mean;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::PixelTip));
+  }
+  if (!scores && !state.ui.weights_log) {
+    // Under the log toggle, in the Σ column.
+    ImGui::SetCursorScreenPos(
+        ImVec2(g.grid_max.x + 0.3f * em, g.grid_max.y + 0.35f * em + ImGui::GetFrameHeightWithSpacing()));
+    ImGui::Checkbox((std::string(tr(Text::AutoRangeToggle)) + "###weights-auto").c_str(),
+                    &state.ui.weights_auto);
+    record_item_rect(state, "weights-auto");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::AutoRangeTip));
+  }
+  ImGui::PopFont();
+}
+
 // --- under the grid: the legend bar, then (with masked cells) the hatched swatch and its label, all
 // inside the panel; the zoom badge; the weights' log toggle. Then the block claims its space.
 void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& fonts, const Geometry& g,
@@ -549,8 +565,7 @@ void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& f
   GridView& view = state.ui.grid_view;
   const int n = d.n;
   const float em = ImGui::GetFontSize();
-  bool any_masked = false;
-  for (int i = 0; i < n && !any_masked; ++i) any_masked = !r.allowed.row(i).all();
+  const bool any_masked = captions::any_masked_cell(r);
   float swatch_w = 0;
   if (any_masked) {
     ImGui::PushFont(fonts.small);
@@ -595,6 +610,7 @@ void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& f
     record_item_rect(state, "weights-log");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::LogTip));
   }
+  if (g.extra_line) draw_big_grid_line(state, fonts, g, scores);
 
   // Claim the space so the window knows its content size.
   ImGui::SetCursorScreenPos(g.start);
@@ -632,19 +648,18 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   (scores ? state.scores_grid : state.weights_grid).visible = false;
   if (!state.computed) return;
 
-  // n² floats: rebuilt only when the result or the tab changed, not on every hover frame.
+  // n² floats: brought up to date only when the result or the tab changed (only the rows and columns
+  // an edit changed), not on every hover frame.
   HeatmapImage& d = scores ? state.ui.scores_image : state.ui.weights_image;
   const bool log_scale = !scores && state.ui.weights_log;
-  if (d.version != state.result_version || d.grid != int(which) ||
-      (!scores && state.ui.weights_image_log != log_scale)) {
-    d = heatmap_data(state.result, which, log_scale);
-    d.version = state.result_version;
-    if (!scores) state.ui.weights_image_log = log_scale;
-  }
+  const ImageChange change = update_heatmap_image(state, which, log_scale, &d);
   const int n = d.n;
   Geometry g = heatmap_geometry(state, fonts, n, scores);
   heatmap_view(state.ui.grid_view, g, n, scores);
-  paint_heatmap(state, painter, g, d, log_scale, scores);
+  // Weights, linear: colours from 0 to 1 — for a large scene (auto), to the largest weight in view.
+  if (!scores && !log_scale)
+    d.hi = g.extra_line && state.ui.weights_auto ? std::max(shown_max(&d, g.rows, g.cols), 1e-6f) : 1.0f;
+  paint_heatmap(state, painter, g, d, change, log_scale, scores);
   const Hover hover = heatmap_hover(state, g, d, which, scores);
 
   const int lit_i = state.hovered_row < n ? state.hovered_row : -1;
@@ -652,7 +667,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   // Walk through: the row its numbers follow, outlined while nothing is hovered.
   const int walk_row =
       state.ui.mode == Mode::Walk && lit_i < 0 ? std::clamp(state.ui.walk.row, 0, n - 1) : -1;
-  draw_heatmap_labels(state, g, lit_i, lit_j, walk_row);
+  draw_heatmap_labels(state, g, scores, lit_i, lit_j, walk_row);
   // Everything drawn on the cells stays inside the frame.
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(ImVec2(g.clip.x, g.clip.y), ImVec2(g.clip.z, g.clip.w), true);

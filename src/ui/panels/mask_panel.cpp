@@ -7,6 +7,7 @@
 
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/panels/grid_labels.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
 
@@ -20,18 +21,20 @@ struct MaskFrame {
   ImVec2 bias_origin;       // with ALiBi: the bias grid B's cell (0, 0), right of the mask (same cells)
   bool bias = false;
   float cell = 0, label_w = 0, grid_w = 0, line = 0;
-  int label_step = 1, label_lines = 1;  // every k-th label; 1 or 2 lines of key labels
+  int label_lines = 1;  // one line of key labels (every 2ᵏ-th whole name, grid_labels.hpp)
 };
 
 // Values: 1 allowed, 0 hidden by the custom mask, kMaskedValue (hatched) hidden by causal or by the
-// sliding window (variant_parts.hpp: mask_reason). Rebuilt only when the result changed (causal,
-// window, sinks and mask edits recompute it).
+// sliding window (variant_parts.hpp: mask_reason). Rebuilt only when the mask can have changed (a full
+// pass: causal, window, sinks, mask and shape edits); an edited row or column of Q, K or V leaves it
+// (and its texture) as it was.
 const std::vector<float>& mask_values(AppState& state) {
   const attn::Result& r = state.result;
   const int n = int(r.allowed.rows());
   std::vector<float>& values = state.ui.mask_values;
+  if (state.result_change.partial_from(state.ui.mask_version)) state.ui.mask_version = state.result_version;
   if (state.ui.mask_version != state.result_version) {
-    state.ui.mask_version = state.result_version;
+    state.ui.mask_version = state.ui.mask_built = state.result_version;
     values.assign(std::size_t(n) * n, 0.0f);
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
@@ -58,7 +61,7 @@ MaskFrame mask_geometry(const AppState& state, const Fonts& fonts, int n) {
   f.label_w = std::min(longest, 4.5f * em) + 0.6f * em;
   f.line = ImGui::GetTextLineHeight();
   // Cells as large as the panel allows (up to kMaxCellEm), the grid centred; the key labels take
-  // one line, or two when they do not fit their columns.
+  // one line.
   auto fit_cell = [&](int label_lines) {
     const float reserved_h =
         float(label_lines) * f.line + 0.3f * em + check_question_height(fonts, kCheckMask.question);
@@ -68,9 +71,6 @@ MaskFrame mask_geometry(const AppState& state, const Fonts& fonts, int n) {
     return c >= 4.0f ? std::floor(c) : c;
   };
   f.cell = fit_cell(1);
-  f.label_step = std::max(1, int(std::ceil(f.line / f.cell)));
-  f.label_lines = column_label_lines(state.scene.tokens, f.cell, f.label_step);
-  if (f.label_lines == 2) f.cell = fit_cell(2);
   f.grid_w = f.cell * float(n);
   const float header_h = float(f.label_lines) * f.line + 0.2f * em;
   const float free_h =
@@ -96,11 +96,12 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
   image.slot = MatrixSlot::Mask;
   image.rows = image.cols = n;
   image.values = values.data();
-  image.version = state.result_version;
+  image.version = state.ui.mask_built;
   image.colormap = Colormap::Mask;
   image.lo = 0;
   image.hi = 1;
   image.gap_px = cell >= 8 ? std::max(1.0f, std::round(std::min(0.06f * cell, 3.0f))) : 0.0f;
+  image.aggregate = CellAggregate::Max;  // cells smaller than a pixel: allowed if any cell of it is
   painter.paint(dl, f.origin, f.grid_max, image);
 
   GridGeometry& grid = state.mask_grid;
@@ -112,13 +113,16 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
       ImVec4(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x, dl->GetClipRectMax().y);
 
   const int lit_i = state.hovered_row, lit_j = state.hovered_col;
-  for (int k = 0; k < n; k += f.label_step) {
-    const std::string t = fit_text(s.tokens[k], f.label_w - 0.5f * em);
-    const float w = ImGui::CalcTextSize(t.c_str()).x;
-    dl->AddText(ImVec2(f.origin.x - 0.4f * em - w, f.origin.y + cell * (float(k) + 0.5f) - 0.5f * f.line),
-                k == lit_i ? palette::text() : palette::query(), t.c_str());
-  }
-  draw_column_labels(dl, s.tokens, f.origin, cell, f.label_step, f.label_lines, lit_j, palette::key());
+  GridLabels labels;
+  labels.grid = "mask";
+  labels.tokens = &s.tokens;
+  labels.origin = f.origin;
+  labels.cell = cell;
+  labels.row_last = labels.col_last = n;
+  labels.lit_row = lit_i;
+  labels.lit_col = lit_j;
+  draw_query_labels(state, labels, f.origin.x - 0.4f * em, f.label_w - 0.5f * em, palette::query());
+  draw_key_labels(state, labels, f.origin.y - f.line - 0.2f * em, palette::key());
   ImGui::PushFont(fonts.small);
   if (cell >= 1.3f * ImGui::GetTextLineHeight()) {
     // The mask colormap is the same in every theme: a hidden cell's 0 in white or black, whichever

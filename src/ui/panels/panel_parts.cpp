@@ -62,31 +62,6 @@ std::string fit_text(const std::string& text, float width) {
   return fits("…") ? "…" : "";
 }
 
-int column_label_lines(const std::vector<std::string>& tokens, float cell, int step) {
-  const float room = cell * float(step) - 0.2f * ImGui::GetFontSize();
-  for (std::size_t k = 0; k < tokens.size(); k += std::size_t(step)) {
-    if (ImGui::CalcTextSize(tokens[k].c_str()).x > room) return 2;
-  }
-  return 1;
-}
-
-void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& tokens, ImVec2 origin,
-                        float cell, int step, int lines, int lit, ImU32 color) {
-  const float em = ImGui::GetFontSize(), line = ImGui::GetTextLineHeight();
-  const int n = int(tokens.size());
-  for (int k = 0, index = 0; k < n; k += step, ++index) {
-    // Two lines: even labels on the top line, odd ones below, each with two columns of room.
-    const int row = lines == 2 ? index % 2 : 0;
-    const float room = cell * float(step * lines) - 0.2f * em;
-    const std::string text = fit_text(tokens[std::size_t(k)], room);
-    if (text.empty() || text == "…") continue;
-    const float w = ImGui::CalcTextSize(text.c_str()).x;
-    const float y = origin.y - float(lines - row) * line - 0.2f * em;
-    draw_list->AddText(ImVec2(origin.x + cell * (float(k) + 0.5f) - 0.5f * w, y),
-                       k == lit ? palette::text() : color, text.c_str());
-  }
-}
-
 void same_line_if_fits(float w, float right_edge) {
   if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right_edge) ImGui::SameLine();
 }

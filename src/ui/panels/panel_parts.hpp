@@ -20,6 +20,11 @@ enum class HeatmapKind { Scores, Weights };
 // shown alone (view=weights) or a 2-token example, small enough that a cell still reads as a cell.
 constexpr float kMaxCellEm = 12.0f;
 
+// From this many tokens a grid is read as a picture (cells of a few pixels, no numbers in them): the
+// layouts give the grids the room and the vectors (colour strips by then; a token's numbers open on
+// demand) less of it, and the grids say what a pixel shows.
+constexpr int kLargeSceneTokens = 64;
+
 // Panel bodies: each draws into the current window/child, below a header.
 void draw_controls_panel(AppState& state, const Fonts& fonts);
 void draw_vectors_panel(AppState& state, const Fonts& fonts);
@@ -62,13 +67,6 @@ bool term_lit(const AppState& state, Term term);
 
 // Truncate `text` with "…" so it fits in `width` pixels with the current font.
 std::string fit_text(const std::string& text, float width);
-
-// Token labels across the top of an n-column grid (keys), one every `step` columns. A label wider
-// than its column goes on the second of two staggered lines, where it may take two columns' width
-// before it is cut with "…". column_label_lines says how many lines the labels need at `cell` pitch.
-int column_label_lines(const std::vector<std::string>& tokens, float cell, int step);
-void draw_column_labels(ImDrawList* draw_list, const std::vector<std::string>& tokens, ImVec2 origin,
-                        float cell, int step, int lines, int lit, ImU32 color);
 
 // Flowing items (buttons that wrap): the next item, `w` wide, goes on the current line when it fits
 // before `right_edge` (screen x), else on the next line. Unlike SameLine() + NewLine(), a wrap never

@@ -35,4 +35,7 @@ struct Caption {
 
 Caption grid_caption(Grid grid, const scene::Scene& s, const attn::Result& r);
 
+// Whether any cell of the result is masked (its `allowed` has a 0).
+bool any_masked_cell(const attn::Result& r);
+
 }  // namespace ui::captions

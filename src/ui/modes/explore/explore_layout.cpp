@@ -1,5 +1,6 @@
 // explore_layout.cpp — the Explore mode: every panel at once (and the Walk through's panels).
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "ui/frame/layout_parts.hpp"
@@ -53,9 +54,11 @@ void layout_panels(Screen& sc, bool walk) {
       ry += card_h + gap;
       rh -= card_h + gap;
     }
-    // A window, sinks or ALiBi add rows (and the bias grid B) to the mask: give the bottom row more.
+    // A window, sinks or ALiBi add rows (and the bias grid B) to the mask: give the bottom row more. A
+    // large scene's grids are its picture: the top row takes more of the height.
     const bool variants = state.scene.window > 0 || state.scene.alibi;
-    float top_row_h = !bottom_row ? rh : std::floor((variants ? 0.54f : 0.62f) * rh);
+    const float top_share = variants ? 0.54f : large_scene(sc) ? 0.66f : 0.62f;
+    float top_row_h = !bottom_row ? rh : std::floor(top_share * rh);
     if (walk && top_row && bottom_row) {
       // The step card takes the top of the column: keep the mask and output readable (the mask's
       // hint, grid and question need ~13 em when it is 24 em wide) by taking the room from the top row, and
@@ -84,9 +87,13 @@ void layout_panels(Screen& sc, bool walk) {
       const float card_h = walk_card_height(state, sc.fonts, col.w);
       sc.walk_card(col.take(card_h), col.size(card_h));
     }
-    // Panels in their usual order; in the walk, the step's own panels first.
-    const Panel order[] = {Panel::Controls, Panel::Vectors, Panel::Scores,
-                           Panel::Weights,  Panel::Mask,    Panel::Output};
+    // Panels in their usual order; in the walk, the step's own panels first. A large scene shows its
+    // pattern first: the grids above the controls and the vectors.
+    using Order = std::array<Panel, 6>;
+    const Order usual{Panel::Controls, Panel::Vectors, Panel::Scores, Panel::Weights, Panel::Mask, Panel::Output};
+    const Order grids_first{Panel::Weights, Panel::Scores, Panel::Controls,
+                            Panel::Vectors, Panel::Mask,   Panel::Output};
+    const Order& order = large_scene(sc) ? grids_first : usual;
     for (int pass = walk ? 0 : 1; pass < 2; ++pass) {
       for (Panel panel : order) {
         if (!panel_shown(sc.state, panel)) continue;

@@ -1,0 +1,44 @@
+// circuits_state.hpp — the Circuits mode's state (ui/modes/circuits/): the run of the attention-only
+// transformer (core/model_train.hpp), its pace, the typed sample sequence and what the model does on
+// it, the ablated heads, the head opened in Explore and the guide's step. Part of UiState.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/model.hpp"
+#include "core/model_scores.hpp"
+#include "core/model_train.hpp"
+
+namespace ui {
+
+// The model on the typed text: one forward pass (with the ablated heads off) and what it predicts.
+struct CircuitsSample {
+  std::vector<int> tokens;                           // the text's symbols (≥ 2 to predict anything)
+  attn::model::Forward forward;                      // every stage, per layer and head
+  std::vector<attn::model::Prediction> predictions;  // after each position
+  double loss = 0.0;                                 // the text's mean next-token loss
+  std::string error;                                 // the text is not usable ("" when it is)
+};
+
+struct CircuitsUi {
+  attn::model::TrainConfig config;                     // task, sizes, seed, lr (the recipe)
+  std::shared_ptr<attn::model::ModelTrainer> trainer;  // the run; null until the mode is first shown
+  bool running = false;                                // Play (true) / Pause (false)
+  int rebuild_to = 0;                                  // a link's recipe: train to this step at full speed
+  float steps_per_second = 120.0f;                     // the pace of Play
+  double owed = 0.0;                                   // fractional steps carried to the next frame
+  double step_ms = 5.0;                                // what one step took (running average)
+  double last_work_ms = 0.0;                           // CPU ms training took in the last frame
+  attn::model::Ablation ablation;                      // heads switched off (the toggles)
+  attn::model::Scores scores;                          // the evaluation set's scores, ablation applied
+  std::string text = "abcdefghij abcdefghij";          // the typed sample sequence
+  std::string text_draft, text_error;                  // a typed text that was refused, and why
+  CircuitsSample sample;                               // the model on `text`
+  std::uint64_t sample_version = 0;                    // bumped whenever `sample` is recomputed
+  int opened_layer = -1, opened_head = -1;             // the head shown in Explore (−1: none)
+  int guide_step = -1;                                 // the guided explanation's step (−1: closed)
+};
+
+}  // namespace ui

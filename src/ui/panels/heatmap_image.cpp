@@ -1,0 +1,140 @@
+// heatmap_image.cpp — see heatmap_image.hpp.
+#include "ui/panels/heatmap_image.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ui {
+namespace {
+
+// The n×n stage grid `which` shows (masked cells are skipped by the caller).
+const attn::Matrix& stage_of(captions::Grid which, const attn::Result& r) {
+  switch (which) {
+    case captions::Grid::Raw:
+      return r.scores;
+    case captions::Grid::Scaled:
+      return r.scaled;
+    case captions::Grid::Weights:
+      break;
+  }
+  return r.weights;
+}
+
+// Cell value as painted: log₁₀ (floored) for weights on the log scale, kMaskedValue where hidden.
+float painted(double v, bool allowed, bool log_scale) {
+  if (!allowed) return kMaskedValue;
+  return log_scale ? float(std::log10(std::max(v, kLogFloor))) : float(v);
+}
+
+// Row i's values and its largest |value| over the allowed cells.
+void fill_row(const attn::Matrix& stage, const attn::MaskMatrix& allowed, bool log_scale, int i,
+              HeatmapImage* d) {
+  const int n = d->n;
+  const double* v = &stage(i, 0);
+  const unsigned char* ok = &allowed(i, 0);
+  float* out = &d->values[std::size_t(i) * std::size_t(n)];
+  float largest = 0;
+  for (int j = 0; j < n; ++j) {
+    out[j] = painted(v[j], ok[j] != 0, log_scale);
+    if (ok[j]) largest = std::max(largest, std::abs(out[j]));
+  }
+  d->row_largest[std::size_t(i)] = largest;
+}
+
+// Column j's values; a row's largest is raised by the new value, or found again when the old value
+// was it and shrank.
+void fill_column(const attn::Matrix& stage, const attn::MaskMatrix& allowed, bool log_scale, int j,
+                 HeatmapImage* d) {
+  const int n = d->n;
+  for (int i = 0; i < n; ++i) {
+    float& cell = d->values[std::size_t(i) * std::size_t(n) + std::size_t(j)];
+    const float old = cell;
+    const bool ok = allowed(i, j) != 0;
+    cell = painted(stage(i, j), ok, log_scale);
+    if (!ok) continue;
+    float& largest = d->row_largest[std::size_t(i)];
+    if (std::abs(cell) >= largest) {
+      largest = std::abs(cell);
+    } else if (std::abs(old) == largest) {
+      fill_row(stage, allowed, log_scale, i, d);
+    }
+  }
+}
+
+// Scores: symmetric around 0 over the largest |value| (1 when all are ~0); weights: fixed.
+void set_range(captions::Grid which, bool log_scale, HeatmapImage* d) {
+  if (which != captions::Grid::Weights) {
+    float largest = 0;
+    for (float v : d->row_largest) largest = std::max(largest, v);
+    const float span = largest > 1e-9f ? largest : 1.0f;
+    d->lo = -span;
+    d->hi = span;
+    d->colormap = Colormap::Diverging;
+  } else {
+    d->lo = log_scale ? float(std::log10(kLogFloor)) : 0.0f;
+    d->hi = log_scale ? 0.0f : 1.0f;
+    d->colormap = Colormap::Viridis;
+  }
+}
+
+}  // namespace
+
+ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale,
+                                 HeatmapImage* d) {
+  const attn::Result& r = state.result;
+  const int n = int(r.scores.rows());
+  const attn::Matrix& stage = stage_of(which, r);
+  const ResultChange& change = state.result_change;
+  const bool same_kind = d->grid == int(which) && d->log_scale == log_scale && d->n == n;
+  if (same_kind && d->version == state.result_version) return {};  // already up to date (not uploaded again)
+  // The weights change in every row when a key changed (each row's softmax saw a new logit).
+  const bool weights_everywhere = which == captions::Grid::Weights && !change.cols.empty();
+  if (same_kind && change.partial_from(d->version) && !weights_everywhere) {
+    const std::uint64_t since = d->version;
+    for (int i : change.rows) fill_row(stage, r.allowed, log_scale, i, d);
+    if (which != captions::Grid::Weights)
+      for (int j : change.cols) fill_column(stage, r.allowed, log_scale, j, d);
+    set_range(which, log_scale, d);
+    d->version = state.result_version;
+    return {since, &change.rows, which != captions::Grid::Weights ? &change.cols : nullptr};
+  }
+  d->grid = int(which);
+  d->log_scale = log_scale;
+  d->n = n;
+  d->values.resize(std::size_t(n) * std::size_t(n));
+  d->row_largest.assign(std::size_t(n), 0.0f);
+  for (int i = 0; i < n; ++i) fill_row(stage, r.allowed, log_scale, i, d);
+  set_range(which, log_scale, d);
+  d->version = state.result_version;
+  return {};
+}
+
+float shown_max(HeatmapImage* d, CellRange rows, CellRange cols) {
+  const int n = d->n;
+  rows.first = std::clamp(rows.first, 0, n);
+  rows.last = std::clamp(rows.last, rows.first, n);
+  cols.first = std::clamp(cols.first, 0, n);
+  cols.last = std::clamp(cols.last, cols.first, n);
+  if (d->shown_version == d->version && d->shown_rows[0] == rows.first && d->shown_rows[1] == rows.last &&
+      d->shown_cols[0] == cols.first && d->shown_cols[1] == cols.last)
+    return d->shown_max;
+  float largest = 0;
+  if (cols.first == 0 && cols.last == n) {
+    for (int i = rows.first; i < rows.last; ++i) largest = std::max(largest, d->row_largest[std::size_t(i)]);
+  } else {
+    for (int i = rows.first; i < rows.last; ++i) {
+      const float* row = &d->values[std::size_t(i) * std::size_t(n)];
+      for (int j = cols.first; j < cols.last; ++j)
+        if (row[j] < kMaskedValue) largest = std::max(largest, std::abs(row[j]));
+    }
+  }
+  d->shown_max = largest;
+  d->shown_version = d->version;
+  d->shown_rows[0] = rows.first;
+  d->shown_rows[1] = rows.last;
+  d->shown_cols[0] = cols.first;
+  d->shown_cols[1] = cols.last;
+  return largest;
+}
+
+}  // namespace ui

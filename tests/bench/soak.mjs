@@ -1,0 +1,290 @@
+// soak.mjs — the app at n = 1024 under thousands of random edits in headless Chromium (a benchmark,
+// run by scripts/bench-soak; not part of scripts/test: 10,000 edits take tens of minutes here).
+//
+//   node tests/bench/soak.mjs SITE_DIR      prints a summary, writes one JSON object to stdout's last line
+//
+// The scene is the generated 1024-token local window (#gen=local,1024,64,64,1). Each edit is one of
+// (random, seeded):
+//   drag      press on a value cell of q_i, k_i or v_i (i < 4, any component), 2–5 moves, release
+//   mask      a click on the Mask grid (toggles the custom mask cell under the pointer, or is refused
+//             where the causal mask hides the cell)
+//   causal    the causal checkbox
+//   scale     one of Scale's choices (none, ÷ √d_k, ÷ T)
+//   mode      to another mode (Walk, Heads, Key space, FlashAttention, Decode) and back (not Train:
+//             it replaces the scene with its own model)
+//   bad       every 7th edit: setState of a scene that must be refused (wrong sizes, a number as
+//             text, a non-finite number, an unknown version, text that is not JSON, too many tokens);
+//             the reply must be {ok: false, error} and Q, K, V unchanged
+// After every edit: checkResult() (the result on screen against the core's own full pass, bit for bit)
+// must say same. Every frame the app draws is recorded (frameStats().lastFrameMs, a recorder at every
+// animation frame): after the warm-up (SOAK_WARMUP edits, which visit every mode once first) none may
+// take over 100 ms. Memory is sampled after the warm-up and every 1000 edits: malloc's bytes in use
+// (frameStats().heapBytes), the wasm memory, and the JS heap after a forced GC (CDP) — each must be
+// flat (the last sample at most 1 MiB above the warm-up's largest). No console or page error.
+//
+// Environment: SOAK_EDITS (default 10000), SOAK_SEED (1), SOAK_WARMUP (200), SOAK_FRAGMENT (the scene
+// link, default gen=local,1024,64,64,1).
+import { launchBrowser, openApp, requireWidget, widgetRect, animationFrames, describeProblems } from "../e2e/lib/harness.mjs";
+
+const site = process.argv[2];
+if (site) process.env.AL_SITE_DIR = site;
+const EDITS = Number(process.env.SOAK_EDITS ?? 10000);
+const WARMUP = Number(process.env.SOAK_WARMUP ?? 200);
+const FRAGMENT = process.env.SOAK_FRAGMENT ?? "gen=local,1024,64,64,1";
+const FRAME_LIMIT_MS = 100;
+const FLAT_BYTES = 1 << 20;
+// Train is left out: opening it shows (and edits) its own trained model instead of the scene.
+const OTHER_MODES = ["walk", "heads", "keyspace", "flash", "decode"];
+
+// Reproducible choices (LCG; the same seed gives the same edit sequence).
+let seed = Number(process.env.SOAK_SEED ?? 1) >>> 0;
+const random = () => {
+  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+  return seed / 4294967296;
+};
+const pick = (list) => list[Math.floor(random() * list.length)];
+const between = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
+
+// Scenes setState must refuse, each built from the current tokens' count n (kept small: the
+// reply must come before anything is loaded).
+function badScene(k, n) {
+  const row = (d, v = 0.5) => Array.from({ length: d }, () => v);
+  const rows = (count, d) => Array.from({ length: count }, () => row(d));
+  switch (k % 6) {
+    case 0:  // Q has one row fewer than there are tokens
+      return { version: 1, tokens: ["a", "b", "c"], Q: rows(2, 4), K: rows(3, 4), V: rows(3, 4) };
+    case 1:  // a number given as text
+      return { version: 1, tokens: ["a", "b"], Q: [[0.1, "0.2"], [0.3, 0.4]], K: rows(2, 2), V: rows(2, 2) };
+    case 2:  // not finite (JSON has no Infinity: 1e999 parses to it)
+      return '{"version": 1, "tokens": ["a", "b"], "Q": [[1e999, 0], [0, 1]], "K": [[1, 0], [0, 1]], "V": [[1, 0], [0, 1]]}';
+    case 3:  // a version this app does not know
+      return { version: 99, tokens: ["a"], Q: [[1]], K: [[1]], V: [[1]] };
+    case 4:  // not JSON at all
+      return '{"version": 1, "tokens": ["a", ';
+    default:  // more tokens than a scene may have
+      return { version: 1, tokens: Array.from({ length: n * 64 + 1 }, (_, i) => `t${i}`), Q: [], K: [], V: [] };
+  }
+}
+
+const browser = await launchBrowser();
+const started = Date.now();
+let app;
+try {
+  app = await openApp(browser, { suffix: "#" + FRAGMENT });
+  const { page } = app;
+  const cdp = await page.context().newCDPSession(page);
+  const api = (name, ...args) => page.evaluate(([n, a]) => window.attentionLab[n](...a), [name, args]);
+  const n = await page.evaluate(() => window.attentionLab.getMatrix("Q").rows);
+  if (n < 2) throw new Error(`the soak's scene has ${n} tokens`);
+
+  // Every frame drawn: its CPU ms and the edit it belongs to.
+  await page.evaluate(() => {
+    const lab = window.attentionLab;
+    const rec = (window.__soak = { frames: [], edit: -1, last: lab.frameStats().frames, on: true });
+    const tick = () => {
+      const s = lab.frameStats();
+      if (s.frames > rec.last) {
+        rec.frames.push([rec.edit, s.lastFrameMs, s.frames - rec.last - 1]);
+        rec.last = s.frames;
+      }
+      if (rec.on) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const setEdit = (k) => page.evaluate((e) => (window.__soak.edit = e), k);
+
+  let mode = "explore";
+  // A widget scrolled out of its panel (e.g. the Controls panel grows a "Clear mask" row) has no rect:
+  // that edit is skipped (counted), not a failure.
+  let skipped = 0;
+  const click = async (id) => {
+    const rect = await widgetRect(page, id);
+    if (!rect || rect.w <= 0) {
+      ++skipped;
+      return false;
+    }
+    rect.cx = rect.x + rect.w / 2;
+    rect.cy = rect.y + rect.h / 2;
+    await page.mouse.move(rect.cx, rect.cy);
+    await animationFrames(page, 1);
+    await page.mouse.down();
+    await animationFrames(page, 1);
+    await page.mouse.up();
+    await animationFrames(page, 2);
+    return true;
+  };
+  const qkvSum = () =>
+    page.evaluate(() => {
+      let s = 0;
+      for (const m of ["Q", "K", "V"]) {
+        const d = window.attentionLab.getMatrix(m).data;
+        for (let k = 0; k < d.length; ++k) s = (s * 31 + d[k] * 1e6) % 1e15;
+      }
+      return s;
+    });
+
+  const editKinds = { drag: 0, mask: 0, causal: 0, scale: 0, mode: 0, bad: 0 };
+  const actions = {
+    async drag() {
+      for (let tries = 0; tries < 20; ++tries) {
+        const id = `${pick(["Q", "K", "V"])}/${between(0, 3)}/${between(0, 63)}`;
+        const rect = await widgetRect(page, id);
+        const vp = page.viewportSize();
+        if (!rect || rect.w <= 0 || rect.y < 0 || rect.y + rect.h > vp.height) continue;
+        const cx = rect.x + rect.w / 2, cy = rect.y + rect.h / 2;
+        const strip = rect.text === 0;  // a colour-strip cell changes with an up/down drag
+        await page.mouse.move(cx, cy);
+        await animationFrames(page, 1);
+        await page.mouse.down();
+        await animationFrames(page, 1);
+        const moves = between(2, 5);
+        for (let m = 1; m <= moves; ++m) {
+          const off = (random() < 0.5 ? -1 : 1) * between(2, 12);
+          await page.mouse.move(strip ? cx : cx + off, strip ? cy + off : cy);
+          await animationFrames(page, 1);
+        }
+        await page.mouse.up();
+        await animationFrames(page, 1);
+        return id;
+      }
+      await page.screenshot({ path: "build/bench/soak-failure.png" });
+      throw new Error(`drag: no value cell of q_0…3, k_0…3, v_0…3 on screen (mode ${mode}, app mode ${(await api("getState")).ui.mode}, Q/0/0 at ${JSON.stringify(await widgetRect(page, "Q/0/0"))})`);
+    },
+    async mask() {
+      const a = await widgetRect(page, "cell/mask/0/0");
+      const b = await widgetRect(page, `cell/mask/${n - 1}/${n - 1}`);
+      if (!a || !b) {
+        ++skipped;
+        return "mask (not on screen)";
+      }
+      const x = a.x + random() * (b.x + b.w - a.x), y = a.y + random() * (b.y + b.h - a.y);
+      await page.mouse.move(x, y);
+      await animationFrames(page, 1);
+      await page.mouse.down();
+      await animationFrames(page, 1);
+      await page.mouse.up();
+      await animationFrames(page, 2);
+      return `mask at (${x.toFixed(1)}, ${y.toFixed(1)})`;
+    },
+    async causal() {
+      await click("causal");
+      return "causal";
+    },
+    async scale() {
+      const id = pick(["scale/none", "scale/sqrt_dk", "scale/temperature"]);
+      await click(id);
+      return id;
+    },
+    async mode(to) {
+      const target = to ?? (mode === "explore" ? pick(OTHER_MODES) : "explore");
+      if (await click(`mode/${target}`)) mode = target;
+      return `mode/${target}`;
+    },
+    async bad(k) {
+      const before = await qkvSum();
+      const reply = await api("setState", badScene(k, n));
+      if (!reply || reply.ok !== false || typeof reply.error !== "string" || !reply.error)
+        throw new Error(`bad setState #${k % 6} was not refused: ${JSON.stringify(reply)}`);
+      await animationFrames(page, 1);
+      if ((await qkvSum()) !== before) throw new Error(`bad setState #${k % 6} changed Q, K or V (${reply.error})`);
+      return `bad #${k % 6}: ${reply.error.slice(0, 60)}`;
+    },
+  };
+
+  const memory = [];
+  const sampleMemory = async (edit) => {
+    await cdp.send("HeapProfiler.collectGarbage");
+    const js = await cdp.send("Runtime.getHeapUsage");
+    const m = await page.evaluate(() => ({
+      heap: window.attentionLab.frameStats().heapBytes,
+      wasm: window.Module.HEAP8.buffer.byteLength,
+    }));
+    memory.push({ edit, heapBytes: m.heap, wasmBytes: m.wasm, jsHeapBytes: js.usedSize });
+  };
+
+  const failures = [];
+  const checkMs = [];
+  let badCount = 0;
+  // The warm-up visits every mode once, then random edits.
+  const warmupModes = OTHER_MODES.flatMap((m) => [m, "explore"]);
+  let done = 0;
+  for (let k = 0; k < EDITS; ++k) {
+    try {
+    await setEdit(k);
+    let kind, what;
+    if (k < warmupModes.length) {
+      kind = "mode";
+      what = await actions.mode(warmupModes[k]);
+    } else if (k % 7 === 6) {
+      kind = "bad";
+      what = await actions.bad(badCount++);
+    } else if (mode !== "explore") {
+      kind = "mode";
+      what = await actions.mode();
+    } else {
+      const r = random();
+      kind = r < 0.5 ? "drag" : r < 0.65 ? "mask" : r < 0.75 ? "causal" : r < 0.87 ? "scale" : "mode";
+      what = await actions[kind]();
+    }
+    editKinds[kind]++;
+    const t0 = Date.now();
+    const check = await api("checkResult");
+    checkMs.push(Date.now() - t0);
+    if (!check.ok || !check.same) {
+      failures.push(`edit ${k} (${what}): ${check.mismatch ?? check.error}`);
+      break;
+    }
+    if (app.pageErrors.length || app.consoleErrors.length) {
+      failures.push(`edit ${k} (${what}): ${describeProblems(app)}`);
+      break;
+    }
+    if (k + 1 === WARMUP || (k + 1 > WARMUP && (k + 1) % 500 === 0) || k + 1 === EDITS) await sampleMemory(k + 1);
+    if ((k + 1) % 100 === 0)
+      process.stderr.write(`soak: ${k + 1}/${EDITS} edits, ${((Date.now() - started) / 60000).toFixed(1)} min\n`);
+    done = k + 1;
+    } catch (err) {
+      failures.push(`edit ${k}: ${err.message.split("\n")[0]}`);
+      break;
+    }
+  }
+
+  const rec = await page.evaluate(() => {
+    window.__soak.on = false;
+    return window.__soak.frames;
+  });
+  const after = rec.filter(([edit]) => edit >= WARMUP);
+  const slow = after.filter(([, ms]) => ms > FRAME_LIMIT_MS);
+  const sorted = after.map(([, ms]) => ms).sort((a, b) => a - b);
+  const q = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] : null);
+  if (slow.length) failures.push(`${slow.length} frames over ${FRAME_LIMIT_MS} ms after the warm-up (worst ${Math.max(...slow.map((f) => f[1]))} ms at edit ${slow.sort((a, b) => b[1] - a[1])[0][0]})`);
+  const flat = {};
+  if (memory.length >= 2) {
+    for (const key of ["heapBytes", "wasmBytes", "jsHeapBytes"]) {
+      const base = memory[0][key];
+      const last = memory[memory.length - 1][key];
+      flat[key] = { warmup: base, last, growth: last - base };
+      if (last - base > FLAT_BYTES) failures.push(`${key} grew by ${last - base} bytes after the warm-up (${base} → ${last})`);
+    }
+  }
+  checkMs.sort((a, b) => a - b);
+  const summary = {
+    ok: failures.length === 0,
+    failures,
+    edits: done,
+    skipped,
+    warmup: WARMUP,
+    kinds: editKinds,
+    minutes: (Date.now() - started) / 60000,
+    frames_after_warmup: after.length,
+    frames_missed: rec.reduce((s, f) => s + f[2], 0),
+    frame_ms: { p50: q(0.5), p95: q(0.95), p99: q(0.99), max: sorted.at(-1) ?? null, over_limit: slow.length },
+    check_ms_median: checkMs[Math.floor(checkMs.length / 2)],
+    memory,
+    flat,
+  };
+  console.log(JSON.stringify(summary));
+  process.exitCode = summary.ok ? 0 : 1;
+} finally {
+  if (app) await app.close();
+  await browser.close();
+}
