@@ -863,7 +863,7 @@ class Desktop:
         into one) and the cache policy's "last w" evicts rows of the Decode mode's cache."""
         cases = [("gqa-shares-keys", "heads", ["kv-heads/1", "kv-heads/2", "kv-heads/4", "heads/group/0", "heads/group/1"]),
                  ("window-with-sinks", "explore", ["mask/kind", "window", "sinks", "alibi"]),
-                 ("alibi-slopes", "explore", ["alibi", "bias", "mask/kind"]),
+                 ("alibi-slopes", "explore", ["alibi", "bias", "window", "sinks"]),
                  ("window-with-sinks", "decode", ["decode/cache/all", "decode/cache/last", "decode/cache/sinks",
                                                   "decode/cache/w", "decode/cache/s", "decode/size", "decode/kv-head/0"])]
         shots = {}

@@ -35,17 +35,21 @@ void draw_window_controls(AppState& state, const Fonts& fonts) {
   const int n = s.n();
   const float em = ImGui::GetFontSize();
   ImGui::PushFont(fonts.small);
-  ImGui::PushTextWrapPos(0.0f);  // a long translation wraps rather than run past the panel
-  ImGui::TextUnformatted(mask_kind_text(s).c_str());
-  ImGui::PopTextWrapPos();
-  record_item_rect(state, "mask/kind");
+  // The kinds named when the grid alone does not say them (a window, sinks, clicked cells); a plain or
+  // causal mask keeps the room for its grid (the hint names the causal hatching).
+  if (s.window > 0 || s.mask.size() > 0) {
+    ImGui::PushTextWrapPos(0.0f);  // a long translation wraps rather than run past the panel
+    ImGui::TextUnformatted(mask_kind_text(s).c_str());
+    ImGui::PopTextWrapPos();
+    record_item_rect(state, "mask/kind");
+  }
   ImGui::PopFont();
-  // Window and sinks side by side ("Window [w = 3]  Sinks [s = 1]") when both sliders get 4 em, else
+  // Window and sinks side by side ("Window [w = 3]  Sinks [s = 1]") when both sliders get 3 em, else
   // one to a row (long translations, narrow panels).
   const float spacing = ImGui::GetStyle().ItemSpacing.x, avail = ImGui::GetContentRegionAvail().x;
   const float label_a = ImGui::CalcTextSize(tr(Text::WindowLabel)).x,
               label_b = ImGui::CalcTextSize(tr(Text::SinksLabel)).x;
-  const bool one_row = avail >= label_a + label_b + 8.0f * em + 3.0f * spacing;
+  const bool one_row = avail >= label_a + label_b + 6.0f * em + 3.0f * spacing;
   const float slider_w = one_row ? 0.5f * (avail - label_a - label_b - 3.0f * spacing)
                                  : avail - std::max(label_a, label_b) - spacing;
   const float row_x = ImGui::GetCursorPosX();
