@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """attention-lab-cli --grad and --train: bad input, determinism, the accuracy target, the trained scene.
 
-usage: train_cli_test.py CLI
+usage: train_cli_test.py CLI [--no-accuracy]
 
 - Bad --grad input (no target, wrong target shape or entries, a broken scene) and bad --train options
   (unknown task, steps/seed/lr/heads/optimizer out of range): exit 2, nothing on stdout, stderr
@@ -11,6 +11,9 @@ usage: train_cli_test.py CLI
 - Each task (seed 1, default settings) reaches >= 95 % accuracy on fresh sequences after 3000 steps;
   the loss falls; the printed scene is version 2 and the CLI computes it (exit 0); the native wall
   time of each run is printed (not asserted: the machine may be loaded).
+--no-accuracy (the sanitizer build, where 3 × 3000 training steps took up to 10 minutes on a loaded
+  machine and passed the 300 s guard of one run): each task trains 300 steps and every check but the
+  accuracy and the tenfold loss fall runs on it; the Release build asserts those.
 Standard library only.
 """
 import json
@@ -70,10 +73,12 @@ USAGE = [(TRAIN + ["scene.json"], "--train takes no FILE"), (["--train"], "--tra
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--no-accuracy"):
         print(__doc__)
         return 2
     cli = sys.argv[1]
+    accuracy = len(sys.argv) == 2
+    steps = 3000 if accuracy else 300
     failures = 0
 
     def fail(message):
@@ -120,23 +125,23 @@ def main():
     # Each task: >= 95 % after 3000 steps at its defaults, the loss falls, the scene computes.
     for task in ("previous-token", "same-token", "first-token"):
         start = time.perf_counter()
-        p = run(cli, ["--train", task, "--steps", "3000", "--seed", "1", "--compact"])
+        p = run(cli, ["--train", task, "--steps", str(steps), "--seed", "1", "--compact"])
         seconds = time.perf_counter() - start
         if p.returncode != 0:
             fail(f"--train {task}: exit {p.returncode} {p.stderr.decode()[:200]}")
             continue
         out = json.loads(p.stdout)
         keys = ["task", "steps", "seed", "lr", "heads", "optimizer", "loss", "accuracy", "scene"]
-        if list(out) != keys or out["task"] != task or out["steps"] != 3000 or len(out["loss"]) != 3000:
+        if list(out) != keys or out["task"] != task or out["steps"] != steps or len(out["loss"]) != steps:
             fail(f"--train {task}: keys {list(out)}, steps {out.get('steps')}")
             continue
         losses = out["loss"]
         first_95 = None
-        print(f"{task}: accuracy {out['accuracy']:.4f} after 3000 steps, loss {losses[0]:.3f} -> "
+        print(f"{task}: accuracy {out['accuracy']:.4f} after {steps} steps, loss {losses[0]:.3f} -> "
               f"{losses[-1]:.2e}, {seconds:.2f} s wall (CLI, native)")
-        if out["accuracy"] < 0.95:
+        if accuracy and out["accuracy"] < 0.95:
             fail(f"{task}: accuracy {out['accuracy']} < 0.95")
-        if not sum(losses[-100:]) / 100 < sum(losses[:100]) / 100 / 10:
+        if accuracy and not sum(losses[-100:]) / 100 < sum(losses[:100]) / 100 / 10:
             fail(f"{task}: the loss did not fall tenfold")
         s = out["scene"]
         if s.get("version") != 2 or "Wo" not in s or not s.get("causal") or len(s["tokens"]) != 8:
@@ -145,7 +150,7 @@ def main():
         if c.returncode != 0:
             fail(f"{task}: the trained scene does not compute: {c.stderr.decode()[:200]}")
     print(f"train_cli: {len(BAD_GRAD)} bad --grad inputs, {len(BAD_TRAIN)} bad --train options, "
-          f"{len(USAGE)} usage errors, determinism, 3 tasks; {failures} failure(s)")
+          f"{len(USAGE)} usage errors, determinism, 3 tasks{'' if accuracy else ' (300 steps, accuracy not asserted: --no-accuracy)'}; {failures} failure(s)")
     return 1 if failures else 0
 
 
