@@ -161,16 +161,15 @@ static void draw_export_menu(AppState& state, const Fonts& fonts) {
   if (chosen) s.export_text(*chosen, s.export_stage);
 }
 
+static bool any_share_action(const Sharing& s) {
+  return s.copy_link || s.export_json || s.import_json || s.export_png || s.open_demo || s.export_text;
+}
+
 void draw_share_buttons(AppState& state, const Fonts& fonts) {
+  (void)fonts;
   Sharing& s = state.sharing;
-  if (!s.copy_link && !s.export_json && !s.import_json && !s.export_png && !s.open_demo && !s.export_text)
-    return;
+  if (!any_share_action(s)) return;
   ImGui::Dummy(ImVec2(0, 0.2f * ImGui::GetFontSize()));
-  ImGui::PushFont(fonts.small);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr(Text::ShareHint));  // wrapped: a longer translation takes two lines
-  ImGui::PopStyleColor();
-  ImGui::PopFont();
   ButtonFlow flow{ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x};
   if (s.open_demo && !s.demos.empty() &&
       flow.button(state, tr(Text::Gallery), "share/gallery", tr(Text::GalleryTip))) {
@@ -194,6 +193,17 @@ void draw_share_buttons(AppState& state, const Fonts& fonts) {
     ImGui::OpenPopup("##export-menu");
   }
   draw_export_menu(state, fonts);
+}
+
+// Under the buttons, not above them: at 1280×720 in Spanish or German the two lines above pushed the
+// last row of buttons (Export…) out of the Controls panel; a caption cut at the bottom loses less.
+void draw_share_hint(AppState& state, const Fonts& fonts) {
+  if (!any_share_action(state.sharing)) return;
+  ImGui::PushFont(fonts.small);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr(Text::ShareHint));  // wrapped: a longer translation takes two lines
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
 }
 
 //-------------------------------------------------------------------------------------------------

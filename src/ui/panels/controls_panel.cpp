@@ -30,6 +30,7 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
   }
   record_item_rect(state, "generate");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::GenerateTip));
+  draw_share_hint(state, fonts);  // the share row's caption, under its last button
   if (!ImGui::BeginPopup("generate")) return;
   scene::GenSpec& g = state.ui.gen_draft;
   const float em = ImGui::GetFontSize();
