@@ -132,36 +132,35 @@ Json state(const ui::AppState& state, bool square_stages) {
   Json vectors = Json::object();
   const char* names[3] = {"Q", "K", "V"};
   for (int r = 0; r < 3; ++r) vectors[names[r]] = state.ui.vectors_strip[r] ? "strip" : "sliders";
-  out["ui"] = {
-      {"mode", scene::link::mode_name(state.ui.mode)},
-      {"step", ui::walk_index(state)},
-      {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
-      {"focusHead", state.ui.focus_head},
-      {"tooltip", state.ui.tooltip},
-      {"example", ui::example_label(state)},
-      {"edited", state.edited},
-      {"vectors", std::move(vectors)},
-      // The look: the theme on screen, whether it was chosen (else it follows the system),
-      // the zoom; and the keyboard's focus (ui/frame/keyboard.hpp).
-      {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
-      {"themeChosen", state.ui.theme.has_value()},
-      {"zoom", state.ui.zoom},
-      // The language of the words on screen: the chosen one once its table is installed
-      // (the web app loads Spanish and German on demand; ui/text/i18n.hpp).
-      {"language", ui::language_installed(ui::shown_language(state.ui))
-                       ? ui::shown_language(state.ui)
-                       : std::string(ui::current_language())},
-      {"overflow", state.ui.overflow},
-      {"keyboard", keyboard(state.ui.keyboard)},
-      // The Scores/Weights grids' zoom (ui/widgets/grid_view.hpp): rows and columns [row0/col0, + span).
-      {"gridView",
-       {{"zoom", number(state.ui.grid_view.zoom)},
-        {"row0", number(state.ui.grid_view.row0)},
-        {"col0", number(state.ui.grid_view.col0)},
-        {"span", number(state.ui.grid_view.n > 0 ? state.ui.grid_view.span() : 0.0)}}},
-      // The FlashAttention and Decode modes' step (null until the mode has been shown).
-      {"flash", flash(state.ui.flash)},
-      {"decode", decode(state.ui.decode)}};
+  // The language of the words on screen: the chosen one once its table is installed (the web app
+  // loads Spanish and German on demand; ui/text/i18n.hpp).
+  const std::string& wanted = ui::shown_language(state.ui);
+  const std::string language = ui::language_installed(wanted) ? wanted : std::string(ui::current_language());
+  out["ui"] = {{"mode", scene::link::mode_name(state.ui.mode)},
+               {"step", ui::walk_index(state)},
+               {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
+               {"focusHead", state.ui.focus_head},
+               {"tooltip", state.ui.tooltip},
+               {"example", ui::example_label(state)},
+               {"edited", state.edited},
+               {"vectors", std::move(vectors)},
+               // The look: the theme on screen, whether it was chosen (else it follows the system),
+               // the zoom; and the keyboard's focus (ui/frame/keyboard.hpp).
+               {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
+               {"themeChosen", state.ui.theme.has_value()},
+               {"zoom", state.ui.zoom},
+               {"language", language},
+               {"overflow", state.ui.overflow},
+               {"keyboard", keyboard(state.ui.keyboard)},
+               // The Scores/Weights grids' zoom (ui/widgets/grid_view.hpp): rows and columns [row0/col0, + span).
+               {"gridView",
+                {{"zoom", number(state.ui.grid_view.zoom)},
+                 {"row0", number(state.ui.grid_view.row0)},
+                 {"col0", number(state.ui.grid_view.col0)},
+                 {"span", number(state.ui.grid_view.n > 0 ? state.ui.grid_view.span() : 0.0)}}},
+               // The FlashAttention and Decode modes' step (null until the mode has been shown).
+               {"flash", flash(state.ui.flash)},
+               {"decode", decode(state.ui.decode)}};
   return out;
 }
 
@@ -509,17 +508,17 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
   }
   Json rects = Json::object();
   for (auto& [id, r] : sorted) rects[id] = std::move(r);
-  return {
-    {"framebuffer", {{"w", framebuffer_w}, {"h", framebuffer_h}}}, {"ui_scale", number(ui_scale)},
-        {"preset", state.preset_name}, {"example", ui::example_label(state)}, {"walk", walk_step(state)},
-        {"quiz", quiz(state)}, {"keyboard", keyboard(state.ui.keyboard)},  // its focus and Tab order
+  return {{"framebuffer", {{"w", framebuffer_w}, {"h", framebuffer_h}}},
+          {"ui_scale", number(ui_scale)},
+          {"preset", state.preset_name},
+          {"example", ui::example_label(state)},
+          {"walk", walk_step(state)},
+          {"quiz", quiz(state)},
+          {"keyboard", keyboard(state.ui.keyboard)},  // its focus and Tab order
 #if AL_CIRCUITS_MODE
-        {"circuits", circuits(state)},  // the Circuits mode's run (getCircuits)
+          {"circuits", circuits(state)},  // the Circuits mode's run (getCircuits)
 #endif
-    {
-      "rects", std::move(rects)
-    }
-  };
+          {"rects", std::move(rects)}};
 }
 
 const char* reply(const Json& value) {
