@@ -241,22 +241,32 @@ struct FragmentValues {
 // Each step of parse_fragment below returns its error message, or "" when its keys are valid (then
 // it has filled their fields of `out`).
 
+// Calls each(part) on the non-empty parts of `text` between the separators `sep`, in order, until
+// one returns an error; returns that error, or "" after the last part.
+template <class Each>
+std::string for_each_part(std::string_view text, char sep, Each each) {
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    std::size_t end = text.find(sep, from);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view part = text.substr(from, end - from);
+    from = end + 1;
+    if (part.empty()) continue;
+    std::string error = each(part);
+    if (!error.empty()) return error;
+  }
+  return "";
+}
+
 // Pass 1: split into key=value pairs; each known key at most once, at most one of the scene keys.
 std::string split_fragment(std::string_view fragment, FragmentValues& v) {
-  std::size_t start = 0;
-  while (start <= fragment.size()) {
-    std::size_t end = fragment.find('&', start);
-    if (end == std::string_view::npos) end = fragment.size();
-    const std::string_view pair = fragment.substr(start, end - start);
-    start = end + 1;
-    if (pair.empty()) continue;
+  std::string error = for_each_part(fragment, '&', [&v](std::string_view pair) -> std::string {
     const std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos)
       return "link: " + quoted(pair) +
              " has no '=' (expected key=value with key s, demo, gen, hide, view, mode, step, theme, "
              "zoom, lang or circuits)";
     const std::string_view key = pair.substr(0, eq);
-    const std::string_view value = pair.substr(eq + 1);
     std::optional<std::string_view>* slot = key == "s"          ? &v.s
                                             : key == "demo"     ? &v.demo
                                             : key == "gen"      ? &v.gen
@@ -273,8 +283,10 @@ std::string split_fragment(std::string_view fragment, FragmentValues& v) {
       return "link: unknown key " + quoted(key) +
              " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits)";
     if (slot->has_value()) return "link: " + std::string(key) + "= appears twice";
-    *slot = value;
-  }
+    *slot = pair.substr(eq + 1);
+    return "";
+  });
+  if (!error.empty()) return error;
   if (int(v.s.has_value()) + int(v.demo.has_value()) + int(v.gen.has_value()) > 1)
     return "link: more than one of s=, demo=, gen= given; a link holds one scene";
   return "";
@@ -290,17 +302,13 @@ int plain_number(std::string_view v, std::size_t max_digits) {
 // hide=NAME,NAME,…: the panels in the order of enum Panel, each once (empty names are skipped).
 std::string parse_hide(std::string_view list, Fragment& out) {
   std::array<bool, kPanelCount> hidden{};
-  std::size_t from = 0;
-  while (from <= list.size()) {
-    std::size_t comma = list.find(',', from);
-    if (comma == std::string_view::npos) comma = list.size();
-    const std::string_view name = list.substr(from, comma - from);
-    from = comma + 1;
-    if (name.empty()) continue;
+  std::string error = for_each_part(list, ',', [&hidden](std::string_view name) -> std::string {
     const std::optional<Panel> panel = panel_from_name(name);
     if (!panel) return "link: unknown panel " + quoted(name) + " in hide= (panels: " + panel_names() + ")";
     hidden[static_cast<std::size_t>(*panel)] = true;
-  }
+    return "";
+  });
+  if (!error.empty()) return error;
   for (int p = 0; p < kPanelCount; ++p)
     if (hidden[static_cast<std::size_t>(p)]) out.hide.push_back(static_cast<Panel>(p));
   return "";
