@@ -15,10 +15,9 @@ import re
 import sys
 
 LIMIT = 120
-# Over the limit today and not split yet (issue 22 says so): each may shrink, none may grow past its
-# length here, and no other function may join them.
-KNOWN = {("src/ui/panels/controls_panel.cpp", "draw_controls_panel"): 180,
-         ("src/scene/link.cpp", "parse_fragment"): 172}
+# Functions over the limit and not split yet, each with the length it may not pass: none today (the
+# last two, draw_controls_panel and parse_fragment, were split into helpers). Keep it empty.
+KNOWN = {}
 NOT_FUNCTION = re.compile(r"^\s*(namespace|class|struct|enum|union|extern)\b|=\s*\{$|^\s*(if|for|while|switch|do|else)\b")
 
 

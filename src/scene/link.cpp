@@ -231,6 +231,212 @@ Base64Result base64url_decode(std::string_view text) {
 
 // ---- fragments ----------------------------------------------------------------------------------
 
+namespace {
+
+// The raw value of each key a fragment may hold (parse_fragment's pass 1); nullopt: not given.
+struct FragmentValues {
+  std::optional<std::string_view> s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits;
+};
+
+// Each step of parse_fragment below returns its error message, or "" when its keys are valid (then
+// it has filled their fields of `out`).
+
+// Calls each(part) on the non-empty parts of `text` between the separators `sep`, in order, until
+// one returns an error; returns that error, or "" after the last part.
+template <class Each>
+std::string for_each_part(std::string_view text, char sep, Each each) {
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    std::size_t end = text.find(sep, from);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view part = text.substr(from, end - from);
+    from = end + 1;
+    if (part.empty()) continue;
+    std::string error = each(part);
+    if (!error.empty()) return error;
+  }
+  return "";
+}
+
+// Pass 1: split into key=value pairs; each known key at most once, at most one of the scene keys.
+std::string split_fragment(std::string_view fragment, FragmentValues& v) {
+  std::string error = for_each_part(fragment, '&', [&v](std::string_view pair) -> std::string {
+    const std::size_t eq = pair.find('=');
+    if (eq == std::string_view::npos)
+      return "link: " + quoted(pair) +
+             " has no '=' (expected key=value with key s, demo, gen, hide, view, mode, step, theme, "
+             "zoom, lang or circuits)";
+    const std::string_view key = pair.substr(0, eq);
+    std::optional<std::string_view>* slot = key == "s"          ? &v.s
+                                            : key == "demo"     ? &v.demo
+                                            : key == "gen"      ? &v.gen
+                                            : key == "hide"     ? &v.hide
+                                            : key == "view"     ? &v.view
+                                            : key == "mode"     ? &v.mode
+                                            : key == "step"     ? &v.step
+                                            : key == "theme"    ? &v.theme
+                                            : key == "zoom"     ? &v.zoom
+                                            : key == "lang"     ? &v.lang
+                                            : key == "circuits" ? &v.circuits
+                                                                : nullptr;
+    if (slot == nullptr)
+      return "link: unknown key " + quoted(key) +
+             " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits)";
+    if (slot->has_value()) return "link: " + std::string(key) + "= appears twice";
+    *slot = pair.substr(eq + 1);
+    return "";
+  });
+  if (!error.empty()) return error;
+  if (int(v.s.has_value()) + int(v.demo.has_value()) + int(v.gen.has_value()) > 1)
+    return "link: more than one of s=, demo=, gen= given; a link holds one scene";
+  return "";
+}
+
+// The value of 1 to max_digits decimal digits, no sign, no leading zero; 0 when `v` is not one.
+int plain_number(std::string_view v, std::size_t max_digits) {
+  const bool digits = !v.empty() && v.size() <= max_digits && v.front() != '0' &&
+                      std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return digits ? std::stoi(std::string(v)) : 0;
+}
+
+// hide=NAME,NAME,…: the panels in the order of enum Panel, each once (empty names are skipped).
+std::string parse_hide(std::string_view list, Fragment& out) {
+  std::array<bool, kPanelCount> hidden{};
+  std::string error = for_each_part(list, ',', [&hidden](std::string_view name) -> std::string {
+    const std::optional<Panel> panel = panel_from_name(name);
+    if (!panel) return "link: unknown panel " + quoted(name) + " in hide= (panels: " + panel_names() + ")";
+    hidden[static_cast<std::size_t>(*panel)] = true;
+    return "";
+  });
+  if (!error.empty()) return error;
+  for (int p = 0; p < kPanelCount; ++p)
+    if (hidden[static_cast<std::size_t>(p)]) out.hide.push_back(static_cast<Panel>(p));
+  return "";
+}
+
+// view= and mode= (after hide=: the full-size panel may not be hidden).
+std::string parse_view_and_mode(FragmentValues& v, Fragment& out) {
+  // view=flash|decode: another spelling of mode=flash|decode (a mode is not a panel).
+  if (v.view && !v.mode && (*v.view == "flash" || *v.view == "decode")) {
+    v.mode = v.view;
+    v.view.reset();
+  }
+  if (v.view) {
+    out.view = panel_from_name(*v.view);
+    if (!out.view)
+      return "link: unknown panel " + quoted(*v.view) + " in view= (panels: " + panel_names() + ")";
+    if (out.hidden(*out.view)) return "link: view=" + std::string(*v.view) + " is also listed in hide=";
+  }
+  if (v.mode) {
+    out.mode = mode_from_name(*v.mode);
+    if (!out.mode) return "link: unknown mode " + quoted(*v.mode) + " in mode= (modes: " + mode_names() + ")";
+  }
+  return "";
+}
+
+// step= and circuits=, each of which sets its mode (after mode=, which may not name another one).
+std::string parse_mode_keys(const FragmentValues& v, Fragment& out) {
+  if (v.step) {
+    // One or two digits, no sign, no leading zero: 1 … kMaxWalkStep.
+    const int step = plain_number(*v.step, 2);
+    if (step < 1 || step > kMaxWalkStep)
+      return "link: step=" + std::string(v.step->substr(0, 16)) + " is not a step of the walk (1 to " +
+             std::to_string(kMaxWalkStep) + ")";
+    if (out.mode && *out.mode != Mode::Walk)
+      return "link: step= belongs to mode=walk, not mode=" + std::string(mode_name(*out.mode));
+    out.mode = Mode::Walk;
+    out.step = step;
+  }
+  if (v.circuits) {
+    // A trained model's recipe (scene/model_json.hpp): it belongs to the Circuits mode.
+    if (!AL_CIRCUITS_MODE) return "link: circuits= needs the Circuits mode, which this build leaves out";
+    RecipeParse parsed = parse_recipe(*v.circuits);
+    if (!parsed.ok()) return "link: circuits=: " + parsed.error;
+    if (out.mode && *out.mode != Mode::Circuits)
+      return "link: circuits= belongs to mode=circuits, not mode=" + std::string(mode_name(*out.mode));
+    out.mode = Mode::Circuits;
+    out.circuits = parsed.recipe;
+  }
+  return "";
+}
+
+// theme=, zoom= and lang=: the classroom settings.
+std::string parse_settings(const FragmentValues& v, Fragment& out) {
+  if (v.theme) {
+    out.theme = theme_from_name(*v.theme);
+    if (!out.theme)
+      return "link: unknown theme " + quoted(*v.theme) + " in theme= (themes: " + theme_names() + ")";
+  }
+  if (v.zoom) {
+    // A whole percentage, no sign, no leading zero: kMinZoom … kMaxZoom.
+    const int zoom = plain_number(*v.zoom, 3);
+    if (zoom < kMinZoom || zoom > kMaxZoom)
+      return "link: zoom=" + std::string(v.zoom->substr(0, 16)) + " is not a zoom in percent (" +
+             std::to_string(kMinZoom) + " to " + std::to_string(kMaxZoom) + ")";
+    out.zoom = zoom;
+  }
+  if (v.lang) {
+    if (!is_language(*v.lang))
+      return "link: unknown language " + quoted(*v.lang) + " in lang= (languages: " + language_codes() + ")";
+    out.lang = std::string(*v.lang);
+  }
+  return "";
+}
+
+// demo=NAME: a gallery demo's file name (web/demos/NAME.json).
+std::string parse_demo_name(std::string_view name, Fragment& out) {
+  if (name.empty()) return "link: demo= is empty";
+  if (name.size() > kMaxDemoNameBytes)
+    return "link: demo name is " + std::to_string(name.size()) + " bytes, limit is " +
+           std::to_string(kMaxDemoNameBytes);
+  for (std::size_t i = 0; i < name.size(); ++i)
+    if (!demo_name_char(name[i]))
+      return "link: demo name " + quoted(name) + " has " + describe(static_cast<unsigned char>(name[i])) +
+             " at character " + std::to_string(i + 1) + " (allowed: a-z, 0-9, '-', '_')";
+  out.demo = std::string(name);
+  return "";
+}
+
+// s=BASE64URL: a scene's JSON (scene/json.hpp), base64url-encoded.
+std::string parse_scene_value(std::string_view value, Fragment& out) {
+  if (value.empty()) return "link: s= is empty";
+  Base64Result json = base64url_decode(value);
+  if (!json.ok()) {
+    // "bad base64 at character 17: '+'" → "link: bad base64 at character 17 of s=: '+'"
+    std::string message = json.error;
+    const std::string_view at = "bad base64 at character ";
+    if (message.compare(0, at.size(), at) == 0) {
+      const std::size_t colon = message.find(':');
+      if (colon != std::string::npos) message.insert(colon, " of s=");
+    } else {
+      message = "s= " + message;
+    }
+    return "link: " + message;
+  }
+  ParseResult parsed = parse_scene(json.bytes);
+  if (!parsed.ok()) return scene_error(parsed.error);
+  out.scene = std::move(parsed.scene);
+  return "";
+}
+
+// demo=, gen= or s=: the scene (split_fragment allows one of them at most).
+std::string parse_scene_keys(const FragmentValues& v, Fragment& out) {
+  if (v.demo) {
+    std::string error = parse_demo_name(*v.demo, out);
+    if (!error.empty()) return error;
+  }
+  if (v.gen) {
+    GenParse parsed = parse_gen(*v.gen);
+    if (!parsed.ok()) return "link: " + parsed.error;
+    out.gen = parsed.spec;
+    out.scene = generate(*parsed.spec);
+  }
+  if (v.s) return parse_scene_value(*v.s, out);
+  return "";
+}
+
+}  // namespace
+
 Fragment parse_fragment(std::string_view fragment) {
   Fragment out;
   const auto fail = [](std::string message) {
@@ -244,163 +450,15 @@ Fragment parse_fragment(std::string_view fragment) {
     return fail("link: fragment is " + std::to_string(fragment.size()) + " bytes, limit is " +
                 std::to_string(kMaxFragmentBytes));
 
-  // Pass 1: split into key=value pairs; each known key at most once.
-  std::optional<std::string_view> s_value, demo_value, gen_value, hide_value, view_value, mode_value,
-      step_value, theme_value, zoom_value, lang_value, circuits_value;
-  std::size_t start = 0;
-  while (start <= fragment.size()) {
-    std::size_t end = fragment.find('&', start);
-    if (end == std::string_view::npos) end = fragment.size();
-    const std::string_view pair = fragment.substr(start, end - start);
-    start = end + 1;
-    if (pair.empty()) continue;
-    const std::size_t eq = pair.find('=');
-    if (eq == std::string_view::npos)
-      return fail("link: " + quoted(pair) +
-                  " has no '=' (expected key=value with key s, demo, gen, hide, view, mode, step, theme, "
-                  "zoom, lang or circuits)");
-    const std::string_view key = pair.substr(0, eq);
-    const std::string_view value = pair.substr(eq + 1);
-    std::optional<std::string_view>* slot = key == "s"          ? &s_value
-                                            : key == "demo"     ? &demo_value
-                                            : key == "gen"      ? &gen_value
-                                            : key == "hide"     ? &hide_value
-                                            : key == "view"     ? &view_value
-                                            : key == "mode"     ? &mode_value
-                                            : key == "step"     ? &step_value
-                                            : key == "theme"    ? &theme_value
-                                            : key == "zoom"     ? &zoom_value
-                                            : key == "lang"     ? &lang_value
-                                            : key == "circuits" ? &circuits_value
-                                                                : nullptr;
-    if (slot == nullptr)
-      return fail("link: unknown key " + quoted(key) +
-                  " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits)");
-    if (slot->has_value()) return fail("link: " + std::string(key) + "= appears twice");
-    *slot = value;
-  }
-  if (int(s_value.has_value()) + int(demo_value.has_value()) + int(gen_value.has_value()) > 1)
-    return fail("link: more than one of s=, demo=, gen= given; a link holds one scene");
-
-  // Pass 2: values.
-  if (hide_value) {
-    std::array<bool, kPanelCount> hidden{};
-    std::size_t from = 0;
-    while (from <= hide_value->size()) {
-      std::size_t comma = hide_value->find(',', from);
-      if (comma == std::string_view::npos) comma = hide_value->size();
-      const std::string_view name = hide_value->substr(from, comma - from);
-      from = comma + 1;
-      if (name.empty()) continue;
-      const std::optional<Panel> panel = panel_from_name(name);
-      if (!panel)
-        return fail("link: unknown panel " + quoted(name) + " in hide= (panels: " + panel_names() + ")");
-      hidden[static_cast<std::size_t>(*panel)] = true;
-    }
-    for (int p = 0; p < kPanelCount; ++p)
-      if (hidden[static_cast<std::size_t>(p)]) out.hide.push_back(static_cast<Panel>(p));
-  }
-  // view=flash|decode: another spelling of mode=flash|decode (a mode is not a panel).
-  if (view_value && !mode_value && (*view_value == "flash" || *view_value == "decode")) {
-    mode_value = view_value;
-    view_value.reset();
-  }
-  if (view_value) {
-    out.view = panel_from_name(*view_value);
-    if (!out.view)
-      return fail("link: unknown panel " + quoted(*view_value) + " in view= (panels: " + panel_names() + ")");
-    if (out.hidden(*out.view))
-      return fail("link: view=" + std::string(*view_value) + " is also listed in hide=");
-  }
-  if (mode_value) {
-    out.mode = mode_from_name(*mode_value);
-    if (!out.mode)
-      return fail("link: unknown mode " + quoted(*mode_value) + " in mode= (modes: " + mode_names() + ")");
-  }
-  if (step_value) {
-    // One or two digits, no sign, no leading zero: 1 … kMaxWalkStep.
-    const std::string_view v = *step_value;
-    const bool digits = !v.empty() && v.size() <= 2 && v.front() != '0' &&
-                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-    const int step = digits ? std::stoi(std::string(v)) : 0;
-    if (step < 1 || step > kMaxWalkStep)
-      return fail("link: step=" + std::string(v.substr(0, 16)) + " is not a step of the walk (1 to " +
-                  std::to_string(kMaxWalkStep) + ")");
-    if (out.mode && *out.mode != Mode::Walk)
-      return fail("link: step= belongs to mode=walk, not mode=" + std::string(mode_name(*out.mode)));
-    out.mode = Mode::Walk;
-    out.step = step;
-  }
-  if (circuits_value) {
-    // A trained model's recipe (scene/model_json.hpp): it belongs to the Circuits mode.
-    if (!AL_CIRCUITS_MODE) return fail("link: circuits= needs the Circuits mode, which this build leaves out");
-    RecipeParse parsed = parse_recipe(*circuits_value);
-    if (!parsed.ok()) return fail("link: circuits=: " + parsed.error);
-    if (out.mode && *out.mode != Mode::Circuits)
-      return fail("link: circuits= belongs to mode=circuits, not mode=" + std::string(mode_name(*out.mode)));
-    out.mode = Mode::Circuits;
-    out.circuits = parsed.recipe;
-  }
-  if (theme_value) {
-    out.theme = theme_from_name(*theme_value);
-    if (!out.theme)
-      return fail("link: unknown theme " + quoted(*theme_value) + " in theme= (themes: " + theme_names() +
-                  ")");
-  }
-  if (zoom_value) {
-    // A whole percentage, no sign, no leading zero: kMinZoom … kMaxZoom.
-    const std::string_view v = *zoom_value;
-    const bool digits = !v.empty() && v.size() <= 3 && v.front() != '0' &&
-                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-    const int zoom = digits ? std::stoi(std::string(v)) : 0;
-    if (zoom < kMinZoom || zoom > kMaxZoom)
-      return fail("link: zoom=" + std::string(v.substr(0, 16)) + " is not a zoom in percent (" +
-                  std::to_string(kMinZoom) + " to " + std::to_string(kMaxZoom) + ")");
-    out.zoom = zoom;
-  }
-  if (lang_value) {
-    if (!is_language(*lang_value))
-      return fail("link: unknown language " + quoted(*lang_value) +
-                  " in lang= (languages: " + language_codes() + ")");
-    out.lang = std::string(*lang_value);
-  }
-  if (demo_value) {
-    if (demo_value->empty()) return fail("link: demo= is empty");
-    if (demo_value->size() > kMaxDemoNameBytes)
-      return fail("link: demo name is " + std::to_string(demo_value->size()) + " bytes, limit is " +
-                  std::to_string(kMaxDemoNameBytes));
-    for (std::size_t i = 0; i < demo_value->size(); ++i)
-      if (!demo_name_char((*demo_value)[i]))
-        return fail("link: demo name " + quoted(*demo_value) + " has " +
-                    describe(static_cast<unsigned char>((*demo_value)[i])) + " at character " +
-                    std::to_string(i + 1) + " (allowed: a-z, 0-9, '-', '_')");
-    out.demo = std::string(*demo_value);
-  }
-  if (gen_value) {
-    GenParse parsed = parse_gen(*gen_value);
-    if (!parsed.ok()) return fail("link: " + parsed.error);
-    out.gen = parsed.spec;
-    out.scene = generate(*parsed.spec);
-  }
-  if (s_value) {
-    if (s_value->empty()) return fail("link: s= is empty");
-    Base64Result json = base64url_decode(*s_value);
-    if (!json.ok()) {
-      // "bad base64 at character 17: '+'" → "link: bad base64 at character 17 of s=: '+'"
-      std::string message = json.error;
-      const std::string_view at = "bad base64 at character ";
-      if (message.compare(0, at.size(), at) == 0) {
-        const std::size_t colon = message.find(':');
-        if (colon != std::string::npos) message.insert(colon, " of s=");
-      } else {
-        message = "s= " + message;
-      }
-      return fail("link: " + message);
-    }
-    ParseResult parsed = parse_scene(json.bytes);
-    if (!parsed.ok()) return fail(scene_error(parsed.error));
-    out.scene = std::move(parsed.scene);
-  }
+  // Pass 1: the raw values; pass 2: each key's value, in this order (the first error wins).
+  FragmentValues values;
+  std::string error = split_fragment(fragment, values);
+  if (error.empty() && values.hide) error = parse_hide(*values.hide, out);
+  if (error.empty()) error = parse_view_and_mode(values, out);
+  if (error.empty()) error = parse_mode_keys(values, out);
+  if (error.empty()) error = parse_settings(values, out);
+  if (error.empty()) error = parse_scene_keys(values, out);
+  if (!error.empty()) return fail(std::move(error));
   return out;
 }
 

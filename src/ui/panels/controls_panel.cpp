@@ -74,25 +74,21 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
   ImGui::EndPopup();
 }
 
-void draw_controls_panel(AppState& state, const Fonts& fonts) {
-  panel_header(state, fonts, tr(Text::ControlsTitle), tr(Text::ControlsHint));
-#if AL_CIRCUITS_MODE
-  draw_circuits_back(state, fonts);  // a head opened from the Circuits mode: the way back
-#endif
-  const scene::Scene& s = state.scene;
-  const float em = ImGui::GetFontSize();
-  const float label_w = 5.2f * em;
-  auto row_label = [&](const char* text) {
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(text);
-    // A translation longer than the label column would run under its control.
-    if (ImGui::GetItemRectSize().x > label_w - ImGui::GetStyle().ItemSpacing.x)
-      note_overflow(state.ui, std::string("controls/label/") + text);
-    ImGui::SameLine(label_w);
-  };
+namespace {
 
-  // Preset picker.
-  row_label(tr(Text::Example));
+// A row's label, in the column of width label_w left of its control (the control follows on the
+// same line). A translation longer than the column would run under its control: noted as overflow.
+void row_label(AppState& state, const char* text, float label_w) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(text);
+  if (ImGui::GetItemRectSize().x > label_w - ImGui::GetStyle().ItemSpacing.x)
+    note_overflow(state.ui, std::string("controls/label/") + text);
+  ImGui::SameLine(label_w);
+}
+
+// Example: the preset picker, each preset with its one-line description under it.
+void draw_example_picker(AppState& state, const Fonts& fonts, float label_w) {
+  row_label(state, tr(Text::Example), label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
   // The loaded demo's title (gallery, #demo= link), else the preset's name, else "(custom scene)".
   std::string preview = example_label(state);
@@ -108,9 +104,13 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     ImGui::EndCombo();
   }
   record_item_rect(state, "preset");
+}
 
-  // Sizes.
-  row_label(tr(Text::TokensN));
+// The sizes: tokens n; d_k and d_v side by side; d_model for learned scenes; the heads and their
+// K/V groups when they apply.
+void draw_size_controls(AppState& state, float label_w) {
+  const scene::Scene& s = state.scene;
+  row_label(state, tr(Text::TokensN), label_w);
   int n = s.n();
   ImGui::SetNextItemWidth(-FLT_MIN);
   // Each slider also takes the keyboard (ui/frame/keyboard.hpp): Enter types, arrows step by 1.
@@ -121,7 +121,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
 
   const float half =
       0.5f * (ImGui::GetContentRegionAvail().x - label_w) - 0.5f * ImGui::GetStyle().ItemSpacing.x;
-  row_label("d_k, d_v");
+  row_label(state, "d_k, d_v", label_w);
   int d_k = s.d_k(), d_v = s.d_v();
   ImGui::SetNextItemWidth(half);
   if (typing_requested(state, "dk")) ImGui::SetKeyboardFocusHere();
@@ -137,7 +137,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::DvTip));
   record_item_rect(state, "dv");
   if (s.mode == scene::Mode::Projected) {  // learned scenes: the embedding's length too
-    row_label("d_model");
+    row_label(state, "d_model", label_w);
     int d_model = int(s.X.cols());
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (typing_requested(state, "dmodel")) ImGui::SetKeyboardFocusHere();
@@ -151,16 +151,19 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
   // the scene has several heads (a one-head Explore screen keeps its height for the vectors).
   if (state.ui.mode == Mode::Heads || s.heads > 1) {
-    row_label(tr(Text::Heads));
+    row_label(state, tr(Text::Heads), label_w);
     draw_heads_control(state);
   }
   if (s.heads > 1) {  // grouped-query attention: how many K/V groups the heads share
-    row_label(tr(Text::KvHeadsLabel));
+    row_label(state, tr(Text::KvHeadsLabel), label_w);
     draw_kv_heads_control(state);
   }
+}
 
-  // Scale: none / √d_k / temperature.
-  row_label(tr(Text::Scale));
+// Scale: none / √d_k / temperature, T's slider when it divides, and the scale's one-line reading.
+void draw_scale_controls(AppState& state, const Fonts& fonts, float label_w) {
+  const scene::Scene& s = state.scene;
+  row_label(state, tr(Text::Scale), label_w);
   ImGui::BeginGroup();
   int mode = int(s.scale.mode);
   bool scale_changed = false;
@@ -201,9 +204,11 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
   }
+}
 
-  // Causal mask.
-  bool causal = s.causal;
+// The causal mask's checkbox and its hint.
+void draw_causal_row(AppState& state, const Fonts& fonts) {
+  bool causal = state.scene.causal;
   if (ImGui::Checkbox((std::string(tr(Text::CausalMask)) + "##causal").c_str(), &causal))
     set_causal(state, causal);
   record_item_rect(state, "causal");
@@ -212,10 +217,11 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("%s", tr(Text::CausalHint));
   ImGui::PopFont();
+}
 
-  draw_rope_controls(state, fonts);
-  draw_alibi_control(state, fonts);  // RoPE's other choice (variant_controls.cpp)
-
+// Reset (back to the scene as loaded: preset, demo or generated) and, when the scene has a custom
+// mask, Clear mask after it.
+void draw_reset_buttons(AppState& state, float em) {
   const std::string reset_label = std::string(tr(Text::Reset)) + "##reset";
   const float reset_w =
       ImGui::CalcTextSize(reset_label.c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
@@ -238,21 +244,42 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   }
   record_item_rect(state, "reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ResetTip));
-  if (s.mask.size() > 0) {
+  if (state.scene.mask.size() > 0) {
     ImGui::SameLine();
     if (ImGui::Button((std::string(tr(Text::ClearMask)) + "##clear-mask").c_str())) clear_custom_mask(state);
     record_item_rect(state, "clear-mask");
   }
+}
+
+// The last action's notice (an error, or what a share button did), wrapped, in the accent colour.
+void draw_notice(const AppState& state, const Fonts& fonts) {
+  if (state.notice.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
+  ImGui::PushFont(fonts.small);
+  ImGui::TextWrapped("%s", state.notice.c_str());
+  ImGui::PopFont();
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void draw_controls_panel(AppState& state, const Fonts& fonts) {
+  panel_header(state, fonts, tr(Text::ControlsTitle), tr(Text::ControlsHint));
+#if AL_CIRCUITS_MODE
+  draw_circuits_back(state, fonts);  // a head opened from the Circuits mode: the way back
+#endif
+  const float em = ImGui::GetFontSize();
+  const float label_w = 5.2f * em;
+  draw_example_picker(state, fonts, label_w);
+  draw_size_controls(state, label_w);
+  draw_scale_controls(state, fonts, label_w);
+  draw_causal_row(state, fonts);
+  draw_rope_controls(state, fonts);
+  draw_alibi_control(state, fonts);  // RoPE's other choice (variant_controls.cpp)
+  draw_reset_buttons(state, em);
   draw_share_buttons(state, fonts);  // Gallery, Copy link, Export/Import JSON, Export PNG
   draw_generate_button(state, fonts);
-
-  if (!state.notice.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
-    ImGui::PushFont(fonts.small);
-    ImGui::TextWrapped("%s", state.notice.c_str());
-    ImGui::PopFont();
-    ImGui::PopStyleColor();
-  }
+  draw_notice(state, fonts);
 }
 
 }  // namespace ui
