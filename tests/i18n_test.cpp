@@ -222,7 +222,9 @@ TEST_CASE("i18n: a language file carries its table exactly; a bad one is refused
        "lang/es.json: text " + std::to_string(ui::kTextCount - 1) + " is a number, not a string"},
       {"{\"language\": \"es\", \"texts\": [\"\"" + texts.substr(3) + "]}", "lang/es.json: text 0 is empty"},
   };
-  for (const auto& [file, error] : bad) {
+  for (const std::pair<std::string, std::string>& entry : bad) {
+    const std::string &file = entry.first,
+                      &error = entry.second;  // (INFO cannot capture a structured binding)
     INFO(file.substr(0, 60));
     const std::string got = ui::install_language_json(file);
     CHECK(got.rfind(error, 0) == 0);

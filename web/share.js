@@ -222,11 +222,12 @@
   }
   // The language the opening link or the browser names (the app decides the same way: lang= wins),
   // fetched now, beside the wasm.
+  const LANGUAGE_FILES = ["es", "de"]; // lang/CODE.json: every language but English (i18n.hpp)
   {
     const linked = /(?:^|[#&])lang=([a-z]+)/.exec(location.hash);
-    const browser = /^(es|de)(?:[-_]|$)/i.exec(navigator.language || "");
+    const browser = /^([a-z]+)(?:[-_]|$)/i.exec(navigator.language || "");
     const code = linked ? linked[1] : browser ? browser[1].toLowerCase() : "en";
-    if ((code === "es" || code === "de") && !(embedded && embedded.languages)) languageText(code);
+    if (LANGUAGE_FILES.includes(code) && !(embedded && embedded.languages)) languageText(code);
   }
 
   // Apply a fragment whole, or show why not (the current scene stays).
