@@ -90,8 +90,10 @@ TEST_CASE("wrap: the variants' sentences keep every number whole in en, es and d
   std::string slopes;
   for (int t = 0; t < 8; ++t) slopes += (t ? ", " : "") + ui::format_number(attn::alibi_slope(t, 8), 4);
   CHECK(slopes == "0.5000, 0.2500, 0.1250, 0.0625, 0.0312, 0.0156, 0.0078, 0.0039");
+  ui::install_compiled_languages();  // Spanish and German as the desktop app has them
   for (const char* lang : {"en", "es", "de"}) {
     ui::set_language(lang);
+    REQUIRE(ui::current_language() == lang);
     const std::vector<std::string> texts = {
         ui::fill(ui::tr(ui::Text::AlibiSlopes), {slopes}),
         ui::fill(ui::tr(ui::Text::SinkEffect), {"4", "9", "0.412", "0.538", "1", "0.004"}),
