@@ -68,20 +68,15 @@ function assertWeightsClose(actual, expected, what) {
 
 const maxRowChange = (a, b) => Math.max(...a.flat().map((x, k) => Math.abs(x - b.flat()[k])));
 
-/** Replace the text of the field just opened with `value` (up to 12 characters either side of the caret) and press Enter. */
-async function replaceFieldText(page, value) {
-  for (let i = 0; i < 12; i++) await page.keyboard.press("Backspace");
-  for (let i = 0; i < 12; i++) await page.keyboard.press("Delete");
+/** Type `value` into the slider `id` (Ctrl+click opens its field). */
+async function typeInto(page, id, value) {
+  await ctrlClickWidget(page, id);
+  for (let i = 0; i < 8; i++) await page.keyboard.press("Backspace");
+  for (let i = 0; i < 8; i++) await page.keyboard.press("Delete");
   await page.keyboard.type(String(value), { delay: 30 });
   await animationFrames(page, 2);
   await page.keyboard.press("Enter");
   await animationFrames(page, 3);
-}
-
-/** Type `value` into the slider `id` (Ctrl+click opens its field). */
-async function typeInto(page, id, value) {
-  await ctrlClickWidget(page, id);
-  await replaceFieldText(page, value);
 }
 
 test("GQA: dragging a shared key moves every head of its group, and only those (NumPy 1e-12)", async (t) => {
@@ -207,15 +202,36 @@ const kvPerToken = (m) => 2 * m.layers * m["kv-heads"] * m["d-head"] * m.bytes;
 const kvPerContext = (m) => kvPerToken(m) * m.context;
 const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 
-/** Type `value` into the calculator's field decode/kv/NAME (a click opens it, its text selected). */
-async function typeKvField(page, name, value) {
+// The calculator's fields and their getState().ui.decode.kv names.
+const KV_KEYS = { layers: "layers", context: "context", heads: "heads", "kv-heads": "kv_heads", "d-head": "d_head", bytes: "bytes" };
+
+/**
+ * Type `value` into the calculator's field decode/kv/NAME: a click opens it with its text selected
+ * (ImGui's InputScalar), so the typed digits replace it; each digit applies at once (a refused one
+ * keeps the shape). Waits until the calculator holds the value, unless `refused`.
+ */
+async function typeKvField(page, name, value, refused = false) {
   await clickWidget(page, `decode/kv/${name}`);
-  await replaceFieldText(page, value);
+  await page.keyboard.type(String(value), { delay: 30 });
+  await animationFrames(page, 2);
+  await page.keyboard.press("Enter");
+  await animationFrames(page, 3);
+  if (!refused) await waitForKv(page, (kv) => kv[KV_KEYS[name]] === value, `decode/kv/${name}: ${value} was not taken`);
 }
 
 /** Every field of a shape, H before H_kv (H_kv must divide H: a refused step keeps the shape). */
 async function typeKvShape(page, shape) {
   for (const name of ["layers", "context", "heads", "kv-heads", "d-head", "bytes"]) await typeKvField(page, name, shape[name]);
+}
+
+/** waitForState on the calculator (getState().ui.decode.kv), its fields named when it fails. */
+async function waitForKv(page, probe, message) {
+  try {
+    return await waitForState(page, (s) => probe(s.ui.decode.kv), message);
+  } catch (error) {
+    error.message += `; calculator: ${JSON.stringify((await getState(page)).ui.decode.kv)}`;
+    throw error;
+  }
 }
 
 function assertKvBill(kv, shape, what) {
@@ -238,7 +254,7 @@ test("Decode: the KV-cache calculator bills Llama 2 7B and 70B as 2·layers·H_k
   for (const id of ["decode/kv/preset", "decode/kv/per-token", "decode/kv/per-context"]) await requireWidget(page, id);
   // Llama 2 70B typed in (grouped-query: 8 K/V heads for 64 query heads): 1,342,177,280 B.
   await typeKvShape(page, LLAMA2_70B);
-  let state = await waitForState(page, (s) => s.ui.decode.kv.layers === 80 && s.ui.decode.kv.kv_heads === 8, "the 70B shape was not taken");
+  let state = await waitForKv(page, (kv) => kv.layers === 80 && kv.kv_heads === 8, "the 70B shape was not taken");
   assertKvBill(state.ui.decode.kv, LLAMA2_70B, "Llama 2 70B");
   assert.equal(kvPerContext(LLAMA2_70B), 1_342_177_280);
   assert.equal(state.ui.decode.kv.per_context_text, "1.25 GiB");
@@ -247,14 +263,14 @@ test("Decode: the KV-cache calculator bills Llama 2 7B and 70B as 2·layers·H_k
   await screenshot(page, "variants-kv-calculator-70b");
   // Llama 2 7B (one K/V per head, multi-head): exactly 2 GiB.
   await typeKvShape(page, LLAMA2_7B);
-  state = await waitForState(page, (s) => s.ui.decode.kv.layers === 32 && s.ui.decode.kv.kv_heads === 32, "the 7B shape was not taken");
+  state = await waitForKv(page, (kv) => kv.layers === 32 && kv.kv_heads === 32, "the 7B shape was not taken");
   assertKvBill(state.ui.decode.kv, LLAMA2_7B, "Llama 2 7B");
   assert.equal(kvPerContext(LLAMA2_7B), 2_147_483_648);
   assert.equal(state.ui.decode.kv.per_context_text, "2.00 GiB");
   assert.equal(state.ui.decode.kv.preset, "llama-2-7b");
   // A refused edit (H_kv = 3 does not divide H = 32): a sentence, the shape and its bill kept.
-  await typeKvField(page, "kv-heads", 3);
-  state = await waitForState(page, (s) => s.ui.decode.kv.error !== "", "H_kv = 3 was not refused");
+  await typeKvField(page, "kv-heads", 3, true);
+  state = await waitForKv(page, (kv) => kv.error !== "", "H_kv = 3 was not refused");
   assert.match(state.ui.decode.kv.error, /H_kv|kv_heads|divide/i);
   assert.equal(state.ui.decode.kv.kv_heads, 32);
   assert.equal(state.ui.decode.kv.per_context, kvPerContext(LLAMA2_7B), "a refused edit keeps the bill");
@@ -262,7 +278,7 @@ test("Decode: the KV-cache calculator bills Llama 2 7B and 70B as 2·layers·H_k
   const fp32 = { ...LLAMA2_7B, bytes: 4 };
   await typeKvField(page, "kv-heads", 32);
   await typeKvField(page, "bytes", 4);
-  state = await waitForState(page, (s) => s.ui.decode.kv.bytes === 4, "bytes/number 4 was not taken");
+  state = await waitForKv(page, (kv) => kv.bytes === 4, "bytes/number 4 was not taken");
   assertKvBill(state.ui.decode.kv, fp32, "Llama 2 7B in fp32");
   assert.equal(state.ui.decode.kv.per_context_text, "4.00 GiB");
   assert.equal(state.ui.decode.kv.preset, null, "the learner's own shape");
