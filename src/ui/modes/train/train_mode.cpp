@@ -19,6 +19,7 @@
 #include "ui/modes/train/train_pacing.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/recorded.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 namespace {
@@ -240,7 +241,7 @@ void draw_train_task(AppState& state, const Fonts& fonts, float label_w) {
   record_item_rect(state, "train/task");
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
-  ImGui::TextWrapped("%s", task_sentence(t.config.task));
+  wrapped_text(task_sentence(t.config.task));
   ImGui::PopFont();
   ImGui::PopStyleColor();
   ImGui::Spacing();
@@ -355,7 +356,7 @@ void draw_train_status(AppState& state, const Fonts& fonts) {
     std::snprintf(ms, sizeof ms, "%.1f", t.last_work_ms);
     ImGui::TextUnformatted(fill(tr(Text::TrainWork), {ms}).c_str());
   } else {
-    ImGui::TextWrapped("%s", tr(Text::TrainPaused));
+    wrapped_text(tr(Text::TrainPaused));
   }
   ImGui::PopFont();
   ImGui::PopStyleColor();
