@@ -16,8 +16,10 @@
 #include "scene/scene.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/frame.hpp"
+#include "ui/frame/sharing.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/text/i18n.hpp"
 
 namespace {
 
@@ -291,5 +293,40 @@ TEST_CASE("grid labels never overlap and are whole names at 8, 64, 256 and 1024 
           }
       }
     }
+  }
+}
+
+TEST_CASE("at 1280×720 in every language the Controls show every button whole; what does not fit scrolls") {
+  // The share buttons as the web and desktop apps give them (their actions are the platform's).
+  Headless app;
+  ui::Sharing& s = app.state.sharing;
+  s.copy_link = s.export_json = s.import_json = s.export_png = [] {};
+  s.export_text = [](scene::ExportKind, scene::ExportStage) {};
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  ui::install_compiled_languages();
+  for (const char* lang : {"en", "es", "de"}) {
+    CAPTURE(lang);
+    app.state.ui.lang = lang;
+    REQUIRE(ui::load_preset(app.state, "causal-5"));
+    for (int f = 0; f < 6; ++f) app.frame();  // the layout settles on the measured rows
+    const std::optional<ImVec4> panel = ui::widget_rect(app.state, "panel/controls");
+    REQUIRE(panel.has_value());
+    const float bottom = panel->y + panel->w;
+    REQUIRE(app.state.ui.controls_h > panel->w);  // cut short: the caption under the buttons scrolls
+    // Every widget drawn in the panel's column is inside it whole, or wholly below it (the vectors).
+    int inside = 0;
+    for (const auto& [id, r] : app.state.widget_rects) {
+      if (id == "panel/controls" || r.x < panel->x || r.x >= panel->x + panel->z || r.y < panel->y) continue;
+      CAPTURE(id);
+      if (r.y < bottom) {
+        CHECK(r.y + r.w <= bottom + 0.5f);
+        ++inside;
+      }
+    }
+    CHECK(inside >= 8);
+    // Every share button is in view (the vectors keep their 10 em), none cut.
+    for (const char* id : {"share/copy", "share/export-json", "share/import-json", "share/export-png",
+                           "export/menu", "generate", "reset", "alibi", "rope/on"})
+      CHECK_MESSAGE(ui::widget_rect(app.state, id).has_value(), id);
   }
 }

@@ -147,6 +147,9 @@ struct UiState {
   std::vector<std::string> overflow, next_overflow;
   bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
   float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
+  // The Controls panel's row bottoms (content y, measured with controls_h): where a panel too short
+  // for all its rows ends cleanly, after a whole row (ui/frame/layout_parts.hpp, left_column).
+  std::vector<float> controls_rows;
   bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
 
   // --- caches, rebuilt when AppState::result_version changes (or weights_log toggles)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "imgui.h"
 #include "ui/frame/screen.hpp"
@@ -79,16 +80,41 @@ inline float left_column_width(const Screen& sc, int d_max) {
   return std::floor(std::clamp(want, 24.0f * em, 0.42f * sc.W));
 }
 
+// The height of a panel too short for all its rows (`rows`: their bottoms, content y; the last is
+// its last row of buttons): every row when they fit in `room`; else it ends on a row boundary near
+// `cap` — after the row the cap would cut when that takes at most 2.5 em more (a phone in landscape
+// keeps its causal row), otherwise before it — so no row shows cut in half (the rest scrolls).
+inline float whole_rows_height(const std::vector<float>& rows, float cap, float room, float em) {
+  const float pad = ImGui::GetStyle().WindowPadding.y;
+  float last = 0, above = 0, below = 1e30f;
+  for (const float bottom : rows) {
+    const float h = bottom + pad;
+    last = std::max(last, h);
+    if (h <= cap)
+      above = std::max(above, h);
+    else
+      below = std::min(below, h);
+  }
+  if (last > 0 && last <= room) return last;
+  if (below - cap <= 2.5f * em) return below;
+  return above >= 0.66f * cap ? above : cap;
+}
+
 // The wide layouts' left column: Controls above the tokens' vectors, or either one alone, `w` wide
 // from `body_y` down `body_h`. On a short display (a phone in landscape) the controls get at most
 // 60 % of what is on screen (down to the causal row; the rest scrolls inside the panel), so the
-// vectors panel starts above the fold.
+// vectors panel starts above the fold. Taller than that, the controls still show every row of
+// buttons when the vectors keep 10 em (at 1280×720 in German); else they end after a whole row.
 inline void left_column(Screen& sc, float w, float body_y, float body_h, bool show_ctrl, bool show_vec) {
   const float em = sc.em, margin = sc.margin, gap = sc.gap;
   if (show_ctrl && show_vec) {
     const float visible_h = sc.H - body_y - margin;
     const float ctrl_cap = visible_h < 38.0f * em ? std::max(9.0f * em, 0.6f * visible_h) : 0.6f * body_h;
-    const float ctrl_h = std::min(sc.state.ui.controls_h, ctrl_cap);
+    // Room for every row of buttons: all but 10 em of the column (a short display: the cap).
+    const float room = visible_h < 38.0f * em ? ctrl_cap : body_h - gap - 10.0f * em;
+    const float ctrl_h = sc.state.ui.controls_h <= ctrl_cap
+                             ? sc.state.ui.controls_h
+                             : whole_rows_height(sc.state.ui.controls_rows, ctrl_cap, room, em);
     sc.controls(ImVec2(margin, body_y), ImVec2(w, ctrl_h));
     sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(w, body_h - ctrl_h - gap));
   } else if (show_ctrl) {

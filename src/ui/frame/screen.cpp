@@ -70,7 +70,15 @@ void Screen::walk_light(Panel panel) const {
 void Screen::controls(ImVec2 pos, ImVec2 size) {
   if (open("Controls", pos, size)) {
     claim_hover(state, Term::Scale);
+    state.widget_rects["panel/controls"] =
+        ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, size.x, size.y);
+    state.ui.controls_rows.clear();
+    // The rows end at the bottom padding, not the border: a panel cut after a whole row (left_column)
+    // shows no sliver of the next one.
+    const ImVec2 at = ImGui::GetWindowPos();
+    ImGui::PushClipRect(at, ImVec2(at.x + size.x, at.y + size.y - ImGui::GetStyle().WindowPadding.y), true);
     draw_controls_panel(state, fonts);
+    ImGui::PopClipRect();
     // Measured each frame (content height + padding); a change means another frame is needed.
     const float measured = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
     if (std::abs(measured - state.ui.controls_h) > 0.5f) state.layout_changed = true;

@@ -13,6 +13,7 @@
 #include "ui/panels/panel_parts.hpp"
 #include "ui/text/i18n.hpp"
 #include "ui/widgets/wrapped_text.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 
@@ -108,6 +109,7 @@ struct ButtonFlow {
     first = false;
     const bool pressed = ImGui::Button(label);
     record_item_rect(state, id);
+    note_row_bottom(state.ui.controls_rows);  // the flow's rows are the Controls panel's
     if (tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
     return pressed;
   }

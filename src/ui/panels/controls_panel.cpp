@@ -12,6 +12,7 @@
 #include "ui/panels/variant_parts.hpp"
 #include "ui/text/scale_texts.hpp"
 #include "ui/widgets/wrapped_text.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 
@@ -30,6 +31,7 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
     ImGui::OpenPopup("generate");
   }
   record_item_rect(state, "generate");
+  note_row_bottom(state.ui.controls_rows);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::GenerateTip));
   draw_share_hint(state, fonts);  // the share row's caption, under its last button
   if (!ImGui::BeginPopup("generate")) return;
@@ -269,14 +271,22 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
 #endif
   const float em = ImGui::GetFontSize();
   const float label_w = 5.2f * em;
+  // After each group of rows, where the panel may end when it is too short for all of them.
+  std::vector<float>& rows = state.ui.controls_rows;
   draw_example_picker(state, fonts, label_w);
+  note_row_bottom(rows);
   draw_size_controls(state, label_w);
+  note_row_bottom(rows);
   draw_scale_controls(state, fonts, label_w);
+  note_row_bottom(rows);
   draw_causal_row(state, fonts);
+  note_row_bottom(rows);
   draw_rope_controls(state, fonts);
+  note_row_bottom(rows);
   draw_alibi_control(state, fonts);  // RoPE's other choice (variant_controls.cpp)
   draw_reset_buttons(state, em);
-  draw_share_buttons(state, fonts);  // Gallery, Copy link, Export/Import JSON, Export PNG
+  note_row_bottom(rows);
+  draw_share_buttons(state, fonts);  // Gallery, Copy link, Export/Import JSON, Export PNG (each row)
   draw_generate_button(state, fonts);
   draw_notice(state, fonts);
 }

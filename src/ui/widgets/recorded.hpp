@@ -9,7 +9,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "imgui.h"
 #include "ui/app_state.hpp"
 
 namespace ui {
@@ -23,5 +25,11 @@ bool slider_float(AppState& state, const std::string& id, const char* label, flo
                   const char* format, ImGuiSliderFlags flags = 0);
 bool input_int(AppState& state, const std::string& id, const char* label, int* value, int step,
                int step_fast);
+
+// The bottom of the last item in its window's content coordinates (scrolling included): a place a
+// panel cut short may end on, after a whole row (UiState::controls_rows).
+inline void note_row_bottom(std::vector<float>& rows) {
+  rows.push_back(ImGui::GetItemRectMax().y - ImGui::GetWindowPos().y + ImGui::GetScrollY());
+}
 
 }  // namespace ui
