@@ -10,6 +10,7 @@
 //   wasm()       the module's bytes (base64 in the page; file:// pages cannot fetch)
 //   scriptUrl()  a blob: URL of attention-lab.js (boot.js loads it like the file)
 //   demos        {index: demos/index.json, scenes: {NAME: demos/NAME.json}}
+//   languages    {CODE: lang/CODE.json}: Spanish and German (the served site fetches them on demand)
 // Node built-ins only.
 import { readFileSync, writeFileSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -49,12 +50,19 @@ for (const demo of index) {
   if (!scenes[demo.name]) throw new Error(`demos/index.json lists ${demo.name} but demos/${demo.name}.json is missing`);
 }
 
+const languages = {};
+for (const file of readdirSync(path.join(siteDir, "lang")).sort()) {
+  if (file.endsWith(".json")) languages[file.slice(0, -5)] = JSON.parse(read(path.join("lang", file)));
+}
+if (!languages.es || !languages.de) throw new Error(`${siteDir}/lang/ lacks es.json or de.json (the site's build writes them)`);
+
 const wasmBase64 = readFileSync(path.join(siteDir, "attention-lab.wasm")).toString("base64");
 const embedded = `<script>
 "use strict";
-// The single-file build: the module and the demos are in the page (scripts/single-file.mjs).
+// The single-file build: the module, the demos and the languages are in the page (scripts/single-file.mjs).
 window.attentionLabEmbedded = {
   demos: { index: ${literal(index)}, scenes: ${literal(scenes)} },
+  languages: ${literal(languages)},
   wasm() {
     const text = atob(${literal(wasmBase64)});
     const bytes = new Uint8Array(text.length);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "scene/json_text.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/modes/walk/quiz.hpp"
@@ -57,6 +58,34 @@ std::vector<std::string> symbols(const std::string& text) {
 
 }  // namespace
 
+namespace {
+std::vector<std::string> g_loader_asked;  // what set_language() asked the loader for
+}  // namespace
+
+// First in this file (doctest runs the cases of a file in order, and no earlier file installs a
+// language): Spanish and German are not installed yet, as in the web app before their files load.
+TEST_CASE("i18n: a language not installed yet: the words stay, the loader is asked once") {
+  REQUIRE_MESSAGE(!ui::language_installed("de"), "this case must run before install_compiled_languages()");
+  CHECK(ui::language_installed("en"));
+  ui::set_language_loader([](const char* code) { g_loader_asked.emplace_back(code); });
+  ui::set_language("en");
+  ui::set_language("de");
+  CHECK(ui::current_language() == "en");  // the current words stay
+  CHECK(std::string(ui::tr(ui::Text::CausalMask)) == "Causal mask");
+  ui::set_language("de");  // every frame asks again; the loader only once
+  CHECK(g_loader_asked == std::vector<std::string>{"de"});
+  // The file arrives (what the page's al_install_language does): the next frame speaks German.
+  REQUIRE(ui::install_language_json(ui::language_json(ui::german_table())) == "");
+  CHECK(ui::language_installed("de"));
+  CHECK(!ui::language_installed("es"));
+  ui::set_language("de");
+  CHECK(ui::current_language() == "de");
+  CHECK(std::string(ui::tr(ui::Text::CausalMask)) == "Kausale Maske");
+  CHECK(g_loader_asked.size() == 1);
+  ui::set_language_loader(nullptr);
+  ui::set_language("en");
+}
+
 TEST_CASE("i18n: every language has every key exactly once, non-empty") {
   const ui::LanguageTable* tables[] = {&ui::english_table(), &ui::spanish_table(), &ui::german_table()};
   for (const ui::LanguageTable* t : tables) {
@@ -85,15 +114,33 @@ TEST_CASE("i18n: translations keep the formulas and symbols, and are translation
   for (std::size_t i = 0; i < en.count; ++i) english[int(en.entries[i].key)] = en.entries[i].text;
   // The texts that are the same in every language: names, and the quiz's choices that are formulas.
   using ui::Text;
-  const std::set<Text> same = {Text::ModeFlash,      Text::ZoomHeading, Text::TokensN,   Text::TokensValue,
-                               Text::Quiz2A,         Text::Quiz2B,      Text::Quiz2C,    Text::Quiz2D,
-                               Text::Quiz5A,         Text::Quiz5B,      Text::Quiz8C,    Text::WalkToQuiz,
-                               Text::LiveMask,       Text::RopeBase,    Text::Pause,     Text::TrainSeed,
-                               Text::RopeBaseFormat, Text::BlockFormat, Text::LogToggle, Text::TrainRowToken,
-                               Text::GenerateTokens, Text::AutoRangeToggle
+  const std::set<Text> same = {
+    Text::ModeFlash,
+    Text::ZoomHeading,
+    Text::TokensN,
+    Text::TokensValue,
+    Text::Quiz2A,
+    Text::Quiz2B,
+    Text::Quiz2C,
+    Text::Quiz2D,
+    Text::Quiz5A,
+    Text::Quiz5B,
+    Text::Quiz8C,
+    Text::WalkToQuiz,
+    Text::LiveMask,
+    Text::RopeBase,
+    Text::Pause,
+    Text::TrainSeed,
+    Text::RopeBaseFormat,
+    Text::BlockFormat,
+    Text::LogToggle,
+    Text::TrainRowToken,
+    Text::GenerateTokens,
+    Text::AutoRangeToggle
 #if AL_CIRCUITS_MODE
-                               ,
-                               Text::CircuitsModelDim, Text::CircuitsText
+    ,
+    Text::CircuitsModelDim,
+    Text::CircuitsText
 #endif
   };
   for (const ui::LanguageTable* t : {&ui::spanish_table(), &ui::german_table()}) {
@@ -109,6 +156,7 @@ TEST_CASE("i18n: translations keep the formulas and symbols, and are translation
 }
 
 TEST_CASE("i18n: lookup, the current language, the browser's locale") {
+  ui::install_compiled_languages();
   ui::set_language("es");
   CHECK(ui::current_language() == "es");
   CHECK(std::string(ui::tr(ui::Text::ModeWalk)) == "Paso a paso");
@@ -122,6 +170,68 @@ TEST_CASE("i18n: lookup, the current language, the browser's locale") {
   CHECK(ui::language_from_locale("de_AT") == "de");
   CHECK(ui::language_from_locale("fr-FR") == "en");
   CHECK(ui::language_from_locale("") == "en");
+}
+
+// The web app's lang/es.json and lang/de.json (ui::language_json, written by language-dump at build
+// time): every compiled text, in key order, read back byte for byte; a bad file changes nothing.
+TEST_CASE("i18n: a language file carries its table exactly; a bad one is refused, naming the problem") {
+  ui::install_compiled_languages();
+  for (const ui::LanguageTable* t : {&ui::spanish_table(), &ui::german_table()}) {
+    const std::string code(t->code), text = ui::language_json(*t);
+    INFO(code);
+    // The format: one text per line, so line k + 3 is key k's text.
+    CHECK(text.rfind("{\"language\": \"" + code + "\",\n\"texts\": [\n", 0) == 0);
+    const scene::json_text::Parsed parsed = scene::json_text::parse(text);
+    REQUIRE(parsed.error.empty());
+    REQUIRE(parsed.doc["texts"].size() == std::size_t(ui::kTextCount));
+    for (std::size_t i = 0; i < t->count; ++i)
+      CHECK(parsed.doc["texts"][std::size_t(t->entries[i].key)].get<std::string>() == t->entries[i].text);
+    // Installed from the file, the words are the compiled table's, byte for byte.
+    REQUIRE(ui::install_language_json(text) == "");
+    ui::set_language(code);
+    for (std::size_t i = 0; i < t->count; ++i)
+      CHECK(std::string(ui::tr(t->entries[i].key)) == t->entries[i].text);
+    // A newer file replaces the shown words at once (the current lookup follows it).
+    scene::json_text::json edited = parsed.doc;
+    edited["texts"][std::size_t(ui::Text::ModeWalk)] = "¡nuevo!";
+    REQUIRE(ui::install_language_json(edited.dump()) == "");
+    CHECK(std::string(ui::tr(ui::Text::ModeWalk)) == "¡nuevo!");
+    REQUIRE(ui::install_language_json(text) == "");
+    for (std::size_t i = 0; i < t->count; ++i)
+      if (t->entries[i].key == ui::Text::ModeWalk)
+        CHECK(std::string(ui::tr(ui::Text::ModeWalk)) == t->entries[i].text);
+  }
+  ui::set_language("es");
+  const std::string walk = ui::tr(ui::Text::ModeWalk);
+  REQUIRE(walk == "Paso a paso");
+  const std::string n = std::to_string(ui::kTextCount);
+  std::string texts;  // kTextCount texts, all "x"
+  for (int k = 0; k < ui::kTextCount; ++k) texts += k ? ",\"x\"" : "\"x\"";
+  const std::pair<std::string, std::string> bad[] = {
+      {"{\"language\": \"es\", \"texts\": [", "language file: json: "},
+      {"[1, 2]", "language file: expected an object, got an array"},
+      {"{\"texts\": []}", "language file: \"language\" must be a language code (en, es, de)"},
+      {"{\"language\": \"fr\", \"texts\": []}",
+       "language file: unknown language 'fr' (files: the languages other than en)"},
+      {"{\"language\": \"en\", \"texts\": []}",
+       "language file: unknown language 'en' (files: the languages other than en)"},
+      {"{\"language\": \"es\"}", "lang/es.json: \"texts\" must be an array of strings"},
+      {"{\"language\": \"es\", \"texts\": [\"a\", \"b\", \"c\"]}",
+       "lang/es.json: 3 texts, this build has " + n + " (a file from another version of the app)"},
+      {"{\"language\": \"es\", \"texts\": [" + texts.substr(0, texts.size() - 3) + "7]}",
+       "lang/es.json: text " + std::to_string(ui::kTextCount - 1) + " is a number, not a string"},
+      {"{\"language\": \"es\", \"texts\": [\"\"" + texts.substr(3) + "]}", "lang/es.json: text 0 is empty"},
+  };
+  for (const std::pair<std::string, std::string>& entry : bad) {
+    const std::string &file = entry.first,
+                      &error = entry.second;  // (INFO cannot capture a structured binding)
+    INFO(file.substr(0, 60));
+    const std::string got = ui::install_language_json(file);
+    CHECK(got.rfind(error, 0) == 0);
+    CHECK(!got.empty());
+    CHECK(std::string(ui::tr(ui::Text::ModeWalk)) == walk);  // nothing changed
+  }
+  ui::set_language("en");
 }
 
 TEST_CASE("i18n: fill() puts each argument in place, wherever the translation moved it") {
@@ -174,6 +284,7 @@ TEST_CASE("i18n: the walk-through and the quiz speak the chosen language") {
   const scene::Scene s = must_preset("practice-qkv");
   const scene::Scene causal = must_preset("causal-5");
   const attn::Result r = scene::compute(s);
+  ui::install_compiled_languages();
   ui::set_language("es");
   CHECK(ui::walk::step_text(ui::walk::Stage::Projections, s).title == "Tres papeles: Q, K, V");
   CHECK(ui::walk::live_numbers(ui::walk::Stage::Softmax, s, r, 0) ==

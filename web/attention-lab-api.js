@@ -53,7 +53,8 @@
 //   widgetRect(id)        {x, y, w, h} in CSS pixels of the page, as last drawn, or null
 //                         ids: docs/PAGE_API.md, the one list (tests/widget_ids_test.py checks it)
 //   getLanguage()         the language of the screen's words: "en" | "es" | "de" (a link's lang=, the View
-//                         menu, else the browser's navigator.language; getState().ui.language)
+//                         menu, else the browser's navigator.language; getState().ui.language) — once
+//                         its file (lang/es.json, lang/de.json; web/share.js) is installed
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recomputes,
 //                          lastRecomputeMs, heapBytes}  (CPU ms; max and p95 over the last 120 frames;
 //                          heapBytes: bytes the app's malloc holds)

@@ -12,6 +12,12 @@
 // Edits follow into the address bar with history.replaceState, 300 ms after the last change, so the
 // address is always shareable and Back/Forward are not flooded with one entry per slider step.
 //
+// Spanish and German are data files, lang/es.json and lang/de.json (src/ui/text/i18n.hpp): fetched
+// when a frame first asks for the language (a link's lang=, the View menu, the browser's language),
+// installed by al_install_language; the one the opening link or the browser names is fetched as the
+// page loads, beside the wasm, and is on screen before attentionLab.ready resolves. A file that does
+// not load leaves the words as they were and says why (banner, lastError()).
+//
 // Adds to window.attentionLab:
 //   link()       the current shareable URL (page address + #s=…), or null if the scene is too
 //                large for a link (lastError() then says so)
@@ -184,6 +190,44 @@
     const response = await fetch("demos/" + name + ".json", { credentials: "same-origin" });
     if (!response.ok) throw new Error("demo '" + name + "': demos/" + name + ".json: HTTP " + response.status);
     return response.text();
+  }
+
+  // ---- languages on demand: lang/CODE.json ------------------------------------------------------
+  const languageFetches = {}; // code → Promise of the file's text (one fetch per language)
+  const languageLoads = {}; // code → Promise, settled once installed or refused
+  function languageText(code) {
+    if (embedded && embedded.languages) {
+      const data = embedded.languages[code];
+      return data ? Promise.resolve(JSON.stringify(data)) : Promise.reject(new Error("lang/" + code + ".json is not in this page"));
+    }
+    if (!languageFetches[code]) {
+      languageFetches[code] = fetch("lang/" + code + ".json", { credentials: "same-origin" }).then((response) => {
+        if (!response.ok) throw new Error("lang/" + code + ".json: HTTP " + response.status);
+        return response.text();
+      });
+      languageFetches[code].catch(() => {}); // reported when installed
+    }
+    return languageFetches[code];
+  }
+  function loadLanguage(code) {
+    if (!languageLoads[code]) {
+      languageLoads[code] = languageText(code)
+        .then((text) => {
+          const reply = call("al_install_language", text);
+          if (!reply.ok) throw new Error(reply.error);
+        })
+        .catch((e) => showError(e.message, "Could not load the language"));
+    }
+    return languageLoads[code];
+  }
+  // The language the opening link or the browser names (the app decides the same way: lang= wins),
+  // fetched now, beside the wasm.
+  const LANGUAGE_FILES = ["es", "de"]; // lang/CODE.json: every language but English (i18n.hpp)
+  {
+    const linked = /(?:^|[#&])lang=([a-z]+)/.exec(location.hash);
+    const browser = /^([a-z]+)(?:[-_]|$)/i.exec(navigator.language || "");
+    const code = linked ? linked[1] : browser ? browser[1].toLowerCase() : "en";
+    if (LANGUAGE_FILES.includes(code) && !(embedded && embedded.languages)) languageText(code);
   }
 
   // Apply a fragment whole, or show why not (the current scene stays).
@@ -378,6 +422,9 @@
       // A gallery click is a navigation: it gets a history entry, and hashchange loads it.
       location.hash = "demo=" + name;
     },
+    loadLanguage(code) {
+      loadLanguage(code);
+    },
     sceneChanged() {
       clearTimeout(followTimer);
       followTimer = setTimeout(followEdits, FOLLOW_DELAY_MS);
@@ -433,6 +480,11 @@
         }
       })
       .catch((e) => showError(e.message))
+      .then(() => {
+        // The language on screen: installed before the frames below draw it.
+        const code = callText("al_wanted_language");
+        return code && code !== "en" ? loadLanguage(code) : undefined;
+      })
       .then(framesDrawn)
       .finally(() => {
         // From now on edits follow into the address bar and hashchange loads links.

@@ -29,6 +29,7 @@
 #include "scene/scene.hpp"
 #include "ui/frame/file_panel.hpp"
 #include "ui/frame/sharing.hpp"
+#include "ui/text/i18n.hpp"
 
 namespace app {
 namespace {
@@ -341,7 +342,8 @@ void finish_automation(App& app) {
 
 void platform_init(App& app) {
   g_desktop.app = &app;
-  glfwSwapInterval(1);  // vsync
+  ui::install_compiled_languages();  // every language at hand (the web app loads them on demand)
+  glfwSwapInterval(1);               // vsync
   glfwSetWindowContentScaleCallback(app.window, on_content_scale);
   glfwSetDropCallback(app.window, on_drop);  // ImGui's GLFW backend installs none
   if (!app.options.scene_path.empty()) g_desktop.last_scene_path = app.options.scene_path;

@@ -23,6 +23,7 @@
 #include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
+#include "ui/text/i18n.hpp"
 
 namespace app::page {
 namespace {
@@ -131,6 +132,10 @@ Json state(const ui::AppState& state, bool square_stages) {
   Json vectors = Json::object();
   const char* names[3] = {"Q", "K", "V"};
   for (int r = 0; r < 3; ++r) vectors[names[r]] = state.ui.vectors_strip[r] ? "strip" : "sliders";
+  // The language of the words on screen: the chosen one once its table is installed (the web app
+  // loads Spanish and German on demand; ui/text/i18n.hpp).
+  const std::string& wanted = ui::shown_language(state.ui);
+  const std::string language = ui::language_installed(wanted) ? wanted : std::string(ui::current_language());
   out["ui"] = {{"mode", scene::link::mode_name(state.ui.mode)},
                {"step", ui::walk_index(state)},
                {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
@@ -144,7 +149,7 @@ Json state(const ui::AppState& state, bool square_stages) {
                {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
                {"themeChosen", state.ui.theme.has_value()},
                {"zoom", state.ui.zoom},
-               {"language", ui::shown_language(state.ui)},
+               {"language", language},
                {"overflow", state.ui.overflow},
                {"keyboard", keyboard(state.ui.keyboard)},
                // The Scores/Weights grids' zoom (ui/widgets/grid_view.hpp): rows and columns [row0/col0, + span).

@@ -22,6 +22,7 @@
 #include "ui/modes/circuits/circuits.hpp"
 #endif
 #include "ui/modes/walk/walk_mode.hpp"
+#include "ui/text/i18n.hpp"
 
 extern "C" void al_request_frame();  // web_platform.cpp
 
@@ -47,6 +48,12 @@ EM_JS(void, js_share_scene_changed, (), {
   const share = window.attentionLabShare;
   if (share) share.sceneChanged();
 });
+// Spanish and German are data files (lang/CODE.json, ui/text/i18n.hpp): the first frame that asks
+// for one has share.js fetch it and hand it to al_install_language.
+EM_JS(void, js_share_load_language, (const char* code), {
+  const share = window.attentionLabShare;
+  if (share) share.loadLanguage(UTF8ToString(code));
+});
 
 namespace page = app::page;
 
@@ -67,6 +74,7 @@ namespace app {
 
 void web_share_init(ui::AppState& state) {
   g_state = &state;
+  ui::set_language_loader(js_share_load_language);
   ui::Sharing& s = state.sharing;
   s.copy_link = [] { js_share_action("copy-link"); };
   s.export_json = [] { js_share_action("export-json"); };
@@ -197,6 +205,23 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_set_demos(const char* index_json) {
   if (!error.empty()) return page::reply(page::fail(error));
   al_request_frame();
   return page::reply(page::ok());
+}
+
+// A language's data file (the text of lang/CODE.json): {"ok":true}, or {"ok":false,"error":…}
+// with nothing changed (the screen keeps its words). The next frame shows the language if chosen.
+EMSCRIPTEN_KEEPALIVE const char* al_install_language(const char* json) {
+  const std::string error = ui::install_language_json(json ? json : "");
+  if (!error.empty()) return page::reply(page::fail(error));
+  al_request_frame();
+  return page::reply(page::ok());
+}
+
+// The language the screen should show (a link's lang=, the View menu, else the browser's), installed
+// or not: share.js loads it before attentionLab.ready resolves.
+EMSCRIPTEN_KEEPALIVE const char* al_wanted_language() {
+  static std::string code;
+  code = g_state ? ui::shown_language(g_state->ui) : "en";
+  return code.c_str();
 }
 
 }  // extern "C"

@@ -486,6 +486,12 @@ test("dist/ from a sub-path with a strict CSP: loads, demos work, no console err
     assert.ok(r.status < 400, `${r.path}: HTTP ${r.status}`);
   }
   assert.ok(server.requests.some((r) => r.path === "/user/repo/demos/causal-5.json"), "the demo came from dist/demos/");
+  // Spanish and German are data files of dist/lang/, fetched only when wanted.
+  assert.ok(!server.requests.some((r) => r.path.includes("/lang/")), "an English visit fetches no language file");
+  await page.evaluate(() => (location.hash = "demo=two-keys-tie&lang=de"));
+  await waitForState(page, (s) => s.ui.language === "de", "lang=de under the sub-path");
+  assert.ok(server.requests.some((r) => r.path === "/user/repo/lang/de.json" && r.status === 200), "German from dist/lang/");
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], "CSP violations after the language loaded");
 });
 
 test("the single-file build opened from disk (file://) renders the default example and its demos", async (t) => {
@@ -501,6 +507,9 @@ test("the single-file build opened from disk (file://) renders the default examp
   const demo = await waitForState(page, (s) => s.scene.tokens.join() === demoScene("attend-to-self").tokens.join(), "embedded demo");
   assertShowsDemo(demo.scene, "attend-to-self");
   assert.match(await link(page), /^file:\/\/.*attention-lab\.html#s=/);
+  // The languages are in the page too (file:// cannot fetch lang/*.json).
+  await page.evaluate(() => (location.hash = "demo=attend-to-self&lang=es"));
+  await waitForState(page, (s) => s.ui.language === "es", "Spanish from the page itself");
   await screenshot(page, "share-single-file");
   assert.deepEqual(app.failedRequests, [], describeProblems(app));
   assertClean(app);

@@ -564,15 +564,36 @@ struct LanguageTable {
 };
 
 const LanguageTable& english_table();
+// Spanish and German (i18n_es.cpp, i18n_de.cpp: the library attention_ui_languages, which the
+// desktop app and the tests link and the web app does not — it loads them as data, see below).
 const LanguageTable& spanish_table();
 const LanguageTable& german_table();
-
-// The table of `code` (English for an unknown code).
+// The compiled table of `code` (English for an unknown code); attention_ui_languages.
 const LanguageTable& language_table(std::string_view code);
+// install_language() of Spanish and German (idempotent); attention_ui_languages.
+void install_compiled_languages();
 
-// Make `code` the current language (an unknown code: English).
+// --- Which languages can be shown. English always; another once its table is installed: compiled
+// in (the desktop app, the tests) or read from its data file (the web app: lang/es.json and
+// lang/de.json, made at build time by language_json() of the compiled tables — src/ui/text/
+// language_dump.cpp — and fetched the first time a frame asks for the language; first loads in
+// English carry neither).
+void install_language(const LanguageTable& table);
+// A language from its data file's text, {"language": "es", "texts": ["…", …]} (kTextCount texts in
+// key order, each non-empty UTF-8). Returns "" or what is wrong ("lang/es.json: 598 texts, this
+// build has 612 (a file from another version of the app)"); on an error nothing changes.
+std::string install_language_json(std::string_view json_text);
+// The data file's text of a compiled table (the inverse of install_language_json()).
+std::string language_json(const LanguageTable& table);
+bool language_installed(std::string_view code);
+// Called (once per language) when set_language() asks for a language that is not installed; the web
+// app fetches its data file and installs it. Until then the screen keeps its current language.
+void set_language_loader(void (*loader)(const char* code));
+
+// Make `code` the current language (an unknown code: English; a language not installed yet: the
+// current one stays, and the loader is asked for it).
 void set_language(std::string_view code);
-// The current language's code.
+// The current language's code: the language of the words on screen.
 std::string_view current_language();
 // The current language's text for `key` (English's if the table lacks it; the tests forbid that).
 const char* tr(Text key);

@@ -1,0 +1,74 @@
+// languages.test.mjs — Spanish and German as data (issue 24; src/ui/text/i18n.hpp, web/share.js):
+// they are not in the wasm but in lang/es.json and lang/de.json, which the page fetches when it
+// needs one — an English first load fetches neither; a link's lang= or the browser's language
+// fetches its file as the page loads, and the words are on screen when attentionLab.ready
+// resolves; the View menu fetches another once; a file that is missing or from another build
+// leaves the words as they were and says why.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { assertClean, getState, waitForState, clickWidget, appOpener, language, DESKTOP } from "./lib/a11y.mjs";
+import { siteDir } from "./lib/harness.mjs";
+
+const open = appOpener();
+const context = { viewport: DESKTOP };
+const languageRequests = (app) => app.server.requests.filter((r) => /\/lang\/\w+\.json$/.test(r.path)).map((r) => r.path);
+
+test("an English first load fetches no language file; lang=de fetches lang/de.json as the page loads; the View menu fetches Spanish once", async (t) => {
+  const en = await open(t, { context });
+  assert.equal(await language(en.page), "en");
+  assert.deepEqual(languageRequests(en), [], "English needs no language file");
+  assertClean(en);
+
+  const app = await open(t, { suffix: "#demo=causal-5&lang=de", context });
+  const { page } = app;
+  // No waiting: German is on screen once `ready` has resolved.
+  assert.equal(await language(page), "de");
+  const state = await getState(page);
+  assert.equal(state.ui.language, "de");
+  assert.deepEqual(state.scene.tokens.length, 5);
+  assert.deepEqual(languageRequests(app), ["/lang/de.json"]);
+  // Fetched as the page loads (share.js reads the link), not after the first frame asked for it:
+  // before the demo, which the page applies after the first frame.
+  const order = app.server.requests.map((r) => r.path);
+  assert.ok(order.indexOf("/lang/de.json") < order.indexOf("/demos/causal-5.json"), `request order: ${order.join(" ")}`);
+
+  await clickWidget(page, "view/menu");
+  await clickWidget(page, "view/lang/es");
+  await waitForState(page, (s) => s.ui.language === "es", "View → Español");
+  await clickWidget(page, "view/lang/de");
+  await waitForState(page, (s) => s.ui.language === "de", "View → Deutsch");
+  await clickWidget(page, "view/lang/es");
+  await waitForState(page, (s) => s.ui.language === "es", "View → Español again");
+  assert.deepEqual(languageRequests(app), ["/lang/de.json", "/lang/es.json"], "each file once");
+  assert.equal(await page.evaluate(() => window.attentionLab.lastError()), null);
+  assertClean(app);
+});
+
+test("a language file that is missing or from another build: the words stay English, the banner says why, nothing is lost", async (t) => {
+  // A copy of the site whose German file is gone and whose Spanish file has three texts.
+  const site = mkdtempSync(path.join(os.tmpdir(), "al-lang-"));
+  t.after(() => rmSync(site, { recursive: true, force: true }));
+  cpSync(siteDir(), site, { recursive: true });
+  rmSync(path.join(site, "lang", "de.json"));
+  writeFileSync(path.join(site, "lang", "es.json"), JSON.stringify({ language: "es", texts: ["a", "b", "c"] }));
+
+  const missing = await open(t, { site, suffix: "#demo=causal-5&lang=de", context });
+  assert.equal(await language(missing.page), "en", "the words stay English");
+  assert.equal(await missing.page.evaluate(() => window.attentionLab.lastError()), "lang/de.json: HTTP 404");
+  assert.ok(await missing.page.locator("#share-banner:not(.hidden)").isVisible(), "the banner says why");
+  const state = await getState(missing.page);
+  assert.equal(state.scene.tokens.length, 5, "the link's demo still loaded");
+  assert.equal(state.ui.language, "en");
+  assert.deepEqual(missing.pageErrors, []);
+
+  const stale = await open(t, { site, suffix: "#demo=causal-5&lang=es", context });
+  const error = await stale.page.evaluate(() => window.attentionLab.lastError());
+  assert.match(error, /^lang\/es\.json: 3 texts, this build has \d+ \(a file from another version of the app\)$/);
+  assert.equal(await language(stale.page), "en");
+  assert.equal((await getState(stale.page)).scene.tokens.length, 5);
+  assert.deepEqual(stale.pageErrors, []);
+  assert.deepEqual(stale.consoleErrors, []);
+});
