@@ -31,8 +31,12 @@
 //                          the live region says of it; language: as getLanguage(); overflow: texts that did
 //                          not fit their place in the last frame (e.g. "controls/label/Skalierung"), [] when all fit
 //                          flash: {block, step, steps, finished, m, l, max_abs_diff} (m null = −∞),
-//                          decode: {t, cache_len, weights, output, mults_with_cache, mults_without_cache}
-//                          (the FlashAttention and Decode modes' step; each null until its mode was shown)
+//                          decode: {t, cache_len, weights, output, mults_with_cache, mults_without_cache,
+//                          policy, window, sinks, kept, evicted, kv} (the FlashAttention and Decode modes' step;
+//                          each null until its mode was shown); kv: the KV-cache calculator {preset (null: own
+//                          shape), layers, heads, kv_heads, d_head, context, bytes, tokens_held, per_token,
+//                          per_context (bytes: 2·layers·H_kv·d_head·bytes, × tokens_held), per_token_text,
+//                          per_context_text (as shown), error ("" = none)}
 //   getStep()             {index, count, title, text, numbers, row}: the walk-through's step (index 0-based,
 //                          −1 when no walk runs); text: its sentences; numbers: the live-number sentence of
 //                          query row `row`

@@ -14,12 +14,14 @@
 #include <utility>
 #include <vector>
 
+#include "core/kv_bill.hpp"
 #include "core/reading_aids.hpp"
 #include "scene/scene.hpp"
 #include "ui/frame/keyboard.hpp"
 #if AL_CIRCUITS_MODE
 #include "ui/modes/circuits/circuits.hpp"
 #endif
+#include "ui/modes/decode/decode.hpp"
 #include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
@@ -63,8 +65,34 @@ Json flash(const ui::FlashStepper& f) {
           {"max_abs_diff", f.max_abs_diff}};
 }
 
+// The KV-cache calculator (issue 25): the shape it holds, the preset's name (null: the learner's own
+// shape), and the bill it shows, core/kv_bill.hpp's
+//   per_token = 2 · layers · H_kv · d_head · bytes,  per_context = per_token · tokens_held
+// in bytes and as the panel prints them (per_token_text, per_context_text); error: the last refused
+// edit's sentence ("" = none).
+Json kv_calculator(const ui::KvCalculator& c) {
+  const std::vector<attn::KvPreset>& presets = attn::kv_presets();
+  const attn::KvShape& s = c.shape;
+  const std::int64_t per_token = attn::kv_bytes_per_token(s), per_context = attn::kv_bytes_per_context(s);
+  return {
+      {"preset", c.preset >= 0 && c.preset < int(presets.size()) ? Json(presets[std::size_t(c.preset)].name)
+                                                                 : Json(nullptr)},
+      {"layers", s.layers},
+      {"heads", s.heads},
+      {"kv_heads", s.kv_heads},
+      {"d_head", s.d_head},
+      {"context", s.context},
+      {"bytes", s.bytes_per_number},
+      {"tokens_held", attn::kv_tokens_held(s)},
+      {"per_token", per_token},
+      {"per_context", per_context},
+      {"per_token_text", ui::byte_text(per_token)},
+      {"per_context_text", ui::byte_text(per_context)},
+      {"error", c.error}};
+}
+
 // Decode (null until the mode has been shown): {"t","cache_len","weights","output","mults_with_cache",
-// "mults_without_cache","policy","window","sinks","kept","evicted"}.
+// "mults_without_cache","policy","window","sinks","kept","evicted","kv"} (kv: kv_calculator above).
 Json decode(const ui::DecodeStepper& d) {
   if (!d.trace || d.trace->steps.empty()) return nullptr;
   const attn::DecodeStep& step = d.trace->steps[std::size_t(d.t)];
@@ -82,7 +110,8 @@ Json decode(const ui::DecodeStepper& d) {
           {"window", d.policy.window},
           {"sinks", d.policy.sinks},
           {"kept", step.kept},
-          {"evicted", step.evicted}};
+          {"evicted", step.evicted},
+          {"kv", kv_calculator(d.calculator)}};
 }
 
 // The keyboard (ui/frame/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"

@@ -191,6 +191,100 @@ test("Decode: the cache policy evicts what it says (the CLI's --kv-cache --cache
   assertClean(app);
 });
 
+// The KV-cache bill of published shapes, written out from the formula (core/kv_bill.hpp):
+//   bytes per context = 2 (K and V) · layers · H_kv · d_head · context · bytes per number
+// Llama 2 (Touvron et al. 2023, Table 1 and the model cards): 7B has 32 layers of 32 heads × 128, one
+// K/V per head (multi-head), 4096 tokens, fp16 → 2·32·32·128·4096·2 = 2,147,483,648 B = 2 GiB; 70B has 80
+// layers of 64 heads × 128 sharing 8 K/V heads (grouped-query) → 2·80·8·128·4096·2 = 1.25 GiB.
+const LLAMA2_7B = { layers: 32, heads: 32, "kv-heads": 32, "d-head": 128, context: 4096, bytes: 2 };
+const LLAMA2_70B = { layers: 80, heads: 64, "kv-heads": 8, "d-head": 128, context: 4096, bytes: 2 };
+const kvPerToken = (m) => 2 * m.layers * m["kv-heads"] * m["d-head"] * m.bytes;
+const kvPerContext = (m) => kvPerToken(m) * m.context;
+const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+
+// The calculator's fields and their getState().ui.decode.kv names.
+const KV_KEYS = { layers: "layers", context: "context", heads: "heads", "kv-heads": "kv_heads", "d-head": "d_head", bytes: "bytes" };
+
+/**
+ * Type `value` into the calculator's field decode/kv/NAME: a click opens it with its text selected
+ * (ImGui's InputScalar), so the typed digits replace it; each digit applies at once (a refused one
+ * keeps the shape). Waits until the calculator holds the value, unless `refused`.
+ */
+async function typeKvField(page, name, value, refused = false) {
+  await clickWidget(page, `decode/kv/${name}`);
+  await page.keyboard.type(String(value), { delay: 30 });
+  await animationFrames(page, 2);
+  await page.keyboard.press("Enter");
+  await animationFrames(page, 3);
+  if (!refused) await waitForKv(page, (kv) => kv[KV_KEYS[name]] === value, `decode/kv/${name}: ${value} was not taken`);
+}
+
+/** Every field of a shape, H before H_kv (H_kv must divide H: a refused step keeps the shape). */
+async function typeKvShape(page, shape) {
+  for (const name of ["layers", "context", "heads", "kv-heads", "d-head", "bytes"]) await typeKvField(page, name, shape[name]);
+}
+
+/** waitForState on the calculator (getState().ui.decode.kv), its fields named when it fails. */
+async function waitForKv(page, probe, message) {
+  try {
+    return await waitForState(page, (s) => probe(s.ui.decode.kv), message);
+  } catch (error) {
+    error.message += `; calculator: ${JSON.stringify((await getState(page)).ui.decode.kv)}`;
+    throw error;
+  }
+}
+
+function assertKvBill(kv, shape, what) {
+  assert.deepEqual(
+    [kv.layers, kv.heads, kv.kv_heads, kv.d_head, kv.context, kv.bytes],
+    [shape.layers, shape.heads, shape["kv-heads"], shape["d-head"], shape.context, shape.bytes],
+    `${what}: the calculator's shape`,
+  );
+  assert.equal(kv.tokens_held, shape.context, `${what}: no window, every token held`);
+  assert.equal(kv.per_token, kvPerToken(shape), `${what}: bytes per token`);
+  assert.equal(kv.per_context, kvPerContext(shape), `${what}: bytes per context`);
+  assert.equal(kv.per_context_text, gib(kvPerContext(shape)), `${what}: the bytes shown`);
+  assert.equal(kv.error, "", `${what}: no refused edit`);
+}
+
+test("Decode: the KV-cache calculator bills Llama 2 7B and 70B as 2·layers·H_kv·d_head·context·bytes", async (t) => {
+  const app = await open(t, { suffix: "#demo=causal-5&mode=decode", context: { viewport: { width: 1280, height: 800 } } });
+  const { page } = app;
+  await waitForState(page, (s) => s.ui.decode !== null && s.ui.decode.kv, "mode=decode did not open with the calculator");
+  for (const id of ["decode/kv/preset", "decode/kv/per-token", "decode/kv/per-context"]) await requireWidget(page, id);
+  // Llama 2 70B typed in (grouped-query: 8 K/V heads for 64 query heads): 1,342,177,280 B.
+  await typeKvShape(page, LLAMA2_70B);
+  let state = await waitForKv(page, (kv) => kv.layers === 80 && kv.kv_heads === 8, "the 70B shape was not taken");
+  assertKvBill(state.ui.decode.kv, LLAMA2_70B, "Llama 2 70B");
+  assert.equal(kvPerContext(LLAMA2_70B), 1_342_177_280);
+  assert.equal(state.ui.decode.kv.per_context_text, "1.25 GiB");
+  assert.equal(state.ui.decode.kv.preset, "llama-2-70b", "a published shape typed in is named");
+  await parkMouse(page);
+  await screenshot(page, "variants-kv-calculator-70b");
+  // Llama 2 7B (one K/V per head, multi-head): exactly 2 GiB.
+  await typeKvShape(page, LLAMA2_7B);
+  state = await waitForKv(page, (kv) => kv.layers === 32 && kv.kv_heads === 32, "the 7B shape was not taken");
+  assertKvBill(state.ui.decode.kv, LLAMA2_7B, "Llama 2 7B");
+  assert.equal(kvPerContext(LLAMA2_7B), 2_147_483_648);
+  assert.equal(state.ui.decode.kv.per_context_text, "2.00 GiB");
+  assert.equal(state.ui.decode.kv.preset, "llama-2-7b");
+  // A refused edit (H_kv = 3 does not divide H = 32): a sentence, the shape and its bill kept.
+  await typeKvField(page, "kv-heads", 3, true);
+  state = await waitForKv(page, (kv) => kv.error !== "", "H_kv = 3 was not refused");
+  assert.match(state.ui.decode.kv.error, /H_kv|kv_heads|divide/i);
+  assert.equal(state.ui.decode.kv.kv_heads, 32);
+  assert.equal(state.ui.decode.kv.per_context, kvPerContext(LLAMA2_7B), "a refused edit keeps the bill");
+  // fp32 (4 bytes a number): twice the bytes, and no longer a published shape.
+  const fp32 = { ...LLAMA2_7B, bytes: 4 };
+  await typeKvField(page, "kv-heads", 32);
+  await typeKvField(page, "bytes", 4);
+  state = await waitForKv(page, (kv) => kv.bytes === 4, "bytes/number 4 was not taken");
+  assertKvBill(state.ui.decode.kv, fp32, "Llama 2 7B in fp32");
+  assert.equal(state.ui.decode.kv.per_context_text, "4.00 GiB");
+  assert.equal(state.ui.decode.kv.preset, null, "the learner's own shape");
+  assertClean(app);
+});
+
 test("the three variant demos read at phone size", async (t) => {
   for (const [name, mode] of [["gqa-shares-keys", "heads"], ["window-with-sinks", "explore"], ["alibi-slopes", "explore"]]) {
     const app = await open(t, { suffix: `#demo=${name}&mode=${mode}`, context: PHONE });

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "ui/look/theme.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 namespace {
@@ -88,13 +89,13 @@ void draw_file_dialog(FileDialog& dialog, const Fonts& fonts, const FileActionRu
   if (!dialog.hint.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
     ImGui::PushFont(fonts.small);
-    ImGui::TextWrapped("%s", dialog.hint.c_str());
+    wrapped_text(dialog.hint);
     ImGui::PopFont();
     ImGui::PopStyleColor();
   }
   if (!dialog.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::error()));
-    ImGui::TextWrapped("%s", dialog.error.c_str());
+    wrapped_text(dialog.error);
     ImGui::PopStyleColor();
   }
   ImGui::Dummy(ImVec2(0, 0.2f * em));

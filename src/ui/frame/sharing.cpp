@@ -12,6 +12,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/text/i18n.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 
@@ -202,7 +203,7 @@ void draw_share_hint(AppState& state, const Fonts& fonts) {
   if (!any_share_action(state.sharing)) return;
   ImGui::PushFont(fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr(Text::ShareHint));  // wrapped: a longer translation takes two lines
+  wrapped_text(tr(Text::ShareHint));  // wrapped: a longer translation takes two lines
   ImGui::PopStyleColor();
   ImGui::PopFont();
 }
@@ -241,9 +242,9 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   if (s.copy_link) {
-    ImGui::TextWrapped("%s", tr(Text::GalleryWebNote));
+    wrapped_text(tr(Text::GalleryWebNote));
   } else {  // the desktop app: no address bar
-    ImGui::TextWrapped("%s", tr(Text::GalleryDesktopNote));
+    wrapped_text(tr(Text::GalleryDesktopNote));
   }
   ImGui::PopFont();
   ImGui::PopStyleColor();

@@ -11,6 +11,7 @@
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
 #include "ui/text/scale_texts.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 
@@ -199,9 +200,7 @@ void draw_scale_controls(AppState& state, const Fonts& fonts, float label_w) {
                   {std::to_string(s.d_k() / s.heads), format_number(state.result.divisor, 3)});
     else if (s.scale.mode == attn::ScaleMode::SqrtDk)
       hint += ", √" + std::to_string(s.d_k()) + " = " + format_number(state.result.divisor, 3);
-    ImGui::PushTextWrapPos(0.0f);  // a narrow panel (Walk through) wraps it rather than cut its end
-    ImGui::TextDisabled("%s", hint.c_str());
-    ImGui::PopTextWrapPos();
+    wrapped_text_disabled(hint);  // a narrow panel (Walk through) wraps it rather than cut its end
     ImGui::PopFont();
   }
 }
@@ -256,7 +255,7 @@ void draw_notice(const AppState& state, const Fonts& fonts) {
   if (state.notice.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
   ImGui::PushFont(fonts.small);
-  ImGui::TextWrapped("%s", state.notice.c_str());
+  wrapped_text(state.notice);
   ImGui::PopFont();
   ImGui::PopStyleColor();
 }

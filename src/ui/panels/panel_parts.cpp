@@ -8,6 +8,7 @@
 
 #include "ui/look/theme.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 
@@ -20,7 +21,7 @@ void panel_header(const AppState& state, const Fonts& fonts, const char* title, 
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
     ImGui::PushFont(fonts.small);
     const float top = ImGui::GetCursorPosY();
-    ImGui::TextWrapped("%s", hint);
+    wrapped_text(hint);
     // Side-by-side panels reserve the same hint height, so their contents line up.
     const float want = float(min_hint_lines) * ImGui::GetTextLineHeightWithSpacing();
     if (ImGui::GetCursorPosY() - top < want) ImGui::Dummy(ImVec2(0, want - (ImGui::GetCursorPosY() - top)));
@@ -116,9 +117,7 @@ void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& ch
     if (one_line) {
       ImGui::TextUnformatted(question);
     } else {
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextUnformatted(question);
-      ImGui::PopTextWrapPos();
+      wrapped_text(question);
     }
     ImGui::PopStyleColor();
     ImGui::EndGroup();

@@ -18,6 +18,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 
@@ -35,9 +36,8 @@ void draw_position_view(AppState& state, const Fonts& fonts) {
   int& L = state.ui.position_train_len;
 
   ImGui::PushFont(fonts.small);
-  ImGui::TextWrapped("%s", fill(tr(Text::PosTitle), {fit_text(s.tokens[std::size_t(i)], 6.0f * em),
-                                                     fit_text(s.tokens[std::size_t(j)], 6.0f * em)})
-                               .c_str());
+  wrapped_text(fill(tr(Text::PosTitle), {fit_text(s.tokens[std::size_t(i)], 6.0f * em),
+                                         fit_text(s.tokens[std::size_t(j)], 6.0f * em)}));
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Text::PosTrainLength));
   ImGui::SameLine();

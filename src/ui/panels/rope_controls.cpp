@@ -9,6 +9,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/recorded.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 namespace {
@@ -41,7 +42,7 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
   const std::string title =
       fill(tr(Text::RopePlotTitle), {fit_text(state.scene.tokens[std::size_t(i)], 6.0f * em),
                                      fit_text(state.scene.tokens[std::size_t(j)], 6.0f * em)});
-  ImGui::TextWrapped("%s", title.c_str());
+  wrapped_text(title);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x, h = 4.5f * em, pad_b = 1.2f * em;
   ImDrawList* dl = ImGui::GetWindowDrawList();

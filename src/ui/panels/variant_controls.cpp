@@ -9,6 +9,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 
@@ -38,9 +39,7 @@ void draw_window_controls(AppState& state, const Fonts& fonts) {
   // The kinds named when the grid alone does not say them (a window, sinks, clicked cells); a plain or
   // causal mask keeps the room for its grid (the hint names the causal hatching).
   if (s.window > 0 || s.mask.size() > 0) {
-    ImGui::PushTextWrapPos(0.0f);  // a long translation wraps rather than run past the panel
-    ImGui::TextUnformatted(mask_kind_text(s).c_str());
-    ImGui::PopTextWrapPos();
+    wrapped_text(mask_kind_text(s));  // a long translation wraps rather than run past the panel
     record_item_rect(state, "mask/kind");
   }
   ImGui::PopFont();
@@ -118,9 +117,7 @@ void draw_alibi_control(AppState& state, const Fonts& fonts) {
     std::string slopes;
     for (int t = 0; t < s.heads; ++t)
       slopes += (t ? ", " : "") + format_number(attn::alibi_slope(t, s.heads), 4);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", fill(tr(Text::AlibiSlopes), {slopes}).c_str());
-    ImGui::PopTextWrapPos();
+    wrapped_text_disabled(fill(tr(Text::AlibiSlopes), {slopes}));
   }
   ImGui::PopFont();
   if (state.computed && (s.alibi || s.rope_on)) draw_position_view(state, fonts);

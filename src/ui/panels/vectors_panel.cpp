@@ -29,6 +29,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/vector_strip.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 namespace {
@@ -348,7 +349,7 @@ void draw_mode_line(AppState& state, const Fonts& fonts, bool projected, ImVec2 
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::MakeDirectTip));
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
-    ImGui::TextWrapped("%s", tr(Text::LearnedNote));
+    wrapped_text(tr(Text::LearnedNote));
     ImGui::PopStyleColor();
   } else {
     const int d_model = 2 * state.scene.d_k() + state.scene.d_v();

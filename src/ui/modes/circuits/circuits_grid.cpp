@@ -12,6 +12,7 @@
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 namespace {
@@ -39,7 +40,7 @@ void draw_text_field(AppState& state, const Fonts& fonts) {
   if (!c.text_error.empty()) {
     ImGui::PushFont(fonts.small);
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::error()));
-    ImGui::TextWrapped("%s", c.text_error.c_str());
+    wrapped_text(c.text_error);
     ImGui::PopStyleColor();
     ImGui::PopFont();
   }

@@ -16,6 +16,7 @@
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 namespace {
@@ -123,8 +124,8 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "circuits/task");
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
-  ImGui::TextWrapped("%s", tr(config.task == model::Task::Induction ? Text::CircuitsTaskInduction
-                                                                    : Text::CircuitsTaskMixed));
+  wrapped_text(
+      tr(config.task == model::Task::Induction ? Text::CircuitsTaskInduction : Text::CircuitsTaskMixed));
   ImGui::PopFont();
   ImGui::PopStyleColor();
 
@@ -425,9 +426,8 @@ void draw_circuits_composition(AppState& state, const Fonts& fonts) {
   if (link.formed) {
     ImGui::PushFont(fonts.small);
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
-    ImGui::TextWrapped("%s", fill(tr(Text::CircuitsCompLink),
-                                  {std::to_string(link.previous), std::to_string(link.induction)})
-                                 .c_str());
+    wrapped_text(
+        fill(tr(Text::CircuitsCompLink), {std::to_string(link.previous), std::to_string(link.induction)}));
     ImGui::PopStyleColor();
     ImGui::PopFont();
   }
@@ -476,16 +476,16 @@ void draw_circuits_guide(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "circuits/guide/next");
   if (c.guide_step < 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
-    ImGui::TextWrapped("%s", tr(Text::CircuitsGuideTip));
+    wrapped_text(tr(Text::CircuitsGuideTip));
     ImGui::PopStyleColor();
     return;
   }
   ImGui::PushFont(fonts.heading);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
-  ImGui::TextWrapped("%s", guide_title(c.guide_step));
+  wrapped_text(guide_title(c.guide_step));
   ImGui::PopStyleColor();
   ImGui::PopFont();
-  ImGui::TextWrapped("%s", guide_text(c.guide_step));
+  wrapped_text(guide_text(c.guide_step));
   record_item_rect(state, "circuits/guide/text");
 }
 

@@ -12,6 +12,7 @@
 #include "ui/modes/decode/decode.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/step_controls.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 namespace {
@@ -71,9 +72,8 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
                                fit_text(state.scene.tokens[std::size_t(d.t)], 12.0f * ImGui::GetFontSize())})
                              .c_str());
   ImGui::PopFont();
-  ImGui::TextWrapped("%s", fill(tr(d.t == 0 ? Text::DecodeHoldsOne : Text::DecodeHolds),
-                                {std::to_string(d.t), std::to_string(d.t + 1)})
-                               .c_str());
+  wrapped_text(fill(tr(d.t == 0 ? Text::DecodeHoldsOne : Text::DecodeHolds),
+                    {std::to_string(d.t), std::to_string(d.t + 1)}));
   if (!state.scene.causal) ImGui::TextColored(to_vec4(palette::text_dim()), "%s", tr(Text::DecodeCausal));
 
   // The multiply counter.
@@ -104,10 +104,8 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "decode/mults");
   counter(tr(Text::WithoutCache), d.mults_without, palette::with_alpha(palette::query(), 150));
   ImGui::PushFont(fonts.small);
-  ImGui::TextWrapped("%s",
-                     fill(tr(Text::DecodeWithout), {std::to_string(n), with_commas(d.trace->mults_with_cache),
-                                                    with_commas(d.trace->mults_without_cache)})
-                         .c_str());
+  wrapped_text(fill(tr(Text::DecodeWithout), {std::to_string(n), with_commas(d.trace->mults_with_cache),
+                                              with_commas(d.trace->mults_without_cache)}));
   ImGui::PopFont();
 }
 

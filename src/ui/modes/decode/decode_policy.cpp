@@ -10,6 +10,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/decode/decode.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 
@@ -95,9 +96,7 @@ void draw_cache_per_kv_head(AppState& state, const Fonts& fonts) {
                                  byte_text(attn::kv_bytes_per_context(shape))})
           .c_str());
   record_item_rect(state, "decode/size");
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(avail, 10.0f * em));
-  ImGui::TextDisabled("%s", tr(Text::CacheSizeNote));
-  ImGui::PopTextWrapPos();
+  wrapped_text_disabled(tr(Text::CacheSizeNote), std::max(avail, 10.0f * em));
   ImGui::PopFont();
   ImGui::Spacing();
 }
@@ -147,11 +146,10 @@ void draw_decode_policy(AppState& state, const Fonts& fonts) {
   }
 
   const attn::DecodeStep& st = d.trace->steps[std::size_t(d.t)];
-  ImGui::PushTextWrapPos(0.0f);
   if (!st.evicted.empty())
-    ImGui::TextColored(
-        to_vec4(palette::accent()), "%s",
-        fill(tr(Text::CacheEvictedNow), {std::to_string(d.t), std::to_string(st.evicted.front())}).c_str());
+    wrapped_text_colored(
+        to_vec4(palette::accent()),
+        fill(tr(Text::CacheEvictedNow), {std::to_string(d.t), std::to_string(st.evicted.front())}));
   // Token 0 evicted without sinks vs kept as a sink: the largest change of row t's weights against
   // keeping everything (StreamingLLM's observation: the first token soaks up the spare weight).
   const int w = std::max(1, d.policy.window), sinks = std::max(1, d.policy.sinks);
@@ -166,9 +164,8 @@ void draw_decode_policy(AppState& state, const Fonts& fonts) {
               format_number(d.trace_all->steps[std::size_t(d.t)].weights(0, 0), 3), std::to_string(sinks),
               format_number(max_weight_change(*d.trace_all, *d.trace_sinks, d.t), 3)});
   }
-  ImGui::TextUnformatted(effect.c_str());
+  wrapped_text(effect);
   record_item_rect(state, "decode/sink-effect");
-  ImGui::PopTextWrapPos();
 
   ImGui::Spacing();
   ImGui::Separator();

@@ -12,6 +12,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/decode/decode.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 
@@ -22,9 +23,7 @@ void draw_kv_calculator(AppState& state, const Fonts& fonts) {
   ImGui::TextUnformatted(tr(Text::KvCalcTitle));
   ImGui::PopFont();
   ImGui::PushFont(fonts.small);
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", tr(Text::KvCalcHint));
-  ImGui::PopTextWrapPos();
+  wrapped_text_disabled(tr(Text::KvCalcHint));
   ImGui::PopFont();
 
   ImGui::AlignTextToFramePadding();
@@ -84,33 +83,27 @@ void draw_kv_calculator(AppState& state, const Fonts& fonts) {
 
   const attn::KvShape& s = calc.shape;
   const long long per_token = attn::kv_bytes_per_token(s), per_context = attn::kv_bytes_per_context(s);
-  ImGui::PushTextWrapPos(0.0f);
-  if (!calc.error.empty()) ImGui::TextColored(to_vec4(palette::accent()), "%s", calc.error.c_str());
-  ImGui::TextUnformatted(
+  if (!calc.error.empty()) wrapped_text_colored(to_vec4(palette::accent()), calc.error);
+  wrapped_text(
       fill(tr(Text::KvCalcPerToken), {"2 × " + std::to_string(s.layers) + " × " + std::to_string(s.kv_heads) +
                                       " × " + std::to_string(s.d_head) + " × " +
-                                      std::to_string(s.bytes_per_number) + " = " + byte_text(per_token)})
-          .c_str());
+                                      std::to_string(s.bytes_per_number) + " = " + byte_text(per_token)}));
   record_item_rect(state, "decode/kv/per-token");
-  ImGui::TextUnformatted(
-      fill(tr(Text::KvCalcPerContext), {std::to_string(attn::kv_tokens_held(s)), byte_text(per_context)})
-          .c_str());
+  wrapped_text(
+      fill(tr(Text::KvCalcPerContext), {std::to_string(attn::kv_tokens_held(s)), byte_text(per_context)}));
   record_item_rect(state, "decode/kv/per-context");
   if (s.kv_heads < s.heads) {  // what grouping saves: the same shape with one K/V per head
     attn::KvShape mha = s;
     mha.kv_heads = s.heads;
-    ImGui::TextDisabled(
-        "%s", fill(tr(Text::KvCalcMha), {std::to_string(s.heads), byte_text(attn::kv_bytes_per_context(mha)),
-                                         std::to_string(s.heads / s.kv_heads)})
-                  .c_str());
+    wrapped_text_disabled(
+        fill(tr(Text::KvCalcMha), {std::to_string(s.heads), byte_text(attn::kv_bytes_per_context(mha)),
+                                   std::to_string(s.heads / s.kv_heads)}));
   }
   if (calc.preset >= 0) {
     ImGui::PushFont(fonts.small);
-    ImGui::TextDisabled("%s",
-                        fill(tr(Text::KvCalcSource), {presets[std::size_t(calc.preset)].source}).c_str());
+    wrapped_text_disabled(fill(tr(Text::KvCalcSource), {presets[std::size_t(calc.preset)].source}));
     ImGui::PopFont();
   }
-  ImGui::PopTextWrapPos();
 }
 
 }  // namespace ui

@@ -14,6 +14,7 @@
 #include "ui/modes/flash/flash.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/step_controls.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 namespace {
@@ -86,13 +87,11 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
   ImGui::TextUnformatted(fill(tr(Text::StepOf), {std::to_string(f.step), std::to_string(total)}).c_str());
   ImGui::PopFont();
   if (f.step == 0) {
-    ImGui::TextWrapped("%s", tr(Text::FlashBefore));
+    wrapped_text(tr(Text::FlashBefore));
   } else {
     const attn::OnlineStep& st = f.last;
-    ImGui::TextWrapped(
-        "%s", fill(tr(Text::FlashTile), {std::to_string(st.row_block), std::to_string(st.col_block),
-                                         span(st.row_begin, st.row_end), span(st.col_begin, st.col_end)})
-                  .c_str());
+    wrapped_text(fill(tr(Text::FlashTile), {std::to_string(st.row_block), std::to_string(st.col_block),
+                                            span(st.row_begin, st.row_end), span(st.col_begin, st.col_end)}));
     if (st.skipped) {
       ImGui::TextColored(to_vec4(palette::text_dim()), "%s", tr(Text::FlashSkipped));
     } else {
@@ -106,21 +105,18 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
       if (grew > 0) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::query()));
         const std::string alpha = format_weight(smallest, 3);
-        ImGui::TextWrapped("%s", (grew == 1 ? fill(tr(Text::FlashGrewOne), {alpha})
-                                            : fill(tr(Text::FlashGrewMany), {std::to_string(grew), alpha}))
-                                     .c_str());
+        wrapped_text((grew == 1 ? fill(tr(Text::FlashGrewOne), {alpha})
+                                : fill(tr(Text::FlashGrewMany), {std::to_string(grew), alpha})));
         ImGui::PopStyleColor();
       } else {
-        ImGui::TextWrapped("%s", tr(Text::FlashNoGrowth));
+        wrapped_text(tr(Text::FlashNoGrowth));
       }
     }
   }
   if (f.finished()) {
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
-    ImGui::TextWrapped(
-        "%s",
-        fill(tr(Text::FlashSame), {f.max_abs_diff == 0.0 ? std::string("0") : sci(f.max_abs_diff)}).c_str());
+    wrapped_text(fill(tr(Text::FlashSame), {f.max_abs_diff == 0.0 ? std::string("0") : sci(f.max_abs_diff)}));
     ImGui::PopStyleColor();
   }
 
@@ -129,14 +125,12 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
   ImGui::Separator();
   ImGui::PushFont(fonts.small);
   const long long B = pass.block(), d_v = pass.O().cols();
-  ImGui::TextWrapped("%s", fill(tr(Text::FlashMemory), {std::to_string(B * B), std::to_string(n),
-                                                        std::to_string(static_cast<long long>(n) * n),
-                                                        std::to_string(2 * n), std::to_string(n * d_v)})
-                               .c_str());
-  ImGui::TextWrapped(
-      "%s", fill(tr(Text::FlashTiles), {std::to_string(pass.tiles_computed()),
-                                        std::to_string(pass.tiles_skipped()), std::to_string(total - f.step)})
-                .c_str());
+  wrapped_text(fill(tr(Text::FlashMemory),
+                    {std::to_string(B * B), std::to_string(n), std::to_string(static_cast<long long>(n) * n),
+                     std::to_string(2 * n), std::to_string(n * d_v)}));
+  wrapped_text(
+      fill(tr(Text::FlashTiles), {std::to_string(pass.tiles_computed()), std::to_string(pass.tiles_skipped()),
+                                  std::to_string(total - f.step)}));
   ImGui::PopFont();
   record_item_rect(state, "flash/memory");
 }

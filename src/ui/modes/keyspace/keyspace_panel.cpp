@@ -23,6 +23,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/keyspace/keyspace.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 namespace {
@@ -173,7 +174,7 @@ void plane_note(const attn::Plane& plane, Text what, const char* dim_name) {
     std::snprintf(percent, sizeof percent, "%.0f", 100.0 * plane.kept);
     text = fill(tr(Text::PlanePca), {dim_name, std::to_string(plane.dim), tr(what), percent});
   }
-  ImGui::TextWrapped("%s", text.c_str());
+  wrapped_text(text);
 }
 
 // A step that keeps dragged numbers readable (2 significant decimals of the view's span).
@@ -255,7 +256,7 @@ std::string token_suffix(const AppState& state, int i) {
 void learned_hint(AppState& state, const Fonts& fonts) {
   ImGui::PushFont(fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
-  ImGui::TextWrapped("%s", tr(Text::KeySpaceLearned));
+  wrapped_text(tr(Text::KeySpaceLearned));
   ImGui::PopStyleColor();
   if (ImGui::SmallButton(tr(Text::EditDirectly))) make_direct(state);
   record_item_rect(state, "make-direct");
@@ -386,9 +387,8 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   ImGui::PushFont(fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   plane_note(ks.key_plane, Text::PlaneOfKeys, "d_k");
-  if (multi_head)
-    ImGui::TextWrapped("%s", fill(tr(Text::KeySpaceHeads), {std::to_string(state.scene.heads)}).c_str());
-  if (roped) ImGui::TextWrapped("%s", tr(Text::KeySpaceRope));
+  if (multi_head) wrapped_text(fill(tr(Text::KeySpaceHeads), {std::to_string(state.scene.heads)}));
+  if (roped) wrapped_text(tr(Text::KeySpaceRope));
   ImGui::PopStyleColor();
   ImGui::PopFont();
   if (state.scene.mode != scene::Mode::Direct) learned_hint(state, fonts);

@@ -16,17 +16,17 @@
 
 #include "scene/train_json.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/modes/train/train_pacing.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/recorded.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 namespace {
 
 namespace train = attn::train;
 
-constexpr double kBudgetMs = 6.0;       // training work per frame (of the 8 ms frame budget)
 constexpr int kLiveEvalSequences = 64;  // the live accuracy: the first 64 fresh sequences
-constexpr int kAccuracyEvery = 10;      // steps between accuracy measurements while playing
 // The curves' colours come from the theme, so they read on the panel in every theme (the role colours
 // reach 4.5:1 there: tests/theme_test.cpp): the loss in the query's orange, the accuracy in the
 // value's green. Predictions sit on the quiz's right / wrong fills, in the body text colour.
@@ -196,10 +196,13 @@ void train_tick(AppState& state) {
   }
   const double start = now_ms();
   t.owed += double(ImGui::GetIO().DeltaTime) * double(t.steps_per_second);
-  // A step starts only when the time it took last (a running average) still fits in the budget;
-  // at least one step per frame when one is owed, so a slow machine still makes progress.
+  // Steps and the accuracy share the frame's budget (train_pacing.hpp).
+  const auto since_measured = [&t] { return t.trainer->steps() - t.accuracy_step; };
+  if (train_pacing::may_measure(since_measured(), 0.0, t.eval_ms)) measure(t);
   int done = 0;
-  while (t.owed >= 1.0 && t.running && (done == 0 || now_ms() - start + t.step_ms <= kBudgetMs)) {
+  while (t.owed >= 1.0 && t.running &&
+         train_pacing::may_step(done, now_ms() - start, t.step_ms,
+                                train_pacing::accuracy_due(since_measured()), t.eval_ms)) {
     const double step_start = now_ms();
     step_once(state);
     t.step_ms = 0.8 * t.step_ms + 0.2 * (now_ms() - step_start);
@@ -208,9 +211,7 @@ void train_tick(AppState& state) {
   }
   t.owed = std::min(t.owed, 1.0);  // over budget: drop the backlog rather than stall later frames
   if (done > 0) {
-    // The accuracy is due every kAccuracyEvery steps; it waits for a frame with room for it.
-    if (t.trainer->steps() - t.accuracy_step >= kAccuracyEvery && now_ms() - start + t.eval_ms <= kBudgetMs)
-      measure(t);
+    if (train_pacing::may_measure(since_measured(), now_ms() - start, t.eval_ms)) measure(t);
     show_model(state, false);
   }
   t.last_work_ms = now_ms() - start;
@@ -240,7 +241,7 @@ void draw_train_task(AppState& state, const Fonts& fonts, float label_w) {
   record_item_rect(state, "train/task");
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
-  ImGui::TextWrapped("%s", task_sentence(t.config.task));
+  wrapped_text(task_sentence(t.config.task));
   ImGui::PopFont();
   ImGui::PopStyleColor();
   ImGui::Spacing();
@@ -355,7 +356,7 @@ void draw_train_status(AppState& state, const Fonts& fonts) {
     std::snprintf(ms, sizeof ms, "%.1f", t.last_work_ms);
     ImGui::TextUnformatted(fill(tr(Text::TrainWork), {ms}).c_str());
   } else {
-    ImGui::TextWrapped("%s", tr(Text::TrainPaused));
+    wrapped_text(tr(Text::TrainPaused));
   }
   ImGui::PopFont();
   ImGui::PopStyleColor();

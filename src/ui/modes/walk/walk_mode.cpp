@@ -16,6 +16,7 @@
 #include "ui/modes/walk/quiz.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/recorded.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 
@@ -316,9 +317,7 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
 
   // --- the step's sentences
   ImGui::Spacing();
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(text.body.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text(text.body);
 
   // --- the row the numbers follow, then its live numbers
   ImGui::Spacing();
@@ -340,9 +339,7 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
   ImGui::SameLine();
   const std::string numbers =
       state.computed ? walk::live_numbers(stage, state.scene, state.result, state.ui.walk.row) : "";
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(to_vec4(palette::query()), "%s", numbers.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text_colored(to_vec4(palette::query()), numbers);
   record_item_rect(state, "walk/numbers");
 
   if (state.ui.quiz.return_to >= 0 && !state.ui.quiz.open) {
@@ -426,9 +423,7 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
             .c_str());
     ImGui::PopFont();
     ImGui::PushFont(fonts.heading);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(question.prompt.c_str());
-    ImGui::PopTextWrapPos();
+    wrapped_text(question.prompt);
     ImGui::PopFont();
     ImGui::Spacing();
 
@@ -460,9 +455,7 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
                          quiz::feedback(question, picked).c_str());
       ImGui::PopFont();
       record_item_rect(state, "quiz/" + std::to_string(q) + "/feedback");
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextUnformatted(question.explanation.c_str());
-      ImGui::PopTextWrapPos();
+      wrapped_text(question.explanation);
       const std::string show = fill(tr(Text::QuizShowMe), {question.show_me.preset});
       if (card_button(state, show.c_str(), "quiz/" + std::to_string(q) + "/showme", true)) show_me(state, q);
     }
