@@ -335,6 +335,8 @@ TEST_CASE("model JSON: round trip bit for bit, and errors that name the field") 
   CHECK(error_of("\"W_U\":[[", "\"W_U\":[[1e5,").find("W_U: row 0 has 6 entries") == 0);
   CHECK(error_of("\"W_U\":[[", "\"W_U\":[[1e5],[").find("W_U: has 5 rows") == 0);
   CHECK(error_of("\"d_model\":4", "\"d_model\":4,\"b_Q\":1").find("b_Q: unknown key") == 0);
+  // Two unknown keys: the first in byte order is named (as ever), not the first typed.
+  CHECK(error_of("\"d_model\":4", "\"d_model\":4,\"zz\":1,\"b_Q\":1").find("b_Q: unknown key") == 0);
   CHECK(scene::parse_model("[1]").error.find("input: expected a JSON object") == 0);
   CHECK(scene::parse_model("{\"vocab\":").error.find("json: parse error") == 0);
   std::string big = scene::model_to_json(m, -1);

@@ -381,6 +381,19 @@ TEST_CASE("malformed scenes are rejected with an error naming the field") {
   for (const BadScene& bad : table) check_parse_error(bad);
 }
 
+// Documents are read into ordered_json (the app's one JSON type, keys in the order typed), and the
+// readers walk an object's keys sorted (json_text::sorted_members), as they did when std::map-based
+// nlohmann::json held them: of several bad keys, the one named is the first in byte order ("Alpha"
+// before "zeta", "heads" before "zz"), not the first typed.
+TEST_CASE("of several bad keys the error names the first in byte order, not the first in the text") {
+  CHECK(scene::parse_scene(small_scene(R"(,"zeta":1,"Alpha":2)")).error.rfind("Alpha: unknown key", 0) == 0);
+  CHECK(scene::parse_scene(small_scene(R"(,"zz":1,"heads":2)")).error ==
+        "heads: needs \"version\": 2 (this scene says 1)");
+  const std::string rope = R"({"version":2,"tokens":["a","b"],"Q":[[1,2],[3,4]],"K":[[5,6],[7,8]],)"
+                           R"("V":[[1],[2]],"rope":{"offset":-1,"base":"x"}})";
+  CHECK(scene::parse_scene(rope).error == "rope: base must be a number, got a string");
+}
+
 TEST_CASE("the limits themselves are accepted: n = 1024, d = 256, |value| = 1e15, scale at both ends") {
   const std::string big = R"({"version":1,"tokens":)" + tokens_json(1024) + R"(,"Q":)" +
                           matrix_json(1024, 1) + R"(,"K":)" + matrix_json(1024, 1) + R"(,"V":)" +
@@ -419,7 +432,7 @@ TEST_CASE("error messages are valid UTF-8 even when the input is not") {
 // exactly the document nlohmann's own parser builds — the same types (unsigned, signed, double) and the same
 // doubles bit for bit — and leave everything else to the checking path, which words the errors.
 TEST_CASE("the fast JSON pass builds nlohmann's document exactly, and refuses what it cannot read") {
-  using document = nlohmann::json;
+  using document = scene::json_text::json;  // the app's one type: ordered, so == checks key order too
   const char* same[] = {"0",
                         "-0",
                         "17",

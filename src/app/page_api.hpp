@@ -1,5 +1,5 @@
 // page_api.hpp — the JSON the app speaks to its page (window.attentionLab, web/share.js) and to
-// test harnesses (the desktop's --rects file): every reply is built here, with nlohmann::json.
+// test harnesses (the desktop's --rects file): every reply is built here, with nlohmann::ordered_json.
 //
 //   state        {"scene": <scene JSON>, "result": <result JSON of every head> | null,
 //                 "omitted": the n×n stages left out of result (see state()),

@@ -1,6 +1,7 @@
 // json_text.cpp — JSON text in and out without exceptions (see json_text.hpp).
 #include "scene/json_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -479,6 +480,14 @@ const char* type_name(const json& v) {
     default:
       return "not a JSON value";
   }
+}
+
+std::vector<std::pair<const std::string*, const json*>> sorted_members(const json& object) {
+  std::vector<std::pair<const std::string*, const json*>> out;
+  if (!object.is_object()) return out;
+  for (auto it = object.begin(); it != object.end(); ++it) out.emplace_back(&it.key(), &it.value());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
+  return out;
 }
 
 namespace {

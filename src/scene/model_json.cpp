@@ -107,9 +107,11 @@ std::string read_vocab(const json& doc, std::vector<std::string>* out) {
 // One head `hw` ("layers[l].heads[h]"): {W_Q, W_K, W_V} d_model×d_head and W_O d_head×d_model.
 std::string read_head(const json& head, const std::string& hw, long long D, long long dh, model::Head* w) {
   if (!head.is_object()) return hw + ": must be an object {W_Q, W_K, W_V, W_O}";
-  for (const auto& item : head.items())
-    if (item.key() != "W_Q" && item.key() != "W_K" && item.key() != "W_V" && item.key() != "W_O")
-      return hw + "." + json_text::clip_utf8(item.key()) + ": unknown key (a head has W_Q, W_K, W_V, W_O)";
+  for (const auto& member : json_text::sorted_members(head)) {
+    const std::string& key = *member.first;
+    if (key != "W_Q" && key != "W_K" && key != "W_V" && key != "W_O")
+      return hw + "." + json_text::clip_utf8(key) + ": unknown key (a head has W_Q, W_K, W_V, W_O)";
+  }
   const std::string sD = n_str(D);
   const std::string in_shape = "d_model×d_head = " + sD + "×" + n_str(dh);
   const std::string out_shape = "d_head×d_model = " + n_str(dh) + "×" + sD;
@@ -166,9 +168,9 @@ std::string check_model_keys(const json& doc) {
                "W_U), got ") +
            json_text::type_name(doc);
   static const std::set<std::string> keys = {"vocab", "n_ctx", "d_model", "W_E", "W_pos", "layers", "W_U"};
-  for (const auto& item : doc.items())
-    if (!keys.count(item.key()))
-      return json_text::clip_utf8(item.key()) +
+  for (const auto& member : json_text::sorted_members(doc))
+    if (!keys.count(*member.first))
+      return json_text::clip_utf8(*member.first) +
              ": unknown key (a model has vocab, n_ctx, d_model, W_E, W_pos, layers, W_U)";
   return {};
 }

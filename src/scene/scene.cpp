@@ -144,24 +144,25 @@ std::string read_rope(const json& v, bool* on, attn::Rope* out) {
            type_name(v);
   *on = true;
   *out = attn::Rope{};
-  for (const auto& item : v.items()) {
-    const json& x = item.value();
-    if (item.key() == "base") {
+  for (const auto& [name, value] : json_text::sorted_members(v)) {
+    const std::string& key = *name;
+    const json& x = *value;
+    if (key == "base") {
       if (!x.is_number()) return std::string("rope: base must be a number, got ") + type_name(x);
       out->base = x.get<double>();
-    } else if (item.key() == "layout") {
+    } else if (key == "layout") {
       const std::string layout = x.is_string() ? x.get<std::string>() : std::string();
       if (layout != "interleaved" && layout != "half")
         return "rope: layout must be \"interleaved\" or \"half\", got " + clip_utf8(x.dump());
       out->layout = layout == "half" ? attn::RopeLayout::Half : attn::RopeLayout::Interleaved;
-    } else if (item.key() == "offset") {
+    } else if (key == "offset") {
       const double offset = x.is_number() ? x.get<double>() : -1.0;
       if (!(offset >= 0 && offset <= kMaxRopeOffset && offset == std::floor(offset)))
         return "rope: offset must be a whole number from 0 to " + std::to_string(kMaxRopeOffset) + ", got " +
                clip_utf8(x.dump());
       out->offset = static_cast<int>(offset);
     } else {
-      return "rope: unknown key \"" + clip_utf8(item.key()) + "\" (expected base, layout, offset)";
+      return "rope: unknown key \"" + clip_utf8(key) + "\" (expected base, layout, offset)";
     }
   }
   return {};
@@ -480,12 +481,12 @@ ParseResult parse_scene(std::string_view json_text) {
   if (!(version_value >= 1 && version_value <= kSceneVersion && version_value == std::floor(version_value)))
     return fail("version: expected " + versions + ", got " + clip_utf8(version_it->dump()));
   const int version = static_cast<int>(version_value);
-  for (const auto& item : doc.items()) {
-    if (item.key() == "version") continue;
-    const KeySpec* key = find_key(item.key());
-    if (!key) return fail(clip_utf8(item.key()) + ": unknown key (expected " + key_names() + ")");
+  for (const auto& [name, value] : json_text::sorted_members(doc)) {
+    if (*name == "version") continue;
+    const KeySpec* key = find_key(*name);
+    if (!key) return fail(clip_utf8(*name) + ": unknown key (expected " + key_names() + ")");
     if (key->since > version)
-      return fail(item.key() + ": needs \"version\": " + std::to_string(key->since) + " (this scene says " +
+      return fail(*name + ": needs \"version\": " + std::to_string(key->since) + " (this scene says " +
                   std::to_string(version) + ")");
   }
 

@@ -48,7 +48,8 @@ std::vector<scene::link::Panel> hidden_panels(const AppState& state) {
 //-------------------------------------------------------------------------------------------------
 
 std::string set_demo_index(AppState& state, std::string_view json_text) {
-  using nlohmann::json;
+  // The app's one JSON type (scene/json_text.hpp): nlohmann::json beside it would be a second parser.
+  using json = nlohmann::ordered_json;
   // No exceptions in the web build: parse with allow_exceptions = false and check every type.
   const json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
   if (doc.is_discarded()) return "demos/index.json: not valid JSON";
