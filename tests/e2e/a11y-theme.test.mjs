@@ -7,23 +7,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assertClean, widgetRect, getState, waitForState, requireWidget, clickWidget, animationFrames, parkMouse, screenshot, appOpener } from "./lib/a11y.mjs";
-import { readFileSync } from "node:fs";
+import { decodePng } from "./lib/harness.mjs";
 
 const open = appOpener();
-
-/** RGBA pixels of a PNG file, decoded by the page: {width, height, data: number[]} (data row-major). */
-async function decodePng(page, file) {
-  const base64 = readFileSync(file).toString("base64");
-  return page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const ctx = canvas.getContext("2d");
-    ctx.drawImage(bitmap, 0, 0);
-    const data = ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
-    return { width: bitmap.width, height: bitmap.height, data: Array.from(data) };
-  }, base64);
-}
 
 const channel = (c) => {
   const s = c / 255;

@@ -6,23 +6,13 @@
 // labels are thinned to every 2ᵏ-th token and never overlap.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appOpener, waitForState, requireWidget, clickWidget, parkMouse, animationFrames, assertClean, screenshot } from "./lib/harness.mjs";
+import { appOpener, waitForState, requireWidget, clickWidget, parkMouse, animationFrames, assertClean, screenshot, decodePng } from "./lib/harness.mjs";
 
 const open = appOpener();
 const N = 1024;
 
-/** RGBA pixels of a clip of the page, decoded by the page itself. */
-async function pixels(page, clip) {
-  const png = await page.screenshot({ clip });
-  return page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const ctx = canvas.getContext("2d");
-    ctx.drawImage(bitmap, 0, 0);
-    return { width: bitmap.width, height: bitmap.height, data: Array.from(ctx.getImageData(0, 0, bitmap.width, bitmap.height).data) };
-  }, png.toString("base64"));
-}
+/** RGBA pixels of a clip of the page. */
+const pixels = async (page, clip) => decodePng(page, await page.screenshot({ clip }));
 
 const luma = (d, k) => 0.2126 * d[k] + 0.7152 * d[k + 1] + 0.0722 * d[k + 2];
 

@@ -13,7 +13,7 @@
 //   AL_E2E_HEADED=1  show the browser window (needs a display)
 import assert from "node:assert/strict";
 import { before, after } from "node:test";
-import { mkdirSync, existsSync } from "node:fs";
+import { mkdirSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -371,4 +371,21 @@ export async function loadScene(page, scene) {
   // when the next frames have drawn it: return the state once they have.
   await animationFrames(page, 3);
   return getState(page);
+}
+
+/**
+ * RGBA pixels of a PNG — a file path or a Buffer (e.g. page.screenshot()) — decoded by the page
+ * (createImageBitmap): {width, height, data: number[]} (data row-major).
+ */
+export async function decodePng(page, png) {
+  const base64 = (Buffer.isBuffer(png) ? png : readFileSync(png)).toString("base64");
+  return page.evaluate(async (b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext("2d");
+    ctx.drawImage(bitmap, 0, 0);
+    const data = ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    return { width: bitmap.width, height: bitmap.height, data: Array.from(data) };
+  }, base64);
 }
