@@ -189,7 +189,9 @@ Json state(const ui::AppState& state, bool square_stages) {
                  {"span", number(state.ui.grid_view.n > 0 ? state.ui.grid_view.span() : 0.0)}}},
                // The FlashAttention and Decode modes' step (null until the mode has been shown).
                {"flash", flash(state.ui.flash)},
-               {"decode", decode(state.ui.decode)}};
+               {"decode", decode(state.ui.decode)},
+               // The stage the Export menu's LaTeX and SVG items show (ui/frame/sharing.cpp).
+               {"exportStage", scene::export_stage_name(state.sharing.export_stage)}};
   return out;
 }
 

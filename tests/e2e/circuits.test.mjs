@@ -126,23 +126,48 @@ test("Circuits: Play forms an induction head; it attends after the earlier copy,
   await clickWidget(page, "circuits/pause");
   c = await waitForCircuits(page, (x) => !x.running, "Pause did not stop");
   const steps = c.step;
-  const induction = c.heads.filter((h) => h.layer === 1).sort((a, b) => b.prefixMatching - a.prefixMatching)[0];
-  assert.ok(induction.prefixMatching > 0.5);
-  assert.equal(induction.role, "induction");
+  const formed = c.heads.filter((h) => h.layer === 1).sort((a, b) => b.prefixMatching - a.prefixMatching)[0];
+  assert.ok(formed.prefixMatching > 0.5);
+  assert.equal(formed.role, "induction");
   // Its partner in layer 0 looks one symbol back more than an untrained head does (0.10).
   const previous = c.heads.filter((h) => h.layer === 0).sort((a, b) => b.previousToken - a.previousToken)[0];
   assert.ok(previous.previousToken > 0.3, `layer 0's best previous-token score ${previous.previousToken}`);
   assert.equal(previous.role, "previous token");
 
+  // Play trained the core's model: the page's weights are the CLI's --train of the same recipe at the
+  // step Pause landed on, bit for bit, and the link holds that recipe.
+  const link = await page.evaluate(() => window.attentionLab.link());
+  assert.match(link, new RegExp(`#circuits=induction,2,2,32,1,0\\.01,${steps}&mode=circuits$`), `link(): ${link}`);
+  const paused = await page.evaluate(() => window.attentionLab.circuitsExport("json"));
+  const trained = cli("--train", "induction", "--steps", String(steps), "--seed", "1", "--layers", "2", "--heads", "2", "--d-model", "32");
+  assert.deepEqual(JSON.parse(paused), trained.model, "the page's model differs from the CLI's --train");
+
+  // The rest is checked on the model a link rebuilds at a fixed step, 1000, bit for bit: where Pause
+  // lands past 1000 depends on the frame rate, and the circuit still shifts there (on the CLI, row 21
+  // below attends elsewhere at step 1050 and right again at 1100), so a check of wherever Pause
+  // landed failed on a slow machine.
+  const STEPS = 1000;
+  const again = await open(t, { url: link.replace(/,\d+&mode=circuits$/, `,${STEPS}&mode=circuits`),
+                                context: { viewport: { width: 1280, height: 800 } } });
+  const page2 = again.page;
+  const rebuilt = await waitForCircuits(page2, (x) => x.step === STEPS && !x.rebuilding,
+                                        `the link did not rebuild ${STEPS} steps`, 300_000);
+  const modelJson = await page2.evaluate(() => window.attentionLab.circuitsExport("json"));
+  const atFixed = cli("--train", "induction", "--steps", String(STEPS), "--seed", "1", "--layers", "2", "--heads", "2", "--d-model", "32");
+  assert.deepEqual(JSON.parse(modelJson), atFixed.model, "the rebuilt model's weights differ from the CLI's --train");
+  for (const h of atFixed.heads)
+    assert.equal(rebuilt.heads.find((x) => x.layer === h.layer && x.head === h.head).prefixMatching, h.prefix_matching[STEPS - 1]);
+  const induction = rebuilt.heads.filter((h) => h.layer === 1).sort((a, b) => b.prefixMatching - a.prefixMatching)[0];
+  assert.ok(induction.prefixMatching > 0.5);
+  assert.equal(induction.role, "induction");
+
   // Type a repeated text.
-  await clickWidget(page, "circuits/text");
-  await page.keyboard.press("Control+A");
-  await page.keyboard.press("Backspace");
-  await page.keyboard.type(TEXT, { delay: 20 });
-  c = await waitForCircuits(page, (x) => x.text === TEXT, `the typed text did not arrive`);
-  const model = page.evaluate(() => window.attentionLab.circuitsExport("json"));
-  const modelJson = await model;
-  const ref = cliEval(page, modelJson, TEXT);
+  await clickWidget(page2, "circuits/text");
+  await page2.keyboard.press("Control+A");
+  await page2.keyboard.press("Backspace");
+  await page2.keyboard.type(TEXT, { delay: 20 });
+  c = await waitForCircuits(page2, (x) => x.text === TEXT, `the typed text did not arrive`);
+  const ref = cliEval(page2, modelJson, TEXT);
   // The predictions are the CLI's, and right on the repeat (after its first symbol).
   assert.deepEqual(c.predictions.map((p) => p.predicted), ref.predicted);
   c.predictions.forEach((p, i) => close(p.p, ref.p_predicted[i], 1e-12, `p at ${i}`));
@@ -153,24 +178,25 @@ test("Circuits: Play forms an induction head; it attends after the earlier copy,
   // Ablate the induction head: the repeat's loss rises (as the CLI's --ablate says).
   const before = repeatLoss(c);
   const id = `${induction.layer}/${induction.head}`;
-  await clickWidget(page, `circuits/ablate/${id}`);
-  c = await waitForCircuits(page, (x) => x.heads.find((h) => h.layer === 1 && h.head === induction.head).ablated,
+  await clickWidget(page2, `circuits/ablate/${id}`);
+  c = await waitForCircuits(page2, (x) => x.heads.find((h) => h.layer === 1 && h.head === induction.head).ablated,
                             "the ablate toggle did not switch the head off");
   const after = repeatLoss(c);
-  const ablated = cliEval(page, modelJson, TEXT, [`${induction.layer}.${induction.head}`]);
+  const ablated = cliEval(page2, modelJson, TEXT, [`${induction.layer}.${induction.head}`]);
   close(c.textLoss, ablated.loss, 1e-12, "the text's loss with the head ablated");
   console.log(`# the repeat's loss: ${before.toFixed(4)} → ${after.toFixed(4)} with L${induction.layer} H${induction.head} ablated`);
   assert.ok(after > 2 * before + 0.5, `ablating the induction head: the repeat's loss ${before} → ${after}`);
-  await clickWidget(page, `circuits/ablate/${id}`);
-  c = await waitForCircuits(page, (x) => !x.heads.some((h) => h.ablated), "the toggle did not switch the head back on");
+  await clickWidget(page2, `circuits/ablate/${id}`);
+  c = await waitForCircuits(page2, (x) => !x.heads.some((h) => h.ablated), "the toggle did not switch the head back on");
   close(repeatLoss(c), before, 0, "the repeat's loss with the head back on");
 
+  await parkMouse(page2);
+  await screenshot(page2, "circuits-desktop-1280x800");
+
   // Click the head: Explore shows its numbers on the text (the CLI's weights), and back.
-  await parkMouse(page);
-  await screenshot(page, "circuits-desktop-1280x800");
-  await clickWidget(page, `circuits/head/${id}`);
-  let state = await waitForState(page, (s) => s.ui.mode === "explore", "a click on the head did not open Explore");
-  assert.deepEqual((await getCircuits(page)).openedHead, [induction.layer, induction.head]);
+  await clickWidget(page2, `circuits/head/${id}`);
+  let state = await waitForState(page2, (s) => s.ui.mode === "explore", "a click on the head did not open Explore");
+  assert.deepEqual((await getCircuits(page2)).openedHead, [induction.layer, induction.head]);
   assert.deepEqual(state.scene.tokens, [...TEXT]);
   const weights = state.result.weights;
   const cliWeights = ref.weights[induction.layer][induction.head];
@@ -182,33 +208,20 @@ test("Circuits: Play forms an induction head; it attends after the earlier copy,
     const j = weights[i].indexOf(Math.max(...weights[i]));
     assert.equal(j, i - K + 1, `row ${i} ('${TEXT[i]}') attends most to ${j}, not ${i - K + 1}`);
   }
-  await requireWidget(page, "circuits/back");
-  await screenshot(page, "circuits-opened-head");
-  await clickWidget(page, "circuits/back");
-  await waitForState(page, (s) => s.ui.mode === "circuits", "Back did not return to Circuits");
+  await requireWidget(page2, "circuits/back");
+  await screenshot(page2, "circuits-opened-head");
+  await clickWidget(page2, "circuits/back");
+  await waitForState(page2, (s) => s.ui.mode === "circuits", "Back did not return to Circuits");
 
   // The guide: step 4 points at the induction head; its words are the language table's.
-  await clickWidget(page, "circuits/guide/4");
-  await waitForCircuits(page, (x) => x.guideStep === 3, "the guide's step 4 did not open");
-  await requireWidget(page, "circuits/guide/text");
-  await clickWidget(page, "circuits/guide/next");
-  await waitForCircuits(page, (x) => x.guideStep === 4, "▶ did not go to step 5");
-  await parkMouse(page);
-  await screenshot(page, "circuits-guide-1280x800");
+  await clickWidget(page2, "circuits/guide/4");
+  await waitForCircuits(page2, (x) => x.guideStep === 3, "the guide's step 4 did not open");
+  await requireWidget(page2, "circuits/guide/text");
+  await clickWidget(page2, "circuits/guide/next");
+  await waitForCircuits(page2, (x) => x.guideStep === 4, "▶ did not go to step 5");
+  await parkMouse(page2);
+  await screenshot(page2, "circuits-guide-1280x800");
 
-  // The link holds the recipe; a new page rebuilds the same model bit for bit (= the CLI's).
-  const link = await page.evaluate(() => window.attentionLab.link());
-  assert.match(link, new RegExp(`#circuits=induction,2,2,32,1,0\\.01,${steps}&mode=circuits$`), `link(): ${link}`);
-  const again = await open(t, { url: link, context: { viewport: { width: 1280, height: 800 } } });
-  const rebuilt = await waitForCircuits(again.page, (x) => x.step === steps && !x.rebuilding,
-                                        `the link did not rebuild ${steps} steps`, 300_000);
-  assert.deepEqual(rebuilt.heads.map((h) => h.prefixMatching), c.heads.map((h) => h.prefixMatching));
-  assert.equal(await again.page.evaluate(() => window.attentionLab.circuitsExport("json")), modelJson,
-               "the rebuilt model's weights differ");
-  const trained = cli("--train", "induction", "--steps", String(steps), "--seed", "1", "--layers", "2", "--heads", "2", "--d-model", "32");
-  assert.deepEqual(JSON.parse(modelJson), trained.model, "the page's model differs from the CLI's --train");
-  for (const h of trained.heads)
-    assert.equal(rebuilt.heads.find((x) => x.layer === h.layer && x.head === h.head).prefixMatching, h.prefix_matching[steps - 1]);
   assertClean(app);
   assertClean(again);
 });

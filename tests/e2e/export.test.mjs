@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { animationFrames, appOpener, assertClean, clickWidget, getState, parkMouse, requireWidget, screenshot, STEP_TIMEOUT_MS, widgetRect } from "./lib/harness.mjs";
+import { animationFrames, appOpener, assertClean, clickWidget, getState, parkMouse, requireWidget, screenshot, STEP_TIMEOUT_MS, waitForState, widgetRect } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();
@@ -66,14 +66,23 @@ test("Export menu: the stage picker chooses the LaTeX/SVG stage; SVG downloads t
   const app = await open(t, { suffix: "#demo=learned-5x8" });
   const { page } = app;
   const scene = (await getState(page)).scene;
-  // Pick "scores" in the stage combo (its list opens below it; the second entry).
+  // Pick "scores" in the stage combo (its list opens below it; the second entry). Move, press and
+  // release in frames of their own, as clickWidget does: a press and release in one frame, on the
+  // frame the list appeared, once went unseen on a slow machine, and the list left open then took
+  // the SVG item's click (it covers that item).
   await clickWidget(page, "export/menu");
+  assert.equal((await getState(page)).ui.exportStage, "weights", "the stage starts at the weights");
   const combo = await requireWidget(page, "export/stage");
   await clickWidget(page, "export/stage");
+  await animationFrames(page, 2);
   await page.mouse.move(combo.cx, combo.y + combo.h * 2.5);
+  await animationFrames(page, 2);
   await page.mouse.down();
+  await animationFrames(page, 2);
   await page.mouse.up();
   await parkMouse(page);
+  await waitForState(page, (s) => s.ui.exportStage === "scores", "the stage combo's second entry chose the scores");
+  await animationFrames(page, 2);
   await requireWidget(page, "export/svg");
   const [download] = await Promise.all([
     page.waitForEvent("download", { timeout: STEP_TIMEOUT_MS }),
