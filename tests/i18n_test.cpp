@@ -136,12 +136,9 @@ TEST_CASE("i18n: translations keep the formulas and symbols, and are translation
     Text::LogToggle,
     Text::TrainRowToken,
     Text::GenerateTokens,
-    Text::AutoRangeToggle
-#if AL_CIRCUITS_MODE
-    ,
+    Text::AutoRangeToggle,
     Text::CircuitsModelDim,
     Text::CircuitsText
-#endif
   };
   for (const ui::LanguageTable* t : {&ui::spanish_table(), &ui::german_table()}) {
     for (std::size_t i = 0; i < t->count; ++i) {

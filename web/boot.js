@@ -235,7 +235,12 @@
   const canStream = !embedded && typeof WebAssembly.compileStreaming === "function" &&
     typeof TransformStream === "function" && typeof ReadableStream === "function" &&
     typeof ReadableStream.prototype.pipeThrough === "function";
-  const compiling = canStream ? compileStreaming("attention-lab.wasm") : null;
+  // Which build of the app: the Circuits mode is a second build, loaded on first use — by a link
+  // that asks for it, or by the first-load build's Circuits tab (web/share.js reloads the page with
+  // mode=circuits). The single-file copy has the first-load build only.
+  const stem = !embedded && /(?:^|[#&])(?:mode=circuits|circuits=)/.test(location.hash)
+    ? "attention-lab-circuits" : "attention-lab";
+  const compiling = canStream ? compileStreaming(stem + ".wasm") : null;
   if (compiling) compiling.catch(() => {}); // reported by instantiateWasm below
 
   window.Module = {
@@ -244,7 +249,7 @@
     printErr: (text) => console.warn(text),
     instantiateWasm(imports, receiveInstance) {
       (compiling ? compiling.then((module) => WebAssembly.instantiate(module, imports).then((instance) => ({ instance, module })))
-        : (embedded ? Promise.resolve(embedded.wasm()) : fetchWithProgress("attention-lab.wasm"))
+        : (embedded ? Promise.resolve(embedded.wasm()) : fetchWithProgress(stem + ".wasm"))
           .then((bytes) => {
             showStatus("Compiling…", 0.95);
             return WebAssembly.instantiate(bytes, imports);
@@ -272,8 +277,8 @@
 
   if (!compiling) showStatus("Downloading…", 0);
   const script = document.createElement("script");
-  script.src = embedded ? embedded.scriptUrl() : "attention-lab.js";
+  script.src = embedded ? embedded.scriptUrl() : stem + ".js";
   script.async = true;
-  script.onerror = () => fail("Attention Lab could not start", "attention-lab.js could not be loaded.");
+  script.onerror = () => fail("Attention Lab could not start", stem + ".js could not be loaded.");
   document.body.appendChild(script);
 })();

@@ -402,9 +402,13 @@
 
   // ---- the Share buttons and the gallery (called from the wasm, web_share.cpp) ------------------
   window.attentionLabShare = {
+    // The Circuits mode is a second build of the app, loaded on first use (web/boot.js): not in
+    // the single-file copy.
+    circuitsModuleAvailable: !embedded,
     action(what) {
       try {
-        if (what === "copy-link") copyLink();
+        if (what === "open-circuits") openCircuits();
+        else if (what === "copy-link") copyLink();
         else if (what === "export-json") exportJson();
         else if (what === "import-json") fileInput.click();
         else if (what === "export-png") exportPng();
@@ -442,8 +446,26 @@
   api.lastError = () => lastError;
 
   window.addEventListener("hashchange", () => {
-    if (started) queueFragment(currentFragment(), true);
+    if (!started) return;
+    // A link to the Circuits mode in the build without it: start the build with it (web/boot.js).
+    if (wantsCircuits(location.hash) && !hasCircuits()) location.reload();
+    else queueFragment(currentFragment(), true);
   });
+
+  // ---- the Circuits mode, loaded on first use ---------------------------------------------------
+  // The same test as web/boot.js's, which picks the build when the page starts.
+  const wantsCircuits = (hash) => /(?:^|[#&])(?:mode=circuits|circuits=)/.test(hash);
+  const hasCircuits = () => typeof window.Module._al_get_circuits === "function";
+
+  // The Circuits tab of the first-load build: the same scene and view in the address, with
+  // mode=circuits, and the page reloaded — boot.js then starts attention-lab-circuits.wasm, and the
+  // other modes keep the scene. (A scene too large for a link is not carried: the bare mode=circuits.)
+  function openCircuits() {
+    const made = currentLink();
+    const keep = made.ok ? made.fragment.split("&").filter((p) => p && !/^(mode|step)=/.test(p)) : [];
+    history.replaceState(history.state, "", "#" + keep.concat("mode=circuits").join("&"));
+    location.reload();
+  }
 
   // Resolves once the app has drawn `count` frames from now (the scene and panels a link set are on
   // screen, and widgetRect() describes them), or after 3 s whatever happens.

@@ -55,6 +55,14 @@ EM_JS(void, js_share_load_language, (const char* code), {
   if (share) share.loadLanguage(UTF8ToString(code));
 });
 
+#if !AL_CIRCUITS_MODE
+// Whether the page can load the build with the Circuits mode (not in the single-file copy).
+EM_JS(int, js_circuits_module_available, (), {
+  const share = window.attentionLabShare;
+  return share && share.circuitsModuleAvailable ? 1 : 0;
+});
+#endif
+
 namespace page = app::page;
 
 namespace {
@@ -88,6 +96,10 @@ void web_share_init(ui::AppState& state) {
     js_share_save_text(name.c_str(), text.c_str());
   };
   s.scene_changed = [] { js_share_scene_changed(); };
+#if !AL_CIRCUITS_MODE
+  // The Circuits tab: share.js reloads the page into attention-lab-circuits.wasm with this scene.
+  if (js_circuits_module_available()) s.open_circuits = [] { js_share_action("open-circuits"); };
+#endif
 }
 
 }  // namespace app

@@ -558,7 +558,7 @@ std::string read_matrix(const json& v, const std::string& field, long long rows,
   if (!v.is_array()) return field + ": expected " + expect.array + ", got " + type_name(v) + expect.why;
   if (static_cast<long long>(v.size()) != rows)
     return field + ": has " + std::to_string(v.size()) + " rows, expected " + expect.rows + expect.why;
-  out->resize(rows, cols);
+  out->resize(Eigen::Index(rows), Eigen::Index(cols));  // rows, cols ≤ the scene's limits (checked before)
   for (long long i = 0; i < rows; ++i) {
     const json& row = v[static_cast<std::size_t>(i)];
     const std::string where = field + ": row " + std::to_string(i);
@@ -572,7 +572,7 @@ std::string read_matrix(const json& v, const std::string& field, long long rows,
       const double value = x.get<double>();
       if (!std::isfinite(value) || std::abs(value) > expect.limit)
         return at + " has magnitude above the limit of " + expect.limit_text;
-      (*out)(i, j) = value;
+      (*out)(Eigen::Index(i), Eigen::Index(j)) = value;
     }
   }
   return {};

@@ -29,13 +29,16 @@ import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();
 
-/** Is the Circuits mode in this web build? (AL_CIRCUITS_MODE: off in the default wasm build for now,
- *  the top CMakeLists.txt says why; build with -DAL_CIRCUITS_MODE=ON to run these tests.) */
+/** Is the Circuits mode in this web build? (The site's first load leaves it out and loads
+ *  attention-lab-circuits.wasm for a link to it: built beside the site unless
+ *  -DAL_CIRCUITS_ON_DEMAND=OFF; the top CMakeLists.txt says why.) */
 async function inThisBuild(t, page) {
   const has = await page.evaluate(() => window.attentionLab.getState().ui.mode === "circuits");
-  if (!has) t.skip("this web build has no Circuits mode (configure the wasm preset with -DAL_CIRCUITS_MODE=ON)");
+  if (!has) t.skip("this web build has no Circuits mode (configured with -DAL_CIRCUITS_ON_DEMAND=OFF)");
   return has;
 }
+/** The wasm files the page's server sent, in order. */
+const wasmServed = (app) => app.server.requests.filter((r) => r.path.endsWith(".wasm")).map((r) => r.path.replace(/^.*\//, ""));
 const getCircuits = (page) => page.evaluate(() => window.attentionLab.getCircuits());
 const cli = (...args) => JSON.parse(execFileSync(findCli(), ["--compact", ...args], { encoding: "utf8", maxBuffer: 1 << 28 }));
 
@@ -244,4 +247,38 @@ test("Circuits: a bad text is refused with its reason and the last good one kept
   assert.deepEqual(overflow, [], `texts that did not fit: ${overflow}`);
   await screenshot(page, "circuits-phone-de");
   assertClean(app);
+});
+
+test("Circuits loads on first use: the first load has no Circuits code; its tab reloads into the build with it, the scene kept", async (t) => {
+  const app = await open(t, { suffix: "#demo=learned-5x8&mode=heads" });
+  const { page } = app;
+  const before = await getState(page);
+  assert.equal(before.ui.mode, "heads");
+  assert.deepEqual(wasmServed(app), ["attention-lab.wasm"], "the first load fetched only the first-load build");
+  assert.equal(await page.evaluate(() => typeof window.Module._al_get_circuits), "undefined",
+               "the first-load build has no Circuits code");
+  // Its mode bar still offers Circuits: the click reloads the page into the build with the mode.
+  const tab = await requireWidget(page, "mode/circuits");
+  await page.mouse.move(tab.cx, tab.cy);
+  await animationFrames(page, 2);
+  await page.mouse.down();
+  await animationFrames(page, 2);
+  await Promise.all([page.waitForEvent("load", { timeout: 30_000 }), page.mouse.up()]);
+  await waitForState(page, (s) => s.ui.mode === "circuits", "the Circuits tab did not open the mode", 60_000);
+  assert.deepEqual(wasmServed(app), ["attention-lab.wasm", "attention-lab-circuits.wasm"]);
+  const c = await waitForCircuits(page, (x) => x.heads.length === 4, "no run in the loaded build");
+  assert.equal(c.recipe, "induction,2,2,32,1,0.01,0");
+  // The scene came along in the link: Explore in the new build shows the same scene and numbers.
+  await clickWidget(page, "mode/explore");
+  const after = await waitForState(page, (s) => s.ui.mode === "explore", "Explore did not open");
+  assert.deepEqual(after.scene, before.scene, "the scene changed on the way to the Circuits build");
+  assert.deepEqual(after.result.weights, before.result.weights);
+  // A link to the mode pasted into the first-load build's page loads it too (hashchange → reload).
+  const plain = await open(t, { suffix: "#demo=causal-5" });
+  await Promise.all([plain.page.waitForEvent("load", { timeout: 30_000 }),
+                     plain.page.evaluate(() => { location.hash = "circuits=induction,2,2,32,3,0.01,5&mode=circuits"; })]);
+  const rebuilt = await waitForCircuits(plain.page, (x) => x.step === 5 && !x.rebuilding, "the pasted link did not rebuild 5 steps", 60_000);
+  assert.equal(rebuilt.recipe, "induction,2,2,32,3,0.01,5");
+  assertClean(app);
+  assertClean(plain);
 });

@@ -2,12 +2,11 @@
 # tests/e2e/run.sh [SITE_DIR] — the browser end-to-end tests (headless Debian Chromium driven by
 # playwright-core) against a built site, served by scripts/static-server.mjs on 127.0.0.1.
 #
-#   SITE_DIR  folder with index.html, attention-lab.js, attention-lab.wasm
+#   SITE_DIR  folder with index.html, attention-lab.js, attention-lab.wasm (and the Circuits mode's
+#             build, attention-lab-circuits.js/.wasm, which the page loads on first use)
 #             (default: build/wasm/web, what `cmake --build --preset wasm` makes)
 #   AL_CLI    attention-lab-cli used to read the presets (default: build/native/src/…)
 #   AL_E2E_OUT  screenshot folder (default: build/e2e)
-#   AL_CIRCUITS_SITE_DIR  the site circuits.test.mjs runs against (default: SITE_DIR; it needs a
-#             build with -DAL_CIRCUITS_MODE=ON, else its tests skip)
 #   Extra arguments after SITE_DIR go to `node --test` (e.g. --test-name-pattern=causal).
 #
 # Installs the npm dependencies from the lockfile when missing, runs every *.test.mjs here with
@@ -38,10 +37,7 @@ echo "e2e: site $AL_SITE_DIR ($(node --version))"
 # "# pass N" / "# fail N" lines; scripts/test adds them up.
 status=0
 for file in ./*.test.mjs; do
-  file_site="$AL_SITE_DIR"
-  # The Circuits mode's tests need a site built with -DAL_CIRCUITS_MODE=ON (scripts/test builds one)
-  [ "$file" = ./circuits.test.mjs ] && [ -n "${AL_CIRCUITS_SITE_DIR:-}" ] && file_site="$AL_CIRCUITS_SITE_DIR"
-  AL_SITE_DIR="$file_site" timeout --kill-after=10 900 node --test --test-reporter=tap "$@" "$file" || {
+  timeout --kill-after=10 900 node --test --test-reporter=tap "$@" "$file" || {
     code=$?
     [ "$code" -eq 124 ] && echo "e2e: $file did not finish within 15 minutes"
     echo "e2e: $file failed (exit $code)"

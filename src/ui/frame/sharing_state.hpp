@@ -46,6 +46,9 @@ struct Sharing {
   // Called once after each recompute (the scene changed) and when the mode changes: the page
   // updates its address bar.
   std::function<void()> scene_changed;
+  // A build without the Circuits mode (the web's first load): load the build that has it, with this
+  // scene (the web reloads the page into attention-lab-circuits.wasm). Unset: no Circuits tab.
+  std::function<void()> open_circuits;
 
   // --- bookkeeping
   std::uint64_t seen_result_version = 0;  // the last AppState::result_version scene_changed saw

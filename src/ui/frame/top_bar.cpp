@@ -82,6 +82,9 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   float tabs_w = 0.0f;
   for (const scene::link::ModeInfo& m : scene::link::kModes)
     tabs_w += ImGui::CalcTextSize(mode_label(m.mode).c_str()).x + frame_pad + gap;
+  // A build without the Circuits mode shows its tab when the platform can load the build with it.
+  const bool circuits_elsewhere = !AL_CIRCUITS_MODE && bool(state.sharing.open_circuits);
+  if (circuits_elsewhere) tabs_w += ImGui::CalcTextSize(tr(Text::ModeCircuits)).x + frame_pad + gap;
   // A wide screen has the tabs, View and the quiz on one line. When they do not fit (a phone, a big
   // zoom), View stays pinned at the right edge and the tabs and the quiz scroll sideways beside it.
   const float inner_w = size.x - 2.0f * pad;
@@ -124,6 +127,14 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
     if (pinned && current && scroll_frames > 0) ImGui::SetScrollHereX(0.5f);
     record_item_rect(state, "mode/" + std::string(m.name));
     if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
+    ImGui::SameLine(0, gap);
+  }
+  if (circuits_elsewhere) {
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
+    if (ImGui::Button((std::string(tr(Text::ModeCircuits)) + "##mode").c_str())) state.sharing.open_circuits();
+    ImGui::PopStyleColor(2);
+    record_item_rect(state, "mode/circuits");
     ImGui::SameLine(0, gap);
   }
   if (scroll_frames > 0) {

@@ -490,7 +490,6 @@ enum class Text : int {
   PixelTip,
   AutoRangeToggle,
   AutoRangeTip,
-#if AL_CIRCUITS_MODE  // the top CMakeLists.txt: the web build leaves the mode out for now
   // the Circuits mode (ui/modes/circuits/)
   ModeCircuits,
   CircuitsTitle,
@@ -547,7 +546,6 @@ enum class Text : int {
   CircuitsGuide4Text,
   CircuitsGuide5,
   CircuitsGuide5Text,
-#endif
   Count
 };
 inline constexpr int kTextCount = int(Text::Count);

@@ -650,7 +650,6 @@ constexpr TextEntry kGerman[] = {
     {Text::AutoRangeTip,
      "Farben von 0 bis zum größten sichtbaren Gewicht (statt 0 … 1): ein breites, flaches Muster bleibt "
      "sichtbar"},
-#if AL_CIRCUITS_MODE  // the top CMakeLists.txt: the web build leaves the mode out for now
     // the Circuits mode (ui/modes/circuits/)
     {Text::ModeCircuits, "Schaltkreise"},
     {Text::CircuitsTitle, "Schaltkreise: ein Induktionskopf entsteht"},
@@ -707,7 +706,6 @@ constexpr TextEntry kGerman[] = {
     {Text::CircuitsGuide4Text, "Seine Query ist das aktuelle Zeichen A, und sie passt zum Key \"nach A\": dem Zeichen direkt nach dem früheren A. Auf wiederholtem Text zeigt sein Gitter einen Streifen links der Diagonale. Präfix-Treffer über 0,5: er ist entstanden."},
     {Text::CircuitsGuide5, "5 · Kopieren, und per Abschalten prüfen"},
     {Text::CircuitsGuide5Text, "Er kopiert das gefundene Zeichen, also werden die Vorhersagen auf der zweiten Kopie grün und ihr Verlust fällt: der Knick in der Kurve ist der Phasenwechsel. Setz das Häkchen bei Aus für diesen Kopf, und der Verlust der Wiederholung springt zurück."},
-#endif
 };
 
 }  // namespace

@@ -609,7 +609,6 @@ constexpr TextEntry kEnglish[] = {
     {Text::AutoRangeToggle, "auto"},
     {Text::AutoRangeTip,
      "Colours from 0 to the largest weight in view (instead of 0 … 1): a wide, flat pattern stays visible"},
-#if AL_CIRCUITS_MODE  // the top CMakeLists.txt: the web build leaves the mode out for now
     // the Circuits mode (ui/modes/circuits/)
     {Text::ModeCircuits, "Circuits"},
     {Text::CircuitsTitle, "Circuits: an induction head forms"},
@@ -666,7 +665,6 @@ constexpr TextEntry kEnglish[] = {
     {Text::CircuitsGuide4Text, "Its query is the current symbol A, and it matches the key \"after A\": the symbol right after the earlier A. On a repeated text its grid shows a stripe left of the diagonal. Prefix-matching above 0.5: it has formed."},
     {Text::CircuitsGuide5, "5 · Copy, and check by ablation"},
     {Text::CircuitsGuide5Text, "It copies the symbol it found, so the predictions on the second copy turn green and their loss falls: the bump in the curve is the phase change. Tick ablate on that head and the repeat's loss jumps back up."},
-#endif
 };
 
 }  // namespace

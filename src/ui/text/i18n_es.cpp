@@ -643,7 +643,6 @@ constexpr TextEntry kSpanish[] = {
     {Text::AutoRangeToggle, "auto"},
     {Text::AutoRangeTip,
      "Colores de 0 al mayor peso a la vista (en vez de 0 … 1): un patrón ancho y plano sigue visible"},
-#if AL_CIRCUITS_MODE  // the top CMakeLists.txt: the web build leaves the mode out for now
     // the Circuits mode (ui/modes/circuits/)
     {Text::ModeCircuits, "Circuitos"},
     {Text::CircuitsTitle, "Circuitos: se forma una cabeza de inducción"},
@@ -700,7 +699,6 @@ constexpr TextEntry kSpanish[] = {
     {Text::CircuitsGuide4Text, "Su consulta es el símbolo actual, A, y encaja con la clave \"después de A\": el símbolo justo tras la anterior A. En un texto repetido su rejilla muestra una franja a la izquierda de la diagonal. Prefijo por encima de 0,5: se ha formado."},
     {Text::CircuitsGuide5, "5 · Copiar, y comprobarlo anulando"},
     {Text::CircuitsGuide5Text, "Copia el símbolo que encontró, así que las predicciones de la segunda copia se vuelven verdes y su pérdida cae: el salto en la curva es el cambio de fase. Marca anular en esa cabeza y la pérdida de la repetición vuelve a subir."},
-#endif
 };
 
 }  // namespace
