@@ -459,12 +459,33 @@
 
   // The Circuits tab of the first-load build: the same scene and view in the address, with
   // mode=circuits, and the page reloaded — boot.js then starts attention-lab-circuits.wasm, and the
-  // other modes keep the scene. (A scene too large for a link is not carried: the bare mode=circuits.)
+  // other modes keep the scene. A scene too large for a link goes as its JSON through the tab's
+  // sessionStorage, and the new build opens it once (takeCarriedScene).
+  const CARRIED_SCENE = "attention-lab:carried-scene";
   function openCircuits() {
     const made = currentLink();
     const keep = made.ok ? made.fragment.split("&").filter((p) => p && !/^(mode|step)=/.test(p)) : [];
+    if (!made.ok) {
+      try {
+        sessionStorage.setItem(CARRIED_SCENE, callText("al_share_scene_json"));
+      } catch (e) {
+        console.warn("Attention Lab: the scene could not be kept for the Circuits build: " + e.message);
+      }
+    }
     history.replaceState(history.state, "", "#" + keep.concat("mode=circuits").join("&"));
     location.reload();
+  }
+  function takeCarriedScene() {
+    let text = null;
+    try {
+      text = sessionStorage.getItem(CARRIED_SCENE);
+      sessionStorage.removeItem(CARRIED_SCENE);
+    } catch (e) {
+      return; // storage unavailable (a sandboxed frame): nothing was carried
+    }
+    if (!text) return;
+    const reply = call("al_share_import", text);
+    if (!reply.ok) showError(reply.error, "Could not keep the scene");
   }
 
   // Resolves once the app has drawn `count` frames from now (the scene and panels a link set are on
@@ -496,6 +517,7 @@
         }
         if (openingFragment) {
           await queueFragment(openingFragment, false);
+          takeCarriedScene();
         } else {
           const made = currentLink();
           shownScene = made.ok ? made.fragment : null;

@@ -16,6 +16,7 @@ import {
   appOpener,
   assertClean,
   getState,
+  setState,
   waitForState,
   clickWidget,
   tapWidget,
@@ -36,6 +37,17 @@ async function inThisBuild(t, page) {
   const has = await page.evaluate(() => window.attentionLab.getState().ui.mode === "circuits");
   if (!has) t.skip("this web build has no Circuits mode (configured with -DAL_CIRCUITS_ON_DEMAND=OFF)");
   return has;
+}
+/** Click the first-load build's Circuits tab; the page reloads into the build with the mode. */
+async function openCircuitsTab(page) {
+  const tab = await requireWidget(page, "mode/circuits");
+  await page.mouse.move(tab.cx, tab.cy);
+  await animationFrames(page, 2);
+  await page.mouse.down();
+  await animationFrames(page, 2);
+  // No frames awaited after the release: the page is reloading.
+  await Promise.all([page.waitForEvent("load", { timeout: 30_000 }), page.mouse.up()]);
+  return waitForState(page, (s) => s.ui.mode === "circuits", "the Circuits tab did not open the mode", 60_000);
 }
 /** The wasm files the page's server sent, in order. */
 const wasmServed = (app) => app.server.requests.filter((r) => r.path.endsWith(".wasm")).map((r) => r.path.replace(/^.*\//, ""));
@@ -258,13 +270,7 @@ test("Circuits loads on first use: the first load has no Circuits code; its tab 
   assert.equal(await page.evaluate(() => typeof window.Module._al_get_circuits), "undefined",
                "the first-load build has no Circuits code");
   // Its mode bar still offers Circuits: the click reloads the page into the build with the mode.
-  const tab = await requireWidget(page, "mode/circuits");
-  await page.mouse.move(tab.cx, tab.cy);
-  await animationFrames(page, 2);
-  await page.mouse.down();
-  await animationFrames(page, 2);
-  await Promise.all([page.waitForEvent("load", { timeout: 30_000 }), page.mouse.up()]);
-  await waitForState(page, (s) => s.ui.mode === "circuits", "the Circuits tab did not open the mode", 60_000);
+  await openCircuitsTab(page);
   assert.deepEqual(wasmServed(app), ["attention-lab.wasm", "attention-lab-circuits.wasm"]);
   const c = await waitForCircuits(page, (x) => x.heads.length === 4, "no run in the loaded build");
   assert.equal(c.recipe, "induction,2,2,32,1,0.01,0");
@@ -273,6 +279,19 @@ test("Circuits loads on first use: the first load has no Circuits code; its tab 
   const after = await waitForState(page, (s) => s.ui.mode === "explore", "Explore did not open");
   assert.deepEqual(after.scene, before.scene, "the scene changed on the way to the Circuits build");
   assert.deepEqual(after.result.weights, before.result.weights);
+  // A scene too large for a link goes along too (as JSON, through the tab's sessionStorage).
+  const big = await open(t, { suffix: "#gen=local,256,64,64,1" });
+  const scene = (await getState(big.page)).scene;
+  scene.Q[0][0] = 0.5;  // edited: no longer the five numbers of a gen= link
+  assert.equal((await setState(big.page, scene)).ok, true);
+  assert.equal(await big.page.evaluate(() => window.attentionLab.link()), null, "this scene is too large for a link");
+  const bigBefore = await getState(big.page);
+  await openCircuitsTab(big.page);
+  await clickWidget(big.page, "mode/explore");
+  const bigAfter = await waitForState(big.page, (s) => s.ui.mode === "explore", "Explore did not open");
+  assert.deepEqual(bigAfter.scene, bigBefore.scene, "the large scene did not come along");
+  assert.equal(await big.page.evaluate(() => sessionStorage.length), 0, "the carried scene is taken once");
+
   // A link to the mode pasted into the first-load build's page loads it too (hashchange → reload).
   const plain = await open(t, { suffix: "#demo=causal-5" });
   await Promise.all([plain.page.waitForEvent("load", { timeout: 30_000 }),
@@ -280,5 +299,6 @@ test("Circuits loads on first use: the first load has no Circuits code; its tab 
   const rebuilt = await waitForCircuits(plain.page, (x) => x.step === 5 && !x.rebuilding, "the pasted link did not rebuild 5 steps", 60_000);
   assert.equal(rebuilt.recipe, "induction,2,2,32,3,0.01,5");
   assertClean(app);
+  assertClean(big);
   assertClean(plain);
 });
