@@ -3,6 +3,7 @@ is missing: ctest's SKIP_RETURN_CODE, which scripts/test counts as skipped, neve
 running attention-lab-cli."""
 import importlib
 import json
+import os
 import subprocess
 import sys
 
@@ -18,6 +19,16 @@ def require(module):
         print(f"SKIP: {module} is not installed for {sys.executable} "
               f"(scripts/setup installs {PACKAGES.get(module, module)})")
         sys.exit(SKIP)
+
+
+def cli_and_case_dir(doc):
+    """(cli, case_dir) from the command line `SCRIPT CLI CASE_DIR`, the case folder made; other
+    arguments print `doc` (the script's usage) and exit 2."""
+    if len(sys.argv) != 3:
+        print(doc)
+        sys.exit(2)
+    os.makedirs(sys.argv[2], exist_ok=True)
+    return sys.argv[1], sys.argv[2]
 
 
 def run(cli, args, stdin_text=None, timeout=60):

@@ -22,7 +22,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import require, run_json  # noqa: E402
+from cli_lib import cli_and_case_dir, require, run_json  # noqa: E402
 
 np = require("numpy")
 torch = require("torch")
@@ -150,11 +150,7 @@ def random_scene(rng, index):
 
 
 def main():
-    if len(sys.argv) != 3:
-        print(__doc__)
-        return 2
-    cli, case_dir = sys.argv[1], sys.argv[2]
-    os.makedirs(case_dir, exist_ok=True)
+    cli, case_dir = cli_and_case_dir(__doc__)
     rng = np.random.default_rng(16)
     failures, worst, checked = 0, 0.0, 0
     counts = {"h1": 0, "h2": 0, "causal": 0, "wo": 0, "masked_row": 0, "rope": 0, "direct": 0}

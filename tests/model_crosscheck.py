@@ -28,7 +28,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import require, run_json  # noqa: E402
+from cli_lib import cli_and_case_dir, require, run_json  # noqa: E402
 
 np = require("numpy")
 torch = require("torch")
@@ -103,11 +103,7 @@ def compare(name, ours, theirs, report):
 
 
 def main():
-    if len(sys.argv) != 3:
-        print(__doc__)
-        return 2
-    cli, case_dir = sys.argv[1], sys.argv[2]
-    os.makedirs(case_dir, exist_ok=True)
+    cli, case_dir = cli_and_case_dir(__doc__)
     rng = np.random.default_rng(23)
     report = {"worst": 0.0, "numbers": 0, "failures": [], "exports": 0, "export_worst": 0.0}
     shapes = set()

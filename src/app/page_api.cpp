@@ -347,20 +347,16 @@ struct ResultComparison {
     }
     numbers(stage, app.data(), full.data(), app.size(), long(app.size()));
   }
+  // Every stage of attn::Result (core/attention.hpp); the first that differs is reported.
   void pass(const std::string& prefix, const attn::Result& app, const attn::Result& full) {
-    matrix(prefix + "Q", app.Q, full.Q);
-    matrix(prefix + "K", app.K, full.K);
-    matrix(prefix + "V", app.V, full.V);
-    matrix(prefix + "Q_rope", app.Q_rope, full.Q_rope);
-    matrix(prefix + "K_rope", app.K_rope, full.K_rope);
-    matrix(prefix + "scores", app.scores, full.scores);
+    using R = attn::Result;
+    static const std::pair<const char*, attn::Matrix R::*> kMatrices[] = {
+        {"Q", &R::Q},           {"K", &R::K},           {"V", &R::V},           {"Q_rope", &R::Q_rope},
+        {"K_rope", &R::K_rope}, {"scores", &R::scores}, {"scaled", &R::scaled}, {"bias", &R::bias},
+        {"logits", &R::logits}, {"weights", &R::weights}, {"output", &R::output}};
+    for (const auto& [name, member] : kMatrices) matrix(prefix + name, app.*member, full.*member);
     numbers(prefix + "divisor", &app.divisor, &full.divisor, 1, 1);
-    matrix(prefix + "scaled", app.scaled, full.scaled);
-    matrix(prefix + "bias", app.bias, full.bias);
-    matrix(prefix + "logits", app.logits, full.logits);
     matrix(prefix + "allowed", app.allowed, full.allowed);
-    matrix(prefix + "weights", app.weights, full.weights);
-    matrix(prefix + "output", app.output, full.output);
     vector(prefix + "masked_rows", app.masked_rows, full.masked_rows);
     vector(prefix + "row_max", app.row_max, full.row_max);
     vector(prefix + "row_sum", app.row_sum, full.row_sum);
