@@ -312,7 +312,7 @@ TEST_CASE("at 1280×720 in every language the Controls show every button whole; 
     const std::optional<ImVec4> panel = ui::widget_rect(app.state, "panel/controls");
     REQUIRE(panel.has_value());
     const float bottom = panel->y + panel->w;
-    REQUIRE(app.state.ui.controls_h > panel->w);  // cut short: the caption under the buttons scrolls
+    REQUIRE(app.state.ui.frame.controls_h > panel->w);  // cut short: the caption under the buttons scrolls
     // Every widget drawn in the panel's column is inside it whole, or wholly below it (the vectors).
     int inside = 0;
     for (const auto& [id, r] : app.state.widget_rects) {

@@ -160,7 +160,7 @@ Json state(const ui::AppState& state, bool square_stages) {
   out["omitted"] = std::move(omitted);
   Json vectors = Json::object();
   const char* names[3] = {"Q", "K", "V"};
-  for (int r = 0; r < 3; ++r) vectors[names[r]] = state.ui.vectors_strip[r] ? "strip" : "sliders";
+  for (int r = 0; r < 3; ++r) vectors[names[r]] = state.ui.frame.vectors_strip[r] ? "strip" : "sliders";
   // The language of the words on screen: the chosen one once its table is installed (the web app
   // loads Spanish and German on demand; ui/text/i18n.hpp).
   const std::string& wanted = ui::shown_language(state.ui);
@@ -169,7 +169,7 @@ Json state(const ui::AppState& state, bool square_stages) {
                {"step", ui::walk_index(state)},
                {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
                {"focusHead", state.ui.focus_head},
-               {"tooltip", state.ui.tooltip},
+               {"tooltip", state.ui.frame.tooltip},
                {"example", ui::example_label(state)},
                {"edited", state.edited},
                {"vectors", std::move(vectors)},
@@ -179,7 +179,7 @@ Json state(const ui::AppState& state, bool square_stages) {
                {"themeChosen", state.ui.theme.has_value()},
                {"zoom", state.ui.zoom},
                {"language", language},
-               {"overflow", state.ui.overflow},
+               {"overflow", state.ui.frame.overflow},
                {"keyboard", keyboard(state.ui.keyboard)},
                // The Scores/Weights grids' zoom (ui/widgets/grid_view.hpp): rows and columns [row0/col0, + span).
                {"gridView",

@@ -437,7 +437,7 @@ scene::link::Appearance appearance(const UiState& ui) {
 }
 
 void note_overflow(UiState& ui, std::string where) {
-  ui.next_overflow.push_back(std::move(where));
+  ui.frame.next_overflow.push_back(std::move(where));
 }
 
 bool set_zoom(UiState& ui, int percent) {

@@ -91,9 +91,40 @@ using Mode = scene::link::Mode;
 // The Scores panel shows one of two grids: raw QKᵀ, or the scaled + masked QKᵀ / s + M.
 enum class ScoresTab { Raw, Scaled };
 
+// Measured or collected while drawing one frame, read by the next (or by the page): UiState::frame.
+struct UiFrame {
+  // The mode bar, when its tabs scroll sideways (phones): the mode whose tab was last scrolled into
+  // view, and for how many more frames to keep scrolling it there (the tabs' widths settle first).
+  Mode mode_tab_scrolled_to = Mode(-1);
+  int mode_tab_scroll_frames = 0;
+  // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.frame.tooltip,
+  // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
+  std::string tooltip, next_tooltip;
+  // Texts that did not fit their place this frame (a row label wider than its column, a mode bar wider
+  // than the screen): getState().ui.frame.overflow, so a test catches a translation that is too long.
+  std::vector<std::string> overflow, next_overflow;
+  bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
+  float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
+  // The Controls panel's row bottoms (content y, measured with controls_h): where a panel too short
+  // for all its rows ends cleanly, after a whole row (ui/frame/layout_parts.hpp, left_column).
+  std::vector<float> controls_rows;
+  bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
+};
+
+// Rebuilt when AppState::result_version changes (or weights_log toggles): UiState::caches.
+struct UiCaches {
+  HeatmapImage scores_image, weights_image;
+  std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
+  std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
+  std::uint64_t mask_version = 0;  // the result version mask_values describe
+  std::uint64_t mask_built = 0;    // the result version they were last rebuilt at (the texture's version)
+  std::vector<float> bias_values;  // n×n: ALiBi's B of the focused head (the Mask panel's bias grid)
+  std::uint64_t bias_version = 0;
+};
+
 // State of the screen itself rather than of the scene, grouped by how long it lives: the settings a
-// link carries, each mode's state, view choices, per-frame values, caches. Every piece of UI state
-// is here or in AppState.
+// link carries, each mode's state, view choices, then per-frame values (UiFrame) and caches
+// (UiCaches). Every piece of UI state is here or in AppState.
 struct UiState {
   // --- settings a link carries (mode=, step=, theme=, zoom=, lang=; the View menu; desktop flags)
   Mode mode = Mode::Explore;             // the link's mode= (default Explore, not written in links)
@@ -135,31 +166,9 @@ struct UiState {
   KeyboardUi keyboard;         // focus, ring and announcement of the keyboard (ui/frame/keyboard.hpp)
 
   // --- per frame: measured or collected while drawing one frame, read by the next (or by the page)
-  // The mode bar, when its tabs scroll sideways (phones): the mode whose tab was last scrolled into
-  // view, and for how many more frames to keep scrolling it there (the tabs' widths settle first).
-  Mode mode_tab_scrolled_to = Mode(-1);
-  int mode_tab_scroll_frames = 0;
-  // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
-  // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
-  std::string tooltip, next_tooltip;
-  // Texts that did not fit their place this frame (a row label wider than its column, a mode bar wider
-  // than the screen): getState().ui.overflow, so a test catches a translation that is too long.
-  std::vector<std::string> overflow, next_overflow;
-  bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
-  float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
-  // The Controls panel's row bottoms (content y, measured with controls_h): where a panel too short
-  // for all its rows ends cleanly, after a whole row (ui/frame/layout_parts.hpp, left_column).
-  std::vector<float> controls_rows;
-  bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
-
+  UiFrame frame;
   // --- caches, rebuilt when AppState::result_version changes (or weights_log toggles)
-  HeatmapImage scores_image, weights_image;
-  std::vector<HeatmapImage> head_weight_images;  // multi-head: one per head, then the average
-  std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
-  std::uint64_t mask_version = 0;  // the result version mask_values describe
-  std::uint64_t mask_built = 0;    // the result version they were last rebuilt at (the texture's version)
-  std::vector<float> bias_values;  // n×n: ALiBi's B of the focused head (the Mask panel's bias grid)
-  std::uint64_t bias_version = 0;
+  UiCaches caches;
 };
 
 struct FrameStats {

@@ -26,11 +26,11 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.hovered_col = state.next_hovered_col;
   state.next_hovered_term = Term::None;
   state.next_hovered_row = state.next_hovered_col = -1;
-  state.ui.tooltip = std::move(state.ui.next_tooltip);    // the tooltip text drawn last frame
-  state.ui.overflow = std::move(state.ui.next_overflow);  // texts that did not fit, last frame
-  state.ui.next_overflow.clear();
+  state.ui.frame.tooltip = std::move(state.ui.frame.next_tooltip);    // the tooltip text drawn last frame
+  state.ui.frame.overflow = std::move(state.ui.frame.next_overflow);  // texts that did not fit, last frame
+  state.ui.frame.next_overflow.clear();
   set_language(shown_language(state.ui));  // the words of this frame (ui/text/i18n.hpp)
-  state.ui.next_tooltip.clear();
+  state.ui.frame.next_tooltip.clear();
   state.widget_rects.clear();
   state.widget_text_w.clear();
 
@@ -45,8 +45,8 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   const bool mode_bar = kShowModeBar && !state.sharing.view;
   screen.top_h = formula_h + (mode_bar ? mode_bar_height() : 0.0f);
   screen.narrow = W < 48.0f * em;
-  state.ui.compact_headers = H < 40.0f * em;
-  if (state.ui.controls_h <= 0) state.ui.controls_h = 16.0f * em;  // until the first measurement
+  state.ui.frame.compact_headers = H < 40.0f * em;
+  if (state.ui.frame.controls_h <= 0) state.ui.frame.controls_h = 16.0f * em;  // until the first measurement
 
   keyboard_begin_frame(state);  // Tab moves the focus; the focused item's keys (ui/frame/keyboard.hpp)
   handle_walk_keys(state);      // ←/→ and Esc: before anything is drawn, so the frame shows the new step

@@ -112,9 +112,9 @@ inline void left_column(Screen& sc, float w, float body_y, float body_h, bool sh
     const float ctrl_cap = visible_h < 38.0f * em ? std::max(9.0f * em, 0.6f * visible_h) : 0.6f * body_h;
     // Room for every row of buttons: all but 10 em of the column (a short display: the cap).
     const float room = visible_h < 38.0f * em ? ctrl_cap : body_h - gap - 10.0f * em;
-    const float ctrl_h = sc.state.ui.controls_h <= ctrl_cap
-                             ? sc.state.ui.controls_h
-                             : whole_rows_height(sc.state.ui.controls_rows, ctrl_cap, room, em);
+    const float ctrl_h = sc.state.ui.frame.controls_h <= ctrl_cap
+                             ? sc.state.ui.frame.controls_h
+                             : whole_rows_height(sc.state.ui.frame.controls_rows, ctrl_cap, room, em);
     sc.controls(ImVec2(margin, body_y), ImVec2(w, ctrl_h));
     sc.vectors(ImVec2(margin, body_y + ctrl_h + gap), ImVec2(w, body_h - ctrl_h - gap));
   } else if (show_ctrl) {

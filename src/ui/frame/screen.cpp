@@ -72,7 +72,7 @@ void Screen::controls(ImVec2 pos, ImVec2 size) {
     claim_hover(state, Term::Scale);
     state.widget_rects["panel/controls"] =
         ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, size.x, size.y);
-    state.ui.controls_rows.clear();
+    state.ui.frame.controls_rows.clear();
     // The rows end at the bottom padding, not the border: a panel cut after a whole row (left_column)
     // shows no sliver of the next one.
     const ImVec2 at = ImGui::GetWindowPos();
@@ -81,8 +81,8 @@ void Screen::controls(ImVec2 pos, ImVec2 size) {
     ImGui::PopClipRect();
     // Measured each frame (content height + padding); a change means another frame is needed.
     const float measured = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
-    if (std::abs(measured - state.ui.controls_h) > 0.5f) state.layout_changed = true;
-    state.ui.controls_h = measured;
+    if (std::abs(measured - state.ui.frame.controls_h) > 0.5f) state.layout_changed = true;
+    state.ui.frame.controls_h = measured;
     panel_border(state, Term::Scale);
     walk_light(Panel::Controls);
   }

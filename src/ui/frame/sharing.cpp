@@ -110,7 +110,7 @@ struct ButtonFlow {
     first = false;
     const bool pressed = ImGui::Button(label);
     record_item_rect(state, id);
-    note_row_bottom(state.ui.controls_rows);  // the flow's rows are the Controls panel's
+    note_row_bottom(state.ui.frame.controls_rows);  // the flow's rows are the Controls panel's
     if (tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
     return pressed;
   }

@@ -91,9 +91,9 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   const bool pinned = tabs_w + quiz_w + gap + view_w > inner_w;
   if (pinned && size.x >= 48.0f * em) note_overflow(state.ui, "mode-bar");
   const float thin_scrollbar = std::max(3.0f, std::floor(0.25f * em));
-  int& scroll_frames = state.ui.mode_tab_scroll_frames;
-  if (state.ui.mode != state.ui.mode_tab_scrolled_to) {
-    state.ui.mode_tab_scrolled_to = state.ui.mode;
+  int& scroll_frames = state.ui.frame.mode_tab_scroll_frames;
+  if (state.ui.mode != state.ui.frame.mode_tab_scrolled_to) {
+    state.ui.frame.mode_tab_scrolled_to = state.ui.mode;
     scroll_frames = 3;
   }
   if (pinned) {

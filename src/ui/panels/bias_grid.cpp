@@ -17,9 +17,9 @@ void draw_bias_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
   const int n = int(B.rows());
   if (n < 1 || B.cols() != n) return;
   // The values as floats for the painter (rebuilt when the result changes), range [min B, 0].
-  std::vector<float>& values = state.ui.bias_values;
-  if (state.ui.bias_version != state.result_version || values.size() != std::size_t(n) * n) {
-    state.ui.bias_version = state.result_version;
+  std::vector<float>& values = state.ui.caches.bias_values;
+  if (state.ui.caches.bias_version != state.result_version || values.size() != std::size_t(n) * n) {
+    state.ui.caches.bias_version = state.result_version;
     values.resize(std::size_t(n) * n);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) values[std::size_t(i) * n + j] = float(B(i, j));

@@ -31,7 +31,7 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
     ImGui::OpenPopup("generate");
   }
   record_item_rect(state, "generate");
-  note_row_bottom(state.ui.controls_rows);
+  note_row_bottom(state.ui.frame.controls_rows);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::GenerateTip));
   draw_share_hint(state, fonts);  // the share row's caption, under its last button
   if (!ImGui::BeginPopup("generate")) return;
@@ -193,7 +193,7 @@ void draw_scale_controls(AppState& state, const Fonts& fonts, float label_w) {
     record_item_rect(state, "temperature");
   }
   // The scale's one-line reading (left out on short displays to keep the causal row in view).
-  if (state.computed && !state.ui.compact_headers) {
+  if (state.computed && !state.ui.frame.compact_headers) {
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     ImGui::PushFont(fonts.small);
     std::string hint = tr(scale_texts(s.scale.mode).controls_hint);
@@ -272,7 +272,7 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   const float label_w = 5.2f * em;
   // After each group of rows, where the panel may end when it is too short for all of them.
-  std::vector<float>& rows = state.ui.controls_rows;
+  std::vector<float>& rows = state.ui.frame.controls_rows;
   draw_example_picker(state, fonts, label_w);
   note_row_bottom(rows);
   draw_size_controls(state, label_w);

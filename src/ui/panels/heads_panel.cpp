@@ -58,14 +58,14 @@ void average_tooltip(AppState& state, int i, int j) {
   ImGui::TextUnformatted(line1.c_str());
   ImGui::TextDisabled("%s", tr(Text::HeadsAverageNote));
   ImGui::EndTooltip();
-  state.ui.next_tooltip += line1 + "\n";
+  state.ui.frame.next_tooltip += line1 + "\n";
 }
 
 // An image per grid (the heads, then the average), rebuilt when the result changes.
 const std::vector<HeatmapImage>& head_weight_images(AppState& state) {
   const attn::HeadsResult& r = state.heads;
   const int h = state.scene.heads, grids = h + 1;
-  std::vector<HeatmapImage>& images = state.ui.head_weight_images;
+  std::vector<HeatmapImage>& images = state.ui.caches.head_weight_images;
   if (int(images.size()) != grids || images[0].version != state.result_version) {
     images.assign(std::size_t(grids), HeatmapImage{});
     for (int t = 0; t < h; ++t)

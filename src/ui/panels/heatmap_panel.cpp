@@ -650,7 +650,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
 
   // n² floats: brought up to date only when the result or the tab changed (only the rows and columns
   // an edit changed), not on every hover frame.
-  HeatmapImage& d = scores ? state.ui.scores_image : state.ui.weights_image;
+  HeatmapImage& d = scores ? state.ui.caches.scores_image : state.ui.caches.weights_image;
   const bool log_scale = !scores && state.ui.weights_log;
   const ImageChange change = update_heatmap_image(state, which, log_scale, &d);
   const int n = d.n;

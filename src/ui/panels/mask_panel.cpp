@@ -31,10 +31,10 @@ struct MaskFrame {
 const std::vector<float>& mask_values(AppState& state) {
   const attn::Result& r = state.result;
   const int n = int(r.allowed.rows());
-  std::vector<float>& values = state.ui.mask_values;
-  if (state.result_change.partial_from(state.ui.mask_version)) state.ui.mask_version = state.result_version;
-  if (state.ui.mask_version != state.result_version) {
-    state.ui.mask_version = state.ui.mask_built = state.result_version;
+  std::vector<float>& values = state.ui.caches.mask_values;
+  if (state.result_change.partial_from(state.ui.caches.mask_version)) state.ui.caches.mask_version = state.result_version;
+  if (state.ui.caches.mask_version != state.result_version) {
+    state.ui.caches.mask_version = state.ui.caches.mask_built = state.result_version;
     values.assign(std::size_t(n) * n, 0.0f);
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
@@ -96,7 +96,7 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
   image.slot = MatrixSlot::Mask;
   image.rows = image.cols = n;
   image.values = values.data();
-  image.version = state.ui.mask_built;
+  image.version = state.ui.caches.mask_built;
   image.colormap = Colormap::Mask;
   image.lo = 0;
   image.hi = 1;

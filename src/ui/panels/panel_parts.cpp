@@ -17,7 +17,7 @@ void panel_header(const AppState& state, const Fonts& fonts, const char* title, 
   ImGui::PushFont(fonts.heading);
   ImGui::TextUnformatted(title);
   ImGui::PopFont();
-  if (hint && *hint && !state.ui.compact_headers) {
+  if (hint && *hint && !state.ui.frame.compact_headers) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
     ImGui::PushFont(fonts.small);
     const float top = ImGui::GetCursorPosY();

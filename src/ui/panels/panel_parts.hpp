@@ -58,7 +58,7 @@ void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, floa
 const char* term_caption(const AppState& state, Term term);
 
 // Title (heading font) and a hint (dim, wrapped), taking at least `min_hint_lines` lines. The hint
-// is left out when state.ui.compact_headers (short displays keep the sliders in view).
+// is left out when state.ui.frame.compact_headers (short displays keep the sliders in view).
 void panel_header(const AppState& state, const Fonts& fonts, const char* title, const char* hint,
                   int min_hint_lines = 1);
 

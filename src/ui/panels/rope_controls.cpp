@@ -91,7 +91,7 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("%s", tr(Text::RopeTurned));
   ImGui::PopFont();
-  note_row_bottom(state.ui.controls_rows);  // rows a Controls panel cut short may end after
+  note_row_bottom(state.ui.frame.controls_rows);  // rows a Controls panel cut short may end after
   if (!s.rope_on) return;
 
   auto row_label = [&](const char* text) {
@@ -108,7 +108,7 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
     set_rope_base(state, base);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeBaseTip));
   record_item_rect(state, "rope/base");
-  note_row_bottom(state.ui.controls_rows);
+  note_row_bottom(state.ui.frame.controls_rows);
 
   row_label(tr(Text::RopePairs));
   int layout = int(s.rope.layout);
@@ -120,7 +120,7 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeHalfTip));
   ImGui::EndGroup();
   record_item_rect(state, "rope/layout");
-  note_row_bottom(state.ui.controls_rows);
+  note_row_bottom(state.ui.frame.controls_rows);
   if (changed) set_rope_layout(state, attn::RopeLayout(layout));
 
   row_label(tr(Text::RopeOffset));
@@ -132,7 +132,7 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
     set_rope_offset(state, offset);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeOffsetTip));
   record_item_rect(state, "rope/offset");
-  note_row_bottom(state.ui.controls_rows);
+  note_row_bottom(state.ui.frame.controls_rows);
   if (state.computed && state.result.Q_rope.size() != 0) draw_distance_plot(state, fonts);
 }
 

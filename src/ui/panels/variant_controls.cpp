@@ -113,14 +113,14 @@ void draw_alibi_control(AppState& state, const Fonts& fonts) {
   ImGui::PushFont(fonts.small);
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("%s", tr(Text::AlibiHint));
-  note_row_bottom(state.ui.controls_rows);  // rows a Controls panel cut short may end after
+  note_row_bottom(state.ui.frame.controls_rows);  // rows a Controls panel cut short may end after
   if (s.alibi) {
     // m_h = 2^(−8h/H) for h = 1 … H, as the heads use them (core/alibi.hpp).
     std::string slopes;
     for (int t = 0; t < s.heads; ++t)
       slopes += (t ? ", " : "") + format_number(attn::alibi_slope(t, s.heads), 4);
     wrapped_text_disabled(fill(tr(Text::AlibiSlopes), {slopes}));
-    note_row_bottom(state.ui.controls_rows);
+    note_row_bottom(state.ui.frame.controls_rows);
   }
   ImGui::PopFont();
   if (state.computed && (s.alibi || s.rope_on)) draw_position_view(state, fonts);

@@ -591,7 +591,7 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
       strip_gap[r] = 0.0f;
       strip_w[r] = std::max(strip_min_cell(state), std::floor(room / float(std::max(d, 1))));
     }
-    state.ui.vectors_strip[r] = strip[r];
+    state.ui.frame.vectors_strip[r] = strip[r];
     any_strip |= strip[r];
   }
   if (!any_strip || state.ui.zoomed_token >= n) state.ui.zoomed_token = -1;

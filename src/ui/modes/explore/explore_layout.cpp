@@ -18,7 +18,7 @@ namespace ui {
 void layout_panels(Screen& sc, bool walk) {
   const AppState& state = sc.state;
   const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
-  const float controls_h = state.ui.controls_h;
+  const float controls_h = state.ui.frame.controls_h;
   const auto scores = [&](ImVec2 pos, ImVec2 size) { sc.heatmap("Scores", HeatmapKind::Scores, pos, size); };
   const auto weights = [&](ImVec2 pos, ImVec2 size) {
     sc.heatmap("Weights", HeatmapKind::Weights, pos, size);

@@ -16,7 +16,7 @@ namespace ui {
 void layout_heads(Screen& sc) {
   const AppState& state = sc.state;
   const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
-  const float controls_h = state.ui.controls_h;
+  const float controls_h = state.ui.frame.controls_h;
   const bool show_ctrl = panel_shown(sc.state, Panel::Controls),
              show_vec = panel_shown(sc.state, Panel::Vectors);
   const bool show_scores = panel_shown(sc.state, Panel::Scores),
