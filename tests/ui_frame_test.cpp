@@ -306,7 +306,7 @@ TEST_CASE("at 1280×720 in every language the Controls show every button whole; 
   ui::install_compiled_languages();
   for (const char* lang : {"en", "es", "de"}) {
     CAPTURE(lang);
-    app.state.ui.lang = lang;
+    app.state.ui.settings.lang = lang;
     REQUIRE(ui::load_preset(app.state, "causal-5"));
     for (int f = 0; f < 6; ++f) app.frame();  // the layout settles on the measured rows
     const std::optional<ImVec4> panel = ui::widget_rect(app.state, "panel/controls");

@@ -93,7 +93,7 @@ void update_scale(App& app) {
   platform_logical_size(app, &w, &h);
   const float device = platform_ui_scale(app);
   const float css_px = base_font_px(w, h);
-  const int zoom = app.state.ui.zoom;
+  const int zoom = app.state.ui.settings.zoom;
   const ui::Theme theme = ui::shown_theme(app.state.ui);
   const bool sizes_changed = device != app.ui_scale || css_px != app.font_css_px || zoom != app.zoom;
   if (!sizes_changed && theme == app.theme) return;
@@ -339,9 +339,9 @@ int main(int argc, char** argv) {
   // 5. Set up scaling, theme and fonts (sizes in font-height units follow the device scale and the
   //    UI zoom; --theme and --zoom as a link's theme= and zoom=).
 #ifndef __EMSCRIPTEN__
-  if (const auto theme = scene::link::theme_from_name(options.theme)) app.state.ui.theme = *theme;
+  if (const auto theme = scene::link::theme_from_name(options.theme)) app.state.ui.settings.theme = *theme;
   if (options.zoom > 0) ui::set_zoom(app.state.ui, options.zoom);
-  app.state.ui.lang = options.lang;
+  app.state.ui.settings.lang = options.lang;
 #endif
   platform_before_frame(app);
   update_scale(app);
@@ -359,10 +359,10 @@ int main(int argc, char** argv) {
   load_preset(app.state, page::kDefaultPreset);  // share.js then applies the address's link
 #else
   load_preset(app.state, options.preset.empty() ? page::kDefaultPreset : options.preset.c_str());
-  if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.mode = *mode;
+  if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.settings.mode = *mode;
   if (!options.circuits.empty()) {  // --circuits RECIPE (checked by the parser): trained now, at once
     ui::circuits_load_recipe(app.state, *scene::parse_recipe(options.circuits).recipe, /*at_once=*/true);
-    app.state.ui.mode = scene::link::Mode::Circuits;
+    app.state.ui.settings.mode = scene::link::Mode::Circuits;
   }
   if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
     ui::Sharing& sharing = app.state.sharing;

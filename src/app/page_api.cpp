@@ -165,33 +165,34 @@ Json state(const ui::AppState& state, bool square_stages) {
   // loads Spanish and German on demand; ui/text/i18n.hpp).
   const std::string& wanted = ui::shown_language(state.ui);
   const std::string language = ui::language_installed(wanted) ? wanted : std::string(ui::current_language());
-  out["ui"] = {{"mode", scene::link::mode_name(state.ui.mode)},
-               {"step", ui::walk_index(state)},
-               {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
-               {"focusHead", state.ui.focus_head},
-               {"tooltip", state.ui.frame.tooltip},
-               {"example", ui::example_label(state)},
-               {"edited", state.edited},
-               {"vectors", std::move(vectors)},
-               // The look: the theme on screen, whether it was chosen (else it follows the system),
-               // the zoom; and the keyboard's focus (ui/frame/keyboard.hpp).
-               {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
-               {"themeChosen", state.ui.theme.has_value()},
-               {"zoom", state.ui.zoom},
-               {"language", language},
-               {"overflow", state.ui.frame.overflow},
-               {"keyboard", keyboard(state.ui.keyboard)},
-               // The Scores/Weights grids' zoom (ui/widgets/grid_view.hpp): rows and columns [row0/col0, + span).
-               {"gridView",
-                {{"zoom", number(state.ui.grid_view.zoom)},
-                 {"row0", number(state.ui.grid_view.row0)},
-                 {"col0", number(state.ui.grid_view.col0)},
-                 {"span", number(state.ui.grid_view.n > 0 ? state.ui.grid_view.span() : 0.0)}}},
-               // The FlashAttention and Decode modes' step (null until the mode has been shown).
-               {"flash", flash(state.ui.flash)},
-               {"decode", decode(state.ui.decode)},
-               // The stage the Export menu's LaTeX and SVG items show (ui/frame/sharing.cpp).
-               {"exportStage", scene::export_stage_name(state.sharing.export_stage)}};
+  out["ui"] = {
+      {"mode", scene::link::mode_name(state.ui.settings.mode)},
+      {"step", ui::walk_index(state)},
+      {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
+      {"focusHead", state.ui.focus_head},
+      {"tooltip", state.ui.frame.tooltip},
+      {"example", ui::example_label(state)},
+      {"edited", state.edited},
+      {"vectors", std::move(vectors)},
+      // The look: the theme on screen, whether it was chosen (else it follows the system),
+      // the zoom; and the keyboard's focus (ui/frame/keyboard.hpp).
+      {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
+      {"themeChosen", state.ui.settings.theme.has_value()},
+      {"zoom", state.ui.settings.zoom},
+      {"language", language},
+      {"overflow", state.ui.frame.overflow},
+      {"keyboard", keyboard(state.ui.keyboard)},
+      // The Scores/Weights grids' zoom (ui/widgets/grid_view.hpp): rows and columns [row0/col0, + span).
+      {"gridView",
+       {{"zoom", number(state.ui.grid_view.zoom)},
+        {"row0", number(state.ui.grid_view.row0)},
+        {"col0", number(state.ui.grid_view.col0)},
+        {"span", number(state.ui.grid_view.n > 0 ? state.ui.grid_view.span() : 0.0)}}},
+      // The FlashAttention and Decode modes' step (null until the mode has been shown).
+      {"flash", flash(state.ui.flash)},
+      {"decode", decode(state.ui.decode)},
+      // The stage the Export menu's LaTeX and SVG items show (ui/frame/sharing.cpp).
+      {"exportStage", scene::export_stage_name(state.sharing.export_stage)}};
   return out;
 }
 

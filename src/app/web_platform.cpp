@@ -125,9 +125,9 @@ ui::Theme system_theme() {
 void platform_init(App& app) {
   g_app = &app;
   web_share_init(app.state);
-  app.state.ui.system_theme = system_theme();  // the theme until a link or the View menu picks one
+  app.state.ui.settings.system_theme = system_theme();  // the theme until a link or the View menu picks one
   char* locale = js_browser_language();
-  app.state.ui.system_lang = std::string(ui::language_from_locale(locale ? locale : "en"));
+  app.state.ui.settings.system_lang = std::string(ui::language_from_locale(locale ? locale : "en"));
   std::free(locale);
   g_imgui_scroll = glfwSetScrollCallback(app.window, on_scroll);  // after ImGui installed its own
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, EM_FALSE, on_resize);
@@ -302,7 +302,7 @@ EMSCRIPTEN_KEEPALIVE void al_gl_context_restored() {
 // boot.js, when the system's colour preference changes (a followed theme changes with it).
 EMSCRIPTEN_KEEPALIVE void al_system_theme_changed() {
   if (!app::g_app) return;
-  app::g_app->state.ui.system_theme = app::system_theme();
+  app::g_app->state.ui.settings.system_theme = app::system_theme();
   ++app::g_app->events;
 }
 

@@ -141,15 +141,15 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   }
   ui::set_panel_visibility(state, f.hide, f.view);
   // View keys change the look only when given: a link without theme= keeps the viewer's theme.
-  if (f.theme) state.ui.theme = f.theme;
+  if (f.theme) state.ui.settings.theme = f.theme;
   if (f.zoom) ui::set_zoom(state.ui, *f.zoom);
-  if (!f.lang.empty()) state.ui.lang = f.lang;
-  state.ui.mode = f.mode.value_or(scene::link::kDefaultMode);
+  if (!f.lang.empty()) state.ui.settings.lang = f.lang;
+  state.ui.settings.mode = f.mode.value_or(scene::link::kDefaultMode);
   // circuits=RECIPE: a new run rebuilt from the recipe over the next frames (at full speed).
 #if AL_CIRCUITS_MODE
   if (f.circuits) ui::circuits_load_recipe(state, *f.circuits);
 #endif
-  if (state.ui.mode == scene::link::Mode::Walk) {
+  if (state.ui.settings.mode == scene::link::Mode::Walk) {
     // step=N is the counter's N (1-based); a direct scene's 7-step walk clamps step=8 to its last.
     ui::recompute_if_dirty(state);
     const int count = ui::walk_count(state);
@@ -169,7 +169,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   if (!g_state) return page::reply(page::fail("app: not started"));
   const ui::AppState& state = *g_state;
 #if AL_CIRCUITS_MODE
-  if (state.ui.mode == scene::link::Mode::Circuits && state.ui.circuits.trainer) {
+  if (state.ui.settings.mode == scene::link::Mode::Circuits && state.ui.circuits.trainer) {
     // The Circuits mode's link: its model as a recipe (the other modes' scene is not in it).
     const scene::link::MadeFragment made =
         scene::link::make_circuits_fragment(ui::circuits_recipe(state), ui::appearance(state.ui));
@@ -179,9 +179,10 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   const scene::link::MadeFragment made =
       state.generated && !state.edited
           ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(state), state.sharing.view,
-                                           state.ui.mode, ui::appearance(state.ui))
+                                           state.ui.settings.mode, ui::appearance(state.ui))
           : scene::link::make_fragment(state.scene, ui::hidden_panels(state), state.sharing.view,
-                                       state.ui.mode, ui::walk_index(state) + 1, ui::appearance(state.ui));
+                                       state.ui.settings.mode, ui::walk_index(state) + 1,
+                                       ui::appearance(state.ui));
   if (!made.ok()) return page::reply(page::fail(made.error));
   return page::reply({{"ok", true}, {"fragment", made.fragment}});
 }

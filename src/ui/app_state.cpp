@@ -81,8 +81,8 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.scene_rw = std::move(scene);
   state.reset_scene = state.scene;
   state.preset_name = std::move(preset_name);
-  state.ui.demo.clear();  // a demo loader sets it again after loading
-  state.ui.demo_title.clear();
+  state.ui.settings.demo.clear();  // a demo loader sets it again after loading
+  state.ui.settings.demo_title.clear();
   if (state.ui.zoomed_token >= state.scene.n()) state.ui.zoomed_token = -1;
   state.generated.reset();
   state.error.clear();
@@ -430,9 +430,9 @@ void replace_scene_numbers(AppState& state, scene::Scene scene) {
 
 scene::link::Appearance appearance(const UiState& ui) {
   scene::link::Appearance a;
-  a.theme = ui.theme;
-  a.zoom = ui.zoom;
-  a.lang = ui.lang;
+  a.theme = ui.settings.theme;
+  a.zoom = ui.settings.zoom;
+  a.lang = ui.settings.lang;
   return a;
 }
 
@@ -442,13 +442,14 @@ void note_overflow(UiState& ui, std::string where) {
 
 bool set_zoom(UiState& ui, int percent) {
   const int zoom = std::clamp(percent, scene::link::kMinZoom, scene::link::kMaxZoom);
-  if (zoom == ui.zoom) return false;
-  ui.zoom = zoom;
+  if (zoom == ui.settings.zoom) return false;
+  ui.settings.zoom = zoom;
   return true;
 }
 
 std::string example_label(const AppState& state) {
-  if (!state.ui.demo.empty()) return state.ui.demo_title.empty() ? state.ui.demo : state.ui.demo_title;
+  if (!state.ui.settings.demo.empty())
+    return state.ui.settings.demo_title.empty() ? state.ui.settings.demo : state.ui.settings.demo_title;
   if (!state.preset_name.empty()) return state.preset_name;
   return "(custom scene)";
 }

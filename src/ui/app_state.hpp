@@ -91,20 +91,34 @@ using Mode = scene::link::Mode;
 // The Scores panel shows one of two grids: raw QKᵀ, or the scaled + masked QKᵀ / s + M.
 enum class ScoresTab { Raw, Scaled };
 
+// What a link carries of the screen (mode=, theme=, zoom=, lang=, demo=), set also by the View menu
+// and the desktop's flags: UiState::settings.
+struct UiSettings {
+  Mode mode = Mode::Explore;             // the link's mode= (default Explore, not written in links)
+  std::optional<Theme> theme;            // chosen (link, menu, --theme); none: follow the system
+  Theme system_theme = Theme::Dark;      // the system's preference (web: prefers-color-scheme)
+  int zoom = scene::link::kDefaultZoom;  // UI zoom in percent, kMinZoom … kMaxZoom (Ctrl +/−/0)
+  std::string lang;                      // chosen language code (link lang=, View menu, --lang); "": system's
+  std::string system_lang = "en";        // the browser's language (navigator.language), if we have it
+  // What the Example picker names (getState().ui.example).
+  std::string demo;        // the gallery demo loaded last (#demo=NAME), "" if none; load_scene clears it
+  std::string demo_title;  // its title from demos/index.json ("" → the name)
+};
+
 // Measured or collected while drawing one frame, read by the next (or by the page): UiState::frame.
 struct UiFrame {
   // The mode bar, when its tabs scroll sideways (phones): the mode whose tab was last scrolled into
   // view, and for how many more frames to keep scrolling it there (the tabs' widths settle first).
   Mode mode_tab_scrolled_to = Mode(-1);
   int mode_tab_scroll_frames = 0;
-  // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.frame.tooltip,
+  // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
   // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
   std::string tooltip, next_tooltip;
   // Texts that did not fit their place this frame (a row label wider than its column, a mode bar wider
-  // than the screen): getState().ui.frame.overflow, so a test catches a translation that is too long.
+  // than the screen): getState().ui.overflow, so a test catches a translation that is too long.
   std::vector<std::string> overflow, next_overflow;
   bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
-  float controls_h = 0;          // Controls panel content height + padding (0: not measured yet)
+  float controls_h = 0;  // Controls panel content height + padding (0: not measured yet)
   // The Controls panel's row bottoms (content y, measured with controls_h): where a panel too short
   // for all its rows ends cleanly, after a whole row (ui/frame/layout_parts.hpp, left_column).
   std::vector<float> controls_rows;
@@ -123,19 +137,11 @@ struct UiCaches {
 };
 
 // State of the screen itself rather than of the scene, grouped by how long it lives: the settings a
-// link carries, each mode's state, view choices, then per-frame values (UiFrame) and caches
-// (UiCaches). Every piece of UI state is here or in AppState.
+// link carries (UiSettings), each mode's state, view choices, then per-frame values (UiFrame) and
+// caches (UiCaches). Every piece of UI state is here or in AppState.
 struct UiState {
   // --- settings a link carries (mode=, step=, theme=, zoom=, lang=; the View menu; desktop flags)
-  Mode mode = Mode::Explore;             // the link's mode= (default Explore, not written in links)
-  std::optional<Theme> theme;            // chosen (link, menu, --theme); none: follow the system
-  Theme system_theme = Theme::Dark;      // the system's preference (web: prefers-color-scheme)
-  int zoom = scene::link::kDefaultZoom;  // UI zoom in percent, kMinZoom … kMaxZoom (Ctrl +/−/0)
-  std::string lang;                      // chosen language code (link lang=, View menu, --lang); "": system's
-  std::string system_lang = "en";        // the browser's language (navigator.language), if we have it
-  // What the Example picker names (getState().ui.example).
-  std::string demo;        // the gallery demo loaded last (#demo=NAME), "" if none; load_scene clears it
-  std::string demo_title;  // its title from demos/index.json ("" → the name)
+  UiSettings settings;
 
   // --- each mode's state, declared in its folder (src/ui/modes/<mode>/*_state.hpp)
   WalkUi walk;           // the walk-through's stage and row (used in Mode::Walk)
@@ -252,11 +258,11 @@ struct AppState {
 
 // The theme on screen: the chosen one, else the system's.
 inline Theme shown_theme(const UiState& ui) {
-  return ui.theme.value_or(ui.system_theme);
+  return ui.settings.theme.value_or(ui.settings.system_theme);
 }
 // The language on screen: the chosen one, else the system's.
 inline const std::string& shown_language(const UiState& ui) {
-  return ui.lang.empty() ? ui.system_lang : ui.lang;
+  return ui.settings.lang.empty() ? ui.settings.system_lang : ui.settings.lang;
 }
 // Record that a text did not fit its place this frame (`where` names it, e.g. "controls/label/Scale").
 void note_overflow(UiState& ui, std::string where);

@@ -3,7 +3,7 @@
 // add one), fitted to the display (wide: columns; narrow phones: one scrolling column); then the
 // windows over the page (the quiz, the gallery).
 //
-// The mode lives in AppState::ui.mode; a link sets it (mode=, default explore), a tab click sets it
+// The mode lives in AppState::ui.settings.mode; a link sets it (mode=, default explore), a tab click sets it
 // and updates the address.
 #include "ui/frame/frame.hpp"
 

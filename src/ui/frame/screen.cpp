@@ -51,7 +51,7 @@ void Screen::close() const {
 // Walk through: the step's panels get an accent border, the others are dimmed (less when
 // hovered); every control in them stays live. Call inside the panel's child window.
 void Screen::walk_light(Panel panel) const {
-  if (state.ui.mode != Mode::Walk) return;
+  if (state.ui.settings.mode != Mode::Walk) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
   const ImVec2 q(p.x + s.x, p.y + s.y);

@@ -73,10 +73,10 @@ std::string set_demo_index(AppState& state, std::string_view json_text) {
 }
 
 void note_demo_loaded(AppState& state, const std::string& name) {
-  state.ui.demo = name;
-  state.ui.demo_title.clear();
+  state.ui.settings.demo = name;
+  state.ui.settings.demo_title.clear();
   for (const DemoInfo& d : state.sharing.demos) {
-    if (d.name == name) state.ui.demo_title = d.title;
+    if (d.name == name) state.ui.settings.demo_title = d.title;
   }
 }
 
@@ -261,7 +261,7 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
     const float row_h = fonts.heading->FontSize + 0.25f * em + desc_h + 0.3f * em;
     const ImVec2 top = ImGui::GetCursorScreenPos();
     ImGui::PushID(demo.name.c_str());
-    const bool current = demo.name == state.ui.demo;
+    const bool current = demo.name == state.ui.settings.demo;
     if (ImGui::Selectable("##demo", current, 0, ImVec2(0, row_h))) {
       s.open_demo(demo.name);
       s.gallery_open = false;

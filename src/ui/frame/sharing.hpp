@@ -29,7 +29,7 @@ std::vector<scene::link::Panel> hidden_panels(const AppState& state);
 // Parse demos/index.json: [{"name","title","description"}, …]. Returns "" or an error naming the entry.
 std::string set_demo_index(AppState& state, std::string_view json_text);
 
-// After a demo's scene has been loaded: the picker names it (AppState::ui.demo and its title from
+// After a demo's scene has been loaded: the picker names it (AppState::ui.settings.demo and its title from
 // the index; load_scene clears both again).
 void note_demo_loaded(AppState& state, const std::string& name);
 // Load demo `name` from its scene JSON text (the desktop's bundled demos): the scene as setState

@@ -30,7 +30,7 @@ struct Sharing {
 
   // --- gallery
   std::vector<DemoInfo> demos;  // sent by the page (demos/index.json); desktop: bundled
-  bool gallery_open = false;    // (the demo loaded last, highlighted: AppState::ui.demo)
+  bool gallery_open = false;    // (the demo loaded last, highlighted: AppState::ui.settings.demo)
 
   // --- platform actions (empty: button not shown)
   std::function<void(const std::string& name)> open_demo;

@@ -92,8 +92,8 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   if (pinned && size.x >= 48.0f * em) note_overflow(state.ui, "mode-bar");
   const float thin_scrollbar = std::max(3.0f, std::floor(0.25f * em));
   int& scroll_frames = state.ui.frame.mode_tab_scroll_frames;
-  if (state.ui.mode != state.ui.frame.mode_tab_scrolled_to) {
-    state.ui.frame.mode_tab_scrolled_to = state.ui.mode;
+  if (state.ui.settings.mode != state.ui.frame.mode_tab_scrolled_to) {
+    state.ui.frame.mode_tab_scrolled_to = state.ui.settings.mode;
     scroll_frames = 3;
   }
   if (pinned) {
@@ -108,7 +108,7 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   const float scrollbar = pinned ? thin_scrollbar : 0.0f;
   ImGui::SetCursorPosY(std::floor(0.5f * (size.y - scrollbar - ImGui::GetFrameHeight())));
   for (const scene::link::ModeInfo& m : scene::link::kModes) {
-    const bool current = m.mode == state.ui.mode;
+    const bool current = m.mode == state.ui.settings.mode;
     const std::string label = mode_label(m.mode) + "##mode";
     ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent_soft()) : ImVec4(0, 0, 0, 0));
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::accent() : palette::text_dim()));
@@ -116,7 +116,7 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
       if (m.mode == Mode::Walk) {
         set_walk_step(state, 0);  // the walk starts at its first step
       } else {
-        state.ui.mode = m.mode;
+        state.ui.settings.mode = m.mode;
         if (state.sharing.scene_changed) state.sharing.scene_changed();  // the address carries the mode
       }
       state.layout_changed = true;  // draw the new layout at once

@@ -49,21 +49,21 @@ int next_zoom(int zoom, int direction) {
 }
 
 void choose_theme(AppState& state, Theme theme) {
-  if (state.ui.theme == theme) return;
-  state.ui.theme = theme;
+  if (state.ui.settings.theme == theme) return;
+  state.ui.settings.theme = theme;
   state.layout_changed = true;
   address_follows(state);
 }
 
 void choose_language(AppState& state, std::string_view code) {
-  if (state.ui.lang == code || !scene::link::is_language(code)) return;
-  state.ui.lang = std::string(code);
+  if (state.ui.settings.lang == code || !scene::link::is_language(code)) return;
+  state.ui.settings.lang = std::string(code);
   state.layout_changed = true;  // the words change size: measure again
   address_follows(state);
 }
 
 void step_zoom(AppState& state, int direction) {
-  if (!set_zoom(state.ui, next_zoom(state.ui.zoom, direction))) return;
+  if (!set_zoom(state.ui, next_zoom(state.ui.settings.zoom, direction))) return;
   state.layout_changed = true;
   address_follows(state);
 }
@@ -96,16 +96,16 @@ void draw_view_menu(AppState& state, const Fonts& fonts) {
   ImGui::TextDisabled("%s", tr(Text::ZoomHeading));
   ImGui::PopFont();
   const float square = ImGui::GetFrameHeight();
-  ImGui::BeginDisabled(state.ui.zoom <= scene::link::kMinZoom);
+  ImGui::BeginDisabled(state.ui.settings.zoom <= scene::link::kMinZoom);
   if (button(state, "zoom/out", "−", ImVec2(square, square))) step_zoom(state, -1);
   ImGui::EndDisabled();
   ImGui::SameLine();
-  const std::string percent = std::to_string(state.ui.zoom) + " %";
+  const std::string percent = std::to_string(state.ui.settings.zoom) + " %";
   if (button(state, "zoom/reset", percent.c_str(), ImVec2(4.5f * ImGui::GetFontSize(), square)))
     step_zoom(state, 0);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ZoomResetTip));
   ImGui::SameLine();
-  ImGui::BeginDisabled(state.ui.zoom >= scene::link::kMaxZoom);
+  ImGui::BeginDisabled(state.ui.settings.zoom >= scene::link::kMaxZoom);
   if (button(state, "zoom/in", "+", ImVec2(square, square))) step_zoom(state, +1);
   ImGui::EndDisabled();
   ImGui::Separator();

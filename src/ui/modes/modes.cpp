@@ -55,12 +55,12 @@ std::string mode_label(Mode mode) {
 }
 
 void mode_tick(AppState& state) {
-  const ModeEntry& m = mode_entry(state.ui.mode);
+  const ModeEntry& m = mode_entry(state.ui.settings.mode);
   if (m.tick) m.tick(state);
 }
 
 void draw_mode_layout(Screen& screen) {
-  mode_entry(screen.state.ui.mode).layout(screen);
+  mode_entry(screen.state.ui.settings.mode).layout(screen);
 }
 
 }  // namespace ui

@@ -153,7 +153,7 @@ void draw_size_controls(AppState& state, float label_w) {
 
   // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
   // the scene has several heads (a one-head Explore screen keeps its height for the vectors).
-  if (state.ui.mode == Mode::Heads || s.heads > 1) {
+  if (state.ui.settings.mode == Mode::Heads || s.heads > 1) {
     row_label(state, tr(Text::Heads), label_w);
     draw_heads_control(state);
   }
@@ -237,10 +237,10 @@ void draw_reset_buttons(AppState& state, float em) {
     } else {
       scene::Scene original = state.reset_scene;
       const std::string preset = state.preset_name;
-      const std::string demo = state.ui.demo, demo_title = state.ui.demo_title;
+      const std::string demo = state.ui.settings.demo, demo_title = state.ui.settings.demo_title;
       load_scene(state, std::move(original), preset);
-      state.ui.demo = demo;  // still the demo as loaded
-      state.ui.demo_title = demo_title;
+      state.ui.settings.demo = demo;  // still the demo as loaded
+      state.ui.settings.demo_title = demo_title;
     }
   }
   record_item_rect(state, "reset");

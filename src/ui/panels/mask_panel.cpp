@@ -32,7 +32,8 @@ const std::vector<float>& mask_values(AppState& state) {
   const attn::Result& r = state.result;
   const int n = int(r.allowed.rows());
   std::vector<float>& values = state.ui.caches.mask_values;
-  if (state.result_change.partial_from(state.ui.caches.mask_version)) state.ui.caches.mask_version = state.result_version;
+  if (state.result_change.partial_from(state.ui.caches.mask_version))
+    state.ui.caches.mask_version = state.result_version;
   if (state.ui.caches.mask_version != state.result_version) {
     state.ui.caches.mask_version = state.ui.caches.mask_built = state.result_version;
     values.assign(std::size_t(n) * n, 0.0f);

@@ -151,7 +151,8 @@ void claim_hover(AppState& state, Term term) {
 
 void panel_border(const AppState& state, Term term) {
   // Walk through lights whole panels itself (Screen::walk_light); a hover still lights its own.
-  if (!term_lit(state, term) || (state.ui.mode == Mode::Walk && state.hovered_term == Term::None)) return;
+  if (!term_lit(state, term) || (state.ui.settings.mode == Mode::Walk && state.hovered_term == Term::None))
+    return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
   dl->PushClipRectFullScreen();

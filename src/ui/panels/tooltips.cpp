@@ -1,7 +1,7 @@
 // tooltips.cpp — the derivation tooltips of a heatmap cell (declared in panel_parts.hpp): a score
 // as q_i · k_j term by term, a weight from its score through the division and the softmax with the
 // row's max and Σ (the core's Result::row_max and row_sum). Every line is also kept as text for the
-// page API (getState().ui.frame.tooltip).
+// page API (getState().ui.tooltip).
 #include <algorithm>
 #include <string>
 
@@ -51,7 +51,7 @@ std::string divisor_text(const scene::Scene& s, double divisor) {
   return "";
 }
 
-// A tooltip line, also kept as text for the page API (getState().ui.frame.tooltip).
+// A tooltip line, also kept as text for the page API (getState().ui.tooltip).
 void tooltip_line(AppState& state, const std::string& text, bool dim = false) {
   if (dim)
     ImGui::TextDisabled("%s", text.c_str());

@@ -59,7 +59,7 @@ int walk_count(const AppState& state) {
 }
 
 int walk_index(const AppState& state) {
-  if (state.ui.mode != Mode::Walk) return -1;
+  if (state.ui.settings.mode != Mode::Walk) return -1;
   return index_of(walk::stages_for(state.scene), state.ui.walk.stage);
 }
 
@@ -67,15 +67,15 @@ bool set_walk_step(AppState& state, int index, bool notify) {
   const std::vector<Stage> stages = walk::stages_for(state.scene);
   if (index < -1 || index >= int(stages.size())) return false;
   if (index == -1) {
-    if (state.ui.mode == Mode::Walk) {
-      state.ui.mode = Mode::Explore;
+    if (state.ui.settings.mode == Mode::Walk) {
+      state.ui.settings.mode = Mode::Explore;
       if (notify) notify_link_changed(state);
     }
     return true;
   }
   const Stage stage = stages[std::size_t(index)];
-  const bool changed = state.ui.mode != Mode::Walk || state.ui.walk.stage != stage;
-  state.ui.mode = Mode::Walk;
+  const bool changed = state.ui.settings.mode != Mode::Walk || state.ui.walk.stage != stage;
+  state.ui.settings.mode = Mode::Walk;
   state.ui.walk.stage = stage;
   show_stage_grid(state, stage);
   if (changed) {
@@ -158,13 +158,13 @@ StageLight stage_light(Stage stage) {
 }  // namespace
 
 bool walk_term_lit(const AppState& state, Term term) {
-  if (state.ui.mode != Mode::Walk) return false;
+  if (state.ui.settings.mode != Mode::Walk) return false;
   const StageLight light = stage_light(state.ui.walk.stage);
   return std::find(light.terms.begin(), light.terms.end(), term) != light.terms.end();
 }
 
 bool walk_panel_lit(const AppState& state, Panel panel) {
-  if (state.ui.mode != Mode::Walk) return true;
+  if (state.ui.settings.mode != Mode::Walk) return true;
   const StageLight light = stage_light(state.ui.walk.stage);
   return std::find(light.panels.begin(), light.panels.end(), panel) != light.panels.end();
 }
@@ -184,7 +184,7 @@ void handle_walk_keys(AppState& state) {
     }
     return;
   }
-  if (state.ui.mode != Mode::Walk) return;
+  if (state.ui.settings.mode != Mode::Walk) return;
   // A focused value cell or grid takes the arrow keys (ui/frame/keyboard.hpp).
   for (const FocusItem& item : state.ui.keyboard.items)
     if (item.id == state.ui.keyboard.focus && item.kind != FocusKind::Item) return;

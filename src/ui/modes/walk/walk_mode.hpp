@@ -22,7 +22,7 @@ namespace ui {
 
 struct Screen;
 
-// --- the walk's state (AppState::ui.walk; the mode is AppState::ui.mode == Mode::Walk)
+// --- the walk's state (AppState::ui.walk; the mode is AppState::ui.settings.mode == Mode::Walk)
 
 // Index of the current step in walk::stages_for(scene), or −1 when no walk is running.
 int walk_index(const AppState& state);
