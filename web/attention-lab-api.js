@@ -75,6 +75,9 @@
 // For the page's other scripts (not part of the API):
 //   _callText(name, …args) / _callJson(name, …args)   call an exported C function; string
 //                         arguments are copied into wasm memory, numbers passed as they are
+//   _onStarted(hook)      run `hook` (synchronous) once the app is set up, before its first frame:
+//                         share.js installs the demo index and language file that have arrived
+//   _started()            boot.js, from the app (before the first frame): runs those hooks
 //   _beforeReady(hook)    run `hook` (may return a Promise) after the first frame, before `ready`
 //                         resolves: share.js applies the opening link there
 //   _firstFrameDrawn()    boot.js, after the first frame: runs the hooks in order, then resolves
@@ -119,6 +122,19 @@
   }
   function callJson(name, ...args) {
     return JSON.parse(callText(name, ...args));
+  }
+
+  // Hooks run once the app is set up, before its first frame is drawn (so that frame shows what
+  // they install). A hook that fails is reported; the app starts anyway.
+  const onStarted = [];
+  function started() {
+    for (const hook of onStarted) {
+      try {
+        hook();
+      } catch (e) {
+        console.error("Attention Lab: start-up step failed:", e);
+      }
+    }
   }
 
   // Hooks run after the first frame, in the order registered, before `ready` resolves. A hook that
@@ -211,6 +227,8 @@
   Object.assign(window.attentionLab, {
     _callText: callText,
     _callJson: callJson,
+    _onStarted: (hook) => onStarted.push(hook),
+    _started: started,
     _beforeReady: (hook) => beforeReady.push(hook),
     _firstFrameDrawn: firstFrameDrawn,
     _fail: rejectReady,

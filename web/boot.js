@@ -265,6 +265,9 @@
         });
       return {}; // asynchronous instantiation
     },
+    onStarted() {
+      api._started();
+    },
     onFirstFrame() {
       performance.mark("attention-lab:first-frame");
       overlay.classList.add("hidden");

@@ -152,23 +152,22 @@
     return response.text();
   };
   let indexText = embedded && embedded.demos ? null : fetchIndexText();
-  if (indexText) indexText.catch(() => {}); // reported when the index is read
+  let indexArrived = embedded && embedded.demos ? JSON.stringify(embedded.demos.index) : null; // its text, once here
+  if (indexText) indexText.then((text) => (indexArrived = text), () => {}); // a failure is reported when the index is read
 
-  async function loadDemoIndex() {
-    if (demoIndex) return demoIndex;
-    let text;
-    if (embedded && embedded.demos) {
-      text = JSON.stringify(embedded.demos.index);
-    } else {
-      // The fetch begun at load; after a failure, a new one.
-      const pending = indexText || fetchIndexText();
-      indexText = null;
-      text = await pending;
-    }
+  function installDemoIndex(text) {
     const reply = call("al_share_set_demos", text);
     if (!reply.ok) throw new Error(reply.error);
     demoIndex = JSON.parse(text);
     return demoIndex;
+  }
+  async function loadDemoIndex() {
+    if (demoIndex) return demoIndex;
+    if (indexArrived !== null) return installDemoIndex(indexArrived);
+    // The fetch begun at load; after a failure, a new one.
+    const pending = indexText || fetchIndexText();
+    indexText = null;
+    return installDemoIndex(await pending);
   }
 
   // The text of demos/NAME.json; throws an Error naming the problem.
@@ -187,6 +186,14 @@
       if (!scene) throw new Error("demo: no demo named '" + name + "'");
       return JSON.stringify(scene);
     }
+    if (name === openingDemo.name && openingDemo.fetch) { // fetched as the page loaded: once
+      const pending = openingDemo.fetch;
+      openingDemo.fetch = null;
+      return pending;
+    }
+    return fetchDemoText(name);
+  }
+  async function fetchDemoText(name) {
     const response = await fetch("demos/" + name + ".json", { credentials: "same-origin" });
     if (!response.ok) throw new Error("demo '" + name + "': demos/" + name + ".json: HTTP " + response.status);
     return response.text();
@@ -194,6 +201,7 @@
 
   // ---- languages on demand: lang/CODE.json ------------------------------------------------------
   const languageFetches = {}; // code → Promise of the file's text (one fetch per language)
+  const languagesArrived = {}; // code → the file's text, once here
   const languageLoads = {}; // code → Promise, settled once installed or refused
   function languageText(code) {
     if (embedded && embedded.languages) {
@@ -205,17 +213,19 @@
         if (!response.ok) throw new Error("lang/" + code + ".json: HTTP " + response.status);
         return response.text();
       });
+      languageFetches[code].then((text) => (languagesArrived[code] = text), () => {});
       languageFetches[code].catch(() => {}); // reported when installed
     }
     return languageFetches[code];
   }
+  function installLanguage(text) {
+    const reply = call("al_install_language", text);
+    if (!reply.ok) throw new Error(reply.error);
+  }
   function loadLanguage(code) {
     if (!languageLoads[code]) {
       languageLoads[code] = languageText(code)
-        .then((text) => {
-          const reply = call("al_install_language", text);
-          if (!reply.ok) throw new Error(reply.error);
-        })
+        .then(installLanguage)
         .catch((e) => showError(e.message, "Could not load the language"));
     }
     return languageLoads[code];
@@ -230,6 +240,18 @@
     if (LANGUAGE_FILES.includes(code) && !(embedded && embedded.languages)) languageText(code);
   }
 
+  // The demo the opening link names (demo=NAME) is fetched as the page loads too, after the
+  // language file: if it has arrived when the app starts, the link is applied before the first frame.
+  const openingDemo = { name: null, text: null, fetch: null }; // fetch: its Promise, until used
+  {
+    const named = /(?:^|[#&])demo=([a-z0-9_-]+)/.exec(location.hash);
+    if (named && !(embedded && embedded.demos)) {
+      openingDemo.name = named[1];
+      openingDemo.fetch = fetchDemoText(named[1]);
+      openingDemo.fetch.then((text) => (openingDemo.text = text), () => {}); // a failure is reported by demoText
+    }
+  }
+
   // Apply a fragment whole, or show why not (the current scene stays).
   async function applyFragment(fragment, resetIfEmpty) {
     const parsed = call("al_share_parse", fragment);
@@ -242,6 +264,10 @@
         return showError(e.message);
       }
     }
+    loadFragment(fragment, text, resetIfEmpty);
+  }
+  // `text`: the demo's scene for a demo= link, else "".
+  function loadFragment(fragment, text, resetIfEmpty) {
     const reply = call("al_share_load", fragment, text, resetIfEmpty ? 1 : 0);
     if (!reply.ok) return showError(reply.error);
     clearError();
@@ -504,18 +530,60 @@
   }
 
   // ---- start: apply the opening link before attentionLab.ready resolves ------------------------
-  // A hook of attentionLab (run after the first frame, before `ready` resolves), so `ready` means
-  // "showing what the address asked for".
+  // Before the first frame (a hook run once the app is set up): what the page fetched as it loaded
+  // — the demo index, the opening link's demo, the language file — is installed if it has arrived,
+  // and the opening link applied, so the first frame already shows the linked scene, the Gallery
+  // button and the visitor's language. (What arrives later is applied by the hook below.)
   const openingFragment = currentFragment(); // read now, before anything can replace it
+  let openedAtStart = false; // the opening link was applied before the first frame
+  let changedAfterFirstFrame = false; // does `ready` wait for frames showing a change?
+  api._onStarted(() => {
+    if (indexArrived !== null) {
+      try {
+        installDemoIndex(indexArrived);
+      } catch (e) {
+        console.warn("Attention Lab: gallery unavailable: " + e.message);
+      }
+    }
+    if (openingFragment) {
+      const parsed = call("al_share_parse", openingFragment);
+      const demo = !parsed.ok || !parsed.demo ? "" : embedded && embedded.demos ? embedded.demos.scenes[parsed.demo] : parsed.demo === openingDemo.name ? openingDemo.text : null;
+      // A link that does not parse, or whose demo is not here yet, is left to the hook below.
+      if (parsed.ok && demo !== null && demo !== undefined) {
+        openedAtStart = true;
+        loadFragment(openingFragment, typeof demo === "string" ? demo : JSON.stringify(demo), false);
+        takeCarriedScene();
+      }
+    }
+    const code = callText("al_wanted_language");
+    if (code !== "en" && languagesArrived[code] !== undefined) {
+      languageLoads[code] = Promise.resolve();
+      try {
+        installLanguage(languagesArrived[code]);
+      } catch (e) {
+        showError(e.message, "Could not load the language");
+      }
+    } else if (embedded && embedded.languages && embedded.languages[code]) {
+      loadLanguage(code); // the single file carries its languages: installed at once
+    }
+  });
+  // A hook of attentionLab (run after the first frame, before `ready` resolves), so `ready` means
+  // "showing what the address asked for". When the first frame already shows it (no link; the
+  // index and language installed before it), `ready` resolves at once; otherwise after two frames
+  // drawn with the change.
   api._beforeReady(() =>
     Promise.resolve()
       .then(async () => {
-        try {
-          await loadDemoIndex();
-        } catch (e) {
-          console.warn("Attention Lab: gallery unavailable: " + e.message);
+        if (!demoIndex) {
+          changedAfterFirstFrame = true;
+          try {
+            await loadDemoIndex();
+          } catch (e) {
+            console.warn("Attention Lab: gallery unavailable: " + e.message);
+          }
         }
-        if (openingFragment) {
+        if (openingFragment && !openedAtStart) {
+          changedAfterFirstFrame = true;
           await queueFragment(openingFragment, false);
           takeCarriedScene();
         } else {
@@ -527,9 +595,11 @@
       .then(() => {
         // The language on screen: installed before the frames below draw it.
         const code = callText("al_wanted_language");
-        return code && code !== "en" ? loadLanguage(code) : undefined;
+        if (!code || code === "en" || languageLoads[code]) return languageLoads[code];
+        changedAfterFirstFrame = true;
+        return loadLanguage(code);
       })
-      .then(framesDrawn)
+      .then(() => (changedAfterFirstFrame ? framesDrawn() : undefined))
       .finally(() => {
         // From now on edits follow into the address bar and hashchange loads links.
         started = true;

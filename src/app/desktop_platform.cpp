@@ -417,6 +417,8 @@ void platform_frame_rendered(App& app) {
   if (app.options.automated() && frame >= app.options.frames) finish_automation(app);
 }
 
+void platform_started(App&) {}
+
 void platform_frame_drawn(App& app) {
   app.first_frame_drawn = true;
 }

@@ -123,6 +123,19 @@ void recreate_gl_resources(App& app) {
   if (!app.renderer.create_device_objects()) std::fprintf(stderr, "%s\n", app.renderer.error().c_str());
 }
 
+// Before the very first frame: one UI pass that is never rendered. Panels measure their contents
+// in one pass and place them with the measurement in the next (the Controls panel's height, the
+// rows that fit, ImGui's auto-sized windows), so without it the first frame on screen is not the
+// settled layout and the page is ready only a frame later (a presented frame costs ~150 ms in
+// software WebGL). No input has arrived before the first frame, so nothing is consumed here.
+void lay_out_unseen(App& app) {
+  ImGui::NewFrame();
+  ui::draw_screen(app.state, app.renderer, app.fonts);
+  platform_draw_ui(app);
+  ImGui::EndFrame();
+  ImGui_ImplGlfw_NewFrame();  // the pass below is a frame of its own for ImGui
+}
+
 // One iteration of the loop, the same on both platforms.
 void frame(App& app) {
   // (a) input and display size
@@ -156,6 +169,7 @@ void frame(App& app) {
   if (app.touch_lift == 2) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   // The keyboard: Tab is the screen's (not one window's), and Enter/Space press with a click.
   if (ui::keyboard_before_imgui_frame(app.state)) app.settle_frames = std::max(app.settle_frames, 2);
+  if (!app.first_frame_drawn) for (int pass = 0; pass < 2; ++pass) lay_out_unseen(app);
   ImGui::NewFrame();
   ui::draw_screen(app.state, app.renderer, app.fonts);  // recomputes first (its one point), then draws
   platform_draw_ui(app);
@@ -384,6 +398,7 @@ int main(int argc, char** argv) {
 #endif
 
   // 8. Main loop.
+  platform_started(app);
 #ifdef __EMSCRIPTEN__
   // Follows requestAnimationFrame; frame() returns at once when nothing changed.
   g_loop_app = &app;

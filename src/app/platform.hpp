@@ -32,6 +32,10 @@ void platform_draw_ui(App& app);
 // and --rects from the back buffer, --frames exit; web: nothing).
 void platform_frame_rendered(App& app);
 
+// Once, when the app is set up and before its first frame (web: the page installs what it has
+// already fetched — the demo index, the language file — so the first frame shows them).
+void platform_started(App& app);
+
 // After a frame has been drawn (web: resolves attentionLab.ready after the first one).
 void platform_frame_drawn(App& app);
 

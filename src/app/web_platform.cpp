@@ -24,6 +24,12 @@
 #include "ui/modes/walk/walk_mode.hpp"
 #include "ui/text/i18n.hpp"
 
+// boot.js runs the page's start-up steps (attentionLab._started: share.js installs the demo index
+// and the language file if they have arrived), before the first frame.
+EM_JS(void, js_app_started, (), {
+  if (Module["onStarted"]) Module["onStarted"]();
+});
+
 // boot.js hides the loading overlay and resolves attentionLab.ready.
 EM_JS(void, js_first_frame_drawn, (), {
   if (Module["onFirstFrame"]) Module["onFirstFrame"]();
@@ -161,6 +167,10 @@ void platform_logical_size(App&, float* width, float* height) {
 void platform_draw_ui(App&) {}  // the page's own HTML does files (web/share.js)
 
 void platform_frame_rendered(App&) {}
+
+void platform_started(App&) {
+  js_app_started();
+}
 
 void platform_frame_drawn(App& app) {
   const ui::KeyboardUi& keys = app.state.ui.keyboard;
