@@ -4,10 +4,12 @@
 //   #demo=NAME[&hide=…][&view=…]                               demos/NAME.json (web/demos/)
 //   panels: controls, vectors, scores, weights, mask, output, formula
 //
-// On start (before attentionLab.ready resolves) and on every `hashchange` (Back/Forward, a pasted
-// link, a gallery click) the fragment is parsed by the wasm (src/scene/link.cpp via
-// src/app/web_share.cpp) and applied whole or not at all. A problem shows in a dismissible banner
-// and in attentionLab.lastError(); the scene on screen stays (at start: the default example).
+// On start and on every `hashchange` (Back/Forward, a pasted link, a gallery click) the fragment is
+// parsed by the wasm (src/scene/link.cpp via src/app/web_share.cpp) and applied whole or not at
+// all. At start that happens before the first frame when the link's demo (fetched as the page
+// loads) has arrived, else after it, before attentionLab.ready resolves. A problem shows in a
+// dismissible banner and in attentionLab.lastError(); the scene on screen stays (at start: the
+// default example).
 //
 // Edits follow into the address bar with history.replaceState, 300 ms after the last change, so the
 // address is always shareable and Back/Forward are not flooded with one entry per slider step.
@@ -15,8 +17,9 @@
 // Spanish and German are data files, lang/es.json and lang/de.json (src/ui/text/i18n.hpp): fetched
 // when a frame first asks for the language (a link's lang=, the View menu, the browser's language),
 // installed by al_install_language; the one the opening link or the browser names is fetched as the
-// page loads, beside the wasm, and is on screen before attentionLab.ready resolves. A file that does
-// not load leaves the words as they were and says why (banner, lastError()).
+// page loads, beside the wasm, and installed before the first frame if it has arrived (else before
+// attentionLab.ready resolves). A file that does not load leaves the words as they were and says
+// why (banner, lastError()).
 //
 // Adds to window.attentionLab:
 //   link()       the current shareable URL (page address + #s=…), or null if the scene is too

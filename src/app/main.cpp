@@ -123,17 +123,21 @@ void recreate_gl_resources(App& app) {
   if (!app.renderer.create_device_objects()) std::fprintf(stderr, "%s\n", app.renderer.error().c_str());
 }
 
-// Before the very first frame: one UI pass that is never rendered. Panels measure their contents
-// in one pass and place them with the measurement in the next (the Controls panel's height, the
-// rows that fit, ImGui's auto-sized windows), so without it the first frame on screen is not the
-// settled layout and the page is ready only a frame later (a presented frame costs ~150 ms in
-// software WebGL). No input has arrived before the first frame, so nothing is consumed here.
+// Before the very first frame: two UI passes that are never rendered. Panels measure their
+// contents in one pass and place them with the measurement in the next (the Controls panel's
+// height, the rows that fit), and ImGui decides a window's scrollbars from the previous frame's
+// content, so without them the first frame on screen is not the settled layout and the page is
+// ready only frames later (each presented frame costs ~150 ms in software WebGL). Two passes are
+// what the default screen and the phone need (tests/e2e/first-frame.test.mjs compares the first
+// frame's pixels with the settled screen). No input has arrived yet, so none is consumed here.
 void lay_out_unseen(App& app) {
-  ImGui::NewFrame();
-  ui::draw_screen(app.state, app.renderer, app.fonts);
-  platform_draw_ui(app);
-  ImGui::EndFrame();
-  ImGui_ImplGlfw_NewFrame();  // the pass below is a frame of its own for ImGui
+  for (int pass = 0; pass < 2; ++pass) {
+    ImGui::NewFrame();
+    ui::draw_screen(app.state, app.renderer, app.fonts);
+    platform_draw_ui(app);
+    ImGui::EndFrame();
+    ImGui_ImplGlfw_NewFrame();  // the next pass is a frame of its own for ImGui
+  }
 }
 
 // One iteration of the loop, the same on both platforms.
@@ -169,7 +173,7 @@ void frame(App& app) {
   if (app.touch_lift == 2) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   // The keyboard: Tab is the screen's (not one window's), and Enter/Space press with a click.
   if (ui::keyboard_before_imgui_frame(app.state)) app.settle_frames = std::max(app.settle_frames, 2);
-  if (!app.first_frame_drawn) for (int pass = 0; pass < 2; ++pass) lay_out_unseen(app);
+  if (!app.first_frame_drawn) lay_out_unseen(app);
   ImGui::NewFrame();
   ui::draw_screen(app.state, app.renderer, app.fonts);  // recomputes first (its one point), then draws
   platform_draw_ui(app);

@@ -6,7 +6,7 @@ const marks = () => {
   const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
   const r = (s) => performance.getEntriesByType("resource").find((e) => e.name.endsWith(s));
   const w = r("attention-lab.wasm"), b = r("boot.js"), j = r("attention-lab.js");
-  return { dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd, boot: b.responseEnd, wreq: w.requestStart, wend: w.responseEnd, jsend: j && j.responseEnd, comp: mark("attention-lab:compiled"), first: mark("attention-lab:first-frame"), ready: window.__ready, bh: mark("boot:hidden"), ffd: mark("api:ffd"), mic: mark("api:micro"), tmo: mark("api:timeout"), hs: mark("h:start"), hi: mark("h:index"), hl: mark("h:lang"), hf: mark("h:frames"), fs: JSON.stringify(window.__fs) };
+  return { dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd, boot: b.responseEnd, wreq: w.requestStart, wend: w.responseEnd, jsend: j && j.responseEnd, comp: mark("attention-lab:compiled"), first: mark("attention-lab:first-frame"), ready: window.__ready, sa: mark("s:attention-lab-api"), ss: mark("s:share"), sy: mark("s:a11y"), sb: mark("s:boot"), ffd: mark("api:ffd"), mic: mark("api:micro"), tmo: mark("api:timeout"), hs: mark("h:start"), hi: mark("h:index"), hl: mark("h:lang"), hf: mark("h:frames"), fs: JSON.stringify(window.__fs) };
 };
 for (let i = 0; i < Number(process.argv[3] ?? 4); ++i) {
   for (const routed of [true, false]) {

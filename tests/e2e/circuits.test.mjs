@@ -18,6 +18,7 @@ import {
   getState,
   setState,
   waitForState,
+  waitReady,
   clickWidget,
   tapWidget,
   requireWidget,
@@ -47,6 +48,7 @@ async function openCircuitsTab(page) {
   await animationFrames(page, 2);
   // No frames awaited after the release: the page is reloading.
   await Promise.all([page.waitForEvent("load", { timeout: 30_000 }), page.mouse.up()]);
+  await waitReady(page); // `load` comes before the Circuits build has compiled and started
   return waitForState(page, (s) => s.ui.mode === "circuits", "the Circuits tab did not open the mode", 60_000);
 }
 /** The wasm files the page's server sent, in order. */
@@ -296,6 +298,7 @@ test("Circuits loads on first use: the first load has no Circuits code; its tab 
   const plain = await open(t, { suffix: "#demo=causal-5" });
   await Promise.all([plain.page.waitForEvent("load", { timeout: 30_000 }),
                      plain.page.evaluate(() => { location.hash = "circuits=induction,2,2,32,3,0.01,5&mode=circuits"; })]);
+  await waitReady(plain.page);
   const rebuilt = await waitForCircuits(plain.page, (x) => x.step === 5 && !x.rebuilding, "the pasted link did not rebuild 5 steps", 60_000);
   assert.equal(rebuilt.recipe, "induction,2,2,32,3,0.01,5");
   assertClean(app);
