@@ -147,3 +147,19 @@ def fail_report(failures, summary):
     print(f"FAIL: {summary}")
     return 1
 
+
+class Tally:
+    """The failures of a check that prints each one as it finds it: fail(message) prints `prefix` +
+    message and counts it; done(summary) prints the summary line and returns the exit status (1
+    after any failure, else 0)."""
+
+    def __init__(self, prefix="FAIL "):
+        self.prefix, self.count = prefix, 0
+
+    def fail(self, message):
+        print(self.prefix + message)
+        self.count += 1
+
+    def done(self, summary):
+        print(summary)
+        return 1 if self.count else 0
