@@ -38,6 +38,15 @@ def run(cli, args, stdin_text=None, timeout=60):
     return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
 
 
+def refusal(cli, args, expected, stdin_text=None, timeout=300):
+    """None when `cli args…` (fed `stdin_text`) refuses as the CLI must refuse bad input or a usage error:
+    exit 2, nothing on stdout, stderr starting "attention-lab-cli: " + expected; else what it did."""
+    code, out, err = run(cli, args, stdin_text, timeout)
+    if code == 2 and not out and err.startswith("attention-lab-cli: " + expected):
+        return None
+    return f"exit {code}, stderr {err.strip()!r}, expected {expected!r}"
+
+
 def run_json(cli, args, timeout=60):
     """The JSON `cli args…` prints; a RuntimeError naming the arguments when it exits non-zero."""
     code, out, err = run(cli, args, timeout=timeout)
