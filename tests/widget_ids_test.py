@@ -17,6 +17,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import Tally  # noqa: E402
+
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLACEHOLDERS = {"i", "j", "c", "m", "r", "t", "N", "K", "Q", "C", "NAME", "L", "H"}
 
@@ -80,17 +83,15 @@ def head(pattern):
 
 def main():
     listed = listed_ids()
-    failures = 0
+    tally = Tally("not ok - ")
     dupes = sorted({x for x in listed if listed.count(x) > 1})
     if dupes:
-        print(f"not ok - listed twice: {dupes}")
-        failures += 1
+        tally.fail(f"listed twice: {dupes}")
     recorded = recorded_literals()
     for lit in sorted(recorded):
         ok = lit in listed or any(p.startswith(lit if lit.endswith("/") else lit + "/") for p in listed)
         if not ok:
-            print(f"not ok - the code records {lit!r}, which docs/PAGE_API.md does not list")
-            failures += 1
+            tally.fail(f"the code records {lit!r}, which docs/PAGE_API.md does not list")
     literals = all_literals()
     for pattern in listed:
         h = head(pattern)
@@ -102,11 +103,9 @@ def main():
         else:
             ok = h in literals or any(l.endswith("/") and h.startswith(l) for l in literals if l)
         if not ok:
-            print(f"not ok - docs/PAGE_API.md lists {pattern!r}, which no code records")
-            failures += 1
-    print(f"{'ok' if not failures else 'not ok'} - {len(listed)} listed widget ids, {len(recorded)} recorded "
-          f"literals, {failures} problems")
-    return 1 if failures else 0
+            tally.fail(f"docs/PAGE_API.md lists {pattern!r}, which no code records")
+    return tally.done(f"{'ok' if not tally.count else 'not ok'} - {len(listed)} listed widget ids, "
+                      f"{len(recorded)} recorded literals, {tally.count} problems")
 
 
 if __name__ == "__main__":
