@@ -6,7 +6,7 @@
 // about 40 px — wider than the cells d = 16 or 64 leave in the vectors panel.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { getState, widgetRect, waitForState, loadScene, requireWidget, dragWidget, animationFrames, parkMouse, screenshot, assertClean, appOpener, ctrlClickWidget } from "./lib/harness.mjs";
+import { getState, widgetRect, waitForState, loadScene, requireWidget, dragWidget, dragWidgetTo, animationFrames, parkMouse, screenshot, assertClean, appOpener, ctrlClickWidget } from "./lib/harness.mjs";
 
 const open = appOpener();
 
@@ -63,16 +63,7 @@ async function checkRow(page, d) {
 async function dragUpChangesOnly(page, id, matrix, i, c) {
   const before = (await getState(page)).scene;
   const rect = await requireWidget(page, id);
-  await page.mouse.move(rect.cx, rect.cy);
-  await animationFrames(page, 2);
-  await page.mouse.down();
-  await animationFrames(page, 2);
-  for (let k = 1; k <= 10; k++) {
-    await page.mouse.move(rect.cx, rect.cy - 3 * k);
-    await animationFrames(page, 1);
-  }
-  await page.mouse.up();
-  await animationFrames(page, 2);
+  await dragWidgetTo(page, id, rect.cx, rect.cy - 30, 10); // 3 px a frame
   const after = await waitForState(page, (s) => s.scene[matrix][i][c] !== before[matrix][i][c], `dragging ${id} up did not change ${matrix}[${i}][${c}]`);
   assert.ok(after.scene[matrix][i][c] > before[matrix][i][c], `${id}: dragging up made it larger`);
   for (const name of ["Q", "K", "V"]) {
