@@ -326,6 +326,16 @@ export const canvasGeometry = (page) =>
     };
   });
 
+/**
+ * An initScript (openApp's option) for a browser that refuses the clipboard, as one without the
+ * permission does: navigator.clipboard.writeText rejects with a NotAllowedError.
+ */
+export function refuseClipboard() {
+  Object.defineProperty(navigator, "clipboard", {
+    value: { writeText: () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError")) },
+  });
+}
+
 /** Screenshot into outDir(); returns the path. */
 export async function screenshot(page, name) {
   const file = path.join(outDir(), `${name}.png`);
