@@ -2,7 +2,9 @@
 """widget_ids_test.py [ROOT] — docs/PAGE_API.md's list of widget ids against the code, both ways.
 
   1. Every id the code records (the first string argument of record_item_rect, focus_item,
-     focus_value, focus_int, focus_grid, the recorded widgets of ui/widgets/recorded.hpp (button, …), the step row's four ids, and the ids of the Share / walk / quiz buttons) is in the
+     focus_value, focus_int, focus_grid, the recorded widgets and scopes of ui/widgets/recorded.hpp
+     (button, …, dummy, Group, Combo), the mode bar's tabs (mode_tab), the step row's four ids, and
+     the ids of the Share / walk / quiz buttons) is in the
      list: a literal id as it is, an id built from a literal and a number or name ("mode/" + name)
      as a listed pattern beginning with that literal.
   2. Every listed id is recorded by the code: its literal part (up to the first placeholder: i, j,
@@ -33,9 +35,13 @@ def sources():
         yield path, open(path, encoding="utf-8").read()
 
 
-# record_item_rect and the keyboard's focus_*; the widgets that record their id (ui/widgets/recorded.hpp).
+# record_item_rect and the keyboard's focus_*; the widgets that record their id (ui/widgets/recorded.hpp),
+# called as functions or, the scopes, constructed (`const Group group(state, "heads")`,
+# `Combo combo{state, "preset", …}`).
 CALL = re.compile(r"\b(?:record_item_rect|focus_item|focus_value|focus_int|focus_grid|focus_button|button|small_button|"
-                  r"checkbox|radio_button|selectable|slider_float|input_int)\(\s*state,\s*"
+                  r"invisible_button|checkbox|radio_button|selectable|slider_float|slider_double|slider_int|"
+                  r"input_int|input_double|input_scalar|input_text|value_cell|dummy|wrapped_text|group|combo|"
+                  r"mode_tab)[({]\s*state,\s*"
                   r"(?:[^\"();,]*\?\s*)?\"([^\"]+)\"")
 # The step row widget (ui/widgets/step_controls.hpp) takes its four ids as literals in braces.
 STEP_IDS = re.compile(r"\bstep_controls\(\s*state,\s*\{([^}]*)\}")

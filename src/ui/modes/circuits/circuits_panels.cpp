@@ -16,6 +16,7 @@
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
@@ -32,12 +33,12 @@ bool size_buttons(AppState& state, const char* id, std::initializer_list<int> va
     ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent_soft())
                                                    : ImGui::GetStyleColorVec4(ImGuiCol_Button));
     const std::string label = std::to_string(v) + "##" + id + std::to_string(v);
-    if (ImGui::Button(label.c_str(), ImVec2(2.4f * em, 0)) && !current) {
+    if (button(state, std::string(id) + "/" + std::to_string(v), label.c_str(), ImVec2(2.4f * em, 0)) &&
+        !current) {
       value = v;
       changed = true;
     }
     ImGui::PopStyleColor();
-    record_item_rect(state, std::string(id) + "/" + std::to_string(v));
     ImGui::SameLine();
   }
   ImGui::NewLine();
@@ -111,17 +112,16 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
 
   label_column(tr(Text::TrainTask), label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##circuits-task", model::task_name(config.task))) {
+  if (const Combo combo{state, "circuits/task", "##circuits-task", model::task_name(config.task)}) {
     for (model::Task task : {model::Task::Induction, model::Task::Mixed}) {
-      if (ImGui::Selectable(model::task_name(task), task == config.task) && task != config.task) {
+      if (selectable(state, std::string("circuits/task/") + model::task_name(task), model::task_name(task),
+                     task == config.task) &&
+          task != config.task) {
         config.task = task;
         circuits_reset(state);
       }
-      record_item_rect(state, std::string("circuits/task/") + model::task_name(task));
     }
-    ImGui::EndCombo();
   }
-  record_item_rect(state, "circuits/task");
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   wrapped_text(
@@ -135,26 +135,26 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
   ImGui::PushStyleColor(ImGuiCol_Button,
                         to_vec4(c.running ? palette::panel_border() : palette::accent_soft()));
   ImGui::BeginDisabled(c.running);
-  if (ImGui::Button((std::string(tr(Text::TrainPlay)) + "###circuits-play").c_str(), ImVec2(button_w, 0)))
+  if (button(state, "circuits/play", (std::string(tr(Text::TrainPlay)) + "###circuits-play").c_str(),
+             ImVec2(button_w, 0)))
     circuits_play(state, true);
   ImGui::EndDisabled();
   ImGui::PopStyleColor();
-  record_item_rect(state, "circuits/play");
   ImGui::SameLine();
   ImGui::BeginDisabled(!c.running);
-  if (ImGui::Button((std::string(tr(Text::Pause)) + "###circuits-pause").c_str(), ImVec2(button_w, 0)))
+  if (button(state, "circuits/pause", (std::string(tr(Text::Pause)) + "###circuits-pause").c_str(),
+             ImVec2(button_w, 0)))
     circuits_play(state, false);
   ImGui::EndDisabled();
-  record_item_rect(state, "circuits/pause");
   ImGui::SameLine();
-  if (ImGui::Button((std::string(tr(Text::TrainStep)) + "###circuits-step").c_str(), ImVec2(button_w, 0)))
+  if (button(state, "circuits/step", (std::string(tr(Text::TrainStep)) + "###circuits-step").c_str(),
+             ImVec2(button_w, 0)))
     circuits_step(state);
-  record_item_rect(state, "circuits/step");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsStepTip));
   ImGui::SameLine();
-  if (ImGui::Button((std::string(tr(Text::Reset)) + "###circuits-reset").c_str(), ImVec2(button_w, 0)))
+  if (button(state, "circuits/reset", (std::string(tr(Text::Reset)) + "###circuits-reset").c_str(),
+             ImVec2(button_w, 0)))
     circuits_reset(state);
-  record_item_rect(state, "circuits/reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsResetTip));
 
   // The recipe's settings: each change starts a new run, so that (settings, steps) rebuild the
@@ -162,21 +162,21 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
   label_column(tr(Text::TrainLearningRate), label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
   float lr = float(config.lr);
-  if (ImGui::SliderFloat("##circuits-lr", &lr, 1e-4f, 1e-1f, "%.4g (AdamW)", ImGuiSliderFlags_Logarithmic) &&
+  if (slider_float(state, "circuits/lr", "##circuits-lr", &lr, 1e-4f, 1e-1f, "%.4g (AdamW)",
+                   ImGuiSliderFlags_Logarithmic) &&
       lr > 0.0f && double(lr) != config.lr) {
     config.lr = double(lr);
     circuits_reset(state);
   }
-  record_item_rect(state, "circuits/lr");
 
   label_column(tr(Text::TrainSeed), label_w);
   ImGui::SetNextItemWidth(std::min(8.0f * em, ImGui::GetContentRegionAvail().x));
   int seed = int(config.seed);
-  if (ImGui::InputInt("##circuits-seed", &seed, 1, 10) && seed >= 0 && std::uint64_t(seed) != config.seed) {
+  if (input_int(state, "circuits/seed", "##circuits-seed", &seed, 1, 10) && seed >= 0 &&
+      std::uint64_t(seed) != config.seed) {
     config.seed = std::uint64_t(seed);
     circuits_reset(state);
   }
-  record_item_rect(state, "circuits/seed");
 
   model::Dims& dims = config.dims;
   label_column(tr(Text::CircuitsLayers), label_w);
@@ -188,9 +188,8 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
 
   label_column(tr(Text::TrainPace), label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  ImGui::SliderFloat("##circuits-pace", &c.steps_per_second, 1.0f, 1000.0f, tr(Text::TrainPaceFormat),
-                     ImGuiSliderFlags_Logarithmic);
-  record_item_rect(state, "circuits/pace");
+  slider_float(state, "circuits/pace", "##circuits-pace", &c.steps_per_second, 1.0f, 1000.0f,
+               tr(Text::TrainPaceFormat), ImGuiSliderFlags_Logarithmic);
 
   draw_run_status(state, fonts);
   draw_circuits_exports(state);
@@ -227,8 +226,7 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImVec2 size(std::max(avail.x, 4.0f * em), std::max(avail.y, 4.0f * em));
-  ImGui::InvisibleButton("##circuits-curve", size);
-  record_item_rect(state, "circuits/curve");
+  invisible_button(state, "circuits/curve", "##circuits-curve", size);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float left = 2.4f * em, right = 2.2f * em, bottom = 1.3f * em;
   const ImVec2 a(p0.x + left, p0.y + 0.3f * em), b(p0.x + size.x - right, p0.y + size.y - bottom);
@@ -351,8 +349,7 @@ void draw_circuits_predictions(AppState& state, const Fonts& fonts) {
     centred(p0.y + 2 * row_h, pct, palette::text_dim());
   }
   ImGui::PopFont();
-  ImGui::Dummy(ImVec2(float(n) * cell, 3.0f * row_h));
-  record_item_rect(state, "circuits/predictions");
+  dummy(state, "circuits/predictions", ImVec2(float(n) * cell, 3.0f * row_h));
   if (ImGui::IsItemHovered()) {
     const int i = std::clamp(int((ImGui::GetMousePos().x - p0.x) / cell), 0, n - 1);
     const model::Prediction& p = preds[std::size_t(i)];
@@ -421,8 +418,7 @@ void draw_circuits_composition(AppState& state, const Fonts& fonts) {
     }
   }
   ImGui::PopFont();
-  ImGui::Dummy(ImVec2(label_w + float(H) * cell, top + float(H) * cell));
-  record_item_rect(state, "circuits/composition");
+  dummy(state, "circuits/composition", ImVec2(label_w + float(H) * cell, top + float(H) * cell));
   if (link.formed) {
     ImGui::PushFont(fonts.small);
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
@@ -465,15 +461,14 @@ void draw_circuits_guide(AppState& state, const Fonts& fonts) {
     ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent_soft())
                                                    : ImGui::GetStyleColorVec4(ImGuiCol_Button));
     const std::string label = std::to_string(s + 1) + "##circuits-guide";
-    if (ImGui::Button(label.c_str(), ImVec2(1.9f * em, 0))) c.guide_step = current ? -1 : s;
+    if (button(state, "circuits/guide/" + std::to_string(s + 1), label.c_str(), ImVec2(1.9f * em, 0)))
+      c.guide_step = current ? -1 : s;
     ImGui::PopStyleColor();
-    record_item_rect(state, "circuits/guide/" + std::to_string(s + 1));
     ImGui::SameLine();
   }
   ImGui::BeginDisabled(c.guide_step >= kGuideSteps - 1);
-  if (ImGui::Button("▶##circuits-guide-next", ImVec2(1.9f * em, 0))) ++c.guide_step;
+  if (button(state, "circuits/guide/next", "▶##circuits-guide-next", ImVec2(1.9f * em, 0))) ++c.guide_step;
   ImGui::EndDisabled();
-  record_item_rect(state, "circuits/guide/next");
   if (c.guide_step < 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
     wrapped_text(tr(Text::CircuitsGuideTip));
@@ -485,8 +480,7 @@ void draw_circuits_guide(AppState& state, const Fonts& fonts) {
   wrapped_text(guide_title(c.guide_step));
   ImGui::PopStyleColor();
   ImGui::PopFont();
-  wrapped_text(guide_text(c.guide_step));
-  record_item_rect(state, "circuits/guide/text");
+  wrapped_text(state, "circuits/guide/text", guide_text(c.guide_step));
 }
 
 }  // namespace ui

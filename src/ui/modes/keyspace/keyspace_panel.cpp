@@ -23,6 +23,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/keyspace/keyspace.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
@@ -192,8 +193,7 @@ bool point_handle(AppState& state, const std::string& id, ImVec2 at, const PlotF
                   bool editable, double* x, double* y, bool* keyed = nullptr) {
   const float r = 0.7f * ImGui::GetFontSize();
   ImGui::SetCursorScreenPos(ImVec2(at.x - r, at.y - r));
-  ImGui::InvisibleButton(id.c_str(), ImVec2(2 * r, 2 * r));
-  record_item_rect(state, id);
+  invisible_button(state, id, id.c_str(), ImVec2(2 * r, 2 * r));
   int dx = 0, dy = 0;
   const bool focused = focus_point(state, id, &dx, &dy);
   if (keyed) *keyed = focused;
@@ -258,8 +258,7 @@ void learned_hint(AppState& state, const Fonts& fonts) {
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
   wrapped_text(tr(Text::KeySpaceLearned));
   ImGui::PopStyleColor();
-  if (ImGui::SmallButton(tr(Text::EditDirectly))) make_direct(state);
-  record_item_rect(state, "make-direct");
+  if (small_button(state, "make-direct", tr(Text::EditDirectly))) make_direct(state);
   ImGui::PopFont();
 }
 

@@ -227,7 +227,7 @@ void draw_train_task(AppState& state, const Fonts& fonts, float label_w) {
   ImGui::TextUnformatted(tr(Text::TrainTask));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##train-task", train::task_name(t.config.task))) {
+  if (const Combo combo{state, "train/task", "##train-task", train::task_name(t.config.task)}) {
     for (train::Task task : {train::Task::PreviousToken, train::Task::SameToken, train::Task::FirstToken}) {
       if (selectable(state, std::string("train/task/") + train::task_name(task), train::task_name(task),
                      task == t.config.task) &&
@@ -236,9 +236,7 @@ void draw_train_task(AppState& state, const Fonts& fonts, float label_w) {
         new_run(state);
       }
     }
-    ImGui::EndCombo();
   }
-  record_item_rect(state, "train/task");
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   wrapped_text(task_sentence(t.config.task));
@@ -396,8 +394,7 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImVec2 size(std::max(avail.x, 4.0f * em), std::max(avail.y, 4.0f * em));
-  ImGui::InvisibleButton("##train-curve", size);
-  record_item_rect(state, "train/curve");
+  invisible_button(state, "train/curve", "##train-curve", size);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // Plot area: room on the left for the loss ticks, below for the step axis.
   ImGui::PushFont(fonts.small);
@@ -522,8 +519,7 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
       dl->AddText(ImVec2(x + 0.5f * (cell - ts.x), y + 0.5f * (row_h - ts.y)), color, text.c_str());
     }
   }
-  ImGui::Dummy(ImVec2(label_w + float(n) * cell, 3.0f * row_h));
-  record_item_rect(state, "train/predictions");
+  dummy(state, "train/predictions", ImVec2(label_w + float(n) * cell, 3.0f * row_h));
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   ImGui::TextUnformatted(
