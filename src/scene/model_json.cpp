@@ -340,7 +340,8 @@ std::string model_train_json(const model::ModelTrainer& t, int indent) {
       heads.push_back(std::move(head));
     }
   j["heads"] = std::move(heads);
-  j["composition"] = t.history().empty() ? ordered_json::array() : json_text::matrix_json(t.history().back().composition);
+  j["composition"] =
+      t.history().empty() ? ordered_json::array() : json_text::matrix_json(t.history().back().composition);
   ordered_json per_step = ordered_json::array();
   for (const model::StepRecord& r : t.history()) per_step.push_back(json_text::matrix_json(r.composition));
   j["composition_per_step"] = std::move(per_step);
