@@ -16,6 +16,7 @@
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
 #include "ui/modes/curve_plot.hpp"
+#include "ui/modes/run_buttons.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
@@ -131,32 +132,8 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
   ImGui::PopStyleColor();
 
   // Play / Pause / Step / Reset.
-  const float button_w =
-      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
-  ImGui::PushStyleColor(ImGuiCol_Button,
-                        to_vec4(c.running ? palette::panel_border() : palette::accent_soft()));
-  ImGui::BeginDisabled(c.running);
-  if (button(state, "circuits/play", (std::string(tr(Text::TrainPlay)) + "###circuits-play").c_str(),
-             ImVec2(button_w, 0)))
-    circuits_play(state, true);
-  ImGui::EndDisabled();
-  ImGui::PopStyleColor();
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!c.running);
-  if (button(state, "circuits/pause", (std::string(tr(Text::Pause)) + "###circuits-pause").c_str(),
-             ImVec2(button_w, 0)))
-    circuits_play(state, false);
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (button(state, "circuits/step", (std::string(tr(Text::TrainStep)) + "###circuits-step").c_str(),
-             ImVec2(button_w, 0)))
-    circuits_step(state);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsStepTip));
-  ImGui::SameLine();
-  if (button(state, "circuits/reset", (std::string(tr(Text::Reset)) + "###circuits-reset").c_str(),
-             ImVec2(button_w, 0)))
-    circuits_reset(state);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsResetTip));
+  run_buttons(state, {"circuits/play", "circuits/pause", "circuits/step", "circuits/reset"}, c.running,
+              {circuits_play, circuits_step, circuits_reset, Text::CircuitsStepTip, Text::CircuitsResetTip});
 
   // The recipe's settings: each change starts a new run, so that (settings, steps) rebuild the
   // weights bit for bit (the link holds only these).

@@ -17,6 +17,7 @@
 #include "scene/train_json.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/curve_plot.hpp"
+#include "ui/modes/run_buttons.hpp"
 #include "ui/modes/train/train_pacing.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/recorded.hpp"
@@ -248,33 +249,8 @@ void draw_train_task(AppState& state, const Fonts& fonts, float label_w) {
 
 // Play / Pause / Step / Reset, four equal buttons.
 void draw_train_buttons(AppState& state) {
-  TrainUi& t = state.ui.train;
-  const float button_w =
-      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
-  ImGui::PushStyleColor(ImGuiCol_Button,
-                        to_vec4(t.running ? palette::panel_border() : palette::accent_soft()));
-  ImGui::BeginDisabled(t.running);
-  if (button(state, "train/play", (std::string(tr(Text::TrainPlay)) + "###train-play").c_str(),
-             ImVec2(button_w, 0)))
-    train_play(state, true);
-  ImGui::EndDisabled();
-  ImGui::PopStyleColor();
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!t.running);
-  if (button(state, "train/pause", (std::string(tr(Text::Pause)) + "###train-pause").c_str(),
-             ImVec2(button_w, 0)))
-    train_play(state, false);
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (button(state, "train/step", (std::string(tr(Text::TrainStep)) + "###train-step").c_str(),
-             ImVec2(button_w, 0)))
-    train_step(state);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainStepTip));
-  ImGui::SameLine();
-  if (button(state, "train/reset", (std::string(tr(Text::Reset)) + "###train-reset").c_str(),
-             ImVec2(button_w, 0)))
-    new_run(state);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainResetTip));
+  run_buttons(state, {"train/play", "train/pause", "train/step", "train/reset"}, state.ui.train.running,
+              {train_play, train_step, new_run, Text::TrainStepTip, Text::TrainResetTip});
 }
 
 // Learning rate (log slider), seed, heads, pace.
