@@ -43,8 +43,9 @@ CALL = re.compile(r"\b(?:record_item_rect|focus_item|focus_value|focus_int|focus
                   r"input_int|input_double|input_scalar|input_text|value_cell|dummy|wrapped_text|group|combo|"
                   r"mode_tab)[({]\s*state,\s*"
                   r"(?:[^\"();,]*\?\s*)?\"([^\"]+)\"")
-# The step row widget (ui/widgets/step_controls.hpp) takes its four ids as literals in braces.
-STEP_IDS = re.compile(r"\bstep_controls\(\s*state,\s*\{([^}]*)\}")
+# The step row and the run row (ui/widgets/step_controls.hpp, ui/modes/run_buttons.hpp) take their four
+# ids as literals in braces.
+STEP_IDS = re.compile(r"\b(?:step_controls|run_buttons)\(\s*state,\s*\{([^}]*)\}")
 BUTTON_ID = re.compile(r"\"((?:share|walk|quiz|check|gen|export|view|zoom)/[A-Za-z0-9_/-]*)\"")
 
 

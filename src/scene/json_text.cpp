@@ -570,24 +570,24 @@ std::string read_matrix(const json& v, const std::string& field, long long rows,
   return {};
 }
 
-ordered_json matrix_json(const attn::Matrix& m) {
+// A matrix as a JSON array of its rows, each entry written as `entry` makes it.
+template <class M, class Entry>
+ordered_json rows_json(const M& m, Entry entry) {
   ordered_json rows = ordered_json::array();
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     ordered_json row = ordered_json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(entry(m(i, j)));
     rows.push_back(std::move(row));
   }
   return rows;
 }
 
+ordered_json matrix_json(const attn::Matrix& m) {
+  return rows_json(m, [](double x) { return x; });
+}
+
 ordered_json mask_json(const attn::MaskMatrix& m) {
-  ordered_json rows = ordered_json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    ordered_json row = ordered_json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j) ? 1 : 0);
-    rows.push_back(std::move(row));
-  }
-  return rows;
+  return rows_json(m, [](unsigned char allowed) { return allowed ? 1 : 0; });
 }
 
 }  // namespace scene::json_text

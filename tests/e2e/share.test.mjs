@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { lessons } from "./lib/lessons.mjs";
-import { REPO_ROOT, openApp, assertClean, describeProblems, getState, setState, widgetRect, waitForState, clickWidget, dragWidget, animationFrames, parkMouse, screenshot, STEP_TIMEOUT_MS, appOpener } from "./lib/harness.mjs";
+import { REPO_ROOT, openApp, assertClean, describeProblems, getState, setState, widgetRect, waitForState, clickWidget, dragWidget, animationFrames, parkMouse, screenshot, STEP_TIMEOUT_MS, appOpener, refuseClipboard } from "./lib/harness.mjs";
 
 const DEMO_DIR = path.join(REPO_ROOT, "web", "demos");
 const DEMO_INDEX = JSON.parse(readFileSync(path.join(DEMO_DIR, "index.json"), "utf8"));
@@ -373,13 +373,7 @@ test("Copy link writes link() to the clipboard and says so", async (t) => {
 });
 
 test("Copy link refused by the browser: the link in a selected read-only field", async (t) => {
-  const app = await open(t, {
-    initScript: () => {
-      Object.defineProperty(navigator, "clipboard", {
-        value: { writeText: () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError")) },
-      });
-    },
-  });
+  const app = await open(t, { initScript: refuseClipboard });
   const { page } = app;
   await clickWidget(page, "share/copy");
   await page.waitForSelector("#share-linkbox:not(.hidden)", { timeout: STEP_TIMEOUT_MS });

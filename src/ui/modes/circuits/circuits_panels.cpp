@@ -15,6 +15,8 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
+#include "ui/modes/curve_plot.hpp"
+#include "ui/modes/run_buttons.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
@@ -130,32 +132,8 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
   ImGui::PopStyleColor();
 
   // Play / Pause / Step / Reset.
-  const float button_w =
-      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
-  ImGui::PushStyleColor(ImGuiCol_Button,
-                        to_vec4(c.running ? palette::panel_border() : palette::accent_soft()));
-  ImGui::BeginDisabled(c.running);
-  if (button(state, "circuits/play", (std::string(tr(Text::TrainPlay)) + "###circuits-play").c_str(),
-             ImVec2(button_w, 0)))
-    circuits_play(state, true);
-  ImGui::EndDisabled();
-  ImGui::PopStyleColor();
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!c.running);
-  if (button(state, "circuits/pause", (std::string(tr(Text::Pause)) + "###circuits-pause").c_str(),
-             ImVec2(button_w, 0)))
-    circuits_play(state, false);
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (button(state, "circuits/step", (std::string(tr(Text::TrainStep)) + "###circuits-step").c_str(),
-             ImVec2(button_w, 0)))
-    circuits_step(state);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsStepTip));
-  ImGui::SameLine();
-  if (button(state, "circuits/reset", (std::string(tr(Text::Reset)) + "###circuits-reset").c_str(),
-             ImVec2(button_w, 0)))
-    circuits_reset(state);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsResetTip));
+  run_buttons(state, {"circuits/play", "circuits/pause", "circuits/step", "circuits/reset"}, c.running,
+              {circuits_play, circuits_step, circuits_reset, Text::CircuitsStepTip, Text::CircuitsResetTip});
 
   // The recipe's settings: each change starts a new run, so that (settings, steps) rebuild the
   // weights bit for bit (the link holds only these).
@@ -222,18 +200,13 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
     same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x, right_edge);
     ImGui::TextColored(to_vec4(l.color), "%s", text.c_str());
   }
-  const float em = ImGui::GetFontSize();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const ImVec2 size(std::max(avail.x, 4.0f * em), std::max(avail.y, 4.0f * em));
-  invisible_button(state, "circuits/curve", "##circuits-curve", size);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float left = 2.4f * em, right = 2.2f * em, bottom = 1.3f * em;
-  const ImVec2 a(p0.x + left, p0.y + 0.3f * em), b(p0.x + size.x - right, p0.y + size.y - bottom);
-  dl->AddRectFilled(a, b, palette::background());
   const std::vector<model::StepRecord>& history = c.trainer->history();
   const int steps = int(history.size());
-  const int x_max = std::max(steps, 100);
+  const CurveArea area = curve_area(2.4f, 2.2f, 1.3f, std::max(steps, 100));
+  invisible_button(state, "circuits/curve", "##circuits-curve", area.size);
+  ImDrawList* dl = area.dl;
+  const float em = area.em;
+  const ImVec2 a = area.a, b = area.b;
   // Left axis: loss and in-context score (nats), from min(in-context, 0) to max(loss, 3.5).
   double lo = 0.0, hi = 3.5;
   for (const model::StepRecord& r : history) {
@@ -242,7 +215,6 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
   }
   lo = std::floor(lo);
   hi = std::ceil(hi);
-  auto x_of = [&](double s) { return float(a.x + s / x_max * (b.x - a.x)); };
   auto y_left = [&](double v) { return float(b.y - (v - lo) / (hi - lo) * (b.y - a.y)); };
   auto y_right = [&](double v) { return float(b.y - v * (b.y - a.y)); };
   for (double v = lo; v <= hi; v += 1.0) {
@@ -250,8 +222,7 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
     dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), v == 0.0 ? palette::plot_axis() : palette::plot_grid());
     char text[16];
     std::snprintf(text, sizeof text, "%.0f", v);
-    const ImVec2 ts = ImGui::CalcTextSize(text);
-    dl->AddText(ImVec2(a.x - ts.x - 0.3f * em, y - 0.5f * ts.y), palette::text_dim(), text);
+    draw_left_label(area, y, text);
   }
   // Right axis: the head scores, 0 … 1, with the 0.5 threshold dashed.
   for (double v : {0.0, 0.5, 1.0}) {
@@ -260,29 +231,13 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
     const float y = y_right(v);
     dl->AddText(ImVec2(b.x + 0.3f * em, y - 0.5f * ImGui::GetFontSize()), prefix_c, text);
   }
-  for (float x = a.x; x < b.x; x += 0.8f * em)
-    dl->AddLine(ImVec2(x, y_right(0.5)), ImVec2(std::min(x + 0.4f * em, b.x), y_right(0.5)),
-                palette::with_alpha(prefix_c, 110));
-  {
-    const std::string text = fill(tr(Text::TrainCurveStep), {std::to_string(x_max)});
-    dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(text.c_str()).x, b.y + 0.1f * em), palette::text_dim(),
-                text.c_str());
-    dl->AddText(ImVec2(a.x, b.y + 0.1f * em), palette::text_dim(), "0");
-  }
+  draw_dashed_line(area, y_right(0.5), prefix_c);
+  draw_step_axis(area);
   // One point per pixel column (the mean of its steps).
-  const int columns = std::max(1, int(b.x - a.x));
   const float thick = std::max(1.5f, 0.12f * em);
   auto polyline = [&](auto value, auto y_of, ImU32 color, float width) {
-    std::vector<ImVec2> points;
-    for (int col = 0; col < columns && steps > 0; ++col) {
-      const int s0 = int(double(col) / columns * x_max);
-      const int s1 = std::min(steps, std::max(int(double(col + 1) / columns * x_max), s0 + 1));
-      if (s0 >= steps) break;
-      double sum = 0;
-      for (int s = s0; s < s1; ++s) sum += value(history[std::size_t(s)]);
-      points.emplace_back(x_of(0.5 * (s0 + s1)), y_of(sum / (s1 - s0)));
-    }
-    if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), color, 0, width);
+    draw_column_means(
+        area, steps, [&](int s) { return value(history[std::size_t(s)]); }, y_of, color, width);
   };
   polyline([](const model::StepRecord& r) { return r.loss; }, y_left, loss_c, thick);
   polyline([](const model::StepRecord& r) { return r.scores.in_context; }, y_left, context_c, thick);
@@ -301,7 +256,7 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
   // The phase change: the step the induction head formed.
   const int formed = c.trainer->formed_at();
   if (formed > 0) {
-    const float x = x_of(formed);
+    const float x = area.x_of(formed);
     dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), palette::accent(), thick);
     const std::string text = std::string(tr(Text::CircuitsPhaseChange)) + " · " + std::to_string(formed);
     const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
