@@ -204,9 +204,7 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
   const int steps = int(history.size());
   const CurveArea area = curve_area(2.4f, 2.2f, 1.3f, std::max(steps, 100));
   invisible_button(state, "circuits/curve", "##circuits-curve", area.size);
-  ImDrawList* dl = area.dl;
-  const float em = area.em;
-  const ImVec2 a = area.a, b = area.b;
+  const auto& [dl, em, size, a, b, x_max] = area;
   // Left axis: loss and in-context score (nats), from min(in-context, 0) to max(loss, 3.5).
   double lo = 0.0, hi = 3.5;
   for (const model::StepRecord& r : history) {

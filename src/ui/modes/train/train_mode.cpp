@@ -372,9 +372,7 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
   // Plot area: room on the left for the loss ticks, below for the step axis (ems of the panel's font).
   const CurveArea area = curve_area(3.2f, 0.5f, 1.3f, std::max(steps, 50));
   invisible_button(state, "train/curve", "##train-curve", area.size);
-  ImDrawList* dl = area.dl;
-  const float em = area.em;
-  const ImVec2 a = area.a, b = area.b;
+  const auto& [dl, em, size, a, b, x_max] = area;
   ImGui::PushFont(fonts.small);
   // Loss axis: powers of ten from 10^floor(log10 min) to 10^ceil(log10 max), at least 10⁻³ … 10¹.
   double lo = 1e-3, hi = 10.0;
