@@ -30,6 +30,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import refusal  # noqa: E402
+
 
 def run(cli, args):
     return subprocess.run([cli] + args, capture_output=True, timeout=900)
@@ -88,10 +91,9 @@ def main():
     text = ["--text", "abcab"]
     for name, change, expected in bad_models:
         for command in ("--eval", "--grad"):
-            p = run(cli, [command, model_file(name, change)] + text)
-            err = p.stderr.decode()
-            if p.returncode != 2 or p.stdout or not err.startswith("attention-lab-cli: " + expected):
-                fail(f"{command} {name}: exit {p.returncode}, stderr {err.strip()!r}, expected {expected!r}")
+            problem = refusal(cli, [command, model_file(name, change)] + text, expected)
+            if problem:
+                fail(f"{command} {name}: {problem}")
     nan_path = os.path.join(work, "nan.json")
     with open(nan_path, "w") as f:
         f.write(json.dumps(small).replace("\"W_U\": [[", "\"W_U\": [[NaN, ", 1))
@@ -121,11 +123,6 @@ def main():
         (TRAIN[:2] + ["--steps", "100001", "--seed", "1"], "steps: must be a whole number from 1 to 100000"),
         (TRAIN[:4], "seed: --train needs --seed"),
     ]
-    for args, expected in bad:
-        p = run(cli, args)
-        err = p.stderr.decode()
-        if p.returncode != 2 or p.stdout or not err.startswith("attention-lab-cli: " + expected):
-            fail(f"{' '.join(args)}: exit {p.returncode}, stderr {err.strip()!r}, expected {expected!r}")
     usage = [(["--eval", good_path], "--eval MODEL needs --text T"),
              (["--text", "ab"], "--text and --ablate go with --eval MODEL or --grad MODEL"),
              (["--eval", good_path, "--grad", good_path, "--text", "a"], "give --eval or --grad, not both"),
@@ -133,11 +130,10 @@ def main():
              (["--layers", "2"], "--steps, --seed, --layers"), (TRAIN + ["--layers"], "--layers: missing value"),
              (["--eval", good_path, "--text", "a", "x.json"], "unexpected argument x.json"),
              (["--eval", good_path, "--text", "a", "--online", "2"], "--online: not with the model's commands")]
-    for args, expected in usage:
-        p = run(cli, args)
-        err = p.stderr.decode()
-        if p.returncode != 2 or p.stdout or not err.startswith("attention-lab-cli: " + expected):
-            fail(f"{' '.join(args)}: exit {p.returncode}, stderr {err.strip()!r}, expected the usage error 2: {expected!r}")
+    for args, expected in bad + usage:
+        problem = refusal(cli, args, expected)
+        if problem:
+            fail(f"{' '.join(args)}: {problem}")
 
     # Determinism and the contract's keys.
     args = ["--train", "mixed", "--steps", "30", "--seed", "7", "--layers", "3", "--heads", "4", "--compact"]

@@ -38,6 +38,15 @@ def run(cli, args, stdin_text=None, timeout=60):
     return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
 
 
+def refusal(cli, args, expected, stdin_text=None, timeout=300):
+    """None when `cli args…` (fed `stdin_text`) refuses as the CLI must refuse bad input or a usage error:
+    exit 2, nothing on stdout, stderr starting "attention-lab-cli: " + expected; else what it did."""
+    code, out, err = run(cli, args, stdin_text, timeout)
+    if code == 2 and not out and err.startswith("attention-lab-cli: " + expected):
+        return None
+    return f"exit {code}, stderr {err.strip()!r}, expected {expected!r}"
+
+
 def run_json(cli, args, timeout=60):
     """The JSON `cli args…` prints; a RuntimeError naming the arguments when it exits non-zero."""
     code, out, err = run(cli, args, timeout=timeout)
@@ -94,6 +103,41 @@ def allowed_of(s, n):
     return allowed
 
 
+def masked_softmax(logits, allowed):
+    """Each row's softmax over its allowed cells (n×n bool), zero elsewhere; a row that sees no key gets
+    zeros (Attention Lab's rule: softmax would give NaN)."""
+    np = require("numpy")
+    weights = np.zeros_like(logits)
+    for i in range(logits.shape[0]):
+        if allowed[i].any():
+            row = np.where(allowed[i], logits[i], -np.inf)
+            e = np.exp(row - row.max())
+            weights[i] = e / e.sum()
+    return weights
+
+
+def heads_reference(s, Q, K, V, heads, divisor, allowed, bias_of=None):
+    """Multi-head attention written from its definition, head by head. Head t takes its own d_k / H
+    columns of Q and K and d_v / H of V (K, V already repeated to H heads for grouped-query attention):
+    weights_t = softmax(Q_t K_tᵀ / divisor + bias_of(t) + M), output_t = weights_t V_t. The outputs side
+    by side (concat) are mapped by the scene's W_o when it has one. A dict: heads (each: scores, scaled
+    with NaN where masked, bias, weights, output), concat, weights (the heads' mean), output."""
+    np = require("numpy")
+    n, dk, dv = Q.shape[0], Q.shape[1] // heads, V.shape[1] // heads
+    per_head = []
+    for t in range(heads):
+        q, k, v = Q[:, t * dk:(t + 1) * dk], K[:, t * dk:(t + 1) * dk], V[:, t * dv:(t + 1) * dv]
+        scores = q @ k.T
+        scaled = scores / divisor
+        bias = bias_of(t) if bias_of else np.zeros((n, n))
+        weights = masked_softmax(scaled + bias, allowed)
+        per_head.append(dict(scores=scores, scaled=np.where(allowed, scaled, np.nan), bias=bias, weights=weights,
+                             output=weights @ v))
+    concat = np.hstack([h["output"] for h in per_head])
+    output = concat @ np.array(s["Wo"], dtype=np.float64) if "Wo" in s else concat
+    return dict(heads=per_head, concat=concat, weights=sum(h["weights"] for h in per_head) / heads, output=output)
+
+
 def report(failures, fail_summary, ok_message, cases=None):
     """The exit status of a check: fail_report(failures, fail_summary), or print `ok_message`, 0.
     `cases` maps each case the random generator must produce ("fully masked rows") to how many were
@@ -111,3 +155,20 @@ def fail_report(failures, summary):
     print("\n".join(failures[:40]))
     print(f"FAIL: {summary}")
     return 1
+
+
+class Tally:
+    """The failures of a check that prints each one as it finds it: fail(message) prints `prefix` +
+    message and counts it; done(summary) prints the summary line and returns the exit status (1
+    after any failure, else 0)."""
+
+    def __init__(self, prefix="FAIL "):
+        self.prefix, self.count = prefix, 0
+
+    def fail(self, message):
+        print(self.prefix + message)
+        self.count += 1
+
+    def done(self, summary):
+        print(summary)
+        return 1 if self.count else 0

@@ -24,7 +24,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, allowed_of, divisor_of, projections, report, require, run  # noqa: E402,F401
+from cli_lib import SKIP, allowed_of, divisor_of, masked_softmax, projections, report, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -63,12 +63,7 @@ def inputs(s):
 
 
 def naive(scaled, allowed, V):
-    n = scaled.shape[0]
-    weights = np.zeros((n, n))
-    for i in range(n):
-        if allowed[i].any():
-            e = np.where(allowed[i], np.exp(np.where(allowed[i], scaled[i], 0) - scaled[i][allowed[i]].max()), 0.0)
-            weights[i] = e / e.sum()
+    weights = masked_softmax(scaled, allowed)
     return weights, weights @ V
 
 

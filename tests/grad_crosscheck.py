@@ -22,7 +22,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import cli_and_case_dir, require, run_json  # noqa: E402
+from cli_lib import Tally, cli_and_case_dir, require, run_json  # noqa: E402
 
 np = require("numpy")
 torch = require("torch")
@@ -152,7 +152,7 @@ def random_scene(rng, index):
 def main():
     cli, case_dir = cli_and_case_dir(__doc__)
     rng = np.random.default_rng(16)
-    failures, worst, checked = 0, 0.0, 0
+    tally, worst, checked = Tally(), 0.0, 0
     counts = {"h1": 0, "h2": 0, "causal": 0, "wo": 0, "masked_row": 0, "rope": 0, "direct": 0}
     for index in range(80):
         s = random_scene(rng, index)
@@ -171,16 +171,14 @@ def main():
         expected_keys = ["loss"] + (["dX", "dWq", "dWk", "dWv"] if "X" in s else ["dQ", "dK", "dV"]) + \
             (["dWo"] if "Wo" in s else [])
         if list(ours.keys()) != expected_keys:
-            print(f"FAIL {path}: keys {list(ours.keys())}, expected {expected_keys}")
-            failures += 1
+            tally.fail(f"{path}: keys {list(ours.keys())}, expected {expected_keys}")
             continue
         pairs = [("loss", np.array([ours["loss"]]), np.array([loss]))]
         pairs += [(k, np.array(ours[k], dtype=np.float64), theirs[k]) for k in expected_keys[1:]]
         for name, a, b in pairs:
             checked += a.size
             if a.shape != b.shape or not np.all(np.isfinite(a)):
-                print(f"FAIL {path}: {name} shape {a.shape} vs {b.shape} or not finite")
-                failures += 1
+                tally.fail(f"{path}: {name} shape {a.shape} vs {b.shape} or not finite")
                 continue
             bound = RTOL * (np.abs(b) + 1e-3 * np.abs(b).max(initial=0.0))
             err = np.abs(a - b)
@@ -188,18 +186,15 @@ def main():
             rel = np.where(scale > 0, err / np.where(scale > 0, scale, 1), err)
             worst = max(worst, float(rel.max(initial=0.0)))
             if not np.all(err <= bound):
-                print(f"FAIL {path}: {name} max error {err.max():.3e} (relative {rel.max():.3e})")
-                failures += 1
+                tally.fail(f"{path}: {name} max error {err.max():.3e} (relative {rel.max():.3e})")
         # A fully masked row i of a projected scene sends no gradient into X[i] through its query.
         if "mask" in s and "X" in s and "heads" not in s:
             dq_row = np.array(ours["dX"])[len(s["tokens"]) - 1]
             # X[n−1] also acts as a key/value for other rows, so only check when nobody sees it.
             if all(row[len(s["tokens"]) - 1] == 0 for row in s["mask"]) and np.any(dq_row != 0):
-                print(f"FAIL {path}: fully masked, unseen row has a nonzero dX")
-                failures += 1
-    print(f"--grad vs torch autograd: 80 scenes {counts}, {checked} numbers, worst relative error "
-          f"{worst:.2e} (limit {RTOL:g}); {failures} failure(s)")
-    return 1 if failures else 0
+                tally.fail(f"{path}: fully masked, unseen row has a nonzero dX")
+    return tally.done(f"--grad vs torch autograd: 80 scenes {counts}, {checked} numbers, worst relative error "
+                      f"{worst:.2e} (limit {RTOL:g}); {tally.count} failure(s)")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, allowed_of, divisor_of, require, run  # noqa: E402,F401
+from cli_lib import SKIP, allowed_of, divisor_of, heads_reference, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -46,16 +46,6 @@ def close(ours, theirs, rtol, atol):
         return False, float("inf")
     err = np.abs(ours - theirs)
     return bool(np.all(err <= rtol * np.abs(theirs) + atol)), float(err.max(initial=0.0))
-
-
-def masked_softmax(scaled, allowed):
-    w = np.zeros_like(scaled)
-    for i in range(scaled.shape[0]):
-        cols = allowed[i] == 1
-        if cols.any():
-            e = np.exp(scaled[i, cols] - scaled[i, cols].max())
-            w[i, cols] = e / e.sum()
-    return w
 
 
 # ---- NumPy: direct mode, every per-head stage -------------------------------------------------
@@ -85,21 +75,9 @@ def random_direct_scene(rng, index):
 def numpy_heads(s):
     Q, K, V = (np.array(s[k], dtype=np.float64) for k in ("Q", "K", "V"))
     n, h = Q.shape[0], s.get("heads", 1)
-    dk, dv = Q.shape[1] // h, V.shape[1] // h
-    allowed = allowed_of(s, n).astype(int)
-    divisor = divisor_of(s, dk)
-    heads = []
-    for t in range(h):
-        Qt, Kt, Vt = Q[:, t * dk:(t + 1) * dk], K[:, t * dk:(t + 1) * dk], V[:, t * dv:(t + 1) * dv]
-        scores = Qt @ Kt.T
-        scaled = scores / divisor
-        weights = masked_softmax(scaled, allowed)
-        heads.append({"scores": scores, "scaled": np.where(allowed == 1, scaled, np.nan), "weights": weights,
-                      "output": weights @ Vt})
-    concat = np.hstack([hd["output"] for hd in heads])
-    output = concat @ np.array(s["Wo"], dtype=np.float64) if "Wo" in s else concat
-    return {"heads": heads, "concat": concat, "weights": sum(hd["weights"] for hd in heads) / h, "output": output,
-            "allowed": allowed, "divisor": divisor}
+    allowed = allowed_of(s, n)
+    divisor = divisor_of(s, Q.shape[1] // h)
+    return dict(heads_reference(s, Q, K, V, h, divisor, allowed), allowed=allowed.astype(int), divisor=divisor)
 
 
 def check_numpy(cli, case_dir):

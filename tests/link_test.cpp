@@ -112,15 +112,19 @@ std::string s_fragment(std::string_view json) {
   return "s=" + links::base64url_encode(json);
 }
 
-// The error of parsing `fragment`; fails the test if parsing succeeded.
-std::string error_of(std::string_view fragment) {
-  const links::Fragment f = links::parse_fragment(fragment);
-  CHECK_FALSE(f.ok());
-  // A failed parse applies nothing.
+// A parsed fragment that applies nothing: no scene, demo, hidden panels or view.
+void check_applies_nothing(const links::Fragment& f) {
   CHECK_FALSE(f.scene.has_value());
   CHECK(f.demo.empty());
   CHECK(f.hide.empty());
   CHECK_FALSE(f.view.has_value());
+}
+
+// The error of parsing `fragment`; fails the test if parsing succeeded.
+std::string error_of(std::string_view fragment) {
+  const links::Fragment f = links::parse_fragment(fragment);
+  CHECK_FALSE(f.ok());
+  check_applies_nothing(f);  // a failed parse applies nothing
   return f.error;
 }
 
@@ -202,10 +206,7 @@ TEST_CASE("fragment: empty, demo=, hide= and view=") {
   for (const char* empty : {"", "#", "&", "&&"}) {
     const links::Fragment f = links::parse_fragment(empty);
     CHECK(f.ok());
-    CHECK_FALSE(f.scene.has_value());
-    CHECK(f.demo.empty());
-    CHECK(f.hide.empty());
-    CHECK_FALSE(f.view.has_value());
+    check_applies_nothing(f);
   }
 
   const links::Fragment demo = links::parse_fragment("#demo=soft-dictionary");

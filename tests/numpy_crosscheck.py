@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, allowed_of, divisor_of, projections, report, require, run  # noqa: E402,F401
+from cli_lib import SKIP, allowed_of, divisor_of, masked_softmax, projections, report, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -79,15 +79,8 @@ def reference(s):
     scores = Q @ K.T
     scaled = scores / divisor
     allowed = allowed_of(s, n)
-    weights = np.zeros((n, n))
-    masked_rows = []
-    for i in range(n):
-        if not allowed[i].any():
-            masked_rows.append(i)
-            continue
-        row = np.where(allowed[i], scaled[i], -np.inf)
-        e = np.exp(row - row[allowed[i]].max())
-        weights[i] = e / e.sum()
+    weights = masked_softmax(scaled, allowed)
+    masked_rows = [i for i in range(n) if not allowed[i].any()]
     entropy = np.zeros(n)
     argmax = np.full(n, -1)
     for i in range(n):

@@ -23,7 +23,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, allowed_of, close, divisor_of, projections, report, require, run  # noqa: E402,F401
+from cli_lib import SKIP, allowed_of, close, divisor_of, masked_softmax, projections, report, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -65,12 +65,7 @@ def reference(s):
     divisor = divisor_of(s, d_k)
     scores = Qr @ Kr.T
     allowed = allowed_of(s, n)
-    weights = np.zeros((n, n))
-    for i in range(n):
-        if allowed[i].any():
-            row = np.where(allowed[i], scores[i] / divisor, -np.inf)
-            e = np.exp(row - row[allowed[i]].max())
-            weights[i] = e / e.sum()
+    weights = masked_softmax(scores / divisor, allowed)
     return dict(Q_rope=Qr, K_rope=Kr, scores=scores, weights=weights, output=weights @ V)
 
 

@@ -17,9 +17,13 @@ usage: train_cli_test.py CLI [--no-accuracy]
 Standard library only.
 """
 import json
+import os
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import Tally, refusal  # noqa: E402
 
 
 def run(cli, args, stdin=None):
@@ -79,28 +83,17 @@ def main():
     cli = sys.argv[1]
     accuracy = len(sys.argv) == 2
     steps = 3000 if accuracy else 300
-    failures = 0
-
-    def fail(message):
-        nonlocal failures
-        failures += 1
-        print("FAIL " + message)
+    tally = Tally()
+    fail = tally.fail
 
     for text, expected in BAD_GRAD:
-        p = run(cli, ["--grad", "-"], text)
-        err = p.stderr.decode()
-        if p.returncode != 2 or p.stdout or not err.startswith("attention-lab-cli: " + expected):
-            fail(f"--grad {text[:60]!r}: exit {p.returncode}, stderr {err.strip()!r}, expected {expected!r}")
-    for args, expected in BAD_TRAIN:
-        p = run(cli, args)
-        err = p.stderr.decode()
-        if p.returncode != 2 or p.stdout or not err.startswith("attention-lab-cli: " + expected):
-            fail(f"{' '.join(args)}: exit {p.returncode}, stderr {err.strip()!r}, expected {expected!r}")
-    for args, expected in USAGE:
-        p = run(cli, args)
-        err = p.stderr.decode()
-        if p.returncode != 2 or p.stdout or not err.startswith("attention-lab-cli: " + expected):
-            fail(f"{' '.join(args)}: exit {p.returncode}, stderr {err.strip()!r}, expected the usage error 2: {expected!r}")
+        problem = refusal(cli, ["--grad", "-"], expected, text)
+        if problem:
+            fail(f"--grad {text[:60]!r}: {problem}")
+    for args, expected in BAD_TRAIN + USAGE:
+        problem = refusal(cli, args, expected)
+        if problem:
+            fail(f"{' '.join(args)}: {problem}")
 
     # A good --grad: the keys, finite numbers, the same bytes twice.
     good = grad_input(version=2, Wo=[[1, 2]], target=[[1, 0], [0, 1]])
@@ -149,9 +142,10 @@ def main():
         c = run(cli, ["-"], json.dumps(s))
         if c.returncode != 0:
             fail(f"{task}: the trained scene does not compute: {c.stderr.decode()[:200]}")
-    print(f"train_cli: {len(BAD_GRAD)} bad --grad inputs, {len(BAD_TRAIN)} bad --train options, "
-          f"{len(USAGE)} usage errors, determinism, 3 tasks{'' if accuracy else ' (300 steps, accuracy not asserted: --no-accuracy)'}; {failures} failure(s)")
-    return 1 if failures else 0
+    return tally.done(f"train_cli: {len(BAD_GRAD)} bad --grad inputs, {len(BAD_TRAIN)} bad --train options, "
+                      f"{len(USAGE)} usage errors, determinism, 3 tasks"
+                      f"{'' if accuracy else ' (300 steps, accuracy not asserted: --no-accuracy)'}; "
+                      f"{tally.count} failure(s)")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import SKIP, close, projections, report, require, run  # noqa: E402,F401
+from cli_lib import SKIP, close, divisor_of, heads_reference, projections, report, require, run  # noqa: E402,F401
 
 np = require("numpy")
 
@@ -71,17 +71,6 @@ def alibi_bias(n, head, heads):
     return -m * np.abs(i - j).astype(np.float64)
 
 
-def softmax_rows(logits, allowed):
-    n = logits.shape[0]
-    weights = np.zeros_like(logits)
-    for i in range(n):
-        if allowed[i].any():
-            row = np.where(allowed[i], logits[i], -np.inf)
-            e = np.exp(row - row.max())
-            weights[i] = e / e.sum()
-    return weights
-
-
 def reference(s):
     """Every stage of the scene, per head (a dict)."""
     Q, K, V = projections(s)
@@ -92,22 +81,11 @@ def reference(s):
     # K, V: n × H_kv·d → n × H·d, each group's columns repeated H/H_kv times in place.
     K_rep = np.repeat(K.reshape(n, H_kv, dh), H // H_kv, axis=1).reshape(n, H * dh)
     V_rep = np.repeat(V.reshape(n, H_kv, dvh), H // H_kv, axis=1).reshape(n, H * dvh)
-    scale = s.get("scale", "sqrt_dk")
-    divisor = 1.0 if scale == "none" else float(np.sqrt(dh)) if scale == "sqrt_dk" else float(scale)
+    divisor = divisor_of(s, dh)
     allowed = visible(s, n)
-    heads = []
-    for t in range(H):
-        q, k, v = Q[:, t * dh:(t + 1) * dh], K_rep[:, t * dh:(t + 1) * dh], V_rep[:, t * dvh:(t + 1) * dvh]
-        scores = q @ k.T
-        scaled = scores / divisor
-        bias = alibi_bias(n, t, H) if s.get("alibi") else np.zeros((n, n))
-        weights = softmax_rows(scaled + bias, allowed)
-        heads.append(dict(scores=scores, scaled=np.where(allowed, scaled, np.nan), bias=bias, weights=weights,
-                          output=weights @ v))
-    concat = np.hstack([h["output"] for h in heads])
-    output = concat @ np.array(s["Wo"], dtype=np.float64) if "Wo" in s else concat
-    return dict(heads=heads, concat=concat, weights=sum(h["weights"] for h in heads) / H, output=output,
-                allowed=allowed.astype(int), masked_rows=[i for i in range(n) if not allowed[i].any()])
+    bias_of = (lambda t: alibi_bias(n, t, H)) if s.get("alibi") else None
+    return dict(heads_reference(s, Q, K_rep, V_rep, H, divisor, allowed, bias_of), allowed=allowed.astype(int),
+                masked_rows=[i for i in range(n) if not allowed[i].any()])
 
 
 # ---- random scenes -----------------------------------------------------------------------------

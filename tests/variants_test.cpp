@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,11 +30,15 @@ using attn::Matrix;
 
 namespace {
 
-MaskMatrix mask_rows(const std::vector<std::vector<int>>& rows) {
+// A 0/1 mask from its rows written as digits, separated by spaces: "100 110 001" is 3 × 3.
+MaskMatrix mask_text(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> rows;
+  for (std::string row; in >> row;) rows.push_back(row);
   MaskMatrix m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows[0].size()));
   for (std::size_t i = 0; i < rows.size(); ++i)
     for (std::size_t j = 0; j < rows[i].size(); ++j)
-      m(Eigen::Index(i), Eigen::Index(j)) = static_cast<unsigned char>(rows[i][j]);
+      m(Eigen::Index(i), Eigen::Index(j)) = static_cast<unsigned char>(rows[i][j] == '1');
   return m;
 }
 
@@ -48,34 +53,31 @@ attn::Options window_options(int window, int sinks, bool causal) {
 }  // namespace
 
 TEST_CASE("window and sinks: the allowed masks of the definitions (n = 6)") {
-  // Causal, w = 3: query i sees i−2 … i.
-  CHECK(attn::allowed_mask(6, window_options(3, 0, true)) == mask_rows({{1, 0, 0, 0, 0, 0},
-                                                                        {1, 1, 0, 0, 0, 0},
-                                                                        {1, 1, 1, 0, 0, 0},
-                                                                        {0, 1, 1, 1, 0, 0},
-                                                                        {0, 0, 1, 1, 1, 0},
-                                                                        {0, 0, 0, 1, 1, 1}}));
-  // Not causal, w = 2: |i − j| < 2, a band of width 3.
-  CHECK(attn::allowed_mask(6, window_options(2, 0, false)) == mask_rows({{1, 1, 0, 0, 0, 0},
-                                                                         {1, 1, 1, 0, 0, 0},
-                                                                         {0, 1, 1, 1, 0, 0},
-                                                                         {0, 0, 1, 1, 1, 0},
-                                                                         {0, 0, 0, 1, 1, 1},
-                                                                         {0, 0, 0, 0, 1, 1}}));
-  // Causal, w = 2, one sink: key 0 stays visible from every query (StreamingLLM's first token).
-  CHECK(attn::allowed_mask(6, window_options(2, 1, true)) == mask_rows({{1, 0, 0, 0, 0, 0},
-                                                                        {1, 1, 0, 0, 0, 0},
-                                                                        {1, 1, 1, 0, 0, 0},
-                                                                        {1, 0, 1, 1, 0, 0},
-                                                                        {1, 0, 0, 1, 1, 0},
-                                                                        {1, 0, 0, 0, 1, 1}}));
+  // Each mask as its rows (query i), a 1 where key j is visible.
+  struct Case {
+    int window, sinks;
+    bool causal;
+    const char* rows;
+  };
+  const Case cases[] = {
+      // Causal, w = 3: query i sees i−2 … i.
+      {3, 0, true, "100000 110000 111000 011100 001110 000111"},
+      // Not causal, w = 2: |i − j| < 2, a band of width 3.
+      {2, 0, false, "110000 111000 011100 001110 000111 000011"},
+      // Causal, w = 2, one sink: key 0 stays visible from every query (StreamingLLM's first token).
+      {2, 1, true, "100000 110000 111000 101100 100110 100011"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rows);
+    CHECK(attn::allowed_mask(6, window_options(c.window, c.sinks, c.causal)) == mask_text(c.rows));
+  }
   // Sinks do not override causal: query 0 never sees key 1 even with 2 sinks.
   CHECK(attn::allowed_mask(3, window_options(1, 2, true))(0, 1) == 0);
   // A custom mask still applies to the sinks (ANDed).
   attn::Options custom = window_options(1, 1, false);
   custom.mask = MaskMatrix::Ones(3, 3);
   custom.mask(2, 0) = 0;
-  CHECK(attn::allowed_mask(3, custom) == mask_rows({{1, 0, 0}, {1, 1, 0}, {0, 0, 1}}));
+  CHECK(attn::allowed_mask(3, custom) == mask_text("100 110 001"));
   // A window of n or more hides nothing.
   CHECK(attn::allowed_mask(5, window_options(5, 0, false)) == MaskMatrix::Ones(5, 5));
 }

@@ -2,7 +2,9 @@
 """widget_ids_test.py [ROOT] — docs/PAGE_API.md's list of widget ids against the code, both ways.
 
   1. Every id the code records (the first string argument of record_item_rect, focus_item,
-     focus_value, focus_int, focus_grid, the recorded widgets of ui/widgets/recorded.hpp (button, …), the step row's four ids, and the ids of the Share / walk / quiz buttons) is in the
+     focus_value, focus_int, focus_grid, the recorded widgets and scopes of ui/widgets/recorded.hpp
+     (button, …, dummy, Group, Combo), the mode bar's tabs (mode_tab), the step row's four ids, and
+     the ids of the Share / walk / quiz buttons) is in the
      list: a literal id as it is, an id built from a literal and a number or name ("mode/" + name)
      as a listed pattern beginning with that literal.
   2. Every listed id is recorded by the code: its literal part (up to the first placeholder: i, j,
@@ -14,6 +16,9 @@ import glob
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import Tally  # noqa: E402
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLACEHOLDERS = {"i", "j", "c", "m", "r", "t", "N", "K", "Q", "C", "NAME", "L", "H"}
@@ -30,12 +35,17 @@ def sources():
         yield path, open(path, encoding="utf-8").read()
 
 
-# record_item_rect and the keyboard's focus_*; the widgets that record their id (ui/widgets/recorded.hpp).
+# record_item_rect and the keyboard's focus_*; the widgets that record their id (ui/widgets/recorded.hpp),
+# called as functions or, the scopes, constructed (`const Group group(state, "heads")`,
+# `Combo combo{state, "preset", …}`).
 CALL = re.compile(r"\b(?:record_item_rect|focus_item|focus_value|focus_int|focus_grid|focus_button|button|small_button|"
-                  r"checkbox|radio_button|selectable|slider_float|input_int)\(\s*state,\s*"
+                  r"invisible_button|checkbox|radio_button|selectable|slider_float|slider_double|slider_int|"
+                  r"input_int|input_double|input_scalar|input_text|value_cell|dummy|wrapped_text|group|combo|"
+                  r"mode_tab)[({]\s*state,\s*"
                   r"(?:[^\"();,]*\?\s*)?\"([^\"]+)\"")
-# The step row widget (ui/widgets/step_controls.hpp) takes its four ids as literals in braces.
-STEP_IDS = re.compile(r"\bstep_controls\(\s*state,\s*\{([^}]*)\}")
+# The step row and the run row (ui/widgets/step_controls.hpp, ui/modes/run_buttons.hpp) take their four
+# ids as literals in braces.
+STEP_IDS = re.compile(r"\b(?:step_controls|run_buttons)\(\s*state,\s*\{([^}]*)\}")
 BUTTON_ID = re.compile(r"\"((?:share|walk|quiz|check|gen|export|view|zoom)/[A-Za-z0-9_/-]*)\"")
 
 
@@ -74,17 +84,15 @@ def head(pattern):
 
 def main():
     listed = listed_ids()
-    failures = 0
+    tally = Tally("not ok - ")
     dupes = sorted({x for x in listed if listed.count(x) > 1})
     if dupes:
-        print(f"not ok - listed twice: {dupes}")
-        failures += 1
+        tally.fail(f"listed twice: {dupes}")
     recorded = recorded_literals()
     for lit in sorted(recorded):
         ok = lit in listed or any(p.startswith(lit if lit.endswith("/") else lit + "/") for p in listed)
         if not ok:
-            print(f"not ok - the code records {lit!r}, which docs/PAGE_API.md does not list")
-            failures += 1
+            tally.fail(f"the code records {lit!r}, which docs/PAGE_API.md does not list")
     literals = all_literals()
     for pattern in listed:
         h = head(pattern)
@@ -96,11 +104,9 @@ def main():
         else:
             ok = h in literals or any(l.endswith("/") and h.startswith(l) for l in literals if l)
         if not ok:
-            print(f"not ok - docs/PAGE_API.md lists {pattern!r}, which no code records")
-            failures += 1
-    print(f"{'ok' if not failures else 'not ok'} - {len(listed)} listed widget ids, {len(recorded)} recorded "
-          f"literals, {failures} problems")
-    return 1 if failures else 0
+            tally.fail(f"docs/PAGE_API.md lists {pattern!r}, which no code records")
+    return tally.done(f"{'ok' if not tally.count else 'not ok'} - {len(listed)} listed widget ids, "
+                      f"{len(recorded)} recorded literals, {tally.count} problems")
 
 
 if __name__ == "__main__":

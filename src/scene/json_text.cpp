@@ -225,6 +225,22 @@ class FastReader {
     return true;
   }
 
+  // An array or object just opened: true (and past it) when `close` follows at once, an empty one.
+  bool closes(char close) {
+    skip_space();
+    if (p_ == end_ || *p_ != close) return false;
+    ++p_;
+    return true;
+  }
+  // After an item of an array or object: ',' (another item follows), `close` (the end), or an error.
+  enum class After { Next, Closed, Bad };
+  After after_item(char close) {
+    skip_space();
+    if (p_ == end_) return After::Bad;
+    if (*p_ != ',' && *p_ != close) return After::Bad;
+    return *p_++ == ',' ? After::Next : After::Closed;
+  }
+
   bool value(json* out, int depth) {
     skip_space();
     if (p_ == end_) return false;
@@ -257,25 +273,13 @@ class FastReader {
     if (depth > kMaxDepth) return false;
     ++p_;  // '['
     *out = json::array();
-    skip_space();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
-      return true;
-    }
+    if (closes(']')) return true;
     for (;;) {
       json item;
       if (!value(&item, depth)) return false;
       out->get_ref<json::array_t&>().push_back(std::move(item));
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-      } else if (*p_ == ']') {
-        ++p_;
-        return true;
-      } else {
-        return false;
-      }
+      const After next = after_item(']');
+      if (next != After::Next) return next == After::Closed;
     }
   }
 
@@ -283,11 +287,7 @@ class FastReader {
     if (depth > kMaxDepth) return false;
     ++p_;  // '{'
     *out = json::object();
-    skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return true;
-    }
+    if (closes('}')) return true;
     for (std::size_t count = 0;; ++count) {
       skip_space();
       std::string key;
@@ -301,16 +301,8 @@ class FastReader {
       json item;
       if (!value(&item, depth)) return false;
       out->emplace(std::move(key), std::move(item));
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-      } else if (*p_ == '}') {
-        ++p_;
-        return true;
-      } else {
-        return false;
-      }
+      const After next = after_item('}');
+      if (next != After::Next) return next == After::Closed;
     }
   }
 
@@ -578,24 +570,24 @@ std::string read_matrix(const json& v, const std::string& field, long long rows,
   return {};
 }
 
-ordered_json matrix_json(const attn::Matrix& m) {
+// A matrix as a JSON array of its rows, each entry written as `entry` makes it.
+template <class M, class Entry>
+ordered_json rows_json(const M& m, Entry entry) {
   ordered_json rows = ordered_json::array();
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     ordered_json row = ordered_json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(entry(m(i, j)));
     rows.push_back(std::move(row));
   }
   return rows;
 }
 
+ordered_json matrix_json(const attn::Matrix& m) {
+  return rows_json(m, [](double x) { return x; });
+}
+
 ordered_json mask_json(const attn::MaskMatrix& m) {
-  ordered_json rows = ordered_json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    ordered_json row = ordered_json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j) ? 1 : 0);
-    rows.push_back(std::move(row));
-  }
-  return rows;
+  return rows_json(m, [](unsigned char allowed) { return allowed ? 1 : 0; });
 }
 
 }  // namespace scene::json_text

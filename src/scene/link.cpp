@@ -48,6 +48,22 @@ std::string scene_error(const std::string& message) {
   return message.compare(0, prefix.size(), prefix) == 0 ? message : std::string(prefix) + message;
 }
 
+// A table of named values (kModes, kThemes: rows with a `name` and the value at `key`) read both
+// ways: the name of `value` (or `fallback`), and the value of `name` (or none).
+template <class Row, std::size_t N, class Value>
+std::string_view name_in(const Row (&table)[N], Value Row::*key, Value value, std::string_view fallback) {
+  for (const Row& row : table)
+    if (row.*key == value) return row.name;
+  return fallback;
+}
+
+template <class Row, std::size_t N, class Value>
+std::optional<Value> value_in(const Row (&table)[N], Value Row::*key, std::string_view name) {
+  for (const Row& row : table)
+    if (row.name == name) return row.*key;
+  return std::nullopt;
+}
+
 bool demo_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
 }
@@ -65,27 +81,19 @@ std::optional<Panel> panel_from_name(std::string_view name) {
 }
 
 std::string_view mode_name(Mode mode) {
-  for (const ModeInfo& m : kModes)
-    if (m.mode == mode) return m.name;
-  return "?";
+  return name_in(kModes, &ModeInfo::mode, mode, "?");
 }
 
 std::optional<Mode> mode_from_name(std::string_view name) {
-  for (const ModeInfo& m : kModes)
-    if (m.name == name) return m.mode;
-  return std::nullopt;
+  return value_in(kModes, &ModeInfo::mode, name);
 }
 
 std::string_view theme_name(Theme theme) {
-  for (const ThemeInfo& t : kThemes)
-    if (t.theme == theme) return t.name;
-  return "dark";
+  return name_in(kThemes, &ThemeInfo::theme, theme, "dark");
 }
 
 std::optional<Theme> theme_from_name(std::string_view name) {
-  for (const ThemeInfo& t : kThemes)
-    if (t.name == name) return t.theme;
-  return std::nullopt;
+  return value_in(kThemes, &ThemeInfo::theme, name);
 }
 
 std::string theme_names() {

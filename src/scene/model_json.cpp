@@ -340,18 +340,10 @@ std::string model_train_json(const model::ModelTrainer& t, int indent) {
       heads.push_back(std::move(head));
     }
   j["heads"] = std::move(heads);
-  const auto square = [](const Matrix& m) {
-    ordered_json rows = ordered_json::array();
-    for (Eigen::Index i = 0; i < m.rows(); ++i) {
-      ordered_json row = ordered_json::array();
-      for (Eigen::Index k = 0; k < m.cols(); ++k) row.push_back(m(i, k));
-      rows.push_back(std::move(row));
-    }
-    return rows;
-  };
-  j["composition"] = t.history().empty() ? ordered_json::array() : square(t.history().back().composition);
+  j["composition"] =
+      t.history().empty() ? ordered_json::array() : json_text::matrix_json(t.history().back().composition);
   ordered_json per_step = ordered_json::array();
-  for (const model::StepRecord& r : t.history()) per_step.push_back(square(r.composition));
+  for (const model::StepRecord& r : t.history()) per_step.push_back(json_text::matrix_json(r.composition));
   j["composition_per_step"] = std::move(per_step);
   j["formed_at"] = t.formed_at() > 0 ? ordered_json(t.formed_at()) : ordered_json(nullptr);
   return splice(j, "model", model_to_json(t.model(), indent), indent);

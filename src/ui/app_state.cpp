@@ -70,6 +70,15 @@ void make_editable(AppState& state, SceneMatrix which) {
     ensure_direct_mode(state);
 }
 
+// One setting of the scene (causal, the scale, RoPE's base, …), already clamped: written and the
+// values marked changed; the same value again changes nothing (no recompute).
+template <class T>
+void set_setting(AppState& state, T& setting, T value) {
+  if (setting == value) return;
+  setting = value;
+  mark_changed(state, kChangedValues);
+}
+
 // The one clamp of an edited value: the scene's limit |x| ≤ kMaxAbsValue (scene.hpp).
 double clamp_value(double value) {
   return std::clamp(value, -scene::kMaxAbsValue, scene::kMaxAbsValue);
@@ -360,21 +369,17 @@ void set_row(AppState& state, SceneMatrix which, int row, const attn::Matrix& va
 }
 
 void set_causal(AppState& state, bool causal) {
-  if (causal == state.scene.causal) return;
-  state.scene_rw.causal = causal;
-  mark_changed(state, kChangedValues);
+  set_setting(state, state.scene_rw.causal, causal);
 }
 
 void set_scale_mode(AppState& state, attn::ScaleMode mode) {
-  if (mode == state.scene.scale.mode) return;
-  state.scene_rw.scale.mode = mode;
-  mark_changed(state, kChangedValues);
+  set_setting(state, state.scene_rw.scale.mode, mode);
 }
 
 void set_temperature(AppState& state, double temperature) {
   if (!std::isfinite(temperature)) return;
-  state.scene_rw.scale.temperature = std::clamp(temperature, scene::kMinTemperature, scene::kMaxTemperature);
-  mark_changed(state, kChangedValues);
+  set_setting(state, state.scene_rw.scale.temperature,
+              std::clamp(temperature, scene::kMinTemperature, scene::kMaxTemperature));
 }
 
 std::string set_token_label(AppState& state, int i, const std::string& label) {
@@ -407,19 +412,15 @@ void set_rope_on(AppState& state, bool on) {
 
 void set_rope_base(AppState& state, double base) {
   if (!std::isfinite(base)) return;
-  state.scene_rw.rope.base = std::clamp(base, 2.0, scene::kMaxRopeBase);
-  mark_changed(state, kChangedValues);
+  set_setting(state, state.scene_rw.rope.base, std::clamp(base, 2.0, scene::kMaxRopeBase));
 }
 
 void set_rope_layout(AppState& state, attn::RopeLayout layout) {
-  if (layout == state.scene.rope.layout) return;
-  state.scene_rw.rope.layout = layout;
-  mark_changed(state, kChangedValues);
+  set_setting(state, state.scene_rw.rope.layout, layout);
 }
 
 void set_rope_offset(AppState& state, int offset) {
-  state.scene_rw.rope.offset = std::clamp(offset, 0, scene::kMaxRopeOffset);
-  mark_changed(state, kChangedValues);
+  set_setting(state, state.scene_rw.rope.offset, std::clamp(offset, 0, scene::kMaxRopeOffset));
 }
 
 void replace_scene_numbers(AppState& state, scene::Scene scene) {

@@ -12,6 +12,15 @@ async function openCausal(t) {
   return openDemo(open, t, "#demo=causal-5", DESKTOP, 5);
 }
 
+/** Enter opens the focused slider for typing; Backspaces empty it, `value` and Enter set it. */
+async function typeWithKeys(page, value) {
+  await key(page, "Enter");
+  for (let i = 0; i < 8; i++) await key(page, "Backspace");
+  await page.keyboard.type(value, { delay: 40 });
+  await animationFrames(page, 2);
+  await key(page, "Enter");
+}
+
 test("keyboard alone: Tab to Q/0/0, arrows step it (Shift a tenth), the live region says it", async (t) => {
   const app = await openCausal(t);
   const { page } = app;
@@ -51,11 +60,7 @@ test("keyboard alone: Enter types a value into the focused slider", async (t) =>
   const app = await openCausal(t);
   const { page } = app;
   await tabTo(page, "K/1/0");
-  await key(page, "Enter");
-  for (let i = 0; i < 8; i++) await key(page, "Backspace");
-  await page.keyboard.type("0.25", { delay: 40 });
-  await animationFrames(page, 2);
-  await key(page, "Enter");
+  await typeWithKeys(page, "0.25");
   await waitForState(page, (s) => s.scene.K[1][0] === 0.25, "K[1][0] typed as 0.25");
 });
 
@@ -69,11 +74,7 @@ test("keyboard alone: Space never clicks a slider; Enter types into one without 
   await key(page, "Space"); // a click at its centre would set T to the slider's middle
   await animationFrames(page, 3);
   assert.equal((await getState(page)).scene.scale, 2, "Space left the slider alone");
-  await key(page, "Enter");
-  for (let i = 0; i < 8; i++) await key(page, "Backspace");
-  await page.keyboard.type("0.5", { delay: 40 });
-  await animationFrames(page, 2);
-  await key(page, "Enter");
+  await typeWithKeys(page, "0.5");
   await waitForState(page, (s) => s.scene.scale === 0.5, "Enter, 0.5, Enter set T = 0.5");
   assertClean(app);
 });

@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { assertClean, describeProblems, getState, setState, frameStats, waitForState, clickWidget, dragWidget, requireWidget, parkMouse, animationFrames, screenshot, appOpener, loadScene } from "./lib/harness.mjs";
 import { lessons } from "./lib/lessons.mjs";
 import { attend, maxAbsDiff } from "./lib/reference.mjs";
-import { presetScene } from "./lib/presets.mjs";
+import { presetScene, unmaskedPreset } from "./lib/presets.mjs";
 
 const open = appOpener();
 
@@ -106,9 +106,7 @@ test("2. dragging the Q/0/0 slider changes scene.Q[0][0]; weights match a JS rec
 test("3. clicking causal zeroes every weight above the diagonal; rows still sum to 1", async (t) => {
   const app = await open(t);
   const { page } = app;
-  const scene = { ...presetScene("causal-5"), causal: false };
-  delete scene.mask;
-  const before = await loadScene(page, scene);
+  const before = await loadScene(page, unmaskedPreset("causal-5"));
   const n = before.scene.tokens.length;
   assert.ok(n >= 3, "causal-5 has at least 3 tokens");
   // Without the mask the future is visible: the test can only pass through the click.
@@ -138,9 +136,7 @@ test("3. clicking causal zeroes every weight above the diagonal; rows still sum 
 test("4. clicking cell/mask/2/1 hides that cell and row 2 renormalizes", async (t) => {
   const app = await open(t);
   const { page } = app;
-  const scene = { ...presetScene("practice-qkv"), causal: false };
-  delete scene.mask;
-  const before = await loadScene(page, scene);
+  const before = await loadScene(page, unmaskedPreset("practice-qkv"));
   // LESSONS.md example 1: row 2 of A is [1/3, 1/3, 1/3].
   assert.ok(maxAbsDiff([before.result.weights[2]], [[1 / 3, 1 / 3, 1 / 3]]) < 1e-6, `weights[2] = ${before.result.weights[2]}`);
 

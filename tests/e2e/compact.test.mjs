@@ -6,7 +6,7 @@
 // about 40 px — wider than the cells d = 16 or 64 leave in the vectors panel.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { getState, widgetRect, waitForState, loadScene, requireWidget, dragWidget, animationFrames, parkMouse, screenshot, assertClean, appOpener, ctrlClickWidget } from "./lib/harness.mjs";
+import { getState, widgetRect, waitForState, loadScene, requireWidget, dragWidget, dragWidgetTo, animationFrames, parkMouse, screenshot, assertClean, appOpener, ctrlClickWidget, typeIntoField } from "./lib/harness.mjs";
 
 const open = appOpener();
 
@@ -63,16 +63,7 @@ async function checkRow(page, d) {
 async function dragUpChangesOnly(page, id, matrix, i, c) {
   const before = (await getState(page)).scene;
   const rect = await requireWidget(page, id);
-  await page.mouse.move(rect.cx, rect.cy);
-  await animationFrames(page, 2);
-  await page.mouse.down();
-  await animationFrames(page, 2);
-  for (let k = 1; k <= 10; k++) {
-    await page.mouse.move(rect.cx, rect.cy - 3 * k);
-    await animationFrames(page, 1);
-  }
-  await page.mouse.up();
-  await animationFrames(page, 2);
+  await dragWidgetTo(page, id, rect.cx, rect.cy - 30, 10); // 3 px a frame
   const after = await waitForState(page, (s) => s.scene[matrix][i][c] !== before[matrix][i][c], `dragging ${id} up did not change ${matrix}[${i}][${c}]`);
   assert.ok(after.scene[matrix][i][c] > before[matrix][i][c], `${id}: dragging up made it larger`);
   for (const name of ["Q", "K", "V"]) {
@@ -99,11 +90,7 @@ test("d_k = 16, 4 tokens at 1280×800: colour strips, every Q/0/c reachable, a d
   await ctrlClickWidget(page, "K/1/3");
   const field = await requireWidget(page, "type/K/1/3");
   assert.ok(field.w >= 60, `the typing field is ${field.w} px wide`);
-  for (let i = 0; i < 12; i++) await page.keyboard.press("Backspace");
-  for (let i = 0; i < 12; i++) await page.keyboard.press("Delete");
-  await page.keyboard.type("-0.375", { delay: 30 });
-  await animationFrames(page, 2);
-  await page.keyboard.press("Enter");
+  await typeIntoField(page, "-0.375");
   const typed = await waitForState(page, (s) => s.scene.K[1][3] === -0.375, "typing -0.375 into K/1/3 did not set it");
   assert.equal(await widgetRect(page, "type/K/1/3"), null, "the field closes after Enter");
   assert.ok(typed.ui.edited, "getState().ui.edited after an edit");

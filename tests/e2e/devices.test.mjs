@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assertClean, setState, getState, waitForState, tapWidget, requireWidget, animationFrames, canvasGeometry, screenshot, appOpener, loadScene } from "./lib/harness.mjs";
 import { attend, maxAbsDiff } from "./lib/reference.mjs";
-import { presetScene } from "./lib/presets.mjs";
+import { presetScene, unmaskedPreset } from "./lib/presets.mjs";
 
 const open = appOpener();
 
@@ -35,9 +35,7 @@ const phone = { viewport: { width: 915, height: 412 }, deviceScaleFactor: 2, has
 test("touch: a tap toggles causal", async (t) => {
   const app = await open(t, { context: phone });
   const { page } = app;
-  const scene = { ...presetScene("practice-qkv"), causal: false };
-  delete scene.mask;
-  await loadScene(page, scene);
+  await loadScene(page, unmaskedPreset("practice-qkv"));
 
   await tapWidget(page, "causal");
   const on = await waitForState(page, (s) => s.scene.causal === true, "a tap on causal did not set it");

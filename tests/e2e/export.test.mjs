@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { animationFrames, appOpener, assertClean, clickWidget, getState, parkMouse, requireWidget, screenshot, STEP_TIMEOUT_MS, waitForState, widgetRect } from "./lib/harness.mjs";
+import { animationFrames, appOpener, assertClean, clickWidget, getState, parkMouse, refuseClipboard, requireWidget, screenshot, STEP_TIMEOUT_MS, waitForState, widgetRect } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();
@@ -98,13 +98,7 @@ test("Export menu: the stage picker chooses the LaTeX/SVG stage; SVG downloads t
 });
 
 test("exportText: bad kind or stage throw an Error naming the field; the clipboard fallback box", async (t) => {
-  const app = await open(t, {
-    initScript: () => {
-      Object.defineProperty(navigator, "clipboard", {
-        value: { writeText: () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError")) },
-      });
-    },
-  });
+  const app = await open(t, { initScript: refuseClipboard });
   const { page } = app;
   const error = (kind, stage) =>
     page.evaluate(([k, s]) => {

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { animationFrames, appOpener, assertClean, clickWidget, frameStats, getState, parkMouse, requireWidget, sameNumbers, screenshot, waitForState } from "./lib/harness.mjs";
+import { appOpener, assertClean, clickWidget, dragWidgetTo, frameStats, getState, parkMouse, requireWidget, sameNumbers, screenshot, waitForState } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();
@@ -52,16 +52,7 @@ test("Generate… → Generate loads the drafted scene; an edit turns the #gen= 
   // up or down.
   assert.equal((await getState(page)).ui.vectors.Q, "strip");
   const cell = await requireWidget(page, "Q/0/0");
-  await page.mouse.move(cell.cx, cell.cy);
-  await animationFrames(page, 2);
-  await page.mouse.down();
-  await animationFrames(page, 2);
-  for (let k = 1; k <= 8; k++) {
-    await page.mouse.move(cell.cx, cell.cy - 4 * k);
-    await animationFrames(page, 1);
-  }
-  await page.mouse.up();
-  await animationFrames(page, 2);
+  await dragWidgetTo(page, "Q/0/0", cell.cx, cell.cy - 32, 8); // 4 px a frame
   await waitForState(page, (s) => s.scene.Q[0][0] !== want.Q[0][0], "dragging Q/0/0 changed nothing");
   await page.waitForFunction(() => !/#gen=/.test(window.attentionLab.link() ?? ""), null, { timeout: 10_000 });
   const stats = await frameStats(page);

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { lessons } from "./lib/lessons.mjs";
-import { REPO_ROOT, openApp, assertClean, describeProblems, getState, setState, widgetRect, waitForState, clickWidget, dragWidget, animationFrames, parkMouse, screenshot, STEP_TIMEOUT_MS, appOpener } from "./lib/harness.mjs";
+import { REPO_ROOT, openApp, assertClean, describeProblems, getState, setState, widgetRect, waitForState, clickWidget, dragWidget, animationFrames, parkMouse, screenshot, STEP_TIMEOUT_MS, appOpener, refuseClipboard } from "./lib/harness.mjs";
 
 const DEMO_DIR = path.join(REPO_ROOT, "web", "demos");
 const DEMO_INDEX = JSON.parse(readFileSync(path.join(DEMO_DIR, "index.json"), "utf8"));
@@ -373,13 +373,7 @@ test("Copy link writes link() to the clipboard and says so", async (t) => {
 });
 
 test("Copy link refused by the browser: the link in a selected read-only field", async (t) => {
-  const app = await open(t, {
-    initScript: () => {
-      Object.defineProperty(navigator, "clipboard", {
-        value: { writeText: () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError")) },
-      });
-    },
-  });
+  const app = await open(t, { initScript: refuseClipboard });
   const { page } = app;
   await clickWidget(page, "share/copy");
   await page.waitForSelector("#share-linkbox:not(.hidden)", { timeout: STEP_TIMEOUT_MS });
@@ -480,6 +474,8 @@ test("dist/ from a sub-path with a strict CSP: loads, demos work, no console err
   await waitForState(page, (s) => s.scene.tokens.join() === "cat,dog,pet", "a demo by hashchange under the sub-path");
   await clickWidget(page, "tokens");
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], "CSP violations");
+  // The site has the Circuits build beside the first-load one: its tab is on the mode bar.
+  assert.ok(await widgetRect(page, "mode/circuits"), "dist/: the Circuits tab");
   assertClean(app);
   for (const r of server.requests) {
     assert.ok(r.path.startsWith("/user/repo/"), `request outside the sub-path: ${r.path}`);
@@ -501,6 +497,10 @@ test("the single-file build opened from disk (file://) renders the default examp
   const { page } = app;
   const state = await getState(page);
   assert.deepEqual(state.scene.tokens, DEFAULT_TOKENS);
+  // The single file has the first-load build only (share.js: circuitsModuleAvailable is !embedded),
+  // so its mode bar has no Circuits tab (the served dist/ has one, the test above).
+  assert.ok(await widgetRect(page, "mode/train"), "the mode bar's last tab");
+  assert.equal(await widgetRect(page, "mode/circuits"), null, "the single file shows no Circuits tab");
   // LESSONS.md §1: the first weight row of practice-qkv is [0.155 0.422 0.422].
   assert.deepEqual(state.result.weights[0].map((w) => Number(w.toFixed(3))), lessons["practice-qkv"].weights_row0_3_places);
   await page.evaluate(() => (location.hash = "demo=attend-to-self"));

@@ -3,7 +3,7 @@
 // WebGL2 is missing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assertClean, describeProblems, setState, getState, frameStats, waitForState, requireWidget, animationFrames, parkMouse, screenshot, READY_TIMEOUT_MS, appOpener, loadScene, ctrlClickWidget } from "./lib/harness.mjs";
+import { assertClean, describeProblems, setState, getState, frameStats, waitForState, requireWidget, animationFrames, parkMouse, screenshot, READY_TIMEOUT_MS, appOpener, loadScene, ctrlClickWidget, typeIntoField } from "./lib/harness.mjs";
 import { attend, maxAbsDiff } from "./lib/reference.mjs";
 import { presetScene } from "./lib/presets.mjs";
 
@@ -29,11 +29,7 @@ test("keyboard entry: Ctrl+click on Q/0/0, type 0.25, Enter sets exactly that va
   await loadScene(page, presetScene("soft-dictionary"));
   await ctrlClickWidget(page, "Q/0/0");
   // ImGui selects the slider's text on entering text mode; clear it explicitly anyway.
-  for (let i = 0; i < 12; i++) await page.keyboard.press("Backspace");
-  for (let i = 0; i < 12; i++) await page.keyboard.press("Delete");
-  await page.keyboard.type("0.25", { delay: 30 });
-  await animationFrames(page, 2);
-  await page.keyboard.press("Enter");
+  await typeIntoField(page, "0.25");
   const after = await waitForState(page, (s) => s.scene.Q[0][0] === 0.25, "typing 0.25 into Q/0/0 did not set it");
   assert.ok(maxAbsDiff(after.result.weights, attend(after.scene).weights) <= 1e-5, "weights match the JS reference");
   assertClean(app);

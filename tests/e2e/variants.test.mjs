@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { REPO_ROOT, appOpener, assertClean, getState, waitForState, clickWidget, dragWidget, ctrlClickWidget, requireWidget, widgetRect, parkMouse, animationFrames, screenshot, loadScene, PHONE } from "./lib/harness.mjs";
+import { REPO_ROOT, appOpener, assertClean, getState, waitForState, clickWidget, dragWidget, ctrlClickWidget, requireWidget, widgetRect, parkMouse, animationFrames, screenshot, loadScene, PHONE, typeIntoField } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();
@@ -71,11 +71,7 @@ const maxRowChange = (a, b) => Math.max(...a.flat().map((x, k) => Math.abs(x - b
 /** Type `value` into the slider `id` (Ctrl+click opens its field). */
 async function typeInto(page, id, value) {
   await ctrlClickWidget(page, id);
-  for (let i = 0; i < 8; i++) await page.keyboard.press("Backspace");
-  for (let i = 0; i < 8; i++) await page.keyboard.press("Delete");
-  await page.keyboard.type(String(value), { delay: 30 });
-  await animationFrames(page, 2);
-  await page.keyboard.press("Enter");
+  await typeIntoField(page, value, 8);
   await animationFrames(page, 3);
 }
 

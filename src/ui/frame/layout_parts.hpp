@@ -124,4 +124,22 @@ inline void left_column(Screen& sc, float w, float body_y, float body_h, bool sh
   }
 }
 
+// A panel that only draws itself, as Screen::panel places it: its name, how it draws, extra flags.
+struct PanelSpec {
+  const char* name;
+  Screen::DrawPanel draw;
+  ImGuiWindowFlags flags = 0;
+};
+
+// Flags of a panel that fits what it draws to its size (a curve): it never scrolls.
+constexpr ImGuiWindowFlags kFitted = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+
+// Two panels in a column at (pos, size): `top` is `top_h` high, `bottom` takes the rest below it, a
+// gap apart (Train's and Circuits' controls above their curves, Circuits' composition above its guide).
+inline void stack_panels(Screen& sc, ImVec2 pos, ImVec2 size, float top_h, PanelSpec top, PanelSpec bottom) {
+  sc.panel(top.name, top.draw, pos, ImVec2(size.x, top_h), top.flags);
+  sc.panel(bottom.name, bottom.draw, ImVec2(pos.x, pos.y + top_h + sc.gap),
+           ImVec2(size.x, size.y - top_h - sc.gap), bottom.flags);
+}
+
 }  // namespace ui

@@ -108,8 +108,7 @@ struct ButtonFlow {
     const float w = ImGui::CalcTextSize(label).x + 2.0f * style.FramePadding.x;
     if (!first) same_line_if_fits(w, right_edge);
     first = false;
-    const bool pressed = ImGui::Button(label);
-    record_item_rect(state, id);
+    const bool pressed = ui::button(state, id, label);
     note_row_bottom(state.ui.frame.controls_rows);  // the flow's rows are the Controls panel's
     if (tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
     return pressed;
@@ -127,8 +126,7 @@ static void draw_export_menu(AppState& state, const Fonts& fonts) {
   const bool files = s.export_saves_files;
   const std::string stage = scene::export_stage_name(s.export_stage);
   auto item = [&](const std::string& label, const char* id, const char* hint) {
-    const bool chosen = ImGui::Selectable(label.c_str());
-    record_item_rect(state, id);
+    const bool chosen = selectable(state, id, label.c_str(), false);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", hint);
     return chosen;
   };
@@ -146,15 +144,13 @@ static void draw_export_menu(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
   ImGui::SameLine();
   ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
-  if (ImGui::BeginCombo("##export-stage", stage.c_str())) {
+  if (const Combo combo{state, "export/stage", "##export-stage", stage.c_str()}) {
     for (const scene::ExportStage st :
          {scene::ExportStage::Weights, scene::ExportStage::Scores, scene::ExportStage::Scaled,
           scene::ExportStage::Q, scene::ExportStage::K, scene::ExportStage::V, scene::ExportStage::Output}) {
       if (ImGui::Selectable(scene::export_stage_name(st), st == s.export_stage)) s.export_stage = st;
     }
-    ImGui::EndCombo();
   }
-  record_item_rect(state, "export/stage");
   if (item(fill(tr(files ? Text::ExportLatexSave : Text::ExportLatexCopy), {stage}), "export/latex",
            tr(Text::ExportLatexTip)))
     chosen = scene::ExportKind::LaTeX;
@@ -262,12 +258,11 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
     const ImVec2 top = ImGui::GetCursorScreenPos();
     ImGui::PushID(demo.name.c_str());
     const bool current = demo.name == state.ui.settings.demo;
-    if (ImGui::Selectable("##demo", current, 0, ImVec2(0, row_h))) {
+    if (selectable(state, "gallery/" + demo.name, "##demo", current, 0, ImVec2(0, row_h))) {
       s.open_demo(demo.name);
       s.gallery_open = false;
       ImGui::CloseCurrentPopup();
     }
-    record_item_rect(state, "gallery/" + demo.name);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddText(fonts.heading, fonts.heading->FontSize, ImVec2(top.x + 0.3f * em, top.y + 0.1f * em),
                 current ? palette::accent() : palette::text(), demo.title.c_str());

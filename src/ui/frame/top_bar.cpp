@@ -66,6 +66,19 @@ static void draw_quiz_button(AppState& state, const std::string& label) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CheckYourselfTip));
 }
 
+// A tab of the mode bar: a button, lit when its mode is the current one, recorded under `id`.
+// `scroll_here`: the scrolling tabs bring it into view (before its rectangle is recorded).
+static bool mode_tab(AppState& state, const std::string& id, const std::string& label, bool current,
+                     bool scroll_here) {
+  ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent_soft()) : ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::accent() : palette::text_dim()));
+  const bool pressed = ImGui::Button(label.c_str());
+  ImGui::PopStyleColor(2);
+  if (scroll_here) ImGui::SetScrollHereX(0.5f);
+  record_item_rect(state, id);
+  return pressed;
+}
+
 void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) {
   ImGui::PushStyleColor(ImGuiCol_WindowBg, to_vec4(palette::background()));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
@@ -109,10 +122,11 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   ImGui::SetCursorPosY(std::floor(0.5f * (size.y - scrollbar - ImGui::GetFrameHeight())));
   for (const scene::link::ModeInfo& m : scene::link::kModes) {
     const bool current = m.mode == state.ui.settings.mode;
-    const std::string label = mode_label(m.mode) + "##mode";
-    ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent_soft()) : ImVec4(0, 0, 0, 0));
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current ? palette::accent() : palette::text_dim()));
-    if (ImGui::Button(label.c_str()) && !current) {
+    // The scrolling tabs bring the current one into view when the mode changes (and on the first
+    // frames, while the bar learns its width).
+    if (mode_tab(state, "mode/" + std::string(m.name), mode_label(m.mode) + "##mode", current,
+                 pinned && current && scroll_frames > 0) &&
+        !current) {
       if (m.mode == Mode::Walk) {
         set_walk_step(state, 0);  // the walk starts at its first step
       } else {
@@ -121,20 +135,12 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
       }
       state.layout_changed = true;  // draw the new layout at once
     }
-    ImGui::PopStyleColor(2);
-    // The scrolling tabs bring the current one into view when the mode changes (and on the first
-    // frames, while the bar learns its width).
-    if (pinned && current && scroll_frames > 0) ImGui::SetScrollHereX(0.5f);
-    record_item_rect(state, "mode/" + std::string(m.name));
     if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
     ImGui::SameLine(0, gap);
   }
   if (circuits_elsewhere) {
-    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
-    if (ImGui::Button((std::string(tr(Text::ModeCircuits)) + "##mode").c_str())) state.sharing.open_circuits();
-    ImGui::PopStyleColor(2);
-    record_item_rect(state, "mode/circuits");
+    if (mode_tab(state, "mode/circuits", std::string(tr(Text::ModeCircuits)) + "##mode", false, false))
+      state.sharing.open_circuits();
     ImGui::SameLine(0, gap);
   }
   if (scroll_frames > 0) {

@@ -76,9 +76,8 @@ void draw_view_menu(AppState& state, const Fonts& fonts) {
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
   ImGui::PushStyleColor(ImGuiCol_Text,
                         to_vec4(ImGui::IsPopupOpen("##view-menu") ? palette::accent() : palette::text_dim()));
-  if (ImGui::Button(view_label().c_str())) ImGui::OpenPopup("##view-menu");
+  if (button(state, "view/menu", view_label().c_str())) ImGui::OpenPopup("##view-menu");
   ImGui::PopStyleColor(2);
-  record_item_rect(state, "view/menu");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ViewTip));
   if (!ImGui::BeginPopup("##view-menu")) return;
 

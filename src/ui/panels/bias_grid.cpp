@@ -9,6 +9,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 
@@ -53,8 +54,7 @@ void draw_bias_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
   }
   ImGui::PopFont();
   ImGui::SetCursorScreenPos(origin);
-  ImGui::InvisibleButton("##biasgrid", ImVec2(std::max(side, 1.0f), std::max(side, 1.0f)));
-  record_item_rect(state, "bias");
+  invisible_button(state, "bias", "##biasgrid", ImVec2(std::max(side, 1.0f), std::max(side, 1.0f)));
   if (ImGui::IsItemHovered()) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const int i = std::clamp(int((mouse.y - origin.y) / cell), 0, n - 1);

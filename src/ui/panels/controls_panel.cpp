@@ -26,11 +26,10 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
       ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
   const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   same_line_if_fits(w, right_edge);
-  if (ImGui::Button(label.c_str())) {
+  if (button(state, "generate", label.c_str())) {
     if (state.generated) state.ui.gen_draft = *state.generated;
     ImGui::OpenPopup("generate");
   }
-  record_item_rect(state, "generate");
   note_row_bottom(state.ui.frame.controls_rows);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::GenerateTip));
   draw_share_hint(state, fonts);  // the share row's caption, under its last button
@@ -42,38 +41,31 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
   ImGui::TextDisabled("%s", tr(Text::GenerateNote));
   ImGui::PopFont();
   ImGui::SetNextItemWidth(12 * em);
-  if (ImGui::BeginCombo((std::string(tr(Text::GeneratePattern)) + "###pattern").c_str(),
-                        std::string(scene::pattern_name(g.pattern)).c_str())) {
+  if (const Combo combo{state, "gen/pattern", (std::string(tr(Text::GeneratePattern)) + "###pattern").c_str(),
+                        std::string(scene::pattern_name(g.pattern)).c_str()}) {
     for (scene::Pattern p : {scene::Pattern::Random, scene::Pattern::Local, scene::Pattern::Previous,
                              scene::Pattern::Sink, scene::Pattern::Periodic, scene::Pattern::Block}) {
       if (ImGui::Selectable(std::string(scene::pattern_name(p)).c_str(), p == g.pattern)) g.pattern = p;
     }
-    ImGui::EndCombo();
   }
-  record_item_rect(state, "gen/pattern");
   ImGui::SetNextItemWidth(12 * em);
-  ImGui::SliderInt((std::string(tr(Text::GenerateTokens)) + "###tokens").c_str(), &g.n, 1, scene::kMaxTokens,
-                   "%d", ImGuiSliderFlags_AlwaysClamp);
-  record_item_rect(state, "gen/n");
+  slider_int(state, "gen/n", (std::string(tr(Text::GenerateTokens)) + "###tokens").c_str(), &g.n, 1,
+             scene::kMaxTokens, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(12 * em);
-  ImGui::SliderInt("d_k", &g.d_k, 1, scene::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp);
-  record_item_rect(state, "gen/dk");
+  slider_int(state, "gen/dk", "d_k", &g.d_k, 1, scene::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(12 * em);
-  ImGui::SliderInt("d_v", &g.d_v, 1, scene::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp);
-  record_item_rect(state, "gen/dv");
+  slider_int(state, "gen/dv", "d_v", &g.d_v, 1, scene::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp);
   int seed = int(g.seed & 0x7fffffff);
   ImGui::SetNextItemWidth(12 * em);
-  if (ImGui::InputInt((std::string(tr(Text::GenerateSeed)) + "###seed").c_str(), &seed))
+  if (input_int(state, "gen/seed", (std::string(tr(Text::GenerateSeed)) + "###seed").c_str(), &seed))
     g.seed = std::uint32_t(std::max(seed, 0));
-  record_item_rect(state, "gen/seed");
   ImGui::PushFont(fonts.small);
   ImGui::TextDisabled("%s", fill(tr(Text::GenerateLink), {scene::gen_text(g)}).c_str());
   ImGui::PopFont();
-  if (ImGui::Button((std::string(tr(Text::GenerateGo)) + "###go").c_str())) {
+  if (button(state, "gen/go", (std::string(tr(Text::GenerateGo)) + "###go").c_str())) {
     load_generated(state, g);
     ImGui::CloseCurrentPopup();
   }
-  record_item_rect(state, "gen/go");
   ImGui::EndPopup();
 }
 
@@ -96,7 +88,7 @@ void draw_example_picker(AppState& state, const Fonts& fonts, float label_w) {
   // The loaded demo's title (gallery, #demo= link), else the preset's name, else "(custom scene)".
   std::string preview = example_label(state);
   if (state.edited) preview += std::string("  ") + tr(Text::Edited);
-  if (ImGui::BeginCombo("##preset", preview.c_str())) {
+  if (const Combo combo{state, "preset", "##preset", preview.c_str()}) {
     for (const scene::PresetInfo& p : scene::preset_list()) {
       const bool selected = p.name == state.preset_name;
       if (ImGui::Selectable(p.name.c_str(), selected)) load_preset(state, p.name);
@@ -104,9 +96,7 @@ void draw_example_picker(AppState& state, const Fonts& fonts, float label_w) {
       ImGui::TextDisabled("   %s", p.description.c_str());
       ImGui::PopFont();
     }
-    ImGui::EndCombo();
   }
-  record_item_rect(state, "preset");
 }
 
 // The sizes: tokens n; d_k and d_v side by side; d_model for learned scenes; the heads and their
@@ -117,38 +107,31 @@ void draw_size_controls(AppState& state, float label_w) {
   int n = s.n();
   ImGui::SetNextItemWidth(-FLT_MIN);
   // Each slider also takes the keyboard (ui/frame/keyboard.hpp): Enter types, arrows step by 1.
-  if (typing_requested(state, "tokens")) ImGui::SetKeyboardFocusHere();
-  bool moved = ImGui::SliderInt("##tokens", &n, 1, std::max(12, s.n()), tr(Text::TokensValue));
-  if (focus_int(state, "tokens", &n, 1, scene::kMaxTokens, "tokens") || moved) set_token_count(state, n);
-  record_item_rect(state, "tokens");
+  if (slider_int(state, "tokens", "##tokens", &n, 1, std::max(12, s.n()), tr(Text::TokensValue),
+                 {1, scene::kMaxTokens, "tokens"}))
+    set_token_count(state, n);
 
   const float half =
       0.5f * (ImGui::GetContentRegionAvail().x - label_w) - 0.5f * ImGui::GetStyle().ItemSpacing.x;
   row_label(state, "d_k, d_v", label_w);
   int d_k = s.d_k(), d_v = s.d_v();
   ImGui::SetNextItemWidth(half);
-  if (typing_requested(state, "dk")) ImGui::SetKeyboardFocusHere();
-  moved = ImGui::SliderInt("##dk", &d_k, 1, std::max(8, d_k), "d_k = %d");
-  if (focus_int(state, "dk", &d_k, 1, scene::kMaxDim, "d k") || moved) set_key_dim(state, d_k);
+  if (slider_int(state, "dk", "##dk", &d_k, 1, std::max(8, d_k), "d_k = %d", {1, scene::kMaxDim, "d k"}))
+    set_key_dim(state, d_k);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::DkTip));
-  record_item_rect(state, "dk");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(half);
-  if (typing_requested(state, "dv")) ImGui::SetKeyboardFocusHere();
-  moved = ImGui::SliderInt("##dv", &d_v, 1, std::max(8, d_v), "d_v = %d");
-  if (focus_int(state, "dv", &d_v, 1, scene::kMaxDim, "d v") || moved) set_value_dim(state, d_v);
+  if (slider_int(state, "dv", "##dv", &d_v, 1, std::max(8, d_v), "d_v = %d", {1, scene::kMaxDim, "d v"}))
+    set_value_dim(state, d_v);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::DvTip));
-  record_item_rect(state, "dv");
   if (s.mode == scene::Mode::Projected) {  // learned scenes: the embedding's length too
     row_label(state, "d_model", label_w);
     int d_model = int(s.X.cols());
     ImGui::SetNextItemWidth(-FLT_MIN);
-    if (typing_requested(state, "dmodel")) ImGui::SetKeyboardFocusHere();
-    moved = ImGui::SliderInt("##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d");
-    if (focus_int(state, "dmodel", &d_model, 1, scene::kMaxDim, "d model") || moved)
+    if (slider_int(state, "dmodel", "##dmodel", &d_model, 1, std::max(8, d_model), "d_model = %d",
+                   {1, scene::kMaxDim, "d model"}))
       set_model_dim(state, d_model);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::DmodelTip));
-    record_item_rect(state, "dmodel");
   }
 
   // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
@@ -167,30 +150,30 @@ void draw_size_controls(AppState& state, float label_w) {
 void draw_scale_controls(AppState& state, const Fonts& fonts, float label_w) {
   const scene::Scene& s = state.scene;
   row_label(state, tr(Text::Scale), label_w);
-  ImGui::BeginGroup();
   int mode = int(s.scale.mode);
   bool scale_changed = false;
-  scale_changed |= ImGui::RadioButton((std::string(tr(Text::ScaleNone)) + "##scale").c_str(), &mode,
-                                      int(attn::ScaleMode::None));
-  focus_item(state, "scale/none", "scale: none");  // each choice a stop of Tab (ui/frame/keyboard.hpp)
-  ImGui::SameLine();
-  scale_changed |= ImGui::RadioButton("÷ √d_k", &mode, int(attn::ScaleMode::SqrtDk));
-  focus_item(state, "scale/sqrt_dk", "scale: divide by square root of d k");
-  ImGui::SameLine();
-  scale_changed |= ImGui::RadioButton("÷ T", &mode, int(attn::ScaleMode::Temperature));
-  focus_item(state, "scale/temperature", "scale: divide by temperature T");
-  ImGui::EndGroup();
-  record_item_rect(state, "scale");
+  {
+    const Group group(state, "scale");
+    // Each choice a stop of Tab with its spoken name (ui/frame/keyboard.hpp); only the group records
+    // a rectangle.
+    scale_changed |= ImGui::RadioButton((std::string(tr(Text::ScaleNone)) + "##scale").c_str(), &mode,
+                                        int(attn::ScaleMode::None));
+    focus_item(state, "scale/none", "scale: none");
+    ImGui::SameLine();
+    scale_changed |= ImGui::RadioButton("÷ √d_k", &mode, int(attn::ScaleMode::SqrtDk));
+    focus_item(state, "scale/sqrt_dk", "scale: divide by square root of d k");
+    ImGui::SameLine();
+    scale_changed |= ImGui::RadioButton("÷ T", &mode, int(attn::ScaleMode::Temperature));
+    focus_item(state, "scale/temperature", "scale: divide by temperature T");
+  }
   if (scale_changed) set_scale_mode(state, attn::ScaleMode(mode));
   if (s.scale.mode == attn::ScaleMode::Temperature) {
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     ImGui::SetNextItemWidth(-FLT_MIN);
     double t = s.scale.temperature;
-    const double t_lo = 0.05, t_hi = 20.0;
-    if (ImGui::SliderScalar("##temperature", ImGuiDataType_Double, &t, &t_lo, &t_hi, "T = %.3f",
-                            ImGuiSliderFlags_Logarithmic))
+    if (slider_double(state, "temperature", "##temperature", &t, 0.05, 20.0, "T = %.3f",
+                      ImGuiSliderFlags_Logarithmic))
       set_temperature(state, t);
-    record_item_rect(state, "temperature");
   }
   // The scale's one-line reading (left out on short displays to keep the causal row in view).
   if (state.computed && !state.ui.frame.compact_headers) {
@@ -210,9 +193,8 @@ void draw_scale_controls(AppState& state, const Fonts& fonts, float label_w) {
 // The causal mask's checkbox and its hint.
 void draw_causal_row(AppState& state, const Fonts& fonts) {
   bool causal = state.scene.causal;
-  if (ImGui::Checkbox((std::string(tr(Text::CausalMask)) + "##causal").c_str(), &causal))
+  if (checkbox(state, "causal", (std::string(tr(Text::CausalMask)) + "##causal").c_str(), &causal))
     set_causal(state, causal);
-  record_item_rect(state, "causal");
   ImGui::SameLine();
   ImGui::PushFont(fonts.small);
   ImGui::AlignTextToFramePadding();
@@ -231,7 +213,7 @@ void draw_reset_buttons(AppState& state, float em) {
       ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - reset_w);
   }
-  if (ImGui::Button(reset_label.c_str())) {
+  if (button(state, "reset", reset_label.c_str())) {
     if (state.generated) {
       load_generated(state, *state.generated);  // keeps its #gen= link
     } else {
@@ -243,12 +225,11 @@ void draw_reset_buttons(AppState& state, float em) {
       state.ui.settings.demo_title = demo_title;
     }
   }
-  record_item_rect(state, "reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ResetTip));
   if (state.scene.mask.size() > 0) {
     ImGui::SameLine();
-    if (ImGui::Button((std::string(tr(Text::ClearMask)) + "##clear-mask").c_str())) clear_custom_mask(state);
-    record_item_rect(state, "clear-mask");
+    if (button(state, "clear-mask", (std::string(tr(Text::ClearMask)) + "##clear-mask").c_str()))
+      clear_custom_mask(state);
   }
 }
 

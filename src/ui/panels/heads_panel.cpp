@@ -15,6 +15,7 @@
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 namespace {
@@ -128,11 +129,10 @@ void draw_head_caption(AppState& state, int g, bool average, bool focused, ImVec
                               "###head" + std::to_string(g);
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(head_color(g)));
     ImGui::PushStyleColor(ImGuiCol_Button, focused ? to_vec4(palette::accent_soft()) : ImVec4(0, 0, 0, 0));
-    if (ImGui::Button(label.c_str())) set_focus_head(state, g);
+    if (button(state, "head/" + std::to_string(g) + "/focus", label.c_str())) set_focus_head(state, g);
     ImGui::PopStyleColor(2);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", fill(tr(Text::HeadFocusTip), {std::to_string(g)}).c_str());
-    record_item_rect(state, "head/" + std::to_string(g) + "/focus");
   }
   ImGui::PopID();
 }
@@ -382,13 +382,12 @@ void draw_heads_output_panel(AppState& state, const Fonts& fonts) {
   if (mapped) {
     ImGui::Text("W_o  (d_v × d_out = %d × %d)", int(s.Wo.rows()), int(s.Wo.cols()));
     ImGui::SameLine();
-    if (ImGui::SmallButton((std::string(tr(Text::RemoveWo)) + "###wo-remove").c_str())) remove_wo(state);
-    record_item_rect(state, "Wo/remove");
+    if (small_button(state, "Wo/remove", (std::string(tr(Text::RemoveWo)) + "###wo-remove").c_str()))
+      remove_wo(state);
   } else {
     ImGui::TextUnformatted(tr(Text::NoWo));
     ImGui::SameLine();
-    if (ImGui::SmallButton((std::string(tr(Text::AddWo)) + "###wo-add").c_str())) add_wo(state);
-    record_item_rect(state, "Wo/add");
+    if (small_button(state, "Wo/add", (std::string(tr(Text::AddWo)) + "###wo-add").c_str())) add_wo(state);
   }
   ImGui::PopFont();
   if (s.Wo.size() != 0) {
@@ -408,13 +407,12 @@ void draw_heads_output_panel(AppState& state, const Fonts& fonts) {
         if (typing_requested(state, cell_id)) ImGui::SetKeyboardFocusHere();  // Enter: type a number
         bool moved = ImGui::SliderScalar("##wo", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
         // The keyboard: arrows step the focused cell ("W_o row 0 column 1: 1.00").
-        moved |= focus_value(state, cell_id, &value, lo, hi, state.wo_range,
-                             "W_o row " + std::to_string(row) + " column " + std::to_string(c));
+        moved |= value_cell(state, cell_id, &value, lo, hi, state.wo_range,
+                            "W_o row " + std::to_string(row) + " column " + std::to_string(c));
         if (moved && std::isfinite(value)) set_wo_entry(state, row, c, value);
         if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
           ImGui::SetTooltip("W_o[%d][%d] = %s   %s", row, c, format_number(value, 4).c_str(),
                             tr(Text::DragOrType));
-        record_item_rect(state, cell_id);
         ImGui::PopID();
       }
       ImGui::PopID();
@@ -442,7 +440,7 @@ void draw_heads_control(AppState& state) {
     choices.push_back(s.heads);
     std::sort(choices.begin(), choices.end());
   }
-  ImGui::BeginGroup();
+  const Group group(state, "heads");
   for (std::size_t k = 0; k < choices.size(); ++k) {
     const int h = choices[k];
     // A grouped-query scene first goes back to one K/V per head (set_heads): its V then has
@@ -451,7 +449,8 @@ void draw_heads_control(AppState& state) {
     if (k > 0) ImGui::SameLine();
     ImGui::BeginDisabled(!fits);
     ImGui::PushID(h);
-    if (ImGui::RadioButton(std::to_string(h).c_str(), s.heads == h)) set_heads(state, h);
+    if (radio_button(state, "heads/" + std::to_string(h), std::to_string(h).c_str(), s.heads == h))
+      set_heads(state, h);
     ImGui::PopID();
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
@@ -459,10 +458,7 @@ void draw_heads_control(AppState& state) {
                                    {std::to_string(h), std::to_string(fits ? s.d_k() / h : s.d_k()),
                                     std::to_string(fits ? s.concat_dim() / h : s.concat_dim())})
                                   .c_str());
-    record_item_rect(state, "heads/" + std::to_string(h));
   }
-  ImGui::EndGroup();
-  record_item_rect(state, "heads");
 }
 
 }  // namespace ui

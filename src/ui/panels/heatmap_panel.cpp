@@ -19,6 +19,7 @@
 #include "ui/panels/panel_parts.hpp"
 #include "ui/text/grid_captions.hpp"
 #include "ui/text/scale_texts.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 namespace {
@@ -149,9 +150,8 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
 bool chip(AppState& state, const char* label, const std::string& id, bool on) {
   ImGui::PushStyleColor(ImGuiCol_Button, on ? to_vec4(palette::accent_soft()) : ImVec4(0, 0, 0, 0));
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(on ? palette::accent() : palette::text_dim()));
-  const bool pressed = ImGui::SmallButton(label);
+  const bool pressed = small_button(state, id, label);
   ImGui::PopStyleColor(2);
-  record_item_rect(state, id);
   return pressed;
 }
 
@@ -548,9 +548,8 @@ void draw_big_grid_line(AppState& state, const Fonts& fonts, const Geometry& g, 
     // Under the log toggle, in the Σ column.
     ImGui::SetCursorScreenPos(
         ImVec2(g.grid_max.x + 0.3f * em, g.grid_max.y + 0.35f * em + ImGui::GetFrameHeightWithSpacing()));
-    ImGui::Checkbox((std::string(tr(Text::AutoRangeToggle)) + "###weights-auto").c_str(),
-                    &state.ui.weights_auto);
-    record_item_rect(state, "weights-auto");
+    checkbox(state, "weights-auto", (std::string(tr(Text::AutoRangeToggle)) + "###weights-auto").c_str(),
+             &state.ui.weights_auto);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::AutoRangeTip));
   }
   ImGui::PopFont();
@@ -595,9 +594,8 @@ void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& f
     ImGui::PushFont(fonts.small);
     ImGui::SetCursorScreenPos(ImVec2(g.grid_max.x - badge_w + 0.6f * em, g.grid_max.y + 0.35f * em));
     ImGui::PushID(scores ? "scores" : "weights");
-    if (ImGui::SmallButton(badge_text)) fit_view(view, n);
+    if (small_button(state, scores ? "scores/zoom" : "weights/zoom", badge_text)) fit_view(view, n);
     ImGui::PopID();
-    record_item_rect(state, scores ? "scores/zoom" : "weights/zoom");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ZoomTip));
     ImGui::PopFont();
   }
@@ -605,9 +603,9 @@ void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& f
     // The scale toggle under the Σ column, level with the legend.
     ImGui::SetCursorScreenPos(ImVec2(g.grid_max.x + 0.3f * em, g.grid_max.y + 0.35f * em));
     ImGui::PushFont(fonts.small);
-    ImGui::Checkbox((std::string(tr(Text::LogToggle)) + "###weights-log").c_str(), &state.ui.weights_log);
+    checkbox(state, "weights-log", (std::string(tr(Text::LogToggle)) + "###weights-log").c_str(),
+             &state.ui.weights_log);
     ImGui::PopFont();
-    record_item_rect(state, "weights-log");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::LogTip));
   }
   if (g.extra_line) draw_big_grid_line(state, fonts, g, scores);

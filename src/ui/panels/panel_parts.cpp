@@ -8,6 +8,7 @@
 
 #include "ui/look/theme.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
@@ -104,24 +105,23 @@ void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& ch
   if (ImGui::GetCursorPosY() <= bottom + ImGui::GetStyle().ItemSpacing.y + 1.0f) {
     ImGui::SetCursorPosY(bottom);
     // Label and question are one target: hover shows the answer, a click opens the quiz there.
-    ImGui::BeginGroup();
-    ImGui::TextColored(to_vec4(palette::accent()), "%s", label);
-    ImGui::SameLine();
     const float room = check_question_room();
     // One line: the question and the prompt side by side. Longer: the question wraps under itself
     // (up to kMaxCheckLines lines, the panel reserved them) and the label says where the answer is.
     const float question_w = ImGui::CalcTextSize(question).x;
-    const bool one_line = question_w <= room;
     const bool with_prompt = question_w + ImGui::CalcTextSize(prompt).x + 1.0f * ImGui::GetFontSize() < room;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    if (one_line) {
-      ImGui::TextUnformatted(question);
-    } else {
-      wrapped_text(question);
+    {
+      const Group group(state, check.id);
+      ImGui::TextColored(to_vec4(palette::accent()), "%s", label);
+      ImGui::SameLine();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      if (question_w <= room) {
+        ImGui::TextUnformatted(question);
+      } else {
+        wrapped_text(question);
+      }
+      ImGui::PopStyleColor();
     }
-    ImGui::PopStyleColor();
-    ImGui::EndGroup();
-    record_item_rect(state, check.id);
     const bool hovered = ImGui::IsItemHovered();
     if (hovered) {
       ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);

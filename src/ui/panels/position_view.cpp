@@ -18,6 +18,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
@@ -42,12 +43,10 @@ void draw_position_view(AppState& state, const Fonts& fonts) {
   ImGui::TextUnformatted(tr(Text::PosTrainLength));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::min(10.0f * em, ImGui::GetContentRegionAvail().x));
-  if (typing_requested(state, "positions/train-length")) ImGui::SetKeyboardFocusHere();
-  const bool moved = ImGui::SliderInt("##train-length", &L, 2, 64, "L = %d");
-  if (focus_int(state, "positions/train-length", &L, 2, 64, "training length") || moved)
+  if (slider_int(state, "positions/train-length", "##train-length", &L, 2, 64, "L = %d",
+                 {2, 64, "training length"}))
     L = std::clamp(L, 2, 64);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::PosTrainTip));
-  record_item_rect(state, "positions/train-length");
 
   // The two curves over δ = 0 … 2L.
   const int D = 2 * L;
@@ -96,8 +95,7 @@ void draw_position_view(AppState& state, const Fonts& fonts) {
   dl->AddText(ImVec2(X(L) - 0.5f * ImGui::CalcTextSize(mid.c_str()).x, ty), palette::text_dim(), mid.c_str());
   dl->AddText(ImVec2(p.x + w - ImGui::CalcTextSize(right.c_str()).x - 0.3f * em, ty), palette::text_dim(),
               right.c_str());
-  ImGui::Dummy(ImVec2(w, h));
-  record_item_rect(state, "positions/plot");
+  dummy(state, "positions/plot", ImVec2(w, h));
   // The legend, with each curve's value at 2L.
   auto swatch = [&](ImU32 color, const std::string& text) {
     const ImVec2 a = ImGui::GetCursorScreenPos();

@@ -70,9 +70,8 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
   dl->AddText(
       ImVec2(p.x + w - ImGui::CalcTextSize(right.c_str()).x - 0.3f * em, p.y + h - pad_b + 0.05f * em),
       palette::text_dim(), right.c_str());
-  ImGui::Dummy(ImVec2(w, h));
+  dummy(state, "rope/plot", ImVec2(w, h));
   ImGui::PopFont();
-  record_item_rect(state, "rope/plot");
 }
 
 }  // namespace
@@ -102,36 +101,33 @@ void draw_rope_controls(AppState& state, const Fonts& fonts) {
   row_label(tr(Text::RopeBase));
   ImGui::SetNextItemWidth(-FLT_MIN);
   double base = s.rope.base;
-  const double base_lo = 2.0, base_hi = 1e6;
-  if (ImGui::SliderScalar("##rope-base", ImGuiDataType_Double, &base, &base_lo, &base_hi,
-                          tr(Text::RopeBaseFormat), ImGuiSliderFlags_Logarithmic))
+  if (slider_double(state, "rope/base", "##rope-base", &base, 2.0, 1e6, tr(Text::RopeBaseFormat),
+                    ImGuiSliderFlags_Logarithmic))
     set_rope_base(state, base);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeBaseTip));
-  record_item_rect(state, "rope/base");
   note_row_bottom(state.ui.frame.controls_rows);
 
   row_label(tr(Text::RopePairs));
   int layout = int(s.rope.layout);
-  ImGui::BeginGroup();
-  bool changed = ImGui::RadioButton(tr(Text::RopeInterleaved), &layout, int(attn::RopeLayout::Interleaved));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeInterleavedTip));
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton(tr(Text::RopeHalf), &layout, int(attn::RopeLayout::Half));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeHalfTip));
-  ImGui::EndGroup();
-  record_item_rect(state, "rope/layout");
+  bool changed = false;
+  {
+    const Group group(state, "rope/layout");
+    changed |= ImGui::RadioButton(tr(Text::RopeInterleaved), &layout, int(attn::RopeLayout::Interleaved));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeInterleavedTip));
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton(tr(Text::RopeHalf), &layout, int(attn::RopeLayout::Half));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeHalfTip));
+  }
   note_row_bottom(state.ui.frame.controls_rows);
   if (changed) set_rope_layout(state, attn::RopeLayout(layout));
 
   row_label(tr(Text::RopeOffset));
   ImGui::SetNextItemWidth(-FLT_MIN);
   int offset = s.rope.offset;
-  if (typing_requested(state, "rope/offset")) ImGui::SetKeyboardFocusHere();
-  const bool dragged = ImGui::SliderInt("##rope-offset", &offset, 0, 100, tr(Text::RopeOffsetFormat));
-  if (focus_int(state, "rope/offset", &offset, 0, 100, "RoPE offset") || dragged)
+  if (slider_int(state, "rope/offset", "##rope-offset", &offset, 0, 100, tr(Text::RopeOffsetFormat),
+                 {0, 100, "RoPE offset"}))
     set_rope_offset(state, offset);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::RopeOffsetTip));
-  record_item_rect(state, "rope/offset");
   note_row_bottom(state.ui.frame.controls_rows);
   if (state.computed && state.result.Q_rope.size() != 0) draw_distance_plot(state, fonts);
 }

@@ -40,8 +40,8 @@ void draw_window_controls(AppState& state, const Fonts& fonts) {
   // The kinds named when the grid alone does not say them (a window, sinks, clicked cells); a plain or
   // causal mask keeps the room for its grid (the hint names the causal hatching).
   if (s.window > 0 || s.mask.size() > 0) {
-    wrapped_text(mask_kind_text(s));  // a long translation wraps rather than run past the panel
-    record_item_rect(state, "mask/kind");
+    // A long translation wraps rather than run past the panel.
+    wrapped_text(state, "mask/kind", mask_kind_text(s));
   }
   ImGui::PopFont();
   // Window and sinks side by side ("Window [w = 3]  Sinks [s = 1]") when both sliders get 3 em, else
@@ -58,12 +58,10 @@ void draw_window_controls(AppState& state, const Fonts& fonts) {
   ImGui::SameLine(one_row ? 0.0f : row_x + std::max(label_a, label_b) + spacing);
   ImGui::SetNextItemWidth(slider_w);
   int window = s.window;
-  if (typing_requested(state, "window")) ImGui::SetKeyboardFocusHere();
-  const bool dragged = ImGui::SliderInt("##window", &window, 0, std::max(1, n),
-                                        s.window == 0 ? tr(Text::WindowNone) : "w = %d");
-  if (focus_int(state, "window", &window, 0, n, "sliding window") || dragged) set_window(state, window);
+  if (slider_int(state, "window", "##window", &window, 0, std::max(1, n),
+                 s.window == 0 ? tr(Text::WindowNone) : "w = %d", {0, n, "sliding window"}))
+    set_window(state, window);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::WindowTip));
-  record_item_rect(state, "window");
   if (one_row) ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Text::SinksLabel));
@@ -71,18 +69,16 @@ void draw_window_controls(AppState& state, const Fonts& fonts) {
   ImGui::SetNextItemWidth(slider_w);
   int sinks = s.sinks;
   ImGui::BeginDisabled(s.window == 0);  // sinks only mean something past a window
-  if (typing_requested(state, "sinks")) ImGui::SetKeyboardFocusHere();
-  const bool moved = ImGui::SliderInt("##sinks", &sinks, 0, std::max(1, n), "s = %d");
-  if (focus_int(state, "sinks", &sinks, 0, n, "sink tokens") || moved) set_sinks(state, sinks);
+  if (slider_int(state, "sinks", "##sinks", &sinks, 0, std::max(1, n), "s = %d", {0, n, "sink tokens"}))
+    set_sinks(state, sinks);
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr(Text::SinksTip));
-  record_item_rect(state, "sinks");
 }
 
 void draw_kv_heads_control(AppState& state) {
   const scene::Scene& s = state.scene;
   const int h = s.heads;
-  ImGui::BeginGroup();
+  const Group group(state, "kv-heads");
   ImGui::PushID("kv-heads");  // apart from the heads control's radio buttons "1", "2", … in the same window
   bool first = true;
   for (int kv = 1; kv <= h; ++kv) {
@@ -90,25 +86,22 @@ void draw_kv_heads_control(AppState& state) {
     if (!first) ImGui::SameLine();
     first = false;
     ImGui::PushID(kv);
-    if (ImGui::RadioButton(std::to_string(kv).c_str(), s.kv() == kv)) set_kv_heads(state, kv);
+    if (radio_button(state, "kv-heads/" + std::to_string(kv), std::to_string(kv).c_str(), s.kv() == kv))
+      set_kv_heads(state, kv);
     ImGui::PopID();
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "%s", fill(tr(Text::KvHeadsTip), {std::to_string(kv), std::to_string(h), std::to_string(h / kv)})
                     .c_str());
-    record_item_rect(state, "kv-heads/" + std::to_string(kv));
   }
   ImGui::PopID();
-  ImGui::EndGroup();
-  record_item_rect(state, "kv-heads");
 }
 
 void draw_alibi_control(AppState& state, const Fonts& fonts) {
   const scene::Scene& s = state.scene;
   bool on = s.alibi;
-  if (ImGui::Checkbox("ALiBi", &on)) set_alibi(state, on);
+  if (checkbox(state, "alibi", "ALiBi", &on)) set_alibi(state, on);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::AlibiTip));
-  record_item_rect(state, "alibi");
   ImGui::SameLine();
   ImGui::PushFont(fonts.small);
   ImGui::AlignTextToFramePadding();

@@ -28,6 +28,7 @@
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/vector_strip.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
@@ -166,7 +167,7 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
     bool moved = ImGui::SliderScalar("##s", ImGuiDataType_Double, &value, &lo, &hi, "%.2f");
     ImGui::PopStyleColor(n_hidden);
     // The keyboard: arrows step the focused cell ("query 0 component 1: 0.50" for the live region).
-    moved |= focus_value(state, cell_id, &value, lo, hi, row.range, spoken_component(row.id, i, c));
+    moved |= value_cell(state, cell_id, &value, lo, hi, row.range, spoken_component(row.id, i, c));
     if (!typing) draw_slider_value(cell, row, value, ImGui::IsItemActive());
     if (moved && std::isfinite(value)) {
       // ImGui allows typing any number with Ctrl+click: set_entry keeps it within the scene's limits.
@@ -177,7 +178,6 @@ bool draw_role_row(AppState& state, const RoleRow& row, int i, float slider_w, f
       ImGui::SetTooltip("%s_%d[%d] = %s   %s", row.name, i, c, format_number(value, 4).c_str(),
                         tr(Text::DragOrType));
     }
-    record_item_rect(state, cell_id);
     if (ImGui::IsItemVisible())
       record_item_text(state, cell_id, ImGui::CalcTextSize(format_number(value, 2).c_str()).x);
     ImGui::PopID();
@@ -297,11 +297,10 @@ float draw_w_grids(AppState& state, const Fonts& fonts, ImVec2 origin, float cel
         ImGui::PopStyleColor(n_hidden);
         // The keyboard: arrows step the focused cell ("W_q row 2 column 1: 0.30").
         moved |=
-            focus_value(state, cell_id, &value, -range, range, range,
-                        std::string(w.title) + " row " + std::to_string(m) + " column " + std::to_string(c));
+            value_cell(state, cell_id, &value, -range, range, range,
+                       std::string(w.title) + " row " + std::to_string(m) + " column " + std::to_string(c));
         const bool active = ImGui::IsItemActive();
         if (moved) set_entry(state, w.edits, m, c, value);
-        record_item_rect(state, cell_id);
         if (ImGui::IsItemHovered() && !active)
           ImGui::SetTooltip(
               "%s[%d][%d] = %s: %s", w.title, m, c, format_number((*w.m)(m, c), 4).c_str(),
@@ -343,9 +342,8 @@ void draw_mode_line(AppState& state, const Fonts& fonts, bool projected, ImVec2 
     ImGui::SetCursorPos(ImVec2(ImGui::GetWindowContentRegionMax().x - w, title_pos.y));
   }
   if (projected) {
-    if (ImGui::SmallButton((std::string(tr(Text::EditDirectly)) + "###make-direct").c_str()))
+    if (small_button(state, "make-direct", (std::string(tr(Text::EditDirectly)) + "###make-direct").c_str()))
       make_direct(state);
-    record_item_rect(state, "make-direct");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::MakeDirectTip));
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
@@ -353,8 +351,8 @@ void draw_mode_line(AppState& state, const Fonts& fonts, bool projected, ImVec2 
     ImGui::PopStyleColor();
   } else {
     const int d_model = 2 * state.scene.d_k() + state.scene.d_v();
-    const bool clicked = ImGui::SmallButton((std::string(tr(Text::MakeLearned)) + "###make-learned").c_str());
-    record_item_rect(state, "make-learned");
+    const bool clicked =
+        small_button(state, "make-learned", (std::string(tr(Text::MakeLearned)) + "###make-learned").c_str());
     if (ImGui::IsItemHovered()) {
       if (d_model <= scene::kMaxDim)
         ImGui::SetTooltip("%s", fill(tr(Text::MakeLearnedTip), {std::to_string(d_model)}).c_str());
@@ -413,9 +411,8 @@ void draw_zoomed_token(AppState& state, const TokenRows& t, int z) {
   ImGui::TextColored(to_vec4(palette::accent()), "%s",
                      fill(tr(Text::ZoomedToken), {std::to_string(z), state.scene.tokens[z]}).c_str());
   ImGui::SameLine();
-  if (ImGui::SmallButton((std::string(tr(Text::Close)) + "###zoom-close").c_str()))
+  if (small_button(state, "zoom/close", (std::string(tr(Text::Close)) + "###zoom-close").c_str()))
     state.ui.zoomed_token = -1;
-  record_item_rect(state, "zoom/close");
   for (int r = 0; r < 3; ++r) {
     const float need = slider_text_need(rows[r].range);
     const float room = avail - prefix_w - style.ItemSpacing.x;
@@ -462,12 +459,12 @@ void draw_token_block(AppState& state, const TokenRows& t, int i) {
     ImGui::SetCursorScreenPos(ImVec2(block_start.x, block_start.y + row_h));
     const bool zoomed = state.ui.zoomed_token == i;
     if (zoomed) ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::accent_soft()));
-    if (ImGui::SmallButton((std::string(tr(Text::Numbers)) + "###numbers").c_str())) {
+    if (small_button(state, "zoom/" + std::to_string(i),
+                     (std::string(tr(Text::Numbers)) + "###numbers").c_str())) {
       state.ui.zoomed_token = zoomed ? -1 : i;
       ImGui::SetScrollY(0);
     }
     if (zoomed) ImGui::PopStyleColor();
-    record_item_rect(state, "zoom/" + std::to_string(i));
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", fill(tr(Text::NumbersTip), {std::to_string(i)}).c_str());
   }

@@ -11,6 +11,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/number_format.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 namespace {
@@ -104,9 +105,8 @@ StripEdit draw_vector_strip(AppState& state, const StripRole& role, int i, const
     const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
     const std::string id = prefix + std::to_string(c);
     // The keyboard: arrows step the focused cell as they do a slider; Enter opens the typing field.
-    moved |= focus_value(state, id, &value, lo, hi, role.range, spoken_component(role.id, i, c));
+    moved |= value_cell(state, id, &value, lo, hi, role.range, spoken_component(role.id, i, c));
     if (typing_requested(state, id)) ImGui::OpenPopup("type");
-    record_item_rect(state, id);
     if (ImGui::IsItemVisible()) {
       const std::string text = numbers ? format_number(value, 2) : std::string();
       paint_cell(dl, a, b, role, value, numbers, hovered || active, text);
@@ -131,14 +131,14 @@ StripEdit draw_vector_strip(AppState& state, const StripRole& role, int i, const
       if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
       double typed = values[c];
       ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
-      if (ImGui::InputDouble("##typed", &typed, 0.0, 0.0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue)) {
+      if (input_double(state, "type/" + id, "##typed", &typed, "%.6g",
+                       ImGuiInputTextFlags_EnterReturnsTrue)) {
         if (std::isfinite(typed)) {
           edit.c = c;
           edit.value = typed;  // the edit (set_entry) clamps it to the scene's limits
         }
         ImGui::CloseCurrentPopup();
       }
-      record_item_rect(state, "type/" + id);
       ImGui::EndPopup();
     }
     ImGui::PopID();

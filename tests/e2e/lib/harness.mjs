@@ -305,6 +305,19 @@ export async function ctrlClickWidget(page, id) {
   await animationFrames(page, 2);
 }
 
+/**
+ * Replace the text of the field being typed into (a slider opened by Ctrl+click) with `value` and
+ * press Enter: `clear` Backspaces and Deletes empty it whatever ImGui selected, then the value key by
+ * key, two frames, Enter.
+ */
+export async function typeIntoField(page, value, clear = 12) {
+  for (let i = 0; i < clear; i++) await page.keyboard.press("Backspace");
+  for (let i = 0; i < clear; i++) await page.keyboard.press("Delete");
+  await page.keyboard.type(String(value), { delay: 30 });
+  await animationFrames(page, 2);
+  await page.keyboard.press("Enter");
+}
+
 /** Move the mouse off every widget (to the bottom-right corner) so hover effects stop. */
 export async function parkMouse(page) {
   const viewport = page.viewportSize();
@@ -325,6 +338,16 @@ export const canvasGeometry = (page) =>
       dpr: window.devicePixelRatio,
     };
   });
+
+/**
+ * An initScript (openApp's option) for a browser that refuses the clipboard, as one without the
+ * permission does: navigator.clipboard.writeText rejects with a NotAllowedError.
+ */
+export function refuseClipboard() {
+  Object.defineProperty(navigator, "clipboard", {
+    value: { writeText: () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError")) },
+  });
+}
 
 /** Screenshot into outDir(); returns the path. */
 export async function screenshot(page, name) {

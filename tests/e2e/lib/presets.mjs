@@ -54,6 +54,12 @@ export function presetScene(name) {
   return scene;
 }
 
+/** The preset with every key visible from every query: not causal, its mask left out. */
+export function unmaskedPreset(name) {
+  const { mask, ...scene } = presetScene(name);
+  return { ...scene, causal: false };
+}
+
 /** Preset names, from `--list-presets` (NAME<TAB>…). */
 export function presetNames() {
   const text = execFileSync(findCli(), ["--list-presets"], { encoding: "utf8" });

@@ -18,6 +18,7 @@
 #include "scene/model_json.hpp"
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/panel_draw.hpp"
 
 namespace ui {
 
@@ -26,12 +27,9 @@ struct Screen;
 // Once per frame in the Circuits mode, before the panels: create the run on first use, advance it.
 void circuits_tick(AppState& state);
 void layout_circuits(Screen& screen);
-void draw_circuits_panel(AppState& state, const Fonts& fonts);
-void draw_circuits_curve(AppState& state, const Fonts& fonts);
-void draw_circuits_grid(AppState& state, const Fonts& fonts);
-void draw_circuits_predictions(AppState& state, const Fonts& fonts);
-void draw_circuits_composition(AppState& state, const Fonts& fonts);
-void draw_circuits_guide(AppState& state, const Fonts& fonts);
+// The panels, in the order the mode's comment above describes them.
+PanelDraw draw_circuits_panel, draw_circuits_curve, draw_circuits_grid, draw_circuits_predictions,
+    draw_circuits_composition, draw_circuits_guide;
 
 // --- the run's actions (panels, page API, tests)
 void circuits_play(AppState& state, bool play);

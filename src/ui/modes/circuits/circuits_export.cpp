@@ -9,6 +9,7 @@
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 
 namespace ui {
 
@@ -16,9 +17,9 @@ void draw_circuits_back(AppState& state, const Fonts& fonts) {
   const CircuitsUi& c = state.ui.circuits;
   if (c.opened_layer < 0 || state.ui.settings.mode != Mode::Explore) return;
   ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::accent_soft()));
-  if (ImGui::Button((std::string(tr(Text::CircuitsBack)) + "###circuits-back").c_str())) circuits_back(state);
+  if (button(state, "circuits/back", (std::string(tr(Text::CircuitsBack)) + "###circuits-back").c_str()))
+    circuits_back(state);
   ImGui::PopStyleColor();
-  record_item_rect(state, "circuits/back");
   ImGui::SameLine();
   ImGui::PushFont(fonts.small);
   ImGui::AlignTextToFramePadding();
@@ -57,11 +58,10 @@ void draw_circuits_exports(AppState& state) {
     const float w = ImGui::CalcTextSize(tr(item.label)).x + 2.0f * ImGui::GetStyle().FramePadding.x;
     if (!first) same_line_if_fits(w, right_edge);
     first = false;
-    if (ImGui::Button(label.c_str())) {
+    if (button(state, item.id, label.c_str())) {
       const std::string text = circuits_export_text(state, item.kind);
       if (!text.empty()) s.save_text(item.file, text);
     }
-    record_item_rect(state, item.id);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(item.tip));
   }
   (void)em;

@@ -12,6 +12,7 @@
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
@@ -30,12 +31,11 @@ void draw_text_field(AppState& state, const Fonts& fonts) {
   char buffer[model::kMaxContext + 64];
   const std::string& shown = c.text_draft.empty() && c.text_error.empty() ? c.text : c.text_draft;
   std::snprintf(buffer, sizeof buffer, "%s", shown.c_str());
-  if (ImGui::InputText("##circuits-text", buffer, sizeof buffer)) {
+  if (input_text(state, "circuits/text", "##circuits-text", buffer, sizeof buffer)) {
     c.text_draft = buffer;
     c.text_error = circuits_set_text(state, c.text_draft);
     if (c.text_error.empty()) c.text_draft.clear();
   }
-  record_item_rect(state, "circuits/text");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsTextTip));
   if (!c.text_error.empty()) {
     ImGui::PushFont(fonts.small);
@@ -65,10 +65,10 @@ void draw_head(AppState& state, const Fonts& fonts, int l, int h, float side) {
   ImGui::SameLine(0, 0.8f * em);
   bool off = ablated;
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(0.2f * em, 0.1f * em));
-  if (ImGui::Checkbox((std::string(tr(Text::CircuitsAblate)) + "##circuits-ablate-" + id).c_str(), &off))
+  if (checkbox(state, "circuits/ablate/" + id,
+               (std::string(tr(Text::CircuitsAblate)) + "##circuits-ablate-" + id).c_str(), &off))
     circuits_toggle_ablation(state, l, h);
   ImGui::PopStyleVar();
-  record_item_rect(state, "circuits/ablate/" + id);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsAblateTip));
   ImGui::PushFont(fonts.small);
   ImGui::TextColored(to_vec4(palette::text_dim()), "%s",
@@ -84,10 +84,9 @@ void draw_head(AppState& state, const Fonts& fonts, int l, int h, float side) {
   const CircuitsSample& s = c.sample;
   const int n = int(s.tokens.size());
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton(("##circuits-head-" + id).c_str(), ImVec2(side, side));
+  invisible_button(state, "circuits/head/" + id, ("##circuits-head-" + id).c_str(), ImVec2(side, side));
   const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   const bool hovered = ImGui::IsItemHovered();
-  record_item_rect(state, "circuits/head/" + id);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p0, ImVec2(p0.x + side, p0.y + side), palette::background());
   if (n > 0) {

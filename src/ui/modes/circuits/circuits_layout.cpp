@@ -23,15 +23,12 @@ void guide_outline(const AppState& state, int step) {
 // predictions under it; the composition matrix above the guide on the right. Narrow: one column.
 void layout_circuits(Screen& sc) {
   const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
-  const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
   const int n_heads = sc.state.ui.circuits.config.dims.heads;
   if (!sc.narrow) {
     const float body_y = body_top(sc), body_h = body_height(sc, body_y, 36.0f);
     const float left_w = side_width(sc, 0.3f, 23.0f, 30.0f);
-    const float controls_h = std::min(29.0f * em, 0.68f * body_h);
-    sc.panel("Circuits", draw_circuits_panel, ImVec2(margin, body_y), ImVec2(left_w, controls_h));
-    sc.panel("Curve", draw_circuits_curve, ImVec2(margin, body_y + controls_h + gap),
-             ImVec2(left_w, body_h - controls_h - gap), fixed);
+    stack_panels(sc, ImVec2(margin, body_y), ImVec2(left_w, body_h), std::min(29.0f * em, 0.68f * body_h),
+                 {"Circuits", draw_circuits_panel}, {"Curve", draw_circuits_curve, kFitted});
     const float right_w = side_width(sc, 0.2f, 15.0f, 22.0f);
     const float mx = margin + left_w + gap, mw = W - mx - margin - right_w - gap;
     const float pred_h = 8.8f * em;
@@ -40,9 +37,8 @@ void layout_circuits(Screen& sc) {
              ImVec2(mw, pred_h), ImGuiWindowFlags_HorizontalScrollbar);
     const float rx = W - margin - right_w;
     const float comp_h = std::min(0.6f * body_h, 10.5f * em + float(n_heads) * 3.3f * em);
-    sc.panel("Composition", draw_circuits_composition, ImVec2(rx, body_y), ImVec2(right_w, comp_h));
-    sc.panel("Guide", draw_circuits_guide, ImVec2(rx, body_y + comp_h + gap),
-             ImVec2(right_w, body_h - comp_h - gap));
+    stack_panels(sc, ImVec2(rx, body_y), ImVec2(right_w, body_h), comp_h,
+                 {"Composition", draw_circuits_composition}, {"Guide", draw_circuits_guide});
   } else {
     Column col(sc);
     const int layers = sc.state.ui.circuits.config.dims.layers;
@@ -54,7 +50,7 @@ void layout_circuits(Screen& sc) {
     sc.panel("Heads", draw_circuits_grid, col.take(grid_h), col.size(grid_h));
     sc.panel("Predictions", draw_circuits_predictions, col.take(pred_h), col.size(pred_h),
              ImGuiWindowFlags_HorizontalScrollbar);
-    sc.panel("Curve", draw_circuits_curve, col.take(curve_h), col.size(curve_h), fixed);
+    sc.panel("Curve", draw_circuits_curve, col.take(curve_h), col.size(curve_h), kFitted);
     sc.panel("Composition", draw_circuits_composition, col.take(comp_h), col.size(comp_h));
     sc.panel("Guide", draw_circuits_guide, col.take(guide_h), col.size(guide_h));
   }

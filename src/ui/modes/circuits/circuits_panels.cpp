@@ -15,7 +15,10 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
+#include "ui/modes/curve_plot.hpp"
+#include "ui/modes/run_buttons.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
@@ -32,12 +35,12 @@ bool size_buttons(AppState& state, const char* id, std::initializer_list<int> va
     ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent_soft())
                                                    : ImGui::GetStyleColorVec4(ImGuiCol_Button));
     const std::string label = std::to_string(v) + "##" + id + std::to_string(v);
-    if (ImGui::Button(label.c_str(), ImVec2(2.4f * em, 0)) && !current) {
+    if (button(state, std::string(id) + "/" + std::to_string(v), label.c_str(), ImVec2(2.4f * em, 0)) &&
+        !current) {
       value = v;
       changed = true;
     }
     ImGui::PopStyleColor();
-    record_item_rect(state, std::string(id) + "/" + std::to_string(v));
     ImGui::SameLine();
   }
   ImGui::NewLine();
@@ -111,17 +114,16 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
 
   label_column(tr(Text::TrainTask), label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##circuits-task", model::task_name(config.task))) {
+  if (const Combo combo{state, "circuits/task", "##circuits-task", model::task_name(config.task)}) {
     for (model::Task task : {model::Task::Induction, model::Task::Mixed}) {
-      if (ImGui::Selectable(model::task_name(task), task == config.task) && task != config.task) {
+      if (selectable(state, std::string("circuits/task/") + model::task_name(task), model::task_name(task),
+                     task == config.task) &&
+          task != config.task) {
         config.task = task;
         circuits_reset(state);
       }
-      record_item_rect(state, std::string("circuits/task/") + model::task_name(task));
     }
-    ImGui::EndCombo();
   }
-  record_item_rect(state, "circuits/task");
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   wrapped_text(
@@ -130,53 +132,29 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
   ImGui::PopStyleColor();
 
   // Play / Pause / Step / Reset.
-  const float button_w =
-      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
-  ImGui::PushStyleColor(ImGuiCol_Button,
-                        to_vec4(c.running ? palette::panel_border() : palette::accent_soft()));
-  ImGui::BeginDisabled(c.running);
-  if (ImGui::Button((std::string(tr(Text::TrainPlay)) + "###circuits-play").c_str(), ImVec2(button_w, 0)))
-    circuits_play(state, true);
-  ImGui::EndDisabled();
-  ImGui::PopStyleColor();
-  record_item_rect(state, "circuits/play");
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!c.running);
-  if (ImGui::Button((std::string(tr(Text::Pause)) + "###circuits-pause").c_str(), ImVec2(button_w, 0)))
-    circuits_play(state, false);
-  ImGui::EndDisabled();
-  record_item_rect(state, "circuits/pause");
-  ImGui::SameLine();
-  if (ImGui::Button((std::string(tr(Text::TrainStep)) + "###circuits-step").c_str(), ImVec2(button_w, 0)))
-    circuits_step(state);
-  record_item_rect(state, "circuits/step");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsStepTip));
-  ImGui::SameLine();
-  if (ImGui::Button((std::string(tr(Text::Reset)) + "###circuits-reset").c_str(), ImVec2(button_w, 0)))
-    circuits_reset(state);
-  record_item_rect(state, "circuits/reset");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CircuitsResetTip));
+  run_buttons(state, {"circuits/play", "circuits/pause", "circuits/step", "circuits/reset"}, c.running,
+              {circuits_play, circuits_step, circuits_reset, Text::CircuitsStepTip, Text::CircuitsResetTip});
 
   // The recipe's settings: each change starts a new run, so that (settings, steps) rebuild the
   // weights bit for bit (the link holds only these).
   label_column(tr(Text::TrainLearningRate), label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
   float lr = float(config.lr);
-  if (ImGui::SliderFloat("##circuits-lr", &lr, 1e-4f, 1e-1f, "%.4g (AdamW)", ImGuiSliderFlags_Logarithmic) &&
+  if (slider_float(state, "circuits/lr", "##circuits-lr", &lr, 1e-4f, 1e-1f, "%.4g (AdamW)",
+                   ImGuiSliderFlags_Logarithmic) &&
       lr > 0.0f && double(lr) != config.lr) {
     config.lr = double(lr);
     circuits_reset(state);
   }
-  record_item_rect(state, "circuits/lr");
 
   label_column(tr(Text::TrainSeed), label_w);
   ImGui::SetNextItemWidth(std::min(8.0f * em, ImGui::GetContentRegionAvail().x));
   int seed = int(config.seed);
-  if (ImGui::InputInt("##circuits-seed", &seed, 1, 10) && seed >= 0 && std::uint64_t(seed) != config.seed) {
+  if (input_int(state, "circuits/seed", "##circuits-seed", &seed, 1, 10) && seed >= 0 &&
+      std::uint64_t(seed) != config.seed) {
     config.seed = std::uint64_t(seed);
     circuits_reset(state);
   }
-  record_item_rect(state, "circuits/seed");
 
   model::Dims& dims = config.dims;
   label_column(tr(Text::CircuitsLayers), label_w);
@@ -188,9 +166,8 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
 
   label_column(tr(Text::TrainPace), label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  ImGui::SliderFloat("##circuits-pace", &c.steps_per_second, 1.0f, 1000.0f, tr(Text::TrainPaceFormat),
-                     ImGuiSliderFlags_Logarithmic);
-  record_item_rect(state, "circuits/pace");
+  slider_float(state, "circuits/pace", "##circuits-pace", &c.steps_per_second, 1.0f, 1000.0f,
+               tr(Text::TrainPaceFormat), ImGuiSliderFlags_Logarithmic);
 
   draw_run_status(state, fonts);
   draw_circuits_exports(state);
@@ -223,19 +200,11 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
     same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x, right_edge);
     ImGui::TextColored(to_vec4(l.color), "%s", text.c_str());
   }
-  const float em = ImGui::GetFontSize();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const ImVec2 size(std::max(avail.x, 4.0f * em), std::max(avail.y, 4.0f * em));
-  ImGui::InvisibleButton("##circuits-curve", size);
-  record_item_rect(state, "circuits/curve");
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float left = 2.4f * em, right = 2.2f * em, bottom = 1.3f * em;
-  const ImVec2 a(p0.x + left, p0.y + 0.3f * em), b(p0.x + size.x - right, p0.y + size.y - bottom);
-  dl->AddRectFilled(a, b, palette::background());
   const std::vector<model::StepRecord>& history = c.trainer->history();
   const int steps = int(history.size());
-  const int x_max = std::max(steps, 100);
+  const CurveArea area = curve_area(2.4f, 2.2f, 1.3f, std::max(steps, 100));
+  invisible_button(state, "circuits/curve", "##circuits-curve", area.size);
+  const auto& [dl, em, size, a, b, x_max] = area;
   // Left axis: loss and in-context score (nats), from min(in-context, 0) to max(loss, 3.5).
   double lo = 0.0, hi = 3.5;
   for (const model::StepRecord& r : history) {
@@ -244,7 +213,6 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
   }
   lo = std::floor(lo);
   hi = std::ceil(hi);
-  auto x_of = [&](double s) { return float(a.x + s / x_max * (b.x - a.x)); };
   auto y_left = [&](double v) { return float(b.y - (v - lo) / (hi - lo) * (b.y - a.y)); };
   auto y_right = [&](double v) { return float(b.y - v * (b.y - a.y)); };
   for (double v = lo; v <= hi; v += 1.0) {
@@ -252,8 +220,7 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
     dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), v == 0.0 ? palette::plot_axis() : palette::plot_grid());
     char text[16];
     std::snprintf(text, sizeof text, "%.0f", v);
-    const ImVec2 ts = ImGui::CalcTextSize(text);
-    dl->AddText(ImVec2(a.x - ts.x - 0.3f * em, y - 0.5f * ts.y), palette::text_dim(), text);
+    draw_left_label(area, y, text);
   }
   // Right axis: the head scores, 0 … 1, with the 0.5 threshold dashed.
   for (double v : {0.0, 0.5, 1.0}) {
@@ -262,29 +229,13 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
     const float y = y_right(v);
     dl->AddText(ImVec2(b.x + 0.3f * em, y - 0.5f * ImGui::GetFontSize()), prefix_c, text);
   }
-  for (float x = a.x; x < b.x; x += 0.8f * em)
-    dl->AddLine(ImVec2(x, y_right(0.5)), ImVec2(std::min(x + 0.4f * em, b.x), y_right(0.5)),
-                palette::with_alpha(prefix_c, 110));
-  {
-    const std::string text = fill(tr(Text::TrainCurveStep), {std::to_string(x_max)});
-    dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(text.c_str()).x, b.y + 0.1f * em), palette::text_dim(),
-                text.c_str());
-    dl->AddText(ImVec2(a.x, b.y + 0.1f * em), palette::text_dim(), "0");
-  }
+  draw_dashed_line(area, y_right(0.5), prefix_c);
+  draw_step_axis(area);
   // One point per pixel column (the mean of its steps).
-  const int columns = std::max(1, int(b.x - a.x));
   const float thick = std::max(1.5f, 0.12f * em);
   auto polyline = [&](auto value, auto y_of, ImU32 color, float width) {
-    std::vector<ImVec2> points;
-    for (int col = 0; col < columns && steps > 0; ++col) {
-      const int s0 = int(double(col) / columns * x_max);
-      const int s1 = std::min(steps, std::max(int(double(col + 1) / columns * x_max), s0 + 1));
-      if (s0 >= steps) break;
-      double sum = 0;
-      for (int s = s0; s < s1; ++s) sum += value(history[std::size_t(s)]);
-      points.emplace_back(x_of(0.5 * (s0 + s1)), y_of(sum / (s1 - s0)));
-    }
-    if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), color, 0, width);
+    draw_column_means(
+        area, steps, [&](int s) { return value(history[std::size_t(s)]); }, y_of, color, width);
   };
   polyline([](const model::StepRecord& r) { return r.loss; }, y_left, loss_c, thick);
   polyline([](const model::StepRecord& r) { return r.scores.in_context; }, y_left, context_c, thick);
@@ -303,7 +254,7 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
   // The phase change: the step the induction head formed.
   const int formed = c.trainer->formed_at();
   if (formed > 0) {
-    const float x = x_of(formed);
+    const float x = area.x_of(formed);
     dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), palette::accent(), thick);
     const std::string text = std::string(tr(Text::CircuitsPhaseChange)) + " · " + std::to_string(formed);
     const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
@@ -351,8 +302,7 @@ void draw_circuits_predictions(AppState& state, const Fonts& fonts) {
     centred(p0.y + 2 * row_h, pct, palette::text_dim());
   }
   ImGui::PopFont();
-  ImGui::Dummy(ImVec2(float(n) * cell, 3.0f * row_h));
-  record_item_rect(state, "circuits/predictions");
+  dummy(state, "circuits/predictions", ImVec2(float(n) * cell, 3.0f * row_h));
   if (ImGui::IsItemHovered()) {
     const int i = std::clamp(int((ImGui::GetMousePos().x - p0.x) / cell), 0, n - 1);
     const model::Prediction& p = preds[std::size_t(i)];
@@ -421,8 +371,7 @@ void draw_circuits_composition(AppState& state, const Fonts& fonts) {
     }
   }
   ImGui::PopFont();
-  ImGui::Dummy(ImVec2(label_w + float(H) * cell, top + float(H) * cell));
-  record_item_rect(state, "circuits/composition");
+  dummy(state, "circuits/composition", ImVec2(label_w + float(H) * cell, top + float(H) * cell));
   if (link.formed) {
     ImGui::PushFont(fonts.small);
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
@@ -465,15 +414,14 @@ void draw_circuits_guide(AppState& state, const Fonts& fonts) {
     ImGui::PushStyleColor(ImGuiCol_Button, current ? to_vec4(palette::accent_soft())
                                                    : ImGui::GetStyleColorVec4(ImGuiCol_Button));
     const std::string label = std::to_string(s + 1) + "##circuits-guide";
-    if (ImGui::Button(label.c_str(), ImVec2(1.9f * em, 0))) c.guide_step = current ? -1 : s;
+    if (button(state, "circuits/guide/" + std::to_string(s + 1), label.c_str(), ImVec2(1.9f * em, 0)))
+      c.guide_step = current ? -1 : s;
     ImGui::PopStyleColor();
-    record_item_rect(state, "circuits/guide/" + std::to_string(s + 1));
     ImGui::SameLine();
   }
   ImGui::BeginDisabled(c.guide_step >= kGuideSteps - 1);
-  if (ImGui::Button("▶##circuits-guide-next", ImVec2(1.9f * em, 0))) ++c.guide_step;
+  if (button(state, "circuits/guide/next", "▶##circuits-guide-next", ImVec2(1.9f * em, 0))) ++c.guide_step;
   ImGui::EndDisabled();
-  record_item_rect(state, "circuits/guide/next");
   if (c.guide_step < 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
     wrapped_text(tr(Text::CircuitsGuideTip));
@@ -485,8 +433,7 @@ void draw_circuits_guide(AppState& state, const Fonts& fonts) {
   wrapped_text(guide_title(c.guide_step));
   ImGui::PopStyleColor();
   ImGui::PopFont();
-  wrapped_text(guide_text(c.guide_step));
-  record_item_rect(state, "circuits/guide/text");
+  wrapped_text(state, "circuits/guide/text", guide_text(c.guide_step));
 }
 
 }  // namespace ui

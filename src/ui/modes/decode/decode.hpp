@@ -6,6 +6,7 @@
 
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/panel_draw.hpp"
 
 namespace ui {
 
@@ -13,14 +14,12 @@ struct Screen;
 
 // the stepper with the multiply counter; the cache at step t.
 void decode_tick(AppState& state);
-void draw_decode_panel(AppState& state, const Fonts& fonts);
-void draw_decode_cache(AppState& state, const Fonts& fonts);
+PanelDraw draw_decode_panel, draw_decode_cache;
 
 // The cache policy, the sink comparison and the KV calculator (decode_policy.cpp, kv_calculator.cpp).
-void draw_decode_policy(AppState& state, const Fonts& fonts);
-void draw_kv_calculator(AppState& state, const Fonts& fonts);
+PanelDraw draw_decode_policy, draw_kv_calculator;
 // The cache drawn per KV head, with its size (above the cache's rows).
-void draw_cache_per_kv_head(AppState& state, const Fonts& fonts);
+PanelDraw draw_cache_per_kv_head;
 // "1.25 MiB": binary units, three figures ("512 bytes" below 1 KiB).
 std::string byte_text(long long bytes);
 

@@ -11,6 +11,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/decode/decode.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/step_controls.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
@@ -167,8 +168,7 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
   dl->AddText(ImVec2(p.x, p.y + 0.2f * em), palette::query(), q_label.c_str());
   numbers(ImVec2(p.x, p.y + 0.2f * em), x_k, Q, d.t, palette::query());
-  ImGui::Dummy(ImVec2(total_w, row_h));
-  record_item_rect(state, "decode/query");
+  dummy(state, "decode/query", ImVec2(total_w, row_h));
 
   for (int j = 0; j <= d.t; ++j) {
     p = ImGui::GetCursorScreenPos();
@@ -183,8 +183,7 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
           fit_text(std::to_string(j) + " " + state.scene.tokens[std::size_t(j)], label_w - 0.3f * em);
       dl->AddText(ImVec2(p.x, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())), palette::text_dim(),
                   label.c_str());
-      ImGui::Dummy(ImVec2(total_w, row_h));
-      record_item_rect(state, "decode/evicted/" + std::to_string(j));
+      dummy(state, "decode/evicted/" + std::to_string(j), ImVec2(total_w, row_h));
       continue;
     }
     if (newest)
@@ -215,8 +214,7 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   dl->AddText(ImVec2(p.x + std::max(0.0f, x_v - 0.6f * em - y_label_w), p.y), palette::text(),
               y_label.c_str());
   numbers(p, x_v, st.output, 0, palette::text());
-  ImGui::Dummy(ImVec2(total_w, row_h));
-  record_item_rect(state, "decode/output");
+  dummy(state, "decode/output", ImVec2(total_w, row_h));
   ImGui::EndChild();
 }
 

@@ -10,6 +10,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/decode/decode.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
@@ -80,8 +81,7 @@ void draw_cache_per_kv_head(AppState& state, const Fonts& fonts) {
     if (g == focus_group)
       dl->AddRect(ImVec2(p.x - 0.2f * em, p.y + label_h - 0.2f * em),
                   ImVec2(p.x + block_w - 0.2f * em, p.y + block_h + 0.2f * em), palette::accent(), 0.2f * em);
-    ImGui::Dummy(ImVec2(w, block_h + 0.3f * em));
-    record_item_rect(state, "decode/kv-head/" + std::to_string(g));
+    dummy(state, "decode/kv-head/" + std::to_string(g), ImVec2(w, block_h + 0.3f * em));
   }
   // Its size, with the numbers of this scene (K and V of the focused head's size d_head = d_k/h).
   attn::KvShape shape;
@@ -114,28 +114,24 @@ void draw_decode_policy(AppState& state, const Fonts& fonts) {
   auto radio_w = [](Text t) {
     return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(tr(t)).x;
   };
-  bool changed = ImGui::RadioButton(tr(Text::CacheAll), &kind, int(attn::CacheKind::KeepAll));
-  record_item_rect(state, "decode/cache/all");
+  bool changed =
+      radio_button(state, "decode/cache/all", tr(Text::CacheAll), &kind, int(attn::CacheKind::KeepAll));
   same_line_if_fits(radio_w(Text::CacheLast), right);
-  changed |= ImGui::RadioButton(tr(Text::CacheLast), &kind, int(attn::CacheKind::LastW));
-  record_item_rect(state, "decode/cache/last");
+  changed |=
+      radio_button(state, "decode/cache/last", tr(Text::CacheLast), &kind, int(attn::CacheKind::LastW));
   same_line_if_fits(radio_w(Text::CacheSinks), right);
-  changed |= ImGui::RadioButton(tr(Text::CacheSinks), &kind, int(attn::CacheKind::SinksLastW));
-  record_item_rect(state, "decode/cache/sinks");
+  changed |= radio_button(state, "decode/cache/sinks", tr(Text::CacheSinks), &kind,
+                          int(attn::CacheKind::SinksLastW));
   attn::CachePolicy next = d.policy;
   next.kind = attn::CacheKind(kind);
   const float half = 0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x);
   ImGui::SetNextItemWidth(half);
-  if (typing_requested(state, "decode/cache/w")) ImGui::SetKeyboardFocusHere();
-  changed |= ImGui::SliderInt("##cache-w", &next.window, 1, std::max(2, n), "w = %d");
-  changed |= focus_int(state, "decode/cache/w", &next.window, 1, std::max(1, n), "cache window");
-  record_item_rect(state, "decode/cache/w");
+  changed |= slider_int(state, "decode/cache/w", "##cache-w", &next.window, 1, std::max(2, n), "w = %d",
+                        {1, std::max(1, n), "cache window"});
   ImGui::SameLine();
   ImGui::SetNextItemWidth(half);
-  if (typing_requested(state, "decode/cache/s")) ImGui::SetKeyboardFocusHere();
-  changed |= ImGui::SliderInt("##cache-s", &next.sinks, 1, std::max(2, n), "s = %d");
-  changed |= focus_int(state, "decode/cache/s", &next.sinks, 1, std::max(1, n), "sink tokens");
-  record_item_rect(state, "decode/cache/s");
+  changed |= slider_int(state, "decode/cache/s", "##cache-s", &next.sinks, 1, std::max(2, n), "s = %d",
+                        {1, std::max(1, n), "sink tokens"});
   if (changed) {
     next.window = std::clamp(next.window, 1, std::max(1, n));
     next.sinks = std::clamp(next.sinks, 1, std::max(1, n));
@@ -164,8 +160,7 @@ void draw_decode_policy(AppState& state, const Fonts& fonts) {
               format_number(d.trace_all->steps[std::size_t(d.t)].weights(0, 0), 3), std::to_string(sinks),
               format_number(max_weight_change(*d.trace_all, *d.trace_sinks, d.t), 3)});
   }
-  wrapped_text(effect);
-  record_item_rect(state, "decode/sink-effect");
+  wrapped_text(state, "decode/sink-effect", effect);
 
   ImGui::Spacing();
   ImGui::Separator();

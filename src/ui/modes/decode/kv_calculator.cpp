@@ -12,6 +12,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/decode/decode.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
@@ -33,7 +34,7 @@ void draw_kv_calculator(AppState& state, const Fonts& fonts) {
   const char* shown = calc.preset >= 0 && calc.preset < int(presets.size())
                           ? presets[std::size_t(calc.preset)].name
                           : tr(Text::KvCalcCustom);
-  if (ImGui::BeginCombo("##kv-preset", shown)) {
+  if (const Combo combo{state, "decode/kv/preset", "##kv-preset", shown}) {
     for (int k = 0; k < int(presets.size()); ++k) {
       if (ImGui::Selectable(presets[std::size_t(k)].name, k == calc.preset)) {
         calc.preset = k;
@@ -41,9 +42,7 @@ void draw_kv_calculator(AppState& state, const Fonts& fonts) {
         calc.error.clear();
       }
     }
-    ImGui::EndCombo();
   }
-  record_item_rect(state, "decode/kv/preset");
 
   // One field per number, two to a row; an edit makes the shape the learner's own (preset −1).
   attn::KvShape next = calc.shape;
@@ -55,8 +54,8 @@ void draw_kv_calculator(AppState& state, const Fonts& fonts) {
       ImGui::TextUnformatted(label);
       ImGui::TableNextColumn();
       ImGui::SetNextItemWidth(-FLT_MIN);
-      edited |= ImGui::InputScalar((std::string("##") + id).c_str(), type, value);
-      record_item_rect(state, std::string("decode/kv/") + id);
+      edited |=
+          input_scalar(state, std::string("decode/kv/") + id, (std::string("##") + id).c_str(), type, value);
     };
     field(tr(Text::KvCalcLayers), "layers", ImGuiDataType_S32, &next.layers);
     field(tr(Text::KvCalcContext), "context", ImGuiDataType_S64, &next.context);
@@ -85,13 +84,13 @@ void draw_kv_calculator(AppState& state, const Fonts& fonts) {
   const long long per_token = attn::kv_bytes_per_token(s), per_context = attn::kv_bytes_per_context(s);
   if (!calc.error.empty()) wrapped_text_colored(to_vec4(palette::accent()), calc.error);
   wrapped_text(
+      state, "decode/kv/per-token",
       fill(tr(Text::KvCalcPerToken), {"2 × " + std::to_string(s.layers) + " × " + std::to_string(s.kv_heads) +
                                       " × " + std::to_string(s.d_head) + " × " +
                                       std::to_string(s.bytes_per_number) + " = " + byte_text(per_token)}));
-  record_item_rect(state, "decode/kv/per-token");
   wrapped_text(
+      state, "decode/kv/per-context",
       fill(tr(Text::KvCalcPerContext), {std::to_string(attn::kv_tokens_held(s)), byte_text(per_context)}));
-  record_item_rect(state, "decode/kv/per-context");
   if (s.kv_heads < s.heads) {  // what grouping saves: the same shape with one K/V per head
     attn::KvShape mha = s;
     mha.kv_heads = s.heads;

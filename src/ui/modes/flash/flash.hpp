@@ -5,6 +5,7 @@
 
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/panel_draw.hpp"
 
 namespace ui {
 
@@ -14,9 +15,9 @@ struct Screen;
 // plays; the stepper panel; the tiles over the Scores grid (call inside the Scores panel, after it
 // is drawn); each query row's running m, ℓ, rescale and output.
 void flash_tick(AppState& state);
-void draw_flash_panel(AppState& state, const Fonts& fonts);
+PanelDraw draw_flash_panel;
 void draw_flash_tiles(AppState& state);
-void draw_flash_rows(AppState& state, const Fonts& fonts);
+PanelDraw draw_flash_rows;
 // The layout: the stepper beside the tiled Scores grid, the rows' running state below.
 void layout_flash(Screen& screen);
 

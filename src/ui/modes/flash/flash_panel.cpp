@@ -13,6 +13,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/flash/flash.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/step_controls.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
@@ -66,15 +67,14 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
       std::max(6.0f * em, ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(Text::BlockSize)).x + 0.8f * em));
   ImGui::SetNextItemWidth(-FLT_MIN);
   int block = f.block;
-  if (typing_requested(state, "flash/block")) ImGui::SetKeyboardFocusHere();
-  const bool dragged = ImGui::SliderInt("##flash-block", &block, 1, std::max(n, 2), tr(Text::BlockFormat));
-  if ((focus_int(state, "flash/block", &block, 1, n, "block size B") || dragged) && block != f.block) {
+  if (slider_int(state, "flash/block", "##flash-block", &block, 1, std::max(n, 2), tr(Text::BlockFormat),
+                 {1, n, "block size B"}) &&
+      block != f.block) {
     f.block = std::clamp(block, 1, n);
     f.step = 0;
     f.playing = false;
     flash_update(f, state.scene, state.result, result_key(state), 0);
   }
-  record_item_rect(state, "flash/block");
 
   // Start / Prev / Next / Play.
   const int want = step_controls(state, {"flash/start", "flash/prev", "flash/next", "flash/play"}, f.step,

@@ -4,14 +4,14 @@
 
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/panel_draw.hpp"
 
 namespace ui {
 
 struct Screen;
 
 // The pictures: keys as points and queries as arrows; values and outputs.
-void draw_keyspace_panel(AppState& state, const Fonts& fonts);
-void draw_valuespace_panel(AppState& state, const Fonts& fonts);
+PanelDraw draw_keyspace_panel, draw_valuespace_panel;
 // The layout: key space | value space | weights above the vectors.
 void layout_keyspace(Screen& screen);
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/keyspace/keyspace.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
@@ -192,8 +194,7 @@ bool point_handle(AppState& state, const std::string& id, ImVec2 at, const PlotF
                   bool editable, double* x, double* y, bool* keyed = nullptr) {
   const float r = 0.7f * ImGui::GetFontSize();
   ImGui::SetCursorScreenPos(ImVec2(at.x - r, at.y - r));
-  ImGui::InvisibleButton(id.c_str(), ImVec2(2 * r, 2 * r));
-  record_item_rect(state, id);
+  invisible_button(state, id, id.c_str(), ImVec2(2 * r, 2 * r));
   int dx = 0, dy = 0;
   const bool focused = focus_point(state, id, &dx, &dy);
   if (keyed) *keyed = focused;
@@ -242,6 +243,28 @@ void move_row(AppState& state, SceneMatrix which, int row, const attn::Plane& pl
   set_row(state, which, row, moved);  // clamped; a head's columns (a wrong size) never write the full Q
 }
 
+// The top of a picture panel: its header; false while there is no result to draw, else the planes
+// brought up to date.
+bool picture_panel_top(AppState& state, const Fonts& fonts, Text title, Text hint) {
+  panel_header(state, fonts, tr(title), tr(hint));
+  if (!state.computed) return false;
+  update_planes(state);
+  return true;
+}
+
+// Under the header, in small dim text: how the plane was chosen (plane_note), then the `extra` lines
+// that are not empty.
+void plane_notes(const Fonts& fonts, const attn::Plane& plane, Text what, const char* dim_name,
+                 std::initializer_list<std::string> extra = {}) {
+  ImGui::PushFont(fonts.small);
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
+  plane_note(plane, what, dim_name);
+  for (const std::string& line : extra)
+    if (!line.empty()) wrapped_text(line);
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+}
+
 // The plot rectangle: what is left of the panel, keeping `reserve` pixels below for a caption.
 void plot_rect(float reserve, ImVec2* min, ImVec2* max) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -258,8 +281,7 @@ void learned_hint(AppState& state, const Fonts& fonts) {
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
   wrapped_text(tr(Text::KeySpaceLearned));
   ImGui::PopStyleColor();
-  if (ImGui::SmallButton(tr(Text::EditDirectly))) make_direct(state);
-  record_item_rect(state, "make-direct");
+  if (small_button(state, "make-direct", tr(Text::EditDirectly))) make_direct(state);
   ImGui::PopFont();
 }
 
@@ -373,9 +395,7 @@ void keyspace_caption(const AppState& state, const Fonts& fonts, int sel, ImVec2
 }  // namespace
 
 void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
-  panel_header(state, fonts, tr(Text::KeySpaceTitle), tr(Text::KeySpaceHint));
-  if (!state.computed) return;
-  update_planes(state);
+  if (!picture_panel_top(state, fonts, Text::KeySpaceTitle, Text::KeySpaceHint)) return;
   KeySpaceState& ks = state.keyspace;
   const attn::Result& r = state.result;
   const int n = state.scene.n();
@@ -384,13 +404,9 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   // edits go through the vectors panel, which shows every head's columns.
   const bool multi_head = state.scene.heads > 1;
   const bool editable = state.scene.mode == scene::Mode::Direct && !roped && !multi_head;
-  ImGui::PushFont(fonts.small);
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
-  plane_note(ks.key_plane, Text::PlaneOfKeys, "d_k");
-  if (multi_head) wrapped_text(fill(tr(Text::KeySpaceHeads), {std::to_string(state.scene.heads)}));
-  if (roped) wrapped_text(tr(Text::KeySpaceRope));
-  ImGui::PopStyleColor();
-  ImGui::PopFont();
+  plane_notes(fonts, ks.key_plane, Text::PlaneOfKeys, "d_k",
+              {multi_head ? fill(tr(Text::KeySpaceHeads), {std::to_string(state.scene.heads)}) : "",
+               roped ? tr(Text::KeySpaceRope) : ""});
   if (state.scene.mode != scene::Mode::Direct) learned_hint(state, fonts);
 
   ImVec2 min, max;
@@ -413,18 +429,12 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
 }
 
 void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
-  panel_header(state, fonts, tr(Text::ValueSpaceTitle), tr(Text::ValueSpaceHint));
-  if (!state.computed) return;
-  update_planes(state);
+  if (!picture_panel_top(state, fonts, Text::ValueSpaceTitle, Text::ValueSpaceHint)) return;
   KeySpaceState& ks = state.keyspace;
   const attn::Result& r = state.result;
   const int n = state.scene.n();
   const bool editable = state.scene.mode == scene::Mode::Direct && state.scene.heads == 1;  // as in key space
-  ImGui::PushFont(fonts.small);
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
-  plane_note(ks.value_plane, Text::PlaneOfValues, "d_v");
-  ImGui::PopStyleColor();
-  ImGui::PopFont();
+  plane_notes(fonts, ks.value_plane, Text::PlaneOfValues, "d_v");
 
   ImVec2 min, max;
   const float em = ImGui::GetFontSize();

@@ -12,14 +12,11 @@ namespace ui {
 // predictions, curve in one scrolling column.
 void layout_train(Screen& sc) {
   const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
-  const ImGuiWindowFlags curve_flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
   if (!sc.narrow) {
     const float body_y = body_top(sc), body_h = body_height(sc, body_y, 34.0f);
     const float left_w = side_width(sc, 0.36f, 24.0f, 32.0f);
-    const float controls_h = std::min(24.0f * em, 0.64f * body_h);
-    sc.panel("Train", draw_train_panel, ImVec2(margin, body_y), ImVec2(left_w, controls_h));
-    sc.panel("Loss", draw_train_curve, ImVec2(margin, body_y + controls_h + gap),
-             ImVec2(left_w, body_h - controls_h - gap), curve_flags);
+    stack_panels(sc, ImVec2(margin, body_y), ImVec2(left_w, body_h), std::min(24.0f * em, 0.64f * body_h),
+                 {"Train", draw_train_panel}, {"Loss", draw_train_curve, kFitted});
     const float rx = margin + left_w + gap, rw = W - rx - margin;
     const float pred_h = 10.4f * em;
     sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(rx, body_y), ImVec2(rw, body_h - pred_h - gap));
@@ -33,7 +30,7 @@ void layout_train(Screen& sc) {
     sc.heatmap("Weights", HeatmapKind::Weights, col.take(weights_h), col.size(weights_h));
     sc.panel("Predictions", draw_train_predictions, col.take(pred_h), col.size(pred_h),
              ImGuiWindowFlags_NoScrollbar);
-    sc.panel("Loss", draw_train_curve, col.take(curve_h), col.size(curve_h), curve_flags);
+    sc.panel("Loss", draw_train_curve, col.take(curve_h), col.size(curve_h), kFitted);
   }
 }
 

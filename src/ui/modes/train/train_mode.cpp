@@ -16,6 +16,8 @@
 
 #include "scene/train_json.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/modes/curve_plot.hpp"
+#include "ui/modes/run_buttons.hpp"
 #include "ui/modes/train/train_pacing.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/recorded.hpp"
@@ -227,7 +229,7 @@ void draw_train_task(AppState& state, const Fonts& fonts, float label_w) {
   ImGui::TextUnformatted(tr(Text::TrainTask));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##train-task", train::task_name(t.config.task))) {
+  if (const Combo combo{state, "train/task", "##train-task", train::task_name(t.config.task)}) {
     for (train::Task task : {train::Task::PreviousToken, train::Task::SameToken, train::Task::FirstToken}) {
       if (selectable(state, std::string("train/task/") + train::task_name(task), train::task_name(task),
                      task == t.config.task) &&
@@ -236,9 +238,7 @@ void draw_train_task(AppState& state, const Fonts& fonts, float label_w) {
         new_run(state);
       }
     }
-    ImGui::EndCombo();
   }
-  record_item_rect(state, "train/task");
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   wrapped_text(task_sentence(t.config.task));
@@ -249,33 +249,8 @@ void draw_train_task(AppState& state, const Fonts& fonts, float label_w) {
 
 // Play / Pause / Step / Reset, four equal buttons.
 void draw_train_buttons(AppState& state) {
-  TrainUi& t = state.ui.train;
-  const float button_w =
-      std::floor((ImGui::GetContentRegionAvail().x - 3.0f * ImGui::GetStyle().ItemSpacing.x) / 4.0f);
-  ImGui::PushStyleColor(ImGuiCol_Button,
-                        to_vec4(t.running ? palette::panel_border() : palette::accent_soft()));
-  ImGui::BeginDisabled(t.running);
-  if (button(state, "train/play", (std::string(tr(Text::TrainPlay)) + "###train-play").c_str(),
-             ImVec2(button_w, 0)))
-    train_play(state, true);
-  ImGui::EndDisabled();
-  ImGui::PopStyleColor();
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!t.running);
-  if (button(state, "train/pause", (std::string(tr(Text::Pause)) + "###train-pause").c_str(),
-             ImVec2(button_w, 0)))
-    train_play(state, false);
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (button(state, "train/step", (std::string(tr(Text::TrainStep)) + "###train-step").c_str(),
-             ImVec2(button_w, 0)))
-    train_step(state);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainStepTip));
-  ImGui::SameLine();
-  if (button(state, "train/reset", (std::string(tr(Text::Reset)) + "###train-reset").c_str(),
-             ImVec2(button_w, 0)))
-    new_run(state);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::TrainResetTip));
+  run_buttons(state, {"train/play", "train/pause", "train/step", "train/reset"}, state.ui.train.running,
+              {train_play, train_step, new_run, Text::TrainStepTip, Text::TrainResetTip});
 }
 
 // Learning rate (log slider), seed, heads, pace.
@@ -392,21 +367,13 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
   ImGui::TextColored(to_vec4(accuracy_colour()), "%s", tr(Text::TrainCurveAccuracy));
   ImGui::PopFont();
   if (!t.trainer) return;
-  const float em = ImGui::GetFontSize();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const ImVec2 size(std::max(avail.x, 4.0f * em), std::max(avail.y, 4.0f * em));
-  ImGui::InvisibleButton("##train-curve", size);
-  record_item_rect(state, "train/curve");
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  // Plot area: room on the left for the loss ticks, below for the step axis.
-  ImGui::PushFont(fonts.small);
-  const float left = 3.2f * em, bottom = 1.3f * em;
-  const ImVec2 a(p0.x + left, p0.y + 0.3f * em), b(p0.x + size.x - 0.5f * em, p0.y + size.y - bottom);
-  dl->AddRectFilled(a, b, palette::background());
   const std::vector<double>& losses = t.trainer->losses();
   const int steps = int(losses.size());
-  const int x_max = std::max(steps, 50);
+  // Plot area: room on the left for the loss ticks, below for the step axis (ems of the panel's font).
+  const CurveArea area = curve_area(3.2f, 0.5f, 1.3f, std::max(steps, 50));
+  invisible_button(state, "train/curve", "##train-curve", area.size);
+  const auto& [dl, em, size, a, b, x_max] = area;
+  ImGui::PushFont(fonts.small);
   // Loss axis: powers of ten from 10^floor(log10 min) to 10^ceil(log10 max), at least 10⁻³ … 10¹.
   double lo = 1e-3, hi = 10.0;
   for (double l : losses)
@@ -416,42 +383,24 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
     const double v = (std::log10(std::max(l, std::pow(10.0, log_lo))) - log_lo) / (log_hi - log_lo);
     return float(b.y - v * (b.y - a.y));
   };
-  auto x_of_step = [&](double s) { return float(a.x + s / x_max * (b.x - a.x)); };
   for (double e = log_lo; e <= log_hi; e += 1.0) {
     const float y = y_of_loss(std::pow(10.0, e));
     dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), palette::panel_border());
     char text[16];
     std::snprintf(text, sizeof text, e >= 0 ? "%.0f" : "1e%.0f", e >= 0 ? std::pow(10.0, e) : e);
-    const ImVec2 ts = ImGui::CalcTextSize(text);
-    dl->AddText(ImVec2(a.x - ts.x - 0.3f * em, y - 0.5f * ts.y), palette::text_dim(), text);
+    draw_left_label(area, y, text);
   }
-  {
-    const std::string text = fill(tr(Text::TrainCurveStep), {std::to_string(x_max)});
-    const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-    dl->AddText(ImVec2(b.x - ts.x, b.y + 0.1f * em), palette::text_dim(), text.c_str());
-    dl->AddText(ImVec2(a.x, b.y + 0.1f * em), palette::text_dim(), "0");
-  }
+  draw_step_axis(area);
   // The loss: one point per pixel column (the mean of its steps).
-  const int columns = std::max(1, int(b.x - a.x));
-  std::vector<ImVec2> points;
-  for (int c = 0; c < columns && steps > 0; ++c) {
-    const int s0 = int(double(c) / columns * x_max),
-              s1 = std::min(steps, int(double(c + 1) / columns * x_max));
-    if (s0 >= steps) break;
-    double sum = 0;
-    for (int s = s0; s < std::max(s1, s0 + 1); ++s) sum += losses[std::size_t(s)];
-    points.emplace_back(x_of_step(0.5 * (s0 + std::max(s1, s0 + 1))), y_of_loss(sum / std::max(1, s1 - s0)));
-  }
-  if (points.size() >= 2)
-    dl->AddPolyline(points.data(), int(points.size()), loss_colour(), 0, std::max(1.5f, 0.12f * em));
+  draw_column_means(
+      area, steps, [&](int s) { return losses[std::size_t(s)]; }, y_of_loss, loss_colour(),
+      std::max(1.5f, 0.12f * em));
   // Accuracy on 0 … 1 (dashed top line at 95 %, the tasks' target).
   const float y95 = b.y - 0.95f * (b.y - a.y);
-  for (float x = a.x; x < b.x; x += 0.8f * em)
-    dl->AddLine(ImVec2(x, y95), ImVec2(std::min(x + 0.4f * em, b.x), y95),
-                palette::with_alpha(accuracy_colour(), 110));
+  draw_dashed_line(area, y95, accuracy_colour());
   std::vector<ImVec2> acc;
   for (const auto& [step, value] : t.accuracy_curve)
-    acc.emplace_back(x_of_step(step), b.y - value * (b.y - a.y));
+    acc.emplace_back(area.x_of(step), b.y - value * (b.y - a.y));
   if (acc.size() >= 2)
     dl->AddPolyline(acc.data(), int(acc.size()), accuracy_colour(), 0, std::max(1.5f, 0.12f * em));
   dl->AddText(ImVec2(a.x + 0.3f * em, y95 + 0.1f * em), accuracy_colour(), "95 %");
@@ -522,8 +471,7 @@ void draw_train_predictions(AppState& state, const Fonts& fonts) {
       dl->AddText(ImVec2(x + 0.5f * (cell - ts.x), y + 0.5f * (row_h - ts.y)), color, text.c_str());
     }
   }
-  ImGui::Dummy(ImVec2(label_w + float(n) * cell, 3.0f * row_h));
-  record_item_rect(state, "train/predictions");
+  dummy(state, "train/predictions", ImVec2(label_w + float(n) * cell, 3.0f * row_h));
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
   ImGui::PushFont(fonts.small);
   ImGui::TextUnformatted(

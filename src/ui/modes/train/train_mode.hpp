@@ -14,6 +14,7 @@
 
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/panel_draw.hpp"
 
 namespace ui {
 
@@ -21,9 +22,7 @@ struct Screen;
 
 // Once per frame in the Train mode, before the panels: create the run on first use, advance it.
 void train_tick(AppState& state);
-void draw_train_panel(AppState& state, const Fonts& fonts);
-void draw_train_curve(AppState& state, const Fonts& fonts);
-void draw_train_predictions(AppState& state, const Fonts& fonts);
+PanelDraw draw_train_panel, draw_train_curve, draw_train_predictions;
 // The layout: controls above the loss curve, the weights above the predictions (train_layout.cpp).
 void layout_train(Screen& screen);
 

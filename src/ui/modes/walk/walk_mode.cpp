@@ -210,10 +210,9 @@ bool card_button(AppState& state, const char* label, const std::string& id, bool
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
   }
   if (!enabled) ImGui::BeginDisabled();
-  const bool pressed = ImGui::Button(label);
+  const bool pressed = button(state, id, label);
   if (!enabled) ImGui::EndDisabled();
   if (accent) ImGui::PopStyleColor(2);
-  record_item_rect(state, id);
   return pressed && enabled;
 }
 
@@ -324,7 +323,7 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
   const int n = state.scene.n();
   ImGui::SetNextItemWidth(6.0f * em);
   const std::string preview = fit_text(state.scene.tokens[std::size_t(state.ui.walk.row)], 4.5f * em);
-  if (ImGui::BeginCombo("##walkrow", preview.empty() ? "#0" : preview.c_str())) {
+  if (const Combo combo{state, "walk/row", "##walkrow", preview.empty() ? "#0" : preview.c_str()}) {
     for (int i = 0; i < n; ++i) {
       const std::string label =
           (state.scene.tokens[std::size_t(i)].empty() ? "#" + std::to_string(i)
@@ -332,9 +331,7 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
           "##row" + std::to_string(i);
       if (ImGui::Selectable(label.c_str(), i == state.ui.walk.row)) state.ui.walk.row = i;
     }
-    ImGui::EndCombo();
   }
-  record_item_rect(state, "walk/row");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::WalkRowTip));
   ImGui::SameLine();
   const std::string numbers =
