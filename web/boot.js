@@ -237,8 +237,9 @@
     typeof ReadableStream.prototype.pipeThrough === "function";
   // Which build of the app: the Circuits mode is a second build, loaded on first use — by a link
   // that asks for it, or by the first-load build's Circuits tab (web/share.js reloads the page with
-  // mode=circuits). The single-file copy has the first-load build only.
-  const stem = !embedded && /(?:^|[#&])(?:mode=circuits|circuits=)/.test(location.hash)
+  // mode=circuits; the link's test is share.js's, loaded before this script). The single-file copy
+  // has the first-load build only.
+  const stem = !embedded && window.attentionLabShare.wantsCircuits(location.hash)
     ? "attention-lab-circuits" : "attention-lab";
   const compiling = canStream ? compileStreaming(stem + ".wasm") : null;
   if (compiling) compiling.catch(() => {}); // reported by instantiateWasm below

@@ -405,6 +405,8 @@
     // The Circuits mode is a second build of the app, loaded on first use (web/boot.js): not in
     // the single-file copy.
     circuitsModuleAvailable: !embedded,
+    // Does this link ask for it? web/boot.js asks as the page starts, to pick the build.
+    wantsCircuits,
     action(what) {
       try {
         if (what === "open-circuits") openCircuits();
@@ -453,8 +455,11 @@
   });
 
   // ---- the Circuits mode, loaded on first use ---------------------------------------------------
-  // The same test as web/boot.js's, which picks the build when the page starts.
-  const wantsCircuits = (hash) => /(?:^|[#&])(?:mode=circuits|circuits=)/.test(hash);
+  // A link asks for the Circuits mode by mode=circuits or by a model's state (circuits=…). Also
+  // web/boot.js's test, through attentionLabShare.wantsCircuits (this script runs before it).
+  function wantsCircuits(hash) {
+    return /(?:^|[#&])(?:mode=circuits|circuits=)/.test(hash);
+  }
   const hasCircuits = () => typeof window.Module._al_get_circuits === "function";
 
   // The Circuits tab of the first-load build: the same scene and view in the address, with

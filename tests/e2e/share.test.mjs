@@ -474,6 +474,8 @@ test("dist/ from a sub-path with a strict CSP: loads, demos work, no console err
   await waitForState(page, (s) => s.scene.tokens.join() === "cat,dog,pet", "a demo by hashchange under the sub-path");
   await clickWidget(page, "tokens");
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], "CSP violations");
+  // The site has the Circuits build beside the first-load one: its tab is on the mode bar.
+  assert.ok(await widgetRect(page, "mode/circuits"), "dist/: the Circuits tab");
   assertClean(app);
   for (const r of server.requests) {
     assert.ok(r.path.startsWith("/user/repo/"), `request outside the sub-path: ${r.path}`);
@@ -495,6 +497,10 @@ test("the single-file build opened from disk (file://) renders the default examp
   const { page } = app;
   const state = await getState(page);
   assert.deepEqual(state.scene.tokens, DEFAULT_TOKENS);
+  // The single file has the first-load build only (share.js: circuitsModuleAvailable is !embedded),
+  // so its mode bar has no Circuits tab (the served dist/ has one, the test above).
+  assert.ok(await widgetRect(page, "mode/train"), "the mode bar's last tab");
+  assert.equal(await widgetRect(page, "mode/circuits"), null, "the single file shows no Circuits tab");
   // LESSONS.md §1: the first weight row of practice-qkv is [0.155 0.422 0.422].
   assert.deepEqual(state.result.weights[0].map((w) => Number(w.toFixed(3))), lessons["practice-qkv"].weights_row0_3_places);
   await page.evaluate(() => (location.hash = "demo=attend-to-self"));
