@@ -21,6 +21,8 @@ struct CurveArea {
   ImVec2 a, b;  // the plot's top-left and bottom-right corners, inside the axes' labels
   int x_max;    // the step at the right edge (step 0 at the left)
   float x_of(double step) const { return float(a.x + step / x_max * (b.x - a.x)); }
+  // The height of `fraction` of the plot: 0 at the bottom, 1 at the top.
+  float y_at(double fraction) const { return float(b.y - fraction * (b.y - a.y)); }
 };
 
 // The rest of the window's content region (at least 4 em each way) from the cursor, with margins of

@@ -213,8 +213,9 @@ void draw_circuits_curve(AppState& state, const Fonts& fonts) {
   }
   lo = std::floor(lo);
   hi = std::ceil(hi);
-  auto y_left = [&](double v) { return float(b.y - (v - lo) / (hi - lo) * (b.y - a.y)); };
-  auto y_right = [&](double v) { return float(b.y - v * (b.y - a.y)); };
+  // (The lambdas read `area`: a C++17 lambda cannot capture the structured binding's names.)
+  auto y_left = [&](double v) { return area.y_at((v - lo) / (hi - lo)); };
+  auto y_right = [&](double v) { return area.y_at(v); };
   for (double v = lo; v <= hi; v += 1.0) {
     const float y = y_left(v);
     dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), v == 0.0 ? palette::plot_axis() : palette::plot_grid());

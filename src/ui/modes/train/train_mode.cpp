@@ -381,7 +381,7 @@ void draw_train_curve(AppState& state, const Fonts& fonts) {
   const double log_lo = std::floor(std::log10(lo)), log_hi = std::ceil(std::log10(hi));
   auto y_of_loss = [&](double l) {
     const double v = (std::log10(std::max(l, std::pow(10.0, log_lo))) - log_lo) / (log_hi - log_lo);
-    return float(b.y - v * (b.y - a.y));
+    return area.y_at(v);  // (`area`, not the binding's a, b: C++17 lambdas cannot capture those)
   };
   for (double e = log_lo; e <= log_hi; e += 1.0) {
     const float y = y_of_loss(std::pow(10.0, e));
