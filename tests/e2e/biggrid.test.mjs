@@ -47,6 +47,12 @@ test("1024 tokens: the local window's band is clear at first sight (largest weig
   const grid = { x: first.x + 1, y: first.y + 1, width: last.x + last.w - first.x - 2, height: last.y + last.h - first.y - 2 };
   assert.ok(grid.width > 100 && grid.width < N, `a grid smaller than its cells (${grid.width} px for ${N} columns)`);
   await screenshot(page, "biggrid-1024-1280x720");
+  // The Mask grid, in the short bottom row at 1280×720, shrinks to its room instead of running out
+  // of its panel (it ran ~20 px below the window when its cells stopped at 0.1 px: 102 px for 1024).
+  const maskLast = await requireWidget(page, `cell/mask/${N - 1}/${N - 1}`);
+  const maskFirst = await requireWidget(page, "cell/mask/0/0");
+  assert.ok(maskLast.y + maskLast.h <= 720 - 8, `the Mask grid ends at y = ${(maskLast.y + maskLast.h).toFixed(1)}, below its panel (window 720 px)`);
+  assert.ok(maskLast.y + maskLast.h - maskFirst.y >= 20, `the Mask grid is still a picture: ${(maskLast.y + maskLast.h - maskFirst.y).toFixed(1)} px tall`);
 
   const shown = await bandContrast(page, grid);
   assert.ok(shown > 60, `the band stands out at first sight: contrast ${shown.toFixed(1)} of 255`);

@@ -254,10 +254,7 @@ Geometry heatmap_geometry(const AppState& state, const Fonts& fonts, int n, bool
   // per fragment, so a 1024×1024 grid still fits the panel). The key labels take one line.
   auto fit_cell = [&](int label_lines) {
     const float col_label_h = float(label_lines) * line + 0.35f * em;
-    float c = std::min((g.avail.x - g.row_label_w - g.sum_room) / float(n),
-                       (g.avail.y - col_label_h - legend_h) / float(n));
-    c = std::clamp(c, 0.1f, kMaxCellEm * em);
-    return c >= 4.0f ? std::floor(c) : c;
+    return fit_grid_cell(g.avail.x - g.row_label_w - g.sum_room, g.avail.y - col_label_h - legend_h, n, em);
   };
   const float cell = fit_cell(1);
   g.label_lines = 1;

@@ -66,10 +66,7 @@ MaskFrame mask_geometry(const AppState& state, const Fonts& fonts, int n) {
   auto fit_cell = [&](int label_lines) {
     const float reserved_h =
         float(label_lines) * f.line + 0.3f * em + check_question_height(fonts, kCheckMask.question);
-    float c =
-        std::min((avail.x - f.label_w - bias_gap) / (grids * float(n)), (avail.y - reserved_h) / float(n));
-    c = std::clamp(c, 0.1f, kMaxCellEm * em);
-    return c >= 4.0f ? std::floor(c) : c;
+    return fit_grid_cell((avail.x - f.label_w - bias_gap) / grids, avail.y - reserved_h, n, em);
   };
   f.cell = fit_cell(1);
   f.grid_w = f.cell * float(n);

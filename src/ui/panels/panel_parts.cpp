@@ -3,6 +3,7 @@
 #include "ui/panels/panel_parts.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,13 @@ bool term_lit(const AppState& state, Term term) {
     default:
       return false;
   }
+}
+
+float fit_grid_cell(float room_w, float room_h, int n, float em) {
+  const float fit = std::min(room_w, room_h) / float(n);
+  const float smallest = std::min(0.1f, 2.0f * em / float(n));  // 0.1 px, or a 2 em grid at large n
+  const float c = std::clamp(fit, smallest, kMaxCellEm * em);
+  return c >= 4.0f ? std::floor(c) : c;
 }
 
 std::string fit_text(const std::string& text, float width) {

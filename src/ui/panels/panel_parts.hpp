@@ -20,6 +20,14 @@ enum class HeatmapKind { Scores, Weights };
 // shown alone (view=weights) or a 2-token example, small enough that a cell still reads as a cell.
 constexpr float kMaxCellEm = 12.0f;
 
+// The side of one cell of an n×n grid in a room of room_w × room_h pixels: as large as the room
+// allows, up to kMaxCellEm; whole pixels from 4 px up (cells big enough to show gaps), fractional
+// below (the shader samples one texel per fragment, so a 1024×1024 grid fits ~100 px). Never below
+// 0.1 px, nor below what keeps the grid 2 em wide — so a large grid in a cramped panel (1024 tokens
+// in the Mask panel at 1280×720) shrinks to its room instead of running out of the panel, and a
+// panel with no room at all still shows a grid (which then scrolls).
+float fit_grid_cell(float room_w, float room_h, int n, float em);
+
 // From this many tokens a grid is read as a picture (cells of a few pixels, no numbers in them): the
 // layouts give the grids the room and the vectors (colour strips by then; a token's numbers open on
 // demand) less of it, and the grids say what a pixel shows.
