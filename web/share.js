@@ -255,6 +255,13 @@
     }
   }
 
+  // The scene text of a link's demo if it is here now ("" for a link without one), else null.
+  function arrivedDemoText(name) {
+    if (!name) return "";
+    if (embedded && embedded.demos) return name in embedded.demos.scenes ? JSON.stringify(embedded.demos.scenes[name]) : null;
+    return name === openingDemo.name ? openingDemo.text : null;
+  }
+
   // Apply a fragment whole, or show why not (the current scene stays).
   async function applyFragment(fragment, resetIfEmpty) {
     const parsed = call("al_share_parse", fragment);
@@ -555,11 +562,11 @@
     }
     if (openingFragment) {
       const parsed = call("al_share_parse", openingFragment);
-      const demo = !parsed.ok || !parsed.demo ? "" : embedded && embedded.demos ? embedded.demos.scenes[parsed.demo] : parsed.demo === openingDemo.name ? openingDemo.text : null;
+      const text = parsed.ok ? arrivedDemoText(parsed.demo) : null;
       // A link that does not parse, or whose demo is not here yet, is left to the hook below.
-      if (parsed.ok && demo !== null && demo !== undefined) {
+      if (text !== null) {
         openedAtStart = true;
-        loadFragment(openingFragment, typeof demo === "string" ? demo : JSON.stringify(demo), false);
+        loadFragment(openingFragment, text, false);
         takeCarriedScene();
       }
     }

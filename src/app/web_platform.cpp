@@ -24,8 +24,8 @@
 #include "ui/modes/walk/walk_mode.hpp"
 #include "ui/text/i18n.hpp"
 
-// boot.js runs the page's start-up steps (attentionLab._started: share.js installs the demo index
-// and the language file if they have arrived), before the first frame.
+// boot.js runs the page's start-up steps (attentionLab._started: share.js installs the demo index,
+// the opening link and the language file if they have arrived), before the first frame.
 EM_JS(void, js_app_started, (), {
   if (Module["onStarted"]) Module["onStarted"]();
 });
