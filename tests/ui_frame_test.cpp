@@ -47,7 +47,8 @@ struct TexturePainter : ui::MatrixPainter {
     if (same_size && image.changed_since != 0 && t.version == image.changed_since) {
       last_rows = image.changed_rows ? *image.changed_rows : std::vector<int>{};
       for (int i : last_rows)
-        std::copy_n(image.values + std::size_t(i) * image.cols, image.cols, &t.values[std::size_t(i) * image.cols]);
+        std::copy_n(image.values + std::size_t(i) * image.cols, image.cols,
+                    &t.values[std::size_t(i) * image.cols]);
       if (image.changed_cols)
         for (int j : *image.changed_cols)
           for (int i = 0; i < image.rows; ++i)
@@ -367,7 +368,8 @@ TEST_CASE("at 1280×720 in every language the Controls show every button whole; 
   }
 }
 
-TEST_CASE("mask, causal, window and key edits upload only the rows they change, and the textures stay right") {
+TEST_CASE(
+    "mask, causal, window and key edits upload only the rows they change, and the textures stay right") {
   // 64 generated tokens: after each edit the textures the painter updated in place (rows, columns)
   // must equal what a whole rebuild paints; a mask cell's click is one row of the Mask and the
   // Weights, not the whole grid (before: every mask edit was a full pass and a whole upload).

@@ -2,9 +2,9 @@
 #include "attention.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "core/alibi.hpp"
