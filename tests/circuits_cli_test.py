@@ -31,7 +31,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import refusal  # noqa: E402
+from cli_lib import check_refusals, refusal, with_bad_values  # noqa: E402
 
 
 def run(cli, args):
@@ -107,22 +107,21 @@ def main():
         (["--eval", good_path, "--text", "ab", "--ablate", "2.0"], "ablate: 2.0 names no head"),
         (["--grad", good_path, "--text", "ab", "--ablate", "x"], "ablate: \"x\" is not LAYER.HEAD"),
         (["--train", "inductive", "--steps", "2", "--seed", "1", "--layers", "2"], "task: unknown task \"inductive\""),
-        (TRAIN + ["--layers", "4"], "layers: must be 1 to 3"),
-        (TRAIN + ["--heads", "5"], "heads: must be 1 to 4"),
-        (TRAIN + ["--heads", "3"], "d_model: must be a multiple of heads"),
-        (TRAIN + ["--d-model", "100000000000"], "d_model: must be a whole number"),
-        (TRAIN + ["--d-model", "512"], "d_model: must be 1 to 128"),
-        (TRAIN + ["--n-ctx", "2"], "n_ctx: must be 4 to 128"),
-        (TRAIN + ["--batch", "0"], "batch: must be 1 to 256"),
-        (TRAIN + ["--lr", "nan"], "lr: must be a number above 0 and at most 1"),
-        (TRAIN + ["--lr", "2"], "lr: must be a number above 0 and at most 1"),
-        (TRAIN + ["--optimizer", "sgd"], "optimizer: must be adamw or adam"),
         (TRAIN + ["--optimizer", "adam", "--weight-decay", "0.1"], "weight_decay: goes with --optimizer adamw"),
-        (TRAIN + ["--weight-decay", "-1"], "weight_decay: must be a number from 0 to 1"),
         (TRAIN[:2] + ["--seed", "1"], "steps: --train needs --steps"),
         (TRAIN[:2] + ["--steps", "100001", "--seed", "1"], "steps: must be a whole number from 1 to 100000"),
         (TRAIN[:4], "seed: --train needs --seed"),
-    ]
+    ] + with_bad_values(TRAIN, {
+        "--layers": [("4", "layers: must be 1 to 3")],
+        "--heads": [("5", "heads: must be 1 to 4"), ("3", "d_model: must be a multiple of heads")],
+        "--d-model": [("100000000000", "d_model: must be a whole number"), ("512", "d_model: must be 1 to 128")],
+        "--n-ctx": [("2", "n_ctx: must be 4 to 128")],
+        "--batch": [("0", "batch: must be 1 to 256")],
+        "--lr": [("nan", "lr: must be a number above 0 and at most 1"),
+                 ("2", "lr: must be a number above 0 and at most 1")],
+        "--optimizer": [("sgd", "optimizer: must be adamw or adam")],
+        "--weight-decay": [("-1", "weight_decay: must be a number from 0 to 1")],
+    })
     usage = [(["--eval", good_path], "--eval MODEL needs --text T"),
              (["--text", "ab"], "--text and --ablate go with --eval MODEL or --grad MODEL"),
              (["--eval", good_path, "--grad", good_path, "--text", "a"], "give --eval or --grad, not both"),
@@ -130,10 +129,7 @@ def main():
              (["--layers", "2"], "--steps, --seed, --layers"), (TRAIN + ["--layers"], "--layers: missing value"),
              (["--eval", good_path, "--text", "a", "x.json"], "unexpected argument x.json"),
              (["--eval", good_path, "--text", "a", "--online", "2"], "--online: not with the model's commands")]
-    for args, expected in bad + usage:
-        problem = refusal(cli, args, expected)
-        if problem:
-            fail(f"{' '.join(args)}: {problem}")
+    check_refusals(cli, bad + usage, fail)
 
     # Determinism and the contract's keys.
     args = ["--train", "mixed", "--steps", "30", "--seed", "7", "--layers", "3", "--heads", "4", "--compact"]

@@ -47,6 +47,20 @@ def refusal(cli, args, expected, stdin_text=None, timeout=300):
     return f"exit {code}, stderr {err.strip()!r}, expected {expected!r}"
 
 
+def with_bad_values(base, table):
+    """(base + [flag, value], expected) for every bad value of every flag of `table`:
+    {flag: [(value, the error it must give), …]}."""
+    return [(base + [flag, value], expected) for flag, values in table.items() for value, expected in values]
+
+
+def check_refusals(cli, cases, fail):
+    """refusal() of each (args, expected) in `cases`; `fail` gets each problem, named by the arguments."""
+    for args, expected in cases:
+        problem = refusal(cli, args, expected)
+        if problem:
+            fail(f"{' '.join(args)}: {problem}")
+
+
 def run_json(cli, args, timeout=60):
     """The JSON `cli args…` prints; a RuntimeError naming the arguments when it exits non-zero."""
     code, out, err = run(cli, args, timeout=timeout)

@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_lib import Tally, refusal  # noqa: E402
+from cli_lib import Tally, check_refusals, refusal, with_bad_values  # noqa: E402
 
 
 def run(cli, args, stdin=None):
@@ -64,14 +64,12 @@ BAD_TRAIN = [
     (TRAIN[:4], "seed: --train needs --seed"),
     (TRAIN[:4] + ["--seed", "-3"], "seed: must be a whole number"),
     (TRAIN[:4] + ["--seed", "99999999999999999999"], "seed: must be a whole number"),
-    (TRAIN + ["--lr", "0"], "lr: must be a number above 0 and at most 10"),
-    (TRAIN + ["--lr", "nan"], "lr: must be a number above 0"),
-    (TRAIN + ["--lr", "1e9"], "lr: must be a number above 0"),
-    (TRAIN + ["--lr", "abc"], "lr: must be a number above 0"),
-    (TRAIN + ["--heads", "3"], "heads: must divide d_k = 8"),
-    (TRAIN + ["--heads", "0"], "heads: must be 1, 2, 4 or 8"),
-    (TRAIN + ["--optimizer", "rmsprop"], "optimizer: must be adam or sgd"),
-]
+] + with_bad_values(TRAIN, {
+    "--lr": [("0", "lr: must be a number above 0 and at most 10"), ("nan", "lr: must be a number above 0"),
+             ("1e9", "lr: must be a number above 0"), ("abc", "lr: must be a number above 0")],
+    "--heads": [("3", "heads: must divide d_k = 8"), ("0", "heads: must be 1, 2, 4 or 8")],
+    "--optimizer": [("rmsprop", "optimizer: must be adam or sgd")],
+})
 USAGE = [(TRAIN + ["scene.json"], "--train takes no FILE"), (["--train"], "--train: missing value"),
          (TRAIN + ["--lr"], "--lr: missing value"), (["--steps", "5"], "--steps, --seed, --lr, --heads, --optimizer go with --train")]
 
@@ -90,10 +88,7 @@ def main():
         problem = refusal(cli, ["--grad", "-"], expected, text)
         if problem:
             fail(f"--grad {text[:60]!r}: {problem}")
-    for args, expected in BAD_TRAIN + USAGE:
-        problem = refusal(cli, args, expected)
-        if problem:
-            fail(f"{' '.join(args)}: {problem}")
+    check_refusals(cli, BAD_TRAIN + USAGE, fail)
 
     # A good --grad: the keys, finite numbers, the same bytes twice.
     good = grad_input(version=2, Wo=[[1, 2]], target=[[1, 0], [0, 1]])

@@ -6,7 +6,12 @@
 
 namespace attn {
 
-Matrix mul(const Matrix& A, const Matrix& B) {  // (m×p)(p×q) = m×q
+namespace {
+
+// C = A·B for `A` a matrix or a transposed view of one: each C(i, j) sums a(i, k)·b(k, j) over k in
+// ascending order, whichever A is (so mul_tn gives the bits of the plain loop over Aᵀ).
+template <class Left>
+Matrix mul_left(const Left& A, const Matrix& B) {
   Matrix C = Matrix::Zero(A.rows(), B.cols());
   for (Eigen::Index i = 0; i < A.rows(); ++i)
     for (Eigen::Index k = 0; k < A.cols(); ++k) {
@@ -16,14 +21,14 @@ Matrix mul(const Matrix& A, const Matrix& B) {  // (m×p)(p×q) = m×q
   return C;
 }
 
+}  // namespace
+
+Matrix mul(const Matrix& A, const Matrix& B) {  // (m×p)(p×q) = m×q
+  return mul_left(A, B);
+}
+
 Matrix mul_tn(const Matrix& A, const Matrix& B) {  // (p×m)ᵀ(p×q) = m×q
-  Matrix C = Matrix::Zero(A.cols(), B.cols());
-  for (Eigen::Index k = 0; k < A.rows(); ++k)
-    for (Eigen::Index i = 0; i < A.cols(); ++i) {
-      const double a = A(k, i);
-      for (Eigen::Index j = 0; j < B.cols(); ++j) C(i, j) += a * B(k, j);
-    }
-  return C;
+  return mul_left(A.transpose(), B);
 }
 
 Matrix mul_nt(const Matrix& A, const Matrix& B) {  // (m×p)(q×p)ᵀ = m×q

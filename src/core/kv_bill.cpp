@@ -30,39 +30,36 @@ std::string check_kv_shape(const KvShape& s) {
 }
 
 const std::vector<KvPreset>& kv_presets() {
-  // {layers, H, H_kv, d_head, context, bytes, window, sinks}; 2 bytes = the fp16/bf16 weights the
-  // models are released in.
+  // {name, {layers, H, H_kv, d_head, context, bytes, window, sinks}, source}; 2 bytes = the fp16/bf16
+  // weights the models are released in. One model a row: its name and shape, the source below.
+  // clang-format off
   static const std::vector<KvPreset> presets = {
       // Touvron et al. 2023, "Llama 2: Open Foundation and Fine-Tuned Chat Models" (arXiv:2307.09288),
       // Table 1 and the 7B model card: 32 layers, d_model 4096 = 32 heads × 128, multi-head
       // attention (GQA only for 34B/70B), 4k context.
-      {"llama-2-7b",
-       "Llama 2 paper (Touvron et al. 2023), Table 1; 7B model card",
-       {32, 32, 32, 128, 4096, 2, 0, 0}},
+      {"llama-2-7b", {32, 32, 32, 128, 4096, 2, 0, 0},
+       "Llama 2 paper (Touvron et al. 2023), Table 1; 7B model card"},
       // The same paper: the 70B model uses grouped-query attention with 8 KV heads; 80 layers,
       // d_model 8192 = 64 heads × 128 (the 70B model card's config).
-      {"llama-2-70b",
-       "Llama 2 paper (Touvron et al. 2023), §2.2 and Table 1; 70B model card",
-       {80, 64, 8, 128, 4096, 2, 0, 0}},
+      {"llama-2-70b", {80, 64, 8, 128, 4096, 2, 0, 0},
+       "Llama 2 paper (Touvron et al. 2023), §2.2 and Table 1; 70B model card"},
       // Jiang et al. 2023, "Mistral 7B" (arXiv:2310.06825), Table 1: dim 4096, 32 layers, head_dim
       // 128, 32 heads, 8 KV heads, window 4096, context 8192; its rolling buffer cache holds the
       // last 4096 tokens (§2).
-      {"mistral-7b",
-       "Mistral 7B paper (Jiang et al. 2023), Table 1 and §2 (rolling buffer cache)",
-       {32, 32, 8, 128, 8192, 2, 4096, 0}},
+      {"mistral-7b", {32, 32, 8, 128, 8192, 2, 4096, 0},
+       "Mistral 7B paper (Jiang et al. 2023), Table 1 and §2 (rolling buffer cache)"},
       // Llama Team, AI @ Meta 2024, "The Llama 3 Herd of Models" (arXiv:2407.21783), Table 3: 8B has
       // 32 layers, model dim 4096, 32 attention heads, 8 key/value heads; 8k context (Llama 3 8B
       // model card; 128k for Llama 3.1).
-      {"llama-3-8b",
-       "The Llama 3 Herd of Models (Llama Team, AI @ Meta 2024), Table 3; Llama 3 8B model card",
-       {32, 32, 8, 128, 8192, 2, 0, 0}},
+      {"llama-3-8b", {32, 32, 8, 128, 8192, 2, 0, 0},
+       "The Llama 3 Herd of Models (Llama Team, AI @ Meta 2024), Table 3; Llama 3 8B model card"},
       // Almazrouei et al. 2023, "The Falcon Series of Open Language Models" (arXiv:2311.16867):
       // Falcon-7B has 32 layers, d_model 4544 = 71 heads × 64, multi-query attention (one K/V
       // head: its fused query_key_value map has 4544 + 2·64 = 4672 outputs), 2048 context.
-      {"falcon-7b",
-       "The Falcon Series of Open Language Models (Almazrouei et al. 2023); Falcon-7B model card",
-       {32, 71, 1, 64, 2048, 2, 0, 0}},
+      {"falcon-7b", {32, 71, 1, 64, 2048, 2, 0, 0},
+       "The Falcon Series of Open Language Models (Almazrouei et al. 2023); Falcon-7B model card"},
   };
+  // clang-format on
   return presets;
 }
 

@@ -38,9 +38,9 @@ std::string check_kv_shape(const KvShape& shape);
 
 // Published model shapes (sources in kv_bill.cpp beside each row, and in README.md).
 struct KvPreset {
-  const char* name;    // e.g. "llama-2-7b"
-  const char* source;  // paper or model card the numbers come from
+  const char* name;  // e.g. "llama-2-7b"
   KvShape shape;
+  const char* source;  // paper or model card the numbers come from
 };
 const std::vector<KvPreset>& kv_presets();
 

@@ -6,8 +6,15 @@
 #include <cstddef>
 #include <utility>
 
+#include "core/lookup.hpp"
+
 namespace attn::train {
 namespace {
+
+// The tasks by name, as task_names() lists them.
+constexpr Row<Task, const char*> kTaskNames[] = {{Task::PreviousToken, "previous-token"},
+                                                 {Task::SameToken, "same-token"},
+                                                 {Task::FirstToken, "first-token"}};
 
 constexpr double kAdamBeta1 = 0.9, kAdamBeta2 = 0.999, kAdamEps = 1e-8;
 
@@ -51,21 +58,11 @@ void add_to(Matrix& sum, const Matrix& x) {
 }  // namespace
 
 const char* task_name(Task task) {
-  switch (task) {
-    case Task::PreviousToken:
-      return "previous-token";
-    case Task::SameToken:
-      return "same-token";
-    case Task::FirstToken:
-      return "first-token";
-  }
-  return "previous-token";
+  return lookup(kTaskNames, task, "previous-token");
 }
 
 std::optional<Task> parse_task(std::string_view name) {
-  for (Task t : {Task::PreviousToken, Task::SameToken, Task::FirstToken})
-    if (name == task_name(t)) return t;
-  return std::nullopt;
+  return key_named(kTaskNames, name);
 }
 
 const char* task_names() {

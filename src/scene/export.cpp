@@ -5,14 +5,16 @@
 
 #include <string>
 
+#include "core/lookup.hpp"
+
 namespace scene {
 namespace {
 
-struct StageName {
-  ExportStage stage;
-  const char* name;
-};
-constexpr StageName kStages[] = {
+using attn::Row;
+
+// The names the CLI and the page API spell (--export KIND --stage STAGE), and each kind's file
+// extension (NumPy and PyTorch are both Python).
+constexpr Row<ExportStage, const char*> kStageNames[] = {
     {ExportStage::Weights, "weights"},
     {ExportStage::Scores, "scores"},
     {ExportStage::Scaled, "scaled"},
@@ -21,54 +23,39 @@ constexpr StageName kStages[] = {
     {ExportStage::V, "V"},
     {ExportStage::Output, "output"},
 };
+constexpr Row<ExportKind, const char*> kKindNames[] = {
+    {ExportKind::NumPy, "numpy"},
+    {ExportKind::PyTorch, "pytorch"},
+    {ExportKind::LaTeX, "latex"},
+    {ExportKind::Svg, "svg"},
+};
+constexpr Row<ExportKind, const char*> kExtensions[] = {
+    {ExportKind::NumPy, ".py"},
+    {ExportKind::PyTorch, ".py"},
+    {ExportKind::LaTeX, ".tex"},
+    {ExportKind::Svg, ".svg"},
+};
 
 }  // namespace
 
 std::optional<ExportKind> parse_export_kind(std::string_view name) {
-  if (name == "numpy") return ExportKind::NumPy;
-  if (name == "pytorch") return ExportKind::PyTorch;
-  if (name == "latex") return ExportKind::LaTeX;
-  if (name == "svg") return ExportKind::Svg;
-  return std::nullopt;
+  return attn::key_named(kKindNames, name);
 }
 
 std::optional<ExportStage> parse_export_stage(std::string_view name) {
-  for (const StageName& s : kStages)
-    if (name == s.name) return s.stage;
-  return std::nullopt;
+  return attn::key_named(kStageNames, name);
 }
 
 const char* export_stage_name(ExportStage stage) {
-  for (const StageName& s : kStages)
-    if (s.stage == stage) return s.name;
-  return "weights";
+  return attn::lookup(kStageNames, stage, "weights");
 }
 
 const char* export_kind_name(ExportKind kind) {
-  switch (kind) {
-    case ExportKind::NumPy:
-      return "numpy";
-    case ExportKind::PyTorch:
-      return "pytorch";
-    case ExportKind::LaTeX:
-      return "latex";
-    case ExportKind::Svg:
-      return "svg";
-  }
-  return "numpy";
+  return attn::lookup(kKindNames, kind, "numpy");
 }
 
 const char* export_extension(ExportKind kind) {
-  switch (kind) {
-    case ExportKind::NumPy:
-    case ExportKind::PyTorch:
-      return ".py";
-    case ExportKind::LaTeX:
-      return ".tex";
-    case ExportKind::Svg:
-      return ".svg";
-  }
-  return ".txt";
+  return attn::lookup(kExtensions, kind, ".txt");
 }
 
 ExportResult export_scene(const Scene& s, std::string_view kind, std::string_view stage, int digits) {

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/lookup.hpp"
+
 namespace scene::export_parts {
 namespace {
 
@@ -17,52 +19,45 @@ std::string heads_note(const Scene& s, ExportStage stage) {
   return {};
 }
 
-// The stage's formula in plain Unicode, before the notes.
-std::string stage_formula_plain(const Scene& s, ExportStage stage) {
-  const std::string divided = s.scale.mode == attn::ScaleMode::None     ? "QKᵀ"
-                              : s.scale.mode == attn::ScaleMode::SqrtDk ? "QKᵀ / √d_k"
-                                                                        : "QKᵀ / T";
-  switch (stage) {
-    case ExportStage::Weights:
-      return "Weights  A = softmax(" + divided + " + M)";
-    case ExportStage::Scores:
-      return "Scores  QKᵀ";
-    case ExportStage::Scaled:
-      return "Scaled  " + divided + " + M";
-    case ExportStage::Q:
-      return s.mode == Mode::Projected ? "Queries  Q = X·Wq" : "Queries  Q";
-    case ExportStage::K:
-      return s.mode == Mode::Projected ? "Keys  K = X·Wk" : "Keys  K";
-    case ExportStage::V:
-      return s.mode == Mode::Projected ? "Values  V = X·Wv" : "Values  V";
-    case ExportStage::Output:
-      return "Output  Y = A V";
+// Each stage's formula before the notes, in plain Unicode and in LaTeX comment form (ASCII); "{}"
+// stands for the scaled scores (QKᵀ / √d_k, …), and `projected` follows Q, K, V's plain form in a
+// projected scene.
+struct StageFormula {
+  const char* plain;
+  const char* projected;
+  const char* tex;
+};
+constexpr attn::Row<ExportStage, StageFormula> kFormulas[] = {
+    {ExportStage::Weights, {"Weights  A = softmax({} + M)", "", "weights A = softmax({} + M)"}},
+    {ExportStage::Scores, {"Scores  QKᵀ", "", "scores Q K^T"}},
+    {ExportStage::Scaled, {"Scaled  {} + M", "", "scaled {} + M (masked cells -\\infty)"}},
+    {ExportStage::Q, {"Queries  Q", " = X·Wq", "queries Q"}},
+    {ExportStage::K, {"Keys  K", " = X·Wk", "keys K"}},
+    {ExportStage::V, {"Values  V", " = X·Wv", "values V"}},
+    {ExportStage::Output, {"Output  Y = A V", "", "output Y = A V"}},
+};
+
+// The scores as the scale divides them, in each form.
+std::string divided(const Scene& s, bool tex) {
+  switch (s.scale.mode) {
+    case attn::ScaleMode::None:
+      return tex ? "Q K^T" : "QKᵀ";
+    case attn::ScaleMode::SqrtDk:
+      return tex ? "Q K^T / \\sqrt{d_k}" : "QKᵀ / √d_k";
+    case attn::ScaleMode::Temperature:
+      break;
   }
-  return {};
+  return tex ? "Q K^T / T" : "QKᵀ / T";
 }
 
-// The same in LaTeX comment form (ASCII).
-std::string stage_formula_tex_plain(const Scene& s, ExportStage stage) {
-  const std::string divided = s.scale.mode == attn::ScaleMode::None     ? "Q K^T"
-                              : s.scale.mode == attn::ScaleMode::SqrtDk ? "Q K^T / \\sqrt{d_k}"
-                                                                        : "Q K^T / T";
-  switch (stage) {
-    case ExportStage::Weights:
-      return "weights A = softmax(" + divided + " + M)";
-    case ExportStage::Scores:
-      return "scores Q K^T";
-    case ExportStage::Scaled:
-      return "scaled " + divided + " + M (masked cells -\\infty)";
-    case ExportStage::Q:
-      return "queries Q";
-    case ExportStage::K:
-      return "keys K";
-    case ExportStage::V:
-      return "values V";
-    case ExportStage::Output:
-      return "output Y = A V";
-  }
-  return {};
+// The stage's formula (`tex`: the LaTeX comment form), before the notes.
+std::string stage_formula_plain(const Scene& s, ExportStage stage, bool tex) {
+  const StageFormula f = attn::lookup(kFormulas, stage, StageFormula{"", "", ""});
+  std::string out = tex ? f.tex : f.plain;
+  const std::size_t at = out.find("{}");
+  if (at != std::string::npos) out.replace(at, 2, divided(s, tex));
+  if (!tex && s.mode == Mode::Projected) out += f.projected;
+  return out;
 }
 
 }  // namespace
@@ -105,7 +100,7 @@ std::string scale_words(const Scene& s) {
 
 // With RoPE the scores use the turned Q and K, while the Q and K stages show them unturned.
 std::string stage_formula(const Scene& s, ExportStage stage) {
-  const std::string f = stage_formula_plain(s, stage) + heads_note(s, stage);
+  const std::string f = stage_formula_plain(s, stage, false) + heads_note(s, stage);
   if (!s.rope_on) return f;
   if (stage == ExportStage::Q || stage == ExportStage::K) return f + " (before RoPE)";
   if (stage == ExportStage::Scores || stage == ExportStage::Scaled || stage == ExportStage::Weights)
@@ -114,7 +109,7 @@ std::string stage_formula(const Scene& s, ExportStage stage) {
 }
 
 std::string stage_formula_tex(const Scene& s, ExportStage stage) {
-  std::string f = stage_formula_tex_plain(s, stage) + heads_note(s, stage);
+  std::string f = stage_formula_plain(s, stage, true) + heads_note(s, stage);
   const std::size_t dot = f.find(" · Wo");
   if (dot != std::string::npos) f.replace(dot, std::string(" · Wo").size(), " W_o");
   if (!s.rope_on) return f;
@@ -135,28 +130,23 @@ attn::Result figure_stages(const Scene& s) {
   return r;
 }
 
+// The result's matrix each stage shows.
+constexpr attn::Row<ExportStage, attn::Matrix attn::Result::*> kStageMatrices[] = {
+    {ExportStage::Weights, &attn::Result::weights},
+    {ExportStage::Scores, &attn::Result::scores},
+    {ExportStage::Scaled, &attn::Result::scaled},
+    {ExportStage::Q, &attn::Result::Q},
+    {ExportStage::K, &attn::Result::K},
+    {ExportStage::V, &attn::Result::V},
+    {ExportStage::Output, &attn::Result::output},
+};
+
 bool square_stage(ExportStage stage) {
   return stage == ExportStage::Weights || stage == ExportStage::Scores || stage == ExportStage::Scaled;
 }
 
 const attn::Matrix& stage_matrix(const attn::Result& r, ExportStage stage) {
-  switch (stage) {
-    case ExportStage::Weights:
-      return r.weights;
-    case ExportStage::Scores:
-      return r.scores;
-    case ExportStage::Scaled:
-      return r.scaled;
-    case ExportStage::Q:
-      return r.Q;
-    case ExportStage::K:
-      return r.K;
-    case ExportStage::V:
-      return r.V;
-    case ExportStage::Output:
-      return r.output;
-  }
-  return r.weights;
+  return r.*attn::lookup(kStageMatrices, stage, &attn::Result::weights);
 }
 
 }  // namespace scene::export_parts

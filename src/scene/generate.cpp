@@ -4,11 +4,16 @@
 #include <cmath>
 #include <vector>
 
+#include "core/lookup.hpp"
+
 namespace scene {
 namespace {
 
-constexpr Pattern kPatterns[] = {Pattern::Random, Pattern::Local,    Pattern::Previous,
-                                 Pattern::Sink,   Pattern::Periodic, Pattern::Block};
+// The patterns by name (--gen PATTERN,…), in the order the controls list them.
+constexpr attn::Row<Pattern, const char*> kPatternNames[] = {
+    {Pattern::Random, "random"}, {Pattern::Local, "local"},       {Pattern::Previous, "previous"},
+    {Pattern::Sink, "sink"},     {Pattern::Periodic, "periodic"}, {Pattern::Block, "block"},
+};
 
 // splitmix64: a tiny, well-mixed generator whose output is the same on every platform
 // (std::uniform_real_distribution is not specified bit for bit).
@@ -89,36 +94,15 @@ bool parse_uint(std::string_view text, std::uint64_t max, std::uint64_t* out) {
 }  // namespace
 
 std::string_view pattern_name(Pattern pattern) {
-  switch (pattern) {
-    case Pattern::Random:
-      return "random";
-    case Pattern::Local:
-      return "local";
-    case Pattern::Previous:
-      return "previous";
-    case Pattern::Sink:
-      return "sink";
-    case Pattern::Periodic:
-      return "periodic";
-    case Pattern::Block:
-      return "block";
-  }
-  return "random";
+  return attn::lookup(kPatternNames, pattern, "random");
 }
 
 std::optional<Pattern> pattern_from_name(std::string_view name) {
-  for (Pattern p : kPatterns)
-    if (pattern_name(p) == name) return p;
-  return std::nullopt;
+  return attn::key_named(kPatternNames, name);
 }
 
 std::string pattern_names() {
-  std::string out;
-  for (Pattern p : kPatterns) {
-    if (!out.empty()) out += ", ";
-    out += pattern_name(p);
-  }
-  return out;
+  return attn::comma_list(kPatternNames, [](const auto& row) { return row.value; });
 }
 
 GenParse parse_gen(std::string_view text) {

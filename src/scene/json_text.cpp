@@ -539,10 +539,13 @@ std::string dump(const ordered_json& j, int indent) {
   return dump_object(j, std::string(static_cast<std::size_t>(indent), ' '), 0);
 }
 
-Parsed parse_input(std::string_view text, std::size_t max_bytes) {
+Parsed parse_object(std::string_view text, std::size_t max_bytes, const char* what) {
   if (text.size() > max_bytes)
     return {json(), "input: larger than the " + std::to_string(max_bytes >> 20) + " MiB limit"};
-  return parse(text);
+  Parsed parsed = parse(text);
+  if (parsed.error.empty() && !parsed.doc.is_object())
+    parsed.error = std::string("input: expected a JSON object (") + what + "), got " + type_name(parsed.doc);
+  return parsed;
 }
 
 std::string read_matrix(const json& v, const std::string& field, long long rows, long long cols,

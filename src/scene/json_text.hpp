@@ -40,9 +40,10 @@ struct Parsed {
 // (1e400) names its field ("K: row 0, entry 0 is not a finite number …"); a key given twice reads
 // "Q: key appears twice". Every error is valid UTF-8 even when the input is not.
 Parsed parse(std::string_view text);
-// parse() of an input (a file, stdin, the page's text) refused first when it is longer than
-// `max_bytes`: "input: larger than the 8 MiB limit" (the readers stop at max_bytes + 1).
-Parsed parse_input(std::string_view text, std::size_t max_bytes);
+// parse() of an input (a file, stdin, the page's text) that must be an object: refused first when
+// it is longer than `max_bytes` ("input: larger than the 8 MiB limit"; the readers stop at
+// max_bytes + 1), then when it is not an object ("input: expected a JSON object (`what`), got array").
+Parsed parse_object(std::string_view text, std::size_t max_bytes, const char* what);
 
 // parse()'s first pass: true with `*out` set when it read the text — exactly the document
 // nlohmann's parser builds (the same types and values) — false for anything it leaves to the

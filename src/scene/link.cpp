@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdint>
 
+#include "core/lookup.hpp"
+
 namespace scene::link {
 namespace {
 
@@ -117,27 +119,15 @@ bool is_language(std::string_view code) {
 }
 
 std::string language_codes() {
-  std::string out;
-  for (const LanguageInfo& l : kLanguages) out += (out.empty() ? "" : ", ") + std::string(l.code);
-  return out;
+  return attn::comma_list(kLanguages, [](const LanguageInfo& l) { return l.code; });
 }
 
 std::string mode_names() {
-  std::string out;
-  for (const ModeInfo& m : kModes) {
-    if (!out.empty()) out += ", ";
-    out += m.name;
-  }
-  return out;
+  return attn::comma_list(kModes, [](const ModeInfo& m) { return m.name; });
 }
 
 std::string panel_names() {
-  std::string out;
-  for (std::string_view name : kPanelNames) {
-    if (!out.empty()) out += ", ";
-    out += name;
-  }
-  return out;
+  return attn::comma_list(kPanelNames, [](std::string_view name) { return name; });
 }
 
 bool Fragment::hidden(Panel panel) const {

@@ -160,13 +160,8 @@ std::string read_layers(const json& layers, long long D, std::vector<model::Laye
   return {};
 }
 
-// The document's keys: an object with only the model's keys, each of them present.
+// The document's keys (an object): only the model's keys, each of them present.
 std::string check_model_keys(const json& doc) {
-  if (!doc.is_object())
-    return std::string(
-               "input: expected a JSON object (a model: vocab, n_ctx, d_model, W_E, W_pos, layers, "
-               "W_U), got ") +
-           json_text::type_name(doc);
   static const std::set<std::string> keys = {"vocab", "n_ctx", "d_model", "W_E", "W_pos", "layers", "W_U"};
   for (const auto& member : json_text::sorted_members(doc))
     if (!keys.count(*member.first))
@@ -179,11 +174,9 @@ std::string check_model_keys(const json& doc) {
 
 ModelParse parse_model(std::string_view text) {
   ModelParse r;
-  json_text::Parsed parsed = json_text::parse_input(text, kMaxInputBytes);
-  if (!parsed.error.empty()) {
-    r.error = parsed.error;
-    return r;
-  }
+  const json_text::Parsed parsed = json_text::parse_object(
+      text, kMaxInputBytes, "a model: vocab, n_ctx, d_model, W_E, W_pos, layers, W_U");
+  if ((r.error = parsed.error).size()) return r;
   const json& doc = parsed.doc;
   if ((r.error = check_model_keys(doc)).size()) return r;
   model::Model m;

@@ -45,16 +45,8 @@ std::string read_target(const json& v, Eigen::Index rows, Eigen::Index cols, att
 
 GradInput parse_grad_input(std::string_view text) {
   GradInput r;
-  json_text::Parsed parsed = json_text::parse_input(text, kMaxInputBytes);
-  if (!parsed.error.empty()) {
-    r.error = parsed.error;
-    return r;
-  }
-  if (!parsed.doc.is_object()) {
-    r.error = std::string("input: expected a JSON object (a scene plus \"target\"), got ") +
-              json_text::type_name(parsed.doc);
-    return r;
-  }
+  json_text::Parsed parsed = json_text::parse_object(text, kMaxInputBytes, "a scene plus \"target\"");
+  if ((r.error = parsed.error).size()) return r;
   auto target = parsed.doc.find("target");
   if (target == parsed.doc.end()) {
     r.error = "target: missing (an n×d_out matrix the output is compared with, L = ½·Σ(output − target)²)";

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "core/lookup.hpp"
 #include "scene/edit.hpp"
 #include "scene/traces.hpp"  // options_of
 #include "ui/modes/walk/walk_mode.hpp"
@@ -41,27 +42,17 @@ void mark_changed(AppState& state, unsigned change) {
   state.changes |= change;
 }
 
+// The scene's field each SceneMatrix names (Wo also for any other value).
+constexpr attn::Row<SceneMatrix, attn::Matrix scene::Scene::*> kSceneMatrices[] = {
+    {SceneMatrix::Q, &scene::Scene::Q},   {SceneMatrix::K, &scene::Scene::K},
+    {SceneMatrix::V, &scene::Scene::V},   {SceneMatrix::X, &scene::Scene::X},
+    {SceneMatrix::Wq, &scene::Scene::Wq}, {SceneMatrix::Wk, &scene::Scene::Wk},
+    {SceneMatrix::Wv, &scene::Scene::Wv},
+};
+
 // The matrix an entry edit names.
 attn::Matrix& matrix_of(scene::Scene& s, SceneMatrix which) {
-  switch (which) {
-    case SceneMatrix::Q:
-      return s.Q;
-    case SceneMatrix::K:
-      return s.K;
-    case SceneMatrix::V:
-      return s.V;
-    case SceneMatrix::X:
-      return s.X;
-    case SceneMatrix::Wq:
-      return s.Wq;
-    case SceneMatrix::Wk:
-      return s.Wk;
-    case SceneMatrix::Wv:
-      return s.Wv;
-    case SceneMatrix::Wo:
-      break;
-  }
-  return s.Wo;
+  return s.*attn::lookup(kSceneMatrices, which, &scene::Scene::Wo);
 }
 
 // Q, K, V of a learned scene are computed (X·W): editing one makes the scene direct first.

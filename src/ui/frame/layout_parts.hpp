@@ -65,6 +65,20 @@ inline float side_width(const Screen& sc, float share, float min_em, float max_e
   return std::floor(std::clamp(share * sc.W, min_em * sc.em, max_em * sc.em));
 }
 
+// A wide layout's body with a side column at the left margin (Decode's stepper, the controls of
+// Train, FlashAttention and Circuits), the rest to its right:
+//   ┌ y ────────┬─ rx ───────────────────┐
+//   │  left_w   │ gap │  rw (to the right margin)
+//   └ y + h ────┴────────────────────────┘   h = body_height(min_body_em), left_w = side_width(…)
+struct SideBody {
+  float y, h, left_w, rx, rw;
+};
+inline SideBody side_body(const Screen& sc, float min_body_em, float share, float min_em, float max_em) {
+  const float y = body_top(sc), left_w = side_width(sc, share, min_em, max_em);
+  const float rx = sc.margin + left_w + sc.gap;
+  return {y, body_height(sc, y, min_body_em), left_w, rx, sc.W - rx - sc.margin};
+}
+
 // A large scene (kLargeSceneTokens, panel_parts.hpp): the grids get the room.
 inline bool large_scene(const Screen& sc) {
   return sc.state.scene.n() >= kLargeSceneTokens;

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/lookup.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/text/i18n.hpp"
@@ -16,16 +17,12 @@ void address_follows(const AppState& state) {
   if (state.sharing.scene_changed) state.sharing.scene_changed();
 }
 
+// Each theme's name in the menu (Dark, the default, also for any other value).
+constexpr attn::Row<Theme, Text> kThemeLabels[] = {{Theme::Light, Text::ThemeLight},
+                                                   {Theme::Contrast, Text::ThemeContrast}};
+
 const char* theme_label(Theme theme) {
-  switch (theme) {
-    case Theme::Light:
-      return tr(Text::ThemeLight);
-    case Theme::Contrast:
-      return tr(Text::ThemeContrast);
-    case Theme::Dark:
-      break;
-  }
-  return tr(Text::ThemeDark);
+  return tr(attn::lookup(kThemeLabels, theme, Text::ThemeDark));
 }
 
 // "View##view": the label in the current language, one ImGui id whatever the language.

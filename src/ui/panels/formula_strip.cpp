@@ -3,38 +3,28 @@
 #include <string>
 #include <vector>
 
+#include "core/lookup.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/text/scale_texts.hpp"
 
 namespace ui {
 
+namespace {
+
+// What each hoverable term means; Scale's caption depends on the scale mode (term_caption), and
+// Term::None (nothing hovered) says how to use the strip.
+constexpr attn::Row<Term, Text> kTermCaptions[] = {
+    {Term::Output, Text::TermOutput},   {Term::Weights, Text::TermWeights}, {Term::Scores, Text::TermScores},
+    {Term::Queries, Text::TermQueries}, {Term::Keys, Text::TermKeys},       {Term::Values, Text::TermValues},
+    {Term::Tokens, Text::TermTokens},   {Term::Mask, Text::TermMask},       {Term::Bias, Text::TermBias},
+};
+
+}  // namespace
+
 const char* term_caption(const AppState& state, Term term) {
-  switch (term) {
-    case Term::Output:
-      return tr(Text::TermOutput);
-    case Term::Weights:
-      return tr(Text::TermWeights);
-    case Term::Scores:
-      return tr(Text::TermScores);
-    case Term::Queries:
-      return tr(Text::TermQueries);
-    case Term::Keys:
-      return tr(Text::TermKeys);
-    case Term::Values:
-      return tr(Text::TermValues);
-    case Term::Tokens:
-      return tr(Text::TermTokens);
-    case Term::Scale:
-      return tr(scale_texts(state.scene.scale.mode).formula_help);
-    case Term::Mask:
-      return tr(Text::TermMask);
-    case Term::Bias:
-      return tr(Text::TermBias);
-    case Term::None:
-      break;
-  }
-  return tr(Text::TermNone);
+  if (term == Term::Scale) return tr(scale_texts(state.scene.scale.mode).formula_help);
+  return tr(attn::lookup(kTermCaptions, term, Text::TermNone));
 }
 
 void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, float max_width) {

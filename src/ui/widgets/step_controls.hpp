@@ -23,6 +23,15 @@ struct StepPlay {
 // coming: the app idles otherwise), else `step`.
 int play_tick(AppState& state, StepPlay play, int step);
 
+// A stepping mode's tick (decode_tick, flash_tick): once there is a result, the stepper goes to the
+// step Play wants this frame through `go_to(want)` (its update), which says whether that is the
+// last step: then Play stops.
+template <class GoTo>
+void stepper_tick(AppState& state, StepPlay play, int step, GoTo go_to) {
+  if (!state.computed) return;
+  if (go_to(play_tick(state, play, step))) play.playing = false;
+}
+
 // The four buttons' widget ids, e.g. {"flash/start", "flash/prev", "flash/next", "flash/play"}.
 struct StepIds {
   const char* start;

@@ -25,12 +25,12 @@ void layout_circuits(Screen& sc) {
   const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
   const int n_heads = sc.state.ui.circuits.config.dims.heads;
   if (!sc.narrow) {
-    const float body_y = body_top(sc), body_h = body_height(sc, body_y, 36.0f);
-    const float left_w = side_width(sc, 0.3f, 23.0f, 30.0f);
+    // The middle column (Heads above Predictions) is the side body's rest less the right column.
+    const auto [body_y, body_h, left_w, mx, rest_w] = side_body(sc, 36.0f, 0.3f, 23.0f, 30.0f);
     stack_panels(sc, ImVec2(margin, body_y), ImVec2(left_w, body_h), std::min(29.0f * em, 0.68f * body_h),
                  {"Circuits", draw_circuits_panel}, {"Curve", draw_circuits_curve, kFitted});
     const float right_w = side_width(sc, 0.2f, 15.0f, 22.0f);
-    const float mx = margin + left_w + gap, mw = W - mx - margin - right_w - gap;
+    const float mw = rest_w - right_w - gap;
     const float pred_h = 8.8f * em;
     sc.panel("Heads", draw_circuits_grid, ImVec2(mx, body_y), ImVec2(mw, body_h - pred_h - gap));
     sc.panel("Predictions", draw_circuits_predictions, ImVec2(mx, body_y + body_h - pred_h),

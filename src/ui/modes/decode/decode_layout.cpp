@@ -11,24 +11,21 @@ namespace ui {
 void layout_decode(Screen& sc) {
   const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
   if (!sc.narrow) {
-    const float body_y = body_top(sc), body_h = body_height(sc, body_y, 30.0f);
-    const float left_w = side_width(sc, 0.34f, 22.0f, 30.0f);
+    const auto [body_y, body_h, left_w, rx, rw] = side_body(sc, 30.0f, 0.34f, 22.0f, 30.0f);
     sc.panel("Decode", draw_decode_panel, ImVec2(margin, body_y), ImVec2(left_w, body_h));
-    const float rx = margin + left_w + gap;
     // The cache policy and the KV calculator: a third column when there is room (≥ 80 em), else
     // below the stepper.
     if (W >= 80.0f * em) {
       const float policy_w = side_width(sc, 0.28f, 22.0f, 28.0f);
-      sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y),
-               ImVec2(W - rx - margin - policy_w - gap, body_h), ImGuiWindowFlags_NoScrollbar);
+      sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(rw - policy_w - gap, body_h),
+               ImGuiWindowFlags_NoScrollbar);
       sc.panel("Cache policy", draw_decode_policy, ImVec2(W - margin - policy_w, body_y),
                ImVec2(policy_w, body_h));
     } else {
-      sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y),
-               ImVec2(W - rx - margin, std::floor(0.5f * body_h)), ImGuiWindowFlags_NoScrollbar);
+      sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(rw, std::floor(0.5f * body_h)),
+               ImGuiWindowFlags_NoScrollbar);
       const float py = body_y + std::floor(0.5f * body_h) + gap;
-      sc.panel("Cache policy", draw_decode_policy, ImVec2(rx, py),
-               ImVec2(W - rx - margin, body_y + body_h - py));
+      sc.panel("Cache policy", draw_decode_policy, ImVec2(rx, py), ImVec2(rw, body_y + body_h - py));
     }
   } else {
     Column col(sc);

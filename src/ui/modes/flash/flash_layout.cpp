@@ -14,13 +14,11 @@ void layout_flash(Screen& sc) {
   const int n = sc.state.scene.n();
   if (!sc.narrow) {
     // Top: the stepper beside the tiled Scores grid; below, across the width, the rows' state.
-    const float body_y = body_top(sc), body_h = body_height(sc, body_y, 36.0f);
+    const auto [body_y, body_h, left_w, rx, rw] = side_body(sc, 36.0f, 0.36f, 22.0f, 30.0f);
     const float rows_h = std::floor(std::clamp(float(n) * 1.7f * em + 8.5f * em, 9.0f * em, 0.45f * body_h));
     const float top_h = body_h - rows_h - gap;
-    const float left_w = side_width(sc, 0.36f, 22.0f, 30.0f);
     sc.panel("FlashAttention", draw_flash_panel, ImVec2(margin, body_y), ImVec2(left_w, top_h));
-    const float rx = margin + left_w + gap;
-    sc.flash_scores(ImVec2(rx, body_y), ImVec2(W - rx - margin, top_h));
+    sc.flash_scores(ImVec2(rx, body_y), ImVec2(rw, top_h));
     sc.panel("Running state", draw_flash_rows, ImVec2(margin, body_y + top_h + gap),
              ImVec2(W - 2.0f * margin, rows_h));
   } else {

@@ -42,10 +42,10 @@ std::string span(int begin, int end) {
 
 void flash_tick(AppState& state) {
   FlashStepper& f = state.ui.flash;
-  if (!state.computed) return;
-  const int want = play_tick(state, {f.playing, f.play_clock, kPlaySeconds}, f.step);
-  flash_update(f, state.scene, state.result, result_key(state), want);
-  if (f.finished()) f.playing = false;
+  stepper_tick(state, {f.playing, f.play_clock, kPlaySeconds}, f.step, [&](int want) {
+    flash_update(f, state.scene, state.result, result_key(state), want);
+    return f.finished();
+  });
 }
 
 //-------------------------------------------------------------------------------------------------

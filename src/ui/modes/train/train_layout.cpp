@@ -11,13 +11,11 @@ namespace ui {
 // model itself, updated every step) above its predictions on the right. Narrow: controls, weights,
 // predictions, curve in one scrolling column.
 void layout_train(Screen& sc) {
-  const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
+  const float em = sc.em, margin = sc.margin, gap = sc.gap;
   if (!sc.narrow) {
-    const float body_y = body_top(sc), body_h = body_height(sc, body_y, 34.0f);
-    const float left_w = side_width(sc, 0.36f, 24.0f, 32.0f);
+    const auto [body_y, body_h, left_w, rx, rw] = side_body(sc, 34.0f, 0.36f, 24.0f, 32.0f);
     stack_panels(sc, ImVec2(margin, body_y), ImVec2(left_w, body_h), std::min(24.0f * em, 0.64f * body_h),
                  {"Train", draw_train_panel}, {"Loss", draw_train_curve, kFitted});
-    const float rx = margin + left_w + gap, rw = W - rx - margin;
     const float pred_h = 10.4f * em;
     sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(rx, body_y), ImVec2(rw, body_h - pred_h - gap));
     sc.panel("Predictions", draw_train_predictions, ImVec2(rx, body_y + body_h - pred_h), ImVec2(rw, pred_h),

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/lookup.hpp"
 #include "ui/text/i18n.hpp"
 #include "ui/text/scale_texts.hpp"
 #include "ui/widgets/number_format.hpp"
@@ -18,6 +19,13 @@ constexpr int kMaxListed = 6;
 // The blend sentence lists at most this many terms a_ij × v_j, each v_j cut to kMaxBlendDims.
 constexpr int kMaxBlendTerms = 4;
 constexpr int kMaxBlendDims = 4;
+
+// Each stage's symbol in the stepper; Scale's depends on the scene (stage_symbol).
+constexpr attn::Row<Stage, const char*> kStageSymbols[] = {
+    {Stage::Inputs, "X"}, {Stage::Projections, "Q, K, V"}, {Stage::Scores, "QKᵀ"},
+    {Stage::Mask, "+ M"}, {Stage::Softmax, "softmax"},     {Stage::Blend, "· V"},
+    {Stage::Output, "Y"},
+};
 
 bool has_mask(const scene::Scene& s) {
   return s.causal || s.mask.size() != 0 || s.window > 0;
@@ -126,25 +134,8 @@ std::vector<Stage> stages_for(const scene::Scene& scene) {
 }
 
 std::string stage_symbol(Stage stage, const scene::Scene& scene) {
-  switch (stage) {
-    case Stage::Inputs:
-      return "X";
-    case Stage::Projections:
-      return "Q, K, V";
-    case Stage::Scores:
-      return "QKᵀ";
-    case Stage::Scale:
-      return scale_texts(scene.scale.mode).divide;
-    case Stage::Mask:
-      return "+ M";
-    case Stage::Softmax:
-      return "softmax";
-    case Stage::Blend:
-      return "· V";
-    case Stage::Output:
-      return "Y";
-  }
-  return "";
+  if (stage == Stage::Scale) return scale_texts(scene.scale.mode).divide;
+  return attn::lookup(kStageSymbols, stage, "");
 }
 
 // Two parts of a step's text joined by a space.
