@@ -2,8 +2,11 @@
 //
 // Dragging one number changes one row of Q, K or V. For n tokens:
 //   query i  → row i of scores, scaled, weights and output                         O(n·(d_k + d_v))
-//   key j    → column j of scores and scaled, then every row's softmax and output  O(n·d_k + n² + n²·d_v)
-//   value j  → output only (A V)                                                    O(n²·d_v)
+//   key j    → column j of scores and scaled, then the softmax and output of every
+//              row that allows key j (all n when nothing is masked)                  O(n·d_k + n² + n²·d_v)
+//   value j  → the output of the rows whose key span holds j, no softmax             O(n²·d_v)
+//   the mask (custom, causal, window, sinks) → softmax and output of the rows whose allowed cells
+//              changed; scores and scaled stay (a click on one mask cell: one row)  O(n² + rows·n·d_v)
 // while the full pass is O(n²·(d_k + d_v)). Every element is computed by the same kernels in the
 // same order as attend() (core/forward.hpp), so the result is identical to attend() bit for bit —
 // tests/incremental_test.cpp checks every stage after random edit sequences.
