@@ -56,8 +56,8 @@ TEST_CASE("decode_update: step t is row t of the causal pass; multiplies add up 
   ui::DecodeStepper d;
   ui::decode_update(d, s, r, 7, 3);
   CHECK(d.t == 3);
-  REQUIRE(d.trace.has_value());
-  for (int j = 0; j <= 3; ++j) CHECK(d.trace->steps[3].weights(0, j) == r.weights(3, j));
+  REQUIRE(d.step.has_value());
+  for (int j = 0; j <= 3; ++j) CHECK(d.step->weights(0, j) == r.weights(3, j));
   // d_k = 2, d_v = 3: with the cache (t+1)·5 per step, without (t+1)²·5: 5+10+15+20, 5+20+45+80.
   CHECK(d.mults_with == 50);
   CHECK(d.mults_without == 150);
@@ -66,9 +66,9 @@ TEST_CASE("decode_update: step t is row t of the causal pass; multiplies add up 
   ui::decode_update(d, s, r, 7, -1);
   CHECK(d.t == 0);
   // Step 0 sees only itself: a cache of one row, all its weight on it.
-  CHECK(d.trace->steps[0].cache_len == 1);
-  CHECK(d.trace->steps[0].weights.size() == 1);
-  CHECK(d.trace->steps[0].weights(0, 0) == 1.0);
+  CHECK(d.step->cache_len == 1);
+  CHECK(d.step->weights.size() == 1);
+  CHECK(d.step->weights(0, 0) == 1.0);
 }
 
 TEST_CASE("flash_update and decode_update use the shown head's ALiBi slope (head 2 of 4: 2^-6)") {
@@ -85,7 +85,7 @@ TEST_CASE("flash_update and decode_update use the shown head's ALiBi slope (head
   const attn::Result& r = h.heads[2];
   ui::DecodeStepper d;
   ui::decode_update(d, s, r, 1, 4);
-  for (int j = 0; j <= 4; ++j) CHECK(d.trace->steps[4].weights(0, j) == r.weights(4, j));
+  for (int j = 0; j <= 4; ++j) CHECK(d.step->weights(0, j) == r.weights(4, j));
   ui::FlashStepper f;
   ui::flash_update(f, s, r, 1, 1000);
   CHECK(f.finished());
