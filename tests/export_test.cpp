@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <initializer_list>
 #include <string>
 
 #include "helpers.hpp"
@@ -16,6 +17,14 @@ int count(const std::string& text, const std::string& what) {
   int n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
   return n;
+}
+
+// Each of `parts` stands in `text` (a CHECK each, naming the part that is missing).
+void check_has(const std::string& text, std::initializer_list<const char*> parts) {
+  for (const char* part : parts) {
+    INFO("missing: ", part);
+    CHECK(text.find(part) != std::string::npos);
+  }
 }
 
 }  // namespace
@@ -48,8 +57,8 @@ TEST_CASE("export latex: lesson 4's causal mask is -\\infty in the scaled stage,
   CHECK(count(scaled, "-\\infty") == 10);  // the strict upper triangle of 5×5
   CHECK(count(scaled, " \\\\\n") == 4);    // 5 rows
   const std::string weights = scene::export_latex(s, scene::ExportStage::Weights, 0);
-  CHECK(weights.find("\\begin{bmatrix}\n1 & 0 & 0 & 0 & 0 \\\\\n") != std::string::npos);
-  CHECK(weights.find("% rows (queries): the, cat, sat, on, mats") != std::string::npos);
+  check_has(weights,
+            {"\\begin{bmatrix}\n1 & 0 & 0 & 0 & 0 \\\\\n", "% rows (queries): the, cat, sat, on, mats"});
 }
 
 TEST_CASE("export numpy / pytorch: the inputs as exact literals, the app's conventions spelled out") {
@@ -59,15 +68,11 @@ TEST_CASE("export numpy / pytorch: the inputs as exact literals, the app's conve
   s.causal = true;
   s.mask = attn::MaskMatrix::Ones(s.n(), s.n());
   const std::string py = scene::export_numpy(s);
-  CHECK(py.find("[0.1, 0.0]") != std::string::npos);
-  CHECK(py.find("s = 0.3  # the temperature T") != std::string::npos);
-  CHECK(py.find("allowed &= np.tril(") != std::string::npos);
-  CHECK(py.find("allowed &= mask == 1") != std::string::npos);
-  CHECK(py.find("0/0 = NaN") != std::string::npos);
+  check_has(py, {"[0.1, 0.0]", "s = 0.3  # the temperature T", "allowed &= np.tril(", "allowed &= mask == 1",
+                 "0/0 = NaN"});
   const std::string torch = scene::export_pytorch(*scene::preset("practice-qkv"));
-  CHECK(torch.find("q_proj = nn.Linear(4, 2, bias=False, dtype=torch.float64)") != std::string::npos);
-  CHECK(torch.find("q_proj.weight.copy_(Wq.T)") != std::string::npos);
-  CHECK(torch.find("torch.where(allowed.any(dim=-1, keepdim=True)") != std::string::npos);
+  check_has(torch, {"q_proj = nn.Linear(4, 2, bias=False, dtype=torch.float64)", "q_proj.weight.copy_(Wq.T)",
+                    "torch.where(allowed.any(dim=-1, keepdim=True)"});
 }
 
 TEST_CASE("export svg: one cell per weight in viridis, masked cells hatched (lesson 4)") {
@@ -103,12 +108,9 @@ TEST_CASE("export pytorch: the torch-mha preset as nn.MultiheadAttention with it
   const std::string py = scene::export_pytorch(*scene::preset("torch-mha"));
   CHECK(py.find("mha = nn.MultiheadAttention(E, h, bias=False, batch_first=True, dtype=torch.float64)") !=
         std::string::npos);
-  CHECK(py.find("mha.in_proj_weight.copy_(torch.cat([Wq.T, Wk.T, Wv.T]))") != std::string::npos);
-  CHECK(py.find("mha.out_proj.weight.copy_(Wo.T)") != std::string::npos);
-  CHECK(py.find("average_attn_weights=True") != std::string::npos);
+  check_has(py, {"mha.in_proj_weight.copy_(torch.cat([Wq.T, Wk.T, Wv.T]))", "mha.out_proj.weight.copy_(Wo.T)",
+                 "average_attn_weights=True"});
   // NumPy writes the heads out: a loop over h = 2 heads, their outputs concatenated, then Wo.
   const std::string np = scene::export_numpy(*scene::preset("torch-mha"));
-  CHECK(np.find("h = 2  # heads") != std::string::npos);
-  CHECK(np.find("output = concat @ Wo") != std::string::npos);
-  CHECK(np.find("weights = sum(head_weights) / h") != std::string::npos);
+  check_has(np, {"h = 2  # heads", "output = concat @ Wo", "weights = sum(head_weights) / h"});
 }

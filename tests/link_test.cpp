@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <string_view>
 
 #include "helpers.hpp"
 #include "scene/scene.hpp"
@@ -135,6 +136,14 @@ bool contains(const std::string& text, std::string_view part) {
 constexpr const char* kSmallScene =
     R"({"version":1,"tokens":["a","b"],"Q":[[1,0],[0,1]],"K":[[1,0],[0,1]],"V":[[1,2],[3,4]],"scale":"none"})";
 
+// A fragment that must parse: the test stops here, naming the text, when it does not.
+links::Fragment parsed(std::string_view text) {
+  INFO("fragment: ", std::string(text));
+  links::Fragment f = links::parse_fragment(text);
+  REQUIRE(f.ok());
+  return f;
+}
+
 }  // namespace
 
 // ---- base64url ----------------------------------------------------------------------------------
@@ -238,8 +247,7 @@ TEST_CASE("fragment: empty, demo=, hide= and view=") {
 }
 
 TEST_CASE("fragment: s= carries a scene") {
-  const links::Fragment f = links::parse_fragment("#" + s_fragment(kSmallScene) + "&view=output");
-  REQUIRE(f.ok());
+  const links::Fragment f = parsed("#" + s_fragment(kSmallScene) + "&view=output");
   REQUIRE(f.scene.has_value());
   CHECK(f.scene->tokens == std::vector<std::string>{"a", "b"});
   CHECK(f.scene->V(1, 1) == 4.0);
@@ -367,8 +375,7 @@ TEST_CASE("make_fragment: s=, then hide= in panel order, then view=") {
       links::make_fragment(*small.scene, {Panel::Mask, Panel::Controls}, Panel::Weights);
   REQUIRE(embed.ok());
   CHECK(embed.fragment == plain.fragment + "&hide=controls,mask&view=weights");
-  const links::Fragment back = links::parse_fragment(embed.fragment);
-  REQUIRE(back.ok());
+  const links::Fragment back = parsed(embed.fragment);
   CHECK(back.hide == std::vector<Panel>{Panel::Controls, Panel::Mask});
   CHECK(back.view == Panel::Weights);
   check_same_scene(*back.scene, *small.scene);
@@ -393,20 +400,17 @@ TEST_CASE("fragment: mode= names one of the screen's modes") {
     for (int b = a + 1; b < links::kModeCount; ++b) CHECK(links::kModes[b].name != m.name);
   }
 
-  const links::Fragment explore = links::parse_fragment("demo=causal-5&mode=explore");
-  REQUIRE(explore.ok());
+  const links::Fragment explore = parsed("demo=causal-5&mode=explore");
   CHECK(explore.mode == links::Mode::Explore);
   CHECK_FALSE(links::parse_fragment("demo=causal-5").mode.has_value());  // none: the default
   // The Key space mode: the soft dictionary's pictures.
-  const links::Fragment keyspace = links::parse_fragment("demo=soft-dictionary&mode=keyspace");
-  REQUIRE(keyspace.ok());
+  const links::Fragment keyspace = parsed("demo=soft-dictionary&mode=keyspace");
   CHECK(keyspace.mode == links::Mode::KeySpace);
   CHECK(links::mode_name(links::Mode::KeySpace) == "keyspace");
 
   CHECK(error_of("demo=causal-5&mode=nope") ==
         "link: unknown mode 'nope' in mode= (modes: " + links::mode_names() + ")");
-  const links::Fragment heads = links::parse_fragment("demo=three-heads&mode=heads");
-  REQUIRE(heads.ok());
+  const links::Fragment heads = parsed("demo=three-heads&mode=heads");
   CHECK(heads.mode == links::Mode::Heads);
   CHECK(error_of("mode=") == "link: unknown mode '' in mode= (modes: " + links::mode_names() + ")");
   CHECK(error_of("mode=Explore") ==
@@ -434,8 +438,7 @@ TEST_CASE("make_fragment: mode= is written only when not the default, and round-
     REQUIRE(made.ok());
     const std::string suffix = m.mode == links::kDefaultMode ? "" : "&mode=" + std::string(m.name);
     CHECK(made.fragment == plain.fragment + "&hide=controls" + suffix);
-    const links::Fragment back = links::parse_fragment(made.fragment);
-    REQUIRE(back.ok());
+    const links::Fragment back = parsed(made.fragment);
     CHECK(back.mode.value_or(links::kDefaultMode) == m.mode);
     check_same_scene(*back.scene, *small.scene);
     CHECK(links::make_fragment(*back.scene, back.hide, back.view, back.mode.value_or(links::kDefaultMode))
@@ -444,8 +447,7 @@ TEST_CASE("make_fragment: mode= is written only when not the default, and round-
 }
 
 TEST_CASE("fragment: theme= and zoom= (view keys) parse, are written only when chosen, round-trip") {
-  const links::Fragment light = links::parse_fragment("demo=causal-5&theme=light&zoom=150");
-  REQUIRE(light.ok());
+  const links::Fragment light = parsed("demo=causal-5&theme=light&zoom=150");
   CHECK(light.theme == links::Theme::Light);
   CHECK(light.zoom == 150);
   const links::Fragment none = links::parse_fragment("demo=causal-5");
@@ -480,8 +482,7 @@ TEST_CASE("fragment: theme= and zoom= (view keys) parse, are written only when c
       links::make_fragment(*small.scene, {Panel::Mask}, std::nullopt, links::Mode::Heads, 0, chosen);
   REQUIRE(made.ok());
   CHECK(made.fragment == plain + "&hide=mask&mode=heads&theme=contrast&zoom=125");
-  const links::Fragment back = links::parse_fragment(made.fragment);
-  REQUIRE(back.ok());
+  const links::Fragment back = parsed(made.fragment);
   CHECK(back.theme == links::Theme::Contrast);
   CHECK(back.zoom == 125);
   check_same_scene(*back.scene, *small.scene);
@@ -504,13 +505,11 @@ TEST_CASE("fragment: theme= and zoom= (view keys) parse, are written only when c
 }
 
 TEST_CASE("fragment: step= opens the walk-through at a step (1-based, as its counter shows it)") {
-  const links::Fragment four = links::parse_fragment("demo=practice-qkv&mode=walk&step=4");
-  REQUIRE(four.ok());
+  const links::Fragment four = parsed("demo=practice-qkv&mode=walk&step=4");
   CHECK(four.mode == links::Mode::Walk);
   CHECK(four.step == 4);
   // step= alone implies the walk.
-  const links::Fragment alone = links::parse_fragment("demo=causal-5&step=8");
-  REQUIRE(alone.ok());
+  const links::Fragment alone = parsed("demo=causal-5&step=8");
   CHECK(alone.mode == links::Mode::Walk);
   CHECK(alone.step == 8);
   CHECK(links::parse_fragment("demo=causal-5").step == 0);
@@ -527,8 +526,7 @@ TEST_CASE("fragment: step= opens the walk-through at a step (1-based, as its cou
   const links::MadeFragment made = links::make_fragment(*small.scene, {}, std::nullopt, links::Mode::Walk, 3);
   REQUIRE(made.ok());
   CHECK(made.fragment == plain + "&mode=walk&step=3");
-  const links::Fragment back = links::parse_fragment(made.fragment);
-  REQUIRE(back.ok());
+  const links::Fragment back = parsed(made.fragment);
   CHECK(back.step == 3);
   CHECK(links::make_fragment(*small.scene, {}, std::nullopt, links::Mode::Explore, 3).fragment == plain);
 }
@@ -587,8 +585,7 @@ TEST_CASE("round trip: the hardest doubles one by one") {
     s.V = attn::Matrix::Constant(1, 1, 1.0);
     const links::MadeFragment made = links::make_fragment(s);
     REQUIRE(made.ok());
-    const links::Fragment got = links::parse_fragment(made.fragment);
-    REQUIRE(got.ok());
+    const links::Fragment got = parsed(made.fragment);
     char text[64];
     std::snprintf(text, sizeof text, "%.17g", x);
     INFO("x = " << text);
@@ -604,8 +601,7 @@ TEST_CASE("round trip: the bundled presets") {
     const links::MadeFragment made = links::make_fragment(*want);
     REQUIRE(made.ok());
     CHECK(made.fragment.size() < 10240);  // every preset fits in a short link (torch-mha: ~8.3 KiB)
-    const links::Fragment got = links::parse_fragment(made.fragment);
-    REQUIRE(got.ok());
+    const links::Fragment got = parsed(made.fragment);
     check_same_scene(*got.scene, *want);
   }
 }
@@ -614,8 +610,7 @@ TEST_CASE("round trip: the bundled presets") {
 TEST_CASE("fragment: circuits= holds the Circuits mode's recipe, implies mode=circuits, round-trips") {
   // The recipe of the model the CLI trains with `--train induction --steps 450 --seed 1` (the
   // defaults: 2 layers × 2 heads, d_model 32, lr 0.01): scene/model_json.hpp's text form.
-  const links::Fragment f = links::parse_fragment("circuits=induction,2,2,32,1,0.01,450");
-  REQUIRE(f.ok());
+  const links::Fragment f = parsed("circuits=induction,2,2,32,1,0.01,450");
   CHECK(f.mode == links::Mode::Circuits);
   REQUIRE(f.circuits.has_value());
   CHECK(f.circuits->steps == 450);
@@ -630,8 +625,7 @@ TEST_CASE("fragment: circuits= holds the Circuits mode's recipe, implies mode=ci
   const links::MadeFragment made = links::make_circuits_fragment(*f.circuits, look);
   REQUIRE(made.ok());
   CHECK(made.fragment == "circuits=induction,2,2,32,1,0.01,450&mode=circuits&lang=de");
-  const links::Fragment back = links::parse_fragment(made.fragment);
-  REQUIRE(back.ok());
+  const links::Fragment back = parsed(made.fragment);
   CHECK(scene::recipe_text(*back.circuits) == "induction,2,2,32,1,0.01,450");
   CHECK(back.lang == "de");
   // Errors name the key and keep nothing.

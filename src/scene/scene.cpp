@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/lookup.hpp"
 #include "scene/json_text.hpp"
 
 namespace scene {
@@ -212,32 +213,36 @@ bool put(bool written, ordered_json* out, ordered_json value) {
   if (written) *out = std::move(value);
   return written;
 }
-bool direct(const Scene& s) {
-  return s.mode == Mode::Direct;
-}
-bool projected(const Scene& s) {
-  return s.mode == Mode::Projected;
+
+// The version-1 matrix keys by name: Q, K, V of a direct scene, X, Wq, Wk, Wv of a projected one.
+const attn::Row<attn::Matrix Scene::*, const char*> kMatrixNames[] = {
+    {&Scene::Q, "Q"},   {&Scene::K, "K"},   {&Scene::V, "V"},   {&Scene::X, "X"},
+    {&Scene::Wq, "Wq"}, {&Scene::Wk, "Wk"}, {&Scene::Wv, "Wv"},
+};
+
+// A version-1 matrix key's row: `field`, named as kMatrixNames says, read as a matrix and written
+// when the scene is in `mode` (the other mode's matrices are not part of it).
+template <attn::Matrix Scene::*field, Mode mode>
+KeySpec matrix_key() {
+  return {attn::lookup(kMatrixNames, field, ""), 1,
+          [](const json& v, Scene* s) {
+            return read_matrix(v, attn::lookup(kMatrixNames, field, ""), &(s->*field));
+          },
+          [](const Scene& s, ordered_json* v) { return put(s.mode == mode, v, matrix_json(s.*field)); }};
 }
 
 const KeySpec kKeys[] = {
     {"tokens", 1, [](const json& v, Scene* s) { return read_tokens(v, &s->tokens); },
      [](const Scene& s, ordered_json* v) { return put(true, v, s.tokens); }},
     // Direct mode (parse_scene has already decided the mode from which keys are present).
-    {"Q", 1, [](const json& v, Scene* s) { return read_matrix(v, "Q", &s->Q); },
-     [](const Scene& s, ordered_json* v) { return put(direct(s), v, matrix_json(s.Q)); }},
-    {"K", 1, [](const json& v, Scene* s) { return read_matrix(v, "K", &s->K); },
-     [](const Scene& s, ordered_json* v) { return put(direct(s), v, matrix_json(s.K)); }},
-    {"V", 1, [](const json& v, Scene* s) { return read_matrix(v, "V", &s->V); },
-     [](const Scene& s, ordered_json* v) { return put(direct(s), v, matrix_json(s.V)); }},
+    matrix_key<&Scene::Q, Mode::Direct>(),
+    matrix_key<&Scene::K, Mode::Direct>(),
+    matrix_key<&Scene::V, Mode::Direct>(),
     // Projected mode.
-    {"X", 1, [](const json& v, Scene* s) { return read_matrix(v, "X", &s->X); },
-     [](const Scene& s, ordered_json* v) { return put(projected(s), v, matrix_json(s.X)); }},
-    {"Wq", 1, [](const json& v, Scene* s) { return read_matrix(v, "Wq", &s->Wq); },
-     [](const Scene& s, ordered_json* v) { return put(projected(s), v, matrix_json(s.Wq)); }},
-    {"Wk", 1, [](const json& v, Scene* s) { return read_matrix(v, "Wk", &s->Wk); },
-     [](const Scene& s, ordered_json* v) { return put(projected(s), v, matrix_json(s.Wk)); }},
-    {"Wv", 1, [](const json& v, Scene* s) { return read_matrix(v, "Wv", &s->Wv); },
-     [](const Scene& s, ordered_json* v) { return put(projected(s), v, matrix_json(s.Wv)); }},
+    matrix_key<&Scene::X, Mode::Projected>(),
+    matrix_key<&Scene::Wq, Mode::Projected>(),
+    matrix_key<&Scene::Wk, Mode::Projected>(),
+    matrix_key<&Scene::Wv, Mode::Projected>(),
     // Options. Version 1 always wrote scale and causal, so they are always written.
     {"scale", 1, [](const json& v, Scene* s) { return read_scale(v, &s->scale); },
      [](const Scene& s, ordered_json* v) {

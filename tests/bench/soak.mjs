@@ -24,7 +24,7 @@
 //
 // Environment: SOAK_EDITS (default 10000), SOAK_SEED (1), SOAK_WARMUP (200), SOAK_FRAGMENT (the scene
 // link, default gen=local,1024,64,64,1).
-import { launchBrowser, openApp, requireWidget, widgetRect, animationFrames, describeProblems } from "../e2e/lib/harness.mjs";
+import { launchBrowser, openApp, requireWidget, widgetRect, animationFrames, clickAt, describeProblems } from "../e2e/lib/harness.mjs";
 
 const site = process.argv[2];
 if (site) process.env.AL_SITE_DIR = site;
@@ -103,14 +103,7 @@ try {
       ++skipped;
       return false;
     }
-    rect.cx = rect.x + rect.w / 2;
-    rect.cy = rect.y + rect.h / 2;
-    await page.mouse.move(rect.cx, rect.cy);
-    await animationFrames(page, 1);
-    await page.mouse.down();
-    await animationFrames(page, 1);
-    await page.mouse.up();
-    await animationFrames(page, 2);
+    await clickAt(page, rect.x + rect.w / 2, rect.y + rect.h / 2, 1);
     return true;
   };
   const qkvSum = () =>
@@ -158,12 +151,7 @@ try {
         return "mask (not on screen)";
       }
       const x = a.x + random() * (b.x + b.w - a.x), y = a.y + random() * (b.y + b.h - a.y);
-      await page.mouse.move(x, y);
-      await animationFrames(page, 1);
-      await page.mouse.down();
-      await animationFrames(page, 1);
-      await page.mouse.up();
-      await animationFrames(page, 2);
+      await clickAt(page, x, y, 1);
       return `mask at (${x.toFixed(1)}, ${y.toFixed(1)})`;
     },
     async causal() {

@@ -292,6 +292,24 @@ class Desktop:
             with open(self.log_path, errors="replace") as f:
                 return f.read()
 
+        def click_widget(self, rects, widget, settle):
+            """Click `widget` (its rectangle in `rects`, from --rects), wait until the window shows it, move
+            the pointer away and wait `settle` seconds (the button's hover colour fades; Play plays):
+            (the screen before, the screen after)."""
+            before = self.screen()
+            click(*rect_center(rects, widget), hold=0.4)
+            self.changed_since(before)
+            park_pointer()
+            time.sleep(settle)
+            return before, self.screen()
+
+        # `with self.Window(…) as win:` closes the window however the case ends.
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.close()
+
         def close(self):
             if self.proc.poll() is None:
                 self.proc.terminate()
@@ -416,8 +434,7 @@ class Desktop:
         self.expect_status(2, "cannot open the file", "a missing scene file with --frames exits 2", "--frames", "2",
                            self.path("missing.json"))
         # Interactively the app starts with the default example and shows the error in red in the top bar.
-        win = self.Window(self, [bad], "interactive-bad.log")
-        try:
+        with self.Window(self, [bad], "interactive-bad.log") as win:
             reds = self.wait_for_error(win, "interactive-bad-scene.png")
             check("a bad scene file interactively: still running with the default example", win.running())
             check(f"a bad scene file interactively: error banner drawn ({reds} error-coloured pixels in the top bar)",
@@ -434,16 +451,13 @@ class Desktop:
             idle = 100.0 * (ticks() - t0) / os.sysconf("SC_CLK_TCK") / 5
             print(f"desktop: idle CPU over 5 s: {idle:.2f}%")
             check(f"idle: under 2% CPU over 5 s without input ({idle:.2f}%)", idle < 2)
-        finally:
-            win.close()
 
     def case_keyboard(self):
         expected = self.preset_json("causal-5")
         practice = self.preset_json("practice-qkv")
         bad = self.bad_scene()
         saved = self.path("saved-scene.json")
-        win = self.Window(self, ["--preset", "causal-5"], "interactive-keys.log")
-        try:
+        with self.Window(self, ["--preset", "causal-5"], "interactive-keys.log") as win:
             check("Ctrl+S, a path and Enter write the scene file", self.save_through_dialog(win, saved) is not None)
             check("the saved file equals the preset's scene JSON v1 (attention-lab-cli --preset causal-5)",
                   same_json(saved, expected))
@@ -480,8 +494,6 @@ class Desktop:
                   self.save_through_dialog(win, saved) is not None and same_json(saved, practice))
             check("the app is still running (keyboard)", win.running())
             check("no GL or GLFW errors while using the keyboard", no_gl_errors(win.output()))
-        finally:
-            win.close()
 
     def case_theme(self):
         # --theme light: a light window whose text reads at ≥ 4.5:1 (WCAG AA) where --rects says the
@@ -574,8 +586,7 @@ class Desktop:
         for k in keys:
             burst += ["keydown", "--delay", "0", k, "keyup", "--delay", "0", k, "sleep", "0.03"]
         saved = self.path("instant-keys.json")
-        win = self.Window(self, ["--preset", "causal-5"], "interactive-instant.log")
-        try:
+        with self.Window(self, ["--preset", "causal-5"], "interactive-instant.log") as win:
             before = win.screen()
             run(["xdotool", *burst])
             win.changed_since(before)
@@ -585,8 +596,6 @@ class Desktop:
                 check(f"instant keys: Tab ×{to_k}, Enter, Backspace ×8, 0.25, Enter typed K[1][0] ({scene['K'][1][0]})",
                       scene["K"][1][0] == 0.25)
             check("no GL or GLFW errors during the burst", no_gl_errors(win.output()))
-        finally:
-            win.close()
 
     def case_export_png(self):
         # The button where --rects says it is; the PNG written shows the heatmaps of the
@@ -602,8 +611,7 @@ class Desktop:
         exported = self.path("exported-screen.png")
         if os.path.exists(exported):
             os.remove(exported)
-        win = self.Window(self, ["--preset", "practice-qkv"], "interactive-export.log")
-        try:
+        with self.Window(self, ["--preset", "practice-qkv"], "interactive-export.log") as win:
             bx, by = int(button["x"] + button["w"] / 2), int(button["y"] + button["h"] / 2)
             before = win.screen()
             run(["xdotool", "mousemove", str(bx), str(by), "mousedown", "1"])
@@ -627,8 +635,6 @@ class Desktop:
                 check(f"the exported PNG shows the heatmaps of the --screenshot (region {region}, differing pixels: "
                       f"{diff})", diff == "0")
             check("no GL or GLFW errors while exporting", no_gl_errors(win.output()))
-        finally:
-            win.close()
 
     def case_drop(self):
         # Drag and drop (xdnd_drop.py plays a file manager's side of XDND): a good file opens, a bad
@@ -636,8 +642,7 @@ class Desktop:
         expected = self.preset_json("causal-5")
         bad = self.bad_scene()
         saved = self.path("saved-after-drop.json")
-        win = self.Window(self, ["--preset", "practice-qkv"], "interactive-drop.log")
-        try:
+        with self.Window(self, ["--preset", "practice-qkv"], "interactive-drop.log") as win:
             drop = os.path.join(HERE, "xdnd_drop.py")
             check("dropping a .json file: the window accepts it", run([PYTHON, drop, win.wid, expected]).returncode == 0)
             want = "Attention Lab — causal-5.expected.json"
@@ -651,8 +656,6 @@ class Desktop:
                   self.save_through_dialog(win, saved) is not None and same_json(saved, expected))
             check("the app is still running", win.running())
             check("no GL or GLFW errors while interacting", no_gl_errors(win.output()))
-        finally:
-            win.close()
 
     def case_walk(self):
         # --step N opens the walk as a link's step=N does; --rects also writes getStep()'s fields
@@ -728,8 +731,7 @@ class Desktop:
         if not (start and gallery):
             return
         saved = self.path("gallery-saved.json")
-        win = self.Window(self, [], "interactive-gallery.log")
-        try:
+        with self.Window(self, [], "interactive-gallery.log") as win:
             before = win.screen()
             click(*rect_center(start["rects"], "share/gallery"))
             win.changed_since(before)
@@ -743,8 +745,6 @@ class Desktop:
                   self.save_through_dialog(win, saved) is not None and
                   same_json(saved, os.path.join(ROOT, "web/demos/two-keys-tie.json")))
             check("no GL or GLFW errors in the gallery session", no_gl_errors(win.output()))
-        finally:
-            win.close()
 
     def case_keyspace(self):
         runs = [("keyspace-soft-dictionary", "keyspace", ["--preset", "soft-dictionary", "--mode", "keyspace"], SIZE),
@@ -769,8 +769,7 @@ class Desktop:
         exported = self.path("exported-scene.py")
         if os.path.exists(exported):
             os.remove(exported)
-        win = self.Window(self, ["--preset", "practice-qkv"], "interactive-export-menu.log")
-        try:
+        with self.Window(self, ["--preset", "practice-qkv"], "interactive-export-menu.log") as win:
             mx, my = rect_center(data["rects"], "export/menu")
             before = win.screen()
             click(mx, my)
@@ -788,8 +787,6 @@ class Desktop:
             got = open(exported).read() if os.path.exists(exported) else None
             check("the saved script is attention-lab-cli --export numpy of the scene shown", got == want)
             check("no GL or GLFW errors in the export menu session", no_gl_errors(win.output()))
-        finally:
-            win.close()
 
     def case_modes(self):
         ids = {"flash": ["flash/block", "flash/start", "flash/prev", "flash/next", "flash/play", "cell/scores/4/0"],
@@ -816,29 +813,20 @@ class Desktop:
         # dimmed, so its cell brightens while later tiles stay dim.
         flash = shots.get(("flash", "1280x720"))
         if flash:
-            win = self.Window(self, ["--preset", "causal-5", "--mode", "flash"], "mode-flash-live.log")
-            try:
+            with self.Window(self, ["--preset", "causal-5", "--mode", "flash"], "mode-flash-live.log") as win:
                 rects = flash["rects"]
-                before = win.screen()
-                click(*rect_center(rects, "flash/next"), hold=0.4)
-                win.changed_since(before)
-                park_pointer()
-                time.sleep(0.5)  # the pointer left the button: its hover colour fades
-                after = win.screen()
+                before, after = win.click_widget(rects, "flash/next", settle=0.5)
                 a, b = region_mean(before, rects["cell/scores/0/0"]), region_mean(after, rects["cell/scores/0/0"])
                 check(f"flash/next in the live window: tile (0, 0) is computed, its cell brightens ({a:.1f} → {b:.1f})",
                       b > a + 20)
                 a, b = region_mean(before, rects["cell/scores/4/0"]), region_mean(after, rects["cell/scores/4/0"])
                 check(f"flash/next in the live window: tile (2, 0) is not computed yet, still dimmed ({a:.1f} → {b:.1f})",
                       abs(b - a) < 3)
-            finally:
-                win.close()
         # decode/next grows the cache by a row per click: the band below cache row 0 is empty at
         # t = 0 and holds three rows of numbers at t = 3.
         decode = shots.get(("decode", "1280x720"))
         if decode:
-            win = self.Window(self, ["--preset", "causal-5", "--mode", "decode"], "mode-decode-live.log")
-            try:
+            with self.Window(self, ["--preset", "causal-5", "--mode", "decode"], "mode-decode-live.log") as win:
                 rects = decode["rects"]
                 before = win.screen()
                 for _ in range(3):
@@ -854,8 +842,6 @@ class Desktop:
                 grown = int((np.abs(before[y0:y1, x0:x1] - after[y0:y1, x0:x1]).max(axis=2) > 60).sum())
                 check(f"decode/next ×3 in the live window: the cache grows by three rows ({grown} pixels changed "
                       "below row 0)", grown > 500)
-            finally:
-                win.close()
 
     def case_variants(self):
         """The variants' demos (issue 25): their controls drawn inside the window at 1280x800 and on a
@@ -884,16 +870,10 @@ class Desktop:
                       f"{' (missing: ' + ' '.join(missing) + ')' if missing else ''}", not missing)
         gqa = shots.get(("gqa-shares-keys", "heads", "1280x800"))
         if gqa and "kv-heads/1" in gqa["rects"]:
-            win = self.Window(self, ["--demo", "gqa-shares-keys", "--mode", "heads"],
-                              "variants-gqa-live.log")
-            try:
+            with self.Window(self, ["--demo", "gqa-shares-keys", "--mode", "heads"],
+                              "variants-gqa-live.log") as win:
                 rects = gqa["rects"]
-                before = win.screen()
-                click(*rect_center(rects, "kv-heads/1"), hold=0.4)
-                win.changed_since(before)
-                park_pointer()
-                time.sleep(0.5)
-                after = win.screen()
+                before, after = win.click_widget(rects, "kv-heads/1", settle=0.5)
                 # Group 1's label ("K/V group 1: heads 2–3") is gone: one group holds all four heads,
                 # labelled once at its left.
                 g1 = rects["heads/group/1"]
@@ -902,8 +882,6 @@ class Desktop:
                 changed = int((np.abs(before[y0:y1, x0:x1] - after[y0:y1, x0:x1]).max(axis=2) > 60).sum())
                 check(f"kv-heads/1 in the live window: group 1's label is gone, one group of four heads ({changed} "
                       "pixels changed)", changed > 30)
-            finally:
-                win.close()
 
     def case_heads(self):
         scene = self.preset_json("three-heads")
@@ -930,14 +908,8 @@ class Desktop:
                                      int(rects[f"cell/weights/{i}/{j}"]["y"] + rects[f"cell/weights/{i}/{j}"]["h"]) - 3,
                                      int(rects[f"cell/weights/{i}/{j}"]["x"]) + 3:
                                      int(rects[f"cell/weights/{i}/{j}"]["x"] + rects[f"cell/weights/{i}/{j}"]["w"]) - 3].mean()
-        win = self.Window(self, ["--mode", "train"], "train-live.log")
-        try:
-            before = win.screen()
-            click(*rect_center(rects, "train/play"), hold=0.4)
-            win.changed_since(before)
-            park_pointer()
-            time.sleep(5)
-            after = win.screen()
+        with self.Window(self, ["--mode", "train"], "train-live.log") as win:
+            before, after = win.click_widget(rects, "train/play", settle=5)
             sub = [cell(after, i, i - 1) for i in range(2, 8)]
             diag = [cell(after, i, i) for i in range(2, 8)]
             sub_before = [cell(before, i, i - 1) for i in range(2, 8)]
@@ -951,8 +923,6 @@ class Desktop:
             check("Pause in the live window: the weights stop changing",
                   max(abs(cell(still, i, i - 1) - cell(win.screen(), i, i - 1)) for i in range(1, 8)) < 2)
             check("the live window is still running", win.running())
-        finally:
-            win.close()
 
     def case_circuits(self):
         recipe, steps = "induction,2,2,32,1,0.01,1000", 1000
@@ -1024,8 +994,7 @@ class Desktop:
         scores = lambda img: img[sy0:sy1, sx0:sx1]
         area = (sy1 - sy0) * (sx1 - sx0)
         px, py = rect_center(rects, "cell/weights/40/20")
-        win = self.Window(self, [scene], "zoom-live.log")
-        try:
+        with self.Window(self, [scene], "zoom-live.log") as win:
             park_pointer()
             time.sleep(0.5)
             before = win.screen()
@@ -1062,8 +1031,6 @@ class Desktop:
             differ = int((np.abs(top(back) - top(before)).max(axis=2) > 40).sum())
             check(f"zoom: a double-click shows the whole grid again ({differ} of {half} pixels of its top half differ "
                   "from before)", differ < 0.02 * half)
-        finally:
-            win.close()
 
     def case_sanitizer(self):
         # Leaks do not change the exit status (LSAN exitcode=0): they are judged by where they come

@@ -2,6 +2,7 @@
 // slider and a mask cell (getState), the aria-live region announces the focused item and its value,
 // the off-screen tables hold the weights and output (Chromium's accessibility tree).
 import { test } from "node:test";
+import { appTest } from "./lib/app_test.mjs";
 import assert from "node:assert/strict";
 import { assertClean, getState, waitForState, animationFrames, parkMouse, screenshot, appOpener, key, tabTo, liveText, openDemo, DESKTOP } from "./lib/a11y.mjs";
 
@@ -21,9 +22,7 @@ async function typeWithKeys(page, value) {
   await key(page, "Enter");
 }
 
-test("keyboard alone: Tab to Q/0/0, arrows step it (Shift a tenth), the live region says it", async (t) => {
-  const app = await openCausal(t);
-  const { page } = app;
+appTest("keyboard alone: Tab to Q/0/0, arrows step it (Shift a tenth), the live region says it", openCausal, async ({ page }) => {
   const before = (await getState(page)).scene.Q[0][0];
   assert.equal(before, 1);
   const presses = await tabTo(page, "Q/0/0");
@@ -53,7 +52,6 @@ test("keyboard alone: Tab to Q/0/0, arrows step it (Shift a tenth), the live reg
   await key(page, "Tab");
   assert.equal((await getState(page)).ui.keyboard.focus, "Q/0/0");
   await screenshot(page, "a11y-keyboard-focus");
-  assertClean(app);
 });
 
 test("keyboard alone: Enter types a value into the focused slider", async (t) => {
@@ -64,9 +62,7 @@ test("keyboard alone: Enter types a value into the focused slider", async (t) =>
   await waitForState(page, (s) => s.scene.K[1][0] === 0.25, "K[1][0] typed as 0.25");
 });
 
-test("keyboard alone: Space never clicks a slider; Enter types into one without arrow steps (temperature)", async (t) => {
-  const app = await openCausal(t);
-  const { page } = app;
+appTest("keyboard alone: Space never clicks a slider; Enter types into one without arrow steps (temperature)", openCausal, async ({ page }) => {
   const scene = (await getState(page)).scene;
   await page.evaluate((s) => window.attentionLab.setState({ ...s, scale: 2 }), scene);
   await waitForState(page, (s) => s.scene.scale === 2, "temperature 2");
@@ -76,12 +72,9 @@ test("keyboard alone: Space never clicks a slider; Enter types into one without 
   assert.equal((await getState(page)).scene.scale, 2, "Space left the slider alone");
   await typeWithKeys(page, "0.5");
   await waitForState(page, (s) => s.scene.scale === 0.5, "Enter, 0.5, Enter set T = 0.5");
-  assertClean(app);
 });
 
-test("keyboard alone: the weights grid shows a cell's derivation, the mask grid toggles a cell with Space", async (t) => {
-  const app = await openCausal(t);
-  const { page } = app;
+appTest("keyboard alone: the weights grid shows a cell's derivation, the mask grid toggles a cell with Space", openCausal, async ({ page }) => {
   await tabTo(page, "cell/weights");
   await key(page, "ArrowDown");
   await key(page, "ArrowDown"); // row 2 'sat', column 0 'the'
@@ -111,12 +104,9 @@ test("keyboard alone: the weights grid shows a cell's derivation, the mask grid 
   await key(page, "Space");
   await animationFrames(page, 3);
   assert.equal((await getState(page)).scene.mask[1][2], 1, "a causal cell stays as it was");
-  assertClean(app);
 });
 
-test("screen reader: the live region and the off-screen tables are in Chromium's accessibility tree", async (t) => {
-  const app = await openCausal(t);
-  const { page } = app;
+appTest("screen reader: the live region and the off-screen tables are in Chromium's accessibility tree", openCausal, async ({ page }) => {
   const state = await getState(page);
   const weights = page.getByRole("table", { name: /Attention weights/ });
   await weights.waitFor({ state: "attached", timeout: 5000 });
@@ -154,7 +144,6 @@ test("screen reader: the live region and the off-screen tables are in Chromium's
   assert.ok(roles.has("status") && roles.has("table") && roles.has("columnheader") && roles.has("rowheader"), [...roles].join(", "));
   assert.ok(texts.some((s) => s.includes("query 0 component 1: 0.00")), "the accessibility tree holds the announcement");
   assert.ok(texts.some((s) => s.includes("Attention weights")), "the accessibility tree holds the weights table");
-  assertClean(app);
 });
 
 // ---- arrows on every kind of value cell, point and grid -----------------------------------------

@@ -4,9 +4,9 @@
 // Scenes are generated here with exact two-decimal numbers (no project code): entry (i, c) of Q, K,
 // V is a fixed pattern in [−1, 1], so the slider range is 2 and the widest number "−0.00" needs
 // about 40 px — wider than the cells d = 16 or 64 leave in the vectors panel.
-import { test } from "node:test";
+import { appTest } from "./lib/app_test.mjs";
 import assert from "node:assert/strict";
-import { getState, widgetRect, waitForState, loadScene, requireWidget, dragWidget, dragWidgetTo, animationFrames, parkMouse, screenshot, assertClean, appOpener, ctrlClickWidget, typeIntoField } from "./lib/harness.mjs";
+import { getState, widgetRect, waitForState, loadScene, requireWidget, dragWidget, dragWidgetTo, animationFrames, parkMouse, screenshot, appOpener, ctrlClickWidget, typeIntoField } from "./lib/harness.mjs";
 
 const open = appOpener();
 
@@ -77,9 +77,7 @@ async function dragUpChangesOnly(page, id, matrix, i, c) {
   return after;
 }
 
-test("d_k = 16, 4 tokens at 1280×800: colour strips, every Q/0/c reachable, a drag changes exactly Q[0][15]", async (t) => {
-  const app = await open(t);
-  const { page } = app;
+appTest("d_k = 16, 4 tokens at 1280×800: colour strips, every Q/0/c reachable, a drag changes exactly Q[0][15]", open, async ({ page }) => {
   await loadScene(page, bigScene(4, 16));
   const state = await getState(page);
   assert.deepEqual(state.ui.vectors, { Q: "strip", K: "strip", V: "strip" }, "16 components do not fit as sliders");
@@ -112,33 +110,24 @@ test("d_k = 16, 4 tokens at 1280×800: colour strips, every Q/0/c reachable, a d
   const numbered = await requireWidget(page, "zoom/close");
   assert.ok(numbered.w > 0);
   await screenshot(page, "compact-d16-zoomed-1280x800");
-  assertClean(app);
 });
 
-test("d = 64, 64 tokens at 1280×800: every Q/0/c drawn ≥ 6 px, a drag changes exactly Q[0][15]", async (t) => {
-  const app = await open(t);
-  const { page } = app;
+appTest("d = 64, 64 tokens at 1280×800: every Q/0/c drawn ≥ 6 px, a drag changes exactly Q[0][15]", open, async ({ page }) => {
   await loadScene(page, bigScene(64, 64));
   assert.equal((await getState(page)).ui.vectors.Q, "strip");
   await checkRow(page, 64);
   await screenshot(page, "compact-d64-1280x800");
   await dragUpChangesOnly(page, "Q/0/15", "Q", 0, 15);
-  assertClean(app);
 });
 
-test("d = 64 on a phone (390×844): the strip scrolls sideways to reach Q/0/63", async (t) => {
-  const app = await open(t, { context: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 } });
-  const { page } = app;
+appTest("d = 64 on a phone (390×844): the strip scrolls sideways to reach Q/0/63", (t) => open(t, { context: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 } }), async ({ page }) => {
   await loadScene(page, bigScene(8, 64));
   assert.equal((await getState(page)).ui.vectors.Q, "strip");
   await checkRow(page, 64);
   await screenshot(page, "compact-d64-phone");
-  assertClean(app);
 });
 
-test("#demo=two-keys-tie: the Example picker names the demo (getState().ui.example), · edited after a change", async (t) => {
-  const app = await open(t, { suffix: "#demo=two-keys-tie" });
-  const { page } = app;
+appTest("#demo=two-keys-tie: the Example picker names the demo (getState().ui.example), · edited after a change", (t) => open(t, { suffix: "#demo=two-keys-tie" }), async ({ page }) => {
   const state = await getState(page);
   assert.equal(state.scene.tokens.join(), "cat,dog,pet");
   assert.equal(state.ui.example, "Two keys tie", "getState().ui.example");
@@ -153,5 +142,4 @@ test("#demo=two-keys-tie: the Example picker names the demo (getState().ui.examp
   const causal = await waitForState(page, (s) => s.ui.example !== "Two keys tie", "#demo=causal-5 did not load");
   assert.equal(causal.ui.example, "Lesson 4 · Do not read the future");
   assert.equal(causal.ui.edited, false);
-  assertClean(app);
 });

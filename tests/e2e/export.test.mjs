@@ -4,6 +4,7 @@
 // Copies go to the clipboard (permissions granted) or, when the browser refuses, into the same
 // fallback box as Copy link (a multi-line field, selected); the SVG item downloads a file.
 import { test } from "node:test";
+import { appTest } from "./lib/app_test.mjs";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -62,9 +63,7 @@ test("Export menu: NumPy, PyTorch and LaTeX copies equal exportText and the CLI"
   assertClean(app);
 });
 
-test("Export menu: the stage picker chooses the LaTeX/SVG stage; SVG downloads the CLI's figure", async (t) => {
-  const app = await open(t, { suffix: "#demo=learned-5x8" });
-  const { page } = app;
+appTest("Export menu: the stage picker chooses the LaTeX/SVG stage; SVG downloads the CLI's figure", (t) => open(t, { suffix: "#demo=learned-5x8" }), async ({ page }) => {
   const scene = (await getState(page)).scene;
   // Pick "scores" in the stage combo (its list opens below it; the second entry). Move, press and
   // release in frames of their own, as clickWidget does: a press and release in one frame, on the
@@ -94,12 +93,9 @@ test("Export menu: the stage picker chooses the LaTeX/SVG stage; SVG downloads t
   assert.equal(svg, cliExport(scene, "svg", "scores"), "… and attention-lab-cli --export svg --stage scores");
   assert.match(svg, /<title>we → we: /, "cells carry their tokens");
   assert.equal(await widgetRect(page, "export/svg"), null, "the menu closes after a choice");
-  assertClean(app);
 });
 
-test("exportText: bad kind or stage throw an Error naming the field; the clipboard fallback box", async (t) => {
-  const app = await open(t, { initScript: refuseClipboard });
-  const { page } = app;
+appTest("exportText: bad kind or stage throw an Error naming the field; the clipboard fallback box", (t) => open(t, { initScript: refuseClipboard }), async ({ page }) => {
   const error = (kind, stage) =>
     page.evaluate(([k, s]) => {
       try {
@@ -122,5 +118,4 @@ test("exportText: bad kind or stage throw an Error naming the field; the clipboa
   assert.equal(field.selected, field.value.length, "selected for Ctrl+C");
   await animationFrames(page, 4);
   await screenshot(page, "export-copy-fallback");
-  assertClean(app);
 });

@@ -3,6 +3,7 @@
 // (attention-lab-cli --online B / --kv-cache, itself checked against NumPy by tests/flash_crosscheck.py)
 // or against RoPE written out in JS below.
 import { test } from "node:test";
+import { appTest } from "./lib/app_test.mjs";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -36,9 +37,7 @@ function rowsAfter(trace, n, k) {
   return { m, l };
 }
 
-test("FlashAttention mode: Next/Prev/Start/Play step the tiles; m and ℓ equal the CLI's trace; the end says max |Δ|", async (t) => {
-  const app = await open(t, { suffix: "#demo=causal-5&mode=flash", context: { viewport: { width: 1280, height: 720 } } });
-  const { page } = app;
+appTest("FlashAttention mode: Next/Prev/Start/Play step the tiles; m and ℓ equal the CLI's trace; the end says max |Δ|", (t) => open(t, { suffix: "#demo=causal-5&mode=flash", context: { viewport: { width: 1280, height: 720 } } }), async ({ page }) => {
   let state = await waitForState(page, (s) => s.ui.mode === "flash" && s.ui.flash !== null, "mode=flash did not open");
   assert.equal(state.ui.flash.block, 2, "default block size");
   assert.equal(state.ui.flash.steps, 9, "n = 5, B = 2: 3×3 tiles");
@@ -80,19 +79,15 @@ test("FlashAttention mode: Next/Prev/Start/Play step the tiles; m and ℓ equal 
   state = await waitForState(page, (s) => s.ui.flash.step === 3, "3 steps at B = 1");
   assertClose(state.ui.flash.l, rowsAfter(trace1, n, 3).l, "B = 1, step 3: l");
   for (const id of ["flash/memory", "flash/rows"]) await requireWidget(page, id);
-  assertClean(app);
 });
 
-test("FlashAttention on a phone (390×844) and view=flash as another spelling of mode=flash", async (t) => {
-  const app = await open(t, { suffix: "#demo=causal-5&view=flash", context: PHONE });
-  const { page } = app;
+appTest("FlashAttention on a phone (390×844) and view=flash as another spelling of mode=flash", (t) => open(t, { suffix: "#demo=causal-5&view=flash", context: PHONE }), async ({ page }) => {
   await waitForState(page, (s) => s.ui.mode === "flash", "view=flash did not open the mode");
   for (const id of ["flash/block", "flash/start", "flash/prev", "flash/next"]) await requireWidget(page, id);
   for (let k = 1; k <= 4; k++) await clickWidget(page, "flash/next");
   await waitForState(page, (s) => s.ui.flash.step === 4, "4 steps on a phone");
   await parkMouse(page);
   await screenshot(page, "flash-phone-390x844-step4");
-  assertClean(app);
 });
 
 test("Decode mode: each step is row t of the causal pass; the cache and the multiply counter grow", async (t) => {
@@ -150,9 +145,7 @@ function rope(M, { base = 10000, layout = "interleaved", offset = 0 }) {
   });
 }
 
-test("RoPE: the toggle writes the scene key, Q_rope matches RoPE in JS, the offset slider moves no score", async (t) => {
-  const app = await open(t, { suffix: "#demo=rope-relative&hide=vectors", context: { viewport: { width: 1280, height: 720 } } });
-  const { page } = app;
+appTest("RoPE: the toggle writes the scene key, Q_rope matches RoPE in JS, the offset slider moves no score", (t) => open(t, { suffix: "#demo=rope-relative&hide=vectors", context: { viewport: { width: 1280, height: 720 } } }), async ({ page }) => {
   let state = await waitForState(page, (s) => s.scene.rope !== undefined, "demo rope-relative did not load");
   assert.equal(state.scene.version, 2);
   const want = rope(state.scene.Q, state.scene.rope);
@@ -177,7 +170,6 @@ test("RoPE: the toggle writes the scene key, Q_rope matches RoPE in JS, the offs
   await clickWidget(page, "rope/on");
   state = await waitForState(page, (s) => s.scene.rope !== undefined, "RoPE did not switch on");
   await requireWidget(page, "rope/base");
-  assertClean(app);
 });
 
 // At 1024 tokens (issue 24, "hold it under load"): FlashAttention's 512² tiles (B = 2) are each under a

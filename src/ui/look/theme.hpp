@@ -23,99 +23,43 @@ inline const Palette& current_palette() {
 // The current palette's entries by their drawing names (see Palette for what each is), read when
 // drawn.
 namespace palette {
-inline ImU32 background() {
-  return detail::g_palette.background;
-}
-inline ImU32 panel() {
-  return detail::g_palette.panel;
-}
-inline ImU32 panel_border() {
-  return detail::g_palette.panel_border;
-}
-inline ImU32 frame() {
-  return detail::g_palette.frame;
-}
-inline ImU32 text() {
-  return detail::g_palette.text;
-}
-inline ImU32 text_dim() {
-  return detail::g_palette.text_dim;
-}
-inline ImU32 accent() {
-  return detail::g_palette.accent;
-}
-inline ImU32 accent_soft() {
-  return detail::g_palette.accent_soft;
-}
-inline ImU32 focus() {
-  return detail::g_palette.focus;
-}
-inline ImU32 query() {
-  return detail::g_palette.query;
-}
-inline ImU32 key() {
-  return detail::g_palette.key;
-}
-inline ImU32 value() {
-  return detail::g_palette.value;
-}
-inline ImU32 query_neg() {
-  return detail::g_palette.query_neg;
-}
-inline ImU32 key_neg() {
-  return detail::g_palette.key_neg;
-}
-inline ImU32 value_neg() {
-  return detail::g_palette.value_neg;
-}
-inline ImU32 embedding() {
-  return detail::g_palette.embedding;
-}
-inline ImU32 output_marker() {
-  return detail::g_palette.output_marker;
-}
-inline ImU32 error() {
-  return detail::g_palette.error;
-}
-inline ImU32 gap() {
-  return detail::g_palette.gap;
-}
-inline ImU32 hatch() {
-  return detail::g_palette.hatch;
-}
-inline ImU32 allowed() {
-  return detail::g_palette.allowed;
-}
-inline ImU32 allowed_text() {
-  return detail::g_palette.allowed_text;
-}
-inline ImU32 selection() {
-  return detail::g_palette.selection;
-}
-inline ImU32 track() {
-  return detail::g_palette.track;
-}
-inline ImU32 axis() {
-  return detail::g_palette.axis;
-}
-inline ImU32 tile_line() {
-  return detail::g_palette.tile_line;
-}
-inline ImU32 strip_zero() {
-  return detail::g_palette.strip_zero;
-}
-inline ImU32 plot_grid() {
-  return detail::g_palette.plot_grid;
-}
-inline ImU32 plot_axis() {
-  return detail::g_palette.plot_axis;
-}
-inline ImU32 right() {
-  return detail::g_palette.right;
-}
-inline ImU32 wrong() {
-  return detail::g_palette.wrong;
-}
+// palette::NAME() returns detail::g_palette.NAME: one line per entry.
+#define AL_PALETTE_ENTRY(name)     \
+  inline ImU32 name() {            \
+    return detail::g_palette.name; \
+  }
+AL_PALETTE_ENTRY(background)
+AL_PALETTE_ENTRY(panel)
+AL_PALETTE_ENTRY(panel_border)
+AL_PALETTE_ENTRY(frame)
+AL_PALETTE_ENTRY(text)
+AL_PALETTE_ENTRY(text_dim)
+AL_PALETTE_ENTRY(accent)
+AL_PALETTE_ENTRY(accent_soft)
+AL_PALETTE_ENTRY(focus)
+AL_PALETTE_ENTRY(query)
+AL_PALETTE_ENTRY(key)
+AL_PALETTE_ENTRY(value)
+AL_PALETTE_ENTRY(query_neg)
+AL_PALETTE_ENTRY(key_neg)
+AL_PALETTE_ENTRY(value_neg)
+AL_PALETTE_ENTRY(embedding)
+AL_PALETTE_ENTRY(output_marker)
+AL_PALETTE_ENTRY(error)
+AL_PALETTE_ENTRY(gap)
+AL_PALETTE_ENTRY(hatch)
+AL_PALETTE_ENTRY(allowed)
+AL_PALETTE_ENTRY(allowed_text)
+AL_PALETTE_ENTRY(selection)
+AL_PALETTE_ENTRY(track)
+AL_PALETTE_ENTRY(axis)
+AL_PALETTE_ENTRY(tile_line)
+AL_PALETTE_ENTRY(strip_zero)
+AL_PALETTE_ENTRY(plot_grid)
+AL_PALETTE_ENTRY(plot_axis)
+AL_PALETTE_ENTRY(right)
+AL_PALETTE_ENTRY(wrong)
+#undef AL_PALETTE_ENTRY
 
 // `color` with its alpha replaced (0…255).
 constexpr ImU32 with_alpha(ImU32 color, int alpha) {

@@ -24,12 +24,12 @@ struct StepPlay {
 int play_tick(AppState& state, StepPlay play, int step);
 
 // A stepping mode's tick (decode_tick, flash_tick): once there is a result, the stepper goes to the
-// step Play wants this frame through `go_to(want)` (its update), and Play stops when `at_end()`.
-template <class GoTo, class AtEnd>
-void stepper_tick(AppState& state, StepPlay play, int step, GoTo go_to, AtEnd at_end) {
+// step Play wants this frame through `go_to(want)` (its update), which says whether that is the
+// last step: then Play stops.
+template <class GoTo>
+void stepper_tick(AppState& state, StepPlay play, int step, GoTo go_to) {
   if (!state.computed) return;
-  go_to(play_tick(state, play, step));
-  if (at_end()) play.playing = false;
+  if (go_to(play_tick(state, play, step))) play.playing = false;
 }
 
 // The four buttons' widget ids, e.g. {"flash/start", "flash/prev", "flash/next", "flash/play"}.

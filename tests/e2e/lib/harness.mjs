@@ -245,15 +245,21 @@ export async function waitForState(page, probe, message, timeout = STEP_TIMEOUT_
   }
 }
 
-/** Mouse click at a widget's centre, with press and release in different frames (ImGui sees both). */
-export async function clickWidget(page, id) {
-  const { cx, cy } = await requireWidget(page, id);
-  await page.mouse.move(cx, cy);
-  await animationFrames(page, 2);
+/** Mouse click at (x, y), with press and release in different frames (ImGui sees both): `frames` frames
+ *  after the move and after the press, 2 after the release. */
+export async function clickAt(page, x, y, frames = 2) {
+  await page.mouse.move(x, y);
+  await animationFrames(page, frames);
   await page.mouse.down();
-  await animationFrames(page, 2);
+  await animationFrames(page, frames);
   await page.mouse.up();
   await animationFrames(page, 2);
+}
+
+/** Mouse click at a widget's centre (clickAt). */
+export async function clickWidget(page, id) {
+  const { cx, cy } = await requireWidget(page, id);
+  await clickAt(page, cx, cy);
 }
 
 /** Touch tap at a widget's centre (context needs hasTouch). */

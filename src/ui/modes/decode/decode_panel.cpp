@@ -47,10 +47,10 @@ void draw_evicted_row(ImDrawList* dl, ImVec2 a, ImVec2 b, float em) {
 
 void decode_tick(AppState& state) {
   DecodeStepper& d = state.ui.decode;
-  stepper_tick(
-      state, {d.playing, d.play_clock, kPlaySeconds}, d.t,
-      [&](int want) { decode_update(d, state.scene, state.result, result_key(state), want); },
-      [&] { return d.t == state.scene.n() - 1; });
+  stepper_tick(state, {d.playing, d.play_clock, kPlaySeconds}, d.t, [&](int want) {
+    decode_update(d, state.scene, state.result, result_key(state), want);
+    return d.t == state.scene.n() - 1;  // the last token
+  });
 }
 
 //-------------------------------------------------------------------------------------------------

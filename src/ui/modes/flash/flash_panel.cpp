@@ -46,10 +46,10 @@ std::string span(int begin, int end) {
 
 void flash_tick(AppState& state) {
   FlashStepper& f = state.ui.flash;
-  stepper_tick(
-      state, {f.playing, f.play_clock, kPlaySeconds}, f.step,
-      [&](int want) { flash_update(f, state.scene, state.result, result_key(state), want); },
-      [&] { return f.finished(); });
+  stepper_tick(state, {f.playing, f.play_clock, kPlaySeconds}, f.step, [&](int want) {
+    flash_update(f, state.scene, state.result, result_key(state), want);
+    return f.finished();
+  });
 }
 
 //-------------------------------------------------------------------------------------------------
