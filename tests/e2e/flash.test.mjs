@@ -181,9 +181,7 @@ const BIG_N = 1024;
 const MAX_VERTICES = 60_000;  // measured 7–8k in these modes (the Explore screen: ~18k); before: millions
 const MAX_DECODE_HEAP = 4 << 20;  // bytes malloc may grow by when Decode opens; before: +40 MB
 
-test("1024 tokens: FlashAttention and Decode draw thousands of vertices a frame; Decode holds one step", async (t) => {
-  const app = await open(t, { suffix: "#gen=local,1024,64,64,1", context: { viewport: { width: 1280, height: 720 } } });
-  const { page } = app;
+appTest("1024 tokens: FlashAttention and Decode draw thousands of vertices a frame; Decode holds one step", (t) => open(t, { suffix: "#gen=local,1024,64,64,1", context: { viewport: { width: 1280, height: 720 } } }), async ({ page }) => {
   await page.waitForFunction((n) => window.attentionLab.getMatrix("Q").rows === n, BIG_N);
   const stats = async () => {
     await animationFrames(page, 3);
@@ -208,5 +206,4 @@ test("1024 tokens: FlashAttention and Decode draw thousands of vertices a frame;
   }
   await parkMouse(page);
   await screenshot(page, "flash-1024-1280x720");
-  assertClean(app);
 });
