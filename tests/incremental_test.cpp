@@ -64,7 +64,7 @@ void random_edit(std::mt19937& rng, Scene& s, attn::IncrementalAttention& inc) {
   using Setter = void (attn::IncrementalAttention::*)(int, const double*);
   const Setter setters[3] = {&attn::IncrementalAttention::set_query, &attn::IncrementalAttention::set_key,
                              &attn::IncrementalAttention::set_value};
-  const int kind = int(rng() % 8);
+  const int kind = int(rng() % 10);
   switch (kind) {
     case 0:  // row i of Q, K or V through set_query / set_key / set_value
     case 1:
@@ -89,6 +89,20 @@ void random_edit(std::mt19937& rng, Scene& s, attn::IncrementalAttention& inc) {
       s.Q(i, 0) = (rng() % 2 ? 1e200 : -1e200);
       s.K(int(rng() % n), 0) = 1e200;
       inc.update(s.Q, s.K, s.V, s.options);
+      break;
+    case 7:  // a click on the Mask grid: one cell of the custom mask toggled (the mask made first)
+      if (s.options.mask.size() == 0) s.options.mask = attn::MaskMatrix::Ones(n, n);
+      s.options.mask(i, int(rng() % n)) ^= 1;
+      CHECK(inc.update(s.Q, s.K, s.V, s.options) != attn::IncrementalAttention::Update::Full);
+      break;
+    case 8:  // causal, or the window and its sinks
+      if (rng() % 2) {
+        s.options.causal = !s.options.causal;
+      } else {
+        s.options.window = int(rng() % unsigned(n + 1));
+        s.options.sinks = int(rng() % 3);
+      }
+      CHECK(inc.update(s.Q, s.K, s.V, s.options) != attn::IncrementalAttention::Update::Full);
       break;
     default:
       CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::None);
@@ -120,8 +134,13 @@ TEST_CASE("incremental recompute equals the full pass bit for bit after random e
       inc.invalidate();
       CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
       check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
-      // A change of options (here: causal) is a full pass, still identical.
+      // A change of the scale is a full pass, still identical.
+      s.options.scale = {attn::ScaleMode::Temperature, 0.5 + double(trial)};
+      CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
+      check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+      // A new mask with an edited row in the same update (not one user action) is a full pass too.
       s.options.causal = !s.options.causal;
+      random_row(rng, s.V, 0);
       CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Full);
       check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
     }
@@ -177,11 +196,14 @@ TEST_CASE("incremental: last_change names every changed cell of scores, scaled a
       if (c.full) continue;
       CHECK(unlisted_changes(before.scores, inc.result().scores, c.queries, c.keys) == 0);
       CHECK(unlisted_changes(before.scaled, inc.result().scaled, c.queries, c.keys) == 0);
-      if (c.keys.empty()) {  // no key edited: the weights changed only in the edited query rows
-        CHECK(unlisted_changes(before.weights, inc.result().weights, c.queries, {}) == 0);
-      }
+      // The weights, and with a mask edit the mask, changed only in the listed rows.
+      CHECK(unlisted_changes(before.weights, inc.result().weights, c.rows, {}) == 0);
+      CHECK(unlisted_changes(before.allowed.cast<double>(), inc.result().allowed.cast<double>(),
+                             c.mask ? c.rows : std::vector<int>{}, {}) == 0);
+      for (int q : c.queries) CHECK(std::binary_search(c.rows.begin(), c.rows.end(), q));
       CHECK(std::is_sorted(c.queries.begin(), c.queries.end()));
       CHECK(std::is_sorted(c.keys.begin(), c.keys.end()));
+      CHECK(std::is_sorted(c.rows.begin(), c.rows.end()));
     }
     // A value edit alone changes no n×n cell and says so.
     const attn::Result before = inc.result();
@@ -192,12 +214,64 @@ TEST_CASE("incremental: last_change names every changed cell of scores, scaled a
     CHECK(inc.last_change().keys.empty());
     CHECK(inc.last_change().values);
     CHECK(unlisted_changes(before.weights, inc.result().weights, {}, {}) == 0);
-    // A query edit names its row; a change of options is a full pass.
+    // A query edit names its row; a change of the scale is a full pass.
     random_row(rng, s.Q, n - 1);
     inc.update(s.Q, s.K, s.V, s.options);
     CHECK(inc.last_change().queries == std::vector<int>{n - 1});
-    s.options.causal = !s.options.causal;
+    CHECK(inc.last_change().rows == std::vector<int>{n - 1});
+    s.options.scale = {attn::ScaleMode::Temperature, 3.0};
     inc.update(s.Q, s.K, s.V, s.options);
     CHECK(inc.last_change().full);
   }
+}
+
+TEST_CASE("incremental: in a sliding window a key, value or mask edit re-runs only the rows it reaches") {
+  // 1024 tokens, a 64-wide window and one sink (Longformer-style): a key reaches the rows whose window
+  // holds it, a value changes no weight, a mask cell its row; each result bit for bit the full pass's.
+  std::mt19937 rng(64);
+  const int n = 1024;
+  Scene s = random_scene(rng, n, 64, 64);
+  s.options = attn::Options{};
+  s.options.window = 64;
+  s.options.sinks = 1;
+  attn::IncrementalAttention inc;
+  inc.reset(s.Q, s.K, s.V, s.options);
+  const attn::MaskMatrix allowed = inc.result().allowed;
+  const auto rows_allowing = [&](int j) {
+    std::vector<int> rows;
+    for (int i = 0; i < n; ++i)
+      if (allowed(i, j)) rows.push_back(i);
+    return rows;
+  };
+  // Key 500: rows 437…563 allow it (|i − 500| < 64), the sink column 0 is not it.
+  random_row(rng, s.K, 500);
+  CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Rows);
+  CHECK(inc.last_change().rows == rows_allowing(500));
+  CHECK(inc.last_change().rows.size() == 127);
+  check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+  // The sink key 0 is seen by every row.
+  random_row(rng, s.K, 0);
+  inc.update(s.Q, s.K, s.V, s.options);
+  CHECK(inc.last_change().rows.size() == std::size_t(n));
+  check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+  // A value changes no weight (and only the output of rows that can see it).
+  random_row(rng, s.V, 700);
+  inc.update(s.Q, s.K, s.V, s.options);
+  CHECK(inc.last_change().rows.empty());
+  CHECK(inc.last_change().values);
+  check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+  // One cell of a custom mask: one row, the scores kept.
+  const attn::Matrix scores = inc.result().scores;
+  s.options.mask = attn::MaskMatrix::Ones(n, n);
+  s.options.mask(300, 290) = 0;
+  CHECK(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Rows);
+  CHECK(inc.last_change().mask);
+  CHECK(inc.last_change().rows == std::vector<int>{300});
+  check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+  CHECK(std::memcmp(scores.data(), inc.result().scores.data(), sizeof(double) * scores.size()) == 0);
+  // Causal: every row but the last loses the keys after it inside its window.
+  s.options.causal = true;
+  inc.update(s.Q, s.K, s.V, s.options);
+  CHECK(inc.last_change().rows.size() == std::size_t(n - 1));
+  check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
 }

@@ -550,6 +550,24 @@ TEST_CASE("make_fragment: refuses invalid scenes and scenes too large for a link
   CHECK(too_big.fragment.empty());
   CHECK(contains(too_big.error, "limit is 32768"));
   CHECK(contains(too_big.error, "Export JSON"));
+
+  // 1024 tokens × d 64, every number 0 (the shortest JSON a number has): refused from its shape before
+  // it is written, with the least size any such link has (196,608 numbers × "0," in base64 + "s=").
+  Scene huge;
+  huge.tokens.assign(1024, "t");
+  huge.Q = huge.K = huge.V = attn::Matrix::Zero(1024, 64);
+  const links::MadeFragment refused = links::make_fragment(huge);
+  CHECK_FALSE(refused.ok());
+  CHECK(refused.error ==
+        "link: the scene needs a link of at least 524290 bytes, limit is 32768; share it with Export JSON instead");
+  // The bound is a true lower bound: the same zeros at 96 tokens × d 16 (4,608 numbers, at least
+  // 12,290 bytes) make a link of at least that size.
+  Scene zeros;
+  zeros.tokens.assign(96, "t");
+  zeros.Q = zeros.K = zeros.V = attn::Matrix::Zero(96, 16);
+  const links::MadeFragment made = links::make_fragment(zeros);
+  REQUIRE(made.ok());
+  CHECK(made.fragment.size() >= 12290);
 }
 
 TEST_CASE("round trip: random scenes through a link, every double bit-for-bit") {

@@ -27,11 +27,48 @@ struct NullPainter : ui::MatrixPainter {
   void paint(ImDrawList*, ImVec2, ImVec2, const ui::MatrixImage&) override {}
 };
 
+// The textures a GL painter would hold, uploaded as render/heatmap_renderer.cpp does: nothing when the
+// version is the one held, only the promised rows and columns when the texture holds `changed_since`,
+// else everything.
+struct TexturePainter : ui::MatrixPainter {
+  struct Texture {
+    std::uint64_t version = 0;
+    int rows = 0, cols = 0;
+    std::vector<float> values;
+  };
+  std::map<int, Texture> textures;  // by MatrixSlot
+  std::map<int, int> partial_uploads, whole_uploads;
+  std::vector<int> last_rows;  // the rows of the last partial upload
+
+  void paint(ImDrawList*, ImVec2, ImVec2, const ui::MatrixImage& image) override {
+    Texture& t = textures[int(image.slot)];
+    const bool same_size = t.rows == image.rows && t.cols == image.cols;
+    if (same_size && image.version != 0 && t.version == image.version) return;
+    if (same_size && image.changed_since != 0 && t.version == image.changed_since) {
+      last_rows = image.changed_rows ? *image.changed_rows : std::vector<int>{};
+      for (int i : last_rows)
+        std::copy_n(image.values + std::size_t(i) * image.cols, image.cols,
+                    &t.values[std::size_t(i) * image.cols]);
+      if (image.changed_cols)
+        for (int j : *image.changed_cols)
+          for (int i = 0; i < image.rows; ++i)
+            t.values[std::size_t(i) * image.cols + j] = image.values[std::size_t(i) * image.cols + j];
+      ++partial_uploads[int(image.slot)];
+    } else {
+      t.values.assign(image.values, image.values + std::size_t(image.rows) * image.cols);
+      ++whole_uploads[int(image.slot)];
+    }
+    t.rows = image.rows;
+    t.cols = image.cols;
+    t.version = image.version;
+  }
+};
+
 // One app without a window: a 1280×800 display at scale 1, the dark theme, a direct scene loaded
 // (soft-dictionary: Q, K, V given, so q_0's sliders edit Q).
 struct Headless {
   ImGuiContext* context = ImGui::CreateContext();
-  NullPainter painter;
+  TexturePainter painter;
   ui::Fonts fonts;
   ui::AppState state;
 
@@ -329,4 +366,68 @@ TEST_CASE("at 1280×720 in every language the Controls show every button whole; 
                            "export/menu", "generate", "reset", "alibi", "rope/on"})
       CHECK_MESSAGE(ui::widget_rect(app.state, id).has_value(), id);
   }
+}
+
+TEST_CASE(
+    "mask, causal, window and key edits upload only the rows they change, and the textures stay right") {
+  // 64 generated tokens: after each edit the textures the painter updated in place (rows, columns)
+  // must equal what a whole rebuild paints; a mask cell's click is one row of the Mask and the
+  // Weights, not the whole grid (before: every mask edit was a full pass and a whole upload).
+  Headless app;
+  scene::GenSpec spec;
+  spec.n = 64;
+  spec.d_k = spec.d_v = 8;
+  ui::load_generated(app.state, spec);
+  for (int f = 0; f < 4; ++f) app.frame();
+  const int mask = int(ui::MatrixSlot::Mask), weights = int(ui::MatrixSlot::Weights);
+  const int scores = int(ui::MatrixSlot::Scores);
+  REQUIRE(app.painter.textures.count(mask) == 1);
+  REQUIRE(app.painter.textures.count(weights) == 1);
+
+  const auto check_textures_whole = [&]() {
+    const std::map<int, TexturePainter::Texture> kept = app.painter.textures;
+    app.state.ui.caches = ui::UiCaches{};  // everything painted again from the result
+    app.painter.textures.clear();
+    app.frame();
+    for (int slot : {mask, weights, scores}) {
+      CAPTURE(slot);
+      REQUIRE(kept.count(slot) == 1);
+      CHECK(kept.at(slot).values == app.painter.textures.at(slot).values);
+    }
+  };
+
+  // One cell of the mask: one row of the Mask and of the Weights textures.
+  const int partial_masks = app.painter.partial_uploads[mask];
+  ui::toggle_mask_cell(app.state, 10, 12);
+  app.frame();
+  CHECK(app.state.result.allowed(10, 12) == 0);
+  CHECK(app.painter.partial_uploads[mask] == partial_masks + 1);
+  CHECK(app.state.result_change.rows == std::vector<int>{10});
+  check_textures_whole();
+  // Causal, a window with a sink, a key and a value: each brought up to date in place.
+  ui::set_causal(app.state, true);
+  app.frame();
+  CHECK_FALSE(app.state.result_change.all);
+  check_textures_whole();
+  ui::set_window(app.state, 8);
+  app.frame();
+  check_textures_whole();
+  ui::set_sinks(app.state, 1);
+  app.frame();
+  check_textures_whole();
+  ui::set_entry(app.state, ui::SceneMatrix::K, 20, 3, 1.5);
+  app.frame();
+  // Key 20 is seen by queries 20 … 27 (causal, window 8): those rows of the weights, not all 64.
+  CHECK(app.state.result_change.rows == std::vector<int>{20, 21, 22, 23, 24, 25, 26, 27});
+  check_textures_whole();
+  ui::set_entry(app.state, ui::SceneMatrix::V, 5, 0, -2.0);
+  app.frame();
+  CHECK(app.state.result_change.rows.empty());
+  check_textures_whole();
+  REQUIRE(app.state.result.allowed(30, 25) == 1);
+  ui::toggle_mask_cell(app.state, 30, 25);
+  app.frame();
+  CHECK(app.state.result.allowed(30, 25) == 0);
+  CHECK(app.state.result_change.rows == std::vector<int>{30});
+  check_textures_whole();
 }

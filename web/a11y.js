@@ -40,10 +40,13 @@
   const fmt = (v) => (v === null || v === undefined ? "masked" : Number(v).toFixed(3));
 
   // <table><caption/><thead><tr><th>corner</th><th scope=col>…</th></tr></thead><tbody>…</tbody></table>
+  // Returns the caption and the value cells (row by row), so the next result can rewrite their text
+  // in place.
   function table(id, caption, corner, columns, rows) {
     const t = element("table", region);
     t.id = id;
-    element("caption", t, caption);
+    const cells = [];
+    const captionNode = element("caption", t, caption);
     const head = element("tr", element("thead", t));
     element("th", head, corner).setAttribute("scope", "col");
     for (const c of columns) element("th", head, c).setAttribute("scope", "col");
@@ -51,9 +54,26 @@
     for (const [label, values] of rows) {
       const tr = element("tr", body);
       element("th", tr, label).setAttribute("scope", "row");
-      for (const v of values) element("td", tr, fmt(v));
+      for (const v of values) cells.push(element("td", tr, fmt(v)));
     }
-    return t;
+    return { captionNode, cells };
+  }
+
+  // The tables as built, and what their headers say: while the tokens and sizes stay (a drag, a
+  // mask click), only the text of the cells that changed is rewritten — rebuilding 8,000 elements
+  // after every edit cost the page ~50 ms and a layout.
+  let built = null;
+
+  function rewrite(target, caption, rows) {
+    if (target.captionNode.textContent !== caption) target.captionNode.textContent = caption;
+    let k = 0;
+    for (const values of rows) {
+      for (const v of values) {
+        const text = fmt(v);
+        const cell = target.cells[k++];
+        if (cell.textContent !== text) cell.textContent = text;
+      }
+    }
   }
 
   let timer = 0;
@@ -68,21 +88,21 @@
     if (!numbers || numbers.ok === false) return;
     const { tokens, weights, output, n, shown } = numbers;
     const part = shown < n ? `; the first ${shown} of ${n} tokens` : "";
+    const weightsCaption = "Attention weights: row = query token, column = key token; each row sums to 1" + part;
+    const outputCaption = "Output Y = A V: one row per token" + part;
+    const columns = output[0] ? output[0].map((_, c) => "y[" + c + "]") : [];
+    const headers = JSON.stringify([tokens, columns, weights.map((row) => row.length)]);
+    if (built && built.headers === headers) {
+      rewrite(built.weights, weightsCaption, weights);
+      rewrite(built.output, outputCaption, output);
+      return;
+    }
     region.replaceChildren();
-    table(
-      "a11y-weights",
-      "Attention weights: row = query token, column = key token; each row sums to 1" + part,
-      "query \\ key",
-      tokens,
-      weights.map((row, i) => [tokens[i], row]),
-    );
-    table(
-      "a11y-output",
-      "Output Y = A V: one row per token" + part,
-      "token",
-      output[0] ? output[0].map((_, c) => "y[" + c + "]") : [],
-      output.map((row, i) => [tokens[i], row]),
-    );
+    built = {
+      headers,
+      weights: table("a11y-weights", weightsCaption, "query \\ key", tokens, weights.map((row, i) => [tokens[i], row])),
+      output: table("a11y-output", outputCaption, "token", columns, output.map((row, i) => [tokens[i], row])),
+    };
   }
 
   window.attentionLabA11y = {

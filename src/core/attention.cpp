@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "core/alibi.hpp"
@@ -93,17 +94,7 @@ void full_pass(Result& r, const Options& options, Workspace& ws) {
   const int d_k = static_cast<int>(r.Q.cols()), d_v = static_cast<int>(r.V.cols());
   const int w = ks.panel_width;
 
-  // (3) mask M: 0 where allowed, −∞ where hidden (causal future or custom 0).           n×n
-  r.allowed = allowed_mask(n, options);
-  ws.first.assign(n, n);
-  ws.last.assign(n, -1);
-  for (int query_i = 0; query_i < n; ++query_i) {
-    const unsigned char* row = &r.allowed(query_i, 0);
-    int first = 0, last = n - 1;
-    while (first < n && !row[first]) ++first;
-    while (last >= first && !row[last]) --last;
-    if (first < n) ws.first[query_i] = first, ws.last[query_i] = last;
-  }
+  set_mask(r, options, ws);
 
   r.divisor = scale_divisor(options.scale, d_k);
   r.scores.resize(n, n);
@@ -138,6 +129,42 @@ void full_pass(Result& r, const Options& options, Workspace& ws) {
     output_rows(r, ws, i0, i1);
   }
   collect_masked_rows(r);
+}
+
+namespace {
+
+// Row i's first and last allowed key (n and −1 when the row is fully masked): output_rows reads only
+// the keys between them (every other weight is exactly 0).
+void set_span(const Result& r, Workspace& ws, int i) {
+  const int n = static_cast<int>(r.allowed.cols());
+  const unsigned char* row = &r.allowed(i, 0);
+  int first = 0, last = n - 1;
+  while (first < n && !row[first]) ++first;
+  while (last >= first && !row[last]) --last;
+  ws.first[std::size_t(i)] = first < n ? first : n;
+  ws.last[std::size_t(i)] = first < n ? last : -1;
+}
+
+}  // namespace
+
+// (3) mask M: 0 where allowed, −∞ where hidden (causal future or custom 0).           n×n
+void set_mask(Result& r, const Options& options, Workspace& ws) {
+  const int n = static_cast<int>(r.Q.rows());
+  r.allowed = allowed_mask(n, options);
+  ws.first.assign(n, n);
+  ws.last.assign(n, -1);
+  for (int query_i = 0; query_i < n; ++query_i) set_span(r, ws, query_i);
+}
+
+std::vector<int> change_mask(Result& r, const Options& options, Workspace& ws) {
+  const int n = static_cast<int>(r.Q.rows());
+  MaskMatrix allowed = allowed_mask(n, options);
+  std::vector<int> rows;
+  for (int i = 0; i < n; ++i)
+    if (std::memcmp(&allowed(i, 0), &r.allowed(i, 0), std::size_t(n)) != 0) rows.push_back(i);
+  r.allowed = std::move(allowed);
+  for (int i : rows) set_span(r, ws, i);
+  return rows;
 }
 
 void pack_key(const Result& r, Workspace& ws, int j) {

@@ -28,6 +28,12 @@ Matrix project(const Matrix& X, const Matrix& W);
 // Shapes the stages, sets divisor and allowed, packs K and V, and computes every stage.
 void full_pass(Result& r, const Options& options, Workspace& ws);
 
+// (3) r.allowed for `options`, and each row's first and last allowed key (ws.first, ws.last).
+void set_mask(Result& r, const Options& options, Workspace& ws);
+// The same on a result computed under another mask: returns the rows whose allowed cells changed
+// (ascending). Scores and scaled do not depend on the mask; those rows' softmax and output do.
+std::vector<int> change_mask(Result& r, const Options& options, Workspace& ws);
+
 // Pieces (r.Q, r.K, r.V and the packed copies already hold the edited rows):
 void pack_key(const Result& r, Workspace& ws, int j);    // repack column j of Kᵀ
 void pack_value(const Result& r, Workspace& ws, int j);  // repack row j of V

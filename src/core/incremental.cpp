@@ -18,10 +18,14 @@ bool row_differs(const Matrix& a, const Matrix& b, Eigen::Index i) {
 
 }  // namespace
 
+bool same_options_but_mask(const Options& a, const Options& b) {
+  if (a.scale.mode != b.scale.mode || a.alibi_slope != b.alibi_slope) return false;
+  return a.scale.mode != ScaleMode::Temperature || a.scale.temperature == b.scale.temperature;
+}
+
 bool same_options(const Options& a, const Options& b) {
-  if (a.scale.mode != b.scale.mode || a.causal != b.causal) return false;
-  if (a.window != b.window || a.sinks != b.sinks || a.alibi_slope != b.alibi_slope) return false;
-  if (a.scale.mode == ScaleMode::Temperature && a.scale.temperature != b.scale.temperature) return false;
+  if (!same_options_but_mask(a, b) || a.causal != b.causal || a.window != b.window || a.sinks != b.sinks)
+    return false;
   return a.mask.rows() == b.mask.rows() && a.mask.cols() == b.mask.cols() && a.mask == b.mask;
 }
 
@@ -40,12 +44,25 @@ IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const
                                                           const Options& options) {
   Result& r = result_;
   if (empty() || !same_shape(Q, r.Q) || !same_shape(K, r.K) || !same_shape(V, r.V) ||
-      !same_options(options, options_) || workspace_.set != &kernels::active()) {
+      !same_options_but_mask(options, options_) || workspace_.set != &kernels::active()) {
     reset(Q, K, V, options);
     return Update::Full;
   }
-  std::vector<int> queries, keys;
-  bool values = false;
+  if (!same_options(options, options_)) {
+    // A new mask: the scores stand; only rows whose allowed cells changed are re-run. Together with
+    // an edited Q, K or V (not what one user action does) it is a full pass.
+    if (Q != r.Q || K != r.K || V != r.V) {
+      reset(Q, K, V, options);
+      return Update::Full;
+    }
+    options_ = options;
+    change_ = Change{false, {}, {}, false, true, detail::change_mask(r, options_, workspace_)};
+    for (int i : change_.rows) detail::softmax_row(r, workspace_, i);
+    output_runs(change_.rows);
+    detail::collect_masked_rows(r);
+    return change_.rows.empty() ? Update::None : Update::Rows;
+  }
+  std::vector<int> queries, keys, values;
   const Eigen::Index n = Q.rows();
   for (Eigen::Index i = 0; i < n; ++i) {
     if (row_differs(Q, r.Q, i)) {
@@ -60,11 +77,11 @@ IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const
     if (row_differs(V, r.V, i)) {
       r.V.row(i) = V.row(i);
       detail::pack_value(r, workspace_, static_cast<int>(i));
-      values = true;
+      values.push_back(static_cast<int>(i));
     }
   }
-  if (queries.empty() && keys.empty() && !values) {
-    change_ = Change{false, {}, {}, false};
+  if (queries.empty() && keys.empty() && values.empty()) {
+    change_ = Change{false, {}, {}, false, false, {}};
     return Update::None;
   }
   refresh(queries, keys, values);
@@ -79,26 +96,25 @@ IncrementalAttention::Update IncrementalAttention::update_projected(const Matrix
 
 void IncrementalAttention::set_query(int i, const double* q) {
   std::copy(q, q + result_.Q.cols(), &result_.Q(i, 0));
-  refresh({i}, {}, false);
+  refresh({i}, {}, {});
 }
 
 void IncrementalAttention::set_key(int j, const double* k) {
   std::copy(k, k + result_.K.cols(), &result_.K(j, 0));
   detail::pack_key(result_, workspace_, j);
-  refresh({}, {j}, false);
+  refresh({}, {j}, {});
 }
 
 void IncrementalAttention::set_value(int j, const double* v) {
   std::copy(v, v + result_.V.cols(), &result_.V(j, 0));
   detail::pack_value(result_, workspace_, j);
-  refresh({}, {}, true);
+  refresh({}, {}, {j});
 }
 
 void IncrementalAttention::refresh(const std::vector<int>& queries, const std::vector<int>& keys,
-                                   bool values) {
+                                   const std::vector<int>& values) {
   Result& r = result_;
   const int n = static_cast<int>(r.Q.rows());
-  change_ = Change{false, queries, keys, values};
   // (1)+(2) scores and scaled: the edited rows, then the edited columns (one panel each).
   for (int i : queries) detail::score_rows(r, workspace_, i, i + 1);
   int last_panel = -1;
@@ -107,17 +123,32 @@ void IncrementalAttention::refresh(const std::vector<int>& queries, const std::v
     if (panel != last_panel) detail::score_column(r, workspace_, j);  // keys come sorted
     last_panel = panel;
   }
-  if (!keys.empty()) {
-    // (4) every row's softmax (a column changed in each), (5) every output row.
-    for (int i = 0; i < n; ++i) detail::softmax_row(r, workspace_, i);
-    detail::output_rows(r, workspace_, 0, n);
-    return;
+  // (4) the rows whose softmax can have changed: the edited queries, and the rows that allow an edited
+  // key (a hidden cell's logit is never read: its weight is 0 whatever the score). (5) their output,
+  // and that of the rows whose key span [first, last] holds an edited value (output_rows reads only
+  // those keys).
+  std::vector<int> softmax, output;
+  for (int i = 0; i < n; ++i) {
+    bool weights = std::binary_search(queries.begin(), queries.end(), i);
+    for (std::size_t k = 0; !weights && k < keys.size(); ++k) weights = r.allowed(i, keys[k]) != 0;
+    bool blend = weights;
+    const int first = workspace_.first[std::size_t(i)], last = workspace_.last[std::size_t(i)];
+    for (std::size_t k = 0; !blend && k < values.size(); ++k) blend = first <= values[k] && values[k] <= last;
+    if (weights) softmax.push_back(i);
+    if (blend) output.push_back(i);
   }
-  for (int i : queries) detail::softmax_row(r, workspace_, i);
-  if (values) {
-    detail::output_rows(r, workspace_, 0, n);  // A V: every row blends the edited value
-  } else {
-    for (int i : queries) detail::output_rows(r, workspace_, i, i + 1);
+  for (int i : softmax) detail::softmax_row(r, workspace_, i);
+  output_runs(output);
+  change_ = Change{false, queries, keys, !values.empty(), false, std::move(softmax)};
+}
+
+void IncrementalAttention::output_runs(const std::vector<int>& rows) {
+  // Runs of consecutive rows, one call each (a run shares the kernel's row tiles).
+  for (std::size_t a = 0; a < rows.size();) {
+    std::size_t b = a + 1;
+    while (b < rows.size() && rows[b] == rows[b - 1] + 1) ++b;
+    detail::output_rows(result_, workspace_, rows[a], rows[b - 1] + 1);
+    a = b;
   }
 }
 

@@ -21,21 +21,27 @@ class IncrementalAttention {
  public:
   // What update() did.
   enum class Update { None, Rows, Full };
-  // What the last reset/update/set_* changed in the n×n stages (scores, scaled, weights), so a view
-  // of them can refresh only that: `full` everything; else rows `queries` of all three, columns `keys`
-  // of scores and scaled (and then every row of the weights: each row's softmax saw a new logit).
-  // `values` alone (an edited v_j) changes only the output; nothing listed: nothing changed.
+  // What the last reset/update/set_* changed, so a view of the n×n stages can refresh only that:
+  // `full` everything; else rows `queries` of scores and scaled, columns `keys` of scores and scaled,
+  // and rows `rows` of the weights (and their output). `rows` holds the queries, every row that allows
+  // an edited key (a row's softmax never reads a hidden cell's logit, so a 64-wide window re-runs 64
+  // rows of 1024, not all), and with `mask` the rows whose allowed cells changed (a mask, causal,
+  // window or sinks edit: scores and scaled stay). An edited value (`values`) changes the output of
+  // the rows whose keys include it, and no weight. Nothing listed: nothing changed.
   struct Change {
     bool full = true;
     std::vector<int> queries, keys;  // ascending
     bool values = false;
+    bool mask = false;
+    std::vector<int> rows;  // ascending
   };
 
   // Full pass over Q (n×d_k), K (n×d_k), V (n×d_v); inputs as for attend().
   void reset(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options);
 
   // Bring the result up to Q, K, V, options: the rows that differ from the last ones are recomputed
-  // as above; a change of shape, scale, causal, mask, window, sinks or ALiBi slope is a full pass.
+  // as above; a new mask (custom, causal, window, sinks) on unchanged Q, K, V re-runs the rows whose
+  // allowed cells changed; any other change of shape or options (scale, ALiBi slope) is a full pass.
   // (ALiBi's bias depends only on positions: an edited row or column adds it again, so the logits,
   // and everything after them, stay bit for bit the full pass's.)
   Update update(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options);
@@ -60,7 +66,8 @@ class IncrementalAttention {
   void invalidate() { valid_ = false; }
 
  private:
-  void refresh(const std::vector<int>& queries, const std::vector<int>& keys, bool values);
+  void refresh(const std::vector<int>& queries, const std::vector<int>& keys, const std::vector<int>& values);
+  void output_runs(const std::vector<int>& rows);  // output rows `rows` (ascending)
 
   Result result_;
   Change change_;
@@ -71,5 +78,7 @@ class IncrementalAttention {
 
 // True when the two option sets give the same divisor, allowed mask and bias for n tokens.
 bool same_options(const Options& a, const Options& b);
+// True when they give the same divisor and bias (the scores, scaled and logits), masks aside.
+bool same_options_but_mask(const Options& a, const Options& b);
 
 }  // namespace attn

@@ -485,6 +485,18 @@ std::string panels_suffix(const std::vector<Panel>& hide, std::optional<Panel> v
 MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::optional<Panel> view,
                            Mode mode, int step, const Appearance& appearance) {
   MadeFragment out;
+  // Known before anything is written: every number of Q, K, V (or X and the W's) takes at least two
+  // characters of JSON ("0,"), and base64 makes 4 of every 3. A 1024×64 scene needs ≥ 524,288 bytes;
+  // writing and encoding it only to find that out took ~100 ms after every edit (the address bar
+  // follows edits: web/share.js).
+  const Eigen::Index numbers = s.mode == scene::Mode::Direct ? s.Q.size() + s.K.size() + s.V.size()
+                                                      : s.X.size() + s.Wq.size() + s.Wk.size() + s.Wv.size();
+  const std::size_t least = 2 + (2 * std::size_t(numbers) + 2) / 3 * 4;
+  if (least > kMaxFragmentBytes) {
+    out.error = "link: the scene needs a link of at least " + std::to_string(least) + " bytes, limit is " +
+                std::to_string(kMaxFragmentBytes) + "; share it with Export JSON instead";
+    return out;
+  }
   const std::string invalid = validate(s);
   if (!invalid.empty()) {
     out.error = scene_error(invalid);

@@ -141,6 +141,7 @@ bool recompute_if_dirty(AppState& state) {
   ResultChange& change = state.result_change;
   change.from = state.result_version;
   change.all = true;
+  change.mask = false;
   change.rows.clear();
   change.cols.clear();
   if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0) {
@@ -155,7 +156,8 @@ bool recompute_if_dirty(AppState& state) {
     state.engine.swap_result(state.result);
     const attn::IncrementalAttention::Change& done = state.engine.last_change();
     change.all = done.full;
-    change.rows = done.queries;
+    change.mask = done.mask;
+    change.rows = done.rows;
     change.cols = done.keys;
     state.heads = attn::HeadsResult{};
     state.heads.Q = state.result.Q;
@@ -170,8 +172,8 @@ bool recompute_if_dirty(AppState& state) {
   }
   state.stats.last_recompute_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  // The reading aids of the weights just computed: only the edited query rows' when no other row changed.
-  if (!change.all && change.cols.empty())
+  // The reading aids of the weights just computed: only the rows whose weights changed.
+  if (!change.all)
     attn::update_reading_aids(state.result.weights, state.result.allowed, change.rows, &state.aids);
   else
     state.aids = attn::reading_aids(state.result);
@@ -303,7 +305,7 @@ void set_focus_head(AppState& state, int head) {
   state.ui.focus_head = head;
   state.result = state.heads.heads[std::size_t(head)];
   state.aids = attn::reading_aids(state.result);
-  state.result_change = ResultChange{state.result_version, true, {}, {}};
+  state.result_change = ResultChange{state.result_version, true, false, {}, {}};
   ++state.result_version;  // the Scores and Mask panels repaint the newly focused head
 }
 

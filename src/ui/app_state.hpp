@@ -71,13 +71,15 @@ struct HeatmapImage {
 };
 
 // What the last recompute changed in the n×n stages the grids show (AppState::result_change): from
-// result version `from` to the current one, only rows `rows` (scores, scaled and weights) and columns
-// `cols` (scores and scaled; the weights then changed in every row) — or everything (`all`). A view
-// whose copy is at version `from` may refresh just those cells (a dragged query: one row of 1024);
-// any older copy is rebuilt.
+// result version `from` to the current one, only rows `rows` (scores, scaled, weights and, with
+// `mask`, the allowed mask) and columns `cols` (scores and scaled; the weights rows they changed are
+// in `rows`) — or everything (`all`). A view whose copy is at version `from` may refresh just those
+// cells (a dragged query: one row of 1024; a key in a 64-wide window: 64 rows and one column); any
+// older copy is rebuilt.
 struct ResultChange {
   std::uint64_t from = 0;
   bool all = true;
+  bool mask = false;            // the allowed mask changed, in rows `rows` only
   std::vector<int> rows, cols;  // ascending
   // Whether a copy at version `version` can be brought up to date with rows/cols alone (the mask,
   // the shape and the options are then unchanged).
@@ -132,6 +134,10 @@ struct UiCaches {
   std::vector<float> mask_values;  // n×n: 1 allowed, 0 hidden by the custom mask, kMaskedValue causal
   std::uint64_t mask_version = 0;  // the result version mask_values describe
   std::uint64_t mask_built = 0;    // the result version they were last rebuilt at (the texture's version)
+  // When mask_built was reached by refilling rows only (a mask edit): the version before and the rows,
+  // so the texture uploads just those (MatrixImage::changed_since); 0 after a whole rebuild.
+  std::uint64_t mask_changed_since = 0;
+  std::vector<int> mask_changed_rows;
   std::vector<float> bias_values;  // n×n: ALiBi's B of the focused head (the Mask panel's bias grid)
   std::uint64_t bias_version = 0;
 };

@@ -117,6 +117,7 @@ try {
     });
 
   const editKinds = { drag: 0, mask: 0, causal: 0, scale: 0, mode: 0, bad: 0 };
+  const kindOf = [];  // edit k → its kind and what it did (e.g. "mode/flash"), for the slow-frame breakdown
   const actions = {
     async drag() {
       for (let tries = 0; tries < 20; ++tries) {
@@ -215,6 +216,7 @@ try {
       what = await actions[kind]();
     }
     editKinds[kind]++;
+    kindOf[k] = { kind, what };
     const t0 = Date.now();
     const check = await api("checkResult");
     checkMs.push(Date.now() - t0);
@@ -245,6 +247,24 @@ try {
   const sorted = after.map(([, ms]) => ms).sort((a, b) => a - b);
   const q = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] : null);
   if (slow.length) failures.push(`${slow.length} frames over ${FRAME_LIMIT_MS} ms after the warm-up (worst ${Math.max(...slow.map((f) => f[1]))} ms at edit ${slow.sort((a, b) => b[1] - a[1])[0][0]})`);
+  // Where the time goes: every frame after the warm-up by the kind of edit it belongs to (a mode switch
+  // by its target), with its p95, max and how many were over the limit.
+  const byKind = {};
+  for (const [edit, ms] of after) {
+    const e = kindOf[edit];
+    const key = !e ? "?" : e.kind === "mode" ? e.what : e.kind;
+    (byKind[key] ??= []).push(ms);
+  }
+  const slowByKind = {};
+  for (const [key, list] of Object.entries(byKind)) {
+    list.sort((a, b) => a - b);
+    slowByKind[key] = {
+      frames: list.length,
+      p95: list[Math.min(list.length - 1, Math.ceil(0.95 * list.length) - 1)],
+      max: list.at(-1),
+      over_limit: list.filter((ms) => ms > FRAME_LIMIT_MS).length,
+    };
+  }
   const flat = {};
   if (memory.length >= 2) {
     for (const key of ["heapBytes", "wasmBytes", "jsHeapBytes"]) {
@@ -266,6 +286,7 @@ try {
     frames_after_warmup: after.length,
     frames_missed: rec.reduce((s, f) => s + f[2], 0),
     frame_ms: { p50: q(0.5), p95: q(0.95), p99: q(0.99), max: sorted.at(-1) ?? null, over_limit: slow.length },
+    frame_ms_by_kind: slowByKind,
     check_ms_median: checkMs[Math.floor(checkMs.length / 2)],
     memory,
     flat,

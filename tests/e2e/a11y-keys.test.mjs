@@ -118,8 +118,10 @@ appTest("screen reader: the live region and the off-screen tables are in Chromiu
   assert.deepEqual(headers.slice(1), state.scene.tokens);
   const output = page.getByRole("table", { name: /Output Y = A V/ });
   assert.deepEqual(await output.getByRole("cell").allTextContents(), state.result.output.flat().map((v) => v.toFixed(3)));
-  // After an edit the table follows (debounced).
+  // After an edit the table follows (debounced), every cell, rewritten in place (the same elements:
+  // the tokens did not change).
   await page.evaluate(() => {
+    document.querySelector("#a11y-weights").dataset.before = "edit";
     const s = window.attentionLab.getState().scene;
     s.Q[0][0] = 3;
     window.attentionLab.setState(s);
@@ -130,6 +132,9 @@ appTest("screen reader: the live region and the off-screen tables are in Chromiu
     edited.result.weights[0][0].toFixed(3),
     { timeout: 5000 },
   );
+  assert.deepEqual(await weights.getByRole("cell").allTextContents(), edited.result.weights.flat().map((w) => w.toFixed(3)));
+  assert.deepEqual(await output.getByRole("cell").allTextContents(), edited.result.output.flat().map((v) => v.toFixed(3)));
+  assert.equal(await page.evaluate(() => document.querySelector("#a11y-weights").dataset.before), "edit");
   // The live region: a polite status the tree exposes with what the keyboard focused.
   await parkMouse(page);
   await tabTo(page, "Q/0/1");

@@ -52,12 +52,12 @@ const FocusItem* find_item(const std::vector<FocusItem>& items, const std::strin
 }
 
 FocusItem& add_item(KeyboardUi& k, const std::string& id, FocusKind kind, ImVec4 rect) {
-  for (FocusItem& item : k.drawn) {
-    if (item.id == id) {  // drawn twice (a value cell registers as a value and as an item): one stop
-      if (kind != FocusKind::Item) item.kind = kind;
-      item.rect = rect;
-      return item;
-    }
+  const auto [at, added] = k.drawn_by_id.try_emplace(id, k.drawn.size());
+  if (!added) {  // drawn twice (a value cell registers as a value and as an item): one stop
+    FocusItem& item = k.drawn[at->second];
+    if (kind != FocusKind::Item) item.kind = kind;
+    item.rect = rect;
+    return item;
   }
   k.drawn.push_back(FocusItem{id, kind, rect});
   return k.drawn.back();
@@ -198,6 +198,8 @@ void keyboard_end_frame(AppState& state) {
   KeyboardUi& k = state.ui.keyboard;
   k.items = std::move(k.drawn);
   k.drawn.clear();
+  k.drawn_by_id.clear();
+  k.drawn_by_imgui_id.clear();
   k.scroll_to_focus = false;
   if (!find_item(k.items, k.focus)) k.next_announce.clear();
   k.announce = std::move(k.next_announce);
@@ -208,10 +210,12 @@ bool focus_item(AppState& state, const std::string& id, const std::string& spoke
   const ImGuiID imgui_id = ImGui::GetItemID();
   if (imgui_id == 0) return false;  // text, a dummy: nothing to operate
   KeyboardUi& k = state.ui.keyboard;
-  for (const FocusItem& other : k.drawn)  // the same widget under a second id (mode/walk = walk/start)
-    if (other.imgui_id == imgui_id && other.id != id) return false;
+  // The same widget under a second id (mode/walk = walk/start): the first id drawn is its stop.
+  const auto holder = k.drawn_by_imgui_id.find(imgui_id);
+  if (holder != k.drawn_by_imgui_id.end() && k.drawn[holder->second].id != id) return false;
   FocusItem& item = add_item(k, id, FocusKind::Item, last_item_rect());
   item.imgui_id = imgui_id;
+  k.drawn_by_imgui_id.try_emplace(imgui_id, std::size_t(&item - k.drawn.data()));
   item.inputable = (GImGui->LastItemData.InFlags & ImGuiItemFlags_Inputable) != 0;
   if (item.kind != FocusKind::Item) return k.focus == id;  // a value cell: focus_value did the rest
   if (k.focus != id) return false;

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "imgui.h"
@@ -46,6 +47,10 @@ struct KeyboardUi {
   std::string focus;               // the focused item's id ("" = none)
   std::vector<FocusItem> items;    // last frame's focusable items, in drawing order
   std::vector<FocusItem> drawn;    // this frame's, so far
+  // drawn[] indexed by id and by ImGui item: a screen at 1024 tokens registers thousands of items a
+  // frame, and a search through drawn[] for each made the frame O(items²).
+  std::unordered_map<std::string, std::size_t> drawn_by_id;
+  std::unordered_map<ImGuiID, std::size_t> drawn_by_imgui_id;  // the first item drawn for it
   bool ring = false;               // the keyboard is in use: draw the focus ring
   bool scroll_to_focus = false;    // focus moved: scroll it into view when drawn
   int grid_row = 0, grid_col = 0;  // the focused grid's cell

@@ -87,9 +87,9 @@ ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bo
   const ResultChange& change = state.result_change;
   const bool same_kind = d->grid == int(which) && d->log_scale == log_scale && d->n == n;
   if (same_kind && d->version == state.result_version) return {};  // already up to date (not uploaded again)
-  // The weights change in every row when a key changed (each row's softmax saw a new logit).
-  const bool weights_everywhere = which == captions::Grid::Weights && !change.cols.empty();
-  if (same_kind && change.partial_from(d->version) && !weights_everywhere) {
+  // The weights changed in rows `rows` (a key's column changed only the rows that allow it); scores
+  // and scaled also in columns `cols`; a cell's mask (painted as hidden) only in rows `rows`.
+  if (same_kind && change.partial_from(d->version)) {
     const std::uint64_t since = d->version;
     for (int i : change.rows) fill_row(stage, r.allowed, log_scale, i, d);
     if (which != captions::Grid::Weights)

@@ -24,28 +24,41 @@ struct MaskFrame {
   int label_lines = 1;  // one line of key labels (every 2ᵏ-th whole name, grid_labels.hpp)
 };
 
-// Values: 1 allowed, 0 hidden by the custom mask, kMaskedValue (hatched) hidden by causal or by the
-// sliding window (variant_parts.hpp: mask_reason). Rebuilt only when the mask can have changed (a full
-// pass: causal, window, sinks, mask and shape edits); an edited row or column of Q, K or V leaves it
-// (and its texture) as it was.
-const std::vector<float>& mask_values(AppState& state) {
-  const attn::Result& r = state.result;
-  const int n = int(r.allowed.rows());
-  std::vector<float>& values = state.ui.caches.mask_values;
-  if (state.result_change.partial_from(state.ui.caches.mask_version))
-    state.ui.caches.mask_version = state.result_version;
-  if (state.ui.caches.mask_version != state.result_version) {
-    state.ui.caches.mask_version = state.ui.caches.mask_built = state.result_version;
-    values.assign(std::size_t(n) * n, 0.0f);
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) {
-        const MaskReason why = mask_reason(state.scene, r.allowed, i, j);
-        values[std::size_t(i) * n + j] =
-            why == MaskReason::Causal || why == MaskReason::Window ? kMaskedValue : float(r.allowed(i, j));
-      }
-    }
+// Row i of the values: 1 allowed, 0 hidden by the custom mask, kMaskedValue (hatched) hidden by causal
+// or by the sliding window (variant_parts.hpp: mask_reason).
+void fill_mask_row(const AppState& state, int i, std::vector<float>& values) {
+  const attn::MaskMatrix& allowed = state.result.allowed;
+  const int n = int(allowed.rows());
+  for (int j = 0; j < n; ++j) {
+    const MaskReason why = mask_reason(state.scene, allowed, i, j);
+    values[std::size_t(i) * n + j] =
+        why == MaskReason::Causal || why == MaskReason::Window ? kMaskedValue : float(allowed(i, j));
   }
-  return values;
+}
+
+// The values, rebuilt only when the mask can have changed: a mask, causal, window or sinks edit
+// refills the rows it changed (a click on one cell: one row of 1024); a full pass (a shape edit) all.
+// An edited row or column of Q, K or V leaves them (and their texture) as they were.
+const std::vector<float>& mask_values(AppState& state) {
+  const int n = int(state.result.allowed.rows());
+  UiCaches& c = state.ui.caches;
+  const ResultChange& change = state.result_change;
+  if (change.partial_from(c.mask_version)) {
+    if (change.mask && !change.rows.empty()) {
+      for (int i : change.rows) fill_mask_row(state, i, c.mask_values);
+      c.mask_changed_since = c.mask_built;
+      c.mask_changed_rows = change.rows;
+      c.mask_built = state.result_version;
+    }
+    c.mask_version = state.result_version;
+  }
+  if (c.mask_version != state.result_version) {
+    c.mask_version = c.mask_built = state.result_version;
+    c.mask_changed_since = 0;
+    c.mask_values.assign(std::size_t(n) * n, 0.0f);
+    for (int i = 0; i < n; ++i) fill_mask_row(state, i, c.mask_values);
+  }
+  return c.mask_values;
 }
 
 MaskFrame mask_geometry(const AppState& state, const Fonts& fonts, int n) {
@@ -95,6 +108,8 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
   image.rows = image.cols = n;
   image.values = values.data();
   image.version = state.ui.caches.mask_built;
+  image.changed_since = state.ui.caches.mask_changed_since;  // a mask edit: only its rows
+  image.changed_rows = &state.ui.caches.mask_changed_rows;
   image.colormap = Colormap::Mask;
   image.lo = 0;
   image.hi = 1;
