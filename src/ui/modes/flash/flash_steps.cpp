@@ -22,16 +22,27 @@ void flash_update(FlashStepper& f, const scene::Scene& s, const attn::Result& r,
     f.last = attn::OnlineStep{};
   }
   if (new_pass) {
-    const int blocks = f.pass->blocks();
-    f.hidden.assign(std::size_t(blocks) * std::size_t(blocks), 0);
-    for (int rb = 0; rb < blocks; ++rb)
-      for (int cb = 0; cb < blocks; ++cb)
-        f.hidden[std::size_t(rb) * std::size_t(blocks) + std::size_t(cb)] =
-            f.pass->tile_hidden(rb, cb) ? 1 : 0;
+    // One sweep of the n×n allowed-mask (the pass's own: causal, window/sinks and custom, as
+    // allowed_mask) gives both: a tile is hidden when none of its cells is allowed.
+    const int blocks = f.pass->blocks(), B = f.pass->block();
+    f.hidden.assign(std::size_t(blocks) * std::size_t(blocks), 1);
     f.scaled_max = 1e-9;
-    for (int i = 0; i < n; ++i)
+    const bool whole =
+        r.allowed.rows() == n && r.allowed.cols() == n && r.scaled.rows() == n && r.scaled.cols() == n;
+    for (int i = 0; i < (whole ? n : 0); ++i) {
+      const unsigned char* allowed = r.allowed.data() + std::size_t(i) * std::size_t(n);
+      const double* scaled = r.scaled.data() + std::size_t(i) * std::size_t(n);
+      std::uint8_t* tiles = f.hidden.data() + std::size_t(i / B) * std::size_t(blocks);
       for (int j = 0; j < n; ++j)
-        if (r.allowed(i, j)) f.scaled_max = std::max(f.scaled_max, std::abs(r.scaled(i, j)));
+        if (allowed[j]) {
+          f.scaled_max = std::max(f.scaled_max, std::abs(scaled[j]));
+          tiles[j / B] = 0;
+        }
+    }
+    if (!whole)  // no mask kept with the result: ask the pass tile by tile
+      for (int rb = 0; rb < blocks; ++rb)
+        for (int cb = 0; cb < blocks; ++cb)
+          f.hidden[std::size_t(rb) * std::size_t(blocks) + std::size_t(cb)] = f.pass->tile_hidden(rb, cb);
   }
   want = std::clamp(want, 0, f.pass->step_count());
   if (!rebuild && want == f.step) return;  // nothing moved: every frame asks (flash_tick)
