@@ -243,3 +243,54 @@ TEST_CASE("KV cache: multiply counts (with cache linear per step, without quadra
   CHECK(attn::decode_mults_with_cache(0, 0, 2, 3) == 5);
   CHECK(attn::decode_mults_without_cache(3, 0, 2, 3) == 80);
 }
+
+TEST_CASE("KV cache: one step alone (decode_step) is decode_with_cache's step, bit for bit, every policy") {
+  // The reference is the whole decode with its appended-and-evicted cache; decode_step rebuilds only
+  // step t's cache from cache_kept(policy, t). Every field must match exactly, and the multiply totals
+  // through t must be the trace's running sums.
+  std::mt19937 rng(2405);
+  for (int trial = 0; trial < 150; ++trial) {
+    const int n = random_int(rng, 1, 24), d_k = random_int(rng, 1, 8), d_v = random_int(rng, 1, 5);
+    const auto [Q, K, V] = random_qkv(rng, n, d_k, d_v, 2, 2);
+    attn::Options opt = random_options(rng, n, trial);
+    opt.causal = true;
+    if (trial % 5 == 1) {
+      opt.window = random_int(rng, 1, 6);
+      opt.sinks = random_int(rng, 0, 2);
+    }
+    if (trial % 3 == 2) opt.alibi_slope = 0.25;
+    attn::CachePolicy policy;
+    policy.kind = attn::CacheKind(trial % 3);
+    policy.window = random_int(rng, 1, 7);
+    policy.sinks = random_int(rng, 0, 3);
+    const int d_model = trial % 2 ? 5 : 0;
+    const attn::DecodeResult whole = attn::decode_with_cache(Q, K, V, opt, d_model, policy);
+    long long with = 0, without = 0;
+    for (int t = 0; t < n; ++t) {
+      INFO("trial " << trial << ", n " << n << ", policy " << trial % 3 << " w " << policy.window << " s "
+                    << policy.sinks << ", t " << t);
+      const attn::DecodeStep& want = whole.steps[std::size_t(t)];
+      const attn::DecodeStep got = attn::decode_step(Q, K, V, opt, d_model, policy, t);
+      CHECK(got.t == t);
+      CHECK(got.kept == want.kept);
+      CHECK(got.evicted == want.evicted);
+      CHECK(got.cache_len == want.cache_len);
+      CHECK(attn::cache_length(policy, t) == int(attn::cache_kept(policy, t).size()));
+      REQUIRE(got.weights.cols() == t + 1);
+      for (int j = 0; j <= t; ++j) {
+        CHECK(same_bits(got.scaled(0, j), want.scaled(0, j)));
+        CHECK(same_bits(got.weights(0, j), want.weights(0, j)));
+      }
+      for (int c = 0; c < d_v; ++c) CHECK(same_bits(got.output(0, c), want.output(0, c)));
+      CHECK(got.mults_with_cache == want.mults_with_cache);
+      CHECK(got.mults_without_cache == want.mults_without_cache);
+      with += want.mults_with_cache;
+      without += want.mults_without_cache;
+      const attn::DecodeMults through = attn::decode_mults_through(t, d_model, d_k, d_v, policy);
+      CHECK(through.with_cache == with);
+      CHECK(through.without_cache == without);
+    }
+    CHECK(with == whole.mults_with_cache);
+    CHECK(without == whole.mults_without_cache);
+  }
+}

@@ -3,6 +3,9 @@
 // show is the core's trace at the shown step.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
 #include "ui/modes/decode/decode_state.hpp"
@@ -50,14 +53,53 @@ TEST_CASE("flash_update: steps forward and back through the tiles; the end equal
   CHECK(!f.finished());
 }
 
+TEST_CASE(
+    "flash_update: the drawing's tile map is the pass's tile_hidden; the m bars' scale the largest "
+    "|scaled|") {
+  // Built in one sweep of the result's allowed-mask (not tile by tile each frame): it must say what the
+  // pass skips, for every block size, under a window with a sink, causal or not, and a custom mask.
+  scene::Scene s = causal5();
+  s.window = 2;
+  s.sinks = 1;
+  for (const bool causal : {true, false})
+    for (const bool custom : {false, true}) {
+      s.causal = causal;
+      s.mask = custom ? attn::MaskMatrix::Ones(5, 5) : attn::MaskMatrix();
+      if (custom) s.mask(3, 0) = s.mask(4, 0) = s.mask(1, 1) = 0;
+      REQUIRE(scene::validate(s).empty());
+      const attn::Result r = scene::compute(s);
+      double largest = 0;
+      for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 5; ++j)
+          if (r.allowed(i, j)) largest = std::max(largest, std::abs(r.scaled(i, j)));
+      for (int block = 1; block <= 5; ++block) {
+        INFO("causal " << causal << ", custom mask " << custom << ", B = " << block);
+        ui::FlashStepper f;
+        f.block = block;
+        ui::flash_update(f, s, r, 1, 0);
+        const int blocks = f.pass->blocks();
+        REQUIRE(f.hidden.size() == std::size_t(blocks * blocks));
+        int skipped = 0;
+        for (int rb = 0; rb < blocks; ++rb)
+          for (int cb = 0; cb < blocks; ++cb) {
+            CHECK(bool(f.hidden[std::size_t(rb * blocks + cb)]) == f.pass->tile_hidden(rb, cb));
+            skipped += f.hidden[std::size_t(rb * blocks + cb)];
+          }
+        CHECK(f.scaled_max == largest);
+        ui::flash_update(f, s, r, 1, blocks * blocks);  // every tile: the pass skipped exactly those
+        CHECK(f.pass->tiles_skipped() == skipped);
+      }
+    }
+}
+
 TEST_CASE("decode_update: step t is row t of the causal pass; multiplies add up step by step") {
   const scene::Scene s = causal5();  // causal: the decode equals the screen's own pass
   const attn::Result r = scene::compute(s);
   ui::DecodeStepper d;
   ui::decode_update(d, s, r, 7, 3);
   CHECK(d.t == 3);
-  REQUIRE(d.trace.has_value());
-  for (int j = 0; j <= 3; ++j) CHECK(d.trace->steps[3].weights(0, j) == r.weights(3, j));
+  REQUIRE(d.step.has_value());
+  for (int j = 0; j <= 3; ++j) CHECK(d.step->weights(0, j) == r.weights(3, j));
   // d_k = 2, d_v = 3: with the cache (t+1)·5 per step, without (t+1)²·5: 5+10+15+20, 5+20+45+80.
   CHECK(d.mults_with == 50);
   CHECK(d.mults_without == 150);
@@ -66,9 +108,9 @@ TEST_CASE("decode_update: step t is row t of the causal pass; multiplies add up 
   ui::decode_update(d, s, r, 7, -1);
   CHECK(d.t == 0);
   // Step 0 sees only itself: a cache of one row, all its weight on it.
-  CHECK(d.trace->steps[0].cache_len == 1);
-  CHECK(d.trace->steps[0].weights.size() == 1);
-  CHECK(d.trace->steps[0].weights(0, 0) == 1.0);
+  CHECK(d.step->cache_len == 1);
+  CHECK(d.step->weights.size() == 1);
+  CHECK(d.step->weights(0, 0) == 1.0);
 }
 
 TEST_CASE("flash_update and decode_update use the shown head's ALiBi slope (head 2 of 4: 2^-6)") {
@@ -85,7 +127,7 @@ TEST_CASE("flash_update and decode_update use the shown head's ALiBi slope (head
   const attn::Result& r = h.heads[2];
   ui::DecodeStepper d;
   ui::decode_update(d, s, r, 1, 4);
-  for (int j = 0; j <= 4; ++j) CHECK(d.trace->steps[4].weights(0, j) == r.weights(4, j));
+  for (int j = 0; j <= 4; ++j) CHECK(d.step->weights(0, j) == r.weights(4, j));
   ui::FlashStepper f;
   ui::flash_update(f, s, r, 1, 1000);
   CHECK(f.finished());

@@ -16,6 +16,7 @@
 
 #include "core/kv_bill.hpp"
 #include "core/reading_aids.hpp"
+#include "imgui.h"
 #include "scene/scene.hpp"
 #include "ui/frame/keyboard.hpp"
 #if AL_CIRCUITS_MODE
@@ -94,8 +95,8 @@ Json kv_calculator(const ui::KvCalculator& c) {
 // Decode (null until the mode has been shown): {"t","cache_len","weights","output","mults_with_cache",
 // "mults_without_cache","policy","window","sinks","kept","evicted","kv"} (kv: kv_calculator above).
 Json decode(const ui::DecodeStepper& d) {
-  if (!d.trace || d.trace->steps.empty()) return nullptr;
-  const attn::DecodeStep& step = d.trace->steps[std::size_t(d.t)];
+  if (!d.step) return nullptr;
+  const attn::DecodeStep& step = *d.step;
   return {{"t", d.t},
           {"cache_len", step.cache_len},
           {"weights", numbers(step.weights)},
@@ -285,6 +286,13 @@ std::int64_t heap_bytes() {
   return std::int64_t(mallinfo2().uordblks);  // glibc
 #endif
 }
+// Vertices of the last frame drawn (ImGui's draw data over every window: what the GL backend uploads;
+// valid between frames, when the page calls).
+std::int64_t drawn_vertices() {
+  if (ImGui::GetCurrentContext() == nullptr) return 0;
+  const ImDrawData* data = ImGui::GetDrawData();
+  return data != nullptr ? std::int64_t(data->TotalVtxCount) : 0;
+}
 }  // namespace
 
 Json frame_stats(const ui::AppState& state) {
@@ -303,7 +311,8 @@ Json frame_stats(const ui::AppState& state) {
           {"p95FrameMs", number(p95_ms)},
           {"recomputes", f.recomputes},
           {"lastRecomputeMs", number(f.last_recompute_ms)},
-          {"heapBytes", heap_bytes()}};
+          {"heapBytes", heap_bytes()},
+          {"vertices", drawn_vertices()}};
 }
 
 namespace {
@@ -352,9 +361,12 @@ struct ResultComparison {
   void pass(const std::string& prefix, const attn::Result& app, const attn::Result& full) {
     using R = attn::Result;
     static const std::pair<const char*, attn::Matrix R::*> kMatrices[] = {
-        {"Q", &R::Q},           {"K", &R::K},           {"V", &R::V},           {"Q_rope", &R::Q_rope},
-        {"K_rope", &R::K_rope}, {"scores", &R::scores}, {"scaled", &R::scaled}, {"bias", &R::bias},
-        {"logits", &R::logits}, {"weights", &R::weights}, {"output", &R::output}};
+        {"Q", &R::Q},           {"K", &R::K},
+        {"V", &R::V},           {"Q_rope", &R::Q_rope},
+        {"K_rope", &R::K_rope}, {"scores", &R::scores},
+        {"scaled", &R::scaled}, {"bias", &R::bias},
+        {"logits", &R::logits}, {"weights", &R::weights},
+        {"output", &R::output}};
     for (const auto& [name, member] : kMatrices) matrix(prefix + name, app.*member, full.*member);
     numbers(prefix + "divisor", &app.divisor, &full.divisor, 1, 1);
     matrix(prefix + "allowed", app.allowed, full.allowed);
@@ -536,17 +548,17 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
   }
   Json rects = Json::object();
   for (auto& [id, r] : sorted) rects[id] = std::move(r);
-  return {{"framebuffer", {{"w", framebuffer_w}, {"h", framebuffer_h}}},
-          {"ui_scale", number(ui_scale)},
-          {"preset", state.preset_name},
-          {"example", ui::example_label(state)},
-          {"walk", walk_step(state)},
-          {"quiz", quiz(state)},
-          {"keyboard", keyboard(state.ui.keyboard)},  // its focus and Tab order
+  return {
+    {"framebuffer", {{"w", framebuffer_w}, {"h", framebuffer_h}}}, {"ui_scale", number(ui_scale)},
+        {"preset", state.preset_name}, {"example", ui::example_label(state)}, {"walk", walk_step(state)},
+        {"quiz", quiz(state)}, {"keyboard", keyboard(state.ui.keyboard)},  // its focus and Tab order
 #if AL_CIRCUITS_MODE
-          {"circuits", circuits(state)},  // the Circuits mode's run (getCircuits)
+        {"circuits", circuits(state)},  // the Circuits mode's run (getCircuits)
 #endif
-          {"rects", std::move(rects)}};
+    {
+      "rects", std::move(rects)
+    }
+  };
 }
 
 const char* reply(const Json& value) {

@@ -14,8 +14,8 @@
 //   matrix       {"ok": true, "rows", "cols", "ptr"}: a stage's numbers, row-major doubles at byte
 //                address ptr of the wasm memory, valid until the next call (the page copies them)
 //   frame_stats  {"frames", "lastFrameMs", "avgFrameMs", "maxFrameMs", "p95FrameMs", "recomputes",
-//                 "lastRecomputeMs", "heapBytes"} (max and p95 over the last 120 frames; heapBytes: bytes
-//                 malloc has handed out and not taken back)
+//                 "lastRecomputeMs", "heapBytes", "vertices"} (max and p95 over the last 120 frames;
+//                 heapBytes: bytes malloc has handed out and not taken back; vertices: the last frame's)
 //   check_result {"ok": true, "same", "compared", "mismatch"} (checkResult)
 //   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode", "step"}
 //   walk_step    {"index", "count", "title", "text", "numbers", "row"} (getStep; index −1: no walk)

@@ -16,6 +16,41 @@ double clamp_finite(double x) {
   return std::clamp(x, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
 }
 
+// Steps (2)–(4) of decode step t (kv_cache.hpp) over the cache as it is after step (1): K_cache and
+// V_cache hold the rows of positions step.kept (ascending), step.t and step.kept set.
+void attend_cache(const Matrix& Q, const Matrix& K_cache, const Matrix& V_cache, const Options& options,
+                  int d_model, DecodeStep& step) {
+  const int t = step.t, n = static_cast<int>(Q.rows());
+  const int d_k = static_cast<int>(Q.cols()), d_v = static_cast<int>(V_cache.cols());
+  const double divisor = scale_divisor(options.scale, d_k);
+  const bool custom = options.mask.rows() == n && options.mask.cols() == n;
+  const std::vector<int>& kept = step.kept;
+  step.cache_len = static_cast<int>(kept.size());
+  // (2) the new query against every cached key, scaled (+ ALiBi's −m·(t − j)), each placed at its
+  // position j, so the softmax below sums exactly as the full pass's row t does.   1×(t+1)
+  const Matrix dots = dot_products(Q.middleRows(t, 1), K_cache);  // 1×cache_len
+  step.scaled = Matrix::Zero(1, t + 1);
+  MaskMatrix allowed = MaskMatrix::Zero(1, t + 1);
+  for (std::size_t r = 0; r < kept.size(); ++r) {
+    const int key_j = kept[r];
+    double x = clamp_finite(clamp_finite(dots(0, Eigen::Index(r))) / divisor);
+    if (options.alibi_slope != 0.0) x = clamp_finite(x + options.alibi_slope * -std::abs(t - key_j));
+    step.scaled(0, key_j) = x;
+    // (3) visible: cached, inside the scene's window (or a sink), and allowed by the custom mask.
+    allowed(0, key_j) = window_allows(t, key_j, options.window, options.sinks, true) &&
+                        (!custom || options.mask(t, key_j) != 0);
+  }
+  step.weights = masked_softmax(step.scaled, allowed, nullptr);
+  // (4) the blend of the cached values: a_t at the kept positions times V_cache.        1×d_v
+  Matrix kept_weights(1, Eigen::Index(kept.size()));
+  for (std::size_t r = 0; r < kept.size(); ++r) kept_weights(0, Eigen::Index(r)) = step.weights(0, kept[r]);
+  step.output = weighted_sum(kept_weights, V_cache).unaryExpr(&clamp_finite);
+  // The multiplies over the cache count its kept entries (decode_mults_with_cache of a cache of
+  // len = cache_len entries is its value at t = len − 1).
+  step.mults_with_cache = decode_mults_with_cache(step.cache_len - 1, d_model, d_k, d_v);
+  step.mults_without_cache = decode_mults_without_cache(t, d_model, d_k, d_v);
+}
+
 }  // namespace
 
 long long decode_mults_with_cache(int t, int d_model, int d_k, int d_v) {
@@ -57,8 +92,6 @@ DecodeResult decode_with_cache(const Matrix& Q, const Matrix& K, const Matrix& V
   DecodeResult result;
   const int n = static_cast<int>(Q.rows());
   const int d_k = static_cast<int>(Q.cols()), d_v = static_cast<int>(V.cols());
-  const double divisor = scale_divisor(options.scale, d_k);
-  const bool custom = options.mask.rows() == n && options.mask.cols() == n;
   // The cache: K_cache row r is k_j for j = kept[r] (likewise V). Appended to, evicted from; nothing
   // in it is ever recomputed.
   Matrix K_cache(0, d_k), V_cache(0, d_v);
@@ -86,36 +119,47 @@ DecodeResult decode_with_cache(const Matrix& Q, const Matrix& K, const Matrix& V
       }
     }
     step.kept = kept;
-    step.cache_len = static_cast<int>(kept.size());
-    // (2) the new query against every cached key, scaled (+ ALiBi's −m·(t − j)), each placed at its
-    // position j, so the softmax below sums exactly as the full pass's row t does.   1×(t+1)
-    const Matrix dots = dot_products(Q.middleRows(t, 1), K_cache);  // 1×cache_len
-    step.scaled = Matrix::Zero(1, t + 1);
-    MaskMatrix allowed = MaskMatrix::Zero(1, t + 1);
-    for (std::size_t r = 0; r < kept.size(); ++r) {
-      const int key_j = kept[r];
-      double x = clamp_finite(clamp_finite(dots(0, Eigen::Index(r))) / divisor);
-      if (options.alibi_slope != 0.0) x = clamp_finite(x + options.alibi_slope * -std::abs(t - key_j));
-      step.scaled(0, key_j) = x;
-      // (3) visible: cached, inside the scene's window (or a sink), and allowed by the custom mask.
-      allowed(0, key_j) = window_allows(t, key_j, options.window, options.sinks, true) &&
-                          (!custom || options.mask(t, key_j) != 0);
-    }
-    const Matrix weights = masked_softmax(step.scaled, allowed, nullptr);
-    step.weights = weights;
-    // (4) the blend of the cached values: a_t at the kept positions times V_cache.        1×d_v
-    Matrix kept_weights(1, Eigen::Index(kept.size()));
-    for (std::size_t r = 0; r < kept.size(); ++r) kept_weights(0, Eigen::Index(r)) = weights(0, kept[r]);
-    step.output = weighted_sum(kept_weights, V_cache).unaryExpr(&clamp_finite);
-    // The multiplies over the cache count its kept entries (decode_mults_with_cache of a cache of
-    // len = cache_len entries is its value at t = len − 1).
-    step.mults_with_cache = decode_mults_with_cache(step.cache_len - 1, d_model, d_k, d_v);
-    step.mults_without_cache = decode_mults_without_cache(t, d_model, d_k, d_v);
+    attend_cache(Q, K_cache, V_cache, options, d_model, step);
     result.mults_with_cache += step.mults_with_cache;
     result.mults_without_cache += step.mults_without_cache;
     result.steps.push_back(std::move(step));
   }
   return result;
+}
+
+int cache_length(const CachePolicy& policy, int t) {
+  const int len = t + 1;
+  if (policy.kind == CacheKind::KeepAll) return len;
+  const int last = std::min(len, std::max(policy.window, 0));  // positions t−last+1 … t
+  if (policy.kind == CacheKind::LastW) return last;
+  const int sinks = std::min(len, std::max(policy.sinks, 0));  // positions 0 … sinks−1
+  return last + sinks - std::max(0, sinks - (len - last));     // less the sinks inside the last w
+}
+
+DecodeStep decode_step(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options, int d_model,
+                       const CachePolicy& policy, int t) {
+  DecodeStep step;
+  step.t = t;
+  step.kept = cache_kept(policy, t);
+  if (const int gone = cache_evicted_at(policy, t); gone >= 0) step.evicted.push_back(gone);
+  // The cache after step t: the kept rows of K and V, ascending, as decode_with_cache holds them.
+  const Eigen::Index len = Eigen::Index(step.kept.size());
+  Matrix K_cache(len, K.cols()), V_cache(len, V.cols());
+  for (Eigen::Index r = 0; r < len; ++r) {
+    K_cache.row(r) = K.row(step.kept[std::size_t(r)]);
+    V_cache.row(r) = V.row(step.kept[std::size_t(r)]);
+  }
+  attend_cache(Q, K_cache, V_cache, options, d_model, step);
+  return step;
+}
+
+DecodeMults decode_mults_through(int t, int d_model, int d_k, int d_v, const CachePolicy& policy) {
+  DecodeMults total;
+  for (int tau = 0; tau <= t; ++tau) {
+    total.with_cache += decode_mults_with_cache(cache_length(policy, tau) - 1, d_model, d_k, d_v);
+    total.without_cache += decode_mults_without_cache(tau, d_model, d_k, d_v);
+  }
+  return total;
 }
 
 }  // namespace attn

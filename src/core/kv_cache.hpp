@@ -73,6 +73,25 @@ struct DecodeResult {
   long long mults_with_cache = 0, mults_without_cache = 0;  // totals over all steps
 };
 
+// Keys and values a cache with this policy holds after step t: cache_kept(policy, t).size(), in O(1).
+int cache_length(const CachePolicy& policy, int t);
+
+// Step t alone (0 ≤ t < n) of decode_with_cache(Q, K, V, options, d_model, policy): after step t the
+// cache holds the rows cache_kept(policy, t) of K and V (in that order), so step t needs only those —
+// the same DecodeStep, bit for bit (the same products of the same rows in the same order), in
+// O((t+1)·(d_k + d_v)) instead of the whole decode's O(n²·(d_k + d_v)). What a stepper showing one
+// step at a time computes (the Decode mode at n = 1024).
+DecodeStep decode_step(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options, int d_model,
+                       const CachePolicy& policy, int t);
+
+// The multiplies of steps 0 … t under the policy (decode_with_cache's totals when t = n − 1), without
+// running them: Σ decode_mults_with_cache(cache_length(policy, τ) − 1, …) and Σ
+// decode_mults_without_cache(τ, …) over τ = 0 … t.
+struct DecodeMults {
+  long long with_cache = 0, without_cache = 0;
+};
+DecodeMults decode_mults_through(int t, int d_model, int d_k, int d_v, const CachePolicy& policy);
+
 // Decodes Q (n×d_k), K (n×d_k), V (n×d_v) causally (options.causal is implied; options.mask, if
 // n×n, and the window/sinks are ANDed in, and ALiBi's bias added, as for attend()). d_model is only
 // used for the multiply counts (0 = direct); "with cache" counts the kept keys only.

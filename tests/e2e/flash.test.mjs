@@ -171,3 +171,39 @@ appTest("RoPE: the toggle writes the scene key, Q_rope matches RoPE in JS, the o
   state = await waitForState(page, (s) => s.scene.rope !== undefined, "RoPE did not switch on");
   await requireWidget(page, "rope/base");
 });
+
+// At 1024 tokens (issue 24, "hold it under load"): FlashAttention's 512² tiles (B = 2) are each under a
+// pixel; drawn one by one with their outlines they were ~3 million vertices a frame (frames of 100–460 ms,
+// and over ImGui's 16-bit index range: a broken picture). Merged fills keep a frame in the thousands.
+// Decode computes only the shown step: opening it no longer holds four whole decodes (4 × n² numbers,
+// ~40 MB of the app's malloc at n = 1024).
+const BIG_N = 1024;
+const MAX_VERTICES = 60_000;  // measured 7–8k in these modes (the Explore screen: ~18k); before: millions
+const MAX_DECODE_HEAP = 4 << 20;  // bytes malloc may grow by when Decode opens; before: +40 MB
+
+appTest("1024 tokens: FlashAttention and Decode draw thousands of vertices a frame; Decode holds one step", (t) => open(t, { suffix: "#gen=local,1024,64,64,1", context: { viewport: { width: 1280, height: 720 } } }), async ({ page }) => {
+  await page.waitForFunction((n) => window.attentionLab.getMatrix("Q").rows === n, BIG_N);
+  const stats = async () => {
+    await animationFrames(page, 3);
+    return page.evaluate(() => window.attentionLab.frameStats());
+  };
+  const before = await stats();
+  assert.ok(before.vertices > 0, `frameStats().vertices = ${before.vertices}`);
+  await clickWidget(page, "mode/decode");
+  await requireWidget(page, "decode/mults");
+  const decode = await stats();
+  assert.ok(decode.heapBytes - before.heapBytes < MAX_DECODE_HEAP,
+    `opening Decode grew malloc's bytes by ${decode.heapBytes - before.heapBytes}`);
+  for (let k = 0; k < 2; k++) await clickWidget(page, "decode/next");
+  const decoded = await stats();
+  assert.ok(decoded.vertices < MAX_VERTICES, `Decode: ${decoded.vertices} vertices`);
+  await clickWidget(page, "mode/flash");
+  await requireWidget(page, "flash/memory");
+  for (let k = 0; k < 3; k++) {
+    const s = await stats();
+    assert.ok(s.vertices < MAX_VERTICES, `FlashAttention after ${k} steps: ${s.vertices} vertices`);
+    await clickWidget(page, "flash/next");
+  }
+  await parkMouse(page);
+  await screenshot(page, "flash-1024-1280x720");
+});

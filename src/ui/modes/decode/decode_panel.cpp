@@ -60,7 +60,7 @@ void decode_tick(AppState& state) {
 void draw_decode_panel(AppState& state, const Fonts& fonts) {
   panel_header(state, fonts, tr(Text::DecodeTitle), tr(Text::DecodeHint), 3);
   DecodeStepper& d = state.ui.decode;
-  if (!state.computed || !d.trace) return;
+  if (!state.computed || !d.step) return;
   const int n = state.scene.n();
   const int want = step_controls(state, {"decode/start", "decode/prev", "decode/next", "decode/play"}, d.t,
                                  d.t == n - 1, {d.playing, d.play_clock, kPlaySeconds});
@@ -105,8 +105,8 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
   record_item_rect(state, "decode/mults");
   counter(tr(Text::WithoutCache), d.mults_without, palette::with_alpha(palette::query(), 150));
   ImGui::PushFont(fonts.small);
-  wrapped_text(fill(tr(Text::DecodeWithout), {std::to_string(n), with_commas(d.trace->mults_with_cache),
-                                              with_commas(d.trace->mults_without_cache)}));
+  wrapped_text(fill(tr(Text::DecodeWithout),
+                    {std::to_string(n), with_commas(d.total_with), with_commas(d.total_without)}));
   ImGui::PopFont();
 }
 
@@ -117,9 +117,9 @@ void draw_decode_panel(AppState& state, const Fonts& fonts) {
 void draw_decode_cache(AppState& state, const Fonts& fonts) {
   panel_header(state, fonts, tr(Text::DecodeCacheTitle), tr(Text::DecodeCacheHint), 2);
   const DecodeStepper& d = state.ui.decode;
-  if (!state.computed || !d.trace) return;
+  if (!state.computed || !d.step) return;
   const attn::Result& r = state.result;
-  const attn::DecodeStep& st = d.trace->steps[std::size_t(d.t)];
+  const attn::DecodeStep& st = *d.step;
   const attn::Matrix& K = r.K_rope.size() ? r.K_rope : r.K;
   const attn::Matrix& Q = r.Q_rope.size() ? r.Q_rope : r.Q;
   const int d_k = int(K.cols()), d_v = int(r.V.cols());
@@ -170,40 +170,47 @@ void draw_decode_cache(AppState& state, const Fonts& fonts) {
   numbers(ImVec2(p.x, p.y + 0.2f * em), x_k, Q, d.t, palette::query());
   dummy(state, "decode/query", ImVec2(total_w, row_h));
 
-  for (int j = 0; j <= d.t; ++j) {
-    p = ImGui::GetCursorScreenPos();
-    const bool newest = j == d.t;
-    // A position the cache policy evicted (decode_policy.cpp): hatched, named, its numbers dim.
-    const bool evicted = !std::binary_search(st.kept.begin(), st.kept.end(), j);
-    if (evicted) {
-      draw_evicted_row(dl, p, ImVec2(p.x + total_w, p.y + row_h - 0.1f * em), em);
-      dl->AddText(ImVec2(p.x + x_w + 0.3f * em, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())),
-                  palette::text_dim(), tr(Text::CacheEvicted));
-      const std::string label =
-          fit_text(std::to_string(j) + " " + state.scene.tokens[std::size_t(j)], label_w - 0.3f * em);
-      dl->AddText(ImVec2(p.x, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())), palette::text_dim(),
-                  label.c_str());
-      dummy(state, "decode/evicted/" + std::to_string(j), ImVec2(total_w, row_h));
-      continue;
+  // Rows 0 … t, only those in view drawn (at n = 1024 the cache is 1024 rows of d_k + d_v numbers); the
+  // clipper steps over the others at their pitch, row_h + the item spacing, as the drawn rows advance.
+  ImGuiListClipper clipper;
+  clipper.Begin(d.t + 1, row_h + ImGui::GetStyle().ItemSpacing.y);
+  while (clipper.Step()) {
+    for (int j = clipper.DisplayStart; j < clipper.DisplayEnd; ++j) {
+      p = ImGui::GetCursorScreenPos();
+      const bool newest = j == d.t;
+      // A position the cache policy evicted (decode_policy.cpp): hatched, named, its numbers dim.
+      const bool evicted = !std::binary_search(st.kept.begin(), st.kept.end(), j);
+      if (evicted) {
+        draw_evicted_row(dl, p, ImVec2(p.x + total_w, p.y + row_h - 0.1f * em), em);
+        dl->AddText(ImVec2(p.x + x_w + 0.3f * em, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())),
+                    palette::text_dim(), tr(Text::CacheEvicted));
+        const std::string label =
+            fit_text(std::to_string(j) + " " + state.scene.tokens[std::size_t(j)], label_w - 0.3f * em);
+        dl->AddText(ImVec2(p.x, p.y + 0.5f * (row_h - ImGui::GetTextLineHeight())), palette::text_dim(),
+                    label.c_str());
+        dummy(state, "decode/evicted/" + std::to_string(j), ImVec2(total_w, row_h));
+        continue;
+      }
+      if (newest)
+        dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.1f * em), palette::accent_soft(),
+                          0.2f * em);
+      const float ty = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
+      dl->AddText(ImVec2(p.x, ty), newest ? palette::accent() : palette::text(),
+                  fit_text(std::to_string(j) + " " + state.scene.tokens[std::size_t(j)], label_w - 0.3f * em)
+                      .c_str());
+      const float sy = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
+      numbers(ImVec2(p.x, sy), x_k, K, j, palette::key());
+      // The weight as a bar with its number.
+      const double w = st.weights(0, j);
+      const ImVec2 a(p.x + x_w, p.y + 0.2f * em), b(p.x + x_w + weight_w, p.y + row_h - 0.3f * em);
+      dl->AddRectFilled(a, b, palette::track(), 0.15f * em);
+      dl->AddRectFilled(a, ImVec2(a.x + weight_w * float(std::clamp(w, 0.0, 1.0)), b.y),
+                        palette::with_alpha(palette::accent(), 140), 0.15f * em);
+      dl->AddText(ImVec2(a.x + 0.3f * em, sy), palette::text(), format_weight(w, 3).c_str());
+      numbers(ImVec2(p.x, sy), x_v, r.V, j, palette::value());
+      ImGui::Dummy(ImVec2(total_w, row_h));
+      if (newest) record_item_rect(state, "decode/new-row");
     }
-    if (newest)
-      dl->AddRectFilled(p, ImVec2(p.x + total_w, p.y + row_h - 0.1f * em), palette::accent_soft(), 0.2f * em);
-    const float ty = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
-    dl->AddText(
-        ImVec2(p.x, ty), newest ? palette::accent() : palette::text(),
-        fit_text(std::to_string(j) + " " + state.scene.tokens[std::size_t(j)], label_w - 0.3f * em).c_str());
-    const float sy = p.y + 0.5f * (row_h - ImGui::GetTextLineHeight());
-    numbers(ImVec2(p.x, sy), x_k, K, j, palette::key());
-    // The weight as a bar with its number.
-    const double w = st.weights(0, j);
-    const ImVec2 a(p.x + x_w, p.y + 0.2f * em), b(p.x + x_w + weight_w, p.y + row_h - 0.3f * em);
-    dl->AddRectFilled(a, b, palette::track(), 0.15f * em);
-    dl->AddRectFilled(a, ImVec2(a.x + weight_w * float(std::clamp(w, 0.0, 1.0)), b.y),
-                      palette::with_alpha(palette::accent(), 140), 0.15f * em);
-    dl->AddText(ImVec2(a.x + 0.3f * em, sy), palette::text(), format_weight(w, 3).c_str());
-    numbers(ImVec2(p.x, sy), x_v, r.V, j, palette::value());
-    ImGui::Dummy(ImVec2(total_w, row_h));
-    if (newest) record_item_rect(state, "decode/new-row");
   }
   // y_t and row t of the full causal pass.
   ImGui::Spacing();

@@ -35,8 +35,8 @@ void draw_cache_per_kv_head(AppState& state, const Fonts& fonts) {
   const attn::Matrix& V = state.heads.V.size() ? state.heads.V : state.result.V;
   const int kv = std::max(1, s.kv()), h = std::max(1, s.heads);
   const int dk = int(K.cols()) / kv, dv = int(V.cols()) / kv;
-  if (!d.trace || dk < 1 || dv < 1) return;
-  const attn::DecodeStep& st = d.trace->steps[std::size_t(d.t)];
+  if (!d.step || dk < 1 || dv < 1) return;
+  const attn::DecodeStep& st = *d.step;
   const float em = ImGui::GetFontSize();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImGui::PushFont(fonts.small);
@@ -62,10 +62,16 @@ void draw_cache_per_kv_head(AppState& state, const Fonts& fonts) {
     const std::string label = fill(tr(Text::CacheKvHead), {std::to_string(g), heads_text});
     const float w = std::max(block_w, ImGui::CalcTextSize(label.c_str()).x);
     dl->AddText(p, g == focus_group ? palette::text() : palette::text_dim(), label.c_str());
-    for (int j = 0; j < rows; ++j) {
+    // Only the cells in view (at n = 1024 and d = 64 a block is 1024 × 128 cells).
+    const ImVec2 clip0 = dl->GetClipRectMin(), clip1 = dl->GetClipRectMax();
+    const int j0 = std::clamp(int(std::floor((clip0.y - p.y - label_h) / row)) - 1, 0, rows);
+    const int j1 = std::clamp(int(std::ceil((clip1.y - p.y - label_h) / row)) + 1, j0, rows);
+    const int c0 = std::clamp(int(std::floor((clip0.x - p.x - 0.4f * em) / cell)) - 1, 0, dk + dv);
+    const int c1 = std::clamp(int(std::ceil((clip1.x - p.x) / cell)) + 1, c0, dk + dv);
+    for (int j = j0; j < j1; ++j) {
       const float y = p.y + label_h + float(j) * row;
       const bool kept = std::binary_search(st.kept.begin(), st.kept.end(), j);
-      for (int c = 0; c < dk + dv; ++c) {
+      for (int c = c0; c < c1; ++c) {
         const float x = p.x + float(c) * cell + (c >= dk ? 0.4f * em : 0.0f);
         const ImVec2 a(x, y), b(x + cell - 1.0f, y + row - 1.0f);
         if (!kept) {
@@ -104,7 +110,7 @@ void draw_cache_per_kv_head(AppState& state, const Fonts& fonts) {
 void draw_decode_policy(AppState& state, const Fonts& fonts) {
   panel_header(state, fonts, tr(Text::CachePolicy), tr(Text::CachePolicyTip), 2);
   DecodeStepper& d = state.ui.decode;
-  if (!state.computed || !d.trace) return;
+  if (!state.computed || !d.step) return;
   const int n = state.scene.n();
   const float em = ImGui::GetFontSize();
   // The policy: three choices, then w and s.
@@ -141,7 +147,7 @@ void draw_decode_policy(AppState& state, const Fonts& fonts) {
     }
   }
 
-  const attn::DecodeStep& st = d.trace->steps[std::size_t(d.t)];
+  const attn::DecodeStep& st = *d.step;
   if (!st.evicted.empty())
     wrapped_text_colored(
         to_vec4(palette::accent()),
@@ -152,13 +158,11 @@ void draw_decode_policy(AppState& state, const Fonts& fonts) {
   std::string effect;
   if (d.t < w) {
     effect = fill(tr(Text::SinkEffectEarly), {std::to_string(w), std::to_string(d.t)});
-  } else if (d.trace_all && d.trace_last && d.trace_sinks) {
-    effect =
-        fill(tr(Text::SinkEffect),
-             {std::to_string(w), std::to_string(d.t),
-              format_number(max_weight_change(*d.trace_all, *d.trace_last, d.t), 3),
-              format_number(d.trace_all->steps[std::size_t(d.t)].weights(0, 0), 3), std::to_string(sinks),
-              format_number(max_weight_change(*d.trace_all, *d.trace_sinks, d.t), 3)});
+  } else if (d.step_all && d.step_last && d.step_sinks) {
+    effect = fill(tr(Text::SinkEffect), {std::to_string(w), std::to_string(d.t),
+                                         format_number(max_weight_change(d.step_all, d.step_last), 3),
+                                         format_number(d.step_all->weights(0, 0), 3), std::to_string(sinks),
+                                         format_number(max_weight_change(d.step_all, d.step_sinks), 3)});
   }
   wrapped_text(state, "decode/sink-effect", effect);
 

@@ -32,18 +32,21 @@ struct DecodeStepper {
   attn::CachePolicy policy{attn::CacheKind::KeepAll, 4, 1};
   KvCalculator calculator;
 
-  // --- kept in sync by decode_update
-  std::optional<attn::DecodeResult> trace;  // every step of the causal decode under `policy`
-  // What evicting token 0 does at step t (the sink comparison; issue 25): step t's weights with the
-  // cache keeping all, the last w, and s sinks + the last w (w, s from `policy`, s ≥ 1).
-  std::optional<attn::DecodeResult> trace_all, trace_last, trace_sinks;
-  attn::CachePolicy traced_policy;              // the policy `trace` was computed with
+  // --- kept in sync by decode_update: only step t, computed alone (core's decode_step: its cache is
+  // the kept rows of K and V), never the n steps of the whole decode (at n = 1024 that was ~n²·d work
+  // and n² numbers held, four times over, on every edit and on opening the mode)
+  std::optional<attn::DecodeStep> step;  // step t of the causal decode under `policy`
+  // What evicting token 0 does at step t (the sink comparison; issue 25): step t with the cache
+  // keeping all, the last w, and s sinks + the last w (w, s from `policy`, s ≥ 1).
+  std::optional<attn::DecodeStep> step_all, step_last, step_sinks;
+  attn::CachePolicy traced_policy;              // the policy the steps were computed with
   long long mults_with = 0, mults_without = 0;  // multiplies through step t, with / without cache
+  long long total_with = 0, total_without = 0;  // … through the last step (the whole decode)
   std::uint64_t version = 0;
 };
 
-// The largest |a_t(j) − b_t(j)| of one step's weights in two traces (0 when either is missing).
-double max_weight_change(const attn::DecodeResult& a, const attn::DecodeResult& b, int t);
+// The largest |a(j) − b(j)| of two steps' weights (0 when either is missing or they differ in size).
+double max_weight_change(const std::optional<attn::DecodeStep>& a, const std::optional<attn::DecodeStep>& b);
 
 // Show decode step `want` (clamped to 0 … n−1); recomputes the traces when the result or the
 // policy changed.

@@ -21,6 +21,10 @@ namespace ui {
 namespace {
 
 constexpr double kPlaySeconds = 0.8;  // Play: one tile per this many seconds
+// Tiles this many pixels across or more are drawn one by one with their outlines; smaller ones (a big
+// scene at a small block: 512² tiles under a pixel each at n = 1024, B = 2) would paint every pixel of
+// the grid in outline colour many times over, and hundreds of thousands of rectangles each frame.
+constexpr float kTileOutlinePx = 4.0f;
 
 // A tiny difference in scientific notation: "1.1e-16".
 std::string sci(double x) {
@@ -144,25 +148,78 @@ void draw_flash_tiles(AppState& state) {
   const GridGeometry& g = state.scores_grid;
   if (!f.pass || !g.visible || g.rows != f.pass->n()) return;
   const attn::OnlinePass& pass = *f.pass;
+  const int B = pass.block(), blocks = pass.blocks(), n = pass.n();
+  const float tile = float(B) * g.cell;  // a tile's side on screen
+  if (!(tile > 0.0f) || f.hidden.size() != std::size_t(blocks) * std::size_t(blocks)) return;
+  const auto hidden = [&](int rb, int cb) {
+    return f.hidden[std::size_t(rb) * std::size_t(blocks) + std::size_t(cb)] != 0;
+  };
+  // Tile corner c (0 … blocks) on screen, along x and y.
+  const auto x_at = [&](int c) { return g.origin.x + float(std::min(c * B, n)) * g.cell; };
+  const auto y_at = [&](int c) { return g.origin.y + float(std::min(c * B, n)) * g.cell; };
+  const float em = ImGui::GetFontSize();
+  const float mark = std::max(2.0f, 0.2f * em);  // the current tile's outline
+  // Only the tiles that meet the frame's visible part (zoomed in, a few of them), with a tile to
+  // spare on each side for the current tile's outline, which reaches past its tile.
+  const auto first_tile = [&](float lo, float origin) {
+    return std::clamp(int(std::floor((lo - origin) / tile)) - 1, 0, blocks);
+  };
+  const auto end_tile = [&](float hi, float origin) {
+    return std::clamp(int(std::ceil((hi - origin) / tile)) + 1, 0, blocks);
+  };
+  const int rb0 = first_tile(g.clip.y - mark, g.origin.y), rb1 = end_tile(g.clip.w + mark, g.origin.y);
+  const int cb0 = first_tile(g.clip.x - mark, g.origin.x), cb1 = end_tile(g.clip.z + mark, g.origin.x);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(ImVec2(g.clip.x, g.clip.y), ImVec2(g.clip.z, g.clip.w), true);
-  const int B = pass.block(), blocks = pass.blocks(), n = pass.n();
-  const float em = ImGui::GetFontSize();
-  for (int rb = 0; rb < blocks; ++rb)
-    for (int cb = 0; cb < blocks; ++cb) {
-      const int k = rb * blocks + cb;  // execution order: query blocks outer, key blocks inner
-      const ImVec2 a(g.origin.x + float(cb * B) * g.cell, g.origin.y + float(rb * B) * g.cell);
-      const ImVec2 b(g.origin.x + float(std::min((cb + 1) * B, n)) * g.cell,
-                     g.origin.y + float(std::min((rb + 1) * B, n)) * g.cell);
-      const bool done = k < f.step, current = k == f.step - 1, hidden = pass.tile_hidden(rb, cb);
-      if (!done)
-        dl->AddRectFilled(a, b, palette::with_alpha(palette::background(), 190));  // not computed yet: dimmed
-      if (hidden && done) dl->AddRectFilled(a, b, palette::with_alpha(palette::background(), 120));
-      dl->AddRect(a, b, palette::tile_line(), 0.0f, 0, 1.0f);
-      if (current)
-        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
-                    hidden ? palette::text_dim() : palette::accent(), 0.0f, 0, std::max(2.0f, 0.2f * em));
+  if (tile >= kTileOutlinePx) {
+    // Each tile: dimmed until computed (darker when skipped), its outline, the current one marked.
+    for (int rb = rb0; rb < rb1; ++rb)
+      for (int cb = cb0; cb < cb1; ++cb) {
+        const int k = rb * blocks + cb;  // execution order: query blocks outer, key blocks inner
+        const ImVec2 a(x_at(cb), y_at(rb)), b(x_at(cb + 1), y_at(rb + 1));
+        const bool done = k < f.step, current = k == f.step - 1, skipped = hidden(rb, cb);
+        if (!done)
+          dl->AddRectFilled(a, b,
+                            palette::with_alpha(palette::background(), 190));  // not computed yet: dimmed
+        if (skipped && done) dl->AddRectFilled(a, b, palette::with_alpha(palette::background(), 120));
+        dl->AddRect(a, b, palette::tile_line(), 0.0f, 0, 1.0f);
+        if (current)
+          dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
+                      skipped ? palette::text_dim() : palette::accent(), 0.0f, 0, mark);
+      }
+  } else {
+    // Tiles under kTileOutlinePx: outlines would cover every pixel, so only the fills, merged — along
+    // a row of tiles, each run of skipped tiles already computed is one rectangle, and everything not
+    // computed yet (the rest of the current row of tiles, every row below it) is two. The same tile
+    // shades each pixel as tile by tile (fills that abut cover each pixel once).
+    const int row_now = f.step / blocks, col_now = f.step % blocks;  // tiles k < step are done
+    const ImU32 dim = palette::with_alpha(palette::background(), 190);
+    const ImU32 skipped_dim = palette::with_alpha(palette::background(), 120);
+    const auto fill = [&](int r0, int r1, int c0, int c1, ImU32 color) {  // tiles [r0, r1) × [c0, c1) in view
+      r0 = std::max(r0, rb0), r1 = std::min(r1, rb1), c0 = std::max(c0, cb0), c1 = std::min(c1, cb1);
+      if (r0 < r1 && c0 < c1)
+        dl->AddRectFilled(ImVec2(x_at(c0), y_at(r0)), ImVec2(x_at(c1), y_at(r1)), color);
+    };
+    fill(row_now, row_now + 1, col_now, blocks, dim);
+    fill(row_now + 1, blocks, 0, blocks, dim);
+    for (int rb = rb0; rb < std::min(rb1, row_now + 1); ++rb) {
+      const int done_end = std::min(cb1, rb < row_now ? blocks : col_now);
+      for (int cb = cb0; cb < done_end;) {
+        if (!hidden(rb, cb)) {
+          ++cb;
+          continue;
+        }
+        const int run = cb;
+        while (cb < done_end && hidden(rb, cb)) ++cb;
+        fill(rb, rb + 1, run, cb, skipped_dim);
+      }
     }
+    if (f.step > 0) {
+      const int rb = (f.step - 1) / blocks, cb = (f.step - 1) % blocks;
+      dl->AddRect(ImVec2(x_at(cb) - 1, y_at(rb) - 1), ImVec2(x_at(cb + 1) + 1, y_at(rb + 1) + 1),
+                  hidden(rb, cb) ? palette::text_dim() : palette::accent(), 0.0f, 0, mark);
+    }
+  }
   dl->PopClipRect();
 }
 
@@ -182,11 +239,8 @@ void draw_flash_rows(AppState& state, const Fonts& fonts) {
   const float digit_w = ImGui::CalcTextSize("0").x;
   ImGui::PopFont();
 
-  // Scale of the m bars: the largest |scaled score| over allowed cells.
-  double s_max = 1e-9;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      if (r.allowed(i, j)) s_max = std::max(s_max, std::abs(r.scaled(i, j)));
+  // Scale of the m bars: the largest |scaled score| over allowed cells (kept with the pass).
+  const double s_max = f.scaled_max;
 
   const float label_w = 4.5f * em, bar_w = 7.5f * em, alpha_w = 4.2f * em;
   const float out_w = std::max(float(d_v) * 7.0f * digit_w, 6.0f * em);

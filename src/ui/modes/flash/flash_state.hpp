@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/online.hpp"
 #include "scene/scene.hpp"
@@ -27,6 +28,10 @@ struct FlashStepper {
   double max_abs_diff = 0;               // once finished: max |online − naive| over the output
   std::uint64_t version = 0;             // result version the pass was built from
   int built_block = 0;
+  // --- for drawing, built with the pass (once per result and block size, not every frame: at
+  // n = 1024 and B = 2 there are 512² tiles and n² cells)
+  std::vector<std::uint8_t> hidden;  // blocks×blocks, row-major: 1 where pass->tile_hidden(rb, cb)
+  double scaled_max = 1e-9;          // the largest |scaled score| over allowed cells: the m bars' scale
 
   bool finished() const { return pass && step == pass->step_count(); }
 };
