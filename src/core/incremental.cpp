@@ -16,6 +16,10 @@ bool row_differs(const Matrix& a, const Matrix& b, Eigen::Index i) {
   return std::memcmp(&a(i, 0), &b(i, 0), sizeof(double) * std::size_t(a.cols())) != 0;
 }
 
+bool same_bits(const Matrix& a, const Matrix& b) {  // same shapes
+  return std::memcmp(a.data(), b.data(), sizeof(double) * std::size_t(a.size())) == 0;
+}
+
 }  // namespace
 
 bool same_options_but_mask(const Options& a, const Options& b) {
@@ -51,7 +55,7 @@ IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const
   if (!same_options(options, options_)) {
     // A new mask: the scores stand; only rows whose allowed cells changed are re-run. Together with
     // an edited Q, K or V (not what one user action does) it is a full pass.
-    if (Q != r.Q || K != r.K || V != r.V) {
+    if (!same_bits(Q, r.Q) || !same_bits(K, r.K) || !same_bits(V, r.V)) {
       reset(Q, K, V, options);
       return Update::Full;
     }

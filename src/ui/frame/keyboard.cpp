@@ -51,15 +51,25 @@ const FocusItem* find_item(const std::vector<FocusItem>& items, const std::strin
   return nullptr;
 }
 
+// The item drawn this frame under `id`, or null.
+FocusItem* drawn_item(KeyboardUi& k, const std::string& id) {
+  const int at = k.drawn_by_id.GetInt(ImHashStr(id.data(), id.size()), 0);
+  if (at > 0 && k.drawn[std::size_t(at - 1)].id == id) return &k.drawn[std::size_t(at - 1)];
+  if (at == 0) return nullptr;
+  for (FocusItem& item : k.drawn)  // two ids with one hash: look through the list
+    if (item.id == id) return &item;
+  return nullptr;
+}
+
 FocusItem& add_item(KeyboardUi& k, const std::string& id, FocusKind kind, ImVec4 rect) {
-  const auto [at, added] = k.drawn_by_id.try_emplace(id, k.drawn.size());
-  if (!added) {  // drawn twice (a value cell registers as a value and as an item): one stop
-    FocusItem& item = k.drawn[at->second];
-    if (kind != FocusKind::Item) item.kind = kind;
-    item.rect = rect;
-    return item;
+  if (FocusItem* item = drawn_item(k, id)) {  // drawn twice (a value cell registers as a value and
+    if (kind != FocusKind::Item) item->kind = kind;  // as an item): one stop
+    item->rect = rect;
+    return *item;
   }
   k.drawn.push_back(FocusItem{id, kind, rect});
+  int* slot = k.drawn_by_id.GetIntRef(ImHashStr(id.data(), id.size()), 0);
+  if (*slot == 0) *slot = int(k.drawn.size());
   return k.drawn.back();
 }
 
@@ -198,8 +208,8 @@ void keyboard_end_frame(AppState& state) {
   KeyboardUi& k = state.ui.keyboard;
   k.items = std::move(k.drawn);
   k.drawn.clear();
-  k.drawn_by_id.clear();
-  k.drawn_by_imgui_id.clear();
+  k.drawn_by_id.Clear();
+  k.drawn_by_imgui_id.Clear();
   k.scroll_to_focus = false;
   if (!find_item(k.items, k.focus)) k.next_announce.clear();
   k.announce = std::move(k.next_announce);
@@ -211,11 +221,11 @@ bool focus_item(AppState& state, const std::string& id, const std::string& spoke
   if (imgui_id == 0) return false;  // text, a dummy: nothing to operate
   KeyboardUi& k = state.ui.keyboard;
   // The same widget under a second id (mode/walk = walk/start): the first id drawn is its stop.
-  const auto holder = k.drawn_by_imgui_id.find(imgui_id);
-  if (holder != k.drawn_by_imgui_id.end() && k.drawn[holder->second].id != id) return false;
+  const int holder = k.drawn_by_imgui_id.GetInt(imgui_id, 0);
+  if (holder > 0 && k.drawn[std::size_t(holder - 1)].id != id) return false;
   FocusItem& item = add_item(k, id, FocusKind::Item, last_item_rect());
   item.imgui_id = imgui_id;
-  k.drawn_by_imgui_id.try_emplace(imgui_id, std::size_t(&item - k.drawn.data()));
+  if (holder == 0) k.drawn_by_imgui_id.SetInt(imgui_id, int(&item - k.drawn.data()) + 1);
   item.inputable = (GImGui->LastItemData.InFlags & ImGuiItemFlags_Inputable) != 0;
   if (item.kind != FocusKind::Item) return k.focus == id;  // a value cell: focus_value did the rest
   if (k.focus != id) return false;

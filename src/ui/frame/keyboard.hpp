@@ -24,7 +24,6 @@
 #pragma once
 
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "imgui.h"
@@ -47,10 +46,10 @@ struct KeyboardUi {
   std::string focus;               // the focused item's id ("" = none)
   std::vector<FocusItem> items;    // last frame's focusable items, in drawing order
   std::vector<FocusItem> drawn;    // this frame's, so far
-  // drawn[] indexed by id and by ImGui item: a screen at 1024 tokens registers thousands of items a
-  // frame, and a search through drawn[] for each made the frame O(items²).
-  std::unordered_map<std::string, std::size_t> drawn_by_id;
-  std::unordered_map<ImGuiID, std::size_t> drawn_by_imgui_id;  // the first item drawn for it
+  // drawn[] indexed (index + 1) by the hash of its id and by its ImGui item (the first drawn for
+  // it): a screen at 1024 tokens registers thousands of items a frame, and a search through drawn[]
+  // for each made the frame O(items²). ImGui's own sorted map: no hash-table code in the download.
+  ImGuiStorage drawn_by_id, drawn_by_imgui_id;
   bool ring = false;               // the keyboard is in use: draw the focus ring
   bool scroll_to_focus = false;    // focus moved: scroll it into view when drawn
   int grid_row = 0, grid_col = 0;  // the focused grid's cell
