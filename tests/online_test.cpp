@@ -57,6 +57,20 @@ bool cell_allowed(const attn::Options& opt, int n, int i, int j) {
   return !(opt.mask.rows() == n && opt.mask(i, j) == 0);
 }
 
+// A causal scene for the decode tests: n ≤ max_n tokens, d_k ≤ max_dk, d_v ≤ max_dv, random options.
+struct CausalScene {
+  int n, d_k, d_v;
+  Matrix Q, K, V;
+  attn::Options opt;
+};
+CausalScene causal_scene(std::mt19937& rng, int trial, int max_n, int max_dk, int max_dv) {
+  const int n = random_int(rng, 1, max_n), d_k = random_int(rng, 1, max_dk), d_v = random_int(rng, 1, max_dv);
+  auto [Q, K, V] = random_qkv(rng, n, d_k, d_v, 2, 2);
+  attn::Options opt = random_options(rng, n, trial);
+  opt.causal = true;
+  return {n, d_k, d_v, std::move(Q), std::move(K), std::move(V), std::move(opt)};
+}
+
 }  // namespace
 
 TEST_CASE("online pass: the output equals the naive pass to 1e-12 on random scenes, every block size") {
@@ -204,10 +218,11 @@ TEST_CASE("online pass: huge scores stay finite and still match the naive pass")
 TEST_CASE("KV cache: each decode step equals row t of the causal full pass, bit for bit") {
   std::mt19937 rng(1418);
   for (int trial = 0; trial < 120; ++trial) {
-    const int n = random_int(rng, 1, 20), d_k = random_int(rng, 1, 10), d_v = random_int(rng, 1, 6);
-    const auto [Q, K, V] = random_qkv(rng, n, d_k, d_v, 2, 2);
-    attn::Options opt = random_options(rng, n, trial);
-    opt.causal = true;
+    // Named copies, not structured bindings: doctest's INFO captures them in a lambda (clang 14).
+    const CausalScene scene = causal_scene(rng, trial, 20, 10, 6);
+    const int n = scene.n, d_k = scene.d_k, d_v = scene.d_v;
+    const Matrix &Q = scene.Q, &K = scene.K, &V = scene.V;
+    const attn::Options& opt = scene.opt;
     const attn::Result full = attn::attend(Q, K, V, opt);
     const attn::DecodeResult decode = attn::decode_with_cache(Q, K, V, opt);
     REQUIRE(decode.steps.size() == static_cast<std::size_t>(n));
@@ -250,10 +265,10 @@ TEST_CASE("KV cache: one step alone (decode_step) is decode_with_cache's step, b
   // through t must be the trace's running sums.
   std::mt19937 rng(2405);
   for (int trial = 0; trial < 150; ++trial) {
-    const int n = random_int(rng, 1, 24), d_k = random_int(rng, 1, 8), d_v = random_int(rng, 1, 5);
-    const auto [Q, K, V] = random_qkv(rng, n, d_k, d_v, 2, 2);
-    attn::Options opt = random_options(rng, n, trial);
-    opt.causal = true;
+    CausalScene scene = causal_scene(rng, trial, 24, 8, 5);
+    const int n = scene.n, d_k = scene.d_k, d_v = scene.d_v;
+    const Matrix &Q = scene.Q, &K = scene.K, &V = scene.V;
+    attn::Options& opt = scene.opt;
     if (trial % 5 == 1) {
       opt.window = random_int(rng, 1, 6);
       opt.sinks = random_int(rng, 0, 2);
