@@ -9,9 +9,12 @@
 #   3. After setup has run, every package `--print test` resolves is installed (nodejs/npm may come
 #      from outside Debian: then working `node` and `npm` commands count, as setup accepts them).
 #   4. Every command in scripts/ runs scripts/setup before it builds or runs anything.
+#   5. After setup has run, the Closure Compiler the wasm link uses (scripts/closure, npm ci'd by
+#      `setup web`; its macOS and Windows binaries are optional packages a Linux machine skips) runs
+#      and is the version Emscripten 3.1.6 pins.
 #
 # Prints "N passed, N failed" (scripts/test adds it up) and exits non-zero on any failure.
-# --lists-only skips check 3 (for a machine without the packages).
+# --lists-only skips checks 3 and 5 (for a machine without the packages).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 setup="$root/scripts/setup"
@@ -86,8 +89,16 @@ calls_setup() {
 }
 check "every command in scripts/ runs scripts/setup first" calls_setup
 
+closure_runs() {
+  local out
+  out="$("$root/scripts/closure/node_modules/.bin/google-closure-compiler" --version 2>&1)" ||
+    { echo "  scripts/closure: $out"; return 1; }
+  grep -q "Version: v20220104" <<<"$out" || { echo "  scripts/closure: $out"; return 1; }
+}
+
 if [ "${1:-}" != --lists-only ]; then
   check "every package of the test profile is installed" installed
+  check "the Closure Compiler of the wasm link runs (v20220104)" closure_runs
 fi
 
 echo "setup: $passed passed, $failed failed"

@@ -62,12 +62,15 @@ EM_JS(char*, js_browser_language, (), {
 });
 
 // The screen reader's side of the canvas (web/a11y.js): the focused item's announcement, and a new
-// result (the page rebuilds its off-screen tables, debounced).
+// result (the page rebuilds its off-screen tables, debounced). Quoted names: the Closure Compiler
+// renames the glue's dotted properties (src/app/CMakeLists.txt).
 EM_JS(void, js_announce, (const char* text), {
-  if (window.attentionLabA11y) window.attentionLabA11y.announce(UTF8ToString(text));
+  const a11y = window["attentionLabA11y"];
+  if (a11y) a11y["announce"](UTF8ToString(text));
 });
 EM_JS(void, js_result_changed, (), {
-  if (window.attentionLabA11y) window.attentionLabA11y.resultChanged();
+  const a11y = window["attentionLabA11y"];
+  if (a11y) a11y["resultChanged"]();
 });
 
 // Resize the canvas backing store through Emscripten's Browser helper, which notifies its GLFW

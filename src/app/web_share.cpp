@@ -27,39 +27,40 @@
 extern "C" void al_request_frame();  // web_platform.cpp
 
 // The Share buttons call into share.js (window.attentionLabShare), which owns the browser side:
-// clipboard, downloads, the file picker, fetching demos.
+// clipboard, downloads, the file picker, fetching demos. The page's names are quoted: the Closure
+// Compiler renames every property of the glue that it reaches with a dot (src/app/CMakeLists.txt).
 EM_JS(void, js_share_action, (const char* what), {
-  const share = window.attentionLabShare;
-  if (share) share.action(UTF8ToString(what));
+  const share = window["attentionLabShare"];
+  if (share) share["action"](UTF8ToString(what));
 });
 EM_JS(void, js_share_open_demo, (const char* name), {
-  const share = window.attentionLabShare;
-  if (share) share.openDemo(UTF8ToString(name));
+  const share = window["attentionLabShare"];
+  if (share) share["openDemo"](UTF8ToString(name));
 });
 EM_JS(void, js_share_export, (const char* kind, const char* stage), {
-  const share = window.attentionLabShare;
-  if (share) share.exportText(UTF8ToString(kind), UTF8ToString(stage));
+  const share = window["attentionLabShare"];
+  if (share) share["exportText"](UTF8ToString(kind), UTF8ToString(stage));
 });
 EM_JS(void, js_share_save_text, (const char* name, const char* text), {
-  const share = window.attentionLabShare;
-  if (share) share.saveText(UTF8ToString(name), UTF8ToString(text));
+  const share = window["attentionLabShare"];
+  if (share) share["saveText"](UTF8ToString(name), UTF8ToString(text));
 });
 EM_JS(void, js_share_scene_changed, (), {
-  const share = window.attentionLabShare;
-  if (share) share.sceneChanged();
+  const share = window["attentionLabShare"];
+  if (share) share["sceneChanged"]();
 });
 // Spanish and German are data files (lang/CODE.json, ui/text/i18n.hpp): the first frame that asks
 // for one has share.js fetch it and hand it to al_install_language.
 EM_JS(void, js_share_load_language, (const char* code), {
-  const share = window.attentionLabShare;
-  if (share) share.loadLanguage(UTF8ToString(code));
+  const share = window["attentionLabShare"];
+  if (share) share["loadLanguage"](UTF8ToString(code));
 });
 
 #if !AL_CIRCUITS_MODE
 // Whether the page can load the build with the Circuits mode (not in the single-file copy).
 EM_JS(int, js_circuits_module_available, (), {
-  const share = window.attentionLabShare;
-  return share && share.circuitsModuleAvailable ? 1 : 0;
+  const share = window["attentionLabShare"];
+  return share && share["circuitsModuleAvailable"] ? 1 : 0;
 });
 #endif
 
