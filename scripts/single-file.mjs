@@ -8,11 +8,13 @@
 //   <script src="X.js"></script>           → <script>…</script>
 // and before the first script, window.attentionLabEmbedded (read by web/boot.js and web/share.js):
 //   wasm()       the module's bytes (base64 in the page; file:// pages cannot fetch)
-//   scriptUrl()  a blob: URL of attention-lab.js (boot.js loads it like the file)
+//   scriptUrl()  a blob: URL of its glue (boot.js loads it like the file)
+// The module is the build with every mode (attention-lab-full.js/.wasm, which the served site loads on
+// first use) when the site has it: one file has no second build to load.
 //   demos        {index: demos/index.json, scenes: {NAME: demos/NAME.json}}
 //   languages    {CODE: lang/CODE.json}: Spanish and German (the served site fetches them on demand)
 // Node built-ins only.
-import { readFileSync, writeFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 const [siteDir, outFile] = process.argv.slice(2);
@@ -56,7 +58,8 @@ for (const file of readdirSync(path.join(siteDir, "lang")).sort()) {
 }
 if (!languages.es || !languages.de) throw new Error(`${siteDir}/lang/ lacks es.json or de.json (the site's build writes them)`);
 
-const wasmBase64 = readFileSync(path.join(siteDir, "attention-lab.wasm")).toString("base64");
+const stem = existsSync(path.join(siteDir, "attention-lab-full.wasm")) ? "attention-lab-full" : "attention-lab";
+const wasmBase64 = readFileSync(path.join(siteDir, stem + ".wasm")).toString("base64");
 const embedded = `<script>
 "use strict";
 // The single-file build: the module, the demos and the languages are in the page (scripts/single-file.mjs).
@@ -70,7 +73,7 @@ window.attentionLabEmbedded = {
     return bytes;
   },
   scriptUrl() {
-    return URL.createObjectURL(new Blob([${literal(read("attention-lab.js"))}], { type: "text/javascript" }));
+    return URL.createObjectURL(new Blob([${literal(read(stem + ".js"))}], { type: "text/javascript" }));
   },
 };
 </script>

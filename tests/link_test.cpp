@@ -624,7 +624,7 @@ TEST_CASE("round trip: the bundled presets") {
   }
 }
 
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
 TEST_CASE("fragment: circuits= holds the Circuits mode's recipe, implies mode=circuits, round-trips") {
   // The recipe of the model the CLI trains with `--train induction --steps 450 --seed 1` (the
   // defaults: 2 layers × 2 heads, d_model 32, lr 0.01): scene/model_json.hpp's text form.

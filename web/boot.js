@@ -235,12 +235,12 @@
   const canStream = !embedded && typeof WebAssembly.compileStreaming === "function" &&
     typeof TransformStream === "function" && typeof ReadableStream === "function" &&
     typeof ReadableStream.prototype.pipeThrough === "function";
-  // Which build of the app: the Circuits mode is a second build, loaded on first use — by a link
-  // that asks for it, or by the first-load build's Circuits tab (web/share.js reloads the page with
-  // mode=circuits; the link's test is share.js's, loaded before this script). The single-file copy
-  // has the first-load build only.
-  const stem = !embedded && window.attentionLabShare.wantsCircuits(location.hash)
-    ? "attention-lab-circuits" : "attention-lab";
+  // Which build of the app: the first load holds Explore and Walk; the other modes are a second
+  // build with every mode, loaded on first use — by a link that asks for one of them, or by a tab of
+  // the first-load build (web/share.js reloads the page; the link's test is share.js's, loaded before
+  // this script). The single-file copy carries the build with every mode.
+  const stem = !embedded && window.attentionLabShare.wantsFullBuild(location.hash)
+    ? "attention-lab-full" : "attention-lab";
   const compiling = canStream ? compileStreaming(stem + ".wasm") : null;
   if (compiling) compiling.catch(() => {}); // reported by instantiateWasm below
 

@@ -438,15 +438,21 @@
 
   // ---- the Share buttons and the gallery (called from the wasm, web_share.cpp) ------------------
   window.attentionLabShare = {
-    // The Circuits mode is a second build of the app, loaded on first use (web/boot.js): not in
-    // the single-file copy.
-    circuitsModuleAvailable: !embedded,
-    // Does this link ask for it? web/boot.js asks as the page starts, to pick the build.
-    wantsCircuits,
+    // The modes beyond Explore and Walk are a second build of the app, loaded on first use
+    // (web/boot.js); the single-file copy is that build.
+    fullBuildAvailable: !embedded,
+    // Which build this address needs: web/boot.js asks as the page starts.
+    wantsFullBuild,
+    openMode(name) {
+      try {
+        openMode(name);
+      } catch (e) {
+        showError("open " + name + ": " + e.message, "Could not open the mode");
+      }
+    },
     action(what) {
       try {
-        if (what === "open-circuits") openCircuits();
-        else if (what === "copy-link") copyLink();
+        if (what === "copy-link") copyLink();
         else if (what === "export-json") exportJson();
         else if (what === "import-json") fileInput.click();
         else if (what === "export-png") exportPng();
@@ -485,35 +491,50 @@
 
   window.addEventListener("hashchange", () => {
     if (!started) return;
-    // A link to the Circuits mode in the build without it: start the build with it (web/boot.js).
-    if (wantsCircuits(location.hash) && !hasCircuits()) location.reload();
+    // A link to a mode the first-load build lacks: start the build with every mode (web/boot.js).
+    if (wantsFullBuild(location.hash) && !hasFullBuild()) location.reload();
     else queueFragment(currentFragment(), true);
   });
 
-  // ---- the Circuits mode, loaded on first use ---------------------------------------------------
-  // A link asks for the Circuits mode by mode=circuits or by a model's state (circuits=…). Also
-  // web/boot.js's test, through attentionLabShare.wantsCircuits (this script runs before it).
-  function wantsCircuits(hash) {
-    return /(?:^|[#&])(?:mode=circuits|circuits=)/.test(hash);
+  // ---- the modes loaded on first use ------------------------------------------------------------
+  // The first-load build (attention-lab.wasm) holds Explore and Walk; Heads, Key space,
+  // FlashAttention, Decode, Train and Circuits are in the build with every mode (attention-lab-full.wasm,
+  // src/ui/modes/modes.hpp). A link asks for one by mode=NAME, view=flash|decode (another spelling
+  // of the mode) or a Circuits model's state (circuits=…). Also web/boot.js's test, through
+  // attentionLabShare.wantsFullBuild (this script runs before it).
+  const kFullBuildModes = ["heads", "keyspace", "flash", "decode", "train", "circuits"];
+  const FULL_BUILD_ONCE = "attention-lab:full-build";
+  function wantsFullBuild(hash) {
+    // A tab of the first-load build asked for the other build (openMode) and reloaded: once.
+    let asked = false;
+    try {
+      asked = Boolean(sessionStorage.getItem(FULL_BUILD_ONCE));
+      sessionStorage.removeItem(FULL_BUILD_ONCE);
+    } catch (e) {
+      // storage unavailable (a sandboxed frame): the link alone decides
+    }
+    const modes = kFullBuildModes.join("|");
+    return asked || new RegExp(`(?:^|[#&])(?:mode=(?:${modes})(?:&|$)|view=(?:flash|decode)(?:&|$)|circuits=)`).test(hash);
   }
-  const hasCircuits = () => typeof window.Module._al_get_circuits === "function";
+  // Only the build with every mode exports the Circuits mode's call.
+  const hasFullBuild = () => typeof window.Module._al_get_circuits === "function";
 
-  // The Circuits tab of the first-load build: the same scene and view in the address, with
-  // mode=circuits, and the page reloaded — boot.js then starts attention-lab-circuits.wasm, and the
-  // other modes keep the scene. A scene too large for a link goes as its JSON through the tab's
-  // sessionStorage, and the new build opens it once (takeCarriedScene).
+  // A tab of a mode the first-load build lacks: the same scene and view in the address, with
+  // mode=NAME, and the page reloaded — boot.js then starts attention-lab-full.wasm. A scene too
+  // large for a link goes as its JSON through the tab's sessionStorage, and the new build opens it
+  // once (takeCarriedScene).
   const CARRIED_SCENE = "attention-lab:carried-scene";
-  function openCircuits() {
+  function openMode(name) {
+    if (hasFullBuild()) return; // this build has every mode (it never asks)
     const made = currentLink();
     const keep = made.ok ? made.fragment.split("&").filter((p) => p && !/^(mode|step)=/.test(p)) : [];
-    if (!made.ok) {
-      try {
-        sessionStorage.setItem(CARRIED_SCENE, callText("al_share_scene_json"));
-      } catch (e) {
-        console.warn("Attention Lab: the scene could not be kept for the Circuits build: " + e.message);
-      }
+    try {
+      if (!made.ok) sessionStorage.setItem(CARRIED_SCENE, callText("al_share_scene_json"));
+      sessionStorage.setItem(FULL_BUILD_ONCE, "1");
+    } catch (e) {
+      console.warn("Attention Lab: the scene could not be kept for the build with every mode: " + e.message);
     }
-    history.replaceState(history.state, "", "#" + keep.concat("mode=circuits").join("&"));
+    history.replaceState(history.state, "", "#" + keep.concat("mode=" + name).join("&"));
     location.reload();
   }
   function takeCarriedScene() {

@@ -19,12 +19,12 @@
 #include "imgui.h"
 #include "scene/scene.hpp"
 #include "ui/frame/keyboard.hpp"
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
 #include "ui/modes/circuits/circuits.hpp"
-#endif
 #include "ui/modes/decode/decode.hpp"
 #include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
+#endif
 #include "ui/modes/walk/walk_mode.hpp"
 #include "ui/text/i18n.hpp"
 
@@ -56,6 +56,7 @@ Json numbers(const attn::Matrix& row) {
   return numbers(row.data(), std::size_t(row.size()));
 }
 
+#if AL_ALL_MODES  // the web's first load has neither mode (ui/modes/modes.hpp): null there
 // FlashAttention (null until the mode has been shown): {"block","step","steps","finished","m","l",
 // "max_abs_diff"}, m null where −∞.
 Json flash(const ui::FlashStepper& f) {
@@ -115,6 +116,8 @@ Json decode(const ui::DecodeStepper& d) {
           {"kv", kv_calculator(d.calculator)}};
 }
 
+#endif
+
 // The keyboard (ui/frame/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"
 // (the Tab order of the last frame)}.
 Json keyboard(const ui::KeyboardUi& k) {
@@ -167,33 +170,39 @@ Json state(const ui::AppState& state, bool square_stages) {
   const std::string& wanted = ui::shown_language(state.ui);
   const std::string language = ui::language_installed(wanted) ? wanted : std::string(ui::current_language());
   out["ui"] = {
-      {"mode", scene::link::mode_name(state.ui.settings.mode)},
-      {"step", ui::walk_index(state)},
-      {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
-      {"focusHead", state.ui.focus_head},
-      {"tooltip", state.ui.frame.tooltip},
-      {"example", ui::example_label(state)},
-      {"edited", state.edited},
-      {"vectors", std::move(vectors)},
-      // The look: the theme on screen, whether it was chosen (else it follows the system),
-      // the zoom; and the keyboard's focus (ui/frame/keyboard.hpp).
-      {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
-      {"themeChosen", state.ui.settings.theme.has_value()},
-      {"zoom", state.ui.settings.zoom},
-      {"language", language},
-      {"overflow", state.ui.frame.overflow},
-      {"keyboard", keyboard(state.ui.keyboard)},
-      // The Scores/Weights grids' zoom (ui/widgets/grid_view.hpp): rows and columns [row0/col0, + span).
-      {"gridView",
-       {{"zoom", number(state.ui.grid_view.zoom)},
-        {"row0", number(state.ui.grid_view.row0)},
-        {"col0", number(state.ui.grid_view.col0)},
-        {"span", number(state.ui.grid_view.n > 0 ? state.ui.grid_view.span() : 0.0)}}},
-      // The FlashAttention and Decode modes' step (null until the mode has been shown).
-      {"flash", flash(state.ui.flash)},
-      {"decode", decode(state.ui.decode)},
-      // The stage the Export menu's LaTeX and SVG items show (ui/frame/sharing.cpp).
-      {"exportStage", scene::export_stage_name(state.sharing.export_stage)}};
+    {"mode", scene::link::mode_name(state.ui.settings.mode)},
+    {"step", ui::walk_index(state)},
+    {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
+    {"focusHead", state.ui.focus_head},
+    {"tooltip", state.ui.frame.tooltip},
+    {"example", ui::example_label(state)},
+    {"edited", state.edited},
+    {"vectors", std::move(vectors)},
+    // The look: the theme on screen, whether it was chosen (else it follows the system),
+    // the zoom; and the keyboard's focus (ui/frame/keyboard.hpp).
+    {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
+    {"themeChosen", state.ui.settings.theme.has_value()},
+    {"zoom", state.ui.settings.zoom},
+    {"language", language},
+    {"overflow", state.ui.frame.overflow},
+    {"keyboard", keyboard(state.ui.keyboard)},
+    // The Scores/Weights grids' zoom (ui/widgets/grid_view.hpp): rows and columns [row0/col0, + span).
+    {"gridView",
+     {{"zoom", number(state.ui.grid_view.zoom)},
+      {"row0", number(state.ui.grid_view.row0)},
+      {"col0", number(state.ui.grid_view.col0)},
+      {"span", number(state.ui.grid_view.n > 0 ? state.ui.grid_view.span() : 0.0)}}},
+  // The FlashAttention and Decode modes' step (null until the mode has been shown).
+#if AL_ALL_MODES
+    {"flash", flash(state.ui.flash)},
+    {"decode", decode(state.ui.decode)},
+#else
+    {"flash", nullptr},
+    {"decode", nullptr},
+#endif
+    // The stage the Export menu's LaTeX and SVG items show (ui/frame/sharing.cpp).
+    {"exportStage", scene::export_stage_name(state.sharing.export_stage)}
+  };
   return out;
 }
 
@@ -437,7 +446,7 @@ Json training(const ui::AppState& state) {
   return j;
 }
 
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
 // ---- the Circuits mode (getCircuits) ------------------------------------------------------------
 Json circuits(const ui::AppState& state) {
   const ui::CircuitsUi& c = state.ui.circuits;
@@ -552,7 +561,7 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
     {"framebuffer", {{"w", framebuffer_w}, {"h", framebuffer_h}}}, {"ui_scale", number(ui_scale)},
         {"preset", state.preset_name}, {"example", ui::example_label(state)}, {"walk", walk_step(state)},
         {"quiz", quiz(state)}, {"keyboard", keyboard(state.ui.keyboard)},  // its focus and Tab order
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
         {"circuits", circuits(state)},  // the Circuits mode's run (getCircuits)
 #endif
     {

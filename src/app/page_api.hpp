@@ -93,7 +93,7 @@ Json training(const ui::AppState& state);
 // "composition" (H×H, layer 0 → 1; [] for one layer), "recipe" (its text: the link's circuits=),
 // "rebuilding", "batchLoss" (the last step's), "layers", "headsPerLayer", "dModel", "seed", "lr", "task",
 // "guideStep" (−1: closed), "openedHead": [layer, head] | null, "workMs"}.
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
 Json circuits(const ui::AppState& state);
 #endif
 Json fragment(const scene::link::Fragment& f);

@@ -17,7 +17,7 @@
 
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
 #endif
@@ -265,7 +265,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_get_training() {
   return page::reply(page::training(app::g_app->state));
 }
 
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
 // The Circuits mode's run: getCircuits() (page_api.hpp's circuits); the run exists from the first call.
 EMSCRIPTEN_KEEPALIVE const char* al_get_circuits() {
   if (!app::g_app) return page::reply(nullptr);

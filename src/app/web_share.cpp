@@ -18,7 +18,7 @@
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/sharing.hpp"
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
 #include "ui/modes/circuits/circuits.hpp"
 #endif
 #include "ui/modes/walk/walk_mode.hpp"
@@ -56,11 +56,16 @@ EM_JS(void, js_share_load_language, (const char* code), {
   if (share) share["loadLanguage"](UTF8ToString(code));
 });
 
-#if !AL_CIRCUITS_MODE
-// Whether the page can load the build with the Circuits mode (not in the single-file copy).
-EM_JS(int, js_circuits_module_available, (), {
+#if !AL_ALL_MODES
+// The web's first load holds Explore and Walk (ui/modes/modes.hpp): the other modes' tabs have
+// share.js reload the page into the build with every mode (attention-lab-full.wasm), in that mode.
+EM_JS(int, js_full_build_available, (), {
   const share = window["attentionLabShare"];
-  return share && share["circuitsModuleAvailable"] ? 1 : 0;
+  return share && share["fullBuildAvailable"] ? 1 : 0;
+});
+EM_JS(void, js_share_open_mode, (const char* name), {
+  const share = window["attentionLabShare"];
+  if (share) share["openMode"](UTF8ToString(name));
 });
 #endif
 
@@ -97,9 +102,13 @@ void web_share_init(ui::AppState& state) {
     js_share_save_text(name.c_str(), text.c_str());
   };
   s.scene_changed = [] { js_share_scene_changed(); };
-#if !AL_CIRCUITS_MODE
-  // The Circuits tab: share.js reloads the page into attention-lab-circuits.wasm with this scene.
-  if (js_circuits_module_available()) s.open_circuits = [] { js_share_action("open-circuits"); };
+#if !AL_ALL_MODES
+  // The tabs of the modes this build lacks: share.js reloads the page into attention-lab-full.wasm
+  // with this scene, in that mode.
+  if (js_full_build_available())
+    s.open_mode = [](scene::link::Mode mode) {
+      js_share_open_mode(std::string(scene::link::mode_name(mode)).c_str());
+    };
 #endif
 }
 
@@ -147,7 +156,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   if (!f.lang.empty()) state.ui.settings.lang = f.lang;
   state.ui.settings.mode = f.mode.value_or(scene::link::kDefaultMode);
   // circuits=RECIPE: a new run rebuilt from the recipe over the next frames (at full speed).
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
   if (f.circuits) ui::circuits_load_recipe(state, *f.circuits);
 #endif
   if (state.ui.settings.mode == scene::link::Mode::Walk) {
@@ -169,7 +178,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   if (!g_state) return page::reply(page::fail("app: not started"));
   const ui::AppState& state = *g_state;
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
   if (state.ui.settings.mode == scene::link::Mode::Circuits && state.ui.circuits.trainer) {
     // The Circuits mode's link: its model as a recipe (the other modes' scene is not in it).
     const scene::link::MadeFragment made =

@@ -347,7 +347,7 @@ std::string parse_mode_keys(const FragmentValues& v, Fragment& out) {
   }
   if (v.circuits) {
     // A trained model's recipe (scene/model_json.hpp): it belongs to the Circuits mode.
-    if (!AL_CIRCUITS_MODE) return "link: circuits= needs the Circuits mode, which this build leaves out";
+    if (!AL_ALL_MODES) return "link: circuits= needs the Circuits mode, which this build leaves out";
     RecipeParse parsed = parse_recipe(*v.circuits);
     if (!parsed.ok()) return "link: circuits=: " + parsed.error;
     if (out.mode && *out.mode != Mode::Circuits)

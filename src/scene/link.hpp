@@ -77,16 +77,12 @@ struct ModeInfo {
   std::string_view label;  // on the mode bar
 };
 inline constexpr ModeInfo kModes[] = {
-    {Mode::Explore, "explore", "Explore"},
-    {Mode::Walk, "walk", "Walk through"},
-    {Mode::Heads, "heads", "Heads"},
-    {Mode::KeySpace, "keyspace", "Key space"},
+    {Mode::Explore, "explore", "Explore"},    {Mode::Walk, "walk", "Walk through"},
+    {Mode::Heads, "heads", "Heads"},          {Mode::KeySpace, "keyspace", "Key space"},
     {Mode::Flash, "flash", "FlashAttention"},  // the tiled pass step by step (ui/modes/flash/flash_panel.cpp)
     {Mode::Decode, "decode", "Decode"},        // KV-cache decoding token by token
-    {Mode::Train, "train", "Train"},           // watch attention learn a toy task (ui/modes/train/train_mode.cpp)
-#if AL_CIRCUITS_MODE
+    {Mode::Train, "train", "Train"},  // watch attention learn a toy task (ui/modes/train/train_mode.cpp)
     {Mode::Circuits, "circuits", "Circuits"},  // an induction head forms (ui/modes/circuits/)
-#endif
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;

@@ -28,7 +28,7 @@
 #include "ui/frame/sharing_state.hpp"
 #include "ui/look/colormap.hpp"
 #include "ui/look/palette.hpp"
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
 #include "ui/modes/circuits/circuits_state.hpp"
 #endif
 #include "ui/modes/decode/decode_state.hpp"
@@ -155,7 +155,7 @@ struct UiState {
   FlashStepper flash;    // FlashAttention: the step on screen
   DecodeStepper decode;  // Decode: the step on screen
   TrainUi train;         // Train: the run, its settings and measurements
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
   CircuitsUi circuits;   // Circuits: the model's run, the typed text, ablations, the guide
 #endif
   // (the Key space mode's pictures: AppState::keyspace)

@@ -24,7 +24,7 @@
 //
 // Environment: SOAK_EDITS (default 10000), SOAK_SEED (1), SOAK_WARMUP (200), SOAK_FRAGMENT (the scene
 // link, default gen=local,1024,64,64,1).
-import { launchBrowser, openApp, requireWidget, widgetRect, animationFrames, clickAt, describeProblems } from "../e2e/lib/harness.mjs";
+import { launchBrowser, openApp, requireWidget, widgetRect, animationFrames, clickAt, clickWidget, waitForState, describeProblems } from "../e2e/lib/harness.mjs";
 
 const site = process.argv[2];
 if (site) process.env.AL_SITE_DIR = site;
@@ -70,8 +70,12 @@ const browser = await launchBrowser();
 const started = Date.now();
 let app;
 try {
-  app = await openApp(browser, { suffix: "#" + FRAGMENT });
+  // The soak visits every mode, so it runs in the build with every mode (the first load holds
+  // Explore and Walk, and a link to another mode starts that build), back in Explore before it starts.
+  app = await openApp(browser, { suffix: "#" + FRAGMENT + "&mode=heads" });
   const { page } = app;
+  await clickWidget(page, "mode/explore");
+  await waitForState(page, (s) => s.ui.mode === "explore", "the soak's page did not open Explore");
   const cdp = await page.context().newCDPSession(page);
   const api = (name, ...args) => page.evaluate(([n, a]) => window.attentionLab[n](...a), [name, args]);
   const n = await page.evaluate(() => window.attentionLab.getMatrix("Q").rows);

@@ -22,6 +22,7 @@ import {
   clickWidget,
   tapWidget,
   requireWidget,
+  openModeTab,
   parkMouse,
   animationFrames,
   screenshot,
@@ -32,24 +33,12 @@ import { findCli } from "./lib/presets.mjs";
 const open = appOpener();
 
 /** Is the Circuits mode in this web build? (The site's first load leaves it out and loads
- *  attention-lab-circuits.wasm for a link to it: built beside the site unless
- *  -DAL_CIRCUITS_ON_DEMAND=OFF; the top CMakeLists.txt says why.) */
+ *  attention-lab-full.wasm for a link to it: built beside the site unless
+ *  -DAL_MODES_ON_DEMAND=OFF; the top CMakeLists.txt says why.) */
 async function inThisBuild(t, page) {
   const has = await page.evaluate(() => window.attentionLab.getState().ui.mode === "circuits");
-  if (!has) t.skip("this web build has no Circuits mode (configured with -DAL_CIRCUITS_ON_DEMAND=OFF)");
+  if (!has) t.skip("this web build has no Circuits mode (configured with -DAL_MODES_ON_DEMAND=OFF)");
   return has;
-}
-/** Click the first-load build's Circuits tab; the page reloads into the build with the mode. */
-async function openCircuitsTab(page) {
-  const tab = await requireWidget(page, "mode/circuits");
-  await page.mouse.move(tab.cx, tab.cy);
-  await animationFrames(page, 2);
-  await page.mouse.down();
-  await animationFrames(page, 2);
-  // No frames awaited after the release: the page is reloading.
-  await Promise.all([page.waitForEvent("load", { timeout: 30_000 }), page.mouse.up()]);
-  await waitReady(page); // `load` comes before the Circuits build has compiled and started
-  return waitForState(page, (s) => s.ui.mode === "circuits", "the Circuits tab did not open the mode", 60_000);
 }
 /** The wasm files the page's server sent, in order. */
 const wasmServed = (app) => app.server.requests.filter((r) => r.path.endsWith(".wasm")).map((r) => r.path.replace(/^.*\//, ""));
@@ -263,24 +252,59 @@ test("Circuits: a bad text is refused with its reason and the last good one kept
   assertClean(app);
 });
 
-test("Circuits loads on first use: the first load has no Circuits code; its tab reloads into the build with it, the scene kept", async (t) => {
-  const app = await open(t, { suffix: "#demo=learned-5x8&mode=heads" });
+const ALL_MODES = ["explore", "walk", "heads", "keyspace", "flash", "decode", "train", "circuits"];
+const FIRST_LOAD_MODES = ["explore", "walk"];
+const rectOf = ({ x, y, w, h }) => ({ x, y, w, h });
+
+test("modes load on first use: the first load holds Explore and Walk; the other tabs and links open the build with every mode, the scene kept", async (t) => {
+  const app = await open(t, { suffix: "#demo=learned-5x8" });
   const { page } = app;
   const before = await getState(page);
-  assert.equal(before.ui.mode, "heads");
+  assert.equal(before.ui.mode, "explore");
   assert.deepEqual(wasmServed(app), ["attention-lab.wasm"], "the first load fetched only the first-load build");
   assert.equal(await page.evaluate(() => typeof window.Module._al_get_circuits), "undefined",
                "the first-load build has no Circuits code");
-  // Its mode bar still offers Circuits: the click reloads the page into the build with the mode.
-  await openCircuitsTab(page);
-  assert.deepEqual(wasmServed(app), ["attention-lab.wasm", "attention-lab-circuits.wasm"]);
+  assert.equal(before.ui.flash, null);
+  // Its mode bar has every tab, where the build with every mode draws them.
+  const firstLoadTabs = {};
+  for (const m of ALL_MODES) firstLoadTabs[m] = rectOf(await requireWidget(page, "mode/" + m));
+  // Walk is in the first load: its tab and the way back switch modes without loading anything.
+  await clickWidget(page, "mode/walk");
+  await waitForState(page, (s) => s.ui.mode === "walk" && s.ui.step === 0, "the Walk tab did not start the walk");
+  await clickWidget(page, "mode/explore");
+  await waitForState(page, (s) => s.ui.mode === "explore", "Explore did not open");
+  assert.deepEqual(wasmServed(app), ["attention-lab.wasm"], "Walk and back loaded no other build");
+  // A tab of another mode reloads the page into the build with every mode, in that mode.
+  const heads = await openModeTab(page, "heads");
+  assert.deepEqual(wasmServed(app), ["attention-lab.wasm", "attention-lab-full.wasm"]);
+  assert.deepEqual(heads.scene, before.scene, "the scene changed on the way to the other build");
+  assert.deepEqual(heads.result.weights, before.result.weights);
+  for (const m of ALL_MODES)
+    assert.deepEqual(rectOf(await requireWidget(page, "mode/" + m)), firstLoadTabs[m], `mode/${m}: the same tab in both builds`);
+  // There every tab just switches (no reload), the Circuits one included.
+  await clickWidget(page, "mode/circuits");
   const c = await waitForCircuits(page, (x) => x.heads.length === 4, "no run in the loaded build");
   assert.equal(c.recipe, "induction,2,2,32,1,0.01,0");
-  // The scene came along in the link: Explore in the new build shows the same scene and numbers.
   await clickWidget(page, "mode/explore");
   const after = await waitForState(page, (s) => s.ui.mode === "explore", "Explore did not open");
-  assert.deepEqual(after.scene, before.scene, "the scene changed on the way to the Circuits build");
+  assert.deepEqual(after.scene, before.scene, "the scene changed on the way");
   assert.deepEqual(after.result.weights, before.result.weights);
+  assert.deepEqual(wasmServed(app), ["attention-lab.wasm", "attention-lab-full.wasm"], "one reload in all");
+
+  // A link names the build it needs: Explore's and Walk's the first load, every other mode's (and
+  // view=flash|decode, another spelling of those modes) the build with every mode, nothing else.
+  for (const [fragment, mode] of [...ALL_MODES.map((m) => [`demo=causal-5&mode=${m}`, m]),
+                                   ["demo=causal-5&mode=walk&step=2", "walk"], ["demo=causal-5&view=flash", "flash"],
+                                   ["demo=causal-5&view=weights", "explore"]]) {
+    const linked = await open(t, { suffix: "#" + fragment });
+    const state = await waitForState(linked.page, (s) => s.ui.mode === mode, `#${fragment} did not open ${mode}`);
+    if (mode !== "train")  // (Train shows its own task's model instead)
+      assert.deepEqual(state.scene.tokens, ["the", "cat", "sat", "on", "mats"], `#${fragment}: web/demos/causal-5.json`);
+    const want = FIRST_LOAD_MODES.includes(mode) ? "attention-lab.wasm" : "attention-lab-full.wasm";
+    assert.deepEqual(wasmServed(linked), [want], `#${fragment}`);
+    assertClean(linked);
+  }
+  assertClean(app);
   // A scene too large for a link goes along too (as JSON, through the tab's sessionStorage).
   const big = await open(t, { suffix: "#gen=local,256,64,64,1" });
   const scene = (await getState(big.page)).scene;
@@ -288,7 +312,7 @@ test("Circuits loads on first use: the first load has no Circuits code; its tab 
   assert.equal((await setState(big.page, scene)).ok, true);
   assert.equal(await big.page.evaluate(() => window.attentionLab.link()), null, "this scene is too large for a link");
   const bigBefore = await getState(big.page);
-  await openCircuitsTab(big.page);
+  await openModeTab(big.page, "circuits");
   await clickWidget(big.page, "mode/explore");
   const bigAfter = await waitForState(big.page, (s) => s.ui.mode === "explore", "Explore did not open");
   assert.deepEqual(bigAfter.scene, bigBefore.scene, "the large scene did not come along");

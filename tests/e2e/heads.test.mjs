@@ -3,7 +3,7 @@
 // links carrying heads and Wo (exact round trip), and the Heads mode at 1280×720 and phone size.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assertClean, getState, waitForState, requireWidget, clickWidget, animationFrames, parkMouse, screenshot, appOpener, loadScene, sameNumbers } from "./lib/harness.mjs";
+import { assertClean, getState, waitForState, requireWidget, clickWidget, openModeTab, animationFrames, parkMouse, screenshot, appOpener, loadScene, sameNumbers } from "./lib/harness.mjs";
 import { presetScene } from "./lib/presets.mjs";
 
 const open = appOpener();
@@ -83,9 +83,9 @@ test("the heads control splits a scene; links carry heads and Wo exactly", async
   const single = { ...TWO_HEADS, version: 1 };
   delete single.heads;
   await loadScene(page, single);
-  // The heads control is in the Heads mode (Explore shows it once a scene has several heads).
-  await clickWidget(page, "mode/heads");
-  await waitForState(page, (s) => s.ui.mode === "heads", "clicking mode/heads did not switch modes");
+  // The heads control is in the Heads mode (Explore shows it once a scene has several heads), which
+  // the first load leaves out: its tab reloads into the build with every mode, with this scene.
+  await openModeTab(page, "heads");
   await clickWidget(page, "heads/2");
   const split = await waitForState(page, (s) => s.scene.heads === 2, "clicking heads/2 did not split into 2 heads");
   assert.equal(split.scene.version, 2, "a scene with heads is written as version 2");

@@ -2,8 +2,8 @@
 # tests/e2e/run.sh [SITE_DIR] — the browser end-to-end tests (headless Debian Chromium driven by
 # playwright-core) against a built site, served by scripts/static-server.mjs on 127.0.0.1.
 #
-#   SITE_DIR  folder with index.html, attention-lab.js, attention-lab.wasm (and the Circuits mode's
-#             build, attention-lab-circuits.js/.wasm, which the page loads on first use)
+#   SITE_DIR  folder with index.html, attention-lab.js, attention-lab.wasm (and the build with every
+#             mode, attention-lab-full.js/.wasm, which the page loads on first use)
 #             (default: build/wasm/web, what `cmake --build --preset wasm` makes)
 #   AL_CLI    attention-lab-cli used to read the presets (default: build/native/src/…)
 #   AL_E2E_OUT  screenshot folder (default: build/e2e)

@@ -474,7 +474,7 @@ test("dist/ from a sub-path with a strict CSP: loads, demos work, no console err
   await waitForState(page, (s) => s.scene.tokens.join() === "cat,dog,pet", "a demo by hashchange under the sub-path");
   await clickWidget(page, "tokens");
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], "CSP violations");
-  // The site has the Circuits build beside the first-load one: its tab is on the mode bar.
+  // The site has the build with every mode beside the first-load one: their tabs are on the mode bar.
   assert.ok(await widgetRect(page, "mode/circuits"), "dist/: the Circuits tab");
   assertClean(app);
   for (const r of server.requests) {
@@ -497,10 +497,14 @@ test("the single-file build opened from disk (file://) renders the default examp
   const { page } = app;
   const state = await getState(page);
   assert.deepEqual(state.scene.tokens, DEFAULT_TOKENS);
-  // The single file has the first-load build only (share.js: circuitsModuleAvailable is !embedded),
-  // so its mode bar has no Circuits tab (the served dist/ has one, the test above).
-  assert.ok(await widgetRect(page, "mode/train"), "the mode bar's last tab");
-  assert.equal(await widgetRect(page, "mode/circuits"), null, "the single file shows no Circuits tab");
+  // The single file carries the build with every mode (scripts/single-file.mjs; it has no second
+  // build to load): every tab is there, and the Heads tab switches in place, with no reload.
+  assert.ok(await widgetRect(page, "mode/circuits"), "the single file's Circuits tab");
+  await clickWidget(page, "mode/heads");
+  await waitForState(page, (s) => s.ui.mode === "heads", "the single file's Heads tab");
+  assert.equal(await page.evaluate(() => typeof window.Module._al_get_circuits), "function", "the build with every mode");
+  await clickWidget(page, "mode/explore");
+  await waitForState(page, (s) => s.ui.mode === "explore", "back to Explore");
   // LESSONS.md §1: the first weight row of practice-qkv is [0.155 0.422 0.422].
   assert.deepEqual(state.result.weights[0].map((w) => Number(w.toFixed(3))), lessons["practice-qkv"].weights_row0_3_places);
   await page.evaluate(() => (location.hash = "demo=attend-to-self"));

@@ -46,9 +46,10 @@ struct Sharing {
   // Called once after each recompute (the scene changed) and when the mode changes: the page
   // updates its address bar.
   std::function<void()> scene_changed;
-  // A build without the Circuits mode (the web's first load): load the build that has it, with this
-  // scene (the web reloads the page into attention-lab-circuits.wasm). Unset: no Circuits tab.
-  std::function<void()> open_circuits;
+  // A build without every mode (the web's first load: Explore and Walk, ui/modes/modes.hpp): load
+  // the build that has them, in `mode`, with this scene (the web reloads the page into
+  // attention-lab-full.wasm). Unset: the modes this build lacks get no tab.
+  std::function<void(scene::link::Mode mode)> open_mode;
 
   // --- bookkeeping
   std::uint64_t seen_result_version = 0;  // the last AppState::result_version scene_changed saw

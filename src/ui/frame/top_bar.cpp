@@ -92,12 +92,12 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   const std::string quiz_label = std::string(tr(Text::CheckYourself)) + "##quiz";
   const float quiz_w = ImGui::CalcTextSize(quiz_label.c_str(), nullptr, true).x + frame_pad;
   const float view_w = view_button_width();
+  // A mode this build lacks (the web's first load) has its tab when the platform can load the
+  // build with it: the same tabs in both builds.
+  const auto has_tab = [&state](Mode mode) { return mode_in_build(mode) || bool(state.sharing.open_mode); };
   float tabs_w = 0.0f;
   for (const scene::link::ModeInfo& m : scene::link::kModes)
-    tabs_w += ImGui::CalcTextSize(mode_label(m.mode).c_str()).x + frame_pad + gap;
-  // A build without the Circuits mode shows its tab when the platform can load the build with it.
-  const bool circuits_elsewhere = !AL_CIRCUITS_MODE && bool(state.sharing.open_circuits);
-  if (circuits_elsewhere) tabs_w += ImGui::CalcTextSize(tr(Text::ModeCircuits)).x + frame_pad + gap;
+    if (has_tab(m.mode)) tabs_w += ImGui::CalcTextSize(mode_label(m.mode).c_str()).x + frame_pad + gap;
   // A wide screen has the tabs, View and the quiz on one line. When they do not fit (a phone, a big
   // zoom), View stays pinned at the right edge and the tabs and the quiz scroll sideways beside it.
   const float inner_w = size.x - 2.0f * pad;
@@ -121,13 +121,16 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   const float scrollbar = pinned ? thin_scrollbar : 0.0f;
   ImGui::SetCursorPosY(std::floor(0.5f * (size.y - scrollbar - ImGui::GetFrameHeight())));
   for (const scene::link::ModeInfo& m : scene::link::kModes) {
+    if (!has_tab(m.mode)) continue;
     const bool current = m.mode == state.ui.settings.mode;
     // The scrolling tabs bring the current one into view when the mode changes (and on the first
     // frames, while the bar learns its width).
     if (mode_tab(state, "mode/" + std::string(m.name), mode_label(m.mode) + "##mode", current,
                  pinned && current && scroll_frames > 0) &&
         !current) {
-      if (m.mode == Mode::Walk) {
+      if (!mode_in_build(m.mode)) {
+        state.sharing.open_mode(m.mode);  // the page reloads into the build with every mode
+      } else if (m.mode == Mode::Walk) {
         set_walk_step(state, 0);  // the walk starts at its first step
       } else {
         state.ui.settings.mode = m.mode;
@@ -136,11 +139,6 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
       state.layout_changed = true;  // draw the new layout at once
     }
     if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
-    ImGui::SameLine(0, gap);
-  }
-  if (circuits_elsewhere) {
-    if (mode_tab(state, "mode/circuits", std::string(tr(Text::ModeCircuits)) + "##mode", false, false))
-      state.sharing.open_circuits();
     ImGui::SameLine(0, gap);
   }
   if (scroll_frames > 0) {

@@ -18,7 +18,9 @@
 //   5. The tab's widget id is mode/circuits (widgetRect, --rects): list it in docs/PAGE_API.md;
 //      getState().ui.mode says "circuits".
 //   6. docs/ARCHITECTURE.md's checklist goes on: a page-API call for the mode's numbers, a link key
-//      when the mode shows more than the scene, and the download's size (scripts/check-size).
+//      when the mode shows more than the scene, and the download: the web's first load holds Explore
+//      and Walk only (AL_ALL_MODES=0), so the row's functions go in AL_IN_FULL_BUILD(…) and the mode's
+//      name in web/share.js's kFullBuildModes.
 #pragma once
 
 #include <string>
@@ -34,17 +36,21 @@ struct Screen;
 struct ModeEntry {
   Mode mode;
   Text label;               // the mode bar's tab, in the language tables
-  void (*layout)(Screen&);  // places the mode's panels below the top bar
+  void (*layout)(Screen&);  // places the mode's panels below the top bar; nullptr: not in this build
   void (*tick)(AppState&);  // once per frame before the layout (Play, training), or nullptr
 };
 
 // The row of `mode` (every mode of scene::link::kModes has one).
 const ModeEntry& mode_entry(Mode mode);
+// Whether this build holds the mode: every build but the web's first load, which holds Explore and
+// Walk (its other tabs load the build with every mode: Sharing::open_mode).
+bool mode_in_build(Mode mode);
 // The mode's tab label in the current language.
 std::string mode_label(Mode mode);
 // Once per frame before anything is drawn: the mode's tick (Play, training), if it has one.
 void mode_tick(AppState& state);
-// The mode's layout of its panels.
+// The mode's layout of its panels (a mode not in this build: Explore's, and the page asked to load
+// the build that has it).
 void draw_mode_layout(Screen& screen);
 
 }  // namespace ui

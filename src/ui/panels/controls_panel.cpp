@@ -5,7 +5,7 @@
 
 #include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
 #include "ui/modes/circuits/circuits.hpp"
 #endif
 #include "ui/panels/panel_parts.hpp"
@@ -247,7 +247,7 @@ void draw_notice(const AppState& state, const Fonts& fonts) {
 
 void draw_controls_panel(AppState& state, const Fonts& fonts) {
   panel_header(state, fonts, tr(Text::ControlsTitle), tr(Text::ControlsHint));
-#if AL_CIRCUITS_MODE
+#if AL_ALL_MODES
   draw_circuits_back(state, fonts);  // a head opened from the Circuits mode: the way back
 #endif
   const float em = ImGui::GetFontSize();

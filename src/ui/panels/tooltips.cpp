@@ -3,7 +3,9 @@
 // row's max and Σ (the core's Result::row_max and row_sum). Every line is also kept as text for the
 // page API (getState().ui.tooltip).
 #include <algorithm>
+#include <array>
 #include <string>
+#include <vector>
 
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
@@ -51,6 +53,37 @@ std::string divisor_text(const scene::Scene& s, double divisor) {
   return "";
 }
 
+// q_i[c], k_j[c] and their product for c < shown: four columns under a dim header, each as wide as
+// its widest cell. Laid out by hand: ImGui's tables would be several KB of the first load's wasm for
+// this one tooltip.
+void product_columns(const attn::Matrix& Q, const attn::Matrix& K, int i, int j, int shown) {
+  constexpr int kColumns = 4;
+  std::vector<std::array<std::string, kColumns>> rows{{"c", "q_i[c]", "k_j[c]", "q_i[c]·k_j[c]"}};
+  for (int c = 0; c < shown; ++c)
+    rows.push_back({std::to_string(c), format_number(Q(i, c), 3), format_number(K(j, c), 3),
+                    format_number(Q(i, c) * K(j, c), 3)});
+  std::array<float, kColumns> left{};  // each column's x from the row's start
+  const float gap = 2.0f * ImGui::GetStyle().ItemSpacing.x;
+  for (int k = 1; k < kColumns; ++k) {
+    float widest = 0.0f;
+    for (const auto& row : rows)
+      widest = std::max(widest, ImGui::CalcTextSize(row[std::size_t(k - 1)].c_str()).x);
+    left[std::size_t(k)] = left[std::size_t(k - 1)] + widest + gap;
+  }
+  const ImVec4 colour[kColumns] = {ImGui::GetStyle().Colors[ImGuiCol_Text], to_vec4(palette::query()),
+                                   to_vec4(palette::key()), ImGui::GetStyle().Colors[ImGuiCol_Text]};
+  const float x0 = ImGui::GetCursorPosX();
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t k = 0; k < kColumns; ++k) {
+      if (k > 0) ImGui::SameLine(x0 + left[k]);
+      if (r == 0)
+        ImGui::TextDisabled("%s", rows[r][k].c_str());
+      else
+        ImGui::TextColored(colour[k], "%s", rows[r][k].c_str());
+    }
+  }
+}
+
 // A tooltip line, also kept as text for the page API (getState().ui.tooltip).
 void tooltip_line(AppState& state, const std::string& text, bool dim = false) {
   if (dim)
@@ -79,25 +112,7 @@ void score_tooltip(AppState& state, int i, int j) {
   const attn::Matrix &Q = scored_queries(r), &K = scored_keys(r);
   const int d_k = int(Q.cols());
   const int shown = std::min(d_k, 16);
-  if (ImGui::BeginTable("products", 4, ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("c");
-    ImGui::TableSetupColumn("q_i[c]");
-    ImGui::TableSetupColumn("k_j[c]");
-    ImGui::TableSetupColumn("q_i[c]·k_j[c]");
-    ImGui::TableHeadersRow();
-    for (int c = 0; c < shown; ++c) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::Text("%d", c);
-      ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::query()), "%s", format_number(Q(i, c), 3).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextColored(to_vec4(palette::key()), "%s", format_number(K(j, c), 3).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(format_number(Q(i, c) * K(j, c), 3).c_str());
-    }
-    ImGui::EndTable();
-  }
+  product_columns(Q, K, i, j, shown);
   if (shown < d_k)
     ImGui::TextDisabled("%s", fill(tr(Text::TipMoreComponents), {std::to_string(d_k - shown)}).c_str());
   tooltip_line(state, "Σ = " + format_number(r.scores(i, j), 3));

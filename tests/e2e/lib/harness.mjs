@@ -263,6 +263,22 @@ export async function clickWidget(page, id) {
 }
 
 /** Touch tap at a widget's centre (context needs hasTouch). */
+/** Click the tab of a mode the first-load build lacks (Heads, Key space, FlashAttention, Decode, Train,
+ *  Circuits: src/ui/modes/modes.hpp): the page reloads into the build with every mode
+ *  (attention-lab-full.wasm), in that mode, with the scene. Resolves with the new page's state.
+ *  (In the build with every mode the click just switches: use clickWidget.) */
+export async function openModeTab(page, mode) {
+  const tab = await requireWidget(page, "mode/" + mode);
+  await page.mouse.move(tab.cx, tab.cy);
+  await animationFrames(page, 2);
+  await page.mouse.down();
+  await animationFrames(page, 2);
+  // No frames awaited after the release: the page is reloading.
+  await Promise.all([page.waitForEvent("load", { timeout: 30_000 }), page.mouse.up()]);
+  await waitReady(page); // `load` comes before the other build has compiled and started
+  return waitForState(page, (s) => s.ui.mode === mode, `the ${mode} tab did not open the mode`, 60_000);
+}
+
 export async function tapWidget(page, id) {
   const { cx, cy } = await requireWidget(page, id);
   await page.touchscreen.tap(cx, cy);
