@@ -42,6 +42,7 @@ Json number(double v) {
   return r;
 }
 
+#if AL_ALL_MODES  // the web's first load has neither mode (ui/modes/modes.hpp): null there
 // A row of numbers; −∞ (a running max before any allowed key) is null.
 Json numbers(const double* values, std::size_t count) {
   Json out = Json::array();
@@ -56,7 +57,6 @@ Json numbers(const attn::Matrix& row) {
   return numbers(row.data(), std::size_t(row.size()));
 }
 
-#if AL_ALL_MODES  // the web's first load has neither mode (ui/modes/modes.hpp): null there
 // FlashAttention (null until the mode has been shown): {"block","step","steps","finished","m","l",
 // "max_abs_diff"}, m null where −∞.
 Json flash(const ui::FlashStepper& f) {

@@ -31,6 +31,10 @@ ImFont* add_face(const unsigned char* data, std::size_t size, float pixel_size) 
 
 }  // namespace
 
+ImFont* add_text_face(float pixel_size) {
+  return add_face(font_text, font_text_size, pixel_size);
+}
+
 Fonts load_fonts(float pixel_size) {
   ImFontAtlas* atlas = ImGui::GetIO().Fonts;
   atlas->Clear();

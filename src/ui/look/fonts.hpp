@@ -18,4 +18,8 @@ struct Fonts {
 // device objects are recreated).
 Fonts load_fonts(float pixel_size);
 
+// The text face at `pixel_size` added to the atlas (with the math glyphs merged in), as load_fonts
+// adds it: what the web build gives ImGui in place of its built-in font (src/app/web_default_font.cpp).
+ImFont* add_text_face(float pixel_size);
+
 }  // namespace ui
