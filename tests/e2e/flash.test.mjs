@@ -181,8 +181,11 @@ const BIG_N = 1024;
 const MAX_VERTICES = 60_000;  // measured 7–8k in these modes (the Explore screen: ~18k); before: millions
 const MAX_DECODE_HEAP = 4 << 20;  // bytes malloc may grow by when Decode opens; before: +40 MB
 
-appTest("1024 tokens: FlashAttention and Decode draw thousands of vertices a frame; Decode holds one step", (t) => open(t, { suffix: "#gen=local,1024,64,64,1", context: { viewport: { width: 1280, height: 720 } } }), async ({ page }) => {
+// (Opened in Heads, then Explore: the build with every mode, so Decode and Flash open in place.)
+appTest("1024 tokens: FlashAttention and Decode draw thousands of vertices a frame; Decode holds one step", (t) => open(t, { suffix: "#gen=local,1024,64,64,1&mode=heads", context: { viewport: { width: 1280, height: 720 } } }), async ({ page }) => {
   await page.waitForFunction((n) => window.attentionLab.getMatrix("Q").rows === n, BIG_N);
+  await clickWidget(page, "mode/explore");
+  await waitForState(page, (s) => s.ui.mode === "explore", "Explore did not open");
   const stats = async () => {
     await animationFrames(page, 3);
     return page.evaluate(() => window.attentionLab.frameStats());
