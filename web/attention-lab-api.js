@@ -67,7 +67,11 @@
 //                          mismatch names the first difference (null when same)
 //   exportText(kind, stage)  the current scene as text, exactly attention-lab-cli --export KIND --stage STAGE:
 //                         kind "numpy" | "pytorch" | "latex" | "svg", stage (latex, svg) "weights" (default) |
-//                         "scores" | "scaled" | "Q" | "K" | "V" | "output"; throws an Error naming a bad argument
+//                         "scores" | "scaled" | "Q" | "K" | "V" | "output"; throws an Error naming a bad argument,
+//                         or, before exportReady, saying that the exporter is still loading
+//   exportReady           Promise, resolves when exportText can be called: with `ready` in the build with every
+//                         mode; in the first-load build once attention-lab-export.wasm, which it loads after the
+//                         first frame, is compiled (rejects with an Error if it cannot be loaded)
 //
 // Each call goes to an exported C function of the wasm module (src/app/page_api.cpp) that
 // returns JSON text, through the one call helper below (share.js uses it too).
@@ -103,7 +107,9 @@
   // Call an exported C function returning text. String arguments are copied into wasm memory for
   // the call (and freed after it); numbers are passed as they are.
   function callText(name, ...args) {
-    const m = module();
+    return callIn(module(), name, args);
+  }
+  function callIn(m, name, args) {
     const pointers = [];
     try {
       const cArgs = args.map((arg) => {
@@ -145,7 +151,62 @@
     for (const hook of beforeReady) {
       chain = chain.then(hook).catch((e) => console.error("Attention Lab: start-up step failed:", e));
     }
-    chain.then(() => resolveReady());
+    chain.then(() => {
+      resolveReady();
+      loadExporter();
+    });
+  }
+
+  // The exporter. The build with every mode exports from inside (al_export_text). The first-load
+  // build leaves scene/export out (17 KB of its download) and, once its first frame is drawn, loads
+  // attention-lab-export.js/.wasm (src/app/web_exporter.cpp): the same exporters as a module of their
+  // own, given the app's scene as scene JSON — the same text, byte for byte. `exportReady` resolves
+  // when exportText can be called.
+  let exporter = null; // the exporter module, once loaded
+  let resolveExportReady;
+  let rejectExportReady;
+  const exportReady = new Promise((resolve, reject) => {
+    resolveExportReady = resolve;
+    rejectExportReady = reject;
+  });
+  exportReady.catch(() => {}); // reported where it is awaited (share.js) or by exportText
+  let exporterError = null;
+  const appExports = () => typeof module()._al_export_text === "function";
+  function loadExporter() {
+    if (appExports()) {
+      resolveExportReady();
+      return;
+    }
+    const failed = (what) => {
+      exporterError = new Error("exportText: the exporter could not be loaded (" + what + ")");
+      rejectExportReady(exporterError);
+    };
+    const script = document.createElement("script");
+    script.src = "attention-lab-export.js";
+    script.async = true;
+    script.onerror = () => failed("attention-lab-export.js");
+    script.onload = () => {
+      if (typeof window.attentionLabExporter !== "function") return failed("attention-lab-export.js defines no exporter");
+      window.attentionLabExporter({ onAbort: (what) => failed(String(what)) }).then((m) => {
+        exporter = m;
+        resolveExportReady();
+      }, (e) => failed(String(e && e.message ? e.message : e)));
+    };
+    document.head.appendChild(script);
+  }
+  function exportText(kind, stage) {
+    let reply;
+    if (appExports()) {
+      reply = callJson("al_export_text", String(kind), String(stage));
+    } else {
+      if (!exporter) {
+        throw exporterError || new Error("exportText: the exporter (attention-lab-export.wasm) is still loading: " +
+          "await attentionLab.exportReady first");
+      }
+      reply = JSON.parse(callIn(exporter, "al_export_scene", [callText("al_share_scene_json"), String(kind), String(stage)]));
+    }
+    if (!reply.ok) throw new Error(reply.error);
+    return reply.text;
   }
 
   window.attentionLab = {
@@ -216,10 +277,9 @@
       if (!Number.isInteger(q) || Math.abs(q) > 1000) return { ok: false, error: "quiz: " + String(question) + " is not a question" };
       return callJson("al_open_quiz", q);
     },
+    exportReady,
     exportText(kind, stage = "weights") {
-      const reply = callJson("al_export_text", String(kind), String(stage));
-      if (!reply.ok) throw new Error(reply.error);
-      return reply.text;
+      return exportText(kind, stage);
     },
   };
 

@@ -385,6 +385,7 @@
   // ---- the Export menu: copy NumPy / PyTorch / LaTeX text, download an SVG ---------------------
   const EXPORT_NAMES = { numpy: "NumPy script", pytorch: "PyTorch script", latex: "LaTeX matrix" };
   async function exportText(kind, stage) {
+    await api.exportReady; // the first-load build's exporter loads after the first frame
     const text = api.exportText(kind, stage);
     if (kind === "svg") {
       download(new Blob([text], { type: "image/svg+xml" }), fileStem() + "-" + stage + ".svg");

@@ -14,7 +14,9 @@
 
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
+#if AL_ALL_MODES
 #include "scene/export.hpp"
+#endif
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/sharing.hpp"
@@ -203,14 +205,18 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_scene_json() {
   return page::reply_text(g_state ? scene::scene_to_json(g_state->scene) : "null");
 }
 
+#if AL_ALL_MODES
 // The current scene exported (scene/export; the Export menu and attention-lab-cli --export give the
-// same text): {"ok":true,"text":…} or {"ok":false,"error":"export: unknown kind …"}.
+// same text): {"ok":true,"text":…} or {"ok":false,"error":"export: unknown kind …"}. Only in the build
+// with every mode: the web's first load leaves scene/export out and the page exports with
+// attention-lab-export.wasm instead (web_exporter.cpp, given al_share_scene_json's text).
 EMSCRIPTEN_KEEPALIVE const char* al_export_text(const char* kind, const char* stage) {
   if (!g_state) return page::reply(page::fail("app: not started"));
   const scene::ExportResult r = scene::export_scene(g_state->scene, kind ? kind : "", stage ? stage : "");
   if (!r.ok()) return page::reply(page::fail(r.error));
   return page::reply({{"ok", true}, {"text", r.text}});
 }
+#endif
 
 // Import a scene file: {"ok":true} or {"ok":false,"error":"<field: reason>"} with nothing changed.
 EMSCRIPTEN_KEEPALIVE const char* al_share_import(const char* json) {

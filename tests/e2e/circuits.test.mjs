@@ -41,7 +41,10 @@ async function inThisBuild(t, page) {
   return has;
 }
 /** The wasm files the page's server sent, in order. */
-const wasmServed = (app) => app.server.requests.filter((r) => r.path.endsWith(".wasm")).map((r) => r.path.replace(/^.*\//, ""));
+// The builds of the app a page fetched (the first-load build's exporter, fetched after its first
+// frame, aside: export.test.mjs).
+const wasmServed = (app) => app.server.requests.filter((r) => r.path.endsWith(".wasm")).map((r) => r.path.replace(/^.*\//, ""))
+  .filter((name) => name !== "attention-lab-export.wasm");
 const getCircuits = (page) => page.evaluate(() => window.attentionLab.getCircuits());
 const cli = (...args) => JSON.parse(execFileSync(findCli(), ["--compact", ...args], { encoding: "utf8", maxBuffer: 1 << 28 }));
 

@@ -8,7 +8,8 @@ import { appTest } from "./lib/app_test.mjs";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { animationFrames, appOpener, assertClean, clickWidget, getState, parkMouse, refuseClipboard, requireWidget, screenshot, STEP_TIMEOUT_MS, waitForState, widgetRect } from "./lib/harness.mjs";
+import path from "node:path";
+import { animationFrames, appOpener, assertClean, clickWidget, getState, loadScene, parkMouse, refuseClipboard, requireWidget, screenshot, siteDir, STEP_TIMEOUT_MS, waitForState, widgetRect } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();
@@ -22,7 +23,22 @@ function cliExport(scene, kind, stage = "weights") {
   });
 }
 
-const exportText = (page, kind, stage) => page.evaluate(([k, s]) => window.attentionLab.exportText(k, s), [kind, stage]);
+// exportReady first: the first-load build loads its exporter after the first frame.
+const exportText = (page, kind, stage) =>
+  page.evaluate(async ([k, s]) => {
+    await window.attentionLab.exportReady;
+    return window.attentionLab.exportText(k, s);
+  }, [kind, stage]);
+/** exportText's Error message, or null when it returned (no waiting for exportReady). */
+const exportError = (page, kind, stage) =>
+  page.evaluate(([k, s]) => {
+    try {
+      window.attentionLab.exportText(k, s);
+      return null;
+    } catch (e) {
+      return e.message;
+    }
+  }, [kind, stage]);
 
 /** Open the Export… menu and click one of its items. */
 async function chooseFromMenu(page, item) {
@@ -96,15 +112,8 @@ appTest("Export menu: the stage picker chooses the LaTeX/SVG stage; SVG download
 });
 
 appTest("exportText: bad kind or stage throw an Error naming the field; the clipboard fallback box", (t) => open(t, { initScript: refuseClipboard }), async ({ page }) => {
-  const error = (kind, stage) =>
-    page.evaluate(([k, s]) => {
-      try {
-        window.attentionLab.exportText(k, s);
-        return null;
-      } catch (e) {
-        return e.message;
-      }
-    }, [kind, stage]);
+  await page.evaluate(() => window.attentionLab.exportReady);
+  const error = (kind, stage) => exportError(page, kind, stage);
   assert.match(await error("matlab", "weights"), /^export: unknown kind "matlab"/);
   assert.match(await error("latex", "softmax"), /^stage: unknown stage "softmax"/);
   await chooseFromMenu(page, "export/numpy");
@@ -118,4 +127,82 @@ appTest("exportText: bad kind or stage throw an Error naming the field; the clip
   assert.equal(field.selected, field.value.length, "selected for Ctrl+C");
   await animationFrames(page, 4);
   await screenshot(page, "export-copy-fallback");
+});
+
+// ---- the first load's exporter (attention-lab-export.js/.wasm, src/app/web_exporter.cpp) ----------
+
+const EXPORTS = [["numpy", "weights"], ["pytorch", "weights"], ["latex", "weights"], ["latex", "output"], ["svg", "weights"], ["svg", "scores"]];
+const exporterServed = (app) => app.server.requests.filter((r) => /attention-lab-export\.(js|wasm)$/.test(r.path)).length;
+
+test("the first load exports with attention-lab-export.wasm, fetched after the first frame: until it is in, exportText says so and the menu waits; then every demo's every export is the CLI's, as in the build with every mode", async (t) => {
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  const app = await open(t, {
+    context: { permissions: ["clipboard-read", "clipboard-write"] },
+    suffix: "#demo=causal-5",
+    routes: [["**/attention-lab-export.wasm", async (route) => {
+      await held;
+      await route.fallback();
+    }]],
+  });
+  const { page } = app;
+  assert.equal(await page.evaluate(() => typeof window.Module._al_export_text), "undefined",
+               "the first-load build has no exporter inside");
+  // Asked for after the first frame was drawn, not before.
+  const timing = await page.evaluate(() => {
+    const script = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/attention-lab-export.js"));
+    return { script: script ? script.startTime : null, firstFrame: performance.getEntriesByName("attention-lab:first-frame")[0].startTime };
+  });
+  assert.ok(timing.script !== null && timing.script >= timing.firstFrame,
+            `attention-lab-export.js asked for at ${timing.script} ms, the first frame drawn at ${timing.firstFrame} ms`);
+  // Held back: exportText says what is missing, and the Export menu waits for it.
+  assert.match(await exportError(page, "numpy", "weights"), /^exportText: the exporter \(attention-lab-export\.wasm\) is still loading/);
+  await page.evaluate(() => navigator.clipboard.writeText(""));
+  await chooseFromMenu(page, "export/numpy");
+  await animationFrames(page, 4);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "", "nothing copied while the exporter loads");
+  release();
+  await page.waitForSelector("#share-toast:not(.hidden)", { timeout: STEP_TIMEOUT_MS });
+  const scene = (await getState(page)).scene;
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), cliExport(scene, "numpy"), "the menu's copy, once it came");
+  // Every demo, every kind: the CLI's text, byte for byte.
+  const demos = JSON.parse(readFileSync(path.join(siteDir(), "demos", "index.json"), "utf8")).map((d) => d.name);
+  assert.ok(demos.length >= 10, `demos/index.json lists ${demos.length} demos`);
+  let compared = 0;
+  for (const name of demos) {
+    const demo = JSON.parse(readFileSync(path.join(siteDir(), "demos", name + ".json"), "utf8"));
+    const shown = (await loadScene(page, demo)).scene;
+    for (const [kind, stage] of EXPORTS) {
+      assert.equal(await exportText(page, kind, stage), cliExport(shown, kind, stage), `${name}: ${kind} ${stage}`);
+      compared += 1;
+    }
+  }
+  t.diagnostic(`${compared} exports of ${demos.length} demos equal attention-lab-cli --export`);
+  assert.equal(exporterServed(app), 2, "the exporter's .js and .wasm, once each");
+  assertClean(app);
+
+  // The build with every mode exports from inside: no exporter fetched, the same text.
+  const full = await open(t, { suffix: "#demo=learned-5x8&mode=heads" });
+  await waitForState(full.page, (s) => s.ui.mode === "heads", "the build with every mode did not open");
+  assert.equal(await full.page.evaluate(() => typeof window.Module._al_export_text), "function");
+  const learned = (await getState(full.page)).scene;
+  for (const [kind, stage] of EXPORTS)
+    assert.equal(await exportText(full.page, kind, stage), cliExport(learned, kind, stage), `full build: ${kind} ${stage}`);
+  assert.equal(exporterServed(full), 0, "the build with every mode fetched no exporter");
+  assertClean(full);
+});
+
+test("an exporter that cannot be loaded: exportText and the menu say so, the app goes on", async (t) => {
+  const app = await open(t, { routes: [["**/attention-lab-export.wasm", (route) => route.abort("failed")]] });
+  const { page } = app;
+  const rejected = await page.evaluate(() => window.attentionLab.exportReady.then(() => null, (e) => e.message));
+  assert.match(rejected, /^exportText: the exporter could not be loaded/);
+  assert.match(await exportError(page, "numpy", "weights"), /^exportText: the exporter could not be loaded/);
+  await chooseFromMenu(page, "export/pytorch");
+  await page.waitForSelector("#share-banner:not(.hidden)", { timeout: STEP_TIMEOUT_MS });
+  assert.match(await page.textContent("#share-banner"), /Export pytorch: exportText: the exporter could not be loaded/);
+  // Everything else works: a drag of the causal toggle recomputes, as ever.
+  await clickWidget(page, "causal");
+  await waitForState(page, (s) => s.scene.causal === true, "the causal toggle after the failed exporter");
+  assert.deepEqual(app.pageErrors, [], "no uncaught error");
 });

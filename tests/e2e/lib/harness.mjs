@@ -124,6 +124,11 @@ export async function openApp(browser, options = {}) {
     return route.continue();
   });
 
+  // options.routes: [[pattern, handler]…] of the test's own (e.g. to hold or fail one file): routed
+  // before the check above (Playwright runs the last-registered route first); a handler that lets
+  // the request through calls route.fallback().
+  for (const [pattern, handler] of options.routes ?? []) await context.route(pattern, handler);
+
   // Runs in every page before the page's own scripts (e.g. to simulate a browser without WebGL2).
   if (options.initScript) await context.addInitScript(options.initScript);
   const page = await context.newPage();
