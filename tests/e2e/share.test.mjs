@@ -473,6 +473,13 @@ test("dist/ from a sub-path with a strict CSP: loads, demos work, no console err
   await page.evaluate(() => (location.hash = "demo=two-keys-tie"));
   await waitForState(page, (s) => s.scene.tokens.join() === "cat,dog,pet", "a demo by hashchange under the sub-path");
   await clickWidget(page, "tokens");
+  // The first load's exporter (attention-lab-export.js/.wasm, fetched after the first frame) under the CSP too.
+  const script = await page.evaluate(async () => {
+    await window.attentionLab.exportReady;
+    return window.attentionLab.exportText("numpy", "weights");
+  });
+  assert.match(script, /^import numpy as np$/m, "exportText under the CSP");
+  assert.ok(server.requests.some((r) => r.path === "/user/repo/attention-lab-export.wasm" && r.status === 200), "the exporter from dist/");
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], "CSP violations");
   // The site has the build with every mode beside the first-load one: their tabs are on the mode bar.
   assert.ok(await widgetRect(page, "mode/circuits"), "dist/: the Circuits tab");
