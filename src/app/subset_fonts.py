@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""subset_fonts.py OUT_DIR TEXT_FONT BOLD_FONT MATH_FONT SOURCE... — the UI fonts cut to the
+"""subset_fonts.py OUT_DIR TEXT_FONT MATH_FONT SOURCE... — the UI fonts cut to the
 characters the UI can draw (src/app/CMakeLists.txt runs it at build time; ui/look/fonts.cpp loads them).
 
 Characters kept:
@@ -7,8 +7,8 @@ Characters kept:
   - every other character inside a string literal of SOURCE... (the UI's words in every language,
     the formulas' symbols, the error messages) — so a translation that adds a letter gets its glyph
     on the next build, and the fonts carry no glyph nothing can draw.
-Writes OUT_DIR/font_text<ext>, font_text_bold<ext> (Inter: the text and heading faces) and
-OUT_DIR/font_math<ext> (DejaVu Sans: only the characters Inter lacks, e.g. ᵀ ⋅ ∑), and
+Writes OUT_DIR/font_text<ext> (Inter Regular: the one text face; the headings are a synthetic
+semibold of it, ui/look/fonts.cpp) and OUT_DIR/font_math<ext> (DejaVu Sans: only the characters Inter lacks, e.g. ᵀ ⋅ ∑), and
 OUT_DIR/font_ranges.hpp: kFontRanges[], the code points kept as ImGui's zero-terminated list of
 [first, last] pairs (so ImGui looks up exactly those). Each file is written only when its bytes
 changed (an edit that adds no character rebuilds nothing). Characters in neither font are listed on
@@ -63,12 +63,11 @@ def write_if_changed(path, data):
 
 
 def main(argv):
-    out_dir, text_font, bold_font, math_font, *sources = argv
+    out_dir, text_font, math_font, *sources = argv
     chars = {c for c in used_characters(sources) if ord(c) <= 0xFFFF}  # ImGui 1.86: 16-bit code points
     text_cmap = TTFont(text_font).getBestCmap()
-    bold_cmap = TTFont(bold_font).getBestCmap()
     math_cmap = TTFont(math_font).getBestCmap()
-    in_text = {c for c in chars if ord(c) in text_cmap and ord(c) in bold_cmap}
+    in_text = {c for c in chars if ord(c) in text_cmap}
     in_math = {c for c in chars - in_text if ord(c) in math_cmap}
     missing = sorted(chars - in_text - in_math)
     if missing:
@@ -85,8 +84,7 @@ def main(argv):
               "inline constexpr unsigned short kFontRanges[] = {\n" +
               "".join(f"    0x{a:04X}, 0x{b:04X},\n" for a, b in ranges) + "    0,\n};\n")
     write_if_changed(os.path.join(out_dir, "font_ranges.hpp"), header.encode())
-    for name, path, keep in (("font_text", text_font, in_text), ("font_text_bold", bold_font, in_text),
-                             ("font_math", math_font, in_math)):
+    for name, path, keep in (("font_text", text_font, in_text), ("font_math", math_font, in_math)):
         ext = os.path.splitext(path)[1]
         write_if_changed(os.path.join(out_dir, name + ext), subset_font(path, keep))
     return 0
