@@ -8,7 +8,8 @@ Characters kept:
     the formulas' symbols, the error messages) — so a translation that adds a letter gets its glyph
     on the next build, and the fonts carry no glyph nothing can draw.
 Writes OUT_DIR/font_text<ext> (Inter Regular: the one text face; the headings are a synthetic
-semibold of it, ui/look/fonts.cpp) and OUT_DIR/font_math<ext> (DejaVu Sans: only the characters Inter lacks, e.g. ᵀ ⋅ ∑), and
+semibold of it, ui/look/fonts.cpp), OUT_DIR/font_math<ext> (DejaVu Sans: only the characters Inter
+lacks, e.g. ᵀ ⋅ ∑) and
 OUT_DIR/font_ranges.hpp: kFontRanges[], the code points kept as ImGui's zero-terminated list of
 [first, last] pairs (so ImGui looks up exactly those). Each file is written only when its bytes
 changed (an edit that adds no character rebuilds nothing). Characters in neither font are listed on
