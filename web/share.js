@@ -36,6 +36,9 @@
   let started = false;
   let lastError = null;
   let shownScene = null; // the s= form of the scene the address bar stands for
+  // The fragment the page last read from or wrote to the address bar. When the address holds another
+  // one, a navigation is on its way (location.hash set, a link followed): its hashchange event loads it.
+  let addressFragment = null;
   let followTimer = 0;
   let demoIndex = null; // [{name, title, description}] from demos/index.json
   let loading = Promise.resolve(); // fragments apply one after the other
@@ -286,8 +289,11 @@
     shownScene = made.ok ? made.fragment : null;
   }
 
+  let linksLoading = 0; // links queued and not yet loaded: the address bar is theirs meanwhile
   function queueFragment(fragment, resetIfEmpty) {
-    loading = loading.then(() => applyFragment(fragment, resetIfEmpty)).catch((e) => showError(e.message));
+    linksLoading += 1;
+    loading = loading.then(() => applyFragment(fragment, resetIfEmpty)).catch((e) => showError(e.message))
+      .finally(() => (linksLoading -= 1));
     return loading;
   }
 
@@ -296,12 +302,22 @@
   function followEdits() {
     followTimer = 0;
     if (!started) return;
+    if (currentFragment() !== addressFragment || linksLoading > 0) {
+      // A link is on its way: the address changed and its hashchange event has not been handled yet
+      // (under load this timer can run first), or it is still loading (a demo's scene is fetched).
+      // Writing the scene now would replace that link with the scene it is about to replace. Look
+      // again later: once it is loaded, the address stands for it and there is nothing to write.
+      addressFragment = currentFragment();
+      followTimer = setTimeout(followEdits, FOLLOW_DELAY_MS);
+      return;
+    }
     const made = currentLink();
     const fragment = made.ok ? made.fragment : null;
     if (fragment === shownScene) return;
     shownScene = fragment;
     // A scene too large for a link has no fragment: the bare address does not pretend otherwise.
     history.replaceState(history.state, "", fragment ? "#" + fragment : pageAddress());
+    addressFragment = currentFragment();
   }
 
   // ---- files and images -------------------------------------------------------------------------
@@ -492,6 +508,7 @@
 
   window.addEventListener("hashchange", () => {
     if (!started) return;
+    addressFragment = currentFragment();
     // A link to a mode the first-load build lacks: start the build with every mode (web/boot.js).
     if (wantsFullBuild(location.hash) && !hasFullBuild()) location.reload();
     else queueFragment(currentFragment(), true);
@@ -640,6 +657,7 @@
       .finally(() => {
         // From now on edits follow into the address bar and hashchange loads links.
         started = true;
+        addressFragment = currentFragment();
         if (currentFragment() !== openingFragment) queueFragment(currentFragment(), true); // changed meanwhile
       }),
   );
