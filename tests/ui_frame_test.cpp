@@ -165,6 +165,41 @@ TEST_CASE("the causal checkbox edits through AppState and shows in the next fram
   CHECK(app.state.result.weights(0, 0) == doctest::Approx(1.0));
 }
 
+TEST_CASE("each Scale choice has its own rectangle, inside the group's: a click on it picks that scale") {
+  Headless app;
+  const std::optional<ImVec4> group = ui::widget_rect(app.state, "scale");
+  REQUIRE(group.has_value());
+  float last_x = -1.0f;
+  // The soft-dictionary example does not scale; then ÷ T, ÷ √d_k and none again, each by a click on it.
+  REQUIRE(app.state.scene.scale.mode == attn::ScaleMode::None);
+  for (const auto& [id, mode] : {std::pair{"scale/temperature", attn::ScaleMode::Temperature},
+                                 std::pair{"scale/sqrt_dk", attn::ScaleMode::SqrtDk},
+                                 std::pair{"scale/none", attn::ScaleMode::None}}) {
+    CAPTURE(id);
+    const std::optional<ImVec4> r = ui::widget_rect(app.state, id);
+    REQUIRE(r.has_value());
+    CHECK(r->z > 0.0f);
+    CHECK(r->z < group->z);  // one choice, not the group
+    CHECK(r->x >= group->x);
+    CHECK(r->x + r->z <= group->x + group->z + 0.5f);
+    const ImVec2 c = app.centre(id);
+    app.mouse(c, false);
+    app.frame();
+    app.mouse(c, true);
+    app.frame();
+    app.mouse(c, false);
+    app.frame();
+    app.frame();
+    CHECK(app.state.scene.scale.mode == mode);
+    const double divisor = mode == attn::ScaleMode::None     ? 1.0
+                           : mode == attn::ScaleMode::SqrtDk ? std::sqrt(double(app.state.scene.d_k()))
+                                                             : app.state.scene.scale.temperature;
+    CHECK(app.state.result.divisor == doctest::Approx(divisor));  // and the result follows
+    last_x = std::max(last_x, r->x);
+  }
+  CHECK(last_x > group->x);  // the three sit side by side
+}
+
 TEST_CASE("set_entry and set_row clamp in one place, refuse what does not fit, and mark values only") {
   Headless app;
   ui::AppState& s = app.state;

@@ -85,6 +85,16 @@ App* g_app = nullptr;
 constexpr const char* kCanvas = "#canvas";
 bool g_size_check_needed = true;
 double g_last_dpr = 0;
+// The canvas's CSS size as last read. The canvas fills the window (position: fixed, 100% × 100%:
+// web/style.css), so it changes only with a resize, which sets g_size_check_needed. Read only then:
+// reading it (getBoundingClientRect) makes the browser lay out the page at once if anything in it
+// changed, and the screen-reader tables change after every edit (web/a11y.js: ~8,000 cells, a
+// 60–130 ms layout at 64 tokens and up) — inside the frame, every frame it happened in.
+double g_css_w = 0, g_css_h = 0;
+
+void read_css_size() {
+  emscripten_get_element_css_size(kCanvas, &g_css_w, &g_css_h);
+}
 
 EM_BOOL on_resize(int, const EmscriptenUiEvent*, void*) {
   g_size_check_needed = true;
@@ -95,11 +105,10 @@ EM_BOOL on_resize(int, const EmscriptenUiEvent*, void*) {
 // Backing store = CSS size × devicePixelRatio (rounded), applied through GLFW so that its window
 // size, framebuffer size and mouse scaling agree.
 void sync_canvas_size(App& app) {
-  double css_w = 0, css_h = 0;
-  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+  read_css_size();
   const double dpr = js_pixel_ratio();
-  const int want_w = std::max(1, int(std::lround(css_w * dpr)));
-  const int want_h = std::max(1, int(std::lround(css_h * dpr)));
+  const int want_w = std::max(1, int(std::lround(g_css_w * dpr)));
+  const int want_h = std::max(1, int(std::lround(g_css_h * dpr)));
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
   if (want_w != fb_w || want_h != fb_h) {
@@ -161,10 +170,9 @@ float platform_ui_scale(App&) {
 }
 
 void platform_logical_size(App&, float* width, float* height) {
-  double css_w = 0, css_h = 0;
-  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
-  *width = float(css_w);
-  *height = float(css_h);
+  if (g_size_check_needed || (g_css_w <= 0 && g_css_h <= 0)) read_css_size();  // else as at the last resize
+  *width = float(g_css_w);
+  *height = float(g_css_h);
 }
 
 void platform_draw_ui(App&) {}  // the page's own HTML does files (web/share.js)

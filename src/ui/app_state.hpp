@@ -357,8 +357,9 @@ std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id);
 // Count one drawn frame that took `ms` of CPU time.
 void record_frame(FrameStats& stats, double ms);
 
-// Record the last ImGui item's rectangle under `id` (only when it is visible).
-void record_item_rect(AppState& state, const std::string& id);
+// Record the last ImGui item's rectangle under `id` (only when it is visible); it is also a stop of
+// Tab, named `spoken` for the live region ("" = the id).
+void record_item_rect(AppState& state, const std::string& id, const std::string& spoken = "");
 // Record the width of the text drawn inside widget `id` (ImGui pixels).
 void record_item_text(AppState& state, const std::string& id, float width);
 

@@ -98,3 +98,50 @@ test("the screen reader's tables hold the first 64 tokens of a 256-token scene (
   assert.deepEqual(table.first, state.result.weights.slice(0, 64).map((row) => row[0].toFixed(3)));
   assertClean({ page, ...app });
 });
+
+test("the app's frames read the canvas's size only after a resize: an edit's frames force no layout", async (t) => {
+  // Every getBoundingClientRect of the canvas is counted, with the frames drawn around it. Reading a
+  // size makes the browser lay the page out at once when anything in it changed — and the screen
+  // reader's tables (~8,000 cells at 64 tokens and up) change after every edit: a 60–130 ms layout
+  // inside the app's frame at 1,024 tokens (docs/PERFORMANCE.md, the soak).
+  const { page, ...app } = await open(t, {
+    suffix: "#gen=local,256,16,16,1",
+    initScript: () => {
+      const read = HTMLCanvasElement.prototype.getBoundingClientRect;
+      window.__canvasReads = 0;
+      HTMLCanvasElement.prototype.getBoundingClientRect = function () {
+        if (this.id === "canvas") ++window.__canvasReads;
+        return read.call(this);
+      };
+    },
+  });
+  await waitForState(page, (s) => s.scene.tokens.length === 256, "the #gen= scene did not load");
+  await page.waitForFunction(() => document.querySelectorAll("#a11y-weights td").length > 0, null, { timeout: 10_000 });
+  // Edits from the page API (no pointer: a mouse move reads the rect itself, to place the cursor).
+  const reads = () => page.evaluate(() => window.__canvasReads);
+  const before = await reads();
+  const frames = (await frameStats(page)).frames;
+  for (let k = 0; k < 4; ++k) {
+    const first = await page.evaluate((k) => {
+      const s = window.attentionLab.getState().scene;
+      s.Q[0][0] = 0.25 * (k + 1);
+      window.attentionLab.setState(s);
+      return window.attentionLab.getMatrix("weights").data[0].toFixed(3);
+    }, k);
+    // The tables follow (250 ms after the result): their cells are rewritten, and the app draws on.
+    await page.waitForFunction((v) => document.querySelector("#a11y-weights td").textContent === v, first, { timeout: 5000 });
+  }
+  const drawn = (await frameStats(page)).frames - frames;
+  assert.ok(drawn >= 4, `the edits drew ${drawn} frames`);
+  assert.equal((await reads()) - before, 0, `the canvas's size was read ${(await reads()) - before} times in ${drawn} frames`);
+  // A resize is read, and the app follows it: the View menu (at the top bar's right end) moves left
+  // by the 280 px the window lost.
+  const view = await requireWidget(page, "view/menu");
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await page.waitForFunction((x) => window.attentionLab.widgetRect("view/menu")?.x < x - 200, view.x, { timeout: 5000 });
+  const afterResize = (await reads()) - before;
+  assert.ok(afterResize >= 1 && afterResize <= 4, `a resize read the size ${afterResize} times`);
+  const moved = await requireWidget(page, "view/menu");
+  assert.ok(Math.abs(view.x - moved.x - 280) < 40, `View moved from ${view.x} to ${moved.x} for a 280 px narrower window`);
+  assertClean({ page, ...app });
+});

@@ -154,17 +154,17 @@ void draw_scale_controls(AppState& state, const Fonts& fonts, float label_w) {
   bool scale_changed = false;
   {
     const Group group(state, "scale");
-    // Each choice a stop of Tab with its spoken name (ui/frame/keyboard.hpp); only the group records
-    // a rectangle.
+    // Each choice a stop of Tab with its spoken name (ui/frame/keyboard.hpp) and a rectangle of its
+    // own (a click on it: the soak, tests/bench/soak.mjs); the group's is all three together.
     scale_changed |= ImGui::RadioButton((std::string(tr(Text::ScaleNone)) + "##scale").c_str(), &mode,
                                         int(attn::ScaleMode::None));
-    focus_item(state, "scale/none", "scale: none");
+    record_item_rect(state, "scale/none", "scale: none");
     ImGui::SameLine();
     scale_changed |= ImGui::RadioButton("÷ √d_k", &mode, int(attn::ScaleMode::SqrtDk));
-    focus_item(state, "scale/sqrt_dk", "scale: divide by square root of d k");
+    record_item_rect(state, "scale/sqrt_dk", "scale: divide by square root of d k");
     ImGui::SameLine();
     scale_changed |= ImGui::RadioButton("÷ T", &mode, int(attn::ScaleMode::Temperature));
-    focus_item(state, "scale/temperature", "scale: divide by temperature T");
+    record_item_rect(state, "scale/temperature", "scale: divide by temperature T");
   }
   if (scale_changed) set_scale_mode(state, attn::ScaleMode(mode));
   if (s.scale.mode == attn::ScaleMode::Temperature) {
