@@ -507,7 +507,8 @@ void record_frame(FrameStats& stats, double ms) {
 }
 
 void record_item_rect(AppState& state, const std::string& id, const std::string& spoken) {
-  focus_item(state, id, spoken);  // every interactive widget with an id is a stop of Tab (ui/frame/keyboard.hpp)
+  focus_item(state, id,
+             spoken);  // every interactive widget with an id is a stop of Tab (ui/frame/keyboard.hpp)
   if (!ImGui::IsItemVisible()) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
