@@ -15,6 +15,10 @@
 //   bad       every 7th edit: setState of a scene that must be refused (wrong sizes, a number as
 //             text, a non-finite number, an unknown version, text that is not JSON, too many tokens);
 //             the reply must be {ok: false, error} and Q, K, V unchanged
+// The pointer is driven as the page's own touch translation drives it (web/boot.js): mouse events
+// dispatched on the canvas, each followed by one animation frame, so the app sees every press, move
+// and release in a frame of its own. (Playwright's mouse, DevTools input, first waits for a frame of
+// the browser's own: two frames per input, each ~85 ms of software WebGL at this size here.)
 // After every edit: checkResult() (the result on screen against the core's own full pass, bit for bit)
 // must say same. Every frame the app draws is recorded (frameStats().lastFrameMs, a recorder at every
 // animation frame): after the warm-up (SOAK_WARMUP edits, which visit every mode once first) none may
@@ -24,7 +28,7 @@
 //
 // Environment: SOAK_EDITS (default 10000), SOAK_SEED (1), SOAK_WARMUP (200), SOAK_FRAGMENT (the scene
 // link, default gen=local,1024,64,64,1).
-import { launchBrowser, openApp, requireWidget, widgetRect, animationFrames, clickAt, clickWidget, waitForState, describeProblems } from "../e2e/lib/harness.mjs";
+import { launchBrowser, openApp, widgetRect, animationFrames, clickWidget, waitForState, describeProblems } from "../e2e/lib/harness.mjs";
 
 const site = process.argv[2];
 if (site) process.env.AL_SITE_DIR = site;
@@ -97,6 +101,25 @@ try {
   });
   const setEdit = (k) => page.evaluate((e) => (window.__soak.edit = e), k);
 
+  // One pointer event on the canvas (type mousemove, mousedown or mouseup at x, y in CSS px), then one
+  // animation frame: the app's loop (requestAnimationFrame) draws the frame that sees it first.
+  const pointer = (type, x, y) =>
+    page.evaluate(
+      ([type, x, y]) =>
+        new Promise((resolve) => {
+          const init = { bubbles: true, cancelable: true, view: window, clientX: x, clientY: y, screenX: x, screenY: y };
+          window.Module.canvas.dispatchEvent(new MouseEvent(type, { ...init, button: 0, buttons: type === "mousedown" || window.__soak.held ? 1 : 0 }));
+          if (type !== "mousemove") window.__soak.held = type === "mousedown";
+          requestAnimationFrame(() => resolve());
+        }),
+      [type, x, y],
+    );
+  const clickAt = async (x, y) => {
+    await pointer("mousemove", x, y);
+    await pointer("mousedown", x, y);
+    await pointer("mouseup", x, y);
+  };
+
   let mode = "explore";
   // A widget scrolled out of its panel (e.g. the Controls panel grows a "Clear mask" row) has no rect:
   // that edit is skipped (counted), not a failure.
@@ -107,7 +130,7 @@ try {
       ++skipped;
       return false;
     }
-    await clickAt(page, rect.x + rect.w / 2, rect.y + rect.h / 2, 1);
+    await clickAt(rect.x + rect.w / 2, rect.y + rect.h / 2);
     return true;
   };
   const qkvSum = () =>
@@ -131,18 +154,16 @@ try {
         if (!rect || rect.w <= 0 || rect.y < 0 || rect.y + rect.h > vp.height) continue;
         const cx = rect.x + rect.w / 2, cy = rect.y + rect.h / 2;
         const strip = rect.text === 0;  // a colour-strip cell changes with an up/down drag
-        await page.mouse.move(cx, cy);
-        await animationFrames(page, 1);
-        await page.mouse.down();
-        await animationFrames(page, 1);
+        await pointer("mousemove", cx, cy);
+        await pointer("mousedown", cx, cy);
         const moves = between(2, 5);
+        let x = cx, y = cy;
         for (let m = 1; m <= moves; ++m) {
           const off = (random() < 0.5 ? -1 : 1) * between(2, 12);
-          await page.mouse.move(strip ? cx : cx + off, strip ? cy + off : cy);
-          await animationFrames(page, 1);
+          [x, y] = strip ? [cx, cy + off] : [cx + off, cy];
+          await pointer("mousemove", x, y);
         }
-        await page.mouse.up();
-        await animationFrames(page, 1);
+        await pointer("mouseup", x, y);
         return id;
       }
       await page.screenshot({ path: "build/bench/soak-failure.png" });
@@ -156,7 +177,7 @@ try {
         return "mask (not on screen)";
       }
       const x = a.x + random() * (b.x + b.w - a.x), y = a.y + random() * (b.y + b.h - a.y);
-      await clickAt(page, x, y, 1);
+      await clickAt(x, y);
       return `mask at (${x.toFixed(1)}, ${y.toFixed(1)})`;
     },
     async causal() {
