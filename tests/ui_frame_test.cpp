@@ -172,17 +172,23 @@ TEST_CASE("each Scale choice has its own rectangle, inside the group's: a click 
   float last_x = -1.0f;
   // The soft-dictionary example does not scale; then ÷ T, ÷ √d_k and none again, each by a click on it.
   REQUIRE(app.state.scene.scale.mode == attn::ScaleMode::None);
-  for (const auto& [id, mode] : {std::pair{"scale/temperature", attn::ScaleMode::Temperature},
-                                 std::pair{"scale/sqrt_dk", attn::ScaleMode::SqrtDk},
-                                 std::pair{"scale/none", attn::ScaleMode::None}}) {
-    CAPTURE(id);
+  struct Choice {
+    const char* id;
+    attn::ScaleMode mode;
+  };
+  for (const Choice& choice :
+       {Choice{"scale/temperature", attn::ScaleMode::Temperature},
+        Choice{"scale/sqrt_dk", attn::ScaleMode::SqrtDk}, Choice{"scale/none", attn::ScaleMode::None}}) {
+    const std::string id = choice.id;
+    const attn::ScaleMode mode = choice.mode;
+    INFO(id);
     const std::optional<ImVec4> r = ui::widget_rect(app.state, id);
     REQUIRE(r.has_value());
     CHECK(r->z > 0.0f);
     CHECK(r->z < group->z);  // one choice, not the group
     CHECK(r->x >= group->x);
     CHECK(r->x + r->z <= group->x + group->z + 0.5f);
-    const ImVec2 c = app.centre(id);
+    const ImVec2 c = app.centre(id.c_str());
     app.mouse(c, false);
     app.frame();
     app.mouse(c, true);
