@@ -307,6 +307,11 @@ std::int64_t drawn_vertices() {
 Json frame_stats(const ui::AppState& state) {
   const ui::FrameStats& f = state.stats;
   const double avg = f.frames > 0 ? f.total_frame_ms / double(f.frames) : 0.0;
+  // The window oldest first: the ring's next slot is its oldest once it is full.
+  Json in_order = Json::array();
+  const int first = f.recent_count < ui::FrameStats::kWindow ? 0 : f.recent_next;
+  for (int k = 0; k < f.recent_count; ++k)
+    in_order.push_back(number(f.recent_ms[(first + k) % ui::FrameStats::kWindow]));
   std::vector<double> recent(f.recent_ms, f.recent_ms + f.recent_count);
   std::sort(recent.begin(), recent.end());
   const double max_ms = recent.empty() ? 0.0 : recent.back();
@@ -318,6 +323,7 @@ Json frame_stats(const ui::AppState& state) {
           {"avgFrameMs", number(avg)},
           {"maxFrameMs", number(max_ms)},
           {"p95FrameMs", number(p95_ms)},
+          {"recentFrameMs", std::move(in_order)},
           {"recomputes", f.recomputes},
           {"lastRecomputeMs", number(f.last_recompute_ms)},
           {"heapBytes", heap_bytes()},

@@ -13,9 +13,9 @@
 //                cells (Q/i/c, K/i/c, V/i/c) add "text": the width of the number drawn in them
 //   matrix       {"ok": true, "rows", "cols", "ptr"}: a stage's numbers, row-major doubles at byte
 //                address ptr of the wasm memory, valid until the next call (the page copies them)
-//   frame_stats  {"frames", "lastFrameMs", "avgFrameMs", "maxFrameMs", "p95FrameMs", "recomputes",
-//                 "lastRecomputeMs", "heapBytes", "vertices"} (max and p95 over the last 120 frames;
-//                 heapBytes: bytes malloc has handed out and not taken back; vertices: the last frame's)
+//   frame_stats  {"frames", "lastFrameMs", "avgFrameMs", "maxFrameMs", "p95FrameMs", "recentFrameMs",
+//                 "recomputes", "lastRecomputeMs", "heapBytes", "vertices"} (max and p95 over the last
+//                 120 frames, recentFrameMs those frames' times oldest first; heapBytes: bytes malloc has handed out and not taken back; vertices: the last frame's)
 //   check_result {"ok": true, "same", "compared", "mismatch"} (checkResult)
 //   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode", "step"}
 //   walk_step    {"index", "count", "title", "text", "numbers", "row"} (getStep; index −1: no walk)

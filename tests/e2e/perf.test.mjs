@@ -60,6 +60,11 @@ test("Generate… → Generate loads the drafted scene; an edit turns the #gen= 
     assert.ok(Number.isFinite(stats[key]) && stats[key] >= 0, `frameStats().${key} = ${stats[key]}`);
   }
   assert.ok(stats.maxFrameMs >= stats.p95FrameMs, `max ${stats.maxFrameMs} < p95 ${stats.p95FrameMs}`);
+  // recentFrameMs: the window those come from, oldest first (the soak reads it to see every frame).
+  const recent = stats.recentFrameMs;
+  assert.equal(recent.length, Math.min(stats.frames, 120), `recentFrameMs has ${recent.length} of ${stats.frames} frames`);
+  assert.equal(recent.at(-1), stats.lastFrameMs, "recentFrameMs does not end with the last frame");
+  assert.equal(Math.max(...recent), stats.maxFrameMs, "recentFrameMs' largest is not maxFrameMs");
 });
 
 test("the log colour scale recolours the weights grid, and no number changes", async (t) => {
