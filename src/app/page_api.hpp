@@ -15,7 +15,8 @@
 //                address ptr of the wasm memory, valid until the next call (the page copies them)
 //   frame_stats  {"frames", "lastFrameMs", "avgFrameMs", "maxFrameMs", "p95FrameMs", "recentFrameMs",
 //                 "recomputes", "lastRecomputeMs", "heapBytes", "vertices"} (max and p95 over the last
-//                 120 frames, recentFrameMs those frames' times oldest first; heapBytes: bytes malloc has handed out and not taken back; vertices: the last frame's)
+//                 120 frames, recentFrameMs those frames' times oldest first; heapBytes: bytes malloc has
+//                 handed out and not taken back; vertices: the last frame's)
 //   check_result {"ok": true, "same", "compared", "mismatch"} (checkResult)
 //   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode", "step"}
 //   walk_step    {"index", "count", "title", "text", "numbers", "row"} (getStep; index −1: no walk)
