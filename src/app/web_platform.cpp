@@ -79,6 +79,8 @@ EM_JS(void, js_result_changed, (), {
 EM_JS(void, js_set_canvas_size, (int width, int height), { Browser.setCanvasSize(width, height); });
 
 namespace app {
+void gl_state_reset();  // web_gl_state.cpp: the remembered GL state forgotten (a restored context)
+
 namespace {
 
 App* g_app = nullptr;
@@ -315,6 +317,7 @@ EMSCRIPTEN_KEEPALIVE void al_gl_context_lost() {
 }
 
 EMSCRIPTEN_KEEPALIVE void al_gl_context_restored() {
+  app::gl_state_reset();  // the new context's state is its defaults (web_gl_state.cpp)
   if (!app::g_app) return;
   app::g_app->gl_context_lost = false;
   app::g_app->gl_context_restored = true;

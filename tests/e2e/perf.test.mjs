@@ -150,3 +150,41 @@ test("the app's frames read the canvas's size only after a resize: an edit's fra
   assert.ok(Math.abs(view.x - moved.x - 280) < 40, `View moved from ${view.x} to ${moved.x} for a 280 px narrower window`);
   assertClean({ page, ...app });
 });
+
+test("a frame asks WebGL for no state that waits on the GPU process: scissor box and blending come from the app", async (t) => {
+  // getParameter of the scissor box or of a blend factor or equation is not answered by the
+  // browser's side of the context: each waits for the GPU process to run every command sent before
+  // (the frame's texture uploads). ImGui's backend reads them every frame to restore them;
+  // src/app/web_gl_state.cpp answers from what the app set. Counted per parameter over a drag's frames.
+  const watched = { 0x0c10: "SCISSOR_BOX", 0x80c8: "BLEND_DST_RGB", 0x80c9: "BLEND_SRC_RGB", 0x80ca: "BLEND_DST_ALPHA",
+                    0x80cb: "BLEND_SRC_ALPHA", 0x8009: "BLEND_EQUATION_RGB", 0x883d: "BLEND_EQUATION_ALPHA" };
+  const { page, ...app } = await open(t, {
+    suffix: "#gen=local,256,16,16,1",
+    initScript: () => {
+      const get = WebGL2RenderingContext.prototype.getParameter;
+      window.__glReads = {};
+      WebGL2RenderingContext.prototype.getParameter = function (p) {
+        window.__glReads[p] = (window.__glReads[p] ?? 0) + 1;
+        return get.call(this, p);
+      };
+    },
+  });
+  await waitForState(page, (s) => s.scene.tokens.length === 256, "the #gen= scene did not load");
+  const reads = () => page.evaluate(() => ({ ...window.__glReads }));
+  const before = await reads();
+  const frames = (await frameStats(page)).frames;
+  const cell = await requireWidget(page, "K/0/0");
+  await dragWidgetTo(page, "K/0/0", cell.cx, cell.cy - 24, 6);
+  const drawn = (await frameStats(page)).frames - frames;
+  assert.ok(drawn >= 6, `the drag drew ${drawn} frames`);
+  const after = await reads();
+  for (const [p, name] of Object.entries(watched))
+    assert.equal((after[p] ?? 0) - (before[p] ?? 0), 0, `${name} was read ${(after[p] ?? 0) - (before[p] ?? 0)} times in ${drawn} frames`);
+  // Read once, before the app had set it (the first frame); the viewport is one the browser caches.
+  for (const name of ["SCISSOR_BOX", "BLEND_SRC_RGB"]) {
+    const p = Object.entries(watched).find(([, n]) => n === name)[0];
+    assert.ok((after[p] ?? 0) <= 1, `${name} was read ${after[p]} times since the page opened`);
+  }
+  await screenshot(page, "perf-gl-state-drag");  // to look at (the grids' pixels: biggrid.test.mjs)
+  assertClean({ page, ...app });
+});
