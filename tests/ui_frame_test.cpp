@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/reading_aids.hpp"
 #include "imgui.h"
 #include "scene/generate.hpp"
 #include "scene/scene.hpp"
@@ -204,6 +205,52 @@ TEST_CASE("each Scale choice has its own rectangle, inside the group's: a click 
     last_x = std::max(last_x, r->x);
   }
   CHECK(last_x > group->x);  // the three sit side by side
+}
+
+TEST_CASE("the reading aids are computed when something shows them, and then equal the full pass's") {
+  // A key's edit changes every row that sees the key; with entropy and largest off (the default),
+  // the frames of a drag take no logarithms (AppState::aids_cache stays behind), and shown they are
+  // attn::reading_aids of the weights on screen, bit for bit.
+  Headless app;
+  scene::GenSpec spec;
+  spec.n = 64;
+  spec.d_k = spec.d_v = 8;
+  ui::load_generated(app.state, spec);
+  app.state.ui.show_entropy = app.state.ui.show_argmax = false;
+  for (int f = 0; f < 3; ++f) app.frame();
+  const auto same_as_full = [&] {
+    const attn::ReadingAids full = attn::reading_aids(app.state.result);
+    const attn::ReadingAids& shown = ui::reading_aids(app.state);
+    CHECK(shown.entropy == full.entropy);
+    CHECK(shown.uniform == full.uniform);
+    CHECK(shown.argmax == full.argmax);
+  };
+  same_as_full();
+  // Edits of a key, a query and a value, a frame each: none of them computes the aids.
+  ui::set_entry(app.state, ui::SceneMatrix::K, 3, 0, 2.5);
+  app.frame();
+  CHECK_FALSE(app.state.aids_stale_all);
+  // Every row that may see key 3 is stale.
+  CHECK(std::count(app.state.aids_stale_rows.begin(), app.state.aids_stale_rows.end(), 1) > 1);
+  ui::set_entry(app.state, ui::SceneMatrix::Q, 40, 1, -1.5);
+  app.frame();
+  ui::set_entry(app.state, ui::SceneMatrix::V, 7, 2, 0.75);
+  app.frame();
+  CHECK_FALSE(app.state.aids_stale_rows.empty());
+  same_as_full();  // reading brings every stale row up to date
+  CHECK(app.state.aids_stale_rows.empty());
+  // Shown (the largest weight of each row outlined), a key's edit is computed in the frame that draws it.
+  app.state.ui.show_argmax = true;
+  ui::set_entry(app.state, ui::SceneMatrix::K, 10, 3, -2.0);
+  app.frame();
+  CHECK(app.state.aids_stale_rows.empty());
+  CHECK_FALSE(app.state.aids_stale_all);
+  same_as_full();
+  // The causal mask changes every row: all stale, then the full pass when read.
+  ui::set_causal(app.state, !app.state.scene.causal);
+  app.state.ui.show_argmax = false;
+  app.frame();
+  same_as_full();
 }
 
 TEST_CASE("set_entry and set_row clamp in one place, refuse what does not fit, and mark values only") {
@@ -460,6 +507,30 @@ TEST_CASE(
   app.frame();
   // Key 20 is seen by queries 20 … 27 (causal, window 8): those rows of the weights, not all 64.
   CHECK(app.state.result_change.rows == std::vector<int>{20, 21, 22, 23, 24, 25, 26, 27});
+  // The scores and scaled grids: key 20's column, no row.
+  CHECK(app.state.result_change.score_rows.empty());
+  CHECK(app.state.result_change.cols == std::vector<int>{20});
+  check_textures_whole();
+  // Without the window every later query sees key 20: 44 rows of the weights, still one column of
+  // the scores (uploaded alone: the scores texture's last update is that column, no row).
+  ui::set_window(app.state, 0);
+  app.frame();
+  check_textures_whole();
+  const int partial_scores = app.painter.partial_uploads[scores];
+  ui::set_entry(app.state, ui::SceneMatrix::K, 20, 3, -1.5);
+  app.frame();
+  CHECK(app.state.result_change.rows.size() == 44);
+  CHECK(app.painter.partial_uploads[scores] == partial_scores + 1);
+  CHECK(app.state.result_change.score_rows.empty());
+  check_textures_whole();
+  ui::set_window(app.state, 8);
+  app.frame();
+  check_textures_whole();
+  // A query: its row of every grid.
+  ui::set_entry(app.state, ui::SceneMatrix::Q, 33, 1, 0.5);
+  app.frame();
+  CHECK(app.state.result_change.score_rows == std::vector<int>{33});
+  CHECK(app.state.result_change.rows == std::vector<int>{33});
   check_textures_whole();
   ui::set_entry(app.state, ui::SceneMatrix::V, 5, 0, -2.0);
   app.frame();
@@ -470,5 +541,6 @@ TEST_CASE(
   app.frame();
   CHECK(app.state.result.allowed(30, 25) == 0);
   CHECK(app.state.result_change.rows == std::vector<int>{30});
+  CHECK(app.state.result_change.score_rows == std::vector<int>{30});  // its hatching on the scores
   check_textures_whole();
 }

@@ -420,9 +420,10 @@ Json check_result(const ui::AppState& state) {
   }
   // The reading aids the Weights panel shows (entropy, largest), of the focused head's weights.
   const attn::ReadingAids aids = attn::reading_aids(full.heads[std::size_t(state.ui.focus_head)]);
-  c.vector("entropy", state.aids.entropy, aids.entropy);
-  c.vector("uniform", state.aids.uniform, aids.uniform);
-  c.vector("argmax", state.aids.argmax, aids.argmax);
+  const attn::ReadingAids& shown = ui::reading_aids(state);
+  c.vector("entropy", shown.entropy, aids.entropy);
+  c.vector("uniform", shown.uniform, aids.uniform);
+  c.vector("argmax", shown.argmax, aids.argmax);
   return {{"ok", true},
           {"same", c.mismatch.empty()},
           {"compared", c.compared},

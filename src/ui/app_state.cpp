@@ -144,6 +144,7 @@ bool recompute_if_dirty(AppState& state) {
   change.mask = false;
   change.rows.clear();
   change.cols.clear();
+  change.score_rows.clear();
   if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0) {
     // One head, no RoPE, no W_o: through the incremental engine (what scene::compute gives, bit for
     // bit), without copying the n×n stages. state.heads keeps only Q, K, V (heads.heads stays
@@ -159,6 +160,9 @@ bool recompute_if_dirty(AppState& state) {
     change.mask = done.mask;
     change.rows = done.rows;
     change.cols = done.keys;
+    // Scores and scaled changed in the edited queries' rows; a mask edit (which comes alone, Q, K and
+    // V unchanged) repaints its rows there as hidden or shown.
+    change.score_rows = done.mask ? done.rows : done.queries;
     state.heads = attn::HeadsResult{};
     state.heads.Q = state.result.Q;
     state.heads.K = state.result.K;
@@ -172,11 +176,14 @@ bool recompute_if_dirty(AppState& state) {
   }
   state.stats.last_recompute_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  // The reading aids of the weights just computed: only the rows whose weights changed.
-  if (!change.all)
-    attn::update_reading_aids(state.result.weights, state.result.allowed, change.rows, &state.aids);
-  else
-    state.aids = attn::reading_aids(state.result);
+  // The reading aids of the weights just computed are stale in the rows whose weights changed
+  // (computed when read: reading_aids).
+  if (change.all || state.aids_stale_all) {
+    state.aids_stale_all = true;
+  } else {
+    state.aids_stale_rows.resize(std::size_t(state.result.weights.rows()), 0);
+    for (int i : change.rows) state.aids_stale_rows[std::size_t(i)] = 1;
+  }
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
   ++state.result_version;
@@ -304,8 +311,8 @@ void set_focus_head(AppState& state, int head) {
   if (head < 0 || head >= int(state.heads.heads.size()) || head == state.ui.focus_head) return;
   state.ui.focus_head = head;
   state.result = state.heads.heads[std::size_t(head)];
-  state.aids = attn::reading_aids(state.result);
-  state.result_change = ResultChange{state.result_version, true, false, {}, {}};
+  state.aids_stale_all = true;
+  state.result_change = ResultChange{state.result_version, true, false, {}, {}, {}};
   ++state.result_version;  // the Scores and Mask panels repaint the newly focused head
 }
 
@@ -495,6 +502,21 @@ std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id) {
   const float cx = x0 + 0.5f * g->cell, cy = y0 + 0.5f * g->cell;
   if (cx < g->clip.x || cx > g->clip.z || cy < g->clip.y || cy > g->clip.w) return std::nullopt;
   return ImVec4(x0, y0, g->cell, g->cell);
+}
+
+const attn::ReadingAids& reading_aids(const AppState& state) {
+  if (state.aids_stale_all) {
+    state.aids_cache = attn::reading_aids(state.result);
+  } else {
+    std::vector<int> rows;
+    for (std::size_t i = 0; i < state.aids_stale_rows.size(); ++i)
+      if (state.aids_stale_rows[i]) rows.push_back(int(i));
+    if (!rows.empty())
+      attn::update_reading_aids(state.result.weights, state.result.allowed, rows, &state.aids_cache);
+  }
+  state.aids_stale_all = false;
+  state.aids_stale_rows.clear();
+  return state.aids_cache;
 }
 
 void record_frame(FrameStats& stats, double ms) {

@@ -71,16 +71,17 @@ struct HeatmapImage {
 };
 
 // What the last recompute changed in the n×n stages the grids show (AppState::result_change): from
-// result version `from` to the current one, only rows `rows` (scores, scaled, weights and, with
-// `mask`, the allowed mask) and columns `cols` (scores and scaled; the weights rows they changed are
-// in `rows`) — or everything (`all`). A view whose copy is at version `from` may refresh just those
-// cells (a dragged query: one row of 1024; a key in a 64-wide window: 64 rows and one column); any
-// older copy is rebuilt.
+// result version `from` to the current one, only rows `rows` of the weights (and, with `mask`, of the
+// allowed mask), rows `score_rows` and columns `cols` of scores and scaled (a dragged key: its column,
+// while every row that sees it has new weights) — or everything (`all`). A view whose copy is at version
+// `from` may refresh just those cells (a dragged query: one row of 1024; a key in a 64-wide window: 64 rows
+// and one column); any older copy is rebuilt.
 struct ResultChange {
   std::uint64_t from = 0;
   bool all = true;
   bool mask = false;            // the allowed mask changed, in rows `rows` only
   std::vector<int> rows, cols;  // ascending
+  std::vector<int> score_rows;  // ascending: the edited queries, and with `mask` the mask's rows
   // Whether a copy at version `version` can be brought up to date with rows/cols alone (the mask,
   // the shape and the options are then unchanged).
   bool partial_from(std::uint64_t version) const { return !all && version != 0 && version == from; }
@@ -218,8 +219,14 @@ struct AppState {
   attn::HeadsResult heads;  // every head, their concat and the output map (scene::compute_heads);
                             // for one head without RoPE or W_o only Q, K, V (then `result` is all)
   attn::Result result;      // the focused head's stages (heads.heads[ui.focus_head]); all of it for h = 1
-  attn::ReadingAids
-      aids;  // per-row entropy and argmax of result.weights (the focused head), computed with it
+  // Per-row entropy and argmax of result.weights (the focused head), brought up to date when read
+  // (ui::reading_aids): a key's drag changes every row's weights, and their n² logarithms (~12 ms a
+  // frame at n = 1024 in wasm) are spent only while a panel shows them or the page checks them.
+  mutable attn::ReadingAids aids_cache;
+  // n flags (or none): 1 for a row whose weights changed since aids_cache; aids_stale_all: every row
+  // (a whole recompute, another focused head).
+  mutable std::vector<unsigned char> aids_stale_rows;
+  mutable bool aids_stale_all = true;
   // Keeps what the next edit can reuse: a dragged query recomputes one row, a key one column and
   // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
   attn::IncrementalAttention engine;
@@ -322,6 +329,9 @@ void reset_learned_ranges(AppState& state);
 // Multi-head: split into h heads (h divides d_k and d_v; Wo kept), and which head the panels describe.
 void set_heads(AppState& state, int heads);
 void set_focus_head(AppState& state, int head);
+// The reading aids of state.result's weights, up to date (the rows changed since they were last
+// read are computed now; AppState::aids_cache).
+const attn::ReadingAids& reading_aids(const AppState& state);
 // Wo: set one entry; add the identity (d_v×d_v) as a starting map, or remove it.
 void set_wo_entry(AppState& state, int row, int col, double value);
 void add_wo(AppState& state);

@@ -88,15 +88,17 @@ ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bo
   const bool same_kind = d->grid == int(which) && d->log_scale == log_scale && d->n == n;
   if (same_kind && d->version == state.result_version) return {};  // already up to date (not uploaded again)
   // The weights changed in rows `rows` (a key's column changed only the rows that allow it); scores
-  // and scaled also in columns `cols`; a cell's mask (painted as hidden) only in rows `rows`.
+  // and scaled in rows `score_rows` and columns `cols` (a key: its column alone, 1,024 cells of 1024²).
   if (same_kind && change.partial_from(d->version)) {
     const std::uint64_t since = d->version;
-    for (int i : change.rows) fill_row(stage, r.allowed, log_scale, i, d);
-    if (which != captions::Grid::Weights)
+    const bool weights = which == captions::Grid::Weights;
+    const std::vector<int>& rows = weights ? change.rows : change.score_rows;
+    for (int i : rows) fill_row(stage, r.allowed, log_scale, i, d);
+    if (!weights)
       for (int j : change.cols) fill_column(stage, r.allowed, log_scale, j, d);
     set_range(which, log_scale, d);
     d->version = state.result_version;
-    return {since, &change.rows, which != captions::Grid::Weights ? &change.cols : nullptr};
+    return {since, &rows, weights ? nullptr : &change.cols};
   }
   d->grid = int(which);
   d->log_scale = log_scale;

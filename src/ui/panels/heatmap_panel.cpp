@@ -366,7 +366,8 @@ Hover heatmap_hover(AppState& state, const Geometry& g, const HeatmapImage& d, c
     spoken = format_number(captions::grid_value(which, r, h.key_i, h.key_j), 3);
   } else {
     spoken = format_number(r.weights(h.key_i, h.key_j), 3);
-    const int top = int(state.aids.argmax.size()) == n ? state.aids.argmax[std::size_t(h.key_i)] : -1;
+    const attn::ReadingAids& aids = reading_aids(state);
+    const int top = int(aids.argmax.size()) == n ? aids.argmax[std::size_t(h.key_i)] : -1;
     if (top == h.key_j) spoken += ", highest in row";
   }
   announce(state, std::string(scores ? (d.grid == int(captions::Grid::Scaled) ? "scaled score" : "score")
@@ -473,9 +474,10 @@ void draw_cell_marks(const AppState& state, const Geometry& g, bool argmax, int 
   const float em = ImGui::GetFontSize(), cz = g.cz;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   if (argmax) {
+    const std::vector<int>& top = reading_aids(state).argmax;
     const float inset = std::max(1.0f, 0.1f * cz);
     for (int i = g.rows.first; i < g.rows.last; ++i) {
-      const int j = state.aids.argmax[std::size_t(i)];
+      const int j = top[std::size_t(i)];
       if (j < 0) continue;
       const ImVec2 a(g.o.x + cz * float(j) + inset, g.o.y + cz * float(i) + inset);
       outline(dl, a, ImVec2(a.x + cz - 2.0f * inset, a.y + cz - 2.0f * inset), palette::query(),
@@ -512,8 +514,9 @@ void draw_row_sums(const AppState& state, const Fonts& fonts, const Geometry& g,
     if (y < g.grid_min.y - 0.2f * em || y + ImGui::GetTextLineHeight() > g.grid_max.y + 0.2f * em) continue;
     dl->AddText(ImVec2(g.grid_max.x + 0.5f * em, y), palette::text_dim(), text.c_str());
     if (entropy) {
-      const std::string h = format_number(state.aids.entropy[std::size_t(i)], 2) + " / " +
-                            format_number(state.aids.uniform[std::size_t(i)], 2);
+      const attn::ReadingAids& aids = reading_aids(state);
+      const std::string h = format_number(aids.entropy[std::size_t(i)], 2) + " / " +
+                            format_number(aids.uniform[std::size_t(i)], 2);
       dl->AddText(ImVec2(text_x, y), palette::value(), h.c_str());
     }
   }
@@ -667,11 +670,11 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(ImVec2(g.clip.x, g.clip.y), ImVec2(g.clip.z, g.clip.w), true);
   draw_cell_numbers(state, fonts, g, d, which);
-  const bool argmax = !scores && state.ui.show_argmax && int(state.aids.argmax.size()) == n;
+  const bool argmax = !scores && state.ui.show_argmax && int(reading_aids(state).argmax.size()) == n;
   draw_cell_marks(state, g, argmax, walk_row, lit_i, lit_j);
   dl->PopClipRect();
   if (!scores && g.cz >= fonts.small->FontSize * 1.05f) {
-    const bool entropy = state.ui.show_entropy && int(state.aids.entropy.size()) == n;
+    const bool entropy = state.ui.show_entropy && int(reading_aids(state).entropy.size()) == n;
     draw_row_sums(state, fonts, g, entropy);
   }
   draw_heatmap_footer(state, painter, fonts, g, d, kind, caption.masked);

@@ -156,15 +156,16 @@ void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int
                           format_number(row_max, 3) + ") / " + format_number(denom, 3) + " = " +
                           format_weight(r.weights(i, j), 6));
   tooltip_line(state, fill(tr(Text::TipRowRuns), {si}), true);
-  if (head < 0 && std::size_t(i) < state.aids.entropy.size()) {
+  const attn::ReadingAids* aids = head < 0 ? &reading_aids(state) : nullptr;
+  if (aids && std::size_t(i) < aids->entropy.size()) {
     // Reading aids (core/reading_aids): how spread the row is, and where its largest weight sits.
-    const int top = state.aids.argmax[std::size_t(i)];
+    const int top = aids->argmax[std::size_t(i)];
     ImGui::Separator();
     tooltip_line(
         state,
         fill(tr(Text::TipEntropy),
-             {si, format_number(state.aids.entropy[std::size_t(i)], 3),
-              format_number(state.aids.uniform[std::size_t(i)], 3), std::to_string(r.allowed.row(i).count()),
+             {si, format_number(aids->entropy[std::size_t(i)], 3),
+              format_number(aids->uniform[std::size_t(i)], 3), std::to_string(r.allowed.row(i).count()),
               std::to_string(top) + (top >= 0 ? " \"" + s.tokens[std::size_t(top)] + "\"" : std::string())}));
   }
   ImGui::EndTooltip();
