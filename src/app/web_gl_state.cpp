@@ -13,7 +13,8 @@
 // the values before any call set them (and again after a lost context is restored: al_gl_state_reset).
 #include <GLES3/gl3.h>
 
-#include <array>
+#include <algorithm>
+#include <initializer_list>
 
 extern "C" {
 void __real_glGetIntegerv(GLenum pname, GLint* data);
@@ -26,93 +27,91 @@ void __real_glBlendEquationSeparate(GLenum mode_rgb, GLenum mode_alpha);
 
 namespace {
 
-// One remembered value of glGetIntegerv: known once read from the browser or set by the app.
-template <int N>
+// The values remembered, each known once read from the browser or set by the app.
 struct Remembered {
-  bool known = false;
-  std::array<GLint, N> value{};
-  void get(GLenum pname, GLint* data) {
-    if (!known) {
-      __real_glGetIntegerv(pname, value.data());
-      known = true;
-    }
-    for (int k = 0; k < N; ++k) data[k] = value[std::size_t(k)];
-  }
-  void set(std::array<GLint, N> v) {
-    value = v;
-    known = true;
-  }
+  GLenum pname;
+  int count;  // GLints: 4 for the scissor box, 1 for the others
+  bool known;
+  GLint value[4];
 };
-
 struct GlState {
-  Remembered<4> scissor_box;
-  Remembered<1> blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha;
-  Remembered<1> blend_equation_rgb, blend_equation_alpha;
+  Remembered values[7];
 };
-GlState g_state;
+constexpr GlState kUnknown{{
+    {GL_SCISSOR_BOX, 4, false, {}},
+    {GL_BLEND_SRC_RGB, 1, false, {}},
+    {GL_BLEND_DST_RGB, 1, false, {}},
+    {GL_BLEND_SRC_ALPHA, 1, false, {}},
+    {GL_BLEND_DST_ALPHA, 1, false, {}},
+    {GL_BLEND_EQUATION_RGB, 1, false, {}},
+    {GL_BLEND_EQUATION_ALPHA, 1, false, {}},
+}};
+GlState g_state = kUnknown;
+
+Remembered* find(GLenum pname) {
+  for (Remembered& r : g_state.values)
+    if (r.pname == pname) return &r;
+  return nullptr;
+}
+
+void remember(GLenum pname, std::initializer_list<GLint> value) {
+  Remembered* r = find(pname);
+  std::copy(value.begin(), value.end(), r->value);
+  r->known = true;
+}
+
+void remember_blend(GLenum src_rgb, GLenum dst_rgb, GLenum src_alpha, GLenum dst_alpha) {
+  remember(GL_BLEND_SRC_RGB, {GLint(src_rgb)});
+  remember(GL_BLEND_DST_RGB, {GLint(dst_rgb)});
+  remember(GL_BLEND_SRC_ALPHA, {GLint(src_alpha)});
+  remember(GL_BLEND_DST_ALPHA, {GLint(dst_alpha)});
+}
 
 }  // namespace
 
 namespace app {
 // After a lost context is restored every value is the context's default again: ask once more.
 void gl_state_reset() {
-  g_state = GlState{};
+  g_state = kUnknown;
 }
 }  // namespace app
 
 extern "C" {
 
 void __wrap_glGetIntegerv(GLenum pname, GLint* data) {
-  switch (pname) {
-    case GL_SCISSOR_BOX:
-      return g_state.scissor_box.get(pname, data);
-    case GL_BLEND_SRC_RGB:
-      return g_state.blend_src_rgb.get(pname, data);
-    case GL_BLEND_DST_RGB:
-      return g_state.blend_dst_rgb.get(pname, data);
-    case GL_BLEND_SRC_ALPHA:
-      return g_state.blend_src_alpha.get(pname, data);
-    case GL_BLEND_DST_ALPHA:
-      return g_state.blend_dst_alpha.get(pname, data);
-    case GL_BLEND_EQUATION_RGB:
-      return g_state.blend_equation_rgb.get(pname, data);
-    case GL_BLEND_EQUATION_ALPHA:
-      return g_state.blend_equation_alpha.get(pname, data);
-    default:
-      return __real_glGetIntegerv(pname, data);
+  Remembered* r = find(pname);
+  if (r == nullptr) return __real_glGetIntegerv(pname, data);
+  if (!r->known) {
+    __real_glGetIntegerv(pname, r->value);
+    r->known = true;
   }
+  std::copy(r->value, r->value + r->count, data);
 }
 
 void __wrap_glScissor(GLint x, GLint y, GLsizei width, GLsizei height) {
-  g_state.scissor_box.set({x, y, width, height});
+  remember(GL_SCISSOR_BOX, {x, y, width, height});
   __real_glScissor(x, y, width, height);
 }
 
 void __wrap_glBlendFunc(GLenum sfactor, GLenum dfactor) {
-  g_state.blend_src_rgb.set({GLint(sfactor)});
-  g_state.blend_src_alpha.set({GLint(sfactor)});
-  g_state.blend_dst_rgb.set({GLint(dfactor)});
-  g_state.blend_dst_alpha.set({GLint(dfactor)});
+  remember_blend(sfactor, dfactor, sfactor, dfactor);
   __real_glBlendFunc(sfactor, dfactor);
 }
 
 void __wrap_glBlendFuncSeparate(GLenum src_rgb, GLenum dst_rgb, GLenum src_alpha, GLenum dst_alpha) {
-  g_state.blend_src_rgb.set({GLint(src_rgb)});
-  g_state.blend_dst_rgb.set({GLint(dst_rgb)});
-  g_state.blend_src_alpha.set({GLint(src_alpha)});
-  g_state.blend_dst_alpha.set({GLint(dst_alpha)});
+  remember_blend(src_rgb, dst_rgb, src_alpha, dst_alpha);
   __real_glBlendFuncSeparate(src_rgb, dst_rgb, src_alpha, dst_alpha);
 }
 
 void __wrap_glBlendEquation(GLenum mode) {
-  g_state.blend_equation_rgb.set({GLint(mode)});
-  g_state.blend_equation_alpha.set({GLint(mode)});
+  remember(GL_BLEND_EQUATION_RGB, {GLint(mode)});
+  remember(GL_BLEND_EQUATION_ALPHA, {GLint(mode)});
   __real_glBlendEquation(mode);
 }
 
 void __wrap_glBlendEquationSeparate(GLenum mode_rgb, GLenum mode_alpha) {
-  g_state.blend_equation_rgb.set({GLint(mode_rgb)});
-  g_state.blend_equation_alpha.set({GLint(mode_alpha)});
+  remember(GL_BLEND_EQUATION_RGB, {GLint(mode_rgb)});
+  remember(GL_BLEND_EQUATION_ALPHA, {GLint(mode_alpha)});
   __real_glBlendEquationSeparate(mode_rgb, mode_alpha);
 }
 
