@@ -11,12 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "core/keyspace.hpp"
 #include "core/reading_aids.hpp"
 #include "imgui.h"
 #include "scene/generate.hpp"
 #include "scene/scene.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/frame.hpp"
+#include "ui/frame/keyboard.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/look/theme.hpp"
@@ -251,6 +253,65 @@ TEST_CASE("the reading aids are computed when something shows them, and then equ
   app.state.ui.show_argmax = false;
   app.frame();
   same_as_full();
+}
+
+TEST_CASE("Key space's planes are the best planes of the vectors on screen after every kind of edit") {
+  // update_planes refits a plane only when its points changed: after a mask edit it keeps the one it
+  // has, after a key's or a value's edit it refits that one. Either way it is best_plane of what the
+  // scene holds now, bit for bit.
+  Headless app;
+  scene::GenSpec spec;
+  spec.n = 64;
+  spec.d_k = spec.d_v = 8;
+  ui::load_generated(app.state, spec);
+  app.state.ui.settings.mode = scene::link::Mode::KeySpace;
+  const auto planes_follow = [&] {
+    attn::Matrix qk(2 * app.state.scene.n(), app.state.scene.d_k());
+    qk << app.state.result.Q, app.state.result.K;
+    CHECK(app.state.keyspace.key_plane.axes == attn::best_plane(qk).axes);
+    CHECK(app.state.keyspace.key_plane.kept == attn::best_plane(qk).kept);
+    CHECK(app.state.keyspace.value_plane.axes == attn::best_plane(app.state.result.V).axes);
+  };
+  for (int f = 0; f < 3; ++f) app.frame();
+  planes_follow();
+  const attn::Matrix axes_before = app.state.keyspace.key_plane.axes;
+  ui::set_causal(app.state, !app.state.scene.causal);
+  app.frame();
+  planes_follow();
+  CHECK(app.state.keyspace.planes_version == app.state.result_version);
+  ui::set_entry(app.state, ui::SceneMatrix::K, 5, 0, 3.0);
+  app.frame();
+  planes_follow();
+  CHECK(app.state.keyspace.key_plane.axes != axes_before);  // the key moved the plane
+  ui::set_entry(app.state, ui::SceneMatrix::V, 9, 1, -2.5);
+  app.frame();
+  planes_follow();
+}
+
+TEST_CASE("the keyboard's id index finds every key set, across growth, probing and clearing") {
+  // Against std::map: 5,000 keys from an LCG (0 among them), keys that share a slot (k and
+  // k + 1,024·m land together while the table has 1,024 slots: (k·2654435761) mod 1,024 depends on
+  // k mod 1,024 only), a key set twice keeps the last value, and after clear() nothing is found.
+  ui::IdIndex index;
+  std::map<ImGuiID, int> reference;
+  std::uint32_t x = 12345;
+  std::vector<ImGuiID> keys = {0u, 7u, 7u + 1024u, 7u + 2048u, 8u};
+  for (int i = 0; i < 5000; ++i) keys.push_back(x = x * 1664525u + 1013904223u);
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      index.set(keys[i], int(i) + 1);
+      reference[keys[i]] = int(i) + 1;
+      if (i < 5) CHECK(index.get(keys[i]) == int(i) + 1);  // the colliding ones, as they go in
+    }
+    index.set(keys[3], 99);  // again: replaced
+    reference[keys[3]] = 99;
+    for (const auto& [key, value] : reference) CHECK(index.get(key) == value);
+    CHECK(index.get(3u) == 0);          // never set
+    CHECK(index.get(7u + 3072u) == 0);  // never set, probes past its slot's neighbours
+    index.clear();
+    for (const ImGuiID key : keys) CHECK(index.get(key) == 0);
+    reference.clear();
+  }
 }
 
 TEST_CASE("set_entry and set_row clamp in one place, refuse what does not fit, and mark values only") {

@@ -23,7 +23,10 @@ Plane best_plane(const Matrix& points) {
   }
   // Gram matrix G = Pᵀ P (d×d, symmetric): its eigenvectors are P's right singular vectors and its
   // eigenvalues σ² (ascending in Eigen's solver), so the last two columns span the best plane.
-  const Matrix gram = points.transpose() * points;
+  // Only its lower triangle is computed (a symmetric rank update: half the m·d² multiplications of
+  // the full product) — the solver reads no other part.
+  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(d, d);
+  gram.selfadjointView<Eigen::Lower>().rankUpdate(points.transpose());
   const double total = gram.trace();  // Σ σ² = Σ |p|²
   if (!(total > 0.0) || !std::isfinite(total)) {
     plane.axes(0, 0) = 1.0;  // all points at 0 (nothing to lose): the first two coordinates

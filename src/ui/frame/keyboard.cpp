@@ -43,6 +43,23 @@ const char* ImGuiTestEngine_FindItemDebugLabel(ImGuiContext*, ImGuiID) {
 
 namespace ui {
 
+void IdIndex::set(ImGuiID key, int value) {
+  if (2 * (used_ + 1) > keys_.size()) {  // grow (first use: 1,024 slots), re-placing every key
+    std::vector<ImGuiID> keys = std::move(keys_);
+    std::vector<int> values = std::move(values_);
+    keys_.assign(std::max<std::size_t>(1024, 2 * keys.size()), 0);
+    values_.assign(keys_.size(), 0);
+    used_ = 0;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (values[i] != 0) set(keys[i], values[i]);
+  }
+  std::size_t at = slot(key);
+  while (values_[at] != 0 && keys_[at] != key) at = (at + 1) & (keys_.size() - 1);
+  if (values_[at] == 0) ++used_;
+  keys_[at] = key;
+  values_[at] = value;
+}
+
 namespace {
 
 const FocusItem* find_item(const std::vector<FocusItem>& items, const std::string& id) {
@@ -53,7 +70,7 @@ const FocusItem* find_item(const std::vector<FocusItem>& items, const std::strin
 
 // The item drawn this frame under `id`, or null.
 FocusItem* drawn_item(KeyboardUi& k, const std::string& id) {
-  const int at = k.drawn_by_id.GetInt(ImHashStr(id.data(), id.size()), 0);
+  const int at = k.drawn_by_id.get(ImHashStr(id.data(), id.size()));
   if (at > 0 && k.drawn[std::size_t(at - 1)].id == id) return &k.drawn[std::size_t(at - 1)];
   if (at == 0) return nullptr;
   for (FocusItem& item : k.drawn)  // two ids with one hash: look through the list
@@ -68,8 +85,8 @@ FocusItem& add_item(KeyboardUi& k, const std::string& id, FocusKind kind, ImVec4
     return *item;
   }
   k.drawn.push_back(FocusItem{id, kind, rect});
-  int* slot = k.drawn_by_id.GetIntRef(ImHashStr(id.data(), id.size()), 0);
-  if (*slot == 0) *slot = int(k.drawn.size());
+  const ImGuiID hash = ImHashStr(id.data(), id.size());
+  if (k.drawn_by_id.get(hash) == 0) k.drawn_by_id.set(hash, int(k.drawn.size()));
   return k.drawn.back();
 }
 
@@ -208,8 +225,8 @@ void keyboard_end_frame(AppState& state) {
   KeyboardUi& k = state.ui.keyboard;
   k.items = std::move(k.drawn);
   k.drawn.clear();
-  k.drawn_by_id.Clear();
-  k.drawn_by_imgui_id.Clear();
+  k.drawn_by_id.clear();
+  k.drawn_by_imgui_id.clear();
   k.scroll_to_focus = false;
   if (!find_item(k.items, k.focus)) k.next_announce.clear();
   k.announce = std::move(k.next_announce);
@@ -221,11 +238,11 @@ bool focus_item(AppState& state, const std::string& id, const std::string& spoke
   if (imgui_id == 0) return false;  // text, a dummy: nothing to operate
   KeyboardUi& k = state.ui.keyboard;
   // The same widget under a second id (mode/walk = walk/start): the first id drawn is its stop.
-  const int holder = k.drawn_by_imgui_id.GetInt(imgui_id, 0);
+  const int holder = k.drawn_by_imgui_id.get(imgui_id);
   if (holder > 0 && k.drawn[std::size_t(holder - 1)].id != id) return false;
   FocusItem& item = add_item(k, id, FocusKind::Item, last_item_rect());
   item.imgui_id = imgui_id;
-  if (holder == 0) k.drawn_by_imgui_id.SetInt(imgui_id, int(&item - k.drawn.data()) + 1);
+  if (holder == 0) k.drawn_by_imgui_id.set(imgui_id, int(&item - k.drawn.data()) + 1);
   item.inputable = (GImGui->LastItemData.InFlags & ImGuiItemFlags_Inputable) != 0;
   if (item.kind != FocusKind::Item) return k.focus == id;  // a value cell: focus_value did the rest
   if (k.focus != id) return false;

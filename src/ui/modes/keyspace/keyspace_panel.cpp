@@ -152,15 +152,27 @@ const attn::Matrix& shown_keys(const attn::Result& r) {
   return r.K_rope.size() > 0 ? r.K_rope : r.K;
 }
 
-// Refit the planes when the numbers changed and no drag holds them.
+bool same_matrix(const attn::Matrix& a, const attn::Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() && a == b;
+}
+
+// Refit the planes when the numbers changed and no drag holds them — each only when its own points
+// did: a mask, causal or scale edit changes the result but no vector (at n = 1024 a refit is a
+// 2,048×64 Gram product and an eigensolve, the largest part of the frame that opens the mode).
 void update_planes(AppState& state) {
   KeySpaceState& ks = state.keyspace;
   if (ks.planes_version == state.result_version || ks.drag_kind != KeySpaceState::None) return;
   const attn::Result& r = state.result;
   attn::Matrix qk(r.Q.rows() + r.K.rows(), r.Q.cols());
   qk << shown_queries(r), shown_keys(r);
-  ks.key_plane = attn::best_plane(qk);
-  ks.value_plane = attn::best_plane(r.V);
+  if (!same_matrix(qk, ks.key_points)) {
+    ks.key_plane = attn::best_plane(qk);
+    ks.key_points = std::move(qk);
+  }
+  if (!same_matrix(r.V, ks.value_points)) {
+    ks.value_plane = attn::best_plane(r.V);
+    ks.value_points = r.V;
+  }
   ks.planes_version = state.result_version;
 }
 

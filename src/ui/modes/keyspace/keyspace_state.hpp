@@ -16,6 +16,7 @@ struct KeySpaceState {
   int selected = 0;                       // the followed query (click an arrow)
   std::uint64_t planes_version = ~0ull;   // result_version the planes were fitted to
   attn::Plane key_plane, value_plane;     // queries + keys together; values
+  attn::Matrix key_points, value_points;  // what they were fitted to (a refit only when these change)
   int drag_kind = None, drag_index = -1;  // what is being dragged
   ImVec2 grab;                            // mouse − point at the press, pixels
   ImVec4 key_view, value_view;            // data bounds (x0, y0, x1, y1) as last fitted
