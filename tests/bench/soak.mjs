@@ -338,6 +338,9 @@ try {
     frames_unseen: unseen,  // drawn more than 120 to a recorder's tick: not in the figures (0 expected)
     frame_ms: { p50: q(0.5), p95: q(0.95), p99: q(0.99), max: sorted.at(-1) ?? null, over_limit: slow.length },
     frame_ms_by_kind: slowByKind,
+    // Each frame over the limit with the edit it belongs to (a drag names its cell, e.g. K/2/5): the
+    // first 50, slowest first.
+    slow_frames: slow.slice(0, 50).map(([edit, ms]) => ({ edit, ms, kind: kindOf[edit]?.kind ?? "?", what: kindOf[edit]?.what ?? "?" })),
     check_ms_median: checkMs[Math.floor(checkMs.length / 2)],
     memory,
     flat,
