@@ -288,6 +288,25 @@ TEST_CASE("Key space's planes are the best planes of the vectors on screen after
   planes_follow();
 }
 
+TEST_CASE("Key space at 1,024 tokens: every window's draw list fits ImGui's 16-bit indices") {
+  // WebGL2 has no base-vertex draw, so a draw list past 65,536 vertices wraps its indices into stray
+  // triangles (this mode drew 376,108 vertices a frame at n = 1024 before it thinned its labels).
+  Headless app;
+  scene::GenSpec spec;
+  spec.n = 1024;
+  spec.d_k = spec.d_v = 64;
+  ui::load_generated(app.state, spec);
+  app.state.ui.settings.mode = scene::link::Mode::KeySpace;
+  for (int f = 0; f < 3; ++f) app.frame();
+  const ImDrawData* data = ImGui::GetDrawData();
+  REQUIRE(data != nullptr);
+  int largest = 0;
+  for (int l = 0; l < data->CmdListsCount; ++l)
+    largest = std::max(largest, data->CmdLists[l]->VtxBuffer.Size);
+  CHECK(largest > 10000);  // the points are drawn
+  CHECK(largest < 65536);
+}
+
 TEST_CASE("the keyboard's id index finds every key set, across growth, probing and clearing") {
   // Against std::map: 5,000 keys from an LCG (0 among them), keys that share a slot (k and
   // k + 1,024·m land together while the table has 1,024 slots: (k·2654435761) mod 1,024 depends on

@@ -136,6 +136,37 @@ ImU32 with_alpha(ImU32 color, float alpha) {
   return (color & ~IM_COL32_A_MASK) | (ImU32(a) << IM_COL32_A_SHIFT);
 }
 
+// Many points (n > 64): each picture would pass 65,536 ImGui vertices — a label is ~100, a circle
+// and its outline ~50 — and WebGL2 has no base-vertex draw for ImGui's 16-bit indices, so the
+// picture broke into stray triangles (n = 1024: 376,108 vertices a frame). Then only the followed
+// query's kLabelledKeys heaviest keys (or values) are named, points are small hexagons without an
+// outline, and the tooltip still names every point.
+constexpr int kManyPoints = 64;
+constexpr int kLabelledKeys = 8;
+
+// The keys to name for query `sel`: all of them for a few points, else its heaviest allowed ones.
+std::vector<int> labelled_keys(const attn::Result& r, int sel, int n) {
+  std::vector<int> keys(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) keys[std::size_t(j)] = j;
+  if (n <= kManyPoints) return keys;
+  keys.erase(std::remove_if(keys.begin(), keys.end(), [&](int j) { return !r.allowed(sel, j); }), keys.end());
+  const std::size_t count = std::min<std::size_t>(kLabelledKeys, keys.size());
+  std::partial_sort(keys.begin(), keys.begin() + std::ptrdiff_t(count), keys.end(),
+                    [&](int a, int b) { return r.weights(sel, a) > r.weights(sel, b); });
+  keys.resize(count);
+  return keys;
+}
+
+// A point: a filled circle with a dark outline; a small hexagon alone when there are many.
+void draw_point(ImDrawList* dl, ImVec2 at, float radius, ImU32 color, int n) {
+  if (n > kManyPoints) {
+    dl->AddCircleFilled(at, radius, color, 6);
+    return;
+  }
+  dl->AddCircleFilled(at, radius, color);
+  dl->AddCircle(at, radius, palette::frame(), 0, 1.5f);
+}
+
 // Which query the pictures follow: hovering a row anywhere (a grid row, a token block) wins,
 // else the one last clicked.
 int shown_query(const AppState& state) {
@@ -355,11 +386,7 @@ void draw_keyspace_plane(const AppState& state, const PlotFrame& f, const attn::
     dl->AddLine(q, k, with_alpha(palette::accent(), 0.15f + 0.8f * float(a)), 1.0f + 0.3f * em * float(a));
   }
   // (3) keys, then queries (the followed one last, on top).
-  for (int j = 0; j < n; ++j) {
-    const ImVec2 k = f.to_px(k_xy(j, 0), k_xy(j, 1));
-    dl->AddCircleFilled(k, 0.32f * em, palette::key());
-    dl->AddCircle(k, 0.32f * em, palette::frame(), 0, 1.5f);
-  }
+  for (int j = 0; j < n; ++j) draw_point(dl, f.to_px(k_xy(j, 0), k_xy(j, 1)), 0.32f * em, palette::key(), n);
   for (int pass = 0; pass < 2; ++pass)
     for (int i = 0; i < n; ++i) {
       if ((i == sel) != (pass == 1)) continue;
@@ -369,7 +396,7 @@ void draw_keyspace_plane(const AppState& state, const PlotFrame& f, const attn::
     }
   // (4) labels: the followed query, then keys with its weights, then the other queries.
   std::vector<ImVec4> placed;
-  for (int j = 0; j < n; ++j) {
+  for (const int j : labelled_keys(r, sel, n)) {
     const ImVec2 k = f.to_px(k_xy(j, 0), k_xy(j, 1));
     std::string text = "k" + std::to_string(j) + token_suffix(state, j);
     text += r.allowed(sel, j) ? "   a = " + format_weight(r.weights(sel, j), 3, 9)
@@ -490,21 +517,18 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
     dl->AddLine(y, f.to_px(v_xy(j, 0), v_xy(j, 1)),
                 with_alpha(palette::output_marker(), 0.12f + 0.75f * float(a)), 1.0f + 0.3f * em * float(a));
   }
-  for (int j = 0; j < n; ++j) {
-    const ImVec2 v = f.to_px(v_xy(j, 0), v_xy(j, 1));
-    dl->AddCircleFilled(v, 0.32f * em, palette::value());
-    dl->AddCircle(v, 0.32f * em, palette::frame(), 0, 1.5f);
-  }
+  for (int j = 0; j < n; ++j)
+    draw_point(dl, f.to_px(v_xy(j, 0), v_xy(j, 1)), 0.32f * em, palette::value(), n);
   // Every other output as a faint dot; the followed one as a ring.
   for (int i = 0; i < n; ++i)
     if (i != sel)
       dl->AddCircleFilled(f.to_px(y_xy(i, 0), y_xy(i, 1)), 0.15f * em,
-                          with_alpha(palette::output_marker(), 0.35f));
+                          with_alpha(palette::output_marker(), 0.35f), n > kManyPoints ? 6 : 0);
   dl->AddCircle(y, 0.5f * em, palette::output_marker(), 0, 0.2f * em);
   std::vector<ImVec4> placed;  // the output's label first (below its ring), then the values'
   draw_label(dl, f, ImVec2(y.x - 0.45f * em, y.y + 1.3f * em),
              "y" + std::to_string(sel) + token_suffix(state, sel), palette::output_marker(), &placed);
-  for (int j = 0; j < n; ++j) {
+  for (const int j : labelled_keys(r, sel, n)) {
     std::string text = "v" + std::to_string(j) + token_suffix(state, j);
     if (r.allowed(sel, j)) text += "  × " + format_weight(r.weights(sel, j), 3, 9);
     draw_label(dl, f, f.to_px(v_xy(j, 0), v_xy(j, 1)), text, palette::value(), &placed);
