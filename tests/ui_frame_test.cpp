@@ -90,6 +90,14 @@ struct Headless {
   }
   ~Headless() { ImGui::DestroyContext(context); }
 
+  // A generated scene (scene/generate.hpp: the default pattern and seed) of n tokens, d_k = d_v = d.
+  void load_generated(int n, int d) {
+    scene::GenSpec spec;
+    spec.n = n;
+    spec.d_k = spec.d_v = d;
+    ui::load_generated(state, spec);
+  }
+
   void frame() {
     ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
     ImGui::NewFrame();
@@ -214,10 +222,7 @@ TEST_CASE("the reading aids are computed when something shows them, and then equ
   // the frames of a drag take no logarithms (AppState::aids_cache stays behind), and shown they are
   // attn::reading_aids of the weights on screen, bit for bit.
   Headless app;
-  scene::GenSpec spec;
-  spec.n = 64;
-  spec.d_k = spec.d_v = 8;
-  ui::load_generated(app.state, spec);
+  app.load_generated(64, 8);
   app.state.ui.show_entropy = app.state.ui.show_argmax = false;
   for (int f = 0; f < 3; ++f) app.frame();
   const auto same_as_full = [&] {
@@ -260,10 +265,7 @@ TEST_CASE("Key space's planes are the best planes of the vectors on screen after
   // has, after a key's or a value's edit it refits that one. Either way it is best_plane of what the
   // scene holds now, bit for bit.
   Headless app;
-  scene::GenSpec spec;
-  spec.n = 64;
-  spec.d_k = spec.d_v = 8;
-  ui::load_generated(app.state, spec);
+  app.load_generated(64, 8);
   app.state.ui.settings.mode = scene::link::Mode::KeySpace;
   const auto planes_follow = [&] {
     attn::Matrix qk(2 * app.state.scene.n(), app.state.scene.d_k());
@@ -292,10 +294,7 @@ TEST_CASE("Key space at 1,024 tokens: every window's draw list fits ImGui's 16-b
   // WebGL2 has no base-vertex draw, so a draw list past 65,536 vertices wraps its indices into stray
   // triangles (this mode drew 376,108 vertices a frame at n = 1024 before it thinned its labels).
   Headless app;
-  scene::GenSpec spec;
-  spec.n = 1024;
-  spec.d_k = spec.d_v = 64;
-  ui::load_generated(app.state, spec);
+  app.load_generated(1024, 64);
   app.state.ui.settings.mode = scene::link::Mode::KeySpace;
   for (int f = 0; f < 3; ++f) app.frame();
   const ImDrawData* data = ImGui::GetDrawData();
@@ -462,10 +461,7 @@ TEST_CASE("grid labels never overlap and are whole names at 8, 64, 256 and 1024 
   Headless app;
   for (int n : {8, 64, 256, 1024}) {
     CAPTURE(n);
-    scene::GenSpec spec;
-    spec.n = n;
-    spec.d_k = spec.d_v = 8;
-    ui::load_generated(app.state, spec);
+    app.load_generated(n, 8);
     for (int f = 0; f < 4; ++f) app.frame();
     const auto labels = label_rects(app.state);
     for (const char* grid : {"scores", "weights", "mask"}) {
@@ -542,10 +538,7 @@ TEST_CASE(
   // must equal what a whole rebuild paints; a mask cell's click is one row of the Mask and the
   // Weights, not the whole grid (before: every mask edit was a full pass and a whole upload).
   Headless app;
-  scene::GenSpec spec;
-  spec.n = 64;
-  spec.d_k = spec.d_v = 8;
-  ui::load_generated(app.state, spec);
+  app.load_generated(64, 8);
   for (int f = 0; f < 4; ++f) app.frame();
   const int mask = int(ui::MatrixSlot::Mask), weights = int(ui::MatrixSlot::Weights);
   const int scores = int(ui::MatrixSlot::Scores);
