@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/widgets/cell_rows.hpp"
+
 namespace ui {
 namespace {
 
@@ -20,7 +22,8 @@ const attn::Matrix& stage_of(captions::Grid which, const attn::Result& r) {
   return r.weights;
 }
 
-// Cell value as painted: log₁₀ (floored) for weights on the log scale, kMaskedValue where hidden.
+// Cell value as painted: log₁₀ (floored) for weights on the log scale, kMaskedValue where hidden
+// (fill_row's linear rows: the same, a row at a time, widgets/cell_rows.hpp).
 float painted(double v, bool allowed, bool log_scale) {
   if (!allowed) return kMaskedValue;
   return log_scale ? float(std::log10(std::max(v, kLogFloor))) : float(v);
@@ -30,12 +33,16 @@ float painted(double v, bool allowed, bool log_scale) {
 void fill_row(const attn::Matrix& stage, const attn::MaskMatrix& allowed, bool log_scale, int i,
               HeatmapImage* d) {
   const int n = d->n;
+  float* out = &d->values[std::size_t(i) * std::size_t(n)];
+  if (!log_scale) {  // the common case, at the speed of a drag (widgets/cell_rows.hpp)
+    d->row_largest[std::size_t(i)] = paint_row_linear(&stage(i, 0), &allowed(i, 0), n, kMaskedValue, out);
+    return;
+  }
   const double* v = &stage(i, 0);
   const unsigned char* ok = &allowed(i, 0);
-  float* out = &d->values[std::size_t(i) * std::size_t(n)];
   float largest = 0;
   for (int j = 0; j < n; ++j) {
-    out[j] = painted(v[j], ok[j] != 0, log_scale);
+    out[j] = painted(v[j], ok[j] != 0, true);
     if (ok[j]) largest = std::max(largest, std::abs(out[j]));
   }
   d->row_largest[std::size_t(i)] = largest;
