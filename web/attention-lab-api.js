@@ -60,8 +60,9 @@
 //                         menu, else the browser's navigator.language; getState().ui.language) — once
 //                         its file (lang/es.json, lang/de.json; web/share.js) is installed
 //   frameStats()          {frames, lastFrameMs, avgFrameMs, maxFrameMs, p95FrameMs, recentFrameMs,
-//                          recomputes, lastRecomputeMs, heapBytes, vertices}  (CPU ms; max and p95 over the
-//                          last 120 frames, recentFrameMs their times oldest first; heapBytes: bytes the app's malloc holds; vertices: the last frame's)
+//                          recentFramePartsMs, recomputes, lastRecomputeMs, heapBytes, vertices}  (CPU ms; max and p95
+//                          over the last 120 frames, recentFrameMs their times oldest first, recentFramePartsMs three numbers
+//                          a frame, in that order: its recompute, UI and render ms; heapBytes: bytes the app's malloc holds; vertices: the last frame's)
 //   checkResult()         {ok, same, compared, mismatch}: the result on screen against the core's own full pass
 //                          over the current scene, bit for bit (every stage of every head, the reading aids);
 //                          mismatch names the first difference (null when same)

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -175,9 +176,11 @@ void frame(App& app) {
   if (ui::keyboard_before_imgui_frame(app.state)) app.settle_frames = std::max(app.settle_frames, 2);
   if (!app.first_frame_drawn) lay_out_unseen(app);
   ImGui::NewFrame();
+  const std::int64_t recomputes = app.state.stats.recomputes;
   ui::draw_screen(app.state, app.renderer, app.fonts);  // recomputes first (its one point), then draws
   platform_draw_ui(app);
   ImGui::Render();
+  const auto built = std::chrono::steady_clock::now();
 
   // (e) render
   int fb_w = 0, fb_h = 0;
@@ -188,9 +191,16 @@ void frame(App& app) {
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  ui::record_frame(app.state.stats, ms);
+  const auto end = std::chrono::steady_clock::now();
+  const auto ms_between = [](auto a, auto b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
+  const double ms = ms_between(start, end);
+  ui::FrameParts parts;
+  parts.recompute_ms = app.state.stats.recomputes != recomputes ? app.state.stats.last_recompute_ms : 0.0;
+  parts.ui_ms = std::max(0.0, ms_between(start, built) - parts.recompute_ms);
+  parts.render_ms = ms_between(built, end);
+  ui::record_frame(app.state.stats, ms, parts);
   // An edit during this frame is shown by the next one, and a layout that moved settles first.
   if (app.state.dirty || app.state.layout_changed) app.settle_frames = std::max(app.settle_frames, 1);
   app.state.layout_changed = false;

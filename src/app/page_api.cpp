@@ -310,8 +310,12 @@ Json frame_stats(const ui::AppState& state) {
   // The window oldest first: the ring's next slot is its oldest once it is full.
   Json in_order = Json::array();
   const int first = f.recent_count < ui::FrameStats::kWindow ? 0 : f.recent_next;
-  for (int k = 0; k < f.recent_count; ++k)
-    in_order.push_back(number(f.recent_ms[(first + k) % ui::FrameStats::kWindow]));
+  Json parts = Json::array();  // the same frames' recompute, UI and render ms, three numbers a frame
+  for (int k = 0; k < f.recent_count; ++k) {
+    const int slot = (first + k) % ui::FrameStats::kWindow;
+    in_order.push_back(number(f.recent_ms[slot]));
+    for (double ms : f.recent_parts_ms[slot]) parts.push_back(number(ms));
+  }
   std::vector<double> recent(f.recent_ms, f.recent_ms + f.recent_count);
   std::sort(recent.begin(), recent.end());
   const double max_ms = recent.empty() ? 0.0 : recent.back();
@@ -324,6 +328,7 @@ Json frame_stats(const ui::AppState& state) {
           {"maxFrameMs", number(max_ms)},
           {"p95FrameMs", number(p95_ms)},
           {"recentFrameMs", std::move(in_order)},
+          {"recentFramePartsMs", std::move(parts)},
           {"recomputes", f.recomputes},
           {"lastRecomputeMs", number(f.last_recompute_ms)},
           {"heapBytes", heap_bytes()},

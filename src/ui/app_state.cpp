@@ -519,11 +519,14 @@ const attn::ReadingAids& reading_aids(const AppState& state) {
   return state.aids_cache;
 }
 
-void record_frame(FrameStats& stats, double ms) {
+void record_frame(FrameStats& stats, double ms, const FrameParts& parts) {
   ++stats.frames;
   stats.last_frame_ms = ms;
   stats.total_frame_ms += ms;
   stats.recent_ms[stats.recent_next] = ms;
+  stats.recent_parts_ms[stats.recent_next][0] = parts.recompute_ms;
+  stats.recent_parts_ms[stats.recent_next][1] = parts.ui_ms;
+  stats.recent_parts_ms[stats.recent_next][2] = parts.render_ms;
   stats.recent_next = (stats.recent_next + 1) % FrameStats::kWindow;
   stats.recent_count = std::min(stats.recent_count + 1, FrameStats::kWindow);
 }

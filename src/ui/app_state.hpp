@@ -193,6 +193,11 @@ struct FrameStats {
   double last_recompute_ms = 0;        // the last core run (incremental or full), in ms
   static constexpr int kWindow = 120;  // max and 95th percentile over the last 120 frames
   double recent_ms[kWindow] = {};
+  // Where each of those frames went, in ms: [0] the core's recompute (0 when the frame had none),
+  // [1] the UI (layout, text, heatmap images: everything else before rendering), [2] rendering (GL:
+  // buffer and texture uploads, draw calls, and any wait for the GPU they cause). They add up to
+  // recent_ms, give or take the clock's reads.
+  double recent_parts_ms[kWindow][3] = {};
   int recent_count = 0, recent_next = 0;
 };
 
@@ -365,7 +370,11 @@ void load_scene_matching_preset(AppState& state, scene::Scene scene);
 // visible cell "cell/<scores|weights|mask>/i/j", "head/<t|average>/weights/i/j"; nullopt when there is none.
 std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id);
 // Count one drawn frame that took `ms` of CPU time.
-void record_frame(FrameStats& stats, double ms);
+// One frame's CPU ms, and its parts (FrameStats::recent_parts_ms): recompute, UI, render.
+struct FrameParts {
+  double recompute_ms = 0, ui_ms = 0, render_ms = 0;
+};
+void record_frame(FrameStats& stats, double ms, const FrameParts& parts = {});
 
 // Record the last ImGui item's rectangle under `id` (only when it is visible); it is also a stop of
 // Tab, named `spoken` for the live region ("" = the id).

@@ -87,7 +87,8 @@ try {
   const n = await page.evaluate(() => window.attentionLab.getMatrix("Q").rows);
   if (n < 2) throw new Error(`the soak's scene has ${n} tokens`);
 
-  // Every frame drawn: its CPU ms and the edit it belongs to.
+  // Every frame drawn: its CPU ms, the edit it belongs to, and where it went ([recompute, UI, render]
+  // ms, from frameStats().recentFramePartsMs: three numbers a frame).
   await page.evaluate(() => {
     const lab = window.attentionLab;
     const rec = (window.__soak = { frames: [], unseen: 0, edit: -1, last: lab.frameStats().frames, on: true });
@@ -96,9 +97,9 @@ try {
       if (s.frames > rec.last) {
         // Every frame drawn since the last tick (the app can draw twice between two of them):
         // frameStats' window holds the last 120 frames' times, oldest first.
-        const drawn = s.frames - rec.last, times = s.recentFrameMs;
+        const drawn = s.frames - rec.last, times = s.recentFrameMs, parts = s.recentFramePartsMs;
         const seen = Math.min(drawn, times.length);
-        for (const ms of times.slice(times.length - seen)) rec.frames.push([rec.edit, ms]);
+        for (let k = times.length - seen; k < times.length; ++k) rec.frames.push([rec.edit, times[k], parts.slice(3 * k, 3 * k + 3)]);
         rec.unseen += drawn - seen;
         rec.last = s.frames;
       }
@@ -306,14 +307,23 @@ try {
     const key = !e ? "?" : e.kind === "mode" ? e.what : e.kind;
     (byKind[key] ??= []).push(ms);
   }
+  const byKindParts = {};
+  for (const [edit, , parts] of after) {
+    const e = kindOf[edit];
+    const key = !e ? "?" : e.kind === "mode" ? e.what : e.kind;
+    (byKindParts[key] ??= [[], [], []]).forEach((list, p) => list.push(parts[p]));
+  }
+  const p95 = (list) => list[Math.min(list.length - 1, Math.ceil(0.95 * list.length) - 1)];
   const slowByKind = {};
   for (const [key, list] of Object.entries(byKind)) {
     list.sort((a, b) => a - b);
+    const [recompute, ui, render] = byKindParts[key].map((l) => p95(l.sort((a, b) => a - b)));
     slowByKind[key] = {
       frames: list.length,
-      p95: list[Math.min(list.length - 1, Math.ceil(0.95 * list.length) - 1)],
+      p95: p95(list),
       max: list.at(-1),
       over_limit: list.filter((ms) => ms > FRAME_LIMIT_MS).length,
+      parts_p95: { recompute, ui, render },  // each part's own p95 (not the parts of the p95 frame)
     };
   }
   const flat = {};
@@ -338,9 +348,11 @@ try {
     frames_unseen: unseen,  // drawn more than 120 to a recorder's tick: not in the figures (0 expected)
     frame_ms: { p50: q(0.5), p95: q(0.95), p99: q(0.99), max: sorted.at(-1) ?? null, over_limit: slow.length },
     frame_ms_by_kind: slowByKind,
-    // Each frame over the limit with the edit it belongs to (a drag names its cell, e.g. K/2/5): the
-    // first 50, slowest first.
-    slow_frames: slow.slice(0, 50).map(([edit, ms]) => ({ edit, ms, kind: kindOf[edit]?.kind ?? "?", what: kindOf[edit]?.what ?? "?" })),
+    // Each frame over the limit with the edit it belongs to (a drag names its cell, e.g. K/2/5) and its
+    // parts: the first 50, slowest first.
+    slow_frames: slow.slice(0, 50).map(([edit, ms, [recompute, ui, render]]) => ({
+      edit, ms, kind: kindOf[edit]?.kind ?? "?", what: kindOf[edit]?.what ?? "?", parts: { recompute, ui, render },
+    })),
     check_ms_median: checkMs[Math.floor(checkMs.length / 2)],
     memory,
     flat,

@@ -65,6 +65,16 @@ test("Generate… → Generate loads the drafted scene; an edit turns the #gen= 
   assert.equal(recent.length, Math.min(stats.frames, 120), `recentFrameMs has ${recent.length} of ${stats.frames} frames`);
   assert.equal(recent.at(-1), stats.lastFrameMs, "recentFrameMs does not end with the last frame");
   assert.equal(Math.max(...recent), stats.maxFrameMs, "recentFrameMs' largest is not maxFrameMs");
+  // recentFramePartsMs: the same frames' recompute, UI and render ms (three numbers a frame), which
+  // add up to the frame's.
+  const flat = stats.recentFramePartsMs;
+  assert.equal(flat.length, 3 * recent.length, `recentFramePartsMs has ${flat.length} numbers for ${recent.length} frames`);
+  const parts = recent.map((_, k) => flat.slice(3 * k, 3 * k + 3));
+  parts.forEach((p, k) => {
+    assert.ok(p.length === 3 && p.every((ms) => Number.isFinite(ms) && ms >= 0), `frame ${k}'s parts ${JSON.stringify(p)}`);
+    assert.ok(Math.abs(p[0] + p[1] + p[2] - recent[k]) < 0.05, `frame ${k}: parts ${JSON.stringify(p)} do not add up to ${recent[k]} ms`);
+  });
+  assert.ok(parts.some((p) => p[2] > 0), "no frame spent any time rendering");
 });
 
 test("the log colour scale recolours the weights grid, and no number changes", async (t) => {
