@@ -369,8 +369,7 @@ void load_scene_matching_preset(AppState& state, scene::Scene scene);
 // Rectangle (x, y, w, h) of widget `id` in ImGui pixels as last drawn: a recorded widget, or a
 // visible cell "cell/<scores|weights|mask>/i/j", "head/<t|average>/weights/i/j"; nullopt when there is none.
 std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id);
-// Count one drawn frame that took `ms` of CPU time.
-// One frame's CPU ms, and its parts (FrameStats::recent_parts_ms): recompute, UI, render.
+// Count one drawn frame that took `ms` of CPU time, in these parts (FrameStats::recent_parts_ms).
 struct FrameParts {
   double recompute_ms = 0, ui_ms = 0, render_ms = 0;
 };

@@ -8,7 +8,7 @@ namespace ui {
 namespace {
 
 // The bits of a float ≥ 0 (not NaN) order as the floats do, so the largest |value| is an unsigned
-// integer max: a reduction the compiler vectorizes (a float max would need -ffinite-math-only).
+// integer max: no call, no NaN case (a vectorizing compiler can also turn it into a vector max).
 inline std::uint32_t magnitude_bits(float x) {
   std::uint32_t bits;
   std::memcpy(&bits, &x, sizeof bits);
