@@ -93,6 +93,11 @@ def page(scene, mode="explore"):
     fits = len(fragment) + len(pair) + 1 <= MAX_FRAGMENT_BYTES
     fragment = "&".join(p for p in ((fragment if fits else ""), pair) if p)
     doc = single_file().read_text(encoding="utf-8")
+    # Inside <iframe srcdoc> a relative address resolves against the notebook's page, so the page's
+    # history.replaceState("#…") (its address follows every edit) would be refused as another
+    # document's URL: the base makes "#…" mean about:srcdoc#…, this document's own address.
+    head = doc.index("<head>") + len("<head>")
+    doc = doc[:head] + '\n<base href="about:srcdoc" />' + doc[head:]
     # The address before the app reads it (the page's own scripts come after this one).
     opening = ("<script>\n\"use strict\";\n// attention_lab.show(): the scene and mode this page opens on.\n"
                f"history.replaceState(null, \"\", {json.dumps('#' + fragment)});\n</script>\n")
@@ -112,8 +117,11 @@ def html(scene, mode="explore", height=640):
     """The <iframe> that show() displays, as HTML text (for a page of your own, or nbconvert)."""
     if not isinstance(height, int) or isinstance(height, bool) or not 200 <= height <= 4000:
         raise SceneError(f"height: must be a whole number of pixels from 200 to 4000, got {height!r}")
-    return (f'<iframe class="attention-lab" title="Attention Lab" width="100%" height="{height}" '
-            f'style="border:0" srcdoc="{html_text.escape(page(scene, mode), quote=True)}"></iframe>')
+    # In a <div>: IPython warns about HTML that starts with "<iframe" (it suggests its IFrame, which
+    # needs a URL; this page has none, it travels inside the output).
+    return (f'<div class="attention-lab-output"><iframe class="attention-lab" title="Attention Lab" width="100%" '
+            f'height="{height}" style="border:0" srcdoc="{html_text.escape(page(scene, mode), quote=True)}">'
+            '</iframe></div>')
 
 
 def show(scene, mode="explore", height=640):
