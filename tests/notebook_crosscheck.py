@@ -112,6 +112,27 @@ class DirectScenes(unittest.TestCase):
                 np.testing.assert_allclose(r["output"], out[0].detach().numpy(), rtol=0, atol=TOL)
 
 
+class Variants(unittest.TestCase):
+    def test_variant_keys_reach_the_core(self):
+        rng = np.random.default_rng(11)
+        n = 6
+        Q, K, V = (rng.normal(size=(n, 4)) for _ in range(3))
+        r = al.result(al.scene(Q, K, V, causal=True, window=2, sinks=1))
+        # SCENE_FORMAT.md: key j is visible from query i when j < sinks or 0 <= i - j < window.
+        i, j = np.indices((n, n))
+        np.testing.assert_array_equal(r["allowed"], (j <= i) & ((j < 1) | (i - j < 2)))
+        self.assertIn("Q_rope", al.result(al.scene(Q, K, V, rope=True)))
+        self.assertEqual(al.result(al.scene(Q, K, V, alibi=True))["bias"].shape, (n, n))
+
+    def test_rules_only_the_app_checks_come_from_the_app(self):
+        q = np.ones((3, 3))
+        with self.assertRaises(al.SceneError) as got:
+            al.scene(q, q, q, rope=True)
+        self.assertEqual(str(got.exception), "rope: each head's size must be even to form pairs (d_k = 3)")
+        with self.assertRaisesRegex(al.SceneError, r"^sinks: sink tokens stay visible past a sliding window"):
+            al.scene(q, q, q, sinks=1)
+
+
 class FromTorch(unittest.TestCase):
     def check_module(self, m, x, h, **masks):
         s = al.from_torch(m, x, **masks)
