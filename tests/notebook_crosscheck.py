@@ -280,6 +280,7 @@ class BadInput(unittest.TestCase):
             "mask value": {"mask": [[1, 0, 1], [1, 1, 2], [1, 1, 1]]},
             "big number": {"Q": [[1.0] * 4, [1.0, 2e15, 1.0, 1.0], [1.0] * 4]},
             "scale": {"scale": "sqrt"},
+            "scale 0": {"scale": 0},
             "Wo rows": {"Wo": [[1.0]] * 3},
             "version 1 key": {"version": 1, "heads": 2},
             "unknown key": {"Wz": [[1.0]]},
@@ -327,6 +328,13 @@ class BadInput(unittest.TestCase):
             al.from_torch(m, torch.zeros(3, 8, dtype=torch.float64), attn_mask=torch.ones(3, 3))
         with self.assertRaisesRegex(al.SceneError, r"^capture: expected a torch\.nn\.Module, got list"):
             al.capture([])
+
+    def test_a_list_of_scenes_is_not_a_scene(self):
+        s = al.scene(np.eye(2), np.eye(2), np.eye(2))
+        for call in (al.result, al.load, al.link):
+            with self.subTest(call.__name__), self.assertRaisesRegex(
+                    al.SceneError, r"^scene: expected one scene .* got a list of 2 .*pick one, e\.g\. scenes\[0\]\)$"):
+                call([s, s])
 
     def test_newer_scene_names_both_versions(self):
         s = {**self.base(), "version": al.SCENE_VERSION + 1}

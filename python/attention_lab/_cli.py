@@ -90,7 +90,7 @@ def validate(scene, required=True):
 def _as_scene(scene):
     """A dict, JSON text or a file path → the scene dict with plain lists."""
     if isinstance(scene, dict):
-        return scene
+        return json.loads(scene_json(scene))  # NumPy arrays (as load() gives them) → lists
     return json.loads(scene_json(load(scene)))
 
 

@@ -177,7 +177,7 @@ def check(s):
             raise SceneError(f'{SCALE_RULE} (got "{scale}")')
     elif isinstance(scale, bool) or not isinstance(scale, (int, float)) or \
             not MIN_TEMPERATURE <= scale <= MAX_TEMPERATURE:
-        raise SceneError(f"{SCALE_RULE} (got {json.dumps(scale)})")
+        raise SceneError(f"{SCALE_RULE} (got {json.dumps(float(scale) if isinstance(scale, int) and not isinstance(scale, bool) else scale)})")
     if "mask" in s:
         mask = np.asarray(s["mask"])
         rule = f" (n×n of 0/1, n = {n} tokens)"
@@ -309,6 +309,9 @@ def load(path_or_dict):
     both versions."""
     if isinstance(path_or_dict, dict):
         s = dict(path_or_dict)
+    elif isinstance(path_or_dict, (list, tuple)):
+        raise SceneError(f"scene: expected one scene (a dict, JSON text or a file), got a {type(path_or_dict).__name__} "
+                         f"of {len(path_or_dict)} (capture gives a list of scenes: pick one, e.g. scenes[0])")
     else:
         text = str(path_or_dict)
         if not text.lstrip().startswith("{"):
