@@ -52,6 +52,8 @@ test("the example notebook, installed offline in a venv and executed, shows each
   // The venv's own kernel, so that the notebook imports the installed package (not a checkout's).
   run(py, ["-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"]);
   const env = { ...process.env, ATTENTION_LAB_CLI: findCli(), PYDEVD_DISABLE_FILE_VALIDATION: "1", PYTHONPATH: "" };
+  const kernel = run(py, ["-c", "from jupyter_client.kernelspec import KernelSpecManager as M; print(M().get_kernel_spec('python3').argv[0])"], { env }).trim();
+  assert.ok(kernel.startsWith(venv), `nbconvert's python3 kernel is the venv's: ${kernel}`);
   const installed = run(py, ["-c", "import attention_lab, json; print(attention_lab.single_file())"], { cwd: work, env }).trim();
   assert.ok(installed.startsWith(venv), `the package's single file comes from the venv: ${installed}`);
 
