@@ -326,6 +326,10 @@ class BadInput(unittest.TestCase):
             al.from_torch(seq_first, torch.zeros(3, 2, 8, dtype=torch.float64))
         with self.assertRaisesRegex(al.SceneError, r"^attn_mask: a float mask may only hold 0"):
             al.from_torch(m, torch.zeros(3, 8, dtype=torch.float64), attn_mask=torch.ones(3, 3))
+        with self.assertRaisesRegex(al.SceneError, r"^key_padding_mask: a float mask may only hold 0"):
+            al.from_torch(m, torch.zeros(3, 8, dtype=torch.float64), key_padding_mask=torch.tensor([0.0, 0.5, 0.0]))
+        with self.assertRaisesRegex(al.SceneError, r"^attn_mask: has shape \(2, 2\), expected 3×3"):
+            al.from_torch(m, torch.zeros(3, 8, dtype=torch.float64), attn_mask=torch.zeros(2, 2, dtype=torch.bool))
         with self.assertRaisesRegex(al.SceneError, r"^capture: expected a torch\.nn\.Module, got list"):
             al.capture([])
 

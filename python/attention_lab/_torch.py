@@ -25,7 +25,7 @@ def _np(t):
     return t.detach().to("cpu").double().numpy()
 
 
-def _allowed(attn_mask, key_padding_mask, n, heads):
+def _allowed(attn_mask, key_padding_mask, n):
     """The app's 0/1 mask (1 = may attend) from PyTorch's masks, or None when everything is allowed.
     attn_mask: bool (True = blocked) or float (0 = allowed, -inf = blocked), L×S or one per head;
     key_padding_mask: (S,) or (1, S), True = padding."""
@@ -56,7 +56,14 @@ def _allowed(attn_mask, key_padding_mask, n, heads):
             p = p[0]
         if tuple(p.shape) != (n,):
             raise SceneError(f"key_padding_mask: has shape {tuple(p.shape)}, expected ({n},) (one per token)")
-        pad = p.numpy() if p.dtype == _torch().bool else np.isneginf(p.double().numpy())
+        if p.dtype == _torch().bool:
+            pad = p.numpy()
+        else:
+            a = p.double().numpy()
+            if not np.all((a == 0) | np.isneginf(a)):
+                raise SceneError("key_padding_mask: a float mask may only hold 0 (a token) and -inf (padding); the "
+                                 "scene's mask is 0/1 and has no place for other additive values")
+            pad = np.isneginf(a)
         allowed &= ~pad[None, :]
     return None if allowed.all() else allowed
 
@@ -112,7 +119,7 @@ def from_torch(module, x, *, attn_mask=None, key_padding_mask=None, tokens=None,
         raise SceneError("out_proj.bias: is not zero, and the scene has no output bias (its output is concat · Wo); "
                          "pass out_bias=\"drop\" to leave it out (weights and every other stage are unaffected; "
                          "the lab's output is then the module's minus this bias)")
-    mask = _allowed(attn_mask, key_padding_mask, n, module.num_heads)
+    mask = _allowed(attn_mask, key_padding_mask, n)
     causal = mask is not None and np.array_equal(mask, np.tril(np.ones((n, n), dtype=bool)))
     return scene_from_projections(X, Wq, Wk, Wv, _np(module.out_proj.weight).T, tokens=tokens, causal=causal,
                                   heads=module.num_heads, mask=None if causal or mask is None else mask,
