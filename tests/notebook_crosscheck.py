@@ -369,6 +369,21 @@ class VersionsAndLinks(unittest.TestCase):
         pyproject = (ROOT / "python/pyproject.toml").read_text()
         self.assertEqual(re.search(r'^version = "([0-9.]+)"', pyproject, re.M).group(1), al.__version__)
 
+    def test_a_shipped_build_of_another_scene_version_is_refused(self):
+        import tempfile
+        from unittest import mock
+        from attention_lab import _show
+        with tempfile.TemporaryDirectory() as web:
+            Path(web, "attention-lab.html").write_text("<html><head></head><body><script></script></body></html>")
+            Path(web, "build.json").write_text(json.dumps({"scene_version": al.SCENE_VERSION + 1}))
+            with mock.patch.object(_show, "_WEB", Path(web)), mock.patch.dict(os.environ, {"ATTENTION_LAB_HTML": ""}):
+                with self.assertRaises(al.SceneError) as got:
+                    al.html(al.scene(np.eye(2), np.eye(2), np.eye(2)))
+        self.assertEqual(str(got.exception), f"version: the lab shipped in this package reads scene version "
+                                             f"{al.SCENE_VERSION + 1}, but attention_lab {al.__version__} writes "
+                                             f"scene version {al.SCENE_VERSION}; rebuild the package "
+                                             "(scripts/notebook-web)")
+
     def test_link_holds_the_scene(self):
         import base64
         s = al.scene(np.eye(3), np.eye(3), np.eye(3), causal=True)
