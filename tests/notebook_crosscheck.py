@@ -244,6 +244,18 @@ class Capture(unittest.TestCase):
         _, w = enc.layers[0].self_attn(x[2:3], x[2:3], x[2:3], average_attn_weights=False)
         np.testing.assert_allclose(per_head(al.result(scenes[0]), 4), w[0].detach().numpy(), rtol=0, atol=TOL)
 
+    def test_cross_attention_is_skipped_with_its_reason(self):
+        torch.manual_seed(0)
+        dec = torch.nn.TransformerDecoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True).double().eval()
+        tgt, memory = torch.randn(1, 4, 8, dtype=torch.float64), torch.randn(1, 5, 8, dtype=torch.float64)
+        with al.capture(dec) as scenes:
+            dec(tgt, memory)
+        self.assertEqual(scenes.names, ["self_attn"])
+        self.assertEqual([name for name, _ in scenes.skipped], ["multihead_attn"])
+        self.assertIn("cross-attention", scenes.skipped[0][1])
+        _, w = dec.self_attn(tgt, tgt, tgt, average_attn_weights=False)
+        np.testing.assert_allclose(per_head(al.result(scenes[0]), 2), w[0].detach().numpy(), rtol=0, atol=TOL)
+
     def test_an_error_inside_the_block_leaves_the_model_unpatched(self):
         enc = self.encoder()
         with self.assertRaises((AssertionError, RuntimeError)):  # PyTorch 1.13 asserts the width
