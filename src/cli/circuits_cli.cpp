@@ -11,6 +11,8 @@
 #include "cli/cli_options.hpp"
 #include "core/model.hpp"
 #include "core/model_train.hpp"
+#include "core/tokenizer.hpp"
+#include "scene/lm_file.hpp"
 #include "scene/model_export.hpp"
 #include "scene/model_json.hpp"
 #include "scene/scene.hpp"
@@ -55,7 +57,7 @@ bool read_file(const std::string& path, std::string* text, std::string* error) {
   }
   char buffer[1 << 16];
   bool ok = true;
-  while (text->size() <= scene::kMaxInputBytes) {
+  while (text->size() <= scene::kMaxModelFileBytes) {
     const std::size_t got = std::fread(buffer, 1, sizeof buffer, file);
     text->append(buffer, got);
     if (got < sizeof buffer) {
@@ -128,11 +130,13 @@ int run_model(const ModelOptions& o) {
     return usage("--export with a model: --eval MODEL --text T --export pytorch");
   std::string file, error;
   if (!read_file(eval ? o.eval_path : o.grad_path, &file, &error)) return bad_input(error);
-  const scene::ModelParse parsed = scene::parse_model(file);
+  // The JSON contract or the language model's compact file (scene/lm_file.hpp).
+  const scene::LmFileParse parsed = scene::read_any_model(file);
   if (!parsed.ok()) return bad_input(parsed.error);
-  const attn::model::Model& m = *parsed.model;
+  const attn::model::Model& m = parsed.file->model;
   if (o.text.size() > kMaxTextBytes) return bad_input("text: longer than 4096 bytes");
-  const std::vector<int> tokens = attn::model::tokenize(m, o.text, &error);
+  const std::vector<int> tokens = parsed.file->tokenizer ? attn::bpe::encode(*parsed.file->tokenizer, o.text)
+                                                         : attn::model::tokenize(m, o.text, &error);
   if (!error.empty()) return bad_input(error);
   if (tokens.empty()) return bad_input("text: empty (give at least one symbol)");
   if (static_cast<int>(tokens.size()) > m.n_ctx())

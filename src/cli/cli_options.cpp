@@ -178,10 +178,81 @@ void declare_train_and_model_flags(CLI::App& cli, Options& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
+// The flags only the language model's commands have (lm_cli.hpp); they share --layers, --heads,
+// --d-model, --n-ctx, --batch, --steps, --seed, --lr, --weight-decay, --text and --ablate.
+constexpr const char* kLmOnly[] = {
+    "--train-lm", "--corpus",     "--d-mlp",       "--vocab",           "--warmup",  "--threads",
+    "--out",      "--checkpoint", "--resume",      "--corpus-label",    "--lm-eval", "--lm-generate",
+    "--tokenize", "--model-json", "--lm-held-out", "--prompt",          "--tokens",  "--temperature",
+    "--top-k",    "--top-p",      "--stages",      "--checkpoint-every"};
+
+void declare_lm_flags(CLI::App& cli, LmOptions& l) {
+  CLI::Option_group* g =
+      cli.add_option_group("Language model commands",
+                           "the GPT model with its tokenizer (docs/MODEL.md); MODEL is its file or JSON");
+  g->add_flag("--train-lm", l.train, "train a language model on --corpus, write it to --out");
+  g->add_option("--corpus", l.corpus, "--train-lm, --lm-held-out: the corpus's files or folders")
+      ->type_name("PATH")
+      ->expected(1, 64)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  g->add_option("--d-mlp", l.d_mlp, "--train-lm: the MLP's width (at most 4 x d_model)")->type_name("M");
+  g->add_option("--vocab", l.vocab, "--train-lm: tokens of the BPE tokenizer, 256 to 1024")->type_name("V");
+  g->add_option("--warmup", l.warmup, "--train-lm: warm-up steps (default 100)")->type_name("W");
+  g->add_option("--threads", l.threads, "--train-lm: windows computed at once (same result)")->type_name("T");
+  g->add_option("--out", l.out, "--train-lm: the model file to write")->type_name("MODEL");
+  g->add_option("--checkpoint", l.checkpoint, "--train-lm: the checkpoint file (default MODEL.ckpt)")
+      ->type_name("FILE");
+  g->add_option("--checkpoint-every", l.checkpoint_every,
+                "--train-lm: steps between checkpoints (default 200)")
+      ->type_name("N");
+  g->add_option("--resume", l.resume, "--train-lm: continue from a checkpoint")->type_name("FILE");
+  g->add_option("--corpus-label", l.corpus_label, "--train-lm: the corpus's name, version and licence")
+      ->type_name("TEXT");
+  g->add_option("--lm-eval", l.eval_path, "run a language model on --text (logits, weights, top-10)")
+      ->type_name("MODEL");
+  g->add_flag("--stages", l.stages, "--lm-eval: every stage under TransformerLens's hook names");
+  g->add_option("--lm-generate", l.generate_path, "sample --tokens N after --prompt T with the KV cache")
+      ->type_name("MODEL");
+  g->add_option("--prompt", l.prompt, "--lm-generate: the text to continue")->type_name("T");
+  g->add_option("--tokens", l.tokens, "--lm-generate: how many tokens to draw")->type_name("N");
+  g->add_option("--temperature", l.temperature, "--lm-generate: 0 (greedy) to 100 (default 1)")
+      ->type_name("X");
+  g->add_option("--top-k", l.top_k, "--lm-generate: keep the K most probable tokens (0: all)")
+      ->type_name("K");
+  g->add_option("--top-p", l.top_p, "--lm-generate: keep the most probable tokens up to mass P")
+      ->type_name("P");
+  g->add_option("--tokenize", l.tokenize_path, "the tokens and pieces of --text")->type_name("MODEL");
+  g->add_option("--model-json", l.model_json_path, "print a model file in the JSON contract")
+      ->type_name("MODEL");
+  g->add_option("--lm-held-out", l.held_out_path, "held-out loss and bits per byte on --corpus")
+      ->type_name("MODEL");
+}
+
 void declare(CLI::App& cli, Options& o, std::string* grad_value, std::string* scratch) {
   cli.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a repeated flag: the last
   declare_scene_flags(cli, o, grad_value, scratch);
   declare_train_and_model_flags(cli, o);
+  declare_lm_flags(cli, o.lm);
+}
+
+// A language model command line: its values, and the flags it may not have.
+std::string finish_lm(const CLI::App& cli, Options& o, const std::vector<std::string>& files) {
+  for (const char* flag : kSceneOnly)
+    if (cli.count(flag)) return std::string(flag) + ": not with the language model's commands (see --help)";
+  for (const char* flag : {"--eval", "--train", "--optimizer", "--export", "--grad"})
+    if (cli.count(flag)) return std::string(flag) + ": not with the language model's commands (see --help)";
+  if (!files.empty())
+    return "unexpected argument " + files[0] + " with the language model's commands (see --help)";
+  LmOptions& l = o.lm;
+  l.indent = o.indent;
+  l.have_text = cli.count("--text") > 0;
+  l.have_prompt = cli.count("--prompt") > 0;
+  l.text = o.model.text;
+  l.ablate = o.model.ablate;
+  l.steps = o.steps, l.seed = o.seed, l.heads = o.heads, l.lr = o.lr;
+  l.layers = o.model.layers, l.d_model = o.model.d_model, l.n_ctx = o.model.n_ctx, l.batch = o.model.batch;
+  l.weight_decay = o.model.weight_decay;
+  return "";
 }
 
 // After the parse: which command, and the checks that involve several flags.
@@ -197,6 +268,11 @@ std::string finish(const CLI::App& cli, Options& o, const std::string& grad_valu
   for (const std::string& extra : cli.remaining()) {
     if (extra.size() > 1 && extra[0] == '-') return extra + ": unknown option (see --help)";
     files.push_back(extra);
+  }
+  for (const char* flag : kLmOnly) o.lm_command = o.lm_command || cli.count(flag) > 0;
+  if (o.lm_command) {
+    o.model_command = false;
+    return finish_lm(cli, o, files);
   }
   if (o.model_command) {
     for (const char* flag : kSceneOnly)
@@ -261,7 +337,16 @@ std::string usage_text() {
          "       attention-lab-cli --preset NAME | --list-presets | --gen P,N,DK,DV,SEED | --kv-bill\n"
          "       attention-lab-cli --train TASK --steps N --seed S [--lr X] [--heads H] [--optimizer NAME]\n"
          "       attention-lab-cli --eval MODEL --text T [--ablate L.H ...] [--export pytorch]\n"
-         "       attention-lab-cli --grad MODEL --text T [--ablate L.H ...]\n\n" +
+         "       attention-lab-cli --grad MODEL --text T [--ablate L.H ...]\n"
+         "       attention-lab-cli --train-lm --corpus PATH... --layers L --heads H --d-model D --d-mlp M\n"
+         "                         --n-ctx N --vocab V --steps S --seed X [--batch B] [--lr LR] [--warmup "
+         "W]\n"
+         "                         [--threads T] [--resume CKPT] --out MODEL\n"
+         "       attention-lab-cli --lm-eval MODEL --text T [--ablate L.H ...] [--stages]\n"
+         "       attention-lab-cli --lm-generate MODEL --prompt T --tokens N --seed S [--temperature X]\n"
+         "                         [--top-k K] [--top-p P]\n"
+         "       attention-lab-cli --tokenize MODEL --text T | --model-json MODEL | --lm-held-out MODEL "
+         "--corpus PATH...\n\n" +
          cli.help();
 }
 
@@ -284,6 +369,11 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
   }
   *message = finish(cli, o, grad_value);
   if (!message->empty()) return ParseOutcome::ExitUsage;
+  for (int i = 0; i < argc; ++i) {  // recorded in a trained model's file
+    const std::string arg = i == 0 ? "attention-lab-cli" : argv[i];
+    const bool plain = arg.find_first_of(" \"'\\$`") == std::string::npos && !arg.empty();
+    o.lm.command_line += (i ? " " : "") + (plain ? arg : "'" + arg + "'");
+  }
   *options = std::move(o);
   return ParseOutcome::Run;
 }

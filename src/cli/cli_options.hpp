@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/circuits_cli.hpp"
+#include "cli/lm_cli.hpp"
 #include "core/kv_cache.hpp"
 
 namespace cli {
@@ -39,6 +40,9 @@ struct Options {
   // --- the model's commands (circuits_cli.hpp): --train induction|mixed, --eval, --grad MODEL
   bool model_command = false;
   ModelOptions model;
+  // --- the language model's commands (lm_cli.hpp): --train-lm, --lm-eval, --lm-generate, …
+  bool lm_command = false;
+  LmOptions lm;
 };
 
 enum class ParseOutcome { Run, ExitOk, ExitUsage };

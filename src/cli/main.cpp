@@ -291,6 +291,7 @@ int main(int argc, char** argv) {
     case cli::ParseOutcome::Run:
       break;
   }
+  if (o.lm_command) return cli::lm_main(o.lm);
   if (o.model_command) return cli::circuits_main(o.model);
   if (o.list_presets) {
     for (const scene::PresetInfo& p : scene::preset_list())

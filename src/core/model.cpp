@@ -186,22 +186,213 @@ Model zeros_like(const Model& m) {
   return z;
 }
 
+bool Model::is_gpt() const {
+  if (ln_final.present() || b_U.size()) return true;
+  for (const Layer& layer : layers) {
+    if (layer.b_O.size() || layer.ln1.present() || layer.ln2.present() || layer.mlp.present()) return true;
+    for (const Head& h : layer.heads)
+      if (h.b_Q.size() || h.b_K.size() || h.b_V.size()) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// The one walk over the weights (weights_of, named_weights): visit(name, matrix) for each present one.
+template <class M, class Visit>
+void visit_weights(M& m, Visit&& visit) {
+  auto maybe = [&](const std::string& name, auto& w) {
+    if (w.size()) visit(name, w);
+  };
+  visit(std::string("W_E"), m.W_E);
+  visit(std::string("W_pos"), m.W_pos);
+  for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    auto& layer = m.layers[l];
+    const std::string ln = "layers[" + std::to_string(l) + "]";
+    maybe(ln + ".ln1.w", layer.ln1.w);
+    maybe(ln + ".ln1.b", layer.ln1.b);
+    for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+      auto& head = layer.heads[h];
+      const std::string hn = ln + ".heads[" + std::to_string(h) + "]";
+      visit(hn + ".W_Q", head.W_Q);
+      maybe(hn + ".b_Q", head.b_Q);
+      visit(hn + ".W_K", head.W_K);
+      maybe(hn + ".b_K", head.b_K);
+      visit(hn + ".W_V", head.W_V);
+      maybe(hn + ".b_V", head.b_V);
+      visit(hn + ".W_O", head.W_O);
+    }
+    maybe(ln + ".b_O", layer.b_O);
+    maybe(ln + ".ln2.w", layer.ln2.w);
+    maybe(ln + ".ln2.b", layer.ln2.b);
+    maybe(ln + ".mlp.W_in", layer.mlp.W_in);
+    maybe(ln + ".mlp.b_in", layer.mlp.b_in);
+    maybe(ln + ".mlp.W_out", layer.mlp.W_out);
+    maybe(ln + ".mlp.b_out", layer.mlp.b_out);
+  }
+  maybe(std::string("ln_final.w"), m.ln_final.w);
+  maybe(std::string("ln_final.b"), m.ln_final.b);
+  visit(std::string("W_U"), m.W_U);
+  maybe(std::string("b_U"), m.b_U);
+}
+
+// x + b for every row (b 1×cols), in place; nothing when b is empty.
+void add_bias(Matrix& x, const Matrix& b) {
+  if (!b.size()) return;
+  for (Index i = 0; i < x.rows(); ++i) {
+    double* __restrict row = x.data() + i * x.cols();
+    const double* __restrict bias = b.data();
+    for (Index j = 0; j < x.cols(); ++j) row[j] += bias[j];
+  }
+}
+
+// ∂b += Σ_i g_i (rows in ascending order); nothing when b is absent.
+void add_column_sums(const Matrix& g, Matrix& db) {
+  if (!db.size()) return;
+  for (Index i = 0; i < g.rows(); ++i) {
+    const double* __restrict row = g.data() + i * g.cols();
+    double* __restrict out = db.data();
+    for (Index j = 0; j < g.cols(); ++j) out[j] += row[j];
+  }
+}
+
+// LN(x) per row: μ = Σx/D, σ² = Σ(x − μ)²/D (sums in ascending column order), rstd = 1/√(σ² + ε),
+// x̂ = (x − μ)·rstd, y = x̂·w + b. Without the norm: y = x (and nothing kept).
+Matrix layer_norm(const Matrix& x, const Norm& p, NormStages* kept) {
+  if (!p.present()) return x;
+  const Index n = x.rows(), D = x.cols();
+  Matrix y(n, D);
+  kept->xhat.resize(n, D);
+  kept->rstd.resize(n, 1);
+  for (Index i = 0; i < n; ++i) {
+    const double* row = x.data() + i * D;
+    double sum = 0.0;
+    for (Index c = 0; c < D; ++c) sum += row[c];
+    const double mean = sum / static_cast<double>(D);
+    double sq = 0.0;
+    for (Index c = 0; c < D; ++c) sq += (row[c] - mean) * (row[c] - mean);
+    const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(D) + kLayerNormEps);
+    kept->rstd(i, 0) = rstd;
+    for (Index c = 0; c < D; ++c) {
+      const double xh = (row[c] - mean) * rstd;
+      kept->xhat(i, c) = xh;
+      y(i, c) = xh * p.w(0, c) + p.b(0, c);
+    }
+  }
+  return y;
+}
+
+// Back through y = x̂·w + b:  ∂w += Σ_i ∂y_i ⊙ x̂_i,  ∂b += Σ_i ∂y_i,  with g = ∂y ⊙ w per row,
+// ∂x_i = rstd_i · (g_i − mean(g_i) − x̂_i · mean(g_i ⊙ x̂_i)).
+Matrix layer_norm_backward(const Matrix& dy, const Norm& p, const NormStages& kept, Norm& grads) {
+  const Index n = dy.rows(), D = dy.cols();
+  Matrix dx(n, D);
+  for (Index i = 0; i < n; ++i) {
+    double sum_g = 0.0, sum_gx = 0.0;
+    for (Index c = 0; c < D; ++c) {
+      const double g = dy(i, c) * p.w(0, c);
+      sum_g += g;
+      sum_gx += g * kept.xhat(i, c);
+      grads.w(0, c) += dy(i, c) * kept.xhat(i, c);
+      grads.b(0, c) += dy(i, c);
+    }
+    const double mean_g = sum_g / static_cast<double>(D), mean_gx = sum_gx / static_cast<double>(D);
+    for (Index c = 0; c < D; ++c)
+      dx(i, c) = kept.rstd(i, 0) * (dy(i, c) * p.w(0, c) - mean_g - kept.xhat(i, c) * mean_gx);
+  }
+  return dx;
+}
+
+// One head's stages on its layer's input a (n×D).
+void head_forward(const Head& w, const Matrix& a, double inv_sqrt_dh, bool ablated, HeadStages& s) {
+  const Index n = a.rows();
+  s.q = mul(a, w.W_Q);
+  add_bias(s.q, w.b_Q);
+  s.k = mul(a, w.W_K);
+  add_bias(s.k, w.b_K);
+  s.v = mul(a, w.W_V);
+  add_bias(s.v, w.b_V);
+  // (1) scaled scores for j ≤ i; (2) row max; (3) exp and sum; (4) normalize. Above the diagonal
+  // the weights stay exactly 0 (the causal mask).
+  s.scores = mul_nt_lower(s.q, s.k, inv_sqrt_dh);
+  s.weights = Matrix::Zero(n, n);
+  for (Index i = 0; i < n; ++i) {
+    double row_max = s.scores(i, 0);
+    for (Index j = 1; j <= i; ++j) row_max = s.scores(i, j) > row_max ? s.scores(i, j) : row_max;
+    double row_sum = 0.0;
+    for (Index j = 0; j <= i; ++j) row_sum += (s.weights(i, j) = exact_exp(s.scores(i, j) - row_max));
+    for (Index j = 0; j <= i; ++j) s.weights(i, j) /= row_sum;
+  }
+  s.z = mul_lower(s.weights, s.v);
+  s.ablated = ablated;
+  s.out = ablated ? Matrix::Zero(n, a.cols()) : mul(s.z, w.W_O);
+}
+
+// The MLP on resid_mid: ln2, mlp_pre, mlp_post, mlp_out; returns resid_post.
+Matrix mlp_forward(const Layer& w, LayerStages& s) {
+  s.ln2 = layer_norm(s.resid_mid, w.ln2, &s.ln2_kept);
+  s.mlp_pre = mul(s.ln2, w.mlp.W_in);
+  add_bias(s.mlp_pre, w.mlp.b_in);
+  s.mlp_post.resize(s.mlp_pre.rows(), s.mlp_pre.cols());
+  for (Index k = 0; k < s.mlp_pre.size(); ++k) s.mlp_post.data()[k] = gelu_tanh(s.mlp_pre.data()[k]);
+  s.mlp_out = mul(s.mlp_post, w.mlp.W_out);
+  add_bias(s.mlp_out, w.mlp.b_out);
+  Matrix x = s.resid_mid;
+  add_into(x, s.mlp_out);
+  return x;
+}
+
+}  // namespace
+
 std::vector<Matrix*> weights_of(Model& m) {
-  std::vector<Matrix*> out{&m.W_E, &m.W_pos};
-  for (Layer& layer : m.layers)
-    for (Head& h : layer.heads)
-      for (Matrix* w : {&h.W_Q, &h.W_K, &h.W_V, &h.W_O}) out.push_back(w);
-  out.push_back(&m.W_U);
+  std::vector<Matrix*> out;
+  visit_weights(m, [&](const std::string&, Matrix& w) { out.push_back(&w); });
   return out;
 }
 
 std::vector<const Matrix*> weights_of(const Model& m) {
-  std::vector<const Matrix*> out{&m.W_E, &m.W_pos};
-  for (const Layer& layer : m.layers)
-    for (const Head& h : layer.heads)
-      for (const Matrix* w : {&h.W_Q, &h.W_K, &h.W_V, &h.W_O}) out.push_back(w);
-  out.push_back(&m.W_U);
+  std::vector<const Matrix*> out;
+  visit_weights(m, [&](const std::string&, const Matrix& w) { out.push_back(&w); });
   return out;
+}
+
+std::vector<std::pair<std::string, const Matrix*>> named_weights(const Model& m) {
+  std::vector<std::pair<std::string, const Matrix*>> out;
+  visit_weights(m, [&](const std::string& name, const Matrix& w) { out.emplace_back(name, &w); });
+  return out;
+}
+
+std::size_t weight_count(const Model& m) {
+  std::size_t count = 0;
+  for (const Matrix* w : weights_of(m)) count += static_cast<std::size_t>(w->size());
+  return count;
+}
+
+// tanh(x) = sign(x) · (1 − e) / (1 + e), e = exp(−2|x|) ∈ (0, 1]: no overflow, and for small |x| the
+// relative error stays near 1e-16 · (1/|x|)·|x| — the difference 1 − e is of two nearby numbers only
+// when e ≈ 1, where (1 − e) ≈ 2|x| is still exact to the last few bits of e.
+double exact_tanh(double x) {
+  const double ax = x < 0 ? -x : x;
+  if (ax > 20.0) return x < 0 ? -1.0 : 1.0;  // 1 − tanh < 1e-17
+  if (ax < 1e-8) return x;                   // tanh x = x − x³/3 + …: x³/3 below x's last bit
+  const double e = exact_exp(-2.0 * ax);
+  const double t = (1.0 - e) / (1.0 + e);
+  return x < 0 ? -t : t;
+}
+
+namespace {
+constexpr double kGeluC = 0.7978845608028654;  // √(2/π)
+constexpr double kGeluA = 0.044715;
+}  // namespace
+
+double gelu_tanh(double x) {
+  return 0.5 * x * (1.0 + exact_tanh(kGeluC * (x + kGeluA * x * x * x)));
+}
+
+// d/dx of 0.5 x (1 + tanh u), u = c (x + a x³):  0.5 (1 + t) + 0.5 x (1 − t²) c (1 + 3 a x²).
+double gelu_tanh_grad(double x) {
+  const double t = exact_tanh(kGeluC * (x + kGeluA * x * x * x));
+  return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * kGeluC * (1.0 + 3.0 * kGeluA * x * x);
 }
 
 Forward forward(const Model& m, const std::vector<int>& tokens, const Ablation& ablation) {
@@ -217,35 +408,29 @@ Forward forward(const Model& m, const std::vector<int>& tokens, const Ablation& 
 
   f.layers.resize(m.layers.size());
   for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    const Layer& w = m.layers[l];
     LayerStages& stages = f.layers[l];
     stages.resid_pre = x;
-    stages.heads.resize(m.layers[l].heads.size());
-    for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h) {
-      const Head& w = m.layers[l].heads[h];
+    stages.ln1 = layer_norm(x, w.ln1, &stages.ln1_kept);
+    stages.heads.resize(w.heads.size());
+    stages.attn_out = Matrix::Zero(n, D);
+    for (std::size_t h = 0; h < w.heads.size(); ++h) {
       HeadStages& s = stages.heads[h];
-      const Matrix& x_l = stages.resid_pre;
-      s.q = mul(x_l, w.W_Q);
-      s.k = mul(x_l, w.W_K);
-      s.v = mul(x_l, w.W_V);
-      // (1) scaled scores for j ≤ i; (2) row max; (3) exp and sum; (4) normalize. Above the diagonal
-      // the weights stay exactly 0 (the causal mask).
-      s.scores = mul_nt_lower(s.q, s.k, inv_sqrt_dh);
-      s.weights = Matrix::Zero(n, n);
-      for (Index i = 0; i < n; ++i) {
-        double row_max = s.scores(i, 0);
-        for (Index j = 1; j <= i; ++j) row_max = s.scores(i, j) > row_max ? s.scores(i, j) : row_max;
-        double row_sum = 0.0;
-        for (Index j = 0; j <= i; ++j) row_sum += (s.weights(i, j) = exact_exp(s.scores(i, j) - row_max));
-        for (Index j = 0; j <= i; ++j) s.weights(i, j) /= row_sum;
-      }
-      s.z = mul_lower(s.weights, s.v);
-      s.ablated = ablation.is_off(static_cast<int>(l), static_cast<int>(h));
-      s.out = s.ablated ? Matrix::Zero(n, D) : mul(s.z, w.W_O);
-      add_into(x, s.out);  // x^{l+1} = x^l + out^{l,0} + out^{l,1} + …
+      head_forward(w.heads[h], stages.ln1, inv_sqrt_dh,
+                   ablation.is_off(static_cast<int>(l), static_cast<int>(h)), s);
+      add_into(x, s.out);  // resid_mid = x^l + out^{l,0} + out^{l,1} + …
+      add_into(stages.attn_out, s.out);
     }
+    add_bias(x, w.b_O);
+    add_bias(stages.attn_out, w.b_O);
+    stages.resid_mid = x;
+    if (w.mlp.present()) x = mlp_forward(w, stages);
+    stages.resid_post = x;
   }
   f.resid_final = x;
-  f.logits = mul(x, m.W_U);
+  f.ln_final = layer_norm(x, m.ln_final, &f.ln_final_kept);
+  f.logits = mul(f.ln_final, m.W_U);
+  add_bias(f.logits, m.b_U);
   return f;
 }
 
@@ -273,48 +458,91 @@ TokenLoss next_token_loss(const Matrix& logits, const std::vector<int>& tokens) 
   return loss;
 }
 
+namespace {
+
+// Back through one head that is not ablated: g_out = ∂L/∂out (the same for every head of the
+// layer), a = the layer's input; adds the head's weight gradients into dw and ∂L/∂a into da.
+void head_backward(const Head& w, const HeadStages& s, const Matrix& a, const Matrix& g_out,
+                   double inv_sqrt_dh, Head& dw, Matrix& da) {
+  const Index n = a.rows();
+  // out = z W_O
+  add_mul_tn(s.z, g_out, dw.W_O);
+  Matrix dz = Matrix::Zero(n, s.z.cols());
+  add_mul(g_out, transposed(w.W_O), dz);
+  // z = A v:  ∂A = ∂z vᵀ (only j ≤ i matters),  ∂v = Aᵀ ∂z
+  const Matrix dA = mul_nt_lower(dz, s.v, 1.0);
+  const Matrix dv = mul_lower_tn(s.weights, dz);
+  // softmax, then ÷ √d_head
+  Matrix dS = Matrix::Zero(n, n);
+  for (Index i = 0; i < n; ++i) {
+    double dot = 0.0;
+    for (Index j = 0; j <= i; ++j) dot += s.weights(i, j) * dA(i, j);
+    for (Index j = 0; j <= i; ++j) dS(i, j) = s.weights(i, j) * (dA(i, j) - dot) * inv_sqrt_dh;
+  }
+  const Matrix dq = mul_lower(dS, s.k);
+  const Matrix dk = mul_lower_tn(dS, s.q);
+  // q = a W_Q + b_Q, k = a W_K + b_K, v = a W_V + b_V
+  add_mul_tn(a, dq, dw.W_Q);
+  add_mul_tn(a, dk, dw.W_K);
+  add_mul_tn(a, dv, dw.W_V);
+  add_column_sums(dq, dw.b_Q);
+  add_column_sums(dk, dw.b_K);
+  add_column_sums(dv, dw.b_V);
+  add_mul(dq, transposed(w.W_Q), da);
+  add_mul(dk, transposed(w.W_K), da);
+  add_mul(dv, transposed(w.W_V), da);
+}
+
+// Back through the MLP: g = ∂L/∂resid_post; returns ∂L/∂resid_mid (the residual path plus the MLP's).
+Matrix mlp_backward(const Layer& w, const LayerStages& s, const Matrix& g, Layer& dw) {
+  // mlp_out = mlp_post W_out + b_out
+  add_mul_tn(s.mlp_post, g, dw.mlp.W_out);
+  add_column_sums(g, dw.mlp.b_out);
+  Matrix d_pre = Matrix::Zero(s.mlp_pre.rows(), s.mlp_pre.cols());
+  add_mul(g, transposed(w.mlp.W_out), d_pre);
+  // mlp_post = GELU(mlp_pre)
+  for (Index k = 0; k < d_pre.size(); ++k) d_pre.data()[k] *= gelu_tanh_grad(s.mlp_pre.data()[k]);
+  // mlp_pre = ln2 W_in + b_in
+  add_mul_tn(s.ln2, d_pre, dw.mlp.W_in);
+  add_column_sums(d_pre, dw.mlp.b_in);
+  Matrix d_ln2 = Matrix::Zero(g.rows(), g.cols());
+  add_mul(d_pre, transposed(w.mlp.W_in), d_ln2);
+  Matrix g_mid = g;
+  add_into(g_mid, w.ln2.present() ? layer_norm_backward(d_ln2, w.ln2, s.ln2_kept, dw.ln2) : d_ln2);
+  return g_mid;
+}
+
+}  // namespace
+
 void backward(const Model& m, const Forward& f, const Matrix& d_logits, Model& grads) {
   const Index n = f.logits.rows(), D = m.d_model();
   const double inv_sqrt_dh = 1.0 / std::sqrt(static_cast<double>(m.d_head()));
 
-  // logits = x^L W_U
-  add_mul_tn(f.resid_final, d_logits, grads.W_U);
+  // logits = LNf(x^L) W_U + b_U
+  add_mul_tn(f.ln_final, d_logits, grads.W_U);
+  add_column_sums(d_logits, grads.b_U);
   Matrix g = Matrix::Zero(n, D);  // ∂L/∂x^{l+1}, then ∂L/∂x^l
   add_mul(d_logits, transposed(m.W_U), g);
+  if (m.ln_final.present()) g = layer_norm_backward(g, m.ln_final, f.ln_final_kept, grads.ln_final);
 
   for (std::size_t l = m.layers.size(); l-- > 0;) {
+    const Layer& w = m.layers[l];
     const LayerStages& stages = f.layers[l];
-    const Matrix& x_l = stages.resid_pre;
-    const Matrix g_out = g;  // ∂L/∂out^{l,h} for every head: the residual sum passes it through
-    for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h) {
+    Layer& dw = grads.layers[l];
+    if (w.mlp.present()) g = mlp_backward(w, stages, g, dw);
+    // g = ∂L/∂resid_mid = ∂L/∂out^{l,h} for every head and ∂L/∂b_O; the residual passes it to x^l.
+    add_column_sums(g, dw.b_O);
+    const Matrix g_out = g;
+    // Without ln1 the heads read x^l itself: their ∂x^l goes straight into g (the attention-only
+    // model's order of additions); with ln1 it is gathered as ∂ln1 first, then taken through the norm.
+    Matrix d_ln1 = w.ln1.present() ? Matrix::Zero(n, D) : Matrix();
+    Matrix& da = w.ln1.present() ? d_ln1 : g;
+    for (std::size_t h = 0; h < w.heads.size(); ++h) {
       const HeadStages& s = stages.heads[h];
       if (s.ablated) continue;
-      const Head& w = m.layers[l].heads[h];
-      Head& dw = grads.layers[l].heads[h];
-      // out = z W_O
-      add_mul_tn(s.z, g_out, dw.W_O);
-      Matrix dz = Matrix::Zero(n, s.z.cols());
-      add_mul(g_out, transposed(w.W_O), dz);
-      // z = A v:  ∂A = ∂z vᵀ (only j ≤ i matters),  ∂v = Aᵀ ∂z
-      const Matrix dA = mul_nt_lower(dz, s.v, 1.0);
-      const Matrix dv = mul_lower_tn(s.weights, dz);
-      // softmax, then ÷ √d_head
-      Matrix dS = Matrix::Zero(n, n);
-      for (Index i = 0; i < n; ++i) {
-        double dot = 0.0;
-        for (Index j = 0; j <= i; ++j) dot += s.weights(i, j) * dA(i, j);
-        for (Index j = 0; j <= i; ++j) dS(i, j) = s.weights(i, j) * (dA(i, j) - dot) * inv_sqrt_dh;
-      }
-      const Matrix dq = mul_lower(dS, s.k);
-      const Matrix dk = mul_lower_tn(dS, s.q);
-      // q = x W_Q, k = x W_K, v = x W_V
-      add_mul_tn(x_l, dq, dw.W_Q);
-      add_mul_tn(x_l, dk, dw.W_K);
-      add_mul_tn(x_l, dv, dw.W_V);
-      add_mul(dq, transposed(w.W_Q), g);
-      add_mul(dk, transposed(w.W_K), g);
-      add_mul(dv, transposed(w.W_V), g);
+      head_backward(w.heads[h], s, stages.ln1, g_out, inv_sqrt_dh, dw.heads[h], da);
     }
+    if (w.ln1.present()) add_into(g, layer_norm_backward(d_ln1, w.ln1, stages.ln1_kept, dw.ln1));
   }
   // x⁰_i = W_E[t_i] + W_pos[i]
   for (Index i = 0; i < n; ++i)
@@ -354,6 +582,72 @@ std::vector<int> tokenize(const Model& m, const std::string& text, std::string* 
     at += best_len;
   }
   return tokens;
+}
+
+}  // namespace attn::model
+
+namespace attn::model {
+
+Decoder::Decoder(const Model& m, const Ablation& ablation) : m_(&m), ablation_(ablation) {
+  k_.resize(m.layers.size());
+  v_.resize(m.layers.size());
+  for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    k_[l].assign(m.layers[l].heads.size(), Matrix::Zero(m.n_ctx(), m.d_head()));
+    v_[l].assign(m.layers[l].heads.size(), Matrix::Zero(m.n_ctx(), m.d_head()));
+  }
+}
+
+// The new token's row of every stage, in forward()'s order of operations: the same bits as the
+// last row of forward() on all the tokens so far.
+Matrix Decoder::step(int token) {
+  const Model& m = *m_;
+  const Index p = n_, D = m.d_model(), dh = m.d_head();
+  const double inv_sqrt_dh = 1.0 / std::sqrt(static_cast<double>(dh));
+  Matrix x(1, D);
+  for (Index c = 0; c < D; ++c) x(0, c) = m.W_E(token, c) + m.W_pos(p, c);
+  for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    const Layer& w = m.layers[l];
+    NormStages kept;
+    const Matrix a = layer_norm(x, w.ln1, &kept);
+    for (std::size_t h = 0; h < w.heads.size(); ++h) {
+      const Head& hw = w.heads[h];
+      Matrix q = mul(a, hw.W_Q), k = mul(a, hw.W_K), v = mul(a, hw.W_V);
+      add_bias(q, hw.b_Q);
+      add_bias(k, hw.b_K);
+      add_bias(v, hw.b_V);
+      k_[l][h].row(p) = k.row(0);
+      v_[l][h].row(p) = v.row(0);
+      if (ablation_.is_off(static_cast<int>(l), static_cast<int>(h))) continue;  // out = 0: x unchanged
+      const Matrix& K = k_[l][h];
+      const Matrix& Vc = v_[l][h];
+      std::vector<double> weights(static_cast<std::size_t>(p + 1));
+      for (Index j = 0; j <= p; ++j) {
+        double sum = 0.0;
+        for (Index c = 0; c < dh; ++c) sum += q(0, c) * K(j, c);
+        weights[static_cast<std::size_t>(j)] = sum * inv_sqrt_dh;
+      }
+      double row_max = weights[0];
+      for (Index j = 1; j <= p; ++j) row_max = weights[j] > row_max ? weights[j] : row_max;
+      double row_sum = 0.0;
+      for (Index j = 0; j <= p; ++j) row_sum += (weights[j] = exact_exp(weights[j] - row_max));
+      for (Index j = 0; j <= p; ++j) weights[j] /= row_sum;
+      Matrix z = Matrix::Zero(1, dh);
+      for (Index j = 0; j <= p; ++j)
+        for (Index c = 0; c < dh; ++c) z(0, c) += weights[j] * Vc(j, c);
+      add_into(x, mul(z, hw.W_O));
+    }
+    add_bias(x, w.b_O);
+    if (w.mlp.present()) {
+      LayerStages s;
+      s.resid_mid = x;
+      x = mlp_forward(w, s);
+    }
+  }
+  ++n_;
+  NormStages kept;
+  Matrix logits = mul(layer_norm(x, m.ln_final, &kept), m.W_U);
+  add_bias(logits, m.b_U);
+  return logits;
 }
 
 }  // namespace attn::model

@@ -11,6 +11,7 @@
 
 #include "core/model_scores.hpp"
 #include "scene/json_text.hpp"
+#include "scene/tokenizer_json.hpp"
 
 namespace scene {
 namespace {
@@ -60,7 +61,22 @@ std::string splice(const ordered_json& head_object, const char* key, const std::
   return head + comma + "\n" + pad + "\"" + key + "\": " + deeper + "\n}";
 }
 
-// [{"heads": [{"W_Q", "W_K", "W_V", "W_O"} …]} …]: the weights of a model, or their gradients.
+// A bias (1×n) as a plain list of n numbers.
+ordered_json vector_json(const Matrix& b) {
+  ordered_json out = ordered_json::array();
+  for (Eigen::Index c = 0; c < b.size(); ++c) out.push_back(b(0, c));
+  return out;
+}
+
+ordered_json norm_json(const model::Norm& n) {
+  ordered_json out;
+  out["w"] = vector_json(n.w);
+  out["b"] = vector_json(n.b);
+  return out;
+}
+
+// [{"heads": [{"W_Q", "W_K", "W_V", "W_O", ["b_Q", "b_K", "b_V"]} …], ["b_O", "ln1", "ln2", "mlp"]} …]:
+// the weights of a model, or their gradients (the optional keys only where the model has them).
 ordered_json layers_json(const model::Model& m) {
   ordered_json layers = ordered_json::array();
   for (const model::Layer& layer : m.layers) {
@@ -71,25 +87,108 @@ ordered_json layers_json(const model::Model& m) {
       head["W_K"] = matrix_rows(h.W_K);
       head["W_V"] = matrix_rows(h.W_V);
       head["W_O"] = matrix_rows(h.W_O);
+      if (h.b_Q.size()) head["b_Q"] = vector_json(h.b_Q);
+      if (h.b_K.size()) head["b_K"] = vector_json(h.b_K);
+      if (h.b_V.size()) head["b_V"] = vector_json(h.b_V);
       heads.push_back(std::move(head));
     }
     ordered_json l;
     l["heads"] = std::move(heads);
+    if (layer.b_O.size()) l["b_O"] = vector_json(layer.b_O);
+    if (layer.ln1.present()) l["ln1"] = norm_json(layer.ln1);
+    if (layer.ln2.present()) l["ln2"] = norm_json(layer.ln2);
+    if (layer.mlp.present()) {
+      ordered_json mlp;
+      mlp["W_in"] = matrix_rows(layer.mlp.W_in);
+      if (layer.mlp.b_in.size()) mlp["b_in"] = vector_json(layer.mlp.b_in);
+      mlp["W_out"] = matrix_rows(layer.mlp.W_out);
+      if (layer.mlp.b_out.size()) mlp["b_out"] = vector_json(layer.mlp.b_out);
+      l["mlp"] = std::move(mlp);
+    }
     layers.push_back(std::move(l));
   }
   return layers;
+}
+
+// The sizes a document may have: the attention-only model's, or a GPT model's (any GPT key).
+struct Limits {
+  int layers, heads, d_model, n_ctx, vocab;
+};
+constexpr Limits kAttentionOnly{model::kMaxLayers, model::kMaxHeads, model::kMaxModelDim, model::kMaxContext,
+                                model::kMaxVocab};
+constexpr Limits kGpt{model::kMaxLmLayers, model::kMaxLmHeads, model::kMaxLmModelDim, model::kMaxLmContext,
+                      model::kMaxLmVocab};
+
+bool has_gpt_keys(const json& doc) {
+  for (const char* key : {"ln_final", "b_U", "tokenizer"})
+    if (doc.contains(key)) return true;
+  const auto layers = doc.find("layers");
+  if (layers == doc.end() || !layers->is_array()) return false;
+  for (const json& layer : *layers) {
+    if (!layer.is_object()) continue;
+    for (const char* key : {"b_O", "ln1", "ln2", "mlp"})
+      if (layer.contains(key)) return true;
+    const auto heads = layer.find("heads");
+    if (heads == layer.end() || !heads->is_array()) continue;
+    for (const json& head : *heads)
+      if (head.is_object() && (head.contains("b_Q") || head.contains("b_K") || head.contains("b_V")))
+        return true;
+  }
+  return false;
+}
+
+// A bias or a LayerNorm vector: a list of n finite numbers, |x| ≤ kMaxModelWeight, as a 1×n matrix.
+std::string read_vector(const json& v, const std::string& field, long long n, Matrix* out) {
+  if (!v.is_array()) return field + ": must be a list of " + n_str(n) + " numbers";
+  json rows = json::array();
+  rows.push_back(v);
+  return read_matrix(rows, field, 1, n, out, "1×" + n_str(n));
+}
+
+// {"w": [D], "b": [D]}.
+std::string read_norm(const json& v, const std::string& field, long long D, model::Norm* out) {
+  if (!v.is_object() || v.size() != 2 || !v.contains("w") || !v.contains("b"))
+    return field + ": must be an object {\"w\": [" + n_str(D) + " numbers], \"b\": [" + n_str(D) +
+           " numbers]}";
+  std::string e = read_vector(v["w"], field + ".w", D, &out->w);
+  if (e.empty()) e = read_vector(v["b"], field + ".b", D, &out->b);
+  return e;
+}
+
+// {"W_in": D×M, "b_in": [M], "W_out": M×D, "b_out": [D]} (the biases optional), M = 1 … 4·D.
+std::string read_mlp(const json& v, const std::string& field, long long D, model::Mlp* out) {
+  if (!v.is_object()) return field + ": must be an object {W_in, b_in, W_out, b_out}";
+  for (const auto& member : json_text::sorted_members(v)) {
+    const std::string& key = *member.first;
+    if (key != "W_in" && key != "b_in" && key != "W_out" && key != "b_out")
+      return field + "." + json_text::clip_utf8(key) + ": unknown key (an MLP has W_in, b_in, W_out, b_out)";
+  }
+  if (!v.contains("W_in")) return field + ".W_in: missing";
+  if (!v.contains("W_out")) return field + ".W_out: missing";
+  const json& w_in = v["W_in"];
+  const long long M =
+      w_in.is_array() && !w_in.empty() && w_in[0].is_array() ? static_cast<long long>(w_in[0].size()) : 0;
+  if (M < 1 || M > 4 * D)
+    return field + ".W_in: must be d_model×d_mlp with d_mlp from 1 to 4·d_model = " + n_str(4 * D);
+  const std::string sD = n_str(D), sM = n_str(M);
+  std::string e = read_matrix(w_in, field + ".W_in", D, M, &out->W_in, "d_model×d_mlp = " + sD + "×" + sM);
+  if (e.empty() && v.contains("b_in")) e = read_vector(v["b_in"], field + ".b_in", M, &out->b_in);
+  if (e.empty())
+    e = read_matrix(v["W_out"], field + ".W_out", M, D, &out->W_out, "d_mlp×d_model = " + sM + "×" + sD);
+  if (e.empty() && v.contains("b_out")) e = read_vector(v["b_out"], field + ".b_out", D, &out->b_out);
+  return e;
 }
 
 std::string ablated_name(int l, int h) {
   return n_str(l) + "." + n_str(h);
 }
 
-// "vocab": 2 … kMaxVocab distinct symbols, each 1 … kMaxTokenBytes bytes of UTF-8.
-std::string read_vocab(const json& doc, std::vector<std::string>* out) {
+// "vocab": 2 … max_vocab distinct symbols, each 1 … kMaxTokenBytes bytes of UTF-8.
+std::string read_vocab(const json& doc, int max_vocab, std::vector<std::string>* out) {
   const auto vocab = doc.find("vocab");
   if (vocab == doc.end()) return "vocab: missing (the list of symbols, e.g. [\"a\", \"b\", …])";
-  if (!vocab->is_array() || vocab->size() < 2 || vocab->size() > static_cast<std::size_t>(model::kMaxVocab))
-    return "vocab: must be a list of 2 to " + n_str(model::kMaxVocab) + " symbols";
+  if (!vocab->is_array() || vocab->size() < 2 || vocab->size() > static_cast<std::size_t>(max_vocab))
+    return "vocab: must be a list of 2 to " + n_str(max_vocab) + " symbols";
   std::set<std::string> seen;
   for (std::size_t v = 0; v < vocab->size(); ++v) {
     const json& sym = (*vocab)[v];
@@ -104,14 +203,34 @@ std::string read_vocab(const json& doc, std::vector<std::string>* out) {
   return {};
 }
 
+// The model's symbols: "vocab", or a byte-level BPE "tokenizer" (then no "vocab": the symbols are
+// the tokenizer's pieces as a learner sees them, display_piece).
+std::string read_vocab_or_tokenizer(const json& doc, int max_vocab, model::Model* m,
+                                    std::optional<attn::bpe::Tokenizer>* tokenizer) {
+  if (!doc.contains("tokenizer")) return read_vocab(doc, max_vocab, &m->vocab);
+  if (doc.contains("vocab")) return "vocab: not with a tokenizer (its pieces are the vocabulary)";
+  TokenizerParse parsed = parse_tokenizer(doc["tokenizer"]);
+  if (!parsed.ok()) return parsed.error;
+  attn::bpe::Tokenizer& t = *parsed.tokenizer;
+  if (t.vocab_size() > max_vocab)
+    return "tokenizer: " + n_str(t.vocab_size()) + " tokens, more than " + n_str(max_vocab);
+  for (int id = 0; id < t.vocab_size(); ++id) m->vocab.push_back(attn::bpe::display_piece(t, id));
+  *tokenizer = std::move(t);
+  return {};
+}
+
 // One head `hw` ("layers[l].heads[h]"): {W_Q, W_K, W_V} d_model×d_head and W_O d_head×d_model.
 std::string read_head(const json& head, const std::string& hw, long long D, long long dh, model::Head* w) {
   if (!head.is_object()) return hw + ": must be an object {W_Q, W_K, W_V, W_O}";
-  for (const auto& member : json_text::sorted_members(head)) {
-    const std::string& key = *member.first;
-    if (key != "W_Q" && key != "W_K" && key != "W_V" && key != "W_O")
-      return hw + "." + json_text::clip_utf8(key) + ": unknown key (a head has W_Q, W_K, W_V, W_O)";
-  }
+  static const std::set<std::string> keys = {"W_Q", "W_K", "W_V", "W_O", "b_Q", "b_K", "b_V"};
+  for (const auto& member : json_text::sorted_members(head))
+    if (!keys.count(*member.first))
+      return hw + "." + json_text::clip_utf8(*member.first) +
+             ": unknown key (a head has W_Q, W_K, W_V, W_O and optional biases b_Q, b_K, b_V)";
+  const std::pair<const char*, Matrix*> biases[] = {{"b_Q", &w->b_Q}, {"b_K", &w->b_K}, {"b_V", &w->b_V}};
+  for (const auto& [name, target] : biases)
+    if (head.contains(name))
+      if (std::string e = read_vector(head[name], hw + "." + name, dh, target); !e.empty()) return e;
   const std::string sD = n_str(D);
   const std::string in_shape = "d_model×d_head = " + sD + "×" + n_str(dh);
   const std::string out_shape = "d_head×d_model = " + n_str(dh) + "×" + sD;
@@ -127,19 +246,38 @@ std::string read_head(const json& head, const std::string& hw, long long D, long
   return {};
 }
 
-// "layers": 1 … kMaxLayers of {"heads": […]}, the same number of heads in each, dividing d_model.
-std::string read_layers(const json& layers, long long D, std::vector<model::Layer>* out) {
-  if (!layers.is_array() || layers.empty() || layers.size() > static_cast<std::size_t>(model::kMaxLayers))
-    return "layers: must be a list of 1 to " + n_str(model::kMaxLayers) + " layers ({\"heads\": […]})";
+// One layer's optional GPT keys: b_O, ln1, ln2, mlp (ln2 only with an MLP).
+std::string read_layer_extras(const json& layer, const std::string& lw, long long D, model::Layer* out) {
+  static const std::set<std::string> keys = {"heads", "b_O", "ln1", "ln2", "mlp"};
+  for (const auto& member : json_text::sorted_members(layer))
+    if (!keys.count(*member.first))
+      return lw + "." + json_text::clip_utf8(*member.first) +
+             ": unknown key (a layer has heads, b_O, ln1, ln2, mlp)";
+  std::string e;
+  if (layer.contains("b_O")) e = read_vector(layer["b_O"], lw + ".b_O", D, &out->b_O);
+  if (e.empty() && layer.contains("ln1")) e = read_norm(layer["ln1"], lw + ".ln1", D, &out->ln1);
+  if (e.empty() && layer.contains("mlp")) e = read_mlp(layer["mlp"], lw + ".mlp", D, &out->mlp);
+  if (e.empty() && layer.contains("ln2")) {
+    if (!layer.contains("mlp")) return lw + ".ln2: goes with an mlp (it normalizes the MLP's input)";
+    e = read_norm(layer["ln2"], lw + ".ln2", D, &out->ln2);
+  }
+  return e;
+}
+
+// "layers": 1 … limits.layers of {"heads": […], …}, the same number of heads in each, dividing d_model.
+std::string read_layers(const json& layers, long long D, const Limits& limits,
+                        std::vector<model::Layer>* out) {
+  if (!layers.is_array() || layers.empty() || layers.size() > static_cast<std::size_t>(limits.layers))
+    return "layers: must be a list of 1 to " + n_str(limits.layers) + " layers ({\"heads\": […]})";
   long long H = -1;
   for (std::size_t l = 0; l < layers.size(); ++l) {
     const std::string lw = "layers[" + n_str(static_cast<long long>(l)) + "]";
     const json& layer = layers[l];
-    if (!layer.is_object() || layer.size() != 1 || !layer.contains("heads"))
-      return lw + ": must be an object with one key, \"heads\"";
+    if (!layer.is_object() || !layer.contains("heads"))
+      return lw + ": must be an object with \"heads\" (and optionally b_O, ln1, ln2, mlp)";
     const json& heads = layer["heads"];
-    if (!heads.is_array() || heads.empty() || heads.size() > static_cast<std::size_t>(model::kMaxHeads))
-      return lw + ".heads: must be a list of 1 to " + n_str(model::kMaxHeads) + " heads";
+    if (!heads.is_array() || heads.empty() || heads.size() > static_cast<std::size_t>(limits.heads))
+      return lw + ".heads: must be a list of 1 to " + n_str(limits.heads) + " heads";
     if (H < 0) H = static_cast<long long>(heads.size());
     if (static_cast<long long>(heads.size()) != H)
       return lw + ".heads: has " + n_str(static_cast<long long>(heads.size())) + " heads, layer 0 has " +
@@ -155,19 +293,37 @@ std::string read_layers(const json& layers, long long D, std::vector<model::Laye
       if (!e.empty()) return e;
       out_layer.heads.push_back(std::move(w));
     }
+    if (const std::string e = read_layer_extras(layer, lw, D, &out_layer); !e.empty()) return e;
+    if (l > 0 && out_layer.mlp.present() && out->front().mlp.present() &&
+        out_layer.mlp.W_in.cols() != out->front().mlp.W_in.cols())
+      return lw + ".mlp.W_in: has d_mlp = " + n_str(out_layer.mlp.W_in.cols()) + ", layer 0 has " +
+             n_str(out->front().mlp.W_in.cols()) + " (every layer has the same d_mlp)";
     out->push_back(std::move(out_layer));
   }
   return {};
 }
 
-// The document's keys (an object): only the model's keys, each of them present.
+// The document's keys (an object): only the model's keys.
 std::string check_model_keys(const json& doc) {
-  static const std::set<std::string> keys = {"vocab", "n_ctx", "d_model", "W_E", "W_pos", "layers", "W_U"};
+  static const std::set<std::string> keys = {"vocab", "n_ctx",    "d_model", "W_E",       "W_pos",   "layers",
+                                             "W_U",   "ln_final", "b_U",     "tokenizer", "training"};
   for (const auto& member : json_text::sorted_members(doc))
     if (!keys.count(*member.first))
       return json_text::clip_utf8(*member.first) +
-             ": unknown key (a model has vocab, n_ctx, d_model, W_E, W_pos, layers, W_U)";
+             ": unknown key (a model has vocab, n_ctx, d_model, W_E, W_pos, layers, W_U, and optionally "
+             "ln_final, "
+             "b_U, tokenizer, training)";
   return {};
+}
+
+// The top's optional GPT keys: ln_final, b_U; "training" (what made the weights) must be an object.
+std::string read_top_extras(const json& doc, long long D, long long V, model::Model* m) {
+  std::string e;
+  if (doc.contains("ln_final")) e = read_norm(doc["ln_final"], "ln_final", D, &m->ln_final);
+  if (e.empty() && doc.contains("b_U")) e = read_vector(doc["b_U"], "b_U", V, &m->b_U);
+  if (e.empty() && doc.contains("training") && !doc["training"].is_object())
+    e = "training: must be an object (the command, corpus and figures that made the weights)";
+  return e;
 }
 
 }  // namespace
@@ -175,16 +331,17 @@ std::string check_model_keys(const json& doc) {
 ModelParse parse_model(std::string_view text) {
   ModelParse r;
   const json_text::Parsed parsed = json_text::parse_object(
-      text, kMaxInputBytes, "a model: vocab, n_ctx, d_model, W_E, W_pos, layers, W_U");
+      text, kMaxModelFileBytes, "a model: vocab, n_ctx, d_model, W_E, W_pos, layers, W_U");
   if ((r.error = parsed.error).size()) return r;
   const json& doc = parsed.doc;
   if ((r.error = check_model_keys(doc)).size()) return r;
+  const Limits& limits = has_gpt_keys(doc) ? kGpt : kAttentionOnly;
   model::Model m;
-  if ((r.error = read_vocab(doc, &m.vocab)).size()) return r;
+  if ((r.error = read_vocab_or_tokenizer(doc, limits.vocab, &m, &r.tokenizer)).size()) return r;
   const long long V = static_cast<long long>(m.vocab.size());
   int n_ctx = 0, D = 0;
-  if ((r.error = read_size(doc, "n_ctx", 4, model::kMaxContext, &n_ctx)).size()) return r;
-  if ((r.error = read_size(doc, "d_model", 1, model::kMaxModelDim, &D)).size()) return r;
+  if ((r.error = read_size(doc, "n_ctx", 4, limits.n_ctx, &n_ctx)).size()) return r;
+  if ((r.error = read_size(doc, "d_model", 1, limits.d_model, &D)).size()) return r;
   const std::string sD = n_str(D), sV = n_str(V);
   for (const char* key : {"W_E", "W_pos", "layers", "W_U"})
     if (!doc.contains(key)) {
@@ -197,22 +354,31 @@ ModelParse parse_model(std::string_view text) {
                              "n_ctx×d_model = " + n_str(n_ctx) + "×" + sD))
           .size())
     return r;
-  if ((r.error = read_layers(doc["layers"], D, &m.layers)).size()) return r;
+  if ((r.error = read_layers(doc["layers"], D, limits, &m.layers)).size()) return r;
   if ((r.error = read_matrix(doc["W_U"], "W_U", D, V, &m.W_U, "d_model×V = " + sD + "×" + sV)).size())
     return r;
+  if ((r.error = read_top_extras(doc, D, V, &m)).size()) return r;
+  if (doc.contains("training")) r.training = json_text::dump(doc["training"], -1);
   r.model = std::move(m);
   return r;
 }
 
-std::string model_to_json(const model::Model& m, int indent) {
+std::string model_to_json(const model::Model& m, int indent,
+                          const std::optional<attn::bpe::Tokenizer>& tokenizer, const std::string& training) {
   ordered_json j;
-  j["vocab"] = m.vocab;
+  if (tokenizer)
+    j["tokenizer"] = tokenizer_to_json(*tokenizer);
+  else
+    j["vocab"] = m.vocab;
   j["n_ctx"] = m.n_ctx();
   j["d_model"] = m.d_model();
   j["W_E"] = matrix_rows(m.W_E);
   j["W_pos"] = matrix_rows(m.W_pos);
   j["layers"] = layers_json(m);
+  if (m.ln_final.present()) j["ln_final"] = norm_json(m.ln_final);
   j["W_U"] = matrix_rows(m.W_U);
+  if (m.b_U.size()) j["b_U"] = vector_json(m.b_U);
+  if (!training.empty()) j["training"] = ordered_json::parse(training);
   return json_text::dump(j, indent);
 }
 
@@ -285,7 +451,9 @@ std::string model_grad_json(const model::Model& grads, double loss, int indent) 
   j["W_E"] = matrix_rows(grads.W_E);
   j["W_pos"] = matrix_rows(grads.W_pos);
   j["layers"] = layers_json(grads);
+  if (grads.ln_final.present()) j["ln_final"] = norm_json(grads.ln_final);
   j["W_U"] = matrix_rows(grads.W_U);
+  if (grads.b_U.size()) j["b_U"] = vector_json(grads.b_U);
   return json_text::dump(j, indent);
 }
 

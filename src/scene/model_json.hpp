@@ -3,11 +3,17 @@
 //
 // A model: {"vocab": [V symbols], "n_ctx", "d_model", "W_E": V×D, "W_pos": n_ctx×D,
 //           "layers": [{"heads": [{"W_Q": D×d_head, "W_K", "W_V", "W_O": d_head×D} …]} …],
-//           "W_U": D×V}                       (matrices as row lists; d_head = D / H)
-// Checked on reading: exactly these keys; 2 ≤ V ≤ 128 distinct non-empty symbols of at most 64 bytes;
+//           "W_U": D×V}                       (matrices as row lists, vectors as lists; d_head = D / H)
+// and the GPT block's optional keys (core/model.hpp): per head "b_Q", "b_K", "b_V" [d_head]; per
+// layer "b_O" [D], "ln1": {"w": [D], "b": [D]}, "mlp": {"W_in": D×M, "b_in": [M], "W_out": M×D,
+// "b_out": [D]} (biases optional), "ln2" (with an mlp); at the top "ln_final": {"w", "b"}, "b_U" [V],
+// "tokenizer" (a byte-level BPE, scene/tokenizer_json.hpp, instead of "vocab"), "training" (an
+// object: the command, corpus and figures that made the weights; kept, not interpreted).
+// Checked on reading: only these keys; 2 ≤ V ≤ 128 distinct non-empty symbols of at most 64 bytes;
 // 4 ≤ n_ctx ≤ 128; 1 ≤ D ≤ 128; 1–3 layers, each with the same number H of heads, 1–4, H dividing D;
-// every shape; every entry a finite number with |x| ≤ 1e4 (which keeps every stage and gradient of a
-// 3-layer model finite).
+// with any GPT key the limits are V ≤ 1024, n_ctx ≤ 256, D ≤ 256, 1–6 layers, 1–8 heads, and
+// 1 ≤ d_mlp ≤ 4·D, the same in every layer; every shape; every entry a finite number with
+// |x| ≤ 1e4.
 #pragma once
 
 #include <optional>
@@ -17,21 +23,29 @@
 
 #include "core/model.hpp"
 #include "core/model_train.hpp"
+#include "core/tokenizer.hpp"
 #include "scene/scene.hpp"
 
 namespace scene {
 
 constexpr double kMaxModelWeight = 1e4;
+// A model's JSON text may be larger than a scene's: a 1 M-weight model printed exactly is ~25 MB.
+constexpr std::size_t kMaxModelFileBytes = 64u << 20;
 
 struct ModelParse {
   std::optional<attn::model::Model> model;
+  std::optional<attn::bpe::Tokenizer> tokenizer;  // when the file has one (then model->vocab = its pieces)
+  std::string training;                           // the "training" object as compact JSON, or ""
   std::string error;  // "" on success, else "<field>: <reason>" ("layers[1].heads[0].W_Q: has 3 rows, …")
   bool ok() const { return model.has_value(); }
 };
 ModelParse parse_model(std::string_view json_text);
 
-// The contract above, one matrix row per line when indent ≥ 0; reads back bit for bit.
-std::string model_to_json(const attn::model::Model& m, int indent);
+// The contract above, one matrix row per line when indent ≥ 0; reads back bit for bit. With a
+// tokenizer it is written instead of "vocab"; `training` (compact JSON of an object) when not "".
+std::string model_to_json(const attn::model::Model& m, int indent,
+                          const std::optional<attn::bpe::Tokenizer>& tokenizer = std::nullopt,
+                          const std::string& training = {});
 
 // "L.H" specs (layer and head, from 0) → the heads switched off; *error names a bad spec.
 attn::model::Ablation parse_ablation(const std::vector<std::string>& specs, const attn::model::Model& m,

@@ -1,0 +1,342 @@
+// lm_cli.cpp — --train-lm, --lm-eval, --lm-generate, --tokenize, --model-json, --lm-held-out
+// (lm_cli.hpp).
+#include "cli/lm_cli.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cli/cli_options.hpp"
+#include "cli/corpus.hpp"
+#include "core/lm_train.hpp"
+#include "core/model.hpp"
+#include "core/model_scores.hpp"
+#include "core/sampling.hpp"
+#include "core/tokenizer.hpp"
+#include "scene/json_text.hpp"
+#include "scene/lm_file.hpp"
+#include "scene/model_json.hpp"
+
+namespace cli {
+int lm_train_main(const LmOptions& options);  // lm_train_cli.cpp
+
+namespace lm_detail {
+
+using ordered_json = scene::json_text::ordered_json;
+namespace model = attn::model;
+
+constexpr int kExitBadInput = 2;
+constexpr std::size_t kMaxTextBytes = 16384;
+constexpr std::size_t kMaxModelBytes = 64u << 20;
+
+int usage(const std::string& message) {
+  std::fprintf(stderr, "attention-lab-cli: %s (see --help)\n", message.c_str());
+  return kExitBadInput;
+}
+
+int bad_input(const std::string& message) {
+  std::fprintf(stderr, "attention-lab-cli: %s\n", message.c_str());
+  return kExitBadInput;
+}
+
+int print(const std::string& out) {
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fputc('\n', stdout);
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+bool read_bytes(const std::string& path, std::size_t max, std::string* out, std::string* error) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) {
+    *error = "input: cannot open " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  char buffer[1 << 16];
+  bool ok = true;
+  while (out->size() <= max) {
+    const std::size_t got = std::fread(buffer, 1, sizeof buffer, file);
+    out->append(buffer, got);
+    if (got < sizeof buffer) {
+      ok = !std::ferror(file);
+      break;
+    }
+  }
+  std::fclose(file);
+  if (!ok) *error = "input: cannot read " + path;
+  if (ok && out->size() > max) {
+    *error = "input: " + path + " is larger than " + std::to_string(max >> 20) + " MiB";
+    ok = false;
+  }
+  return ok;
+}
+
+bool write_bytes(const std::string& path, const std::string& bytes, std::string* error) {
+  const std::string tmp = path + ".part";
+  std::FILE* file = std::fopen(tmp.c_str(), "wb");
+  bool ok = file && std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+  if (file) ok = std::fclose(file) == 0 && ok;
+  ok = ok && std::rename(tmp.c_str(), path.c_str()) == 0;  // whole or not at all
+  if (!ok) *error = "out: cannot write " + path + ": " + std::strerror(errno);
+  return ok;
+}
+
+bool load_model(const std::string& path, scene::LmFile* out, std::string* error) {
+  std::string bytes;
+  if (!read_bytes(path, kMaxModelBytes, &bytes, error)) return false;
+  scene::LmFileParse parsed = scene::read_any_model(bytes);
+  if (!parsed.ok()) {
+    *error = parsed.error;
+    return false;
+  }
+  *out = std::move(*parsed.file);
+  return true;
+}
+
+// The text's tokens: the tokenizer's (any UTF-8 or bytes) or the vocabulary's symbols; at most n_ctx.
+bool tokens_of(const scene::LmFile& f, const std::string& text, const char* field, std::vector<int>* out,
+               std::string* error) {
+  if (text.size() > kMaxTextBytes) {
+    *error = std::string(field) + ": longer than " + std::to_string(kMaxTextBytes) + " bytes";
+    return false;
+  }
+  if (f.tokenizer) {
+    *out = attn::bpe::encode(*f.tokenizer, text);
+  } else {
+    *out = model::tokenize(f.model, text, error);
+    if (!error->empty()) return false;
+  }
+  if (out->empty()) {
+    *error = std::string(field) + ": empty (give at least one character)";
+    return false;
+  }
+  if (static_cast<int>(out->size()) > f.model.n_ctx()) {
+    *error = std::string(field) + ": " + std::to_string(out->size()) +
+             " tokens, more than the model's n_ctx = " + std::to_string(f.model.n_ctx());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace lm_detail
+
+namespace {
+using namespace lm_detail;
+
+std::string piece(const scene::LmFile& f, int id) {
+  return f.model.vocab[static_cast<std::size_t>(id)];
+}
+
+bool parse_int(const std::string& text, const char* field, long long lo, long long hi, int* out,
+               std::string* error) {
+  unsigned long long v = 0;
+  if (!parse_whole(text, static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi), &v)) {
+    *error = std::string(field) + ": must be a whole number from " + std::to_string(lo) + " to " +
+             std::to_string(hi) + ", got " + text;
+    return false;
+  }
+  *out = static_cast<int>(v);
+  return true;
+}
+
+bool parse_real(const std::string& text, const char* field, double* out, std::string* error) {
+  char* end = nullptr;
+  errno = 0;
+  *out = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(*out)) {
+    *error = std::string(field) + ": must be a number, got " + text;
+    return false;
+  }
+  return true;
+}
+
+ordered_json rows(const attn::Matrix& m) {
+  return scene::json_text::matrix_json(m);
+}
+
+ordered_json top_tokens(const scene::LmFile& f, const attn::Matrix& logits, int k) {
+  const int V = f.model.n_vocab();
+  const std::vector<double> p = model::softmax_row(logits.data() + (logits.rows() - 1) * V, V);
+  std::vector<int> order(static_cast<std::size_t>(V));
+  for (int v = 0; v < V; ++v) order[static_cast<std::size_t>(v)] = v;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return p[a] > p[b]; });
+  ordered_json top = ordered_json::array();
+  for (int r = 0; r < k && r < V; ++r) {
+    ordered_json t;
+    t["token"] = order[static_cast<std::size_t>(r)];
+    t["piece"] = piece(f, order[static_cast<std::size_t>(r)]);
+    t["p"] = p[static_cast<std::size_t>(order[static_cast<std::size_t>(r)])];
+    top.push_back(std::move(t));
+  }
+  return top;
+}
+
+// Every kept stage under TransformerLens's hook names; per-head stages as [head] lists.
+ordered_json stages_json(const model::Forward& fw) {
+  ordered_json s;
+  for (std::size_t l = 0; l < fw.layers.size(); ++l) {
+    const model::LayerStages& L = fw.layers[l];
+    const std::string b = "blocks." + std::to_string(l) + ".";
+    s[b + "hook_resid_pre"] = rows(L.resid_pre);
+    s[b + "ln1.hook_normalized"] = rows(L.ln1);
+    const std::pair<const char*, attn::Matrix model::HeadStages::*> per_head[] = {
+        {"attn.hook_q", &model::HeadStages::q},
+        {"attn.hook_k", &model::HeadStages::k},
+        {"attn.hook_v", &model::HeadStages::v},
+        {"attn.hook_attn_scores", &model::HeadStages::scores},
+        {"attn.hook_pattern", &model::HeadStages::weights},
+        {"attn.hook_z", &model::HeadStages::z},
+        {"attn.hook_result", &model::HeadStages::out}};
+    for (const auto& [name, member] : per_head) {
+      ordered_json heads = ordered_json::array();
+      for (const model::HeadStages& h : L.heads) heads.push_back(rows(h.*member));
+      s[b + name] = std::move(heads);
+    }
+    s[b + "hook_attn_out"] = rows(L.attn_out);
+    s[b + "hook_resid_mid"] = rows(L.resid_mid);
+    if (L.mlp_pre.size()) {
+      s[b + "ln2.hook_normalized"] = rows(L.ln2);
+      s[b + "mlp.hook_pre"] = rows(L.mlp_pre);
+      s[b + "mlp.hook_post"] = rows(L.mlp_post);
+      s[b + "hook_mlp_out"] = rows(L.mlp_out);
+    }
+    s[b + "hook_resid_post"] = rows(L.resid_post);
+  }
+  s["ln_final.hook_normalized"] = rows(fw.ln_final);
+  return s;
+}
+
+int run_eval(const LmOptions& o) {
+  scene::LmFile f;
+  std::string error;
+  if (!o.have_text) return usage("--lm-eval MODEL needs --text T");
+  if (!load_model(o.eval_path, &f, &error)) return bad_input(error);
+  std::vector<int> tokens;
+  if (!tokens_of(f, o.text, "text", &tokens, &error)) return bad_input(error);
+  const model::Ablation ablation = scene::parse_ablation(o.ablate, f.model, &error);
+  if (!error.empty()) return bad_input(error);
+  const model::Forward fw = model::forward(f.model, tokens, ablation);
+  const model::TokenLoss loss = model::next_token_loss(fw.logits, tokens);
+  ordered_json j;
+  j["tokens"] = tokens;
+  ordered_json pieces = ordered_json::array();
+  for (int t : tokens) pieces.push_back(piece(f, t));
+  j["pieces"] = std::move(pieces);
+  j["logits"] = rows(fw.logits);
+  j["loss"] = loss.value;
+  ordered_json weights = ordered_json::array();
+  for (const model::LayerStages& layer : fw.layers) {
+    ordered_json heads = ordered_json::array();
+    for (const model::HeadStages& h : layer.heads) heads.push_back(rows(h.weights));
+    weights.push_back(std::move(heads));
+  }
+  j["weights"] = std::move(weights);
+  j["per_token_loss"] = loss.per_token;
+  j["top"] = top_tokens(f, fw.logits, 10);
+  ordered_json ablated = ordered_json::array();
+  for (int l = 0; l < f.model.n_layers(); ++l)
+    for (int h = 0; h < f.model.n_heads(); ++h)
+      if (ablation.is_off(l, h)) ablated.push_back(std::to_string(l) + "." + std::to_string(h));
+  j["ablated"] = std::move(ablated);
+  if (o.stages) j["stages"] = stages_json(fw);
+  return print(scene::json_text::dump(j, o.indent));
+}
+
+int run_generate(const LmOptions& o) {
+  scene::LmFile f;
+  std::string error;
+  if (!o.have_prompt) return usage("--lm-generate MODEL needs --prompt T");
+  if (o.tokens.empty() || o.seed.empty()) return usage("--lm-generate needs --tokens N and --seed S");
+  if (!load_model(o.generate_path, &f, &error)) return bad_input(error);
+  std::vector<int> prompt;
+  if (!tokens_of(f, o.prompt, "prompt", &prompt, &error)) return bad_input(error);
+  int count = 0;
+  const int room = f.model.n_ctx() - static_cast<int>(prompt.size());
+  if (!parse_int(o.tokens, "tokens", 1, room < 1 ? 1 : room, &count, &error))
+    return bad_input(error + " (the prompt's " + std::to_string(prompt.size()) +
+                     " tokens and these fit n_ctx = " + std::to_string(f.model.n_ctx()) + ")");
+  if (room < 1) return bad_input("prompt: fills the model's n_ctx already");
+  unsigned long long seed = 0;
+  if (!parse_whole(o.seed, 0, ~0ull, &seed))
+    return bad_input("seed: must be a whole number >= 0, got " + o.seed);
+  model::SampleSettings s;
+  if (!o.temperature.empty() && !parse_real(o.temperature, "temperature", &s.temperature, &error))
+    return bad_input(error);
+  if (!o.top_k.empty() && !parse_int(o.top_k, "top_k", 0, f.model.n_vocab(), &s.top_k, &error))
+    return bad_input(error);
+  if (!o.top_p.empty() && !parse_real(o.top_p, "top_p", &s.top_p, &error)) return bad_input(error);
+  if (std::string e = model::check_sample_settings(s, f.model.n_vocab()); !e.empty()) return bad_input(e);
+  const model::Ablation ablation = scene::parse_ablation(o.ablate, f.model, &error);
+  if (!error.empty()) return bad_input(error);
+  const model::Generated g = model::generate(f.model, prompt, count, s, seed, ablation);
+  ordered_json j;
+  j["prompt_tokens"] = prompt;
+  j["tokens"] = g.tokens;
+  ordered_json pieces = ordered_json::array();
+  for (int t : g.tokens) pieces.push_back(piece(f, t));
+  j["pieces"] = std::move(pieces);
+  j["p"] = g.p;
+  j["p_model"] = g.p_model;
+  if (f.tokenizer) {
+    std::vector<int> all = prompt;
+    all.insert(all.end(), g.tokens.begin(), g.tokens.end());
+    const std::string text = attn::bpe::decode(*f.tokenizer, all);
+    // The text as UTF-8 for JSON: a sample may end inside a character (its bytes shown as pieces).
+    j["text"] = scene::json_text::valid_utf8(text) ? text : o.prompt + "…";
+  }
+  return print(scene::json_text::dump(j, o.indent));
+}
+
+int run_tokenize(const LmOptions& o) {
+  scene::LmFile f;
+  std::string error;
+  if (!o.have_text) return usage("--tokenize MODEL needs --text T");
+  if (!load_model(o.tokenize_path, &f, &error)) return bad_input(error);
+  if (o.text.size() > kMaxTextBytes)
+    return bad_input("text: longer than " + std::to_string(kMaxTextBytes) + " bytes");
+  std::vector<int> tokens;
+  if (f.tokenizer)
+    tokens = attn::bpe::encode(*f.tokenizer, o.text);
+  else if (tokens = model::tokenize(f.model, o.text, &error); !error.empty())
+    return bad_input(error);
+  ordered_json j;
+  j["tokens"] = tokens;
+  ordered_json pieces = ordered_json::array(), bytes = ordered_json::array();
+  for (int t : tokens) {
+    pieces.push_back(piece(f, t));
+    bytes.push_back(f.tokenizer ? f.tokenizer->bytes(t).size()
+                                : f.model.vocab[static_cast<std::size_t>(t)].size());
+  }
+  j["pieces"] = std::move(pieces);
+  j["bytes"] = std::move(bytes);
+  return print(scene::json_text::dump(j, o.indent));
+}
+
+int run_model_json(const LmOptions& o) {
+  scene::LmFile f;
+  std::string error;
+  if (!load_model(o.model_json_path, &f, &error)) return bad_input(error);
+  return print(scene::model_to_json(f.model, o.indent, f.tokenizer, f.training));
+}
+
+}  // namespace
+
+int lm_main(const LmOptions& o) {
+  const int commands = !o.eval_path.empty() + !o.generate_path.empty() + !o.tokenize_path.empty() +
+                       !o.model_json_path.empty() + !o.held_out_path.empty() + o.train;
+  if (commands != 1)
+    return usage("give one of --train-lm, --lm-eval, --lm-generate, --tokenize, --model-json, --lm-held-out");
+  if (o.train || !o.held_out_path.empty()) return lm_train_main(o);
+  if (!o.eval_path.empty()) return run_eval(o);
+  if (!o.generate_path.empty()) return run_generate(o);
+  if (!o.tokenize_path.empty()) return run_tokenize(o);
+  return run_model_json(o);
+}
+
+}  // namespace cli

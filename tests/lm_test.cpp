@@ -1,0 +1,306 @@
+// The GPT language model's core (core/model.hpp's GPT block, core/lm_train.hpp, core/sampling.hpp)
+// and its compact file (scene/lm_file.hpp). References: the KV-cache decoder against forward()'s
+// last row, bit for bit; exact_tanh, GELU and cos_pi against the C library and finite differences;
+// the trainer's first 20 steps against a hash recorded natively (this suite also runs as wasm under
+// node, so both builds must give the same bits), thread-count and checkpoint independence; the file's
+// round trip against quantized(); sampling against its definition. Every stage and gradient against
+// PyTorch float64 autograd: tests/lm_crosscheck.py.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/lm_train.hpp"
+#include "core/model.hpp"
+#include "core/sampling.hpp"
+#include "core/tokenizer.hpp"
+#include "fnv_hash.hpp"
+#include "scene/lm_file.hpp"
+#include "scene/model_json.hpp"
+
+using attn::Matrix;
+namespace model = attn::model;
+
+namespace {
+
+model::LmConfig tiny_config() {
+  model::LmConfig c;
+  c.layers = 2;
+  c.heads = 2;
+  c.d_model = 16;
+  c.d_mlp = 32;
+  c.n_ctx = 16;
+  c.vocab = 300;
+  c.batch = 4;
+  c.steps = 40;
+  c.warmup = 5;
+  c.lr = 1e-2;
+  c.seed = 7;
+  return c;
+}
+
+// English text for the tokenizer and the trainer (a few sentences, repeated with variations).
+std::string sample_text() {
+  std::string text;
+  const char* lines[] = {"The quick brown fox jumps over the lazy dog. ",
+                         "A journey of a thousand miles begins with one step. ",
+                         "To be, or not to be, that is the question. ",
+                         "All that glitters is not gold; all who wander are not lost. "};
+  for (int k = 0; k < 24; ++k) text += lines[k % 4] + std::to_string(k) + "\n";
+  return text;
+}
+
+std::vector<int> sample_tokens(const attn::bpe::Tokenizer& t) {
+  return attn::bpe::encode(t, sample_text());
+}
+
+// A GPT model with larger weights than the init's, so that every path matters.
+model::Model random_gpt(std::uint64_t seed) {
+  model::LmConfig c = tiny_config();
+  c.seed = seed;
+  c.vocab = 40;
+  model::Model m = model::init_gpt(c);
+  attn::train::Rng rng{seed};
+  for (Matrix* w : model::weights_of(m))
+    for (Eigen::Index k = 0; k < w->size(); ++k) w->data()[k] += (2.0 * rng.uniform() - 1.0) * 0.4;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("the KV-cache decoder gives forward()'s last row bit for bit, with and without ablation") {
+  const model::Model m = random_gpt(3);
+  std::vector<int> tokens;
+  attn::train::Rng rng{11};
+  for (int i = 0; i < m.n_ctx(); ++i) tokens.push_back(rng.below(m.n_vocab()));
+  for (bool ablate : {false, true}) {
+    model::Ablation a;
+    if (ablate) a.off = {{false, true}, {true, false}};
+    model::Decoder decoder(m, a);
+    for (int n = 1; n <= m.n_ctx(); ++n) {
+      const Matrix row = decoder.step(tokens[static_cast<std::size_t>(n - 1)]);
+      const model::Forward f = model::forward(m, std::vector<int>(tokens.begin(), tokens.begin() + n), a);
+      bool same = true;
+      for (int c = 0; c < m.n_vocab(); ++c) same = same && row(0, c) == f.logits(n - 1, c);
+      CHECK_MESSAGE(same, "n = " << n << ", ablated = " << ablate);
+    }
+  }
+}
+
+TEST_CASE("exact_tanh, GELU (tanh form) and cos_pi against the C library and finite differences") {
+  double worst = 0.0;
+  for (double x = -30.0; x <= 30.0; x += 0.0137) {
+    const double ref = std::tanh(x);
+    worst = std::max(worst, std::fabs(model::exact_tanh(x) - ref) / std::max(std::fabs(ref), 1e-300));
+  }
+  CHECK(worst < 4e-15);
+  CHECK(model::exact_tanh(1e-9) == 1e-9);
+  CHECK(model::exact_tanh(0.0) == 0.0);
+  for (double x : {-6.0, -2.5, -1.0, -0.3, 0.0, 0.2, 0.7, 1.5, 3.0, 8.0}) {
+    const double ref = 0.5 * x * (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+    CHECK(model::gelu_tanh(x) == doctest::Approx(ref).epsilon(1e-14));
+    const double h = 1e-6, fd = (model::gelu_tanh(x + h) - model::gelu_tanh(x - h)) / (2 * h);
+    CHECK(model::gelu_tanh_grad(x) == doctest::Approx(fd).epsilon(1e-8));
+  }
+  for (int k = 0; k <= 1000; ++k) {
+    const double p = k / 1000.0;
+    CHECK(std::fabs(model::cos_pi(p) - std::cos(3.141592653589793 * p)) < 4e-16);
+  }
+}
+
+TEST_CASE("the learning rate warms up linearly, then follows the cosine to lr · min_lr_ratio") {
+  model::LmConfig c = tiny_config();
+  c.steps = 110;
+  c.warmup = 10;
+  c.lr = 1e-3;
+  CHECK(model::lm_learning_rate(c, 1) == doctest::Approx(1e-4));
+  CHECK(model::lm_learning_rate(c, 10) == doctest::Approx(1e-3));
+  CHECK(model::lm_learning_rate(c, 60) == doctest::Approx(1e-4 + 0.5 * 9e-4));
+  CHECK(model::lm_learning_rate(c, 110) == doctest::Approx(1e-4));
+}
+
+TEST_CASE("check_lm_config names the field") {
+  model::LmConfig c = tiny_config();
+  CHECK(model::check_lm_config(c).empty());
+  c.d_mlp = 65;
+  CHECK(model::check_lm_config(c).rfind("d_mlp:", 0) == 0);
+  c = tiny_config();
+  c.heads = 3;
+  CHECK(model::check_lm_config(c).rfind("d_model:", 0) == 0);
+  c = tiny_config();
+  c.vocab = 2000;
+  CHECK(model::check_lm_config(c).rfind("vocab:", 0) == 0);
+  c = tiny_config();
+  c.warmup = 40;
+  CHECK(model::check_lm_config(c).rfind("warmup:", 0) == 0);
+}
+
+TEST_CASE(
+    "the trainer's first 20 steps: the same bits natively and in wasm, for any thread count, resumed or "
+    "not") {
+  const attn::bpe::Tokenizer t = attn::bpe::learn(sample_text(), 300);
+  const std::vector<int> tokens = sample_tokens(t);
+  model::LmTrainer trainer(tiny_config(), tokens);
+  double first = 0.0, last = 0.0;
+  for (int s = 0; s < 20; ++s) {
+    last = trainer.step();
+    if (s == 0) first = last;
+  }
+  CHECK(last < first);  // it learns
+  const std::uint64_t hash = fnv_model(trainer.model(), 0);
+  std::printf("lm trainer: 20 steps, loss %.6f -> %.6f, weights hash %016llx\n", first, last,
+              static_cast<unsigned long long>(hash));
+  CHECK(hash == 0x292641afd5230ecbull);  // recorded natively (x86-64, -O3); wasm must give the same
+#if !defined(__EMSCRIPTEN__)
+  model::LmConfig threaded = tiny_config();
+  threaded.threads = 3;
+  model::LmTrainer parallel(threaded, tokens);
+  for (int s = 0; s < 20; ++s) parallel.step();
+  CHECK(fnv_model(parallel.model(), 0) == hash);
+#endif
+  // 10 steps, a checkpoint through the file format, 10 more: the same run.
+  model::LmTrainer a(tiny_config(), tokens);
+  for (int s = 0; s < 10; ++s) a.step();
+  const std::string bytes = scene::write_checkpoint(a, "{\"run\":1}");
+  model::LmTrainer b(tiny_config(), tokens);
+  model::LmTrainer::State state = b.state();
+  std::string error;
+  REQUIRE(scene::read_checkpoint(bytes, "{\"run\":1}", &state, &error));
+  b.restore(state);
+  for (int s = 0; s < 10; ++s) b.step();
+  CHECK(fnv_model(b.model(), 0) == hash);
+  CHECK_FALSE(scene::read_checkpoint(bytes, "{\"run\":2}", &state, &error));
+  CHECK(error.find("other settings") != std::string::npos);
+  CHECK_FALSE(scene::read_checkpoint(bytes.substr(0, bytes.size() - 3), "{\"run\":1}", &state, &error));
+  CHECK(error.find("truncated") != std::string::npos);
+}
+
+TEST_CASE("the compact file reads back quantized() bit for bit, and refuses a damaged file") {
+  const attn::bpe::Tokenizer t = attn::bpe::learn(sample_text(), 300);
+  model::LmConfig c = tiny_config();
+  model::Model m = model::init_gpt(c);
+  const std::string bytes = scene::write_lm_file(m, t, "{\"steps\":0}");
+  const scene::LmFileParse r = scene::read_lm_file(bytes);
+  REQUIRE_MESSAGE(r.ok(), r.error);
+  const model::Model q = scene::quantized(m);
+  CHECK(fnv_model(r.file->model, 0) == fnv_model(q, 0));
+  CHECK(r.file->training == "{\"steps\":0}");
+  REQUIRE(r.file->tokenizer);
+  CHECK(r.file->tokenizer->vocab_size() == 300);
+  CHECK(r.file->model.vocab[static_cast<std::size_t>('a')] == "a");
+  // Rounding: each int8 row within half a step of its scale, vectors as float32.
+  const Matrix& w = m.layers[0].heads[0].W_Q;
+  const Matrix& wq = q.layers[0].heads[0].W_Q;
+  for (Eigen::Index i = 0; i < w.rows(); ++i) {
+    const double scale = w.row(i).cwiseAbs().maxCoeff() / 127.0;
+    CHECK((w.row(i) - wq.row(i)).cwiseAbs().maxCoeff() <= 0.5 * scale * (1 + 1e-6));
+  }
+  // Writing the rounded model again changes nothing.
+  CHECK(scene::write_lm_file(q, t, "{\"steps\":0}") == bytes);
+  // Damage.
+  CHECK(scene::read_lm_file(bytes.substr(0, bytes.size() - 1)).error.find("truncated") != std::string::npos);
+  CHECK(scene::read_lm_file(bytes + "x").error.find("extra bytes") != std::string::npos);
+  CHECK(scene::read_lm_file("ALM1\xff\xff\xff\x0f").error.find("header") != std::string::npos);
+  CHECK(scene::read_lm_file("{\"a\":1}").error.find("ALM1") != std::string::npos);
+  std::string nan_scale = bytes;
+  const std::size_t header =
+      8 + (static_cast<unsigned char>(bytes[4]) | static_cast<unsigned char>(bytes[5]) << 8 |
+           static_cast<unsigned char>(bytes[6]) << 16);
+  nan_scale[header + 3] = '\x7f', nan_scale[header + 2] = '\xc0';  // W_E's first scale → NaN
+  CHECK(scene::read_lm_file(nan_scale).error.find("W_E") != std::string::npos);
+  // The same model through the JSON contract, tokenizer included, reads back bit for bit.
+  const std::string json = scene::model_to_json(q, -1, t, "{\"steps\":0}");
+  const scene::ModelParse p = scene::parse_model(json);
+  REQUIRE_MESSAGE(p.ok(), p.error);
+  CHECK(fnv_model(*p.model, 0) == fnv_model(q, 0));
+  CHECK(p.tokenizer);
+  CHECK(p.training == "{\"steps\":0}");
+}
+
+TEST_CASE(
+    "sampling: temperature 0 and top-k 1 are the argmax, top-p keeps the fewest tokens, a seed repeats") {
+  const double logits[5] = {0.5, 2.0, 1.0, 2.0, -1.0};
+  model::SampleSettings greedy;
+  greedy.temperature = 0;
+  auto g = model::sampling_distribution(logits, 5, greedy);
+  REQUIRE(g.size() == 1);
+  CHECK(g[0].token == 1);  // the first of the two maxima
+  model::SampleSettings k1;
+  k1.top_k = 1;
+  CHECK(model::sampling_distribution(logits, 5, k1)[0].token == 1);
+  model::SampleSettings all;
+  auto d = model::sampling_distribution(logits, 5, all);
+  double sum = 0.0;
+  for (const auto& c : d) sum += c.p;
+  CHECK(sum == doctest::Approx(1.0));
+  CHECK(d[0].token == 1);
+  CHECK(d[1].token == 3);  // ties keep the lower id first
+  const std::vector<double> p = model::softmax_row(logits, 5);
+  model::SampleSettings nucleus;
+  nucleus.top_p = p[1] + p[3] - 1e-9;  // the two maxima reach it
+  CHECK(model::sampling_distribution(logits, 5, nucleus).size() == 2);
+  model::SampleSettings hot;
+  hot.temperature = 2.0;
+  auto h = model::sampling_distribution(logits, 5, hot);
+  const std::vector<double> ph = model::softmax_row(std::vector<double>{0.25, 1.0, 0.5, 1.0, -0.5}.data(), 5);
+  CHECK(h[0].p == doctest::Approx(ph[1]));
+  const model::Model m = random_gpt(5);
+  model::SampleSettings s;
+  s.temperature = 0.8;
+  s.top_k = 20;
+  s.top_p = 0.95;
+  const model::Generated a = model::generate(m, {1, 2, 3}, 8, s, 42),
+                         b = model::generate(m, {1, 2, 3}, 8, s, 42);
+  CHECK(a.tokens == b.tokens);
+  CHECK(a.p == b.p);
+  // Each drawn token had the probability the full forward pass gives it.
+  std::vector<int> all_tokens = {1, 2, 3};
+  for (std::size_t k = 0; k < a.tokens.size(); ++k) {
+    const model::Forward f = model::forward(m, all_tokens);
+    const std::vector<double> pm =
+        model::softmax_row(f.logits.data() + (f.logits.rows() - 1) * m.n_vocab(), m.n_vocab());
+    CHECK(a.p_model[k] == pm[static_cast<std::size_t>(a.tokens[k])]);
+    all_tokens.push_back(a.tokens[k]);
+  }
+}
+
+TEST_CASE("the GPT block's gradients against central finite differences (every kind of weight)") {
+  const model::Model m = random_gpt(9);
+  std::vector<int> tokens;
+  attn::train::Rng rng{4};
+  for (int i = 0; i < 9; ++i) tokens.push_back(rng.below(m.n_vocab()));
+  model::Ablation a;
+  a.off = {{false, false}, {false, true}};
+  const auto loss_of = [&](const model::Model& w) {
+    return model::next_token_loss(model::forward(w, tokens, a).logits, tokens).value;
+  };
+  const model::Forward f = model::forward(m, tokens, a);
+  model::Model grads = model::zeros_like(m);
+  model::backward(m, f, model::next_token_loss(f.logits, tokens).d_logits, grads);
+  const auto named = model::named_weights(m);
+  const std::vector<Matrix*> g = model::weights_of(grads);
+  double worst = 0.0;
+  std::string worst_name;
+  for (std::size_t p = 0; p < named.size(); ++p) {
+    const Matrix& w = *named[p].second;
+    for (int pick = 0; pick < 3; ++pick) {
+      const Eigen::Index k = rng.below(static_cast<int>(w.size()));
+      model::Model plus = m, minus = m;
+      const double h = 1e-5;
+      model::weights_of(plus)[p]->data()[k] += h;
+      model::weights_of(minus)[p]->data()[k] -= h;
+      const double fd = (loss_of(plus) - loss_of(minus)) / (2 * h);
+      // Relative, or absolute below 1e-3 (b_K's gradient is 0 exactly: a shift of every key moves a
+      // row's scores together, which softmax ignores; its difference quotient is rounding noise).
+      const double err = std::fabs(fd - g[p]->data()[k]) / std::max(std::fabs(fd), 1e-3);
+      if (err > worst) worst = err, worst_name = named[p].first;
+    }
+  }
+  INFO("worst relative error " << worst << " at " << worst_name);
+  CHECK(worst < 1e-5);
+  // The ablated head gets no gradient.
+  CHECK(grads.layers[1].heads[1].W_Q.cwiseAbs().maxCoeff() == 0.0);
+}
