@@ -2,12 +2,14 @@
 #include "cli/cli_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <functional>
 #include <string>
 #include <string_view>
 
+#include "cli/corpus.hpp"
 #include "core/model_train.hpp"
 #include "scene/export.hpp"
 #include "scene/scene.hpp"
@@ -226,6 +228,21 @@ void declare_lm_flags(CLI::App& cli, LmOptions& l) {
       ->type_name("MODEL");
   g->add_option("--lm-held-out", l.held_out_path, "held-out loss and bits per byte on --corpus")
       ->type_name("MODEL");
+// --corpus-text: the language model's corpus as raw bytes on stdout (cli/corpus.hpp).
+void declare_corpus_flags(CLI::App& cli, Options& o) {
+  cli.add_option("--corpus-text", o.corpus_paths,
+                 "print the corpus's text (raw bytes): files and directories (default " +
+                     std::string(kDefaultCorpusDir) + "), see docs/MODEL_CORPUS.md")
+      ->type_name("[PATH...]")
+      ->expected(0, -1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cli.add_option("--part", o.corpus_part,
+                 "--corpus-text: train, held-out (the last 5 % from an entry boundary) or all (default)")
+      ->type_name("PART")
+      ->check(check([](std::string& v) -> std::string {
+        return v == "train" || v == "held-out" || v == "all" ? ""
+                                                             : "must be train, held-out or all, got " + v;
+      }));
 }
 
 void declare(CLI::App& cli, Options& o, std::string* grad_value, std::string* scratch) {
@@ -253,6 +270,7 @@ std::string finish_lm(const CLI::App& cli, Options& o, const std::vector<std::st
   l.layers = o.model.layers, l.d_model = o.model.d_model, l.n_ctx = o.model.n_ctx, l.batch = o.model.batch;
   l.weight_decay = o.model.weight_decay;
   return "";
+  declare_corpus_flags(cli, o);
 }
 
 // After the parse: which command, and the checks that involve several flags.
@@ -261,6 +279,20 @@ std::string finish(const CLI::App& cli, Options& o, const std::string& grad_valu
   o.have_preset = cli.count("--preset") > 0;
   o.have_gen = cli.count("--gen") > 0;
   o.train = cli.count("--train") > 0;
+  o.corpus_text = cli.count("--corpus-text") > 0;
+  // CLI11 gives a flag written without values one empty value: no path, the default directory.
+  o.corpus_paths.erase(std::remove(o.corpus_paths.begin(), o.corpus_paths.end(), std::string()),
+                       o.corpus_paths.end());
+  if (cli.count("--part") && !o.corpus_text) return "--part goes with --corpus-text (see --help)";
+  if (o.corpus_text) {
+    if (!cli.remaining().empty())
+      return "unexpected argument " + cli.remaining()[0] + " with --corpus-text (see --help)";
+    // Every other flag is another command's.
+    for (const CLI::Option* opt : cli.get_options())
+      if (opt->count() && opt->get_name() != "--corpus-text" && opt->get_name() != "--part")
+        return opt->get_name() + ": not with --corpus-text (see --help)";
+    return "";
+  }
   bool model_only = false;
   for (const char* flag : kModelOnly) model_only = model_only || cli.count(flag) > 0;
   o.model_command = model_only || (o.train && attn::model::parse_task(o.train_task));
@@ -347,6 +379,7 @@ std::string usage_text() {
          "                         [--top-k K] [--top-p P]\n"
          "       attention-lab-cli --tokenize MODEL --text T | --model-json MODEL | --lm-held-out MODEL "
          "--corpus PATH...\n\n" +
+         "       attention-lab-cli --corpus-text [PATH...] [--part train|held-out|all]\n\n" +
          cli.help();
 }
 

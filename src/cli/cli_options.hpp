@@ -37,6 +37,10 @@ struct Options {
   // --- --train TASK (a toy task of core/train.hpp): its values as written
   bool train = false;
   std::string train_task, steps, seed, lr, heads, optimizer;
+  // --- --corpus-text [PATH…] --part train|held-out|all: the corpus's bytes (cli/corpus.hpp)
+  bool corpus_text = false;
+  std::vector<std::string> corpus_paths;  // none: the default directory
+  std::string corpus_part = "all";
   // --- the model's commands (circuits_cli.hpp): --train induction|mixed, --eval, --grad MODEL
   bool model_command = false;
   ModelOptions model;

@@ -14,6 +14,8 @@
 //                                            train on a toy task (core/train.hpp), print the run
 //   attention-lab-cli --train induction|mixed …, --eval MODEL --text T, --grad MODEL --text T
 //                                            the attention-only transformer (cli/circuits_cli.hpp)
+//   attention-lab-cli --corpus-text [PATH…] [--part train|held-out|all]
+//                                            the language model's corpus as raw bytes (cli/corpus.hpp)
 //   attention-lab-cli --kv-bill              the KV-cache bill of published model shapes (core/kv_bill)
 //   --window W, --sinks S, --alibi, --kv-heads H   set these scene keys (version 2) on the scene read
 //   --kv-cache --cache all|last,W|sinks,S,W  decode with a cache policy (core/kv_cache.hpp)
@@ -31,6 +33,7 @@
 
 #include "cli/circuits_cli.hpp"
 #include "cli/cli_options.hpp"
+#include "cli/corpus.hpp"
 #include "core/kv_bill.hpp"
 #include "scene/export.hpp"
 #include "scene/generate.hpp"
@@ -277,6 +280,18 @@ int scene_command(const cli::Options& o) {
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
+// --corpus-text: the corpus (or its train / held-out part) as raw bytes on stdout.
+int corpus_command(const cli::Options& o) {
+  cli::Corpus corpus;
+  std::string error;
+  if (!cli::read_corpus(o.corpus_paths, &corpus, &error)) return bad_input(error);
+  const std::string& part = o.corpus_part == "train"      ? corpus.train
+                            : o.corpus_part == "held-out" ? corpus.held_out
+                                                          : corpus.text;
+  std::fwrite(part.data(), 1, part.size(), stdout);
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -292,6 +307,7 @@ int main(int argc, char** argv) {
       break;
   }
   if (o.lm_command) return cli::lm_main(o.lm);
+  if (o.corpus_text) return corpus_command(o);
   if (o.model_command) return cli::circuits_main(o.model);
   if (o.list_presets) {
     for (const scene::PresetInfo& p : scene::preset_list())
