@@ -84,7 +84,8 @@ def main():
         ("d_model", set_key("d_model", 6), "W_E: row 0 has 8 entries, expected V×d_model = 28×6"),
         ("head", head_change, "layers[1].heads[0].W_O: has 3 rows, expected d_head×d_model = 4×8"),
         ("huge", huge, "W_U: row 2, entry 1 has magnitude above the limit of 1e4"),
-        ("bias", set_key("b_U", [0]), "b_U: unknown key"),
+        ("bias", set_key("b_U", [0]), "b_U: has 1 numbers, expected V = 28"),
+        ("unknown", set_key("b_X", [0]), "b_X: unknown key"),
         ("vocab", set_key("vocab", ["a"] * 28), "vocab: symbol 1 (\"a\") appears twice"),
         ("layers", set_key("layers", []), "layers: must be a list of 1 to 3 layers"),
     ]

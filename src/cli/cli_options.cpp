@@ -228,6 +228,8 @@ void declare_lm_flags(CLI::App& cli, LmOptions& l) {
       ->type_name("MODEL");
   g->add_option("--lm-held-out", l.held_out_path, "held-out loss and bits per byte on --corpus")
       ->type_name("MODEL");
+}
+
 // --corpus-text: the language model's corpus as raw bytes on stdout (cli/corpus.hpp).
 void declare_corpus_flags(CLI::App& cli, Options& o) {
   cli.add_option("--corpus-text", o.corpus_paths,
@@ -250,6 +252,7 @@ void declare(CLI::App& cli, Options& o, std::string* grad_value, std::string* sc
   declare_scene_flags(cli, o, grad_value, scratch);
   declare_train_and_model_flags(cli, o);
   declare_lm_flags(cli, o.lm);
+  declare_corpus_flags(cli, o);
 }
 
 // A language model command line: its values, and the flags it may not have.
@@ -270,7 +273,6 @@ std::string finish_lm(const CLI::App& cli, Options& o, const std::vector<std::st
   l.layers = o.model.layers, l.d_model = o.model.d_model, l.n_ctx = o.model.n_ctx, l.batch = o.model.batch;
   l.weight_decay = o.model.weight_decay;
   return "";
-  declare_corpus_flags(cli, o);
 }
 
 // After the parse: which command, and the checks that involve several flags.
@@ -378,7 +380,7 @@ std::string usage_text() {
          "       attention-lab-cli --lm-generate MODEL --prompt T --tokens N --seed S [--temperature X]\n"
          "                         [--top-k K] [--top-p P]\n"
          "       attention-lab-cli --tokenize MODEL --text T | --model-json MODEL | --lm-held-out MODEL "
-         "--corpus PATH...\n\n" +
+         "--corpus PATH...\n"
          "       attention-lab-cli --corpus-text [PATH...] [--part train|held-out|all]\n\n" +
          cli.help();
 }

@@ -129,6 +129,25 @@ bool tokens_of(const scene::LmFile& f, const std::string& text, const char* fiel
 namespace {
 using namespace lm_detail;
 
+// Bytes as valid UTF-8: each byte that does not belong to a well-formed character becomes U+FFFD
+// (what a browser or Python's errors="replace" shows). A sample can end inside a character.
+std::string replace_invalid_utf8(const std::string& bytes) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    const unsigned char c = static_cast<unsigned char>(bytes[at]);
+    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len && at + len <= bytes.size() && scene::json_text::valid_utf8(bytes.substr(at, len))) {
+      out += bytes.substr(at, len);
+      at += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++at;
+    }
+  }
+  return out;
+}
+
 std::string piece(const scene::LmFile& f, int id) {
   return f.model.vocab[static_cast<std::size_t>(id)];
 }
@@ -286,9 +305,7 @@ int run_generate(const LmOptions& o) {
   if (f.tokenizer) {
     std::vector<int> all = prompt;
     all.insert(all.end(), g.tokens.begin(), g.tokens.end());
-    const std::string text = attn::bpe::decode(*f.tokenizer, all);
-    // The text as UTF-8 for JSON: a sample may end inside a character (its bytes shown as pieces).
-    j["text"] = scene::json_text::valid_utf8(text) ? text : o.prompt + "…";
+    j["text"] = replace_invalid_utf8(attn::bpe::decode(*f.tokenizer, all));
   }
   return print(scene::json_text::dump(j, o.indent));
 }

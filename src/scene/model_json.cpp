@@ -137,9 +137,13 @@ bool has_gpt_keys(const json& doc) {
   return false;
 }
 
-// A bias or a LayerNorm vector: a list of n finite numbers, |x| ≤ kMaxModelWeight, as a 1×n matrix.
-std::string read_vector(const json& v, const std::string& field, long long n, Matrix* out) {
+// A bias or a LayerNorm vector: a list of n finite numbers, |x| ≤ kMaxModelWeight, as a 1×n matrix;
+// `what` names n ("V", "d_model", "d_head", "d_mlp").
+std::string read_vector(const json& v, const std::string& field, long long n, const char* what, Matrix* out) {
   if (!v.is_array()) return field + ": must be a list of " + n_str(n) + " numbers";
+  if (static_cast<long long>(v.size()) != n)
+    return field + ": has " + n_str(static_cast<long long>(v.size())) + " numbers, expected " + what + " = " +
+           n_str(n);
   json rows = json::array();
   rows.push_back(v);
   return read_matrix(rows, field, 1, n, out, "1×" + n_str(n));
@@ -150,8 +154,8 @@ std::string read_norm(const json& v, const std::string& field, long long D, mode
   if (!v.is_object() || v.size() != 2 || !v.contains("w") || !v.contains("b"))
     return field + ": must be an object {\"w\": [" + n_str(D) + " numbers], \"b\": [" + n_str(D) +
            " numbers]}";
-  std::string e = read_vector(v["w"], field + ".w", D, &out->w);
-  if (e.empty()) e = read_vector(v["b"], field + ".b", D, &out->b);
+  std::string e = read_vector(v["w"], field + ".w", D, "d_model", &out->w);
+  if (e.empty()) e = read_vector(v["b"], field + ".b", D, "d_model", &out->b);
   return e;
 }
 
@@ -172,10 +176,11 @@ std::string read_mlp(const json& v, const std::string& field, long long D, model
     return field + ".W_in: must be d_model×d_mlp with d_mlp from 1 to 4·d_model = " + n_str(4 * D);
   const std::string sD = n_str(D), sM = n_str(M);
   std::string e = read_matrix(w_in, field + ".W_in", D, M, &out->W_in, "d_model×d_mlp = " + sD + "×" + sM);
-  if (e.empty() && v.contains("b_in")) e = read_vector(v["b_in"], field + ".b_in", M, &out->b_in);
+  if (e.empty() && v.contains("b_in")) e = read_vector(v["b_in"], field + ".b_in", M, "d_mlp", &out->b_in);
   if (e.empty())
     e = read_matrix(v["W_out"], field + ".W_out", M, D, &out->W_out, "d_mlp×d_model = " + sM + "×" + sD);
-  if (e.empty() && v.contains("b_out")) e = read_vector(v["b_out"], field + ".b_out", D, &out->b_out);
+  if (e.empty() && v.contains("b_out"))
+    e = read_vector(v["b_out"], field + ".b_out", D, "d_model", &out->b_out);
   return e;
 }
 
@@ -230,7 +235,8 @@ std::string read_head(const json& head, const std::string& hw, long long D, long
   const std::pair<const char*, Matrix*> biases[] = {{"b_Q", &w->b_Q}, {"b_K", &w->b_K}, {"b_V", &w->b_V}};
   for (const auto& [name, target] : biases)
     if (head.contains(name))
-      if (std::string e = read_vector(head[name], hw + "." + name, dh, target); !e.empty()) return e;
+      if (std::string e = read_vector(head[name], hw + "." + name, dh, "d_head", target); !e.empty())
+        return e;
   const std::string sD = n_str(D);
   const std::string in_shape = "d_model×d_head = " + sD + "×" + n_str(dh);
   const std::string out_shape = "d_head×d_model = " + n_str(dh) + "×" + sD;
@@ -254,7 +260,7 @@ std::string read_layer_extras(const json& layer, const std::string& lw, long lon
       return lw + "." + json_text::clip_utf8(*member.first) +
              ": unknown key (a layer has heads, b_O, ln1, ln2, mlp)";
   std::string e;
-  if (layer.contains("b_O")) e = read_vector(layer["b_O"], lw + ".b_O", D, &out->b_O);
+  if (layer.contains("b_O")) e = read_vector(layer["b_O"], lw + ".b_O", D, "d_model", &out->b_O);
   if (e.empty() && layer.contains("ln1")) e = read_norm(layer["ln1"], lw + ".ln1", D, &out->ln1);
   if (e.empty() && layer.contains("mlp")) e = read_mlp(layer["mlp"], lw + ".mlp", D, &out->mlp);
   if (e.empty() && layer.contains("ln2")) {
@@ -320,7 +326,7 @@ std::string check_model_keys(const json& doc) {
 std::string read_top_extras(const json& doc, long long D, long long V, model::Model* m) {
   std::string e;
   if (doc.contains("ln_final")) e = read_norm(doc["ln_final"], "ln_final", D, &m->ln_final);
-  if (e.empty() && doc.contains("b_U")) e = read_vector(doc["b_U"], "b_U", V, &m->b_U);
+  if (e.empty() && doc.contains("b_U")) e = read_vector(doc["b_U"], "b_U", V, "V", &m->b_U);
   if (e.empty() && doc.contains("training") && !doc["training"].is_object())
     e = "training: must be an object (the command, corpus and figures that made the weights)";
   return e;
