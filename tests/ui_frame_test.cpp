@@ -18,11 +18,11 @@
 #include "scene/scene.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/frame.hpp"
-#include "ui/frame/keyboard.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/text/i18n.hpp"
+#include "ui/widgets/keyboard.hpp"
 
 namespace {
 

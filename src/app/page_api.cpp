@@ -18,7 +18,7 @@
 #include "core/reading_aids.hpp"
 #include "imgui.h"
 #include "scene/scene.hpp"
-#include "ui/frame/keyboard.hpp"
+#include "ui/widgets/keyboard.hpp"
 #if AL_ALL_MODES
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/decode/decode.hpp"
@@ -118,7 +118,7 @@ Json decode(const ui::DecodeStepper& d) {
 
 #endif
 
-// The keyboard (ui/frame/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"
+// The keyboard (ui/widgets/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"
 // (the Tab order of the last frame)}.
 Json keyboard(const ui::KeyboardUi& k) {
   Json order = Json::array();
@@ -179,7 +179,7 @@ Json state(const ui::AppState& state, bool square_stages) {
     {"edited", state.edited},
     {"vectors", std::move(vectors)},
     // The look: the theme on screen, whether it was chosen (else it follows the system),
-    // the zoom; and the keyboard's focus (ui/frame/keyboard.hpp).
+    // the zoom; and the keyboard's focus (ui/widgets/keyboard.hpp).
     {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
     {"themeChosen", state.ui.settings.theme.has_value()},
     {"zoom", state.ui.settings.zoom},

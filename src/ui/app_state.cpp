@@ -10,7 +10,6 @@
 #include "core/lookup.hpp"
 #include "scene/edit.hpp"
 #include "scene/traces.hpp"  // options_of
-#include "ui/modes/walk/walk_mode.hpp"
 
 namespace ui {
 namespace {
@@ -529,18 +528,6 @@ void record_frame(FrameStats& stats, double ms, const FrameParts& parts) {
   stats.recent_parts_ms[stats.recent_next][2] = parts.render_ms;
   stats.recent_next = (stats.recent_next + 1) % FrameStats::kWindow;
   stats.recent_count = std::min(stats.recent_count + 1, FrameStats::kWindow);
-}
-
-void record_item_rect(AppState& state, const std::string& id, const std::string& spoken) {
-  focus_item(state, id,
-             spoken);  // every interactive widget with an id is a stop of Tab (ui/frame/keyboard.hpp)
-  if (!ImGui::IsItemVisible()) return;
-  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
-}
-
-void record_item_text(AppState& state, const std::string& id, float width) {
-  state.widget_text_w[id] = width;
 }
 
 //-------------------------------------------------------------------------------------------------

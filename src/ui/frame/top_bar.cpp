@@ -3,11 +3,11 @@
 #include <cmath>
 #include <string>
 
-#include "ui/frame/screen.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/frame/view_menu.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/modes.hpp"
+#include "ui/modes/screen.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
 #include "ui/text/i18n.hpp"
 #include "ui/widgets/recorded.hpp"

@@ -3,8 +3,8 @@
 
 #include <cstddef>
 
-#include "ui/frame/screen.hpp"
 #include "ui/modes/explore/explore.hpp"
+#include "ui/modes/screen.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
 #if AL_ALL_MODES
 #include "ui/modes/circuits/circuits.hpp"
@@ -26,17 +26,18 @@ namespace {
 #define AL_IN_FULL_BUILD(fn) nullptr
 #endif
 
-// One mode a line, in the order of scene::link::kModes:
+// One mode a line, in the order of scene::link::kModes: mode, tab, layout, tick, and the optional
+// hooks lit_term, open_question, controls_rows (modes.hpp):
 // clang-format off
 constexpr ModeEntry kModeTable[] = {
-    {Mode::Explore,  Text::ModeExplore,  layout_explore,                    nullptr},
-    {Mode::Walk,     Text::ModeWalk,     layout_walk,                       nullptr},
-    {Mode::Heads,    Text::ModeHeads,    AL_IN_FULL_BUILD(layout_heads),    nullptr},
-    {Mode::KeySpace, Text::ModeKeySpace, AL_IN_FULL_BUILD(layout_keyspace), nullptr},
-    {Mode::Flash,    Text::ModeFlash,    AL_IN_FULL_BUILD(layout_flash),    AL_IN_FULL_BUILD(flash_tick)},
-    {Mode::Decode,   Text::ModeDecode,   AL_IN_FULL_BUILD(layout_decode),   AL_IN_FULL_BUILD(decode_tick)},
-    {Mode::Train,    Text::ModeTrain,    AL_IN_FULL_BUILD(layout_train),    AL_IN_FULL_BUILD(train_tick)},
-    {Mode::Circuits, Text::ModeCircuits, AL_IN_FULL_BUILD(layout_circuits), AL_IN_FULL_BUILD(circuits_tick)},
+    {Mode::Explore,  Text::ModeExplore,  layout_explore,                    nullptr,                         nullptr,       nullptr,   nullptr},
+    {Mode::Walk,     Text::ModeWalk,     layout_walk,                       nullptr,                         walk_term_lit, open_quiz, nullptr},
+    {Mode::Heads,    Text::ModeHeads,    AL_IN_FULL_BUILD(layout_heads),    nullptr,                         nullptr,       nullptr,   nullptr},
+    {Mode::KeySpace, Text::ModeKeySpace, AL_IN_FULL_BUILD(layout_keyspace), nullptr,                         nullptr,       nullptr,   nullptr},
+    {Mode::Flash,    Text::ModeFlash,    AL_IN_FULL_BUILD(layout_flash),    AL_IN_FULL_BUILD(flash_tick),    nullptr,       nullptr,   nullptr},
+    {Mode::Decode,   Text::ModeDecode,   AL_IN_FULL_BUILD(layout_decode),   AL_IN_FULL_BUILD(decode_tick),   nullptr,       nullptr,   nullptr},
+    {Mode::Train,    Text::ModeTrain,    AL_IN_FULL_BUILD(layout_train),    AL_IN_FULL_BUILD(train_tick),    nullptr,       nullptr,   nullptr},
+    {Mode::Circuits, Text::ModeCircuits, AL_IN_FULL_BUILD(layout_circuits), AL_IN_FULL_BUILD(circuits_tick), nullptr,       nullptr,   AL_IN_FULL_BUILD(draw_circuits_back)},
 };
 // clang-format on
 #undef AL_IN_FULL_BUILD
@@ -68,6 +69,25 @@ std::string mode_label(Mode mode) {
 void mode_tick(AppState& state) {
   const ModeEntry& m = mode_entry(state.ui.settings.mode);
   if (m.tick) m.tick(state);
+}
+
+bool mode_lights_term(const AppState& state, Term term) {
+  const ModeEntry& m = mode_entry(state.ui.settings.mode);
+  return m.lit_term && m.lit_term(state, term);
+}
+
+bool mode_lights_panels(const AppState& state) {
+  return mode_entry(state.ui.settings.mode).lit_term != nullptr;
+}
+
+void open_check_question(AppState& state, int question) {
+  for (const ModeEntry& m : kModeTable)
+    if (m.open_question) m.open_question(state, question);
+}
+
+void draw_mode_controls_rows(AppState& state, const Fonts& fonts) {
+  for (const ModeEntry& m : kModeTable)
+    if (m.controls_rows) m.controls_rows(state, fonts);
 }
 
 void draw_mode_layout(Screen& screen) {

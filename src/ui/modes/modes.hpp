@@ -10,8 +10,8 @@
 //      language table (i18n_en.cpp, i18n_es.cpp, i18n_de.cpp; tests/i18n_test.cpp checks them).
 //   3. src/ui/modes/circuits/: circuits.hpp declaring `void layout_circuits(Screen&)` (and a tick if
 //      the mode advances by itself), circuits_layout.cpp placing panels with the Screen
-//      (frame/screen.hpp: screen.controls(pos, size), screen.heatmap(…), screen.panel("Name",
-//      draw_fn, pos, size) for a panel that only draws itself; geometry in frame/layout_parts.hpp),
+//      (modes/screen.hpp: screen.controls(pos, size), screen.heatmap(…), screen.panel("Name",
+//      draw_fn, pos, size) for a panel that only draws itself; geometry in modes/layout_parts.hpp),
 //      the mode's own panels, and circuits_state.hpp (plain structs) as a member of UiState.
 //      Lay it out for 1280×720 and a phone (screen.narrow), and look at both screenshots.
 //   4. modes.cpp: its row in kModeTable; src/ui/CMakeLists.txt: its sources.
@@ -27,6 +27,7 @@
 
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
+#include "ui/look/fonts.hpp"
 #include "ui/text/i18n.hpp"
 
 namespace ui {
@@ -38,6 +39,13 @@ struct ModeEntry {
   Text label;               // the mode bar's tab, in the language tables
   void (*layout)(Screen&);  // places the mode's panels below the top bar; nullptr: not in this build
   void (*tick)(AppState&);  // once per frame before the layout (Play, training), or nullptr
+  // Optional hooks (nullptr: none). While the mode is shown: the formula terms it lights when nothing
+  // is hovered (a mode with it lights whole panels itself, Screen::walk_light).
+  bool (*lit_term)(const AppState&, Term);
+  // Whichever mode is shown: open the quiz at a check question (the mode holding the quiz), and
+  // rows at the top of the Controls panel (panels/panel_parts.hpp asks for these through the table).
+  void (*open_question)(AppState&, int question);
+  void (*controls_rows)(AppState&, const Fonts&);
 };
 
 // The row of `mode` (every mode of scene::link::kModes has one).

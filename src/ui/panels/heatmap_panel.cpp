@@ -19,6 +19,7 @@
 #include "ui/panels/panel_parts.hpp"
 #include "ui/text/grid_captions.hpp"
 #include "ui/text/scale_texts.hpp"
+#include "ui/widgets/keyboard.hpp"
 #include "ui/widgets/recorded.hpp"
 
 namespace ui {

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <string>
 
-#include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/walk/quiz.hpp"
 #include "ui/panels/panel_parts.hpp"
@@ -185,7 +184,7 @@ void handle_walk_keys(AppState& state) {
     return;
   }
   if (state.ui.settings.mode != Mode::Walk) return;
-  // A focused value cell or grid takes the arrow keys (ui/frame/keyboard.hpp).
+  // A focused value cell or grid takes the arrow keys (ui/widgets/keyboard.hpp).
   for (const FocusItem& item : state.ui.keyboard.items)
     if (item.id == state.ui.keyboard.focus && item.kind != FocusKind::Item) return;
   const int index = walk_index(state);

@@ -8,8 +8,8 @@
 
 #include "core/lookup.hpp"
 #include "ui/text/i18n.hpp"
+#include "ui/text/number_format.hpp"
 #include "ui/text/scale_texts.hpp"
-#include "ui/widgets/number_format.hpp"
 
 namespace ui::walk {
 namespace {

@@ -1,5 +1,5 @@
 // screen.cpp — the Screen's panel methods and the fixed windows (see screen.hpp).
-#include "ui/frame/screen.hpp"
+#include "ui/modes/screen.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -34,9 +34,6 @@ struct Screen {
   // hovered); every control in them stays live. Call inside the panel's child window.
   void walk_light(Panel panel) const;
 
-  // The walk's step card (not a panel of the link's hide=/view=).
-  void walk_card(ImVec2 pos, ImVec2 size);
-
   void controls(ImVec2 pos, ImVec2 size);
   void vectors(ImVec2 pos, ImVec2 size);
   void heatmap(const char* name, HeatmapKind kind, ImVec2 pos, ImVec2 size);
