@@ -6,8 +6,8 @@ The order, lowest first; a file may include a file of its own layer or of one be
     text  →  look  →  state  →  widgets  →  panels  →  modes  →  frame
 
 A file's layer is its folder under src/ui/ (text/, look/, widgets/, panels/, modes/, frame/), except the
-state headers, which form the layer `state` wherever they sit: app_state.hpp/.cpp, every `*_state.hpp`
-and the files of STATE_FILES (plain structs UiState holds). Besides the order:
+state, a layer wherever it sits: the files at src/ui/'s root (app_state.hpp/.cpp, app_records.cpp),
+every `*_state.hpp` and the files of STATE_FILES (plain structs UiState holds). Besides the order:
   - a mode's files (modes/<m>/) include no other mode's files (modes/<other>/); only the files of
     modes/ itself (the table of modes) include every mode;
   - a state header of a mode (modes/<m>/*_state.hpp) includes no ImGui header: plain structs only;
@@ -37,7 +37,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([^">]+)[">]')
 def layer(rel):
     """The layer of a file, rel its path under src/ui/ ('panels/mask_panel.cpp'); None: not a UI file."""
     base = os.path.basename(rel)
-    if base.startswith("app_state.") or base.endswith("_state.hpp") or rel in STATE_FILES:
+    if "/" not in rel or base.endswith("_state.hpp") or rel in STATE_FILES:
         return "state"
     top = rel.split("/")[0]
     return top if top in ORDER else None
@@ -111,7 +111,9 @@ def check_mode_names(ui_dir, mode_enum, tally):
         if enumerator:
             parts.append(r"(?<![\w:])(?:scene::link::)?Mode::%s\b" % enumerator)
         if functions:
-            parts.append(r"(?<![\w.>:])(?:%s)\s*\(" % "|".join(sorted(functions)))
+            # a call, also as ui::name( or <mode>::name( (walk::stage_symbol), not a member's x.name(
+            called = "|".join(sorted(functions))
+            parts.append(r"(?:(?<=\bui::)|(?<=\b%s::)|(?<![\w.>:]))(?:%s)\s*\(" % (folder, called))
         members = state_members(app_state_text, types)
         if members:
             parts.append(r"[.>](?:%s)\b(?!\s*\()" % "|".join(sorted(members)))
@@ -193,6 +195,7 @@ def self_check():
             "modes/walk/walk.hpp": "struct WalkUi {};\nvoid open_quiz(AppState& state, int q);\n",
             "app_state.hpp": "struct UiState {\n  WalkUi walk;  // the walk\n};\n",
             "frame/top.cpp": 'void f() {\n  open_quiz(s, 0);  // open_quiz(\n  g("open_quiz(");\n}\n',
+            "frame/bar.cpp": "void f() { ui::open_quiz(s, 0); }\n",
             "panels/p.cpp": "bool b = s.mode == Mode::Walk || s.ui.walk.row > 0;\n",
             "modes/walk/w.cpp": "void g() { open_quiz(s, 1); s.ui.walk.row = 0; }\n",
             "modes/modes.cpp": "auto row = {Mode::Walk, open_quiz};\n",
@@ -202,7 +205,7 @@ def self_check():
             open(os.path.join(ui, rel), "w", encoding="utf-8").write(text)
         found.count = 0
         check_mode_names(ui, ["Explore", "Walk"], found)
-        return layers_ok and found.count == 2
+        return layers_ok and found.count == 3
 
 
 def mode_enumerators(src):

@@ -134,7 +134,7 @@ void draw_size_controls(AppState& state, float label_w) {
 
   // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
   // the scene has several heads (a one-head Explore screen keeps its height for the vectors).
-  if (state.ui.settings.mode == Mode::Heads || s.heads > 1) {
+  if (mode_offers_heads(state) || s.heads > 1) {
     row_label(state, tr(Text::Heads), label_w);
     draw_heads_control(state);
   }

@@ -664,8 +664,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const int lit_i = state.hovered_row < n ? state.hovered_row : -1;
   const int lit_j = state.hovered_col < n ? state.hovered_col : -1;
   // Walk through: the row its numbers follow, outlined while nothing is hovered.
-  const int walk_row =
-      state.ui.settings.mode == Mode::Walk && lit_i < 0 ? std::clamp(state.ui.walk.row, 0, n - 1) : -1;
+  const int mode_row = mode_lit_row(state);  // the row a mode follows (the walk's)
+  const int walk_row = mode_row >= 0 && lit_i < 0 ? std::clamp(mode_row, 0, n - 1) : -1;
   draw_heatmap_labels(state, g, scores, lit_i, lit_j, walk_row);
   // Everything drawn on the cells stays inside the frame.
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -56,8 +56,14 @@ void draw_rope_controls(AppState& state, const Fonts& fonts);
 // that a panel names no mode:
 // the terms the shown mode lights while nothing is hovered (the walk: its step's terms);
 bool mode_lights_term(const AppState& state, Term term);
-// whether the shown mode lights whole panels itself (the walk's step: Screen outlines them);
+// whether the shown mode lights whole panels itself (the walk's step: Screen::mode_light), and
+// whether `panel` is one it lights (true when it lights none);
 bool mode_lights_panels(const AppState& state);
+bool mode_lights_panel(const AppState& state, scene::link::Panel panel);
+// the query row the shown mode follows, which the grids mark (the walk's), or −1;
+int mode_lit_row(const AppState& state);
+// whether the shown mode's Controls panel offers the heads even for one head (the Heads mode);
+bool mode_offers_heads(const AppState& state);
 // a check question clicked: the mode that holds the quiz opens it at `question` (0-based);
 void open_check_question(AppState& state, int question);
 // rows a mode adds at the top of the Controls panel, whichever mode is shown (a head opened from

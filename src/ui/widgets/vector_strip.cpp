@@ -1,5 +1,4 @@
 // vector_strip.cpp — a matrix row as a strip of colour cells (see vector_strip.hpp).
-#include "ui/text/i18n.hpp"
 #include "ui/widgets/vector_strip.hpp"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include "imgui_internal.h"  // ImGuiSliderFlags_Vertical: DragScalar along y (up = larger)
 #include "scene/scene.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/text/i18n.hpp"
 #include "ui/text/number_format.hpp"
 #include "ui/widgets/keyboard.hpp"
 #include "ui/widgets/recorded.hpp"
