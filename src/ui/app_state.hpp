@@ -159,7 +159,7 @@ struct UiState {
 #if AL_ALL_MODES
   CircuitsUi circuits;  // Circuits: the model's run, the typed text, ablations, the guide
 #endif
-  // (the Key space mode's pictures: AppState::keyspace)
+  KeySpaceState keyspace;  // Key space: the pictures' planes, views and drag
 
   // --- view choices the panels keep while the app runs (not in links)
   ScoresTab scores_tab = ScoresTab::Raw;
@@ -264,9 +264,8 @@ struct AppState {
   GridGeometry scores_grid, weights_grid, mask_grid;
   std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
 
-  UiState ui;              // mode, layout values, panel caches
-  Sharing sharing;         // hide=/view=, the demo gallery, the Share buttons' actions
-  KeySpaceState keyspace;  // the Key space mode's pictures
+  UiState ui;       // mode, layout values, panel caches
+  Sharing sharing;  // hide=/view=, the demo gallery, the Share buttons' actions
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
   // Set by a panel whose measured size changed this frame: the layout is not settled yet, so the
@@ -345,7 +344,7 @@ void remove_wo(AppState& state);
 void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);
 
-// --- the variants (scene keys of version 2; issue 25). Each keeps the scene valid:
+// --- the variants (scene keys of version 2). Each keeps the scene valid:
 // Sliding window w (0 = none, clamped to 0 … n); w = 0 also drops the sinks (they need a window).
 void set_window(AppState& state, int window);
 // Sink tokens s (clamped to 0 … n); with no window a notice says to set one first.

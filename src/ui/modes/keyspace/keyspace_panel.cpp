@@ -173,7 +173,7 @@ void draw_point(ImDrawList* dl, ImVec2 at, float radius, ImU32 color, int n) {
 int shown_query(const AppState& state) {
   const int n = state.scene.n();
   if (state.hovered_row >= 0 && state.hovered_row < n) return state.hovered_row;
-  return std::clamp(state.keyspace.selected, 0, std::max(0, n - 1));
+  return std::clamp(state.ui.keyspace.selected, 0, std::max(0, n - 1));
 }
 
 // The vectors the scores are made of: Q and K, or their RoPE-turned versions when the scene has rope.
@@ -192,7 +192,7 @@ bool same_matrix(const attn::Matrix& a, const attn::Matrix& b) {
 // did: a mask, causal or scale edit changes the result but no vector (at n = 1024 a refit is a
 // 2,048×64 Gram product and an eigensolve, the largest part of the frame that opens the mode).
 void update_planes(AppState& state) {
-  KeySpaceState& ks = state.keyspace;
+  KeySpaceState& ks = state.ui.keyspace;
   if (ks.planes_version == state.result_version || ks.drag_kind != KeySpaceState::None) return;
   const attn::Result& r = state.result;
   attn::Matrix qk(r.Q.rows() + r.K.rows(), r.Q.cols());
@@ -256,7 +256,7 @@ bool point_handle(AppState& state, const std::string& id, ImVec2 at, const PlotF
       return true;
     }
   }
-  KeySpaceState& ks = state.keyspace;
+  KeySpaceState& ks = state.ui.keyspace;
   if (ImGui::IsItemActivated()) {
     ks.drag_kind = kind;
     ks.drag_index = index;
@@ -334,7 +334,7 @@ void learned_hint(AppState& state, const Fonts& fonts) {
 // key), then keys. Returns the followed query (a click or the keyboard's focus picks it).
 int keyspace_handles(AppState& state, const PlotFrame& f, const attn::Matrix& q_xy, const attn::Matrix& k_xy,
                      bool editable) {
-  KeySpaceState& ks = state.keyspace;
+  KeySpaceState& ks = state.ui.keyspace;
   const attn::Result& r = state.result;
   const int n = state.scene.n();
   const bool dragging = ks.drag_kind == KeySpaceState::Query || ks.drag_kind == KeySpaceState::Key;
@@ -437,7 +437,7 @@ void keyspace_caption(const AppState& state, const Fonts& fonts, int sel, ImVec2
 
 void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   if (!picture_panel_top(state, fonts, Text::KeySpaceTitle, Text::KeySpaceHint)) return;
-  KeySpaceState& ks = state.keyspace;
+  KeySpaceState& ks = state.ui.keyspace;
   const attn::Result& r = state.result;
   const int n = state.scene.n();
   const bool roped = r.Q_rope.size() > 0;
@@ -471,7 +471,7 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
 
 void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   if (!picture_panel_top(state, fonts, Text::ValueSpaceTitle, Text::ValueSpaceHint)) return;
-  KeySpaceState& ks = state.keyspace;
+  KeySpaceState& ks = state.ui.keyspace;
   const attn::Result& r = state.result;
   const int n = state.scene.n();
   const bool editable = state.scene.mode == scene::Mode::Direct && state.scene.heads == 1;  // as in key space

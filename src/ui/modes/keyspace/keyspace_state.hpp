@@ -1,4 +1,4 @@
-// keyspace_state.hpp — the Key space mode's state (AppState::keyspace).
+// keyspace_state.hpp — the Key space mode's state (UiState::keyspace).
 #pragma once
 
 #include <cstdint>
