@@ -67,7 +67,7 @@ Json flash(const ui::FlashStepper& f) {
           {"max_abs_diff", f.max_abs_diff}};
 }
 
-// The KV-cache calculator (issue 25): the shape it holds, the preset's name (null: the learner's own
+// The KV-cache calculator: the shape it holds, the preset's name (null: the learner's own
 // shape), and the bill it shows, core/kv_bill.hpp's
 //   per_token = 2 · layers · H_kv · d_head · bytes,  per_context = per_token · tokens_held
 // in bytes and as the panel prints them (per_token_text, per_context_text); error: the last refused
@@ -104,7 +104,7 @@ Json decode(const ui::DecodeStepper& d) {
           {"output", numbers(step.output)},
           {"mults_with_cache", d.mults_with},
           {"mults_without_cache", d.mults_without},
-          // The cache policy (issue 25): "all", "last" (the last w) or "sinks" (s sinks + the last w),
+          // The cache policy: "all", "last" (the last w) or "sinks" (s sinks + the last w),
           // the positions held after step t and the one evicted in it.
           {"policy", d.policy.kind == attn::CacheKind::KeepAll ? "all"
                      : d.policy.kind == attn::CacheKind::LastW ? "last"
