@@ -32,6 +32,10 @@ are rounding noise up to ~1e-13 of the largest where the exact value is 0). With
 process: torch is imported once); its logits must equal --lm-eval's within 1e-12 relative and its loss
 within 1e-12.
 
+--override L.H.x=FILE --lens: 12 models with every part, a random head's q, k or v replaced by random
+numbers; the logits and the logit lens (LNf(resid_post_l) W_U + b_U after each layer: the top token and its
+p) against the reference given the same numbers.
+
 Bad input: a handful of broken GPT models and texts, each refused by --lm-eval with exit 2 and the field
 named first on stderr.
 
@@ -130,8 +134,11 @@ def leaves(tree, make):
     return make(tree)
 
 
-def torch_reference(m, tokens, ablated):
-    """(stages {hook name: array or [head] arrays}, logits, loss, per-token losses, gradient tree)."""
+def torch_reference(m, tokens, ablated, override=None):
+    """(stages {hook name: array or [head] arrays}, logits, loss, per-token losses, gradient tree).
+    `override`: {(layer, head, "q" | "k" | "v"): n x d_head array} replacing that head's q, k or v (what
+    --override does). stages also holds "lens.{l}": LNf(resid_post_l) W_U + b_U, the logit lens."""
+    override = override or {}
     P = leaves(m, lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True))
     D = m["d_model"]
     n = len(tokens)
@@ -150,6 +157,10 @@ def torch_reference(m, tokens, ablated):
         resid, attn_out = x, None
         for h, w in enumerate(layer["heads"]):
             q, k, v = plus(a @ w["W_Q"], w, "b_Q"), plus(a @ w["W_K"], w, "b_K"), plus(a @ w["W_V"], w, "b_V")
+            t64 = lambda arr: torch.tensor(arr, dtype=torch.float64)  # noqa: E731
+            q = t64(override[(l, h, "q")]) if (l, h, "q") in override else q
+            k = t64(override[(l, h, "k")]) if (l, h, "k") in override else k
+            v = t64(override[(l, h, "v")]) if (l, h, "v") in override else v
             S = (q @ k.T) / math.sqrt(q.shape[1])
             A = torch.softmax(S.masked_fill(~causal, float("-inf")), dim=1)
             z = A @ v
@@ -177,6 +188,8 @@ def torch_reference(m, tokens, ablated):
         x = resid
     final = norm(x, P.get("ln_final"))
     stages["ln_final.hook_normalized"] = final
+    for l in range(len(P["layers"])):
+        stages[f"lens.{l}"] = plus(norm(stages[f"blocks.{l}.hook_resid_post"], P.get("ln_final")) @ P["W_U"], P, "b_U")
     logits = plus(final @ P["W_U"], P, "b_U")
     if n > 1:
         per_token = F.cross_entropy(logits[:-1], idx[1:], reduction="none")
@@ -388,9 +401,47 @@ def check_case(cli, case_dir, index, rng, report, coverage):
             hook = f"blocks.{l}.attn.hook_pattern"
             compare(f"{where} weights[{l}][{h}]", ours["weights"][l][h], stages[hook][h], report)
     compare_top(where, ours["top"], logits, report)
-    compare_stages(where, ours.get("stages"), stages, ablated, report)
+    compare_stages(where, ours.get("stages"), {k: v for k, v in stages.items() if not k.startswith("lens.")},
+                   ablated, report)
     compare_grads(where, {k: v for k, v in ours_grad.items() if k != "loss"}, grads, ablated,
                   FLOOR * largest(grads), report)
+
+
+def check_override(cli, case_dir, index, rng, report):
+    """--override L.H.x=FILE --lens: a random head's q, k or v replaced by random numbers; the logits and the
+    logit lens's top token after each layer against the reference given the same numbers."""
+    layers, heads = 1 + index % 3, 1 + (index // 3) % 4
+    m = random_model(rng, layers, heads, {p: True for p in PARTS}, all_biases=True)
+    path = os.path.join(case_dir, f"override{index:02d}.json")
+    with open(path, "w") as f:
+        json.dump(m, f)
+    n = int(rng.integers(2, m["n_ctx"] + 1))
+    tokens = [int(t) for t in rng.integers(0, len(m["vocab"]), size=n)]
+    l, h, which = int(rng.integers(0, layers)), int(rng.integers(0, heads)), "qkv"[index % 3]
+    d_head = len(m["layers"][0]["heads"][0]["W_Q"][0])
+    values = rng.uniform(-2, 2, size=(n, d_head)).tolist()
+    values_path = os.path.join(case_dir, f"override{index:02d}_{which}.json")
+    with open(values_path, "w") as f:
+        json.dump(values, f)
+    where = f"override case {index} ({l}.{h}.{which}, L={layers} H={heads} n={n})"
+    try:
+        ours = run_json(cli, ["--lm-eval", path, "--text", "".join(m["vocab"][t] for t in tokens), "--override",
+                              f"{l}.{h}.{which}={values_path}", "--lens", "--compact"], timeout=120)
+    except (RuntimeError, ValueError) as e:
+        report["failures"].append(f"{where}: {e}")
+        return
+    stages, logits, _, _, _ = torch_reference(m, tokens, set(), {(l, h, which): values})
+    compare(f"{where} logits", ours["logits"], logits, report)
+    for layer in range(layers):
+        lens = stages[f"lens.{layer}"]
+        probs = np.exp(lens - lens.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+        for i, top in enumerate(ours["lens"][layer]):
+            best = int(np.argmax(probs[i]))
+            if top["token"] != best and probs[i][top["token"]] < probs[i][best] * (1 - 1e-9):
+                report["failures"].append(f"{where}: lens[{layer}][{i}] = {top['token']}, torch's argmax {best}")
+            compare(f"{where} lens[{layer}][{i}].p", [top["p"]], [probs[i][top["token"]]], report)
+    report["overrides"] = report.get("overrides", 0) + 1
 
 
 def bad_input_cases(case_dir):
@@ -439,6 +490,8 @@ def main():
     coverage = {"shapes": set(), "parts": set()}
     for index in range(60):
         check_case(cli, case_dir, index, rng, report, coverage)
+    for index in range(12):
+        check_override(cli, case_dir, index, rng, report)
     check_bad_input(cli, case_dir, report)
     combos = coverage["parts"]
     for i, part in enumerate(PARTS):
@@ -455,6 +508,8 @@ def main():
           f"allowance of {FLOOR:g} x the largest gradient; the worst error is {report['used']:.2g} of its allowance")
     print(f"--export pytorch: {report['exports']} scripts, worst relative difference of their logits to --lm-eval "
           f"{report['export_worst']:.2e} (limit {EXPORT_RTOL:g}); bad input: {report['refused']} files refused")
+    print(f"--override L.H.q|k|v=FILE --lens: {report.get('overrides', 0)} models, logits and the lens's top token after "
+          f"each layer against the reference given the same numbers")
     print(f"{len(report['failures'])} failure(s)")
     return 1 if report["failures"] else 0
 

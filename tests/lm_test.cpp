@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/head_roles.hpp"
 #include "core/lm_train.hpp"
 #include "core/model.hpp"
 #include "core/sampling.hpp"
@@ -303,4 +304,52 @@ TEST_CASE("the GPT block's gradients against central finite differences (every k
   CHECK(worst < 1e-5);
   // The ablated head gets no gradient.
   CHECK(grads.layers[1].heads[1].W_Q.cwiseAbs().maxCoeff() == 0.0);
+}
+
+TEST_CASE("head roles on a text: previous-token, induction and broad patterns written out") {
+  model::Forward f;
+  f.tokens = {1, 2, 3, 1, 2};
+  const int n = 5;
+  f.layers.resize(1);
+  f.layers[0].heads.resize(3);
+  Matrix prev = Matrix::Zero(n, n), induction = Matrix::Zero(n, n), uniform = Matrix::Zero(n, n);
+  prev(0, 0) = induction(0, 0) = 1;
+  for (int i = 1; i < n; ++i) prev(i, i - 1) = 1;
+  // Induction: from each repeated token to the one after its earlier copy (3 → 1, 4 → 2); else self.
+  induction(1, 1) = induction(2, 2) = 1;
+  induction(3, 1) = induction(4, 2) = 1;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j) uniform(i, j) = 1.0 / (i + 1);
+  f.layers[0].heads[0].weights = prev;
+  f.layers[0].heads[1].weights = induction;
+  f.layers[0].heads[2].weights = uniform;
+  const std::vector<model::HeadRole> r = model::head_roles(f);
+  REQUIRE(r.size() == 3);
+  CHECK(r[0].role == "previous-token");
+  CHECK(r[0].previous_token == 1.0);
+  CHECK(r[0].first_token == 0.25);  // row 1's previous token is token 0
+  CHECK(r[0].prefix_matching == 0.0);
+  CHECK(r[0].entropy == 0.0);
+  CHECK(r[1].role == "induction");
+  CHECK(r[1].prefix_matching == 1.0);
+  CHECK(r[1].self == 0.5);
+  CHECK(r[2].role == "broad");
+  const double mean_log = (std::log2(2.0) + std::log2(3.0) + std::log2(4.0) + std::log2(5.0)) / 4;
+  CHECK(r[2].entropy == doctest::Approx(mean_log).epsilon(1e-12));
+  CHECK(r[2].first_token == doctest::Approx((0.5 + 1.0 / 3 + 0.25 + 0.2) / 4).epsilon(1e-12));
+}
+
+TEST_CASE("an override of a head's q with its own q changes no bit; another q changes the logits") {
+  const model::Model m = random_gpt(12);
+  const std::vector<int> tokens = {3, 1, 4, 1, 5, 9, 2, 6};
+  const model::Forward f = model::forward(m, tokens);
+  model::HeadOverride same{1, 0, 'q', f.layers[1].heads[0].q};
+  CHECK(fnv(model::forward(m, tokens, {}, {same}).logits.data(), f.logits.size(), 0) ==
+        fnv(f.logits.data(), f.logits.size(), 0));
+  model::HeadOverride other{0, 1, 'v', f.layers[0].heads[1].v * 2.0};
+  const model::Forward g = model::forward(m, tokens, {}, {other});
+  CHECK(g.layers[0].heads[1].v == other.values);
+  CHECK((g.logits - f.logits).cwiseAbs().maxCoeff() > 1e-6);
+  // The logit lens's last layer is the model's own logits.
+  CHECK(model::logit_lens(m, f).back() == f.logits);
 }

@@ -182,11 +182,13 @@ void declare_train_and_model_flags(CLI::App& cli, Options& o) {
 
 // The flags only the language model's commands have (lm_cli.hpp); they share --layers, --heads,
 // --d-model, --n-ctx, --batch, --steps, --seed, --lr, --weight-decay, --text and --ablate.
-constexpr const char* kLmOnly[] = {
-    "--train-lm", "--corpus",     "--d-mlp",       "--vocab",           "--warmup",  "--threads",
-    "--out",      "--checkpoint", "--resume",      "--corpus-label",    "--lm-eval", "--lm-generate",
-    "--tokenize", "--model-json", "--lm-held-out", "--prompt",          "--tokens",  "--temperature",
-    "--top-k",    "--top-p",      "--stages",      "--checkpoint-every"};
+constexpr const char* kLmOnly[] = {"--train-lm", "--corpus",           "--d-mlp",       "--vocab",
+                                   "--warmup",   "--threads",          "--out",         "--checkpoint",
+                                   "--resume",   "--corpus-label",     "--lm-eval",     "--lm-generate",
+                                   "--tokenize", "--model-json",       "--lm-held-out", "--prompt",
+                                   "--tokens",   "--temperature",      "--top-k",       "--top-p",
+                                   "--stages",   "--checkpoint-every", "--lens",        "--roles",
+                                   "--override"};
 
 void declare_lm_flags(CLI::App& cli, LmOptions& l) {
   CLI::Option_group* g =
@@ -213,6 +215,13 @@ void declare_lm_flags(CLI::App& cli, LmOptions& l) {
   g->add_option("--lm-eval", l.eval_path, "run a language model on --text (logits, weights, top-10)")
       ->type_name("MODEL");
   g->add_flag("--stages", l.stages, "--lm-eval: every stage under TransformerLens's hook names");
+  g->add_flag("--lens", l.lens, "--lm-eval: the logit lens, the top token after each layer");
+  g->add_flag("--roles", l.roles, "--lm-eval: each head's scores on the text and the role they name");
+  g->add_option("--override", l.overrides, "--lm-eval: head H of layer L reads FILE's q, k or v (n x d_head)")
+      ->type_name("L.H.q=FILE")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   g->add_option("--lm-generate", l.generate_path, "sample --tokens N after --prompt T with the KV cache")
       ->type_name("MODEL");
   g->add_option("--prompt", l.prompt, "--lm-generate: the text to continue")->type_name("T");

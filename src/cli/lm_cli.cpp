@@ -15,6 +15,7 @@
 
 #include "cli/cli_options.hpp"
 #include "cli/corpus.hpp"
+#include "core/head_roles.hpp"
 #include "core/lm_train.hpp"
 #include "core/model.hpp"
 #include "core/model_scores.hpp"
@@ -231,6 +232,82 @@ ordered_json stages_json(const model::Forward& fw) {
   return s;
 }
 
+// --override L.H.x=FILE: head H of layer L reads FILE's n×d_head rows as its q, k or v.
+bool parse_overrides(const LmOptions& o, const model::Model& m, int n, std::vector<model::HeadOverride>* out,
+                     std::string* error) {
+  for (const std::string& spec : o.overrides) {
+    const std::size_t eq = spec.find('=');
+    const std::string what = spec.substr(0, eq);
+    unsigned long long l = 0, h = 0;
+    const std::size_t d1 = what.find('.'), d2 = what.rfind('.');
+    const char which = what.empty() ? '?' : what.back();
+    if (eq == std::string::npos || d1 == std::string::npos || d2 != what.size() - 2 || d1 == d2 ||
+        (which != 'q' && which != 'k' && which != 'v') || !parse_whole(what.substr(0, d1), 0, 99, &l) ||
+        !parse_whole(what.substr(d1 + 1, d2 - d1 - 1), 0, 99, &h)) {
+      *error = "override: \"" + spec + "\" is not LAYER.HEAD.q=FILE (or .k, .v), e.g. 1.0.q=q.json";
+      return false;
+    }
+    if (static_cast<int>(l) >= m.n_layers() || static_cast<int>(h) >= m.n_heads()) {
+      *error = "override: " + what + " names no head (the model has layers 0 to " +
+               std::to_string(m.n_layers() - 1) + ", heads 0 to " + std::to_string(m.n_heads() - 1) + ")";
+      return false;
+    }
+    std::string text;
+    if (!read_bytes(spec.substr(eq + 1), 64u << 20, &text, error)) return false;
+    const auto doc = scene::json_text::json::parse(text, nullptr, false);
+    if (doc.is_discarded()) {
+      *error = "override: " + spec.substr(eq + 1) + " is not JSON";
+      return false;
+    }
+    model::HeadOverride over{static_cast<int>(l), static_cast<int>(h), which, {}};
+    const std::string shape = std::to_string(n) + "×" + std::to_string(m.d_head());
+    *error = scene::json_text::read_matrix(doc, "override " + what, n, m.d_head(),
+                                           {shape + " rows (tokens × d_head)", shape, shape, "", 1e4, "1e4"},
+                                           &over.values);
+    if (!error->empty()) return false;
+    out->push_back(std::move(over));
+  }
+  return true;
+}
+
+ordered_json lens_json(const scene::LmFile& f, const model::Forward& fw) {
+  ordered_json lens = ordered_json::array();
+  const int V = f.model.n_vocab();
+  for (const attn::Matrix& logits : model::logit_lens(f.model, fw)) {
+    ordered_json layer = ordered_json::array();
+    for (Eigen::Index i = 0; i < logits.rows(); ++i) {
+      const std::vector<double> p = model::softmax_row(logits.data() + i * V, V);
+      int best = 0;
+      for (int v = 1; v < V; ++v)
+        best = p[static_cast<std::size_t>(v)] > p[static_cast<std::size_t>(best)] ? v : best;
+      ordered_json top;
+      top["token"] = best;
+      top["piece"] = piece(f, best);
+      top["p"] = p[static_cast<std::size_t>(best)];
+      layer.push_back(std::move(top));
+    }
+    lens.push_back(std::move(layer));
+  }
+  return lens;
+}
+
+ordered_json roles_json(const model::Forward& fw) {
+  ordered_json roles = ordered_json::array();
+  for (const model::HeadRole& r : model::head_roles(fw)) {
+    ordered_json j;
+    j["layer"] = r.layer;
+    j["head"] = r.head;
+    j["role"] = r.role;
+    j["previous_token"] = r.previous_token;
+    j["first_token"] = r.first_token;
+    j["self"] = r.self;
+    j["entropy"] = r.entropy;
+    j["prefix_matching"] = r.prefix_matching;
+    roles.push_back(std::move(j));
+  }
+  return roles;
+}
+
 int run_eval(const LmOptions& o) {
   scene::LmFile f;
   std::string error;
@@ -240,7 +317,10 @@ int run_eval(const LmOptions& o) {
   if (!tokens_of(f, o.text, "text", &tokens, &error)) return bad_input(error);
   const model::Ablation ablation = scene::parse_ablation(o.ablate, f.model, &error);
   if (!error.empty()) return bad_input(error);
-  const model::Forward fw = model::forward(f.model, tokens, ablation);
+  std::vector<model::HeadOverride> overrides;
+  if (!parse_overrides(o, f.model, static_cast<int>(tokens.size()), &overrides, &error))
+    return bad_input(error);
+  const model::Forward fw = model::forward(f.model, tokens, ablation, overrides);
   const model::TokenLoss loss = model::next_token_loss(fw.logits, tokens);
   ordered_json j;
   j["tokens"] = tokens;
@@ -264,6 +344,8 @@ int run_eval(const LmOptions& o) {
       if (ablation.is_off(l, h)) ablated.push_back(std::to_string(l) + "." + std::to_string(h));
   j["ablated"] = std::move(ablated);
   if (o.stages) j["stages"] = stages_json(fw);
+  if (o.lens) j["lens"] = lens_json(f, fw);
+  if (o.roles) j["roles"] = roles_json(fw);
   return print(scene::json_text::dump(j, o.indent));
 }
 

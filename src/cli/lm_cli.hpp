@@ -6,9 +6,12 @@
 //              [--corpus-label TEXT] [--checkpoint FILE] [--resume FILE] --out MODEL
 //        learn the tokenizer on the corpus's training part, train, write the compact file
 //        (scene/lm_file.hpp) with the training record; progress on stderr
-//   --lm-eval MODEL --text T [--ablate L.H …] [--stages]
+//   --lm-eval MODEL --text T [--ablate L.H …] [--override L.H.q=FILE …] [--stages] [--lens] [--roles]
 //        {"tokens", "pieces", "logits", "loss", "weights", "per_token_loss", "top", "ablated"}
-//        (+ "stages": every kept stage under TransformerLens's hook names)
+//        (+ "stages": every kept stage under TransformerLens's hook names; "lens": the logit lens's top
+//        token after each layer at each position; "roles": each head's scores on the text,
+//        core/head_roles.hpp); --override replaces head H of layer L's q, k or v with FILE's n×d_head
+//        JSON rows (what a learner edited)
 //   --lm-generate MODEL --prompt T --tokens N --seed S [--temperature X] [--top-k K] [--top-p P]
 //   --tokenize MODEL --text T       {"tokens", "pieces", "bytes"}
 //   --model-json MODEL              the model in the JSON contract (model_json.hpp), tokenizer included
@@ -23,7 +26,8 @@ namespace cli {
 
 struct LmOptions {
   int indent = 2;
-  bool train = false, stages = false, have_text = false, have_prompt = false;
+  bool train = false, stages = false, lens = false, roles = false, have_text = false, have_prompt = false;
+  std::vector<std::string> overrides;  // L.H.q=FILE, L.H.k=FILE, L.H.v=FILE
   std::string eval_path, generate_path, tokenize_path, model_json_path, held_out_path;
   std::vector<std::string> corpus, ablate;
   std::string text, prompt, tokens, temperature, top_k, top_p;

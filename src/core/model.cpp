@@ -315,8 +315,9 @@ Matrix layer_norm_backward(const Matrix& dy, const Norm& p, const NormStages& ke
   return dx;
 }
 
-// One head's stages on its layer's input a (n×D).
-void head_forward(const Head& w, const Matrix& a, double inv_sqrt_dh, bool ablated, HeadStages& s) {
+// One head's stages on its layer's input a (n×D); `over` replaces q, k or v when given.
+void head_forward(const Head& w, const Matrix& a, double inv_sqrt_dh, bool ablated,
+                  const std::vector<const HeadOverride*>& over, HeadStages& s) {
   const Index n = a.rows();
   s.q = mul(a, w.W_Q);
   add_bias(s.q, w.b_Q);
@@ -324,6 +325,7 @@ void head_forward(const Head& w, const Matrix& a, double inv_sqrt_dh, bool ablat
   add_bias(s.k, w.b_K);
   s.v = mul(a, w.W_V);
   add_bias(s.v, w.b_V);
+  for (const HeadOverride* o : over) (o->which == 'q' ? s.q : o->which == 'k' ? s.k : s.v) = o->values;
   // (1) scaled scores for j ≤ i; (2) row max; (3) exp and sum; (4) normalize. Above the diagonal
   // the weights stay exactly 0 (the causal mask).
   s.scores = mul_nt_lower(s.q, s.k, inv_sqrt_dh);
@@ -355,6 +357,17 @@ Matrix mlp_forward(const Layer& w, LayerStages& s) {
 }
 
 }  // namespace
+
+std::vector<Matrix> logit_lens(const Model& m, const Forward& f) {
+  std::vector<Matrix> out;
+  for (const LayerStages& layer : f.layers) {
+    NormStages kept;
+    Matrix logits = mul(layer_norm(layer.resid_post, m.ln_final, &kept), m.W_U);
+    add_bias(logits, m.b_U);
+    out.push_back(std::move(logits));
+  }
+  return out;
+}
 
 std::vector<Matrix*> weights_of(Model& m) {
   std::vector<Matrix*> out;
@@ -407,7 +420,8 @@ double gelu_tanh_grad(double x) {
   return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * kGeluC * (1.0 + 3.0 * kGeluA * x * x);
 }
 
-Forward forward(const Model& m, const std::vector<int>& tokens, const Ablation& ablation) {
+Forward forward(const Model& m, const std::vector<int>& tokens, const Ablation& ablation,
+                const std::vector<HeadOverride>& overrides) {
   Forward f;
   f.tokens = tokens;
   const Index n = static_cast<Index>(tokens.size()), D = m.d_model();
@@ -428,8 +442,11 @@ Forward forward(const Model& m, const std::vector<int>& tokens, const Ablation& 
     stages.attn_out = Matrix::Zero(n, D);
     for (std::size_t h = 0; h < w.heads.size(); ++h) {
       HeadStages& s = stages.heads[h];
+      std::vector<const HeadOverride*> over;
+      for (const HeadOverride& o : overrides)
+        if (o.layer == static_cast<int>(l) && o.head == static_cast<int>(h)) over.push_back(&o);
       head_forward(w.heads[h], stages.ln1, inv_sqrt_dh,
-                   ablation.is_off(static_cast<int>(l), static_cast<int>(h)), s);
+                   ablation.is_off(static_cast<int>(l), static_cast<int>(h)), over, s);
       add_into(x, s.out);  // resid_mid = x^l + out^{l,0} + out^{l,1} + …
       add_into(stages.attn_out, s.out);
     }

@@ -172,8 +172,18 @@ struct Forward {
   Matrix logits;  // n×V
 };
 
-// Tokens must be in 0 … V−1 and 1 ≤ n ≤ n_ctx (the scene layer checks user input).
-Forward forward(const Model& m, const std::vector<int>& tokens, const Ablation& ablation = {});
+// A head's q, k or v replaced by given numbers (n×d_head) in place of a W_Q + b_Q etc.: what a learner
+// dragged in the opened head. The rest of the pass reads them as if the head had computed them.
+struct HeadOverride {
+  int layer = 0, head = 0;
+  char which = 'q';  // 'q', 'k' or 'v'
+  Matrix values;     // n×d_head
+};
+
+// Tokens must be in 0 … V−1 and 1 ≤ n ≤ n_ctx (the scene layer checks user input); overrides'
+// shapes n×d_head and their layer/head in range (the callers check them).
+Forward forward(const Model& m, const std::vector<int>& tokens, const Ablation& ablation = {},
+                const std::vector<HeadOverride>& overrides = {});
 
 struct TokenLoss {
   double value = 0.0;             // mean over the n−1 predictions (0 when n = 1)
@@ -206,6 +216,10 @@ std::vector<const Matrix*> weights_of(const Model& m);
 // "layers[0].ln1.w", "layers[0].mlp.W_in", "ln_final.b", "b_U".
 std::vector<std::pair<std::string, const Matrix*>> named_weights(const Model& m);
 std::size_t weight_count(const Model& m);  // the number of entries of every weight
+
+// The logit lens (nostalgebraist 2020): after each layer l, what the model would predict if it stopped
+// there, logits_l = LNf(resid_post_l) W_U + b_U (n×V), one matrix per layer (the last = f.logits).
+std::vector<Matrix> logit_lens(const Model& m, const Forward& f);
 
 // GPT-2's GELU (tanh form) and its derivative; tanh through exact_exp (same bits everywhere).
 double exact_tanh(double x);
