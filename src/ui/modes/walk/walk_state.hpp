@@ -4,12 +4,9 @@
 
 #include <vector>
 
-namespace ui {
+#include "ui/modes/walk/walk_steps.hpp"
 
-namespace walk {
-// One stage of the pipeline, in order (walk_steps.hpp: each stage's words and numbers).
-enum class Stage { Inputs, Projections, Scores, Scale, Mask, Softmax, Blend, Output };
-}  // namespace walk
+namespace ui {
 
 // The walk-through (Mode::Walk): which stage it shows and which query row its numbers follow. The
 // stage, not an index, is kept: dragging a slider of a learned scene makes it direct and removes

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "imgui.h"
-#include "ui/modes/screen.hpp"
+#include "ui/frame/screen.hpp"
 
 namespace ui {
 
