@@ -31,9 +31,15 @@ test("an English first load fetches no language file; lang=de fetches lang/de.js
   assert.deepEqual(state.scene.tokens.length, 5);
   assert.deepEqual(languageRequests(app), ["/lang/de.json"]);
   // Fetched as the page loads (share.js reads the link), not after the first frame asked for it:
-  // before the demo, which the page applies after the first frame.
-  const order = app.server.requests.map((r) => r.path);
-  assert.ok(order.indexOf("/lang/de.json") < order.indexOf("/demos/causal-5.json"), `request order: ${order.join(" ")}`);
+  // the page starts it before the link's demo and before the wasm has even arrived. The order is
+  // read from the page's own resource timing (when each fetch began): the server's log gives the
+  // order requests arrived over parallel connections, which a busy machine can shuffle.
+  const started = await page.evaluate(() =>
+    Object.fromEntries(performance.getEntriesByType("resource").map((e) => [new URL(e.name).pathname, { start: e.startTime, end: e.responseEnd }])));
+  const lang = started["/lang/de.json"], demo = started["/demos/causal-5.json"], wasm = started["/attention-lab.wasm"];
+  assert.ok(lang && demo && wasm, `resource timing: ${JSON.stringify(started)}`);
+  assert.ok(lang.start <= demo.start, `lang/de.json began at ${lang.start} ms, the demo at ${demo.start} ms`);
+  assert.ok(lang.start < wasm.end, `lang/de.json began at ${lang.start} ms, after the wasm arrived at ${wasm.end} ms`);
 
   await clickWidget(page, "view/menu");
   await clickWidget(page, "view/lang/es");
