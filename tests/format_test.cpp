@@ -4,7 +4,7 @@
 
 #include "core/attention.hpp"
 #include "helpers.hpp"
-#include "ui/widgets/number_format.hpp"
+#include "ui/text/number_format.hpp"
 
 using ui::format_distinct;
 using ui::format_number;

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""function_length_test.py — no function in src/ is longer than 120 lines (issue 22: short functions).
+"""function_length_test.py — no function in src/ is longer than 120 lines (short functions: each read whole).
 
 A function is a definition as clang-format (.clang-format) lays it out: a line at namespace or class
 indentation (0, 2 or 4 spaces) that opens a body with `{` and is not a namespace, class, struct,

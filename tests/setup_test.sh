@@ -4,7 +4,7 @@
 #   1. For each profile, `scripts/setup --print PROFILE` equals every word of that profile's
 #      entry in the table, read here independently of setup's own parsing (a multi-line entry must
 #      not be cut at its first line: that bug left Eigen, doctest, NumPy, PyTorch … uninstalled on
-#      every fresh machine from 1ec49e3 until issue 21, while CI machines already had them).
+#      every fresh machine from 1ec49e3 until it was fixed, while CI machines already had them).
 #   2. Combined profiles resolve to the union (`test` = build + web + desktop + test).
 #   3. After setup has run, every package `--print test` resolves is installed (nodejs/npm may come
 #      from outside Debian: then working `node` and `npm` commands count, as setup accepts them).

@@ -1,7 +1,7 @@
-// Wrapped texts (src/ui/widgets/text_wrap): lines break at spaces and '\n' only, so a number such as
+// Wrapped texts (src/ui/text/text_wrap): lines break at spaces and '\n' only, so a number such as
 // "0.125" never ends one line with "0." and starts the next with "125", as ImGui 1.86's word wrap
 // (ImFont::CalcWordWrapPositionA, which may break after '.', ',', ';', '!', '?') can.
-#include "ui/widgets/text_wrap.hpp"
+#include "ui/text/text_wrap.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,7 +12,7 @@
 
 #include "core/alibi.hpp"
 #include "ui/text/i18n.hpp"
-#include "ui/widgets/number_format.hpp"
+#include "ui/text/number_format.hpp"
 
 using ui::wrap_lines;
 using ui::wrap_text;

@@ -18,11 +18,11 @@
 #include "scene/scene.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/frame.hpp"
-#include "ui/frame/keyboard.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/text/i18n.hpp"
+#include "ui/widgets/keyboard.hpp"
 
 namespace {
 
@@ -270,21 +270,21 @@ TEST_CASE("Key space's planes are the best planes of the vectors on screen after
   const auto planes_follow = [&] {
     attn::Matrix qk(2 * app.state.scene.n(), app.state.scene.d_k());
     qk << app.state.result.Q, app.state.result.K;
-    CHECK(app.state.keyspace.key_plane.axes == attn::best_plane(qk).axes);
-    CHECK(app.state.keyspace.key_plane.kept == attn::best_plane(qk).kept);
-    CHECK(app.state.keyspace.value_plane.axes == attn::best_plane(app.state.result.V).axes);
+    CHECK(app.state.ui.keyspace.key_plane.axes == attn::best_plane(qk).axes);
+    CHECK(app.state.ui.keyspace.key_plane.kept == attn::best_plane(qk).kept);
+    CHECK(app.state.ui.keyspace.value_plane.axes == attn::best_plane(app.state.result.V).axes);
   };
   for (int f = 0; f < 3; ++f) app.frame();
   planes_follow();
-  const attn::Matrix axes_before = app.state.keyspace.key_plane.axes;
+  const attn::Matrix axes_before = app.state.ui.keyspace.key_plane.axes;
   ui::set_causal(app.state, !app.state.scene.causal);
   app.frame();
   planes_follow();
-  CHECK(app.state.keyspace.planes_version == app.state.result_version);
+  CHECK(app.state.ui.keyspace.planes_version == app.state.result_version);
   ui::set_entry(app.state, ui::SceneMatrix::K, 5, 0, 3.0);
   app.frame();
   planes_follow();
-  CHECK(app.state.keyspace.key_plane.axes != axes_before);  // the key moved the plane
+  CHECK(app.state.ui.keyspace.key_plane.axes != axes_before);  // the key moved the plane
   ui::set_entry(app.state, ui::SceneMatrix::V, 9, 1, -2.5);
   app.frame();
   planes_follow();

@@ -2,7 +2,7 @@
 //
 //   #a11y-live     an aria-live="polite" region: the keyboard-focused item and its value, as the
 //                  app says it ("query 0 component 1: 0.50"; "weight row cat, column sat: 0.284,
-//                  highest in row"); src/ui/frame/keyboard.hpp builds the text, web_platform.cpp sends it
+//                  highest in row"); src/ui/widgets/keyboard.hpp builds the text, web_platform.cpp sends it
 //   #a11y-tables   off-screen tables of the current weights (query rows × key columns) and output
 //                  (token rows × components) of the first MAX_TOKENS tokens (the caption says when
 //                  there are more), rebuilt 250 ms after the result last changed (al_a11y_tables)

@@ -32,6 +32,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
+#include "ui/widgets/keyboard.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>

@@ -18,7 +18,7 @@
 #include "core/reading_aids.hpp"
 #include "imgui.h"
 #include "scene/scene.hpp"
-#include "ui/frame/keyboard.hpp"
+#include "ui/widgets/keyboard.hpp"
 #if AL_ALL_MODES
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/decode/decode.hpp"
@@ -67,7 +67,7 @@ Json flash(const ui::FlashStepper& f) {
           {"max_abs_diff", f.max_abs_diff}};
 }
 
-// The KV-cache calculator (issue 25): the shape it holds, the preset's name (null: the learner's own
+// The KV-cache calculator: the shape it holds, the preset's name (null: the learner's own
 // shape), and the bill it shows, core/kv_bill.hpp's
 //   per_token = 2 · layers · H_kv · d_head · bytes,  per_context = per_token · tokens_held
 // in bytes and as the panel prints them (per_token_text, per_context_text); error: the last refused
@@ -104,7 +104,7 @@ Json decode(const ui::DecodeStepper& d) {
           {"output", numbers(step.output)},
           {"mults_with_cache", d.mults_with},
           {"mults_without_cache", d.mults_without},
-          // The cache policy (issue 25): "all", "last" (the last w) or "sinks" (s sinks + the last w),
+          // The cache policy: "all", "last" (the last w) or "sinks" (s sinks + the last w),
           // the positions held after step t and the one evicted in it.
           {"policy", d.policy.kind == attn::CacheKind::KeepAll ? "all"
                      : d.policy.kind == attn::CacheKind::LastW ? "last"
@@ -118,7 +118,7 @@ Json decode(const ui::DecodeStepper& d) {
 
 #endif
 
-// The keyboard (ui/frame/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"
+// The keyboard (ui/widgets/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"
 // (the Tab order of the last frame)}.
 Json keyboard(const ui::KeyboardUi& k) {
   Json order = Json::array();
@@ -179,7 +179,7 @@ Json state(const ui::AppState& state, bool square_stages) {
     {"edited", state.edited},
     {"vectors", std::move(vectors)},
     // The look: the theme on screen, whether it was chosen (else it follows the system),
-    // the zoom; and the keyboard's focus (ui/frame/keyboard.hpp).
+    // the zoom; and the keyboard's focus (ui/widgets/keyboard.hpp).
     {"theme", scene::link::theme_name(ui::shown_theme(state.ui))},
     {"themeChosen", state.ui.settings.theme.has_value()},
     {"zoom", state.ui.settings.zoom},

@@ -24,10 +24,10 @@
 #include "scene/generate.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
-#include "ui/frame/keyboard.hpp"
 #include "ui/frame/sharing_state.hpp"
 #include "ui/look/colormap.hpp"
 #include "ui/look/palette.hpp"
+#include "ui/widgets/keyboard_state.hpp"
 #if AL_ALL_MODES
 #include "ui/modes/circuits/circuits_state.hpp"
 #endif
@@ -66,7 +66,7 @@ struct HeatmapImage {
   float shown_max = 0;
   std::uint64_t shown_version = 0;
   int shown_rows[2] = {0, 0}, shown_cols[2] = {0, 0};
-  float lo = 0, hi = 1;            // colour range
+  float lo = 0, hi = 1;  // colour range
   Colormap colormap = Colormap::Viridis;
 };
 
@@ -123,7 +123,7 @@ struct UiFrame {
   bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
   float controls_h = 0;  // Controls panel content height + padding (0: not measured yet)
   // The Controls panel's row bottoms (content y, measured with controls_h): where a panel too short
-  // for all its rows ends cleanly, after a whole row (ui/frame/layout_parts.hpp, left_column).
+  // for all its rows ends cleanly, after a whole row (ui/modes/layout_parts.hpp, left_column).
   std::vector<float> controls_rows;
   bool compact_headers = false;  // short displays (phones in landscape): panels drop hint lines
 };
@@ -157,18 +157,18 @@ struct UiState {
   DecodeStepper decode;  // Decode: the step on screen
   TrainUi train;         // Train: the run, its settings and measurements
 #if AL_ALL_MODES
-  CircuitsUi circuits;   // Circuits: the model's run, the typed text, ablations, the guide
+  CircuitsUi circuits;  // Circuits: the model's run, the typed text, ablations, the guide
 #endif
-  // (the Key space mode's pictures: AppState::keyspace)
+  KeySpaceState keyspace;  // Key space: the pictures' planes, views and drag
 
   // --- view choices the panels keep while the app runs (not in links)
   ScoresTab scores_tab = ScoresTab::Raw;
   // Reading aids on the weights grid (switchable): each row's entropy and its largest cell outlined.
   bool show_entropy = false, show_argmax = false;
-  int focus_head = 0;          // multi-head scenes: the head Scores, Mask and tooltips describe
-  int zoomed_token = -1;       // token shown with numbers over wrapped lines (compact view), −1 none
-  GridView grid_view;          // zoom and pan of the Scores and Weights grids (shared: cells side by side)
-  bool weights_log = false;    // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
+  int focus_head = 0;        // multi-head scenes: the head Scores, Mask and tooltips describe
+  int zoomed_token = -1;     // token shown with numbers over wrapped lines (compact view), −1 none
+  GridView grid_view;        // zoom and pan of the Scores and Weights grids (shared: cells side by side)
+  bool weights_log = false;  // weights colour scale: log₁₀ from 10⁻⁶ to 1 instead of linear 0 … 1
   // Large scenes (kLargeSceneTokens): the linear weights' colours run from 0 to the largest weight in
   // view instead of 0 … 1, and where cells are smaller than pixels a pixel shows the mean of its cells
   // instead of their largest value (shaders/heatmap.frag).
@@ -176,7 +176,7 @@ struct UiState {
   bool pixel_mean = false;
   scene::GenSpec gen_draft;    // the Generate… popup's fields
   int position_train_len = 8;  // the RoPE/ALiBi distance view's training length L (variant_parts.hpp)
-  KeyboardUi keyboard;         // focus, ring and announcement of the keyboard (ui/frame/keyboard.hpp)
+  KeyboardUi keyboard;         // focus, ring and announcement of the keyboard (ui/widgets/keyboard.hpp)
 
   // --- per frame: measured or collected while drawing one frame, read by the next (or by the page)
   UiFrame frame;
@@ -264,9 +264,8 @@ struct AppState {
   GridGeometry scores_grid, weights_grid, mask_grid;
   std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
 
-  UiState ui;              // mode, layout values, panel caches
-  Sharing sharing;         // hide=/view=, the demo gallery, the Share buttons' actions
-  KeySpaceState keyspace;  // the Key space mode's pictures
+  UiState ui;       // mode, layout values, panel caches
+  Sharing sharing;  // hide=/view=, the demo gallery, the Share buttons' actions
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
   // Set by a panel whose measured size changed this frame: the layout is not settled yet, so the
@@ -345,7 +344,7 @@ void remove_wo(AppState& state);
 void toggle_mask_cell(AppState& state, int i, int j);
 void clear_custom_mask(AppState& state);
 
-// --- the variants (scene keys of version 2; issue 25). Each keeps the scene valid:
+// --- the variants (scene keys of version 2). Each keeps the scene valid:
 // Sliding window w (0 = none, clamped to 0 … n); w = 0 also drops the sinks (they need a window).
 void set_window(AppState& state, int window);
 // Sink tokens s (clamped to 0 … n); with no window a notice says to set one first.
@@ -374,11 +373,5 @@ struct FrameParts {
   double recompute_ms = 0, ui_ms = 0, render_ms = 0;
 };
 void record_frame(FrameStats& stats, double ms, const FrameParts& parts = {});
-
-// Record the last ImGui item's rectangle under `id` (only when it is visible); it is also a stop of
-// Tab, named `spoken` for the live region ("" = the id).
-void record_item_rect(AppState& state, const std::string& id, const std::string& spoken = "");
-// Record the width of the text drawn inside widget `id` (ImGui pixels).
-void record_item_text(AppState& state, const std::string& id, float width);
 
 }  // namespace ui

@@ -564,7 +564,7 @@ class Desktop:
             win.close()
 
     def case_instant_keys(self):
-        # No key press lost (issue 21): the same keyboard path as keyboard-a11y, but every key a
+        # No key press lost : the same keyboard path as keyboard-a11y, but every key a
         # zero-delay tap (down and up back to back, several keys inside one frame), never waited for: Tab ×N, →, Tab, Enter, Backspace ×8, "0.25", Enter, Tab ×M,
         # ↓, Space. ImGui 1.86 alone would drop most of them; the app's key queue delivers each
         # transition in order. Then Ctrl+S saves what the keyboard did.
@@ -844,7 +844,7 @@ class Desktop:
                       "below row 0)", grown > 500)
 
     def case_variants(self):
-        """The variants' demos (issue 25): their controls drawn inside the window at 1280x800 and on a
+        """The variants' demos: their controls drawn inside the window at 1280x800 and on a
         phone; in a live window, kv-heads/1 makes the GQA demo multi-query (its two group frames merge
         into one) and the cache policy's "last w" evicts rows of the Decode mode's cache."""
         cases = [("gqa-shares-keys", "heads", ["kv-heads/1", "kv-heads/2", "kv-heads/4", "heads/group/0", "heads/group/1"]),

@@ -1,4 +1,4 @@
-// biggrid.test.mjs — big scenes read well (issue 24): at 1024 tokens the Weights grid has more cells
+// biggrid.test.mjs — big scenes read well: at 1024 tokens the Weights grid has more cells
 // than pixels, so each pixel shows the largest weight of its cells (a sharp band stays visible) and
 // the colour range follows the largest weight in view (auto range). Read off the screen as a student
 // sees it: the generated local-window scene's band (weights near the diagonal) against the rest of

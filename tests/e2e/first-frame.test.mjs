@@ -1,4 +1,4 @@
-// first-frame.test.mjs — the first frame a visitor sees is the finished screen (issue 24, first
+// first-frame.test.mjs — the first frame a visitor sees is the finished screen (the first
 // frame): src/app/main.cpp lays the first frame out twice unseen (panels measure in one pass and
 // place in the next), and web/share.js installs the demo index and the visitor's language file
 // before it (attentionLab._onStarted), so

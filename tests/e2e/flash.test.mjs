@@ -172,7 +172,7 @@ appTest("RoPE: the toggle writes the scene key, Q_rope matches RoPE in JS, the o
   await requireWidget(page, "rope/base");
 });
 
-// At 1024 tokens (issue 24, "hold it under load"): FlashAttention's 512² tiles (B = 2) are each under a
+// At 1024 tokens ("hold it under load"): FlashAttention's 512² tiles (B = 2) are each under a
 // pixel; drawn one by one with their outlines they were ~3 million vertices a frame (frames of 100–460 ms,
 // and over ImGui's 16-bit index range: a broken picture). Merged fills keep a frame in the thousands.
 // Decode computes only the shown step: opening it no longer holds four whole decodes (4 × n² numbers,

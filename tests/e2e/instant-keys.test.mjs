@@ -1,4 +1,4 @@
-// instant-keys.test.mjs — no key press is lost (issue 21): every key here is sent the way on-screen
+// instant-keys.test.mjs — no key press is lost : every key here is sent the way on-screen
 // keyboards, switch access, remote desktops and test drivers send it, its down and up together
 // (`keyboard.press` with no delay, `keyboard.type` with no delay), never held for a frame.
 // ImGui 1.86 alone reads keys as a state once per frame and misses such a press; the app's key

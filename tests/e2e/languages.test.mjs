@@ -1,4 +1,4 @@
-// languages.test.mjs — Spanish and German as data (issue 24; src/ui/text/i18n.hpp, web/share.js):
+// languages.test.mjs — Spanish and German as data (src/ui/text/i18n.hpp, web/share.js):
 // they are not in the wasm but in lang/es.json and lang/de.json, which the page fetches when it
 // needs one — an English first load fetches neither; a link's lang= or the browser's language
 // fetches its file as the page loads, and the words are on screen when attentionLab.ready

@@ -1,4 +1,4 @@
-// variants.test.mjs — the attention variants in the page (issue 25), driven by their widget ids:
+// variants.test.mjs — the attention variants in the page, driven by their widget ids:
 // a shared key dragged in a grouped-query scene moves every head of its group (and no other); the
 // sliding window and its sinks set from the Mask panel; the Decode mode's cache policy evicts what it
 // says. Every number is checked against NumPy (Debian's /usr/bin/python3, the definitions written out

@@ -10,12 +10,12 @@
 #include <cmath>
 #include <utility>
 
-#include "ui/frame/screen.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/modes.hpp"
-#include "ui/modes/walk/walk_mode.hpp"
+#include "ui/modes/screen.hpp"
 #include "ui/text/i18n.hpp"
+#include "ui/widgets/keyboard.hpp"
 
 namespace ui {
 
@@ -48,8 +48,8 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   state.ui.frame.compact_headers = H < 40.0f * em;
   if (state.ui.frame.controls_h <= 0) state.ui.frame.controls_h = 16.0f * em;  // until the first measurement
 
-  keyboard_begin_frame(state);  // Tab moves the focus; the focused item's keys (ui/frame/keyboard.hpp)
-  handle_walk_keys(state);      // ←/→ and Esc: before anything is drawn, so the frame shows the new step
+  keyboard_begin_frame(state);  // Tab moves the focus; the focused item's keys (ui/widgets/keyboard.hpp)
+  mode_keys(state);             // the modes' keys (the walk's ←/→, Esc): the frame shows their effect
   mode_tick(state);             // the mode's Play or training step (modes/modes.hpp)
   // The one point where an edit becomes a result: after input (last frame's widgets, the keyboard,
   // the page API, the tick), before anything is drawn, so every panel of this frame shows the same
@@ -69,9 +69,8 @@ void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   ImGui::Dummy(ImVec2(0, screen.margin));  // bottom margin when the page scrolls
   ImGui::End();
   ImGui::PopStyleColor();
-  state.ui.walk.scroll_to_top = false;
-  draw_quiz_window(state, fonts);  // over the panels, which stay live
-  draw_sharing(state, fonts);      // the gallery window over the panels; the page follows edits
+  draw_mode_overlays(state, fonts);  // over the panels, which stay live (the quiz)
+  draw_sharing(state, fonts);        // the gallery window over the panels; the page follows edits
   keyboard_end_frame(state);
 }
 

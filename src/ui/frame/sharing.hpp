@@ -36,12 +36,6 @@ void note_demo_loaded(AppState& state, const std::string& name);
 // would load it, then note_demo_loaded. "" or the error (also in state.error), scene kept.
 std::string load_demo(AppState& state, const std::string& name, std::string_view json_text);
 
-// Inside the Controls panel: "Share" row (Copy link, Export JSON, Import JSON, Export PNG, Gallery,
-// and the Export… menu: NumPy, PyTorch, LaTeX and SVG of a chosen stage).
-void draw_share_buttons(AppState& state, const Fonts& fonts);
-// "Share this exact scene, or open a demo…", drawn under the buttons (and Generate…).
-void draw_share_hint(AppState& state, const Fonts& fonts);
-
 // Once per frame after the panels: the gallery window (when open), and the scene-changed notice.
 void draw_sharing(AppState& state, const Fonts& fonts);
 

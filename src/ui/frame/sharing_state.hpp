@@ -27,6 +27,11 @@ struct Sharing {
   // --- what a link asked for (hide=, view=)
   std::array<bool, scene::link::kPanelCount> hidden{};  // indexed by scene::link::Panel
   std::optional<scene::link::Panel> view;               // one panel full-size
+  // Whether `panel` is drawn: the one of view=, else every panel hide= leaves.
+  bool shown(scene::link::Panel panel) const {
+    if (view) return *view == panel;
+    return !hidden[static_cast<std::size_t>(panel)];
+  }
 
   // --- gallery
   std::vector<DemoInfo> demos;  // sent by the page (demos/index.json); desktop: bundled

@@ -3,12 +3,11 @@
 #include <cmath>
 #include <string>
 
-#include "ui/frame/screen.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/frame/view_menu.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/modes.hpp"
-#include "ui/modes/walk/walk_mode.hpp"
+#include "ui/modes/screen.hpp"
 #include "ui/text/i18n.hpp"
 #include "ui/widgets/recorded.hpp"
 
@@ -57,13 +56,23 @@ float mode_bar_height() {
   return std::floor(2.0f * ImGui::GetFontSize());
 }
 
-// The quiz's button, "Check yourself ✓" (it opens from any mode).
-static void draw_quiz_button(AppState& state, const std::string& label) {
-  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::accent() : palette::text_dim()));
-  if (button(state, "quiz/open", label.c_str())) open_quiz(state, state.ui.quiz.question);
-  ImGui::PopStyleColor(2);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CheckYourselfTip));
+// The buttons the modes put at the right end of the bar (the quiz's), `gap` apart: their width, and
+// drawing them.
+static float bar_buttons_width(float gap) {
+  float w = 0.0f;
+  int count = 0;
+  for (const ModeEntry& m : mode_rows())
+    if (m.bar_button) w += (count++ ? gap : 0.0f) + m.bar_button_width();
+  return w;
+}
+
+static void draw_bar_buttons(AppState& state, float gap) {
+  int count = 0;
+  for (const ModeEntry& m : mode_rows()) {
+    if (!m.bar_button) continue;
+    if (count++) ImGui::SameLine(0, gap);
+    m.bar_button(state);
+  }
 }
 
 // A tab of the mode bar: a button, lit when its mode is the current one, recorded under `id`.
@@ -88,9 +97,8 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   ImGui::PopStyleVar(2);
   const float em = ImGui::GetFontSize();
   const float frame_pad = 2.0f * ImGui::GetStyle().FramePadding.x, gap = 0.3f * em;
-  // At the right end: the View menu (theme, zoom, language), then the quiz.
-  const std::string quiz_label = std::string(tr(Text::CheckYourself)) + "##quiz";
-  const float quiz_w = ImGui::CalcTextSize(quiz_label.c_str(), nullptr, true).x + frame_pad;
+  // At the right end: the View menu (theme, zoom, language), then the modes' buttons (the quiz).
+  const float buttons_w = bar_buttons_width(gap);
   const float view_w = view_button_width();
   // A mode this build lacks (the web's first load) has its tab when the platform can load the
   // build with it: the same tabs in both builds.
@@ -101,7 +109,7 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   // A wide screen has the tabs, View and the quiz on one line. When they do not fit (a phone, a big
   // zoom), View stays pinned at the right edge and the tabs and the quiz scroll sideways beside it.
   const float inner_w = size.x - 2.0f * pad;
-  const bool pinned = tabs_w + quiz_w + gap + view_w > inner_w;
+  const bool pinned = tabs_w + buttons_w + gap + view_w > inner_w;
   if (pinned && size.x >= 48.0f * em) note_overflow(state.ui, "mode-bar");
   const float thin_scrollbar = std::max(3.0f, std::floor(0.25f * em));
   int& scroll_frames = state.ui.frame.mode_tab_scroll_frames;
@@ -130,15 +138,13 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
         !current) {
       if (!mode_in_build(m.mode)) {
         state.sharing.open_mode(m.mode);  // the page reloads into the build with every mode
-      } else if (m.mode == Mode::Walk) {
-        set_walk_step(state, 0);  // the walk starts at its first step
       } else {
-        state.ui.settings.mode = m.mode;
-        if (state.sharing.scene_changed) state.sharing.scene_changed();  // the address carries the mode
+        start_mode(state, m.mode);  // its start hook (the walk: its first step), or the mode set
       }
       state.layout_changed = true;  // draw the new layout at once
     }
-    if (m.mode == Mode::Walk) record_item_rect(state, "walk/start");  // the tab is the Walk through control
+    if (const char* also = mode_entry(m.mode).tab_id)
+      record_item_rect(state, also);  // the tab is that control too
     ImGui::SameLine(0, gap);
   }
   if (scroll_frames > 0) {
@@ -146,17 +152,17 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
     state.layout_changed = true;  // the scroll lands in the next frame
   }
   if (pinned) {
-    draw_quiz_button(state, quiz_label);
+    draw_bar_buttons(state, gap);
     ImGui::EndChild();
     ImGui::SameLine(0, gap);
     ImGui::SetCursorPosY(std::floor(0.5f * (size.y - ImGui::GetFrameHeight())));
     draw_view_menu(state, fonts);
   } else {
     ImGui::SameLine(
-        std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - quiz_w - gap - view_w));
+        std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - buttons_w - gap - view_w));
     draw_view_menu(state, fonts);
     ImGui::SameLine(0, gap);
-    draw_quiz_button(state, quiz_label);
+    draw_bar_buttons(state, gap);
   }
   ImGui::End();
   ImGui::PopStyleColor();

@@ -3,8 +3,8 @@
 
 #include <cstddef>
 
-#include "ui/frame/screen.hpp"
 #include "ui/modes/explore/explore.hpp"
+#include "ui/modes/screen.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
 #if AL_ALL_MODES
 #include "ui/modes/circuits/circuits.hpp"
@@ -26,17 +26,60 @@ namespace {
 #define AL_IN_FULL_BUILD(fn) nullptr
 #endif
 
+// A row with a tab and a layout; the modes with more hooks fill them in below.
+constexpr ModeEntry row(Mode mode, Text label, void (*layout)(Screen&)) {
+  ModeEntry m;
+  m.mode = mode;
+  m.label = label;
+  m.layout = layout;
+  return m;
+}
+
+constexpr ModeEntry walk_row() {
+  ModeEntry m = row(Mode::Walk, Text::ModeWalk, layout_walk);
+  m.lit_term = walk_term_lit;  // the step's terms, panels and followed row
+  m.lit_panel = walk_panel_lit;
+  m.lit_row = walk_lit_row;
+  m.start = start_walk;  // its tab starts at the first step
+  m.tab_id = "walk/start";
+  m.keys = handle_walk_keys;  // ←/→ step; Esc closes the quiz (from any mode) or leaves the walk
+  m.overlay = draw_quiz_window;
+  m.bar_button_width = quiz_button_width;  // "Check yourself", from any mode
+  m.bar_button = draw_quiz_button;
+  m.open_question = open_quiz;
+  return m;
+}
+
+constexpr ModeEntry heads_row() {
+  ModeEntry m = row(Mode::Heads, Text::ModeHeads, AL_IN_FULL_BUILD(layout_heads));
+  m.heads_control = true;
+  return m;
+}
+
+constexpr ModeEntry ticking_row(Mode mode, Text label, void (*layout)(Screen&), void (*tick)(AppState&)) {
+  ModeEntry m = row(mode, label, layout);
+  m.tick = tick;
+  return m;
+}
+
+constexpr ModeEntry circuits_row() {
+  ModeEntry m = ticking_row(Mode::Circuits, Text::ModeCircuits, AL_IN_FULL_BUILD(layout_circuits),
+                            AL_IN_FULL_BUILD(circuits_tick));
+  m.controls_rows = AL_IN_FULL_BUILD(draw_circuits_back);  // a head it opened in Explore: the way back
+  return m;
+}
+
 // One mode a line, in the order of scene::link::kModes:
 // clang-format off
 constexpr ModeEntry kModeTable[] = {
-    {Mode::Explore,  Text::ModeExplore,  layout_explore,                    nullptr},
-    {Mode::Walk,     Text::ModeWalk,     layout_walk,                       nullptr},
-    {Mode::Heads,    Text::ModeHeads,    AL_IN_FULL_BUILD(layout_heads),    nullptr},
-    {Mode::KeySpace, Text::ModeKeySpace, AL_IN_FULL_BUILD(layout_keyspace), nullptr},
-    {Mode::Flash,    Text::ModeFlash,    AL_IN_FULL_BUILD(layout_flash),    AL_IN_FULL_BUILD(flash_tick)},
-    {Mode::Decode,   Text::ModeDecode,   AL_IN_FULL_BUILD(layout_decode),   AL_IN_FULL_BUILD(decode_tick)},
-    {Mode::Train,    Text::ModeTrain,    AL_IN_FULL_BUILD(layout_train),    AL_IN_FULL_BUILD(train_tick)},
-    {Mode::Circuits, Text::ModeCircuits, AL_IN_FULL_BUILD(layout_circuits), AL_IN_FULL_BUILD(circuits_tick)},
+    row(Mode::Explore, Text::ModeExplore, layout_explore),
+    walk_row(),
+    heads_row(),
+    row(Mode::KeySpace, Text::ModeKeySpace, AL_IN_FULL_BUILD(layout_keyspace)),
+    ticking_row(Mode::Flash,  Text::ModeFlash,  AL_IN_FULL_BUILD(layout_flash),  AL_IN_FULL_BUILD(flash_tick)),
+    ticking_row(Mode::Decode, Text::ModeDecode, AL_IN_FULL_BUILD(layout_decode), AL_IN_FULL_BUILD(decode_tick)),
+    ticking_row(Mode::Train,  Text::ModeTrain,  AL_IN_FULL_BUILD(layout_train),  AL_IN_FULL_BUILD(train_tick)),
+    circuits_row(),
 };
 // clang-format on
 #undef AL_IN_FULL_BUILD
@@ -50,6 +93,10 @@ constexpr bool same_order_as_link() {
 static_assert(same_order_as_link(), "kModeTable needs one row per mode of scene::link::kModes, in its order");
 
 }  // namespace
+
+ModeRows mode_rows() {
+  return {kModeTable, kModeTable + sizeof(kModeTable) / sizeof(kModeTable[0])};
+}
 
 const ModeEntry& mode_entry(Mode mode) {
   for (const ModeEntry& m : kModeTable)
@@ -65,9 +112,63 @@ std::string mode_label(Mode mode) {
   return tr(mode_entry(mode).label);
 }
 
+void mode_keys(AppState& state) {
+  for (const ModeEntry& m : kModeTable)
+    if (m.keys) m.keys(state);
+}
+
 void mode_tick(AppState& state) {
   const ModeEntry& m = mode_entry(state.ui.settings.mode);
   if (m.tick) m.tick(state);
+}
+
+void start_mode(AppState& state, Mode mode) {
+  const ModeEntry& m = mode_entry(mode);
+  if (m.start) {
+    m.start(state);
+    return;
+  }
+  state.ui.settings.mode = mode;
+  if (state.sharing.scene_changed) state.sharing.scene_changed();  // the address carries the mode
+}
+
+void draw_mode_overlays(AppState& state, const Fonts& fonts) {
+  for (const ModeEntry& m : kModeTable)
+    if (m.overlay) m.overlay(state, fonts);
+}
+
+// What the shared panels ask of the modes (panels/panel_parts.hpp).
+bool mode_lights_term(const AppState& state, Term term) {
+  const ModeEntry& m = mode_entry(state.ui.settings.mode);
+  return m.lit_term && m.lit_term(state, term);
+}
+
+bool mode_lights_panels(const AppState& state) {
+  return mode_entry(state.ui.settings.mode).lit_panel != nullptr;
+}
+
+bool mode_lights_panel(const AppState& state, Panel panel) {
+  const ModeEntry& m = mode_entry(state.ui.settings.mode);
+  return !m.lit_panel || m.lit_panel(state, panel);
+}
+
+int mode_lit_row(const AppState& state) {
+  const ModeEntry& m = mode_entry(state.ui.settings.mode);
+  return m.lit_row ? m.lit_row(state) : -1;
+}
+
+bool mode_offers_heads(const AppState& state) {
+  return mode_entry(state.ui.settings.mode).heads_control;
+}
+
+void open_check_question(AppState& state, int question) {
+  for (const ModeEntry& m : kModeTable)
+    if (m.open_question) m.open_question(state, question);
+}
+
+void draw_mode_controls_rows(AppState& state, const Fonts& fonts) {
+  for (const ModeEntry& m : kModeTable)
+    if (m.controls_rows) m.controls_rows(state, fonts);
 }
 
 void draw_mode_layout(Screen& screen) {

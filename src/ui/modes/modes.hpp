@@ -1,6 +1,7 @@
 // modes.hpp — the table of the screen's modes: one row per mode of scene::link::kModes, in its
-// order, saying what the mode bar's tab is called, what the mode does once per frame before it is
-// drawn, and how it lays out its panels. The mode bar, the frame and the page API read it.
+// order, saying what the mode bar's tab is called, how the mode lays out its panels, and its optional
+// hooks (its tick, keys, highlights, a window over the panels, …). The mode bar, the frame, the
+// Screen, the shared panels and the page API read it.
 //
 // A mode is one folder and one row. To add one (say "circuits"):
 //   1. src/scene/link.hpp: a value in `enum class Mode` and a row in `kModes`
@@ -10,11 +11,12 @@
 //      language table (i18n_en.cpp, i18n_es.cpp, i18n_de.cpp; tests/i18n_test.cpp checks them).
 //   3. src/ui/modes/circuits/: circuits.hpp declaring `void layout_circuits(Screen&)` (and a tick if
 //      the mode advances by itself), circuits_layout.cpp placing panels with the Screen
-//      (frame/screen.hpp: screen.controls(pos, size), screen.heatmap(…), screen.panel("Name",
-//      draw_fn, pos, size) for a panel that only draws itself; geometry in frame/layout_parts.hpp),
+//      (modes/screen.hpp: screen.controls(pos, size), screen.heatmap(…), screen.panel("Name",
+//      draw_fn, pos, size) for a panel that only draws itself; geometry in modes/layout_parts.hpp),
 //      the mode's own panels, and circuits_state.hpp (plain structs) as a member of UiState.
 //      Lay it out for 1280×720 and a phone (screen.narrow), and look at both screenshots.
-//   4. modes.cpp: its row in kModeTable; src/ui/CMakeLists.txt: its sources.
+//   4. modes.cpp: its row in kModeTable, with the hooks it needs (ModeEntry below); nothing outside
+//      its folder names it (tests/include_layers_test.py); src/ui/CMakeLists.txt: its sources.
 //   5. The tab's widget id is mode/circuits (widgetRect, --rects): list it in docs/PAGE_API.md;
 //      getState().ui.mode says "circuits".
 //   6. docs/ARCHITECTURE.md's checklist goes on: a page-API call for the mode's numbers, a link key
@@ -27,19 +29,47 @@
 
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
+#include "ui/look/fonts.hpp"
 #include "ui/text/i18n.hpp"
 
 namespace ui {
 
 struct Screen;
 
+// A mode's row: its tab, its layout, and hooks, each optional (nullptr: none), so that the frame, the
+// top bar, the Screen and the shared panels name no mode. A panel asks through panels/panel_parts.hpp
+// (mode_lights_term, …), the frame and the top bar through the functions below.
 struct ModeEntry {
-  Mode mode;
-  Text label;               // the mode bar's tab, in the language tables
-  void (*layout)(Screen&);  // places the mode's panels below the top bar; nullptr: not in this build
-  void (*tick)(AppState&);  // once per frame before the layout (Play, training), or nullptr
+  Mode mode = scene::link::kDefaultMode;
+  Text label{};  // the mode bar's tab, in the language tables
+  // Places the mode's panels below the top bar; nullptr: not in this build.
+  void (*layout)(Screen&) = nullptr;
+  // --- while the mode is shown
+  void (*tick)(AppState&) = nullptr;                  // once per frame before the layout (Play, training)
+  bool (*lit_term)(const AppState&, Term) = nullptr;  // formula terms it lights while nothing is hovered
+  bool (*lit_panel)(const AppState&, scene::link::Panel) = nullptr;  // it lights its panels, dims the others
+  int (*lit_row)(const AppState&) = nullptr;  // the query row the grids mark (≥ 0), or none
+  bool heads_control = false;                 // the Controls panel offers the heads even for one head
+  // --- entering it from its tab (default: the mode is set and the address follows)
+  void (*start)(AppState&) = nullptr;
+  const char* tab_id = nullptr;  // a second widget id its tab is recorded under ("walk/start")
+  // --- whichever mode is shown (a mode's state lives on while another is shown)
+  void (*keys)(AppState&) = nullptr;                         // its keys, before anything is drawn
+  void (*overlay)(AppState&, const Fonts&) = nullptr;        // a window over the panels (the quiz)
+  float (*bar_button_width)() = nullptr;                     // a button at the mode bar's right end …
+  void (*bar_button)(AppState&) = nullptr;                   // … and drawing it (the quiz's)
+  void (*open_question)(AppState&, int question) = nullptr;  // a check question clicked: open it
+  void (*controls_rows)(AppState&, const Fonts&) = nullptr;  // rows at the top of the Controls panel
 };
 
+// Every row, in the order of scene::link::kModes (for (const ModeEntry& m : mode_rows())).
+struct ModeRows {
+  const ModeEntry* first;
+  const ModeEntry* last;
+  const ModeEntry* begin() const { return first; }
+  const ModeEntry* end() const { return last; }
+};
+ModeRows mode_rows();
 // The row of `mode` (every mode of scene::link::kModes has one).
 const ModeEntry& mode_entry(Mode mode);
 // Whether this build holds the mode: every build but the web's first load, which holds Explore and
@@ -47,8 +77,14 @@ const ModeEntry& mode_entry(Mode mode);
 bool mode_in_build(Mode mode);
 // The mode's tab label in the current language.
 std::string mode_label(Mode mode);
-// Once per frame before anything is drawn: the mode's tick (Play, training), if it has one.
+// Once per frame before anything is drawn: every mode's keys, then the shown mode's tick (Play,
+// training), if it has one.
+void mode_keys(AppState& state);
 void mode_tick(AppState& state);
+// A tab clicked: enter `mode` (its start hook, else set it and tell the page the address changed).
+void start_mode(AppState& state, Mode mode);
+// After the panels: every mode's window over them (the quiz, when open).
+void draw_mode_overlays(AppState& state, const Fonts& fonts);
 // The mode's layout of its panels (a mode not in this build: Explore's, and the page asked to load
 // the build that has it).
 void draw_mode_layout(Screen& screen);

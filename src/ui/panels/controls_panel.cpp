@@ -3,16 +3,14 @@
 #include <cmath>
 #include <string>
 
-#include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
 #if AL_ALL_MODES
-#include "ui/modes/circuits/circuits.hpp"
 #endif
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
 #include "ui/text/scale_texts.hpp"
-#include "ui/widgets/wrapped_text.hpp"
 #include "ui/widgets/recorded.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
 
@@ -106,7 +104,7 @@ void draw_size_controls(AppState& state, float label_w) {
   row_label(state, tr(Text::TokensN), label_w);
   int n = s.n();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  // Each slider also takes the keyboard (ui/frame/keyboard.hpp): Enter types, arrows step by 1.
+  // Each slider also takes the keyboard (ui/widgets/keyboard.hpp): Enter types, arrows step by 1.
   if (slider_int(state, "tokens", "##tokens", &n, 1, std::max(12, s.n()), tr(Text::TokensValue),
                  {1, scene::kMaxTokens, "tokens"}))
     set_token_count(state, n);
@@ -136,7 +134,7 @@ void draw_size_controls(AppState& state, float label_w) {
 
   // Heads: 1, 2, 4 or 8 (those dividing d_k and d_v). In the Heads mode always; in the others when
   // the scene has several heads (a one-head Explore screen keeps its height for the vectors).
-  if (state.ui.settings.mode == Mode::Heads || s.heads > 1) {
+  if (mode_offers_heads(state) || s.heads > 1) {
     row_label(state, tr(Text::Heads), label_w);
     draw_heads_control(state);
   }
@@ -154,7 +152,7 @@ void draw_scale_controls(AppState& state, const Fonts& fonts, float label_w) {
   bool scale_changed = false;
   {
     const Group group(state, "scale");
-    // Each choice a stop of Tab with its spoken name (ui/frame/keyboard.hpp) and a rectangle of its
+    // Each choice a stop of Tab with its spoken name (ui/widgets/keyboard.hpp) and a rectangle of its
     // own (a click on it: the soak, tests/bench/soak.mjs); the group's is all three together.
     scale_changed |= ImGui::RadioButton((std::string(tr(Text::ScaleNone)) + "##scale").c_str(), &mode,
                                         int(attn::ScaleMode::None));
@@ -247,9 +245,7 @@ void draw_notice(const AppState& state, const Fonts& fonts) {
 
 void draw_controls_panel(AppState& state, const Fonts& fonts) {
   panel_header(state, fonts, tr(Text::ControlsTitle), tr(Text::ControlsHint));
-#if AL_ALL_MODES
-  draw_circuits_back(state, fonts);  // a head opened from the Circuits mode: the way back
-#endif
+  draw_mode_controls_rows(state, fonts);  // e.g. a head opened from the Circuits mode: the way back
   const float em = ImGui::GetFontSize();
   const float label_w = 5.2f * em;
   // After each group of rows, where the panel may end when it is too short for all of them.

@@ -15,6 +15,7 @@
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/keyboard.hpp"
 #include "ui/widgets/recorded.hpp"
 
 namespace ui {

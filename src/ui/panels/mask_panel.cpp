@@ -10,6 +10,7 @@
 #include "ui/panels/grid_labels.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
+#include "ui/widgets/keyboard.hpp"
 
 namespace ui {
 namespace {

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "ui/look/theme.hpp"
-#include "ui/modes/walk/walk_mode.hpp"
 #include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
@@ -35,7 +34,7 @@ void panel_header(const AppState& state, const Fonts& fonts, const char* title, 
 
 bool term_lit(const AppState& state, Term term) {
   const Term h = state.hovered_term;
-  if (h == Term::None) return walk_term_lit(state, term);  // Walk through: the step's terms
+  if (h == Term::None) return mode_lights_term(state, term);  // the shown mode's own (the walk's step)
   if (h == term) return true;
   switch (term) {
     case Term::Tokens:
@@ -74,12 +73,6 @@ std::string fit_text(const std::string& text, float width) {
 
 void same_line_if_fits(float w, float right_edge) {
   if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right_edge) ImGui::SameLine();
-}
-
-std::string spoken_component(const char* matrix_id, int row, int component) {
-  const std::string_view m = matrix_id;
-  const char* word = m == "Q" ? "query" : m == "K" ? "key" : m == "V" ? "value" : m == "X" ? "x" : matrix_id;
-  return std::string(word) + " " + std::to_string(row) + " component " + std::to_string(component);
 }
 
 namespace {
@@ -136,7 +129,7 @@ void check_question(AppState& state, const Fonts& fonts, const CheckQuestion& ch
       ImGui::SetTooltip("%s", fill(tr(Text::CheckTip),
                                    {question, tr(check.answer), std::to_string(check.quiz_question + 1)})
                                   .c_str());
-      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) open_quiz(state, check.quiz_question);
+      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) open_check_question(state, check.quiz_question);
     } else if (with_prompt) {
       ImGui::SameLine();
       ImGui::TextColored(to_vec4(palette::accent()), "%s", prompt);
@@ -158,9 +151,8 @@ void claim_hover(AppState& state, Term term) {
 }
 
 void panel_border(const AppState& state, Term term) {
-  // Walk through lights whole panels itself (Screen::walk_light); a hover still lights its own.
-  if (!term_lit(state, term) || (state.ui.settings.mode == Mode::Walk && state.hovered_term == Term::None))
-    return;
+  // A mode that lights whole panels itself (Screen::mode_light) leaves them; a hover still lights its own.
+  if (!term_lit(state, term) || (mode_lights_panels(state) && state.hovered_term == Term::None)) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
   dl->PushClipRectFullScreen();

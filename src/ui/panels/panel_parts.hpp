@@ -9,8 +9,8 @@
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/text/i18n.hpp"
+#include "ui/text/number_format.hpp"
 #include "ui/widgets/matrix_painter.hpp"
-#include "ui/widgets/number_format.hpp"
 
 namespace ui {
 
@@ -52,6 +52,28 @@ void score_tooltip(AppState& state, int i, int j);
 // RoPE in the Controls panel (rope_controls.cpp): the toggle, base, layout and offset, and the plot
 // of one query/key pair's score against their distance.
 void draw_rope_controls(AppState& state, const Fonts& fonts);
+// What the modes add to the shared panels, answered from the table of modes (modes/modes.cpp), so
+// that a panel names no mode:
+// the terms the shown mode lights while nothing is hovered (the walk: its step's terms);
+bool mode_lights_term(const AppState& state, Term term);
+// whether the shown mode lights whole panels itself (the walk's step: Screen::mode_light), and
+// whether `panel` is one it lights (true when it lights none);
+bool mode_lights_panels(const AppState& state);
+bool mode_lights_panel(const AppState& state, scene::link::Panel panel);
+// the query row the shown mode follows, which the grids mark (the walk's), or −1;
+int mode_lit_row(const AppState& state);
+// whether the shown mode's Controls panel offers the heads even for one head (the Heads mode);
+bool mode_offers_heads(const AppState& state);
+// a check question clicked: the mode that holds the quiz opens it at `question` (0-based);
+void open_check_question(AppState& state, int question);
+// rows a mode adds at the top of the Controls panel, whichever mode is shown (a head opened from
+// the Circuits mode: the way back).
+void draw_mode_controls_rows(AppState& state, const Fonts& fonts);
+// The Controls panel's "Share" row (share_buttons.cpp): Copy link, Export JSON, Import JSON, Export
+// PNG, Gallery, and the Export… menu (NumPy, PyTorch, LaTeX and SVG of a chosen stage).
+void draw_share_buttons(AppState& state, const Fonts& fonts);
+// "Share this exact scene, or open a demo…", drawn under the buttons (and Generate…).
+void draw_share_hint(AppState& state, const Fonts& fonts);
 
 // Which result the FlashAttention and Decode steppers follow: the result's version and the focused
 // head (a multi-head scene shows that head's pass; heads ≤ 16).
@@ -80,9 +102,6 @@ std::string fit_text(const std::string& text, float width);
 // before `right_edge` (screen x), else on the next line. Unlike SameLine() + NewLine(), a wrap never
 // leaves the cursor past the edge (which counts as an overflow, Screen::close).
 void same_line_if_fits(float w, float right_edge);
-
-// How the live region names a vector component: "query 0 component 1" (Q), "key …", "value …", "x …".
-std::string spoken_component(const char* matrix_id, int row, int component);
 
 // One of the lessons' check questions, one per panel: the question, the answer shown on hover, the
 // quiz question (ui/modes/walk/quiz.cpp, 0-based) a click opens, and the widget id of the line.

@@ -1,4 +1,4 @@
-// variant_parts.hpp — the attention variants' controls and views (issue 25), shared by the panels
+// variant_parts.hpp — the attention variants' controls and views, shared by the panels
 // and modes that show them: the sliding window and sinks (Mask panel), the K/V groups (Controls),
 // ALiBi as RoPE's other choice with its bias grid B, and the view of one pair's score against
 // distance under RoPE and under ALiBi past a training length.

@@ -28,6 +28,7 @@
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/keyboard.hpp"
 #include "ui/widgets/recorded.hpp"
 #include "ui/widgets/vector_strip.hpp"
 #include "ui/widgets/wrapped_text.hpp"

@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "ui/text/i18n.hpp"
+#include "ui/text/number_format.hpp"
 #include "ui/text/scale_texts.hpp"
-#include "ui/widgets/number_format.hpp"
 
 namespace ui::captions {
 

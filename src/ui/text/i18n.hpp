@@ -428,7 +428,7 @@ enum class Text : int {
   GalleryTitle,
   GalleryWebNote,
   GalleryDesktopNote,
-  // the attention variants (issue 25): window and sinks, K/V groups, ALiBi, cache policy, KV calculator
+  // the attention variants: window and sinks, K/V groups, ALiBi, cache policy, KV calculator
   WindowLabel,
   WindowNone,
   SinksLabel,

@@ -583,7 +583,7 @@ constexpr TextEntry kGerman[] = {
      "Jede Demo ist ein Link: #demo=NAME hinter der Adresse der Seite öffnet sie direkt."},
     {Text::GalleryDesktopNote,
      "Jede Demo öffnet sich mit einem Klick hier oder beim Start mit --demo NAME (im Web: #demo=NAME)."},
-    // the attention variants (issue 25)
+    // the attention variants
     {Text::WindowLabel, "Fenster"},
     {Text::WindowNone, "keins"},
     {Text::SinksLabel, "Senken"},

@@ -544,7 +544,7 @@ constexpr TextEntry kEnglish[] = {
     {Text::GalleryWebNote, "Each demo is a link: #demo=NAME after the page address opens it directly."},
     {Text::GalleryDesktopNote,
      "Each demo opens with a click here, or at start with --demo NAME (on the web: #demo=NAME)."},
-    // the attention variants (issue 25)
+    // the attention variants
     {Text::WindowLabel, "Window"},
     {Text::WindowNone, "none"},
     {Text::SinksLabel, "Sinks"},

@@ -577,7 +577,7 @@ constexpr TextEntry kSpanish[] = {
      "Cada demo es un enlace: #demo=NAME tras la dirección de la página la abre directamente."},
     {Text::GalleryDesktopNote,
      "Cada demo se abre con un clic aquí, o al inicio con --demo NAME (en la web: #demo=NAME)."},
-    // the attention variants (issue 25)
+    // the attention variants
     {Text::WindowLabel, "Ventana"},
     {Text::WindowNone, "ninguna"},
     {Text::SinksLabel, "Sumideros"},

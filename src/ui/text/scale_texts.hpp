@@ -8,7 +8,7 @@
 #include "core/attention.hpp"
 #include "scene/scene.hpp"
 #include "ui/text/i18n.hpp"
-#include "ui/widgets/number_format.hpp"
+#include "ui/text/number_format.hpp"
 
 namespace ui {
 

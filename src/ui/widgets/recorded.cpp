@@ -3,10 +3,22 @@
 
 #include <utility>
 
-#include "ui/frame/keyboard.hpp"
+#include "ui/widgets/keyboard.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
+
+void record_item_rect(AppState& state, const std::string& id, const std::string& spoken) {
+  focus_item(state, id, spoken);  // every interactive widget with an id is a stop of Tab (keyboard.hpp)
+  if (!ImGui::IsItemVisible()) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+}
+
+void record_item_text(AppState& state, const std::string& id, float width) {
+  state.widget_text_w[id] = width;
+}
+
 namespace {
 
 // The widget's result, once its rectangle and focus stop are recorded.

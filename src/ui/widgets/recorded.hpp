@@ -1,6 +1,6 @@
 // recorded.hpp — ImGui's widgets under a widget id: each draws the widget, then records its rectangle
 // (the page API's widgetRect, the desktop's --rects) and makes it a stop of the keyboard's Tab order
-// (record_item_rect → focus_item, ui/frame/keyboard.hpp), so a panel reads as ImGui code:
+// (record_item_rect → focus_item, ui/widgets/keyboard.hpp), so a panel reads as ImGui code:
 //
 //   if (button(state, "train/step", label, size)) train_step(state);
 //
@@ -24,6 +24,12 @@
 #include "ui/app_state.hpp"
 
 namespace ui {
+
+// Record the last ImGui item's rectangle under `id` (only when it is visible); it is also a stop of
+// Tab, named `spoken` for the live region ("" = the id).
+void record_item_rect(AppState& state, const std::string& id, const std::string& spoken = "");
+// Record the width of the text drawn inside widget `id` (ImGui pixels).
+void record_item_text(AppState& state, const std::string& id, float width);
 
 bool button(AppState& state, const std::string& id, const char* label, ImVec2 size = ImVec2(0, 0));
 bool small_button(AppState& state, const std::string& id, const char* label);

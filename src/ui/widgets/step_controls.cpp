@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "ui/panels/panel_parts.hpp"
+#include "ui/text/i18n.hpp"
 #include "ui/widgets/recorded.hpp"
 
 namespace ui {

@@ -7,10 +7,10 @@
 
 #include "imgui_internal.h"  // ImGuiSliderFlags_Vertical: DragScalar along y (up = larger)
 #include "scene/scene.hpp"
-#include "ui/frame/keyboard.hpp"
 #include "ui/look/theme.hpp"
-#include "ui/panels/panel_parts.hpp"
-#include "ui/widgets/number_format.hpp"
+#include "ui/text/i18n.hpp"
+#include "ui/text/number_format.hpp"
+#include "ui/widgets/keyboard.hpp"
 #include "ui/widgets/recorded.hpp"
 
 namespace ui {

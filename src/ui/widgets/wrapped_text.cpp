@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "ui/widgets/text_wrap.hpp"
+#include "ui/text/text_wrap.hpp"
 
 namespace ui {
 

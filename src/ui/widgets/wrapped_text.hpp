@@ -1,5 +1,5 @@
 // wrapped_text.hpp — text wrapped to the panel as ImGui::TextWrapped does, but broken only at spaces
-// (and '\n'), never inside a number such as "0.125" or a symbol such as "√d_k" (ui/widgets/text_wrap.hpp
+// (and '\n'), never inside a number such as "0.125" or a symbol such as "√d_k" (ui/text/text_wrap.hpp
 // says why ImGui 1.86's own wrap cannot promise that).
 //
 // Each call draws its lines as one item (ImGui::TextUnformatted of the text with '\n' at the breaks),

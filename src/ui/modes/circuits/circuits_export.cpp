@@ -15,7 +15,7 @@ namespace ui {
 
 void draw_circuits_back(AppState& state, const Fonts& fonts) {
   const CircuitsUi& c = state.ui.circuits;
-  if (c.opened_layer < 0 || state.ui.settings.mode != Mode::Explore) return;
+  if (c.opened_layer < 0 || state.ui.settings.mode != scene::link::kDefaultMode) return;  // every panel
   ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::accent_soft()));
   if (button(state, "circuits/back", (std::string(tr(Text::CircuitsBack)) + "###circuits-back").c_str()))
     circuits_back(state);

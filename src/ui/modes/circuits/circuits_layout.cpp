@@ -2,10 +2,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/frame/layout_parts.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
+#include "ui/modes/layout_parts.hpp"
 #include "ui/panels/panel_parts.hpp"
 
 namespace ui {

@@ -230,7 +230,7 @@ void circuits_open_head(AppState& state, int layer, int head) {
     return;
   c.running = false;
   load_scene(state, scene::head_scene(m, c.sample.forward, layer, head), "");
-  state.ui.settings.mode = Mode::Explore;
+  state.ui.settings.mode = scene::link::kDefaultMode;  // the head in every panel
   c.opened_layer = layer;  // after the mode change: the Circuits tick no longer clears it
   c.opened_head = head;
   if (state.sharing.scene_changed) state.sharing.scene_changed();

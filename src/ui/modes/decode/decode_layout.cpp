@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/frame/layout_parts.hpp"
 #include "ui/modes/decode/decode.hpp"
+#include "ui/modes/layout_parts.hpp"
 
 namespace ui {
 

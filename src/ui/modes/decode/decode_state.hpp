@@ -36,7 +36,7 @@ struct DecodeStepper {
   // the kept rows of K and V), never the n steps of the whole decode (at n = 1024 that was ~n²·d work
   // and n² numbers held, four times over, on every edit and on opening the mode)
   std::optional<attn::DecodeStep> step;  // step t of the causal decode under `policy`
-  // What evicting token 0 does at step t (the sink comparison; issue 25): step t with the cache
+  // What evicting token 0 does at step t (the sink comparison): step t with the cache
   // keeping all, the last w, and s sinks + the last w (w, s from `policy`, s ≥ 1).
   std::optional<attn::DecodeStep> step_all, step_last, step_sinks;
   attn::CachePolicy traced_policy;              // the policy the steps were computed with

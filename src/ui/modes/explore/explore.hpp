@@ -1,5 +1,5 @@
-// explore.hpp — the Explore mode: every panel at once (explore_layout.cpp). The Walk through mode
-// places the same panels with its step card.
+// explore.hpp — the Explore mode: every panel at once (explore_layout.cpp, on modes/panels_layout.hpp,
+// which the Walk through mode shares with its step card on top).
 #pragma once
 
 namespace ui {
@@ -7,7 +7,5 @@ namespace ui {
 struct Screen;
 
 void layout_explore(Screen& screen);
-// Explore's panels; `walk`: with the walk's step card on top and its step's panels lit.
-void layout_panels(Screen& screen, bool walk);
 
 }  // namespace ui

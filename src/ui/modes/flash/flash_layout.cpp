@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/frame/layout_parts.hpp"
 #include "ui/modes/flash/flash.hpp"
+#include "ui/modes/layout_parts.hpp"
 
 namespace ui {
 
@@ -18,27 +18,17 @@ void layout_flash(Screen& sc) {
     const float rows_h = std::floor(std::clamp(float(n) * 1.7f * em + 8.5f * em, 9.0f * em, 0.45f * body_h));
     const float top_h = body_h - rows_h - gap;
     sc.panel("FlashAttention", draw_flash_panel, ImVec2(margin, body_y), ImVec2(left_w, top_h));
-    sc.flash_scores(ImVec2(rx, body_y), ImVec2(rw, top_h));
+    sc.heatmap("Scores", HeatmapKind::Scores, ImVec2(rx, body_y), ImVec2(rw, top_h), draw_flash_tiles);
     sc.panel("Running state", draw_flash_rows, ImVec2(margin, body_y + top_h + gap),
              ImVec2(W - 2.0f * margin, rows_h));
   } else {
     Column col(sc);
     const float stepper_h = 23.5f * em, rows_h = float(n) * 2.0f * em + 8.0f * em;
     sc.panel("FlashAttention", draw_flash_panel, col.take(stepper_h), col.size(stepper_h));
-    sc.flash_scores(col.take(col.grid_h()), col.size(col.grid_h()));
+    sc.heatmap("Scores", HeatmapKind::Scores, col.take(col.grid_h()), col.size(col.grid_h()),
+               draw_flash_tiles);
     sc.panel("Running state", draw_flash_rows, col.take(rows_h), col.size(rows_h));
   }
-}
-
-// FlashAttention mode: the Scores heatmap with the tiles drawn over it.
-void Screen::flash_scores(ImVec2 pos, ImVec2 size) {
-  if (open("Scores", pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
-    draw_heatmap_panel(state, painter, fonts, HeatmapKind::Scores);
-    draw_flash_tiles(state);
-    claim_hover(state, Term::Scores);
-    panel_border(state, Term::Scores);
-  }
-  close();
 }
 
 }  // namespace ui

@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/frame/layout_parts.hpp"
-#include "ui/frame/sharing.hpp"
 #include "ui/modes/heads/heads.hpp"
+#include "ui/modes/layout_parts.hpp"
 
 namespace ui {
 
@@ -17,11 +16,11 @@ void layout_heads(Screen& sc) {
   const AppState& state = sc.state;
   const float em = sc.em, W = sc.W, margin = sc.margin, gap = sc.gap;
   const float controls_h = state.ui.frame.controls_h;
-  const bool show_ctrl = panel_shown(sc.state, Panel::Controls),
-             show_vec = panel_shown(sc.state, Panel::Vectors);
-  const bool show_scores = panel_shown(sc.state, Panel::Scores),
-             show_weights = panel_shown(sc.state, Panel::Weights);
-  const bool show_out = panel_shown(sc.state, Panel::Output);
+  const bool show_ctrl = sc.state.sharing.shown(Panel::Controls),
+             show_vec = sc.state.sharing.shown(Panel::Vectors);
+  const bool show_scores = sc.state.sharing.shown(Panel::Scores),
+             show_weights = sc.state.sharing.shown(Panel::Weights);
+  const bool show_out = sc.state.sharing.shown(Panel::Output);
   if (!sc.narrow || sc.state.sharing.view) {
     const float left_w = left_column_width(sc, std::max(state.scene.d_k(), state.scene.d_v()));
     const float body_y = body_top(sc);

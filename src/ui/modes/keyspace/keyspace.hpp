@@ -1,5 +1,5 @@
 // keyspace.hpp — the Key space mode: the soft dictionary as pictures. State: keyspace_state.hpp
-// (AppState::keyspace); panels: keyspace_panel.cpp; layout: keyspace_layout.cpp.
+// (UiState::keyspace); panels: keyspace_panel.cpp; layout: keyspace_layout.cpp.
 #pragma once
 
 #include "ui/app_state.hpp"

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/frame/layout_parts.hpp"
 #include "ui/modes/keyspace/keyspace.hpp"
+#include "ui/modes/layout_parts.hpp"
 
 namespace ui {
 
@@ -21,8 +21,9 @@ void layout_keyspace(Screen& sc) {
     const float top_h = std::floor(0.62f * body_h);
     const float weights_w = std::floor(std::clamp(0.22f * full_w, 16.0f * em, 26.0f * em));
     const float pic_w = std::floor(0.5f * (full_w - weights_w - 2.0f * gap));
-    sc.keyspace(ImVec2(margin, body_y), ImVec2(pic_w, top_h));
-    sc.valuespace(ImVec2(margin + pic_w + gap, body_y), ImVec2(pic_w, top_h));
+    sc.picture("Key space", Term::Keys, draw_keyspace_panel, ImVec2(margin, body_y), ImVec2(pic_w, top_h));
+    sc.picture("Value space", Term::Values, draw_valuespace_panel, ImVec2(margin + pic_w + gap, body_y),
+               ImVec2(pic_w, top_h));
     const float wx = margin + 2.0f * (pic_w + gap);
     sc.heatmap("Weights", HeatmapKind::Weights, ImVec2(wx, body_y), ImVec2(margin + full_w - wx, top_h));
     const float by = body_y + top_h + gap;
@@ -31,19 +32,11 @@ void layout_keyspace(Screen& sc) {
     Column col(sc);
     const float pic = std::min(col.w, 26.0f * em) + 5.0f * em;
     const float vectors_h = std::min(28.0f * em, std::max(12.0f * em, float(state.scene.n()) * 7.0f * em));
-    sc.keyspace(col.take(pic), col.size(pic));
-    sc.valuespace(col.take(pic), col.size(pic));
+    sc.picture("Key space", Term::Keys, draw_keyspace_panel, col.take(pic), col.size(pic));
+    sc.picture("Value space", Term::Values, draw_valuespace_panel, col.take(pic), col.size(pic));
     sc.heatmap("Weights", HeatmapKind::Weights, col.take(col.grid_h()), col.size(col.grid_h()));
     sc.vectors(col.take(vectors_h), col.size(vectors_h));
   }
-}
-
-void Screen::keyspace(ImVec2 pos, ImVec2 size) {
-  picture("Key space", Term::Keys, draw_keyspace_panel, pos, size);
-}
-
-void Screen::valuespace(ImVec2 pos, ImVec2 size) {
-  picture("Value space", Term::Values, draw_valuespace_panel, pos, size);
 }
 
 }  // namespace ui

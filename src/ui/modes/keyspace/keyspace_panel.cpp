@@ -24,6 +24,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/keyspace/keyspace.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/widgets/keyboard.hpp"
 #include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
@@ -44,7 +45,7 @@ struct PlotFrame {
 
 // The box of `xy` (m×2) and the origin, padded, centred in [min, max] at one scale for x and y.
 // Bounds are kept while a drag runs (the point stays under the mouse).
-PlotFrame fit_frame(const attn::Matrix& xy, ImVec2 min, ImVec2 max, ImVec4* frozen, bool keep) {
+PlotFrame fit_frame(const attn::Matrix& xy, ImVec2 min, ImVec2 max, PlotBounds* frozen, bool keep) {
   if (!keep) {
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     for (Eigen::Index r = 0; r < xy.rows(); ++r) {
@@ -55,17 +56,17 @@ PlotFrame fit_frame(const attn::Matrix& xy, ImVec2 min, ImVec2 max, ImVec4* froz
     }
     const double span = std::max({x1 - x0, y1 - y0, 1e-9});
     const double pad = 0.14 * span;  // room for labels and for dragging past the outermost point
-    *frozen = ImVec4(float(x0 - pad), float(y0 - pad), float(x1 + pad), float(y1 + pad));
+    *frozen = PlotBounds{float(x0 - pad), float(y0 - pad), float(x1 + pad), float(y1 + pad)};
   }
   PlotFrame f;
   f.min = min;
   f.max = max;
   const double w = std::max(1.0f, max.x - min.x), h = std::max(1.0f, max.y - min.y);
-  const double dx = std::max(1e-9, double(frozen->z - frozen->x)),
-               dy = std::max(1e-9, double(frozen->w - frozen->y));
+  const double dx = std::max(1e-9, double(frozen->x1 - frozen->x0)),
+               dy = std::max(1e-9, double(frozen->y1 - frozen->y0));
   f.px = std::min(w / dx, h / dy);
-  f.cx = 0.5 * (double(frozen->x) + double(frozen->z));
-  f.cy = 0.5 * (double(frozen->y) + double(frozen->w));
+  f.cx = 0.5 * (double(frozen->x0) + double(frozen->x1));
+  f.cy = 0.5 * (double(frozen->y0) + double(frozen->y1));
   return f;
 }
 
@@ -172,7 +173,7 @@ void draw_point(ImDrawList* dl, ImVec2 at, float radius, ImU32 color, int n) {
 int shown_query(const AppState& state) {
   const int n = state.scene.n();
   if (state.hovered_row >= 0 && state.hovered_row < n) return state.hovered_row;
-  return std::clamp(state.keyspace.selected, 0, std::max(0, n - 1));
+  return std::clamp(state.ui.keyspace.selected, 0, std::max(0, n - 1));
 }
 
 // The vectors the scores are made of: Q and K, or their RoPE-turned versions when the scene has rope.
@@ -191,7 +192,7 @@ bool same_matrix(const attn::Matrix& a, const attn::Matrix& b) {
 // did: a mask, causal or scale edit changes the result but no vector (at n = 1024 a refit is a
 // 2,048×64 Gram product and an eigensolve, the largest part of the frame that opens the mode).
 void update_planes(AppState& state) {
-  KeySpaceState& ks = state.keyspace;
+  KeySpaceState& ks = state.ui.keyspace;
   if (ks.planes_version == state.result_version || ks.drag_kind != KeySpaceState::None) return;
   const attn::Result& r = state.result;
   attn::Matrix qk(r.Q.rows() + r.K.rows(), r.Q.cols());
@@ -255,18 +256,19 @@ bool point_handle(AppState& state, const std::string& id, ImVec2 at, const PlotF
       return true;
     }
   }
-  KeySpaceState& ks = state.keyspace;
+  KeySpaceState& ks = state.ui.keyspace;
   if (ImGui::IsItemActivated()) {
     ks.drag_kind = kind;
     ks.drag_index = index;
-    ks.grab = ImVec2(ImGui::GetIO().MousePos.x - at.x, ImGui::GetIO().MousePos.y - at.y);
+    ks.grab_x = ImGui::GetIO().MousePos.x - at.x;
+    ks.grab_y = ImGui::GetIO().MousePos.y - at.y;
   }
   if (ImGui::IsItemHovered() || ImGui::IsItemActive())
     ImGui::SetMouseCursor(editable ? ImGuiMouseCursor_Hand : ImGuiMouseCursor_Arrow);
   if (!ImGui::IsItemActive() || !editable || ks.drag_kind != kind || ks.drag_index != index) return false;
   const ImVec2 m = ImGui::GetIO().MousePos;
-  const float sx = std::clamp(m.x - ks.grab.x, f.min.x, f.max.x),
-              sy = std::clamp(m.y - ks.grab.y, f.min.y, f.max.y);
+  const float sx = std::clamp(m.x - ks.grab_x, f.min.x, f.max.x),
+              sy = std::clamp(m.y - ks.grab_y, f.min.y, f.max.y);
   *x = f.data_x(sx);
   *y = f.data_y(sy);
   return ImGui::GetIO().MouseDelta.x != 0.0f || ImGui::GetIO().MouseDelta.y != 0.0f;
@@ -332,7 +334,7 @@ void learned_hint(AppState& state, const Fonts& fonts) {
 // key), then keys. Returns the followed query (a click or the keyboard's focus picks it).
 int keyspace_handles(AppState& state, const PlotFrame& f, const attn::Matrix& q_xy, const attn::Matrix& k_xy,
                      bool editable) {
-  KeySpaceState& ks = state.keyspace;
+  KeySpaceState& ks = state.ui.keyspace;
   const attn::Result& r = state.result;
   const int n = state.scene.n();
   const bool dragging = ks.drag_kind == KeySpaceState::Query || ks.drag_kind == KeySpaceState::Key;
@@ -435,7 +437,7 @@ void keyspace_caption(const AppState& state, const Fonts& fonts, int sel, ImVec2
 
 void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   if (!picture_panel_top(state, fonts, Text::KeySpaceTitle, Text::KeySpaceHint)) return;
-  KeySpaceState& ks = state.keyspace;
+  KeySpaceState& ks = state.ui.keyspace;
   const attn::Result& r = state.result;
   const int n = state.scene.n();
   const bool roped = r.Q_rope.size() > 0;
@@ -469,7 +471,7 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
 
 void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   if (!picture_panel_top(state, fonts, Text::ValueSpaceTitle, Text::ValueSpaceHint)) return;
-  KeySpaceState& ks = state.keyspace;
+  KeySpaceState& ks = state.ui.keyspace;
   const attn::Result& r = state.result;
   const int n = state.scene.n();
   const bool editable = state.scene.mode == scene::Mode::Direct && state.scene.heads == 1;  // as in key space

@@ -1,12 +1,16 @@
-// keyspace_state.hpp — the Key space mode's state (AppState::keyspace).
+// keyspace_state.hpp — the Key space mode's state (UiState::keyspace).
 #pragma once
 
 #include <cstdint>
 
 #include "core/keyspace.hpp"
-#include "imgui.h"
 
 namespace ui {
+
+// A picture's data bounds (the plane's units), as last fitted.
+struct PlotBounds {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
 
 // The Key space mode's pictures (keyspace_panel.cpp): which query they follow, the planes
 // they draw in, and a drag in progress (during which plane and view stay fixed, so the point stays
@@ -18,8 +22,8 @@ struct KeySpaceState {
   attn::Plane key_plane, value_plane;     // queries + keys together; values
   attn::Matrix key_points, value_points;  // what they were fitted to (a refit only when these change)
   int drag_kind = None, drag_index = -1;  // what is being dragged
-  ImVec2 grab;                            // mouse − point at the press, pixels
-  ImVec4 key_view, value_view;            // data bounds (x0, y0, x1, y1) as last fitted
+  float grab_x = 0, grab_y = 0;           // mouse − point at the press, pixels
+  PlotBounds key_view, value_view;        // data bounds as last fitted
 };
 
 }  // namespace ui

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/frame/layout_parts.hpp"
+#include "ui/modes/layout_parts.hpp"
 #include "ui/modes/train/train_mode.hpp"
 
 namespace ui {

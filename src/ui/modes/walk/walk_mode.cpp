@@ -11,7 +11,6 @@
 #include <cmath>
 #include <string>
 
-#include "ui/frame/sharing.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/walk/quiz.hpp"
 #include "ui/panels/panel_parts.hpp"
@@ -68,7 +67,7 @@ bool set_walk_step(AppState& state, int index, bool notify) {
   if (index < -1 || index >= int(stages.size())) return false;
   if (index == -1) {
     if (state.ui.settings.mode == Mode::Walk) {
-      state.ui.settings.mode = Mode::Explore;
+      state.ui.settings.mode = scene::link::kDefaultMode;  // every panel
       if (notify) notify_link_changed(state);
     }
     return true;
@@ -169,6 +168,14 @@ bool walk_panel_lit(const AppState& state, Panel panel) {
   return std::find(light.panels.begin(), light.panels.end(), panel) != light.panels.end();
 }
 
+int walk_lit_row(const AppState& state) {
+  return std::max(0, state.ui.walk.row);  // clamped to the grid by the grids
+}
+
+void start_walk(AppState& state) {
+  set_walk_step(state, 0);
+}
+
 //-------------------------------------------------------------------------------------------------
 // [SECTION] Keys
 //-------------------------------------------------------------------------------------------------
@@ -185,7 +192,7 @@ void handle_walk_keys(AppState& state) {
     return;
   }
   if (state.ui.settings.mode != Mode::Walk) return;
-  // A focused value cell or grid takes the arrow keys (ui/frame/keyboard.hpp).
+  // A focused value cell or grid takes the arrow keys (ui/widgets/keyboard.hpp).
   for (const FocusItem& item : state.ui.keyboard.items)
     if (item.id == state.ui.keyboard.focus && item.kind != FocusKind::Item) return;
   const int index = walk_index(state);
@@ -356,6 +363,25 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
 //-------------------------------------------------------------------------------------------------
 // [SECTION] The quiz window
 //-------------------------------------------------------------------------------------------------
+
+namespace {
+std::string quiz_button_label() {
+  return std::string(tr(Text::CheckYourself)) + "##quiz";
+}
+}  // namespace
+
+float quiz_button_width() {
+  return ImGui::CalcTextSize(quiz_button_label().c_str(), nullptr, true).x +
+         2.0f * ImGui::GetStyle().FramePadding.x;
+}
+
+void draw_quiz_button(AppState& state) {
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(state.ui.quiz.open ? palette::accent() : palette::text_dim()));
+  if (button(state, "quiz/open", quiz_button_label().c_str())) open_quiz(state, state.ui.quiz.question);
+  ImGui::PopStyleColor(2);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::CheckYourselfTip));
+}
 
 void open_quiz(AppState& state, int q) {
   const int count = int(quiz::questions().size());

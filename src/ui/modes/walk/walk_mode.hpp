@@ -59,8 +59,13 @@ QuizView quiz_view(const AppState& state);
 bool walk_term_lit(const AppState& state, Term term);
 // Is `panel` one the current step is about? Always true when not walking.
 bool walk_panel_lit(const AppState& state, scene::link::Panel panel);
+// The query row the grids mark while walking (the row the numbers follow).
+int walk_lit_row(const AppState& state);
+// Its tab clicked: the walk starts at its first step.
+void start_walk(AppState& state);
 
-// Each frame in walk mode, before the panels: ←/→ step, Esc leaves (not while typing in a field).
+// Each frame before the panels, whatever the mode: Esc closes the quiz or leaves the walk; while
+// walking ←/→ step (not while typing in a field).
 void handle_walk_keys(AppState& state);
 
 // The step card (inside the current child window).
@@ -74,6 +79,10 @@ void layout_walk(Screen& screen);
 // --- the quiz
 // Open the quiz at question `q` (0-based).
 void open_quiz(AppState& state, int q = 0);
+// Its button at the right end of the mode bar, "Check yourself ✓" (it opens from any mode), and the
+// button's width.
+void draw_quiz_button(AppState& state);
+float quiz_button_width();
 // Once per frame after the panels: the quiz window when it is open.
 void draw_quiz_window(AppState& state, const Fonts& fonts);
 

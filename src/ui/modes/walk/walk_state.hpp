@@ -4,9 +4,12 @@
 
 #include <vector>
 
-#include "ui/modes/walk/walk_steps.hpp"
-
 namespace ui {
+
+namespace walk {
+// One stage of the pipeline, in order (walk_steps.hpp: each stage's words and numbers).
+enum class Stage { Inputs, Projections, Scores, Scale, Mask, Softmax, Blend, Output };
+}  // namespace walk
 
 // The walk-through (Mode::Walk): which stage it shows and which query row its numbers follow. The
 // stage, not an index, is kept: dragging a slider of a learned scene makes it direct and removes

@@ -8,8 +8,8 @@
 
 #include "core/lookup.hpp"
 #include "ui/text/i18n.hpp"
+#include "ui/text/number_format.hpp"
 #include "ui/text/scale_texts.hpp"
-#include "ui/widgets/number_format.hpp"
 
 namespace ui::walk {
 namespace {
@@ -163,7 +163,7 @@ StepText step_text(Stage stage, const scene::Scene& scene) {
         std::string body = scene.causal             ? join(Text::WalkMaskBody, Text::WalkMaskCausal)
                            : scene.mask.size() != 0 ? join(Text::WalkMaskBody, Text::WalkMaskCustom)
                                                     : std::string(tr(Text::WalkMaskBody));
-        if (scene.window > 0)  // the sliding window and its sinks (issue 25)
+        if (scene.window > 0)  // the sliding window and its sinks
           body += " " +
                   fill(tr(Text::WalkMaskWindow), {std::to_string(scene.window), std::to_string(scene.sinks)});
         if (scene.alibi) body += std::string(" ") + tr(Text::WalkMaskAlibi);

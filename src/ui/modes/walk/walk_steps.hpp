@@ -15,11 +15,9 @@
 
 #include "core/attention.hpp"
 #include "scene/scene.hpp"
+#include "ui/modes/walk/walk_state.hpp"  // walk::Stage
 
 namespace ui::walk {
-
-// One stage of the pipeline, in order.
-enum class Stage { Inputs, Projections, Scores, Scale, Mask, Softmax, Blend, Output };
 
 // The stages a walk over `scene` visits: all 8, or 7 without Inputs for a direct scene.
 std::vector<Stage> stages_for(const scene::Scene& scene);

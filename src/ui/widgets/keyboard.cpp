@@ -1,15 +1,16 @@
 // keyboard.cpp — focus across the panels, the ring, the keys, synthetic clicks and announcements
 // (see keyboard.hpp).
-#include "ui/frame/keyboard.hpp"
+#include "ui/widgets/keyboard.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <unordered_map>
 
 #include "imgui_internal.h"  // GetItemID, ScrollToItem, the test-engine hooks (item labels)
 #include "ui/app_state.hpp"
 #include "ui/look/theme.hpp"
-#include "ui/widgets/number_format.hpp"
+#include "ui/text/number_format.hpp"
 
 // --- item labels: ImGui's test-engine hooks (IMGUI_ENABLE_TEST_ENGINE, src/app/CMakeLists.txt) ----
 // While the keyboard has the focus, ImGui reports each item's label and status as it is drawn; the
@@ -79,7 +80,7 @@ FocusItem* drawn_item(KeyboardUi& k, const std::string& id) {
 }
 
 FocusItem& add_item(KeyboardUi& k, const std::string& id, FocusKind kind, ImVec4 rect) {
-  if (FocusItem* item = drawn_item(k, id)) {  // drawn twice (a value cell registers as a value and
+  if (FocusItem* item = drawn_item(k, id)) {         // drawn twice (a value cell registers as a value and
     if (kind != FocusKind::Item) item->kind = kind;  // as an item): one stop
     item->rect = rect;
     return *item;
@@ -106,6 +107,12 @@ double snap(double value, double unit) {
 }
 
 }  // namespace
+
+std::string spoken_component(const char* matrix_id, int row, int component) {
+  const std::string_view m = matrix_id;
+  const char* word = m == "Q" ? "query" : m == "K" ? "key" : m == "V" ? "value" : m == "X" ? "x" : matrix_id;
+  return std::string(word) + " " + std::to_string(row) + " component " + std::to_string(component);
+}
 
 double step_for_range(double range) {
   const double r = std::max(std::abs(range), 1e-12);

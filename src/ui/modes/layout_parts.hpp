@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "imgui.h"
-#include "ui/frame/screen.hpp"
+#include "ui/modes/screen.hpp"
 
 namespace ui {
 

@@ -30,21 +30,16 @@ struct Screen {
   bool open(const char* name, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra = 0) const;
   void close() const;
 
-  // Walk through: the step's panels get an accent border, the others are dimmed (less when
-  // hovered); every control in them stays live. Call inside the panel's child window.
-  void walk_light(Panel panel) const;
-
-  // The walk's step card (not a panel of the link's hide=/view=).
-  void walk_card(ImVec2 pos, ImVec2 size);
+  // A mode that lights panels (the walk's step): its panels get an accent border, the others are
+  // dimmed (less when hovered); every control in them stays live. Call inside the panel's child window.
+  void mode_light(Panel panel) const;
 
   void controls(ImVec2 pos, ImVec2 size);
   void vectors(ImVec2 pos, ImVec2 size);
-  void heatmap(const char* name, HeatmapKind kind, ImVec2 pos, ImVec2 size);
+  // A heatmap; `over` (optional) draws over it (the FlashAttention mode's tiles).
+  using DrawOver = void (*)(AppState& state);
+  void heatmap(const char* name, HeatmapKind kind, ImVec2 pos, ImVec2 size, DrawOver over = nullptr);
   void mask(ImVec2 pos, ImVec2 size);
-  // FlashAttention mode: the Scores heatmap with the tiles drawn over it.
-  void flash_scores(ImVec2 pos, ImVec2 size);
-  void keyspace(ImVec2 pos, ImVec2 size);
-  void valuespace(ImVec2 pos, ImVec2 size);
   void output(ImVec2 pos, ImVec2 size);
 
   // A panel that only draws itself (no hover links, not lit by the walk): the FlashAttention and
@@ -52,8 +47,6 @@ struct Screen {
   // kind needs no method of its own: sc.panel("Name", draw_name_panel, pos, size).
   using DrawPanel = void (*)(AppState& state, const Fonts& fonts);
   void panel(const char* name, DrawPanel draw, ImVec2 pos, ImVec2 size, ImGuiWindowFlags extra = 0);
-
- private:
   // A picture panel lit by `term` (Key space, Value space): no scrolling, drags edit the scene.
   void picture(const char* name, Term term, DrawPanel draw, ImVec2 pos, ImVec2 size);
 };

@@ -1,5 +1,5 @@
 // text_wrap.cpp — line breaks at spaces only (text_wrap.hpp).
-#include "ui/widgets/text_wrap.hpp"
+#include "ui/text/text_wrap.hpp"
 
 namespace ui {
 

@@ -1,5 +1,5 @@
 // number_format.cpp — see number_format.hpp.
-#include "ui/widgets/number_format.hpp"
+#include "ui/text/number_format.hpp"
 
 #include <algorithm>
 #include <cmath>

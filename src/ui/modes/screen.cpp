@@ -1,5 +1,5 @@
 // screen.cpp — the Screen's panel methods and the fixed windows (see screen.hpp).
-#include "ui/frame/screen.hpp"
+#include "ui/modes/screen.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,6 @@
 
 #include "imgui_internal.h"  // the panel window's content extent (text overflow check)
 #include "ui/look/theme.hpp"
-#include "ui/modes/walk/walk_mode.hpp"
 
 namespace ui {
 namespace {
@@ -48,15 +47,13 @@ void Screen::close() const {
   ImGui::EndChild();
 }
 
-// Walk through: the step's panels get an accent border, the others are dimmed (less when
-// hovered); every control in them stays live. Call inside the panel's child window.
-void Screen::walk_light(Panel panel) const {
-  if (state.ui.settings.mode != Mode::Walk) return;
+void Screen::mode_light(Panel panel) const {
+  if (!mode_lights_panels(state)) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
   const ImVec2 q(p.x + s.x, p.y + s.y);
   dl->PushClipRectFullScreen();
-  if (walk_panel_lit(state, panel)) {
+  if (mode_lights_panel(state, panel)) {
     dl->AddRect(p, q, palette::accent(), ImGui::GetStyle().WindowRounding, 0, std::max(2.0f, 0.15f * em));
   } else {
     const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
@@ -84,7 +81,7 @@ void Screen::controls(ImVec2 pos, ImVec2 size) {
     if (std::abs(measured - state.ui.frame.controls_h) > 0.5f) state.layout_changed = true;
     state.ui.frame.controls_h = measured;
     panel_border(state, Term::Scale);
-    walk_light(Panel::Controls);
+    mode_light(Panel::Controls);
   }
   close();
 }
@@ -94,17 +91,18 @@ void Screen::vectors(ImVec2 pos, ImVec2 size) {
     claim_hover(state, Term::Tokens);
     draw_vectors_panel(state, fonts);
     panel_border(state, Term::Tokens);
-    walk_light(Panel::Vectors);
+    mode_light(Panel::Vectors);
   }
   close();
 }
 
-void Screen::heatmap(const char* name, HeatmapKind kind, ImVec2 pos, ImVec2 size) {
+void Screen::heatmap(const char* name, HeatmapKind kind, ImVec2 pos, ImVec2 size, DrawOver over) {
   if (open(name, pos, size, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
     draw_heatmap_panel(state, painter, fonts, kind);
+    if (over) over(state);
     claim_hover(state, kind == HeatmapKind::Scores ? Term::Scores : Term::Weights);
     panel_border(state, kind == HeatmapKind::Scores ? Term::Scores : Term::Weights);
-    walk_light(kind == HeatmapKind::Scores ? Panel::Scores : Panel::Weights);
+    mode_light(kind == HeatmapKind::Scores ? Panel::Scores : Panel::Weights);
   }
   close();
 }
@@ -114,7 +112,7 @@ void Screen::mask(ImVec2 pos, ImVec2 size) {
     draw_mask_panel(state, painter, fonts);
     claim_hover(state, Term::Mask);
     panel_border(state, Term::Mask);
-    walk_light(Panel::Mask);
+    mode_light(Panel::Mask);
   }
   close();
 }
@@ -138,7 +136,7 @@ void Screen::output(ImVec2 pos, ImVec2 size) {
     draw_output_panel(state, fonts);
     claim_hover(state, Term::Output);
     panel_border(state, Term::Output);
-    walk_light(Panel::Output);
+    mode_light(Panel::Output);
   }
   close();
 }
