@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The attention variants of attention-lab-cli against NumPy references written from the papers.
 
-usage: variants_crosscheck.py window|sinks|alibi|gqa|torch CLI CASE_DIR [COUNT]
+usage: variants_crosscheck.py window|sinks|alibi|gqa|torch|modern CLI CASE_DIR [COUNT]
 
 The references below are written from the definitions, not from Attention Lab's code:
   sliding window w (Longformer, Beltagy et al. 2020; Mistral 7B, Jiang et al. 2023):
@@ -32,6 +32,10 @@ entry of the matrix compared):
           projections, given Q and torch.repeat_interleave of the K/V groups (H_kv ∈ {1, 2, H}; for
           H_kv = H that is plain multi-head attention), ± causal: output and averaged weights
           within 1e-12.
+  modern  the variants of 2024–26 models, each COUNT scenes in this one process (see "the variants of
+          2024–26 models" below): sink logit, softcap, QK-norm, top-k (indexer, blocks), differential,
+          gated and linear attention, on scenes with heads, GQA, causal, windows, masks, ALiBi, RoPE;
+          every stage each adds, and the combinations that are refused.
 Also each mode's bad keys: exit 2 naming the key. Exit 77 (ctest SKIP) when numpy (or torch) is
 missing. Run with Debian's /usr/bin/python3.
 """
@@ -41,6 +45,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_lib import SKIP, close, divisor_of, heads_reference, projections, report, require, run  # noqa: E402,F401
+from rope_crosscheck import rope_numpy  # noqa: E402
 
 np = require("numpy")
 
@@ -90,7 +95,7 @@ def reference(s):
 
 # ---- random scenes -----------------------------------------------------------------------------
 
-def random_scene(rng, mode, index):
+def random_scene(rng, mode, index, even_heads=False):
     n = int(rng.integers(1, 14))
     H = 1
     if mode == "alibi":
@@ -103,6 +108,8 @@ def random_scene(rng, mode, index):
     if mode == "gqa":
         H_kv = [1, 2, H][index % 3] if H % 2 == 0 else [1, H][index % 2]
     dh, dvh = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    if even_heads:
+        dh = 2 * int(rng.integers(1, 3)) * (2 if index % 3 == 0 else 1)  # pairs for RoPE, halves for two maps
     spread = 8.0 if index % 7 == 0 else 2.0
     mat = lambda r, c: rng.uniform(-spread, spread, size=(r, c)).tolist()  # noqa: E731
     s = {"version": 2, "tokens": [f"t{i}" for i in range(n)]}
@@ -327,6 +334,392 @@ def main_numpy(mode, cli, case_dir, count):
                   cases=counts)
 
 
+# ---- the variants of 2024–26 models (mode "modern": all of them in this one process) --------------
+# References written from the papers' equations, not from Attention Lab's code (core/variants.hpp):
+#   sink logit z (gpt-oss; z = 0: Miller 2023's softmax-off-by-one): a_ij = e^{x_ij} / (e^z + Σ_j' e^{x_ij'});
+#   softcap c (Gemma 2): the scaled scores become c·tanh(s/c), before the bias and the mask;
+#   QK-norm (OLMo 2, Qwen3): q ← q / √(mean(q²) + ε) · gain_q, k likewise, before RoPE;
+#   top-k (DeepSeek Sparse Attention; MoBA): each query keeps the k allowed keys of highest scaled score (or
+#       indexer score), ties to the lower index; with blocks of b, a block scores the mean over its allowed keys;
+#   differential (Ye et al. 2024): (softmax(Q₁K₁ᵀ/√d + M) − λ softmax(Q₂K₂ᵀ/√d + M)) V, optionally each
+#       output row RMS-normalised (ε = 1e-5) times (1 − λ_init);
+#   gated (Qiu et al. 2025): concat ⊙ σ(G) before W_o, G n × concat (element-wise) or n × h (head-wise);
+#   linear (Katharopoulos et al. 2020): φ = elu + 1, A_ij = φ(q_i)·φ(k_j) / Σ_j' over the allowed keys.
+#   cross-attention ("sources"): the keys and values come from m source tokens (K, V m rows, or X_src projected
+#       by Wk, Wv); scores, weights n×m, output n×d_v; only a custom n×m mask hides keys.
+MODERN = ("sink", "softcap", "qk_norm", "topk", "cross", "differential", "gate", "linear")
+
+
+def elu1(x):
+    return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+
+
+def rms(x, eps, gain=None):
+    return x / np.sqrt((x * x).mean(axis=1, keepdims=True) + eps) * (1.0 if gain is None else np.asarray(gain, float))
+
+
+def keep_topk(score, allowed, k, block):
+    n, m = allowed.shape
+    b = block or 1
+    kept = np.zeros((n, m), dtype=bool)
+    for i in range(n):
+        candidates = []
+        for blk in range((m + b - 1) // b):
+            cols = [j for j in range(blk * b, min(m, (blk + 1) * b)) if allowed[i, j]]
+            if cols:
+                candidates.append((-(np.mean(score[i, cols]) if block else score[i, cols[0]]), blk))
+        for _, blk in sorted(candidates)[:k]:  # highest score first, then the lower index
+            kept[i, blk * b:(blk + 1) * b] = allowed[i, blk * b:(blk + 1) * b]
+    return kept
+
+
+def sink_softmax(x, kept, z):
+    """Softmax of each row over its kept cells and, when z is not None, one more logit z whose share returns
+    nothing (gpt-oss's sinks: the logits with the sink appended, softmax, the sink's column dropped)."""
+    n, m = x.shape
+    weights, sink = np.zeros((n, m)), np.zeros(n)
+    for i in range(n):
+        logits = x[i][kept[i]]
+        if z is not None:
+            logits = np.append(logits, z)
+        if logits.size == 0:
+            continue
+        e = np.exp(logits - logits.max())
+        p = e / e.sum()
+        if z is not None:
+            sink[i], p = p[-1], p[:-1]
+        weights[i][kept[i]] = p
+    return weights, sink
+
+
+def map_reference(s, q, k, head, allowed, bias):
+    st = {}
+    if "qk_norm" in s:
+        qn = s["qk_norm"]
+        q, k = rms(q, qn.get("eps", 1e-6), qn.get("gain_q")), rms(k, qn.get("eps", 1e-6), qn.get("gain_k"))
+        st.update(Q_norm=q, K_norm=k)
+    if "rope" in s:
+        r = s["rope"]
+        q, k = (rope_numpy(m, r.get("base", 10000.0), r.get("layout", "interleaved"), r.get("offset", 0)) for m in (q, k))
+    if s.get("linear"):
+        pq, pk = elu1(q), elu1(k)
+        scores = pq @ pk.T
+        a = np.where(allowed, scores, 0.0)
+        sums = a.sum(axis=1, keepdims=True)
+        return dict(st, phi_q=pq, phi_k=pk, scores=scores, scaled=np.where(allowed, scores, np.nan), scaled_raw=scores,
+                    weights=np.divide(a, sums, out=np.zeros_like(a), where=sums > 0))
+    scores = q @ k.T
+    scaled = scores / divisor_of(s, q.shape[1])
+    x = scaled
+    if "softcap" in s:
+        x = st["capped"] = s["softcap"] * np.tanh(scaled / s["softcap"])
+    if bias is not None:
+        x = x + bias
+    kept = allowed
+    if "topk" in s:
+        chooser = np.array(s["indexer"], float) if "indexer" in s else scaled
+        kept = st["selected"] = keep_topk(chooser, allowed, s["topk"], s.get("topk_block", 0))
+    z = s.get("sink_logit")
+    z = None if z is None else z if not isinstance(z, list) else z[0] if len(z) == 1 else z[head]
+    weights, sink = sink_softmax(x, kept, z)
+    if z is not None:
+        st["sink_weight"] = sink
+    return dict(st, scores=scores, scaled=np.where(allowed, scaled, np.nan), scaled_raw=scaled, weights=weights)
+
+
+def head_reference(s, q, k, v, head, allowed, bias):
+    if "differential" not in s:
+        st = map_reference(s, q, k, head, allowed, bias)
+        return dict(st, output=st["weights"] @ v)
+    diff = s["differential"]
+    d = q.shape[1] // 2
+    m1 = map_reference(s, q[:, :d], k[:, :d], head, allowed, bias)
+    m2 = map_reference(s, q[:, d:], k[:, d:], head, allowed, bias)
+    weights = m1["weights"] - diff["lambda"] * m2["weights"]
+    out = weights @ v
+    st = dict(m1, weights=weights, weights_1=m1["weights"], map_2=m2)
+    if diff.get("norm"):
+        st["diff_output"] = out
+        out = (1.0 - diff.get("lambda_init", 0.8)) * rms(out, 1e-5)
+    return dict(st, output=out)
+
+
+def modern_reference(s):
+    Q, K, V = projections(s)
+    if "X_src" in s:
+        X_src = np.array(s["X_src"], float)
+        K, V = X_src @ np.array(s["Wk"], float), X_src @ np.array(s["Wv"], float)
+    n, m = Q.shape[0], K.shape[0]
+    H = s.get("heads", 1)
+    H_kv = s.get("kv_heads", H)
+    dh, dvh = Q.shape[1] // H, V.shape[1] // H_kv
+    if "sources" in s:
+        allowed = np.ones((n, m), dtype=bool) & (np.array(s["mask"]) == 1 if "mask" in s else True)
+    else:
+        allowed = visible(s, n)
+    heads = []
+    for t in range(H):
+        g = t // (H // H_kv)
+        bias = alibi_bias(n, t, H) if s.get("alibi") else None
+        heads.append(head_reference(s, Q[:, t * dh:(t + 1) * dh], K[:, g * dh:(g + 1) * dh], V[:, g * dvh:(g + 1) * dvh],
+                                    t, allowed, bias))
+    concat = np.hstack([h["output"] for h in heads])
+    out = dict(heads=heads, concat=concat, weights=sum(h["weights"] for h in heads) / H, allowed=allowed.astype(int),
+               masked_rows=[i for i in range(n) if not allowed[i].any()])
+    gated = concat
+    if "gate" in s or "Wg" in s:
+        G = np.array(s["gate"], float) if "gate" in s else np.array(s["X"], float) @ np.array(s["Wg"], float)
+        sig = 1.0 / (1.0 + np.exp(-G))
+        gated = concat * (sig if G.shape[1] == concat.shape[1] else np.repeat(sig, dvh, axis=1))
+        out.update(gate_sigmoid=sig, gated=gated)
+    out["output"] = gated @ np.array(s["Wo"], float) if "Wo" in s else gated
+    return out
+
+
+def add_variant(rng, s, variant, index):
+    """The variant's keys on a random scene (heads, GQA, causal, windows, masks, ALiBi, RoPE from the generator)."""
+    n, H = len(s["tokens"]), s.get("heads", 1)
+    if variant == "sink":
+        s["sink_logit"] = 0.0 if index % 5 == 0 else (
+            float(rng.uniform(-3, 3)) if index % 2 else [float(z) for z in rng.uniform(-3, 3, H)])
+    elif variant == "softcap":
+        s["softcap"] = float(rng.choice([0.5, 2.0, 10.0, 50.0]))
+    elif variant == "qk_norm":
+        dh = (len(s["Q"][0]) if "Q" in s else len(s["Wq"][0])) // H
+        s["qk_norm"] = {"eps": float(rng.choice([1e-6, 1e-2, 0.5]))}
+        if index % 2:
+            s["qk_norm"].update(gain_q=rng.uniform(-2, 2, dh).tolist(), gain_k=rng.uniform(-2, 2, dh).tolist())
+    elif variant == "topk":
+        if index % 3 == 1:
+            s["topk_block"] = int(rng.integers(1, n + 1))
+            s["topk"] = int(rng.integers(1, (n + s["topk_block"] - 1) // s["topk_block"] + 1))
+        else:
+            s["topk"] = int(rng.integers(1, n + 1))
+        if index % 4 == 2:
+            s["indexer"] = rng.uniform(-3, 3, (n, n)).tolist()
+    elif variant == "differential":
+        s["differential"] = {"lambda": float(rng.uniform(0, 1))}
+        if index % 3 == 0:
+            s["differential"].update(norm=True, lambda_init=float(rng.uniform(0.1, 0.8)))
+    elif variant == "gate":
+        dv = len(s["V"][0]) if "V" in s else len(s["Wv"][0])
+        cols = [dv // s.get("kv_heads", H) * H, H][index % 2]
+        if "X" in s:
+            s["Wg"] = rng.uniform(-2, 2, (len(s["X"][0]), cols)).tolist()
+        else:
+            s["gate"] = rng.uniform(-4, 4, (n, cols)).tolist()
+    elif variant == "linear":
+        s.pop("alibi", None)
+        s.pop("rope", None)
+        s["linear"] = "elu1"
+    elif variant == "cross":
+        # Another sequence of m tokens gives the keys and values; nothing positional applies.
+        m = int(rng.integers(1, 12))
+        for key in ("causal", "window", "sinks", "alibi", "rope", "mask"):
+            s.pop(key, None)
+        s["sources"] = [f"s{j}" for j in range(m)]
+        spread = 2.0
+        if "X" in s:
+            s["X_src"] = rng.uniform(-spread, spread, (m, len(s["X"][0]))).tolist()
+        else:
+            s["K"] = rng.uniform(-spread, spread, (m, len(s["K"][0]))).tolist()
+            s["V"] = rng.uniform(-spread, spread, (m, len(s["V"][0]))).tolist()
+        if index % 3 == 2:
+            mask = (rng.uniform(size=(n, m)) < 0.7).astype(int)
+            mask[int(rng.integers(0, n))] = 0  # a query that sees no source
+            s["mask"] = mask.tolist()
+        if index % 4 == 1:
+            s["topk"] = int(rng.integers(1, m + 1))
+        if index % 5 == 3:
+            s["sink_logit"] = 0.0
+    if index % 7 == 6 and variant in ("sink", "softcap", "topk"):
+        # Three at once: a capped, QK-normed softmax with a sink over the top-k keys.
+        s.setdefault("softcap", 5.0)
+        s.setdefault("sink_logit", 0.5)
+        s.setdefault("qk_norm", {"eps": 1e-6})
+    return s
+
+
+def modern_scene(rng, variant, index):
+    base = ("window", "alibi", "gqa", "sinks")[index % 4]
+    rope = index % 5 == 2 and base != "alibi"
+    s = random_scene(rng, base, index, even_heads=variant == "differential" or rope)
+    s.pop("alibi", None) if rope else None
+    dh = (len(s["Q"][0]) if "Q" in s else len(s["Wq"][0])) // s.get("heads", 1)
+    if rope and (variant != "differential" or (dh // 2) % 2 == 0):
+        s["rope"] = {"base": float(rng.choice([10000.0, 50.0])), "layout": ["interleaved", "half"][index % 2],
+                     "offset": int(rng.integers(0, 5))}
+    return add_variant(rng, s, variant, index)
+
+
+def check_modern(got, want, s, label, failures):
+    H = s.get("heads", 1)
+    checks = [("weights", got.get("weights"), want["weights"]), ("output", got.get("output"), want["output"]),
+              ("concat", got.get("concat"), want["concat"]), ("allowed", got.get("allowed"), want["allowed"])]
+    if got.get("masked_rows") != want["masked_rows"]:
+        failures.append(f"{label}: masked_rows {got.get('masked_rows')}, numpy {want['masked_rows']}")
+    for key in ("gate_sigmoid", "gated"):
+        if key in want:
+            checks.append((key, got.get(key), want[key]))
+    heads = [got] if H == 1 else got.get("heads", [])
+    if len(heads) != H:
+        failures.append(f"{label}: {len(heads)} heads, want {H}")
+        return
+    for t, (g, w) in enumerate(zip(heads, want["heads"])):
+        where = "" if H == 1 else f"heads[{t}]."
+        keys = ["scores", "scaled", "weights"] + [k for k in ("Q_norm", "K_norm", "capped", "selected", "sink_weight",
+                                                               "phi_q", "phi_k", "weights_1", "diff_output") if k in w]
+        if H > 1:
+            keys.append("output")
+        for key in keys:
+            checks.append((where + key, g.get(key), w[key].astype(int) if key == "selected" else w[key]))
+        if "map_2" in w:
+            for key in ("scores", "weights") + tuple(k for k in ("Q_norm", "K_norm", "capped", "selected", "sink_weight")
+                                                    if k in w["map_2"]):
+                want2 = w["map_2"][key]
+                checks.append((where + "map_2." + key, (g.get("map_2") or {}).get(key),
+                               want2.astype(int) if key == "selected" else want2))
+            checks.append((where + "map_2.scaled", (g.get("map_2") or {}).get("scaled"), w["map_2"]["scaled_raw"]))
+    for name, g, w in checks:
+        if g is None:
+            failures.append(f"{label}: {name} missing")
+            continue
+        p = close(g, w)
+        if p:
+            failures.append(f"{label}: {name}: {p}")
+
+
+GOOD = {"version": 2, "tokens": ["a", "b"], "Q": [[1, 2], [3, 4]], "K": [[5, 6], [7, 8]], "V": [[1, 2], [2, 3]]}
+MODERN_BAD = [
+    ({"version": 1, "sink_logit": 0}, "sink_logit: needs \"version\": 2"),
+    ({"sink_logit": "x"}, "sink_logit: expected an array of numbers"),
+    ({"heads": 2, "sink_logit": [1, 2, 3]}, "sink_logit: give one number, or one per head (heads = 2), got 3"),
+    ({"version": 1, "softcap": 5}, "softcap: needs \"version\": 2"),
+    ({"softcap": 0}, "softcap: c must be above 0"),
+    ({"softcap": -1}, "softcap: c must be above 0"),
+    ({"version": 1, "qk_norm": {}}, "qk_norm: needs \"version\": 2"),
+    ({"qk_norm": {"eps": 0}}, "qk_norm: eps must be above 0"),
+    ({"qk_norm": {"gain_q": [1]}}, "qk_norm: gain_q: has 1 entries, expected 2"),
+    ({"qk_norm": {"bias": 1}}, "qk_norm: unknown key \"bias\""),
+    ({"version": 1, "topk": 1}, "topk: needs \"version\": 2"),
+    ({"topk": 3}, "topk: k = 3 must be 1 to the 2 keys"),
+    ({"topk": 0}, "topk: must be at least 1"),
+    ({"topk": 1.5}, "topk: must be a whole number"),
+    ({"indexer": [[1, 2], [3, 4]]}, "indexer: chooses the keys top-k keeps; give \"topk\" too"),
+    ({"topk": 1, "indexer": [[1, 2]]}, "indexer: must be n×m = 2×2"),
+    ({"topk": 2, "topk_block": 2}, "topk: k = 2 must be 1 to the 1 blocks of 2 keys"),
+    ({"version": 1, "differential": {"lambda": 0.5}}, "differential: needs \"version\": 2"),
+    ({"differential": {}}, "differential: lambda missing"),
+    ({"differential": {"lambda": 0.5}, "heads": 2}, "differential: each head's d_k/h = 1 must be even"),
+    ({"differential": {"lambda": 99}}, "differential: lambda must be a number from -10 to 10"),
+    ({"version": 1, "gate": [[0, 0], [0, 0]]}, "gate: needs \"version\": 2"),
+    ({"gate": [[0, 0, 0], [0, 0, 0]]}, "gate: has 3 columns, expected 2 (element-wise, one per concat column) or 1"),
+    ({"gate": [[0, 0]]}, "gate: has 1 rows, expected 2 (one per token)"),
+    ({"Wg": [[0, 0], [0, 0]]}, "Wg: a direct scene (Q, K, V) gives its gate logits as \"gate\""),
+    ({"version": 1, "linear": "elu1"}, "linear: needs \"version\": 2"),
+    ({"version": 1, "sources": ["x"]}, "sources: needs \"version\": 2"),
+    ({"sources": ["x", "y", "z"]}, "K: has 2 rows, expected 3 (one per source token)"),
+    ({"sources": ["x", "y"], "causal": True}, "causal: cross-attention (\"sources\") has no causal mask"),
+    ({"sources": ["x", "y"], "window": 1}, "window: a sliding window is about positions in one sequence"),
+    ({"sources": []}, "sources: need at least 1 source token"),
+    ({"sources": ["x", "y"], "X_src": [[1, 2]]}, "X_src: a direct scene gives the sources' K and V"),
+    ({"X_src": [[1, 2]]}, "X_src: the source tokens' vectors need \"sources\""),
+    ({"linear": "relu"}, "linear: must be \"elu1\""),
+    ({"linear": "elu1", "softcap": 2}, "linear: φ(q)·φ(k) weights have no softmax and no logits, so they do not "
+                                       "combine with \"softcap\""),
+    ({"linear": "elu1", "alibi": True}, "linear: φ(q)·φ(k) weights have no softmax"),
+]
+
+
+def check_exports(cli, path, s, got, failures, counts):
+    """--export numpy / pytorch compute the variant (exec'd here) and match the CLI within 1e-12;
+    --export latex writes the variant's formula."""
+    for kind in ("numpy", "pytorch"):
+        if kind == "pytorch":
+            try:
+                import torch  # noqa: F401
+            except ImportError:
+                continue
+        code, script, err = run(cli, ["--export", kind, path])
+        if code != 0:
+            failures.append(f"{path} --export {kind}: exit {code}: {err[:200]}")
+            continue
+        ns = {"__name__": "exported"}
+        try:
+            exec(compile(script, f"{path}.{kind}.py", "exec"), ns)
+        except Exception as e:  # noqa: BLE001 — any error is the script's failure
+            failures.append(f"{path} --export {kind}: the script fails: {type(e).__name__}: {e}")
+            continue
+        for name in ("weights", "output"):
+            value = ns[name]
+            value = value.detach().numpy() if hasattr(value, "detach") else value
+            p = close(got[name], value)
+            if p:
+                failures.append(f"{path} --export {kind}: {name}: {p}")
+        counts["NumPy exports" if kind == "numpy" else "PyTorch exports"] += 1
+    code, tex, err = run(cli, ["--export", "latex", path])
+    words = {"sink_logit": "softmax}_{+z}", "softcap": "\\tanh", "qk_norm": "\\hat{Q}", "topk": "M_{\\text{top-}",
+             "differential": "\\lambda", "gate": "\\sigma(", "Wg": "\\sigma(X W_g)", "linear": "\\phi"}
+    missing = [key for key, word in words.items() if key in s and word not in tex]
+    if code != 0 or "% the variant pass: $" not in tex or missing:
+        failures.append(f"{path} --export latex: exit {code}, the formula lacks {missing}: {tex[:300]!r}")
+    else:
+        counts["LaTeX formulas"] += 1
+
+
+def main_modern(cli, case_dir, count):
+    rng = np.random.default_rng(606)
+    failures = []
+    counts = {"fully masked rows": 0, "multi-head scenes": 0, "GQA scenes": 0, "projected scenes": 0,
+              "causal scenes": 0, "windowed scenes": 0, "ALiBi scenes": 0, "RoPE scenes": 0, "combined scenes": 0,
+              "negative weights": 0, "rows summing below 1": 0, "NumPy exports": 0, "PyTorch exports": 0,
+              "LaTeX formulas": 0}
+    for variant in MODERN:
+        for index in range(count):
+            s = modern_scene(rng, variant, index)
+            path = write(case_dir, f"{variant}_{index:03d}", s)
+            got = cli_json(cli, [path], failures, path)
+            if got is None:
+                continue
+            want = modern_reference(s)
+            check_modern(got, want, s, path, failures)
+            if index < 6:
+                check_exports(cli, path, s, got, failures, counts)
+            counts["fully masked rows"] += len(want["masked_rows"])
+            counts["multi-head scenes"] += s.get("heads", 1) > 1
+            counts["GQA scenes"] += s.get("kv_heads", s.get("heads", 1)) != s.get("heads", 1)
+            counts["projected scenes"] += "X" in s
+            counts["causal scenes"] += bool(s.get("causal"))
+            counts["windowed scenes"] += "window" in s
+            counts["ALiBi scenes"] += bool(s.get("alibi"))
+            counts["RoPE scenes"] += "rope" in s
+            counts["combined scenes"] += sum(k in s for k in ("sink_logit", "softcap", "qk_norm", "topk")) >= 3
+            counts["negative weights"] += bool((want["weights"] < 0).any())
+            counts["rows summing below 1"] += bool("sink_logit" in s and (want["weights"].sum(axis=1) < 1 - 1e-9).any())
+    for index, (keys, expected) in enumerate(MODERN_BAD):
+        code, out, err = run(cli, [write(case_dir, f"bad_{index}", dict(GOOD, **keys))])
+        if code != 2 or out or f"attention-lab-cli: {expected}" not in err:
+            failures.append(f"bad {keys}: exit {code}, stdout {out[:60]!r}, stderr {err[:200]!r}; want {expected}")
+    # The step-by-step passes and the gradients are plain softmax attention's: refused, naming the keys.
+    path = write(case_dir, "flags", dict(GOOD, softcap=2.0, topk=1))
+    for args, expected in ((["--online", "1"], "--online: runs plain softmax attention step by step; this scene "
+                                               "uses a variant key (softcap, topk)"),
+                           (["--kv-cache"], "--kv-cache: runs plain softmax attention"),
+                           (["--export", "svg"], None)):
+        code, out, err = run(cli, args + [path])
+        if expected and (code != 2 or f"attention-lab-cli: {expected}" not in err):
+            failures.append(f"{args}: exit {code}, {err[:200]!r}; want {expected}")
+        if not expected and (code != 0 or "<svg" not in out):
+            failures.append(f"{args} on a variant scene: exit {code}, {err[:200]!r}")
+    cross = write(case_dir, "cross_svg", dict(GOOD, sources=["x", "y"]))
+    code, out, err = run(cli, ["--export", "svg", cross])
+    if code != 2 or "export: svg draws the grids of one sequence" not in err:
+        failures.append(f"--export svg of a cross-attention scene: exit {code}, {err[:200]!r}")
+    return report(failures, f"{len(failures)} problem(s)",
+                  f"ok: {count} random scenes of each of {', '.join(MODERN)} within {REL:g} of NumPy ({counts}), "
+                  f"{len(MODERN_BAD)} bad keys", cases=counts)
+
+
 # ---- PyTorch: nn.MultiheadAttention on repeat_interleave'd K/V ---------------------------------
 
 def main_torch(cli, case_dir, count):
@@ -372,12 +765,14 @@ def main_torch(cli, case_dir, count):
 
 
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("window", "sinks", "alibi", "gqa", "torch"):
+    if len(sys.argv) < 4 or sys.argv[1] not in ("window", "sinks", "alibi", "gqa", "torch", "modern"):
         print(__doc__)
         return 2
     mode, cli, case_dir = sys.argv[1], sys.argv[2], sys.argv[3]
     count = int(sys.argv[4]) if len(sys.argv) > 4 else 60
     os.makedirs(case_dir, exist_ok=True)
+    if mode == "modern":
+        return main_modern(cli, case_dir, count)
     return main_torch(cli, case_dir, count) if mode == "torch" else main_numpy(mode, cli, case_dir, count)
 
 

@@ -268,7 +268,7 @@
   // Apply a fragment whole, or show why not (the current scene stays).
   async function applyFragment(fragment, resetIfEmpty) {
     const parsed = call("al_share_parse", fragment);
-    if (!parsed.ok) return showError(parsed.error);
+    if (!parsed.ok) return startFullBuildFor(parsed.error, null) || showError(parsed.error);
     let text = "";
     if (parsed.demo) {
       try {
@@ -355,7 +355,9 @@
       return showError(file.name + ": could not be read (" + e.message + ")", "Could not open the file");
     }
     const reply = call("al_share_import", text);
-    if (!reply.ok) return showError(file.name + ": " + reply.error, "Could not open the file");
+    if (!reply.ok) {
+      return startFullBuildFor(reply.error, text) || showError(file.name + ": " + reply.error, "Could not open the file");
+    }
     clearError();
     showToast("Opened " + file.name);
   }
@@ -554,6 +556,23 @@
     }
     history.replaceState(history.state, "", "#" + keep.concat("mode=" + name).join("&"));
     location.reload();
+  }
+  // A scene using an attention variant (sink_logit, softcap, …): the first-load build only names the
+  // key, "needs the full build" (src/scene/variant_keys.hpp). Reload into the full build with the same
+  // address (a link) or the file's scene carried over (takeCarriedScene). False when this build is
+  // not the first-load one or cannot ask.
+  function startFullBuildFor(error, sceneText) {
+    if (!/needs the full build/.test(error) || hasFullBuild() || embedded) return false;
+    try {
+      if (sceneText) sessionStorage.setItem(CARRIED_SCENE, sceneText);
+      sessionStorage.setItem(FULL_BUILD_ONCE, "1");
+    } catch (e) {
+      return false;
+    }
+    // A file's scene is carried after the opening link loads: give it one (the default mode).
+    if (sceneText) history.replaceState(history.state, "", "#mode=explore");
+    location.reload();
+    return true;
   }
   function takeCarriedScene() {
     let text = null;

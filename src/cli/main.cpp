@@ -35,6 +35,8 @@
 #include <malloc.h>
 #endif
 
+#include <nlohmann/json.hpp>
+
 #include "cli/circuits_cli.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/corpus.hpp"
@@ -44,6 +46,7 @@
 #include "scene/scene.hpp"
 #include "scene/traces.hpp"
 #include "scene/train_json.hpp"
+#include "scene/variant_keys.hpp"
 
 namespace {
 
@@ -231,10 +234,24 @@ std::string read_input(const std::string& path, std::string* text) {
   return ok ? "" : "input: cannot read " + path;
 }
 
+// The variant keys a scene holds, "softcap, topk" (scene/variant_keys.hpp): they are written in
+// order, so the scene's own JSON says which.
+std::string variant_keys_of(const scene::Scene& s) {
+  const nlohmann::ordered_json j = scene::scene_json(s);
+  std::string names;
+  for (const char* k : scene::kVariantKeyNames)
+    if (j.contains(k)) names += (names.empty() ? "" : ", ") + std::string(k);
+  return names;
+}
+
 // --grad: a scene with "target", its gradients.
 int grad_command(const std::string& text, int indent) {
   const scene::GradInput input = scene::parse_grad_input(text);
   if (!input.ok()) return bad_input(input.error);
+  if (input.scene->variants)
+    return bad_input(
+        "--grad: the gradients are those of plain softmax attention; this scene uses a variant key (" +
+        variant_keys_of(*input.scene) + ")");
   const std::string out =
       scene::gradients_json(*input.scene, scene::scene_gradients(*input.scene, input.target), indent);
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -269,6 +286,10 @@ int scene_command(const cli::Options& o) {
     return bad_input(std::string(o.online ? "--online" : "--kv-cache") +
                      ": runs one head without Wo (this scene has heads = " + std::to_string(s.heads) +
                      (s.Wo.size() != 0 ? " and a Wo)" : ")"));
+  if ((o.online || o.kv_cache) && s.variants)
+    return bad_input(std::string(o.online ? "--online" : "--kv-cache") +
+                     ": runs plain softmax attention step by step; this scene uses a variant key (" +
+                     variant_keys_of(s) + ")");
   if (o.online) return print_online(s, o.online_block, o.indent);
   if (o.kv_cache) return print_kv_cache(s, o.cache_policy, o.have_cache_policy, o.indent);
   if (!o.export_kind.empty()) {

@@ -20,12 +20,15 @@
 // Eigen only, like attention.hpp; inputs are assumed valid (check_heads says what is wrong).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/attention.hpp"
 
 namespace attn {
+
+struct VariantStages;  // core/variants.hpp
 
 // Every stage of a multi-head pass, n tokens, h heads.
 // The multi-head variants; the defaults are plain multi-head attention.
@@ -46,6 +49,9 @@ struct HeadsResult {
   Matrix output;                 // n×d_out  concat · W_o, or concat (d_out = d_v) without W_o
   MaskMatrix allowed;            // n×n      the mask every head applied
   std::vector<int> masked_rows;  //          rows with no allowed cell (the same in every head)
+  // The stages a variant scene adds (sink, softcap, QK-norm, top-k, differential, gate, linear:
+  // core/variants.hpp); null for every other scene.
+  std::shared_ptr<const VariantStages> variant;
 };
 
 // Empty when h ≥ 1 divides Q's and V's column counts and W_o (if not empty) has d_v rows;

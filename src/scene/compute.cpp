@@ -7,6 +7,7 @@
 #include "scene/json_text.hpp"
 #include "scene/scene.hpp"
 #include "scene/traces.hpp"  // options_of
+#include "scene/variant_keys.hpp"
 
 namespace scene {
 
@@ -80,6 +81,8 @@ attn::HeadsResult compute_heads(const Scene& s) {
   // An invalid scene would break the core's shape assumptions; give an empty result instead of
   // crashing (callers validate first and show validate()'s message).
   if (!validate(s).empty()) return attn::HeadsResult{};
+  // The variants: their own pass (core/variants.hpp), not in the web's first load.
+  if (s.variants) return compute_variants(s);
   if (s.heads == 1) return attn::one_head(compute(s), s.Wo);
   const attn::HeadsOptions variants = heads_options_of(s);
   if (!s.rope_on)
@@ -115,7 +118,7 @@ attn::Result compute(const Scene& s) {
   // An invalid scene would break the core's shape assumptions; give an empty result instead of
   // crashing (callers validate first and show validate()'s message).
   if (!validate(s).empty()) return attn::Result{};
-  if (s.heads != 1) return std::move(compute_heads(s).heads.front());
+  if (s.heads != 1 || s.variants) return std::move(compute_heads(s).heads.front());
   if (!s.rope_on)
     return s.mode == Mode::Direct ? attn::attend(s.Q, s.K, s.V, options_of(s))
                                   : attn::attend_projected(s.X, s.Wq, s.Wk, s.Wv, options_of(s));
@@ -133,7 +136,10 @@ attn::Result compute(const Scene& s) {
   return r;
 }
 
-ordered_json result_json(const attn::HeadsResult& r, bool square) {
+namespace {
+
+// The layout of every multi-head result (the variants add their stages after it).
+ordered_json heads_json(const attn::HeadsResult& r, bool square) {
   if (r.heads.empty()) return single_head_json(attn::Result{}, square);
   if (r.heads.size() == 1) {
     if (r.Wo.size() == 0) return single_head_json(r.heads.front(), square);  // exactly the single-head text
@@ -168,6 +174,15 @@ ordered_json result_json(const attn::HeadsResult& r, bool square) {
   j["output"] = matrix_json(r.output);  // n×d_out  concat · Wo, or concat
   j["masked_rows"] = r.masked_rows;
   put_reading_aids(r.weights_mean, r.allowed, &j);
+  return j;
+}
+
+}  // namespace
+
+ordered_json result_json(const attn::HeadsResult& r, bool square) {
+  ordered_json j = heads_json(r, square);
+  // The stages a variant scene adds (scene/variant_keys.hpp), its concat and final output.
+  if (r.variant) variant_json(r, &j, square);
   return j;
 }
 

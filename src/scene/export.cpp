@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/lookup.hpp"
+#include "scene/variant_keys.hpp"
 
 namespace scene {
 namespace {
@@ -80,6 +81,13 @@ ExportResult export_scene(const Scene& s, std::string_view kind, std::string_vie
   const std::string invalid = validate(s);
   if (!invalid.empty()) {
     out.error = invalid;
+    return out;
+  }
+  if (*k == ExportKind::Svg && is_cross_attention(s)) {
+    // The figure labels every row and column with the scene's own tokens (one sequence).
+    out.error =
+        "export: svg draws the grids of one sequence; a cross-attention scene (\"sources\") exports as "
+        "numpy, pytorch or latex";
     return out;
   }
   switch (*k) {

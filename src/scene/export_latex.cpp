@@ -3,6 +3,7 @@
 
 #include "scene/export.hpp"
 #include "scene/export_parts.hpp"
+#include "scene/variant_keys.hpp"
 
 namespace scene {
 
@@ -16,9 +17,15 @@ std::string export_latex(const Scene& s, ExportStage stage, int digits) {
   std::string tex;
   tex += "% Attention Lab: " + stage_formula_tex(s, stage) + ", " + std::to_string(m.rows()) + " x " +
          std::to_string(m.cols()) + ", " + std::to_string(digits) + " decimals\n";
-  tex += "% rows (queries): " + join_labels(s.tokens, ", ") + "\n";
+  if (s.variants) tex += "% the variant pass: $" + variant_formula_tex(s) + "$\n";
+  // Cross-attention: the keys (and K, V's rows) are the source tokens.
+  const std::vector<std::string>& keys = is_cross_attention(s) ? s.variants->sources : s.tokens;
+  const bool key_rows = stage == ExportStage::K || stage == ExportStage::V;
+  tex += (key_rows ? "% rows (keys): " + join_labels(keys, ", ")
+                   : "% rows (queries): " + join_labels(s.tokens, ", ")) +
+         "\n";
   if (square)
-    tex += "% columns (keys): " + join_labels(s.tokens, ", ") + "\n";
+    tex += "% columns (keys): " + join_labels(keys, ", ") + "\n";
   else
     tex += "% columns: dimensions 1.." + std::to_string(m.cols()) + "\n";
   tex += "% needs \\usepackage{amsmath}\n";

@@ -8,6 +8,9 @@
 
 #include "scene/export.hpp"
 #include "scene/export_parts.hpp"
+#if AL_ALL_MODES
+#include "scene/variant_keys.hpp"
+#endif
 
 namespace scene {
 namespace {
@@ -536,15 +539,261 @@ std::string mha_script(const Scene& s) {
   return py + script_footer(L);
 }
 
+#if AL_ALL_MODES
+// A scene with variant keys (scene/variant_keys.hpp; the web's first load has none): every head
+// through one_map, written from the papers' equations as core/variants.hpp states them.
+std::string py_list(const std::vector<double>& v) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + exact(v[i]);
+  return out + "]";
+}
+
+// The inputs, the sources (cross-attention), the sizes, RoPE, the scale and the mask.
+std::string variant_setup(const Scene& s, const Lang& L) {
+  const attn::Variants& v = s.variants->core;
+  const bool t = L.torch;
+  const std::string np = t ? "torch" : "np";
+  std::string py = script_inputs(s, L);
+  py += "# The variants of this scene (Attention Lab's scene keys):";
+  if (!v.sink_logit.empty()) py += " sink_logit";
+  if (v.softcap > 0.0) py += " softcap";
+  if (v.qk_norm) py += " qk_norm";
+  if (v.topk) py += " topk";
+  if (v.differential) py += " differential";
+  if (v.gate.size() || s.variants->Wg.size()) py += " gate";
+  if (v.linear) py += " linear";
+  py += "\n";
+  if (!t && !s.rope_on) py += "import math  # noqa: E402  (the NumPy header imports it only for RoPE)\n";
+  py += script_projections(s, L);
+  const bool cross = is_cross_attention(s);
+  if (cross) {
+    py += "# --- Cross-attention: the keys and values come from another sequence, its m source tokens\n";
+    std::string sources = py_tokens(s.variants->sources);
+    sources.replace(sources.find("tokens = "), 9, "sources = ");
+    py += sources;
+    if (s.mode == Mode::Projected) {
+      py += "X_src = " + L.matrix(s.variants->X_src) + "  # the source tokens' vectors (m×d_model)\n";
+      py += t ? "K = k_proj(X_src)  # m×d_k\nV = v_proj(X_src)  # m×d_v\n"
+              : "K = X_src @ Wk  # m×d_k\nV = X_src @ Wv  # m×d_v\n";
+    }
+    py += "\n";
+  }
+  py += "m = K.shape[0]  # keys: " +
+        std::string(cross ? "the source tokens" : "the tokens themselves (m = n)") + "\n";
+  py += "d_k, d_v = Q.shape[1], V.shape[1]\n";
+  py += "h, kv_heads = " + std::to_string(s.heads) + ", " + std::to_string(s.kv()) +
+        "  # heads; K/V groups (head t reads group t // (h // kv_heads))\n";
+  py += "d_head, dv_head = d_k // h, d_v // kv_heads\n";
+  py +=
+      v.differential
+          ? "d_map = d_head // 2  # differential: each head's first half makes map 1, its second half map 2\n"
+          : "d_map = d_head  # the size of the vectors each map compares\n";
+  py += "\n";
+  if (s.rope_on) {
+    std::string rope = rope_step(s, L);
+    rope = rope.substr(0, rope.rfind("    return out\n\n\n") + 17);  // the function only
+    py += rope + "# (each map's queries and keys turn on their own, after any QK-norm)\n\n";
+  }
+  if (v.linear) {
+    py += "s = 1.0  # linear attention has no scale\n";
+  } else {
+    switch (s.scale.mode) {
+      case attn::ScaleMode::None:
+        py += "s = 1.0  # scale \"none\"\n";
+        break;
+      case attn::ScaleMode::SqrtDk:
+        py += "s = math.sqrt(d_map)  # √d of the vectors compared\n";
+        break;
+      case attn::ScaleMode::Temperature:
+        py += "s = " + exact(s.scale.temperature) + "  # the temperature\n";
+        break;
+    }
+  }
+  if (cross) {
+    py +=
+        "\n# --- Mask: query i may attend to source j unless the custom mask says 0 (no causal mask across\n";
+    py += "# two sequences)\n";
+    py += t ? "allowed = torch.ones(n, m, dtype=torch.bool)\n" : "allowed = np.ones((n, m), dtype=bool)\n";
+    if (s.mask.size())
+      py += std::string("allowed &= ") + (t ? "torch.tensor(" : "np.array(") + py_mask_rows(s.mask) +
+            ") == 1\n";
+    py += "\n";
+  } else {
+    py += "\n" + positions_step(s, L) + mask_step(s, L) + alibi_step(s, L);
+  }
+  return py;
+}
+
+// The helper functions the maps use: RMSNorm, φ, top-k selection, the softmax with a sink.
+std::string variant_helpers(const Scene& s, const Lang& L) {
+  const attn::Variants& v = s.variants->core;
+  const bool t = L.torch;
+  const std::string np = t ? "torch" : "np";
+  const std::string vec = t ? "torch.tensor(" : "np.array(";
+  const std::string f64 = t ? ", dtype=torch.float64)" : ", dtype=np.float64)";
+  std::string py;
+  if (v.qk_norm) {
+    py += "# --- QK-norm (OLMo 2, Gemma 3, Qwen3): RMSNorm of each query and key row before the scores\n";
+    py += "qk_eps = " + exact(v.qk_eps) + "\n";
+    py += "gain_q = " + (v.gain_q.empty() ? std::string("1.0") : vec + py_list(v.gain_q) + f64) + "\n";
+    py += "gain_k = " + (v.gain_k.empty() ? std::string("1.0") : vec + py_list(v.gain_k) + f64) + "\n\n";
+  }
+  if (v.qk_norm || v.diff_norm) {
+    py += "\ndef rms(x, eps, gain=1.0):\n";
+    py += "    \"\"\"x / √(mean(x²) + ε) · gain, row by row (RMSNorm).\"\"\"\n";
+    py += std::string("    return x / ") + np + ".sqrt((x * x).mean(" +
+          (t ? "dim=1, keepdim=True" : "axis=1, keepdims=True") + ") + eps) * gain\n\n\n";
+  }
+  if (v.linear) {
+    py += "\ndef elu1(x):\n";
+    py +=
+        "    \"\"\"φ(x) = elu(x) + 1 (Katharopoulos et al. 2020): x + 1 above 0, eˣ below; always > "
+        "0.\"\"\"\n";
+    py += std::string("    return ") + np + ".where(x > 0, x + 1.0, " +
+          (t ? "torch.exp(torch.clamp(x, max=0.0))" : "np.exp(np.minimum(x, 0.0))") + ")\n\n\n";
+  }
+  if (v.softcap > 0.0)
+    py += "softcap = " + exact(v.softcap) +
+          "  # Gemma 2: the scaled scores become c·tanh(s/c) before the mask\n";
+  if (!v.sink_logit.empty())
+    py += "sinks_logit = " + py_list(v.sink_logit) +
+          "  # gpt-oss: one more logit per row (per head) that takes weight and returns nothing\n";
+  if (v.topk) {
+    py += "topk, topk_block = " + std::to_string(v.topk) + ", " + std::to_string(v.topk_block) +
+          "  # keep the k best keys (blocks of topk_block keys when > 0)\n";
+    if (v.indexer.size())
+      py += "indexer = " + L.matrix(v.indexer) + "  # chooses the keys instead of the scores\n";
+    py += "\n\ndef topk_keep(score):\n";
+    py +=
+        "    \"\"\"Each query keeps its k allowed keys of highest score (ties: the lower index); with "
+        "blocks,\n";
+    py += "    a block scores the mean over its allowed keys and the k best blocks are kept.\"\"\"\n";
+    py += std::string("    keep = ") +
+          (t ? "torch.zeros(n, m, dtype=torch.bool)" : "np.zeros((n, m), dtype=bool)") + "\n";
+    py += "    b = topk_block or 1\n";
+    py += "    for i in range(n):\n";
+    py += "        candidates = []\n";
+    py += "        for blk in range((m + b - 1) // b):\n";
+    py += "            cols = [j for j in range(blk * b, min(m, (blk + 1) * b)) if allowed[i, j]]\n";
+    py += "            if cols:\n";
+    py += "                total = 0.0\n";
+    py += "                for j in cols:\n";
+    py += "                    total += float(score[i, j])\n";
+    py += "                candidates.append((-(total / len(cols) if topk_block else total), blk))\n";
+    py += "        for _, blk in sorted(candidates)[:topk]:\n";
+    py += "            for j in range(blk * b, min(m, (blk + 1) * b)):\n";
+    py += "                keep[i, j] = bool(allowed[i, j])\n";
+    py += "    return keep\n\n";
+  }
+  if (!v.linear) {
+    py += "\ndef softmax_rows(x, keep, sink):\n";
+    py +=
+        "    \"\"\"Softmax of each row over its kept keys and, when sink is not None, one more logit whose\n";
+    py +=
+        "    share returns nothing: rows then sum to less than 1. A row with nothing to attend to is "
+        "0.\"\"\"\n";
+    py += std::string("    weights = ") +
+          (t ? "torch.zeros(n, m, dtype=torch.float64)" : "np.zeros((n, m))") + "\n";
+    py += "    for i in range(n):\n";
+    py += "        row = x[i][keep[i]]\n";
+    py += "        if sink is not None:\n";
+    py += std::string("            row = ") +
+          (t ? "torch.cat([row, torch.tensor([sink], dtype=torch.float64)])" : "np.append(row, sink)") + "\n";
+    py += "        if row.shape[0] == 0:\n";
+    py += "            continue\n";
+    py += std::string("        e = ") + np + ".exp(row - row.max())\n";
+    py += "        p = e / e.sum()\n";
+    py += "        weights[i][keep[i]] = p[:p.shape[0] - 1] if sink is not None else p\n";
+    py += "    return weights\n\n";
+  }
+  return py;
+}
+
+// one_map, the heads loop (differential: two maps), the gate, W_o.
+std::string variant_heads(const Scene& s, const Lang& L) {
+  const attn::Variants& v = s.variants->core;
+  const bool t = L.torch;
+  const std::string np = t ? "torch" : "np";
+  std::string py;
+  py += "\ndef one_map(q, k, t):\n";
+  py += "    \"\"\"The weights of head t from its query rows q and key rows k.\"\"\"\n";
+  if (v.qk_norm) py += "    q, k = rms(q, qk_eps, gain_q), rms(k, qk_eps, gain_k)\n";
+  if (s.rope_on) py += "    q, k = rope(q), rope(k)\n";
+  if (v.linear) {
+    py += "    scores = elu1(q) @ elu1(k).T  # φ(q_i)·φ(k_j), no softmax and no scale\n";
+    py += std::string("    a = ") + np + ".where(allowed, scores, " +
+          (t ? "torch.zeros_like(scores)" : "0.0") + ")\n";
+    py += std::string("    sums = a.sum(") + (t ? "dim=1, keepdim=True" : "axis=1, keepdims=True") + ")\n";
+    py += std::string("    return ") + np + ".where(sums > 0, a / " + np + ".where(sums > 0, sums, " +
+          (t ? "torch.ones_like(sums)" : "1.0") + "), " + (t ? "torch.zeros_like(a)" : "0.0") + ")\n\n\n";
+  } else {
+    py += "    scaled = (q @ k.T) / s\n";
+    py += v.softcap > 0.0 ? std::string("    x = softcap * ") + np + ".tanh(scaled / softcap)\n"
+                          : "    x = scaled\n";
+    if (s.alibi) py += "    x = x + alibi_bias(t, h)\n";
+    if (v.topk)
+      py += v.indexer.size() ? "    keep = topk_keep(indexer)\n" : "    keep = topk_keep(scaled)\n";
+    else
+      py += "    keep = allowed\n";
+    py += v.sink_logit.empty()
+              ? "    return softmax_rows(x, keep, None)\n\n\n"
+              : "    return softmax_rows(x, keep, sinks_logit[0 if len(sinks_logit) == 1 else t])\n\n\n";
+  }
+  if (v.differential) {
+    py += "lam = " + exact(v.lambda) + "  # differential attention: A₁ − λ A₂ (Ye et al. 2024)\n";
+    if (v.diff_norm)
+      py += "lambda_init = " + exact(v.lambda_init) + "  # each output row: (1 − λ_init)·RMSNorm\n";
+  }
+  py += "head_weights, head_outputs = [], []\n";
+  py += "for t in range(h):\n";
+  py += "    g = t // (h // kv_heads)\n";
+  py += "    q, k = Q[:, t * d_head:(t + 1) * d_head], K[:, g * d_head:(g + 1) * d_head]\n";
+  py += v.differential ? "    weights_t = one_map(q[:, :d_map], k[:, :d_map], t) - lam * one_map(q[:, "
+                         "d_map:], k[:, d_map:], t)\n"
+                       : "    weights_t = one_map(q, k, t)\n";
+  py += "    y = weights_t @ V[:, g * dv_head:(g + 1) * dv_head]\n";
+  if (v.diff_norm) py += "    y = (1.0 - lambda_init) * rms(y, 1e-5)\n";
+  py += "    head_weights.append(weights_t)\n";
+  py += "    head_outputs.append(y)\n\n";
+  py += std::string("concat = ") + L.cat() + "(head_outputs, " + L.axis1() + ")\n";
+  std::string mapped = "concat";
+  if (v.gate.size() || s.variants->Wg.size()) {
+    py += "# --- Gated attention (Qiu et al. 2025): concat ⊙ σ(G) before Wo\n";
+    py += v.gate.size() ? "G = " + L.matrix(v.gate) + "\n"
+                        : "Wg = " + L.matrix(s.variants->Wg) + "\nG = X @ Wg\n";
+    py += std::string("sig = 1.0 / (1.0 + ") + np + ".exp(-G))\n";
+    py += std::string(
+              "if sig.shape[1] != concat.shape[1]:  # head-wise: one gate per head, over its columns\n") +
+          "    sig = " +
+          (t ? "torch.repeat_interleave(sig, dv_head, dim=1)" : "np.repeat(sig, dv_head, axis=1)") + "\n";
+    py += "gated = concat * sig\n";
+    mapped = "gated";
+  }
+  py += s.Wo.size() ? "output = " + mapped + " @ Wo\n" : "output = " + mapped + "\n";
+  py += "weights = sum(head_weights) / h  # the mean over heads\n\n";
+  return py + script_footer(L);
+}
+
+std::string variant_script(const Scene& s, const Lang& L) {
+  return variant_setup(s, L) + variant_helpers(s, L) + variant_heads(s, L);
+}
+#endif
+
 }  // namespace
 
 std::string export_numpy(const Scene& s) {
   const Lang L{false};
+#if AL_ALL_MODES
+  if (s.variants) return variant_script(s, L);
+#endif
   return s.heads > 1 ? multi_head_script(s, L) : single_head_script(s, L);
 }
 
 std::string export_pytorch(const Scene& s) {
   const Lang L{true};
+#if AL_ALL_MODES
+  if (s.variants) return variant_script(s, L);
+#endif
   if (s.heads == 1) return single_head_script(s, L);
   const std::string misfit = mha_misfit(s);
   return misfit.empty() ? mha_script(s) : multi_head_script(s, L, misfit);

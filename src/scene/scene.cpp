@@ -22,6 +22,7 @@
 
 #include "core/lookup.hpp"
 #include "scene/json_text.hpp"
+#include "scene/variant_keys.hpp"
 
 namespace scene {
 namespace {
@@ -295,6 +296,22 @@ const KeySpec kKeys[] = {
      [](const Scene& s, ordered_json* v) { return put(s.alibi, v, true); }},
 };
 
+}  // namespace
+
+// The variant keys (scene/variant_keys.hpp): read, checked, written and computed by
+// variant_keys.cpp, or refused by the first load's variant_keys_lite.cpp. Written after kKeys.
+const char* const kVariantKeyNames[12] = {"sources",      "X_src", "sink_logit", "softcap",
+                                          "qk_norm",      "topk",  "indexer",    "topk_block",
+                                          "differential", "gate",  "Wg",         "linear"};
+
+bool is_variant_key(const std::string& name) {
+  for (const char* k : kVariantKeyNames)
+    if (name == k) return true;
+  return false;
+}
+
+namespace {
+
 const KeySpec* find_key(const std::string& name) {
   for (const KeySpec& k : kKeys)
     if (name == k.name) return &k;
@@ -305,6 +322,7 @@ const KeySpec* find_key(const std::string& name) {
 std::string key_names() {
   std::string names = "version";
   for (const KeySpec& k : kKeys) names += std::string(", ") + k.name;
+  for (const char* k : kVariantKeyNames) names += std::string(", ") + k;
   return names;
 }
 
@@ -391,12 +409,14 @@ std::string validate(const Scene& s) {
                                       : std::string();
   // --- vectors ---
   const std::string per_token = " (one per token)";
+  // m keys: n, or the source tokens' count with cross-attention (K and V, or X_src, have m rows).
+  const long long m = key_count(s);
+  const std::string per_key = m == n && !is_cross_attention(s) ? per_token : " (one per source token)";
   if (s.mode == Mode::Direct) {
     if (auto e = check_matrix("Q", s.Q, n, per_token, -1, ""); !e.empty()) return e;
-    if (auto e = check_matrix("K", s.K, n, per_token, d_key, grouped ? key_why : " (d_k, from Q)");
-        !e.empty())
+    if (auto e = check_matrix("K", s.K, m, per_key, d_key, grouped ? key_why : " (d_k, from Q)"); !e.empty())
       return e;
-    if (auto e = check_matrix("V", s.V, n, per_token, -1, ""); !e.empty()) return e;
+    if (auto e = check_matrix("V", s.V, m, per_key, -1, ""); !e.empty()) return e;
   } else {
     if (auto e = check_matrix("X", s.X, n, per_token, -1, ""); !e.empty()) return e;
     const std::string per_dim = " (d_model, the columns of X)";
@@ -412,9 +432,10 @@ std::string validate(const Scene& s) {
     return std::string(kScaleRule) + " (got " + ordered_json(s.scale.temperature).dump() + ")";
   if (s.mask.size() != 0) {
     const std::string rule = " (n×n of 0/1, n = " + std::to_string(n) + " tokens)";
-    if (auto e = check_shape("mask", s.mask, n, rule, n, rule); !e.empty()) return e;
+    const std::string cols = m == n ? rule : " (n×m of 0/1, m = " + std::to_string(m) + " source tokens)";
+    if (auto e = check_shape("mask", s.mask, n, rule, m, cols); !e.empty()) return e;
     for (Eigen::Index i = 0; i < n; ++i)
-      for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index j = 0; j < m; ++j)
         if (s.mask(i, j) > 1)
           return "mask: row " + std::to_string(i) + ", entry " + std::to_string(j) + " must be 0 or 1";
   }
@@ -460,7 +481,7 @@ std::string validate(const Scene& s) {
            "is visible and sinks change nothing)";
   if (s.alibi && s.rope_on)
     return "alibi: ALiBi replaces position embeddings; give \"rope\" or \"alibi\", not both";
-  return {};
+  return validate_variants(s);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -489,6 +510,11 @@ ParseResult parse_scene(std::string_view json_text) {
   for (const auto& [name, value] : json_text::sorted_members(doc)) {
     if (*name == "version") continue;
     const KeySpec* key = find_key(*name);
+    if (!key && is_variant_key(*name)) {
+      if (version < 2)
+        return fail(*name + ": needs \"version\": 2 (this scene says " + std::to_string(version) + ")");
+      continue;
+    }
     if (!key) return fail(clip_utf8(*name) + ": unknown key (expected " + key_names() + ")");
     if (key->since > version)
       return fail(*name + ": needs \"version\": " + std::to_string(key->since) + " (this scene says " +
@@ -516,6 +542,7 @@ ParseResult parse_scene(std::string_view json_text) {
   for (const KeySpec& key : kKeys)
     if (const auto it = doc.find(key.name); it != doc.end())
       if (std::string e = key.read(*it, &s); !e.empty()) return fail(e);
+  if (std::string e = read_variant_keys(doc, &s); !e.empty()) return fail(e);
   if (std::string e = validate(s); !e.empty()) return fail(e);
 
   ParseResult r;
@@ -536,6 +563,10 @@ ordered_json scene_json(const Scene& s) {
     if (!key.write(s, &value)) continue;
     j[key.name] = std::move(value);
     version = std::max(version, key.since);
+  }
+  if (s.variants) {
+    write_variant_keys(s, &j);
+    version = std::max(version, 2);
   }
   j["version"] = version;
   return j;

@@ -10,6 +10,7 @@
 // the scene's "version" is an error naming the key.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -41,6 +42,8 @@ constexpr int kSceneVersion = 2;
 
 enum class Mode { Direct, Projected };
 
+struct VariantKeys;  // scene/variant_keys.hpp
+
 struct Scene {
   std::vector<std::string> tokens;  // n labels
   Mode mode = Mode::Direct;
@@ -61,6 +64,10 @@ struct Scene {
   int window = 0;                   // sliding window w: causal 0 ≤ i − j < w, else |i − j| < w; 0 = none
   int sinks = 0;                    // keys j < sinks stay visible past the window (needs a window)
   bool alibi = false;               // ALiBi: head h of H adds −2^(−8h/H)·|i − j| to its scaled scores
+  // Version 2: the variants of 2024–26 models (sink_logit, softcap, qk_norm, topk, indexer,
+  // topk_block, differential, gate, Wg, linear: scene/variant_keys.hpp, core/variants.hpp). Null =
+  // none. Shared between copies and never edited in place: to change one, make a new VariantKeys.
+  std::shared_ptr<const VariantKeys> variants;
 
   int n() const { return static_cast<int>(tokens.size()); }
   int d_k() const;  // the queries' columns (Q, or Wq): h heads of d_k/h

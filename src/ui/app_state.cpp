@@ -9,6 +9,7 @@
 #include "core/lookup.hpp"
 #include "scene/edit.hpp"
 #include "scene/traces.hpp"  // options_of
+#include "scene/variant_keys.hpp"
 
 namespace ui {
 namespace {
@@ -76,6 +77,16 @@ double clamp_value(double value) {
 }  // namespace
 
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
+#if AL_ALL_MODES  // the first load never holds a variant scene (scene/variant_keys.hpp)
+  if (scene::is_cross_attention(scene)) {
+    // The panels draw n×n grids of one sequence; an n×m cross-attention scene is the CLI's and the
+    // exports' for now. The current scene stays.
+    state.error =
+        "Scene rejected — sources: cross-attention is not shown in the app yet (the CLI and the "
+        "exports compute it)";
+    return;
+  }
+#endif
   state.scene_rw = std::move(scene);
   state.reset_scene = state.scene;
   state.preset_name = std::move(preset_name);
@@ -143,7 +154,9 @@ bool recompute_if_dirty(AppState& state) {
   change.rows.clear();
   change.cols.clear();
   change.score_rows.clear();
-  if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0) {
+  // A variant scene (scene/variant_keys.hpp) takes the full pass: the incremental engine keeps the
+  // plain softmax's stages only (no sink, cap, top-k, second map, gate or linear weights).
+  if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0 && !s.variants) {
     // One head, no RoPE, no W_o: through the incremental engine (what scene::compute gives, bit for
     // bit), without copying the n×n stages. state.heads keeps only Q, K, V (heads.heads stays
     // empty: state.result is the one head).
@@ -459,6 +472,12 @@ std::string load_scene_text(AppState& state, std::string_view json_text) {
     state.error = "Scene rejected — " + parsed.error;
     return parsed.error;
   }
+#if AL_ALL_MODES
+  if (scene::is_cross_attention(*parsed.scene)) {
+    load_scene(state, std::move(*parsed.scene), "");  // refuses it with the reason in state.error
+    return "sources: cross-attention is not shown in the app yet";
+  }
+#endif
   load_scene_matching_preset(state, std::move(*parsed.scene));
   return "";
 }

@@ -1,0 +1,213 @@
+// The variants of 2024–26 models as scene keys (scene/variant_keys.hpp, core/variants.hpp): each
+// key needs "version": 2, reads back byte for byte through JSON and a link, and the cases a paper
+// states outright hold exactly (every stage against NumPy: tests/variants_crosscheck.py modern):
+//   softmax-off-by-one (Miller 2023): a sink logit 0 is the "+1" in e^{x_j} / (1 + Σ e^{x_j'});
+//   top-k with k = every key, differential with λ = 0 and a very low sink are plain attention;
+//   linear attention's recurrent form S_t = S_{t−1} + φ(k_t) v_tᵀ equals its causal matrix form
+//   (Katharopoulos et al. 2020, §3.4).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/heads.hpp"
+#include "core/variants.hpp"
+#include "scene/link.hpp"
+#include "scene/scene.hpp"
+#include "scene/variant_keys.hpp"
+
+using attn::Matrix;
+
+namespace {
+
+const char* const kBase = R"("tokens":["a","b","c"],"Q":[[1,2],[0.5,-1],[2,0]],"K":[[0,1],[1,1],[-1,2]],)"
+                          R"("V":[[1,0],[0,1],[2,2]])";
+
+std::string scene_text(int version, const std::string& keys) {
+  return "{\"version\":" + std::to_string(version) + "," + kBase + (keys.empty() ? "" : "," + keys) + "}";
+}
+
+// One valid value for every variant key (with what it needs beside it), as JSON members.
+const char* const kKeyExamples[][2] = {
+    {"sources", R"("sources":["x","y","z"])"},
+    {"X_src", ""},  // learned scenes only: below
+    {"sink_logit", R"("sink_logit":0)"},
+    {"softcap", R"("softcap":2.5)"},
+    {"qk_norm", R"("qk_norm":{"eps":1e-6,"gain_q":[1,2],"gain_k":[0.5,1]})"},
+    {"topk", R"("topk":2)"},
+    {"indexer", R"("topk":1,"indexer":[[1,0,0],[0,1,0],[0,0,1]])"},
+    {"topk_block", R"("topk":1,"topk_block":2)"},
+    {"differential", R"("differential":{"lambda":0.25,"norm":true,"lambda_init":0.5})"},
+    {"gate", R"("gate":[[0,1],[2,3],[-1,0]])"},
+    {"Wg", ""},  // learned scenes only: below
+    {"linear", R"("linear":"elu1")"},
+};
+
+Matrix rows(std::initializer_list<std::initializer_list<double>> r) {
+  Matrix m(static_cast<Eigen::Index>(r.size()), static_cast<Eigen::Index>(r.begin()->size()));
+  Eigen::Index i = 0;
+  for (const auto& row : r) {
+    Eigen::Index j = 0;
+    for (double x : row) m(i, j++) = x;
+    ++i;
+  }
+  return m;
+}
+
+attn::HeadsResult run(const attn::Variants& v, const attn::Options& o = {}) {
+  const Matrix Q = rows({{1, 2}, {0.5, -1}, {2, 0}}), K = rows({{0, 1}, {1, 1}, {-1, 2}}),
+               V = rows({{1, 0}, {0, 1}, {2, 2}});
+  return attn::attend_variants(Q, K, V, 1, Matrix(), o, {}, nullptr, v);
+}
+
+}  // namespace
+
+TEST_CASE("variant keys: each needs version 2, and round-trips through JSON and a link byte for byte") {
+  for (const auto& [name, members] : kKeyExamples) {
+    std::string v2 = scene_text(2, members), v1 = scene_text(1, members);
+    const std::string learned =
+        R"({"version":2,"tokens":["a","b"],"X":[[1,0],[0,1]],"Wq":[[1,0],[0,1]],"Wk":[[1,0],[0,1]],"Wv":[[1,0],[0,1]],)";
+    if (std::string(name) == "Wg" || std::string(name) == "X_src") {
+      v2 = learned + (std::string(name) == "Wg" ? R"("Wg":[[1,-1],[0.5,2]]})"
+                                                : R"("sources":["x","y","z"],"X_src":[[1,2],[3,4],[5,6]]})");
+      v1 = v2;
+      v1.replace(v1.find("\"version\":2"), 11, "\"version\":1");
+    }
+    CAPTURE(name);
+    const scene::ParseResult old = scene::parse_scene(v1);
+    REQUIRE_FALSE(old.ok());
+    // The first variant key of the text (in name order) is named: `name`, or the topk it needs.
+    const std::string named = old.error.substr(0, old.error.find(':'));
+    CHECK(old.error == named + ": needs \"version\": 2 (this scene says 1)");
+    CHECK((named == name || (named == "topk" && v2.find("\"topk\"") != std::string::npos) ||
+           (named == "sources" && std::string(name) == "X_src")));
+    const scene::ParseResult parsed = scene::parse_scene(v2);
+    REQUIRE_MESSAGE(parsed.ok(), parsed.error);
+    REQUIRE(parsed.scene->variants != nullptr);
+    const std::string text = scene::scene_to_json(*parsed.scene);
+    CHECK(text.find("\"" + std::string(name) + "\"") != std::string::npos);
+    CHECK(text.find("\"version\":2") != std::string::npos);
+    const scene::ParseResult again = scene::parse_scene(text);
+    REQUIRE(again.ok());
+    CHECK(scene::scene_to_json(*again.scene) == text);
+    // Through a link: the same scene text back.
+    const scene::link::MadeFragment made = scene::link::make_fragment(*parsed.scene);
+    REQUIRE_MESSAGE(made.ok(), made.error);
+    const scene::link::Fragment back = scene::link::parse_fragment(made.fragment);
+    REQUIRE_MESSAGE(back.error.empty(), back.error);
+    REQUIRE(back.scene.has_value());
+    CHECK(scene::scene_to_json(*back.scene) == text);
+  }
+  // A scene without variant keys keeps no VariantKeys and its text is what it always was.
+  const scene::ParseResult plain = scene::parse_scene(scene_text(1, ""));
+  REQUIRE(plain.ok());
+  CHECK(plain.scene->variants == nullptr);
+  CHECK(scene::scene_to_json(*plain.scene).find("\"version\":1") != std::string::npos);
+}
+
+TEST_CASE("cross-attention: n queries over m source tokens; causal is refused, naming why") {
+  const scene::ParseResult r = scene::parse_scene(
+      R"({"version":2,"tokens":["a","b"],"sources":["x","y","z"],"Q":[[1,0],[0,1]],"K":[[1,0],[0,1],[1,1]],)"
+      R"("V":[[1],[2],[3]],"mask":[[1,1,0],[0,1,1]]})");
+  REQUIRE_MESSAGE(r.ok(), r.error);
+  CHECK(scene::key_count(*r.scene) == 3);
+  const attn::HeadsResult h = scene::compute_heads(*r.scene);
+  REQUIRE(h.heads.size() == 1);
+  CHECK(h.heads.front().weights.rows() == 2);
+  CHECK(h.heads.front().weights.cols() == 3);
+  CHECK(h.heads.front().weights(0, 2) == 0.0);  // the n×m mask hides source 2 from query 0
+  // Query 0: scores 1, 0 (source 2 hidden), / √2, softmax.
+  const double a = std::exp(1.0 / std::sqrt(2.0)), b = 1.0;
+  CHECK(h.heads.front().weights(0, 0) == doctest::Approx(a / (a + b)).epsilon(1e-14));
+  CHECK(h.output(0, 0) == doctest::Approx((a * 1.0 + b * 2.0) / (a + b)).epsilon(1e-14));
+  const scene::ParseResult causal = scene::parse_scene(
+      R"({"version":2,"tokens":["a"],"sources":["x","y"],"Q":[[1]],"K":[[1],[2]],"V":[[1],[2]],"causal":true})");
+  REQUIRE_FALSE(causal.ok());
+  CHECK(causal.error.rfind("causal: cross-attention (\"sources\") has no causal mask", 0) == 0);
+}
+
+TEST_CASE("variant keys: bad values name the key") {
+  const std::pair<const char*, const char*> bad[] = {
+      {R"("softcap":0)", "softcap: c must be above 0"},
+      {R"("sink_logit":[1,2])", "sink_logit: give one number, or one per head (heads = 1), got 2"},
+      {R"("topk":4)", "topk: k = 4 must be 1 to the 3 keys"},
+      {R"("qk_norm":{"eps":-1})", "qk_norm: eps must be above 0"},
+      {R"("differential":{"lambda":0.5},"heads":2)", "differential: each head's d_k/h = 1 must be even"},
+      {R"("linear":"elu1","sink_logit":1)", "linear: φ(q)·φ(k) weights have no softmax"},
+      {R"("gate":[[1,2,3],[1,2,3],[1,2,3]])", "gate: has 3 columns, expected 2"},
+  };
+  for (const auto& [members, want] : bad) {
+    CAPTURE(members);
+    const scene::ParseResult r = scene::parse_scene(scene_text(2, members));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error.rfind(want, 0) == 0);
+  }
+}
+
+TEST_CASE(
+    "sink logit 0 is softmax-off-by-one; a very low sink, top-k of every key and λ = 0 are plain attention") {
+  const attn::HeadsResult plain = run({});
+  const attn::Result& p = plain.heads.front();
+  attn::Variants v;
+  v.sink_logit = {0.0};
+  const attn::HeadsResult off = run(v);
+  const auto& sink_weight = off.variant->heads.front().sink_weight;
+  for (int i = 0; i < 3; ++i) {
+    // Miller 2023: a_ij = e^{x_ij} / (1 + Σ_j' e^{x_ij'}), computed here from the scaled scores.
+    double den = 1.0;
+    for (int j = 0; j < 3; ++j) den += std::exp(p.scaled(i, j));
+    for (int j = 0; j < 3; ++j)
+      CHECK(off.heads.front().weights(i, j) ==
+            doctest::Approx(std::exp(p.scaled(i, j)) / den).epsilon(1e-14));
+    CHECK(sink_weight[std::size_t(i)] == doctest::Approx(1.0 / den).epsilon(1e-14));
+    CHECK(off.heads.front().weights.row(i).sum() < 1.0);
+  }
+  v.sink_logit = {-1e6};
+  CHECK((run(v).heads.front().weights - p.weights).cwiseAbs().maxCoeff() < 1e-15);
+  attn::Variants all;
+  all.topk = 3;
+  CHECK(run(all).heads.front().weights == p.weights);
+  attn::Variants top1;
+  top1.topk = 1;
+  const attn::Result one = run(top1).heads.front();
+  for (int i = 0; i < 3; ++i) CHECK(one.weights.row(i).maxCoeff() == 1.0);  // one key keeps everything
+}
+
+TEST_CASE(
+    "differential attention with λ = 0 is map 1; linear attention's recurrent form equals its matrix form") {
+  attn::Variants d;
+  d.differential = true;
+  d.lambda = 0.0;
+  const Matrix Q = rows({{1, 2, 0, 1}, {0.5, -1, 1, 1}}), K = rows({{0, 1, 2, 2}, {1, 1, -1, 0}}),
+               V = rows({{1, 0}, {0, 1}});
+  const attn::HeadsResult r = attn::attend_variants(Q, K, V, 1, Matrix(), {}, {}, nullptr, d);
+  const attn::Result map1 = attn::attend(Q.leftCols(2), K.leftCols(2), V, {});
+  CHECK((r.heads.front().weights - map1.weights).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK((r.output - map1.output).cwiseAbs().maxCoeff() < 1e-15);
+
+  // Causal linear attention, 7 tokens: the state S_t (d × d_v) grows by φ(k_t) v_tᵀ and never in size.
+  Matrix Ql(7, 3), Kl(7, 3), Vl(7, 2);
+  for (int i = 0; i < 7; ++i)
+    for (int c = 0; c < 3; ++c) {
+      Ql(i, c) = std::sin(1.3 * i + c);
+      Kl(i, c) = std::cos(0.7 * i - 2.0 * c);
+      if (c < 2) Vl(i, c) = std::sin(0.4 * i * c + 1.0);
+    }
+  attn::Variants lin;
+  lin.linear = true;
+  attn::Options causal;
+  causal.causal = true;
+  const attn::HeadsResult matrix_form =
+      attn::attend_variants(Ql, Kl, Vl, 1, Matrix(), causal, {}, nullptr, lin);
+  std::vector<Matrix> states;
+  const Matrix recurrent = attn::linear_recurrent(Ql, Kl, Vl, &states);
+  CHECK((recurrent - matrix_form.output).cwiseAbs().maxCoeff() <
+        1e-12 * matrix_form.output.cwiseAbs().maxCoeff());
+  REQUIRE(states.size() == 7);
+  CHECK(states.back().rows() == 3);
+  CHECK(states.back().cols() == 2);
+  // The linear weights are φ(q)·φ(k) normalised: row sums 1, every allowed weight > 0.
+  for (int i = 0; i < 7; ++i) CHECK(matrix_form.heads.front().weights.row(i).sum() == doctest::Approx(1.0));
+}
