@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -135,7 +136,7 @@ TEST_CASE("variant keys: bad values name the key") {
       {R"("topk":4)", "topk: k = 4 must be 1 to the 3 keys"},
       {R"("qk_norm":{"eps":-1})", "qk_norm: eps must be above 0"},
       {R"("differential":{"lambda":0.5},"heads":2)", "differential: each head's d_k/h = 1 must be even"},
-      {R"("linear":"elu1","sink_logit":1)", "linear: φ(q)·φ(k) weights have no softmax"},
+      {R"("linear":"elu1","sink_logit":1)", "linear: phi(q)·phi(k) weights have no softmax"},
       {R"("gate":[[1,2,3],[1,2,3],[1,2,3]])", "gate: has 3 columns, expected 2"},
   };
   for (const auto& [members, want] : bad) {
@@ -210,4 +211,50 @@ TEST_CASE(
   CHECK(states.back().cols() == 2);
   // The linear weights are φ(q)·φ(k) normalised: row sums 1, every allowed weight > 0.
   for (int i = 0; i < 7; ++i) CHECK(matrix_form.heads.front().weights.row(i).sum() == doctest::Approx(1.0));
+}
+
+TEST_CASE("MLA (DeepSeek-V2): the concatenated form, the absorbed form to 1e-12, and the cache per token") {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto random = [&](Eigen::Index r, Eigen::Index c) {
+    Matrix m(r, c);
+    for (Eigen::Index i = 0; i < r; ++i)
+      for (Eigen::Index j = 0; j < c; ++j) m(i, j) = u(rng);
+    return m;
+  };
+  const int n = 6, d_model = 8, d_c = 4, d_nope = 3, d_rope = 2, d_vh = 2, h = 2;
+  attn::MlaWeights w;
+  w.W_q = random(d_model, h * (d_nope + d_rope));
+  w.W_dkv = random(d_model, d_c);
+  w.W_uk = random(d_c, h * d_nope);
+  w.W_uv = random(d_c, h * d_vh);
+  w.W_kr = random(d_model, d_rope);
+  const Matrix X = random(n, d_model);
+  REQUIRE(attn::check_mla(X, w, h).empty());
+  attn::Rope rope;
+  rope.base = 100.0;
+  attn::Options causal;
+  causal.causal = true;
+  const attn::MlaResult r = attn::attend_mla(X, w, h, &rope, causal);
+  CHECK(r.cache_numbers_per_token == d_c + d_rope);  // against 2·h·(d_nope + d_rope) = 20 for MHA
+  for (int t = 0; t < h; ++t) {
+    // The paper's eq. (16)–(19): q_t = [q^C; q^R], k_t = [k^C; k^R] — ordinary attention on the
+    // concatenations, the RoPE key shared by every head.
+    const Matrix Q = X * w.W_q, c = X * w.W_dkv;
+    Matrix q(n, d_nope + d_rope), k(n, d_nope + d_rope);
+    q << Q.middleCols(t * (d_nope + d_rope), d_nope),
+        attn::apply_rope(Q.middleCols(t * (d_nope + d_rope) + d_nope, d_rope), rope);
+    k << c * w.W_uk.middleCols(t * d_nope, d_nope), attn::apply_rope(Matrix(X * w.W_kr), rope);
+    const attn::Result plain = attn::attend(q, k, c * w.W_uv.middleCols(t * d_vh, d_vh), causal);
+    const auto t_ = std::size_t(t);
+    CHECK((r.weights[t_] - plain.weights).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((r.output.middleCols(t * d_vh, d_vh) - plain.output).cwiseAbs().maxCoeff() < 1e-12);
+    // Absorbed: W_uk folded into the query gives the same scores and weights to 1e-12.
+    CHECK((r.absorbed_scores[t_] - r.scores[t_]).cwiseAbs().maxCoeff() <
+          1e-12 * r.scores[t_].cwiseAbs().maxCoeff());
+    CHECK((r.absorbed_weights[t_] - r.weights[t_]).cwiseAbs().maxCoeff() < 1e-12);
+  }
+  CHECK((r.absorbed_output - r.output).cwiseAbs().maxCoeff() < 1e-12 * r.output.cwiseAbs().maxCoeff());
+  w.W_q = random(d_model, 3);
+  CHECK(attn::check_mla(X, w, h).rfind("W_q: must be d_model × h·(d_nope + d_rope)", 0) == 0);
 }

@@ -625,9 +625,9 @@ MODERN_BAD = [
     ({"sources": ["x", "y"], "X_src": [[1, 2]]}, "X_src: a direct scene gives the sources' K and V"),
     ({"X_src": [[1, 2]]}, "X_src: the source tokens' vectors need \"sources\""),
     ({"linear": "relu"}, "linear: must be \"elu1\""),
-    ({"linear": "elu1", "softcap": 2}, "linear: φ(q)·φ(k) weights have no softmax and no logits, so they do not "
+    ({"linear": "elu1", "softcap": 2}, "linear: phi(q)·phi(k) weights have no softmax and no logits, so they do not "
                                        "combine with \"softcap\""),
-    ({"linear": "elu1", "alibi": True}, "linear: φ(q)·φ(k) weights have no softmax"),
+    ({"linear": "elu1", "alibi": True}, "linear: phi(q)·phi(k) weights have no softmax"),
 ]
 
 

@@ -557,12 +557,14 @@
     history.replaceState(history.state, "", "#" + keep.concat("mode=" + name).join("&"));
     location.reload();
   }
-  // A scene using an attention variant (sink_logit, softcap, …): the first-load build only names the
-  // key, "needs the full build" (src/scene/variant_keys.hpp). Reload into the full build with the same
-  // address (a link) or the file's scene carried over (takeCarriedScene). False when this build is
-  // not the first-load one or cannot ask.
+  // A scene using an attention variant (sink_logit, softcap, …): the first-load build does not know
+  // those keys ("sink_logit: unknown key …"; src/scene/variant_keys.hpp, kVariantKeyNames — keep the
+  // two lists the same). Reload into the full build with the same address (a link) or the file's
+  // scene carried over (takeCarriedScene). False when this build has them or cannot ask.
+  const kVariantKeys =
+    /(?:^|: )(?:sources|X_src|sink_logit|softcap|qk_norm|topk|indexer|topk_block|differential|gate|Wg|linear): unknown key/;
   function startFullBuildFor(error, sceneText) {
-    if (!/needs the full build/.test(error) || hasFullBuild() || embedded) return false;
+    if (!kVariantKeys.test(error) || hasFullBuild() || embedded) return false;
     try {
       if (sceneText) sessionStorage.setItem(CARRIED_SCENE, sceneText);
       sessionStorage.setItem(FULL_BUILD_ONCE, "1");

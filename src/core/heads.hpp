@@ -51,7 +51,9 @@ struct HeadsResult {
   std::vector<int> masked_rows;  //          rows with no allowed cell (the same in every head)
   // The stages a variant scene adds (sink, softcap, QK-norm, top-k, differential, gate, linear:
   // core/variants.hpp); null for every other scene.
+#if AL_ALL_MODES  // the web's first load computes no variant (scene/variant_keys.hpp)
   std::shared_ptr<const VariantStages> variant;
+#endif
 };
 
 // Empty when h ≥ 1 divides Q's and V's column counts and W_o (if not empty) has d_v rows;

@@ -278,3 +278,64 @@ Matrix linear_recurrent(const Matrix& Q, const Matrix& K, const Matrix& V, std::
 }
 
 }  // namespace attn
+
+namespace attn {
+
+std::string check_mla(const Matrix& X, const MlaWeights& w, int heads) {
+  const Eigen::Index d_model = X.cols();
+  if (heads < 1) return "heads: must be at least 1";
+  if (w.W_dkv.rows() != d_model || w.W_dkv.cols() < 1) return "W_dkv: must be d_model × d_c";
+  const Eigen::Index d_c = w.W_dkv.cols(), d_rope = w.W_kr.size() ? w.W_kr.cols() : 0;
+  if (w.W_kr.size() && w.W_kr.rows() != d_model) return "W_kr: must be d_model × d_rope";
+  if (w.W_uk.rows() != d_c || w.W_uk.cols() < heads || w.W_uk.cols() % heads != 0)
+    return "W_uk: must be d_c × h·d_nope";
+  if (w.W_uv.rows() != d_c || w.W_uv.cols() < heads || w.W_uv.cols() % heads != 0)
+    return "W_uv: must be d_c × h·d_v";
+  const Eigen::Index d_nope = w.W_uk.cols() / heads;
+  if (w.W_q.rows() != d_model || w.W_q.cols() != heads * (d_nope + d_rope))
+    return "W_q: must be d_model × h·(d_nope + d_rope) = " + std::to_string(heads * (d_nope + d_rope)) +
+           " columns";
+  if (d_rope % 2 != 0) return "W_kr: d_rope must be even to form RoPE pairs";
+  return {};
+}
+
+MlaResult attend_mla(const Matrix& X, const MlaWeights& w, int heads, const Rope* rope,
+                     const Options& options) {
+  MlaResult r;
+  const Eigen::Index n = X.rows(), d_c = w.W_dkv.cols(), d_rope = w.W_kr.size() ? w.W_kr.cols() : 0;
+  const Eigen::Index d_nope = w.W_uk.cols() / heads, d_vh = w.W_uv.cols() / heads, d_qh = d_nope + d_rope;
+  r.c_kv = X * w.W_dkv;  // what the cache keeps
+  if (d_rope) r.k_rope = rope ? apply_rope(Matrix(X * w.W_kr), *rope) : Matrix(X * w.W_kr);
+  r.cache_numbers_per_token = static_cast<long long>(d_c + d_rope);
+  const Matrix Q = X * w.W_q;
+  const double divisor = scale_divisor(options.scale, static_cast<int>(d_qh));
+  const MaskMatrix allowed = allowed_mask(static_cast<int>(n), options);
+  r.output.resize(n, heads * d_vh);
+  r.absorbed_output.resize(n, heads * d_vh);
+  for (int t = 0; t < heads; ++t) {
+    const Matrix q_nope = Q.middleCols(t * d_qh, d_nope);
+    Matrix q_r = Q.middleCols(t * d_qh + d_nope, d_rope);
+    if (rope && d_rope) q_r = apply_rope(q_r, *rope);
+    const Matrix W_uk_t = w.W_uk.middleCols(t * d_nope, d_nope), W_uv_t = w.W_uv.middleCols(t * d_vh, d_vh);
+    // The naive form: keys and values up-projected from the latent for this head.
+    const Matrix k_t = r.c_kv * W_uk_t, v_t = r.c_kv * W_uv_t;
+    Matrix scores = q_nope * k_t.transpose();
+    // The absorbed form: W_uk folded into the query, the latent read as the key.
+    const Matrix q_absorbed = q_nope * W_uk_t.transpose();  // n×d_c
+    Matrix absorbed = q_absorbed * r.c_kv.transpose();
+    if (d_rope) {
+      const Matrix rope_part = q_r * r.k_rope.transpose();
+      scores += rope_part;
+      absorbed += rope_part;
+    }
+    r.weights.push_back(masked_softmax(finite(scores / divisor), allowed, nullptr));
+    r.absorbed_weights.push_back(masked_softmax(finite(absorbed / divisor), allowed, nullptr));
+    r.output.middleCols(t * d_vh, d_vh) = r.weights.back() * v_t;
+    r.absorbed_output.middleCols(t * d_vh, d_vh) = (r.absorbed_weights.back() * r.c_kv) * W_uv_t;
+    r.scores.push_back(std::move(scores));
+    r.absorbed_scores.push_back(std::move(absorbed));
+  }
+  return r;
+}
+
+}  // namespace attn

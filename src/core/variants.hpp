@@ -98,3 +98,43 @@ Matrix linear_recurrent(const Matrix& Q, const Matrix& K, const Matrix& V,
                         std::vector<Matrix>* states = nullptr);
 
 }  // namespace attn
+
+namespace attn {
+
+// Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434, §2.1), learned from X (n×d_model):
+//   c = X W_dkv                  (n×d_c: the latent the cache keeps, one per token for every head)
+//   k_t = c W_uk,t,  v_t = c W_uv,t           (head t's content keys d_nope and values d_v/h)
+//   k_R = RoPE(X W_kr)           (n×d_rope: the decoupled RoPE key, shared by every head; cached too)
+//   q_t = X W_q,t = [q_nope | q_R]            (d_nope + d_rope columns per head; q_R turned by RoPE)
+//   weights_t = softmax((q_nope k_tᵀ + q_R k_Rᵀ) / √(d_nope + d_rope) + M),  Y_t = weights_t v_t
+// The absorbed form folds W_uk into the query, q̃_t = q_nope W_uk,tᵀ (n×d_c), so the scores read the
+// cache directly: q̃_t cᵀ + q_R k_Rᵀ — the same weights (to rounding), and Y_t = (weights_t c) W_uv,t.
+// The cache holds d_c + d_rope numbers per token and layer, against 2·h·d_head for multi-head attention.
+struct MlaWeights {
+  Matrix W_q;    // d_model × h·(d_nope + d_rope)
+  Matrix W_dkv;  // d_model × d_c
+  Matrix W_uk;   // d_c × h·d_nope
+  Matrix W_uv;   // d_c × h·d_vh
+  Matrix W_kr;   // d_model × d_rope (empty: no decoupled RoPE part, d_rope = 0)
+};
+
+struct MlaResult {
+  Matrix c_kv;                            // n×d_c
+  Matrix k_rope;                          // n×d_rope, turned (empty without W_kr)
+  std::vector<Matrix> scores;             // per head, n×n: q_nope k_tᵀ + q_R k_Rᵀ (before the scale)
+  std::vector<Matrix> weights;            // per head, n×n
+  std::vector<Matrix> absorbed_scores;    // per head, the absorbed form's q̃ cᵀ + q_R k_Rᵀ
+  std::vector<Matrix> absorbed_weights;   // per head, from the absorbed scores
+  Matrix output;                          // n × h·d_vh: [Y_0 | … | Y_{h−1}]
+  Matrix absorbed_output;                 // the same from (weights c) W_uv
+  long long cache_numbers_per_token = 0;  // d_c + d_rope (one layer)
+};
+
+// Empty or a sentence naming the bad matrix (shapes above; d_rope even for RoPE).
+std::string check_mla(const Matrix& X, const MlaWeights& w, int heads);
+// `rope` null: k_R and q_R are not turned (RoPE off); options: the mask and scale (√(d_nope + d_rope)
+// under ScaleMode::SqrtDk).
+MlaResult attend_mla(const Matrix& X, const MlaWeights& w, int heads, const Rope* rope,
+                     const Options& options);
+
+}  // namespace attn

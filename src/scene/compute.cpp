@@ -81,8 +81,10 @@ attn::HeadsResult compute_heads(const Scene& s) {
   // An invalid scene would break the core's shape assumptions; give an empty result instead of
   // crashing (callers validate first and show validate()'s message).
   if (!validate(s).empty()) return attn::HeadsResult{};
-  // The variants: their own pass (core/variants.hpp), not in the web's first load.
+    // The variants: their own pass (core/variants.hpp), not in the web's first load.
+#if AL_ALL_MODES
   if (s.variants) return compute_variants(s);
+#endif
   if (s.heads == 1) return attn::one_head(compute(s), s.Wo);
   const attn::HeadsOptions variants = heads_options_of(s);
   if (!s.rope_on)
@@ -118,7 +120,7 @@ attn::Result compute(const Scene& s) {
   // An invalid scene would break the core's shape assumptions; give an empty result instead of
   // crashing (callers validate first and show validate()'s message).
   if (!validate(s).empty()) return attn::Result{};
-  if (s.heads != 1 || s.variants) return std::move(compute_heads(s).heads.front());
+  if (s.heads != 1 || has_variants(s)) return std::move(compute_heads(s).heads.front());
   if (!s.rope_on)
     return s.mode == Mode::Direct ? attn::attend(s.Q, s.K, s.V, options_of(s))
                                   : attn::attend_projected(s.X, s.Wq, s.Wk, s.Wv, options_of(s));
@@ -182,7 +184,9 @@ ordered_json heads_json(const attn::HeadsResult& r, bool square) {
 ordered_json result_json(const attn::HeadsResult& r, bool square) {
   ordered_json j = heads_json(r, square);
   // The stages a variant scene adds (scene/variant_keys.hpp), its concat and final output.
+#if AL_ALL_MODES
   if (r.variant) variant_json(r, &j, square);
+#endif
   return j;
 }
 

@@ -17,11 +17,16 @@ std::string export_latex(const Scene& s, ExportStage stage, int digits) {
   std::string tex;
   tex += "% Attention Lab: " + stage_formula_tex(s, stage) + ", " + std::to_string(m.rows()) + " x " +
          std::to_string(m.cols()) + ", " + std::to_string(digits) + " decimals\n";
+#if AL_ALL_MODES
   if (s.variants) tex += "% the variant pass: $" + variant_formula_tex(s) + "$\n";
   // Cross-attention: the keys (and K, V's rows) are the source tokens.
   const std::vector<std::string>& keys = is_cross_attention(s) ? s.variants->sources : s.tokens;
-  const bool key_rows = stage == ExportStage::K || stage == ExportStage::V;
-  tex += (key_rows ? "% rows (keys): " + join_labels(keys, ", ")
+#else
+  const std::vector<std::string>& keys = s.tokens;
+#endif
+  // With cross-attention K and V have a row per source token (every other scene: unchanged text).
+  const bool key_rows = is_cross_attention(s) && (stage == ExportStage::K || stage == ExportStage::V);
+  tex += (key_rows ? "% rows (source tokens): " + join_labels(keys, ", ")
                    : "% rows (queries): " + join_labels(s.tokens, ", ")) +
          "\n";
   if (square)

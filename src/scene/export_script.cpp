@@ -640,14 +640,14 @@ std::string variant_helpers(const Scene& s, const Lang& L) {
   }
   if (v.qk_norm || v.diff_norm) {
     py += "\ndef rms(x, eps, gain=1.0):\n";
-    py += "    \"\"\"x / √(mean(x²) + ε) · gain, row by row (RMSNorm).\"\"\"\n";
+    py += "    \"\"\"x / √(mean(x²) + eps) · gain, row by row (RMSNorm).\"\"\"\n";
     py += std::string("    return x / ") + np + ".sqrt((x * x).mean(" +
           (t ? "dim=1, keepdim=True" : "axis=1, keepdims=True") + ") + eps) * gain\n\n\n";
   }
   if (v.linear) {
     py += "\ndef elu1(x):\n";
     py +=
-        "    \"\"\"φ(x) = elu(x) + 1 (Katharopoulos et al. 2020): x + 1 above 0, eˣ below; always > "
+        "    \"\"\"phi(x) = elu(x) + 1 (Katharopoulos et al. 2020): x + 1 above 0, exp(x) below; always > "
         "0.\"\"\"\n";
     py += std::string("    return ") + np + ".where(x > 0, x + 1.0, " +
           (t ? "torch.exp(torch.clamp(x, max=0.0))" : "np.exp(np.minimum(x, 0.0))") + ")\n\n\n";
@@ -720,7 +720,7 @@ std::string variant_heads(const Scene& s, const Lang& L) {
   if (v.qk_norm) py += "    q, k = rms(q, qk_eps, gain_q), rms(k, qk_eps, gain_k)\n";
   if (s.rope_on) py += "    q, k = rope(q), rope(k)\n";
   if (v.linear) {
-    py += "    scores = elu1(q) @ elu1(k).T  # φ(q_i)·φ(k_j), no softmax and no scale\n";
+    py += "    scores = elu1(q) @ elu1(k).T  # phi(q_i)·phi(k_j), no softmax and no scale\n";
     py += std::string("    a = ") + np + ".where(allowed, scores, " +
           (t ? "torch.zeros_like(scores)" : "0.0") + ")\n";
     py += std::string("    sums = a.sum(") + (t ? "dim=1, keepdim=True" : "axis=1, keepdims=True") + ")\n";
@@ -740,9 +740,9 @@ std::string variant_heads(const Scene& s, const Lang& L) {
               : "    return softmax_rows(x, keep, sinks_logit[0 if len(sinks_logit) == 1 else t])\n\n\n";
   }
   if (v.differential) {
-    py += "lam = " + exact(v.lambda) + "  # differential attention: A₁ − λ A₂ (Ye et al. 2024)\n";
+    py += "lam = " + exact(v.lambda) + "  # differential attention: A₁ − lambda A₂ (Ye et al. 2024)\n";
     if (v.diff_norm)
-      py += "lambda_init = " + exact(v.lambda_init) + "  # each output row: (1 − λ_init)·RMSNorm\n";
+      py += "lambda_init = " + exact(v.lambda_init) + "  # each output row: (1 − lambda_init)·RMSNorm\n";
   }
   py += "head_weights, head_outputs = [], []\n";
   py += "for t in range(h):\n";
@@ -758,7 +758,7 @@ std::string variant_heads(const Scene& s, const Lang& L) {
   py += std::string("concat = ") + L.cat() + "(head_outputs, " + L.axis1() + ")\n";
   std::string mapped = "concat";
   if (v.gate.size() || s.variants->Wg.size()) {
-    py += "# --- Gated attention (Qiu et al. 2025): concat ⊙ σ(G) before Wo\n";
+    py += "# --- Gated attention (Qiu et al. 2025): concat * sigmoid(G) before Wo\n";
     py += v.gate.size() ? "G = " + L.matrix(v.gate) + "\n"
                         : "Wg = " + L.matrix(s.variants->Wg) + "\nG = X @ Wg\n";
     py += std::string("sig = 1.0 / (1.0 + ") + np + ".exp(-G))\n";

@@ -296,22 +296,6 @@ const KeySpec kKeys[] = {
      [](const Scene& s, ordered_json* v) { return put(s.alibi, v, true); }},
 };
 
-}  // namespace
-
-// The variant keys (scene/variant_keys.hpp): read, checked, written and computed by
-// variant_keys.cpp, or refused by the first load's variant_keys_lite.cpp. Written after kKeys.
-const char* const kVariantKeyNames[12] = {"sources",      "X_src", "sink_logit", "softcap",
-                                          "qk_norm",      "topk",  "indexer",    "topk_block",
-                                          "differential", "gate",  "Wg",         "linear"};
-
-bool is_variant_key(const std::string& name) {
-  for (const char* k : kVariantKeyNames)
-    if (name == k) return true;
-  return false;
-}
-
-namespace {
-
 const KeySpec* find_key(const std::string& name) {
   for (const KeySpec& k : kKeys)
     if (name == k.name) return &k;
@@ -322,7 +306,9 @@ const KeySpec* find_key(const std::string& name) {
 std::string key_names() {
   std::string names = "version";
   for (const KeySpec& k : kKeys) names += std::string(", ") + k.name;
+#if AL_ALL_MODES  // the variant keys (scene/variant_keys.hpp), written after kKeys
   for (const char* k : kVariantKeyNames) names += std::string(", ") + k;
+#endif
   return names;
 }
 
@@ -410,8 +396,13 @@ std::string validate(const Scene& s) {
   // --- vectors ---
   const std::string per_token = " (one per token)";
   // m keys: n, or the source tokens' count with cross-attention (K and V, or X_src, have m rows).
+#if AL_ALL_MODES
   const long long m = key_count(s);
   const std::string per_key = m == n && !is_cross_attention(s) ? per_token : " (one per source token)";
+#else
+  const long long m = n;
+  const std::string& per_key = per_token;
+#endif
   if (s.mode == Mode::Direct) {
     if (auto e = check_matrix("Q", s.Q, n, per_token, -1, ""); !e.empty()) return e;
     if (auto e = check_matrix("K", s.K, m, per_key, d_key, grouped ? key_why : " (d_k, from Q)"); !e.empty())
@@ -432,7 +423,11 @@ std::string validate(const Scene& s) {
     return std::string(kScaleRule) + " (got " + ordered_json(s.scale.temperature).dump() + ")";
   if (s.mask.size() != 0) {
     const std::string rule = " (n×n of 0/1, n = " + std::to_string(n) + " tokens)";
+#if AL_ALL_MODES
     const std::string cols = m == n ? rule : " (n×m of 0/1, m = " + std::to_string(m) + " source tokens)";
+#else
+    const std::string& cols = rule;
+#endif
     if (auto e = check_shape("mask", s.mask, n, rule, m, cols); !e.empty()) return e;
     for (Eigen::Index i = 0; i < n; ++i)
       for (Eigen::Index j = 0; j < m; ++j)
@@ -481,7 +476,11 @@ std::string validate(const Scene& s) {
            "is visible and sinks change nothing)";
   if (s.alibi && s.rope_on)
     return "alibi: ALiBi replaces position embeddings; give \"rope\" or \"alibi\", not both";
+#if AL_ALL_MODES
   return validate_variants(s);
+#else
+  return {};
+#endif
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -510,11 +509,15 @@ ParseResult parse_scene(std::string_view json_text) {
   for (const auto& [name, value] : json_text::sorted_members(doc)) {
     if (*name == "version") continue;
     const KeySpec* key = find_key(*name);
+#if AL_ALL_MODES
+    // A variant key: read by read_variant_keys below. The web's first load does not know them (an
+    // unknown key there, which web/share.js recognises and answers by starting the full build).
     if (!key && is_variant_key(*name)) {
       if (version < 2)
         return fail(*name + ": needs \"version\": 2 (this scene says " + std::to_string(version) + ")");
       continue;
     }
+#endif
     if (!key) return fail(clip_utf8(*name) + ": unknown key (expected " + key_names() + ")");
     if (key->since > version)
       return fail(*name + ": needs \"version\": " + std::to_string(key->since) + " (this scene says " +
@@ -542,7 +545,9 @@ ParseResult parse_scene(std::string_view json_text) {
   for (const KeySpec& key : kKeys)
     if (const auto it = doc.find(key.name); it != doc.end())
       if (std::string e = key.read(*it, &s); !e.empty()) return fail(e);
+#if AL_ALL_MODES
   if (std::string e = read_variant_keys(doc, &s); !e.empty()) return fail(e);
+#endif
   if (std::string e = validate(s); !e.empty()) return fail(e);
 
   ParseResult r;
@@ -564,10 +569,12 @@ ordered_json scene_json(const Scene& s) {
     j[key.name] = std::move(value);
     version = std::max(version, key.since);
   }
+#if AL_ALL_MODES
   if (s.variants) {
     write_variant_keys(s, &j);
     version = std::max(version, 2);
   }
+#endif
   j["version"] = version;
   return j;
 }

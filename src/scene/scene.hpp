@@ -67,7 +67,10 @@ struct Scene {
   // Version 2: the variants of 2024–26 models (sink_logit, softcap, qk_norm, topk, indexer,
   // topk_block, differential, gate, Wg, linear: scene/variant_keys.hpp, core/variants.hpp). Null =
   // none. Shared between copies and never edited in place: to change one, make a new VariantKeys.
+  // Not in the web's first load (AL_ALL_MODES=0), which refuses these keys: its Scene stays as it was.
+#if AL_ALL_MODES
   std::shared_ptr<const VariantKeys> variants;
+#endif
 
   int n() const { return static_cast<int>(tokens.size()); }
   int d_k() const;  // the queries' columns (Q, or Wq): h heads of d_k/h
@@ -75,6 +78,16 @@ struct Scene {
   int kv() const { return kv_heads > 0 ? kv_heads : heads; }  // H_kv (heads when not given)
   int concat_dim() const { return kv() > 0 ? d_v() / kv() * heads : d_v(); }  // h·d_v/H_kv: Wo's rows
 };
+
+// Whether the scene uses a variant key (never in the web's first load).
+inline bool has_variants(const Scene& s) {
+#if AL_ALL_MODES
+  return s.variants != nullptr;
+#else
+  (void)s;
+  return false;
+#endif
+}
 
 // Either a scene or an error naming the field and the reason.
 struct ParseResult {

@@ -13,6 +13,16 @@
 
 namespace scene {
 
+const char* const kVariantKeyNames[12] = {"sources",      "X_src", "sink_logit", "softcap",
+                                          "qk_norm",      "topk",  "indexer",    "topk_block",
+                                          "differential", "gate",  "Wg",         "linear"};
+
+bool is_variant_key(const std::string& name) {
+  for (const char* k : kVariantKeyNames)
+    if (name == k) return true;
+  return false;
+}
+
 namespace {
 
 using json = json_text::json;
@@ -150,7 +160,7 @@ std::string read_one(const std::string& key, const json& v, VariantKeys* k) {
   if (key == "Wg") return read_rows(v, key, &k->Wg);
   if (key == "linear") {
     if (!v.is_string() || v.get<std::string>() != "elu1")
-      return "linear: must be \"elu1\" (φ(x) = elu(x) + 1, Katharopoulos et al. 2020), got " +
+      return "linear: must be \"elu1\" (phi(x) = elu(x) + 1, Katharopoulos et al. 2020), got " +
              clip_utf8(v.dump());
     c.linear = true;
     return {};
@@ -339,7 +349,8 @@ std::string validate_variants(const Scene& s) {
                                                : nullptr;
     if (with)
       return std::string(
-                 "linear: φ(q)·φ(k) weights have no softmax and no logits, so they do not combine with \"") +
+                 "linear: phi(q)·phi(k) weights have no softmax and no logits, so they do not combine with "
+                 "\"") +
              with + "\"";
   }
   return {};

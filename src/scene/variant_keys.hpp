@@ -1,10 +1,11 @@
 // variant_keys.hpp — the scene keys of the attention variants (core/variants.hpp): sink_logit,
 // softcap, qk_norm, topk (+ indexer, topk_block), differential, gate / Wg, linear.
 //
-// The web's first load (AL_ALL_MODES=0) links variant_keys_lite.cpp instead of variant_keys.cpp:
-// there a scene with any of these keys fails to parse with "<key>: needs the full build …"
-// (kNeedsFullBuild), so none of the variants' reading, checking or computing is in its download;
-// the CLI, the desktop app and the web's full build link the real thing.
+// The web's first load (AL_ALL_MODES=0) links variant_keys_lite.cpp instead of variant_keys.cpp and
+// does not know these keys at all (its Scene has no `variants`): a scene with one fails to parse
+// with "<key>: unknown key …", which web/share.js recognises by the key's name and answers by
+// reloading into the full build. So none of the variants' reading, checking or computing — not even
+// their names — is in the first download; the CLI, the desktop app and the full build have it all.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -32,13 +33,10 @@ struct VariantKeys {
 long long key_count(const Scene& s);
 bool is_cross_attention(const Scene& s);
 
-// The variant keys' names, in the order scene_to_json writes them (after every other key; scene.cpp).
+// The variant keys' names, in the order scene_to_json writes them (after every other key). Keep
+// web/share.js's kVariantKeys (the first load's list of them) the same.
 extern const char* const kVariantKeyNames[12];
 bool is_variant_key(const std::string& name);
-
-// The words a build without the variants puts in its error, after the key's name.
-constexpr const char* kNeedsFullBuild =
-    "needs the full build (the attention variants are not in the first load)";
 
 // The variant keys present in the scene object `doc` → s->variants (null when none). "" or the
 // message naming the key.

@@ -156,7 +156,7 @@ bool recompute_if_dirty(AppState& state) {
   change.score_rows.clear();
   // A variant scene (scene/variant_keys.hpp) takes the full pass: the incremental engine keeps the
   // plain softmax's stages only (no sink, cap, top-k, second map, gate or linear weights).
-  if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0 && !s.variants) {
+  if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0 && !scene::has_variants(s)) {
     // One head, no RoPE, no W_o: through the incremental engine (what scene::compute gives, bit for
     // bit), without copying the n×n stages. state.heads keeps only Q, K, V (heads.heads stays
     // empty: state.result is the one head).
