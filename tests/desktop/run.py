@@ -991,9 +991,9 @@ class Desktop:
             check(f"{tag}: the model loaded ({m['load']}, {m['error']})", m["loaded"])
             ids = ["mode/model", "model/text", "model/generate", "model/step", "model/temperature", "model/top_k",
                    "model/top_p", "model/seed", "model/prediction", "model/head/0/0", "model/head/1/3",
-                   "model/ablate/0/0", "model/open/1/3"]
-            if size == "1280x800":
-                ids.append("model/lens")  # the phone's column scrolls: the lens is further down
+                   "model/ablate/0/0"]
+            if size == "1280x800":  # the phone's column scrolls: these are further down
+                ids += ["model/lens", "model/open/1/3"]
             for wid in ids:
                 check(f"{tag}: {wid} is drawn inside the window", wid in rects and rects[wid]["x"] >= 0 and
                       rects[wid]["x"] + rects[wid]["w"] <= data["framebuffer"]["w"] + 1)
