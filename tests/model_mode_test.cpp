@@ -76,9 +76,18 @@ TEST_CASE("the Model mode's evaluation: tokens, cut, top 10, losses and the lens
     above += p[std::size_t(v)] > e.top.back().p &&
              std::none_of(e.top.begin(), e.top.end(), [&](const ui::ModelToken& t) { return t.token == v; });
   CHECK(above == 0);
-  // The lens: one row of n per layer, its last layer the model's own argmax.
+  // The lens: the last positions of every layer, its last layer the model's own argmax; lens_of from 0
+  // (getModel(true), --lm-eval --lens) holds every position, the same tokens at the last ones.
   REQUIRE(e.lens.size() == 2);
+  CHECK(e.lens_from == std::max(0, n - logic::kLensPositions));
   CHECK(e.lens.back().back().token == e.top[0].token);
+  const auto all = logic::lens_of(f, fw, 0);
+  REQUIRE(all[0].size() == std::size_t(n));
+  for (std::size_t l = 0; l < 2; ++l)
+    for (std::size_t i = 0; i < e.lens[l].size(); ++i) {
+      CHECK(all[l][std::size_t(e.lens_from) + i].token == e.lens[l][i].token);
+      CHECK(all[l][std::size_t(e.lens_from) + i].p == e.lens[l][i].p);
+    }
   CHECK(e.roles.size() == 4);
   // A text longer than n_ctx is cut to its first n_ctx tokens; the total says how many it had.
   std::string long_text;

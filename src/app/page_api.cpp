@@ -24,6 +24,7 @@
 #include "ui/modes/decode/decode.hpp"
 #include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
+#include "ui/modes/model/model_logic.hpp"
 #include "ui/modes/model/model_mode.hpp"
 #endif
 #include "ui/modes/walk/walk_mode.hpp"
@@ -594,9 +595,13 @@ Json model(const ui::AppState& state, bool full) {
                        {"top", model_tokens(m.opened_top)}};
   else
     j["openedHead"] = nullptr;
+  // The lens at the last positions (what the panel shows; all of them with `full`, as --lm-eval --lens).
+  const std::vector<std::vector<ui::ModelToken>> all_lens =
+      full && loaded && !e.tokens.empty() ? ui::model_logic::lens_of(*m.file, e.forward, 0) : e.lens;
   Json lens = Json::array();
-  for (const std::vector<ui::ModelToken>& layer : e.lens) lens.push_back(model_tokens(layer));
+  for (const std::vector<ui::ModelToken>& layer : all_lens) lens.push_back(model_tokens(layer));
   j["lens"] = lens;
+  j["lensFrom"] = full ? 0 : e.lens_from;
   j["link"] = scene::link::model_link_text(ui::model_link(state));
   if (full && !e.tokens.empty()) {  // every logit and pattern, for the tests' comparisons with the CLI
     j["logits"] = rows_json(e.forward.logits);

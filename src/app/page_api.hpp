@@ -100,9 +100,10 @@ Json training(const ui::AppState& state);
 // [{"layer", "head", "role", "previous_token", "first_token", "self", "entropy", "prefix_matching",
 // "ablated" (null | "zero" | "mean")}], "ablated" (["L.H" | "L.H:mean"], as --ablate), "generated":
 // [{"token", "piece", "p"}], "generating", "sampling": {"temperature", "top_k", "top_p", "seed"},
-// "openedHead": {"layer", "head", "edited", "mismatch", "top"} | null, "lens": [layer][position]
-// {"token", "piece", "p"}, "link" (the lm= value)}; `full` adds "logits" (n×V) and "weights"
-// ([layer][head] n×n), as --lm-eval's.
+// "openedHead": {"layer", "head", "edited", "mismatch", "top"} | null, "lens": [layer][position −
+// lensFrom] {"token", "piece", "p"} (the last 8 positions), "lensFrom", "link" (the lm= value)}; `full`
+// gives the lens at every position and adds "logits" (n×V) and "weights" ([layer][head] n×n), as
+// --lm-eval's.
 #if AL_ALL_MODES
 Json circuits(const ui::AppState& state);
 Json model(const ui::AppState& state, bool full);

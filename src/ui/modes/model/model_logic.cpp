@@ -40,15 +40,12 @@ std::vector<ModelToken> top_tokens(const scene::LmFile& f, const attn::Matrix& l
   return top;
 }
 
-namespace {
-
-// The lens's top token at each position after each layer (strictly larger wins: the lowest id on a tie).
-std::vector<std::vector<ModelToken>> lens_of(const scene::LmFile& f, const model::Forward& fw) {
+std::vector<std::vector<ModelToken>> lens_of(const scene::LmFile& f, const model::Forward& fw, int from) {
   std::vector<std::vector<ModelToken>> lens;
   const int V = f.model.n_vocab();
   for (const attn::Matrix& logits : model::logit_lens(f.model, fw)) {
     std::vector<ModelToken> layer;
-    for (Eigen::Index i = 0; i < logits.rows(); ++i) {
+    for (Eigen::Index i = std::max<Eigen::Index>(0, from); i < logits.rows(); ++i) {
       const std::vector<double> p = model::softmax_row(logits.data() + i * V, V);
       int best = 0;
       for (int v = 1; v < V; ++v)
@@ -60,8 +57,6 @@ std::vector<std::vector<ModelToken>> lens_of(const scene::LmFile& f, const model
   }
   return lens;
 }
-
-}  // namespace
 
 ModelEval evaluate(const scene::LmFile& f, const std::vector<int>& tokens, const model::Ablation& ablation,
                    const std::vector<model::HeadOverride>& overrides) {
@@ -75,7 +70,8 @@ ModelEval evaluate(const scene::LmFile& f, const std::vector<int>& tokens, const
   e.per_token_loss = loss.per_token;
   e.top = top_tokens(f, e.forward.logits, static_cast<int>(tokens.size()) - 1, kTop);
   e.roles = model::head_roles(e.forward);
-  e.lens = lens_of(f, e.forward);
+  e.lens_from = std::max(0, static_cast<int>(tokens.size()) - kLensPositions);
+  e.lens = lens_of(f, e.forward, e.lens_from);
   return e;
 }
 

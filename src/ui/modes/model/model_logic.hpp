@@ -23,11 +23,21 @@ std::vector<int> encode_text(const scene::LmFile& f, const std::string& text, in
 // ties to the lower id (a stable sort of the ids, as --lm-eval's "top").
 std::vector<ModelToken> top_tokens(const scene::LmFile& f, const attn::Matrix& logits, int row, int k);
 
+// How many of the last positions evaluate() gives the logit lens of (its softmax over the vocabulary
+// at every position costs as much as the forward pass itself: the panel shows the last few).
+constexpr int kLensPositions = 8;
+
 // The model on `tokens` (1 ≤ n ≤ n_ctx) with the ablation and overrides: every stage, the losses, the
-// top 10, each head's role and the logit lens's top token at each position after each layer.
+// top 10, each head's role and the logit lens's top token after each layer at the last kLensPositions
+// positions (e.lens_from on).
 ModelEval evaluate(const scene::LmFile& f, const std::vector<int>& tokens,
                    const attn::model::Ablation& ablation,
                    const std::vector<attn::model::HeadOverride>& overrides = {});
+
+// The logit lens's top token after each layer at positions `from` … n−1 of `fw` (--lm-eval --lens: the
+// whole text from 0; strictly larger p wins, so the lowest id on a tie).
+std::vector<std::vector<ModelToken>> lens_of(const scene::LmFile& f, const attn::model::Forward& fw,
+                                             int from);
 
 // Head (layer, head) of `e` as an ordinary version-2 scene: tokens = the pieces (newline and tab
 // written \n and \t), Q, K, V = its real q, k, v on the text (after LayerNorm and the biases), one

@@ -212,7 +212,7 @@ void draw_model_lens(AppState& state, const Fonts& fonts) {
   const int n = int(e.tokens.size());
   const float label_w = 6.5f * em;
   const int cols = std::clamp(int((ImGui::GetContentRegionAvail().x - label_w) / (6.0f * em)), 1, 6);
-  const int first = std::max(0, n - cols);
+  const int first = std::max(e.lens_from, n - cols);
   const float col_w = (ImGui::GetContentRegionAvail().x - label_w) / float(cols);
   const float row_h = 2.0f * ImGui::GetTextLineHeight() + 0.2f * em;
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -227,7 +227,7 @@ void draw_model_lens(AppState& state, const Fonts& fonts) {
     dl->AddText(ImVec2(p0.x, y), palette::text_dim(),
                 fill(tr(Text::ModelLensLayer), {std::to_string(l)}).c_str());
     for (int c = 0; c < n - first; ++c) {
-      const ModelToken& t = e.lens[l][std::size_t(first + c)];
+      const ModelToken& t = e.lens[l][std::size_t(first + c - e.lens_from)];
       const float x = p0.x + label_w + float(c) * col_w;
       dl->AddText(ImVec2(x, y), palette::text(),
                   fit_text("\"" + chip_text(t.piece) + "\"", col_w - 0.3f * em).c_str());

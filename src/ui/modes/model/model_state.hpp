@@ -35,7 +35,8 @@ struct ModelEval {
   double loss = 0.0;
   std::vector<ModelToken> top;                // the 10 most probable next tokens, p at T = 1
   std::vector<attn::model::HeadRole> roles;   // layer-major, as head_roles() gives them
-  std::vector<std::vector<ModelToken>> lens;  // [layer][position]: the lens's top token
+  std::vector<std::vector<ModelToken>> lens;  // [layer][position − lens_from]: the lens's top token
+  int lens_from = 0;                          // the first position the lens holds
   int text_tokens = 0;                        // the typed text's tokens before the cut
 };
 
