@@ -169,6 +169,7 @@ void draw_model_heads(AppState& state, MatrixPainter& painter, const Fonts& font
     dl->AddRectFilled(ImVec2(g0.x, y), ImVec2(g1.x, y + gap), palette::panel());
   }
   int hovered_l = -1, hovered_h = -1;
+  const bool generating = m.generate_target > int(m.generated.size());
   ImGui::PushFont(fonts.small);
   for (int l = 0; l < L; ++l) {
     const float y = g0.y + float(l) * (side + gap);
@@ -199,6 +200,9 @@ void draw_model_heads(AppState& state, MatrixPainter& painter, const Fonts& font
                   : role == "previous-token" ? palette::value()
                                              : palette::text(),
                   text.c_str());
+      if (generating)  // the newest token's row: where the token just drawn looks (and how much the sink
+                       // takes)
+        outline(dl, ImVec2(a.x, b.y - std::max(cell, 2.0f)), b, palette::accent(), 1.5f);
       outline(dl, a, b, hovered ? palette::accent() : palette::panel_border(), hovered ? 2.0f : 1.0f);
     }
   }
