@@ -2,7 +2,7 @@
 // first use (never in the first load); a typed text's tokens, logits, losses, top 10, head roles and
 // logit lens equal attention-lab-cli --lm-eval's bit for bit (the same core; native and wasm give the
 // same bits, tests/lm_test.cpp); ablating a head (zero, then mean) gives --lm-eval --ablate's numbers;
-// Step draws --lm-generate's tokens; a head opens in Explore as its real q, k, v, and dragging a q cell
+// Step draws --lm-generate's tokens; a head opens in Explore as its real q, k, v, and dragging a v cell
 // changes the model's prediction in the panel to what --lm-eval --override gives for the same numbers;
 // the link reopens all of it.
 import { test } from "node:test";
@@ -83,6 +83,39 @@ test("Model: loads on first use; the text, ablations, generation and an opened h
   m = await waitForModel(page, (x) => x.ablated.length === 0, "the head did not come back on");
   assert.equal(m.loss, ref.loss);
 
+  // Open head 1.2 in Explore: its real q, k, v; the panel's prediction is the model's.
+  await clickWidget(page, "model/open/1/2");
+  m = await waitForModel(page, (x) => x.openedHead && x.openedHead.layer === 1 && x.openedHead.head === 2,
+                         "the head did not open");
+  const state = await getState(page);
+  assert.equal(state.ui.mode, "explore");
+  const stages = cli("--lm-eval", MODEL, "--text", TEXT, "--stages");
+  assert.deepEqual(state.scene.Q, stages.stages["blocks.1.attn.hook_q"][2], "the scene's Q is not the head's q");
+  assert.deepEqual(state.scene.K, stages.stages["blocks.1.attn.hook_k"][2], "the scene's K is not the head's k");
+  assert.deepEqual(state.scene.V, stages.stages["blocks.1.attn.hook_v"][2], "the scene's V is not the head's v");
+  // Explore's own softmax of those numbers is the model's pattern (to rounding: another kernel).
+  const pattern = stages.stages["blocks.1.attn.hook_pattern"][2];
+  state.result.weights.forEach((row, i) => row.forEach((w, j) =>
+    assert.ok(Math.abs(w - pattern[i][j]) <= 1e-12, `weights[${i}][${j}] ${w} vs the model's ${pattern[i][j]}`)));
+  sameTop(m.openedHead.top, m.top, "the opened head's prediction before a drag");
+
+  // Drag the first token's first value number (every later row reads it): the prediction in the panel
+  // moves to what the CLI gives with the same v.
+  const cell = await requireWidget(page, "V/0/0");
+  await dragWidgetTo(page, "V/0/0", cell.cx + 40, cell.cy - 40);
+  m = await waitForModel(page, (x) => x.openedHead.edited, "the drag did not edit the head's v");
+  const edited = await getState(page);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "model-e2e-"));
+  writeFileSync(path.join(dir, "v.json"), JSON.stringify(edited.scene.V));
+  const over = cli("--lm-eval", MODEL, "--text", TEXT, "--override", `1.2.v=${path.join(dir, "v.json")}`);
+  sameTop(m.openedHead.top, over.top, "the prediction after the drag");
+  assert.notDeepEqual(m.openedHead.top.map((x) => x.p), m.top.map((x) => x.p), "the drag did not move the prediction");
+  await clickWidget(page, "model/reset");
+  m = await waitForModel(page, (x) => !x.openedHead.edited, "Reset did not restore the model's numbers");
+  sameTop(m.openedHead.top, m.top, "the prediction after Reset");
+  await clickWidget(page, "model/back");
+  m = await waitForModel(page, (x) => x.openedHead === null, "Back did not return to the mode");
+
   // Step twice: --lm-generate's tokens and probabilities with the same settings and seed.
   await clickWidget(page, "model/step");
   await clickWidget(page, "model/step");
@@ -92,47 +125,23 @@ test("Model: loads on first use; the text, ablations, generation and an opened h
                   String(s.temperature), "--top-k", String(s.top_k), "--top-p", String(s.top_p));
   assert.deepEqual(m.generated.map((g) => g.token), gen.tokens);
   assert.deepEqual(m.generated.map((g) => g.p), gen.p);
-  const afterSteps = await page.evaluate(() => window.attentionLab.link());
-  assert.match(afterSteps, /#lm=[A-Za-z0-9_-]+&mode=model$/);
 
-  // Open head 1.2 in Explore: its real q, k, v; the panel's prediction is the model's.
-  await clickWidget(page, "model/open/1/2");
-  m = await waitForModel(page, (x) => x.openedHead && x.openedHead.layer === 1 && x.openedHead.head === 2,
-                         "the head did not open");
-  const state = await getState(page);
-  assert.equal(state.ui.mode, "explore");
-  const stages = cli("--lm-eval", MODEL, "--text", TEXT + m.generated.map((g) => g.piece).join(""), "--stages");
-  // (The generated pieces re-encode to the same ids here; the check below says so.)
-  assert.deepEqual(stages.tokens, m.tokens);
-  assert.deepEqual(state.result.Q, stages.stages["blocks.1.attn.hook_q"][2]);
-  assert.deepEqual(state.result.weights, stages.stages["blocks.1.attn.hook_pattern"][2]);
-  sameTop(m.openedHead.top, m.top, "the opened head's prediction before a drag");
-
-  // Drag a query cell of the last token: the prediction moves in the panel to what the CLI gives with
-  // the same q.
-  const n = m.tokens.length;
-  const cell = await requireWidget(page, `Q/${n - 1}/0`);
-  await dragWidgetTo(page, `Q/${n - 1}/0`, cell.cx + 60, cell.cy - 60);
-  m = await waitForModel(page, (x) => x.openedHead.edited, "the drag did not edit the head's q");
-  const edited = await getState(page);
-  const dir = mkdtempSync(path.join(os.tmpdir(), "model-e2e-"));
-  writeFileSync(path.join(dir, "q.json"), JSON.stringify(edited.scene.Q));
-  const over = cli("--lm-eval", MODEL, "--text", TEXT + m.generated.map((g) => g.piece).join(""), "--override",
-                   `1.2.q=${path.join(dir, "q.json")}`);
-  sameTop(m.openedHead.top, over.top, "the prediction after the drag");
-  assert.notDeepEqual(m.openedHead.top.map((x) => x.p), m.top.map((x) => x.p), "the drag did not move the prediction");
-  await clickWidget(page, "model/reset");
-  m = await waitForModel(page, (x) => !x.openedHead.edited, "Reset did not restore the model's numbers");
-  sameTop(m.openedHead.top, m.top, "the prediction after Reset");
-
-  // The link holds the text, the generated tokens and the opened head; a new page reopens them.
+  // The link holds the text, the generated tokens, an ablation and the opened head; a new page reopens them.
+  await clickWidget(page, "model/ablate/1/0");
+  await clickWidget(page, "model/step");
+  await clickWidget(page, "model/open/0/3");
+  m = await waitForModel(page, (x) => x.openedHead && x.openedHead.head === 3 && x.generated.length === 1,
+                         "the head did not open after a Step");
   const link = await page.evaluate(() => window.attentionLab.link());
+  assert.match(link, /#lm=[A-Za-z0-9_-]+&mode=model$/);
   const again = await open(t, { url: link, context: { viewport: { width: 1280, height: 800 } } });
   const reopened = await waitForModel(again.page, (x) => x.loaded && x.openedHead, "the link did not reopen the head", 60_000);
   assert.deepEqual(reopened.tokens, m.tokens);
   assert.deepEqual(reopened.generated, m.generated);
-  assert.equal(reopened.openedHead.layer, 1);
-  assert.equal(reopened.openedHead.head, 2);
+  assert.deepEqual(reopened.ablated, ["1.0"]);
+  assert.equal(reopened.openedHead.layer, 0);
+  assert.equal(reopened.openedHead.head, 3);
+  sameTop(reopened.openedHead.top, m.openedHead.top, "the reopened head's prediction");
   const frames = await page.evaluate(() => window.attentionLab.frameStats());
   console.log(`# Model mode: ${m.tokens.length} tokens; frameStats ${JSON.stringify(frames).slice(0, 300)}`);
 });
