@@ -101,12 +101,16 @@ void draw_large(AppState& state, MatrixPainter& painter, const Fonts& fonts, int
 // One head's row of controls under the grid: name, role, the ablate switch, Open.
 void draw_head_controls(AppState& state, int l, int h, const std::string& role, float col_w) {
   const std::string id = std::to_string(l) + "/" + std::to_string(h);
-  const float x0 = ImGui::GetCursorPosX();
+  // Name, role, then the two buttons at the column's right end (an em-based grid: a phone's column too).
+  const float em = ImGui::GetFontSize(), x0 = ImGui::GetCursorPosX();
+  const float name_w = 3.6f * em, x_open = std::max(name_w + 4.0f * em, col_w - 3.6f * em);
+  const float x_ablate = x_open - 3.9f * em;
   ImGui::AlignTextToFramePadding();
   ImGui::Text("L%d H%d", l, h);
-  ImGui::SameLine(x0 + 0.18f * col_w);
-  ImGui::TextColored(to_vec4(palette::text_dim()), "%s", fit_text(role_text(role), 0.4f * col_w).c_str());
-  ImGui::SameLine(x0 + 0.6f * col_w);
+  ImGui::SameLine(x0 + name_w);
+  ImGui::TextColored(to_vec4(palette::text_dim()), "%s",
+                     fit_text(role_text(role), std::max(1.0f * em, x_ablate - name_w - 0.4f * em)).c_str());
+  ImGui::SameLine(x0 + x_ablate);
   const int kind = model_ablation_kind(state, l, h);
   const char* label = kind == 1   ? tr(Text::ModelAblateZero)
                       : kind == 2 ? tr(Text::ModelAblateMean)
@@ -116,7 +120,7 @@ void draw_head_controls(AppState& state, int l, int h, const std::string& role, 
     model_set_ablation(state, l, h, (kind + 1) % 3);
   if (kind != 0) ImGui::PopStyleColor();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ModelAblateTip));
-  ImGui::SameLine(x0 + 0.8f * col_w);
+  ImGui::SameLine(x0 + x_open);
   if (small_button(state, "model/open/" + id,
                    (std::string(tr(Text::ModelOpen)) + "##model-open-" + id).c_str()))
     model_open_head(state, l, h);
@@ -135,7 +139,7 @@ void draw_model_heads(AppState& state, MatrixPainter& painter, const Fonts& font
   const float em = ImGui::GetFontSize();
   const float label_w = 2.2f * em;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float controls_h = float(L * H) * ImGui::GetFrameHeightWithSpacing() + 0.5f * em;
+  const float controls_h = float(H) * ImGui::GetFrameHeightWithSpacing() + 0.5f * em;
   // The thumbnails' side: fill the width, keep room for the head labels row and the controls.
   const float by_w = (avail.x - label_w) / (float(H) + float(H - 1) * float(g) / float(n));
   const float by_h = (avail.y - controls_h - 1.5f * em) / (float(L) + float(L - 1) * float(g) / float(n));
@@ -209,10 +213,16 @@ void draw_model_heads(AppState& state, MatrixPainter& painter, const Fonts& font
   ImGui::PopFont();
   ImGui::SetCursorScreenPos(ImVec2(p0.x, g1.y + 0.5f * em));
   if (hovered_l >= 0) draw_large(state, painter, fonts, hovered_l, hovered_h);
-  const float col_w = ImGui::GetContentRegionAvail().x;
-  for (int l = 0; l < L; ++l)
-    for (int h = 0; h < H; ++h)
-      draw_head_controls(state, l, h, m.eval.roles[std::size_t(l * H + h)].role, col_w);
+  // The controls in a table of H rows, a column per layer.
+  const float col_w = ImGui::GetContentRegionAvail().x / float(L);
+  const float x0 = ImGui::GetCursorPosX();
+  for (int h = 0; h < H; ++h)
+    for (int l = 0; l < L; ++l) {
+      if (l > 0) ImGui::SameLine(x0 + float(l) * col_w);
+      ImGui::PushID(l);
+      draw_head_controls(state, l, h, m.eval.roles[std::size_t(l * H + h)].role, col_w - 0.5f * em);
+      ImGui::PopID();
+    }
 }
 
 }  // namespace ui

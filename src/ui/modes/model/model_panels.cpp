@@ -163,7 +163,7 @@ void draw_top_list(AppState& state, const Fonts& fonts, const std::vector<ModelT
   const float em = ImGui::GetFontSize();
   Group group(state, id);
   ImGui::PushFont(fonts.small);
-  const float row_h = ImGui::GetTextLineHeightWithSpacing() + 0.15f * em;
+  const float row_h = ImGui::GetTextLineHeightWithSpacing() + 0.05f * em;
   const float avail = ImGui::GetContentRegionAvail().x;
   const float piece_w = std::min(8.0f * em, 0.35f * avail), pct_w = 4.5f * em;
   const float bar_w = std::max(2.0f * em, avail - piece_w - pct_w - 0.6f * em);
