@@ -493,6 +493,8 @@
     sceneChanged() {
       clearTimeout(followTimer);
       followTimer = setTimeout(followEdits, FOLLOW_DELAY_MS);
+      // The Model mode's changes come this way too (its link follows them): its screen-reader tables.
+      if (window.attentionLabA11y) window.attentionLabA11y.modelChanged();
     },
   };
 

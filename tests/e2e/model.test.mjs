@@ -66,6 +66,12 @@ test("Model: loads on first use; the text, ablations, generation and an opened h
   assert.deepEqual(full.heads.map((h) => [h.layer, h.head, h.role, h.previous_token, h.first_token, h.self, h.entropy, h.prefix_matching]),
                    ref.roles.map((h) => [h.layer, h.head, h.role, h.previous_token, h.first_token, h.self, h.entropy, h.prefix_matching]));
   assert.deepEqual(full.lens, ref.lens, "the logit lens differs from --lm-eval --lens");
+  // A screen reader reads the top 10 and every head's role as tables (web/a11y.js).
+  await page.waitForFunction((n) => document.querySelectorAll("#a11y-model-top tbody tr").length === 10 &&
+                                    document.querySelectorAll("#a11y-model-heads tbody tr").length === n,
+                              full.heads.length, { timeout: 5000 });
+  assert.equal(await page.evaluate(() => document.querySelector("#a11y-model-top tbody td").textContent),
+               JSON.stringify(full.top[0].piece));
 
   // Ablate head 0.1: zero, then mean, then back on.
   await clickWidget(page, "model/ablate/0/1");
