@@ -341,7 +341,8 @@ TEST_CASE("fragment: every bad link gives an error naming the problem") {
   }
   SUBCASE("unknown or repeated keys, both s= and demo=") {
     CHECK(error_of("scene=abc") ==
-          "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits)");
+          "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, "
+          "circuits, lm)");
     CHECK(contains(error_of("s"), "'s' has no '='"));
     CHECK(error_of("demo=a&demo=b") == "link: demo= appears twice");
     CHECK(error_of(good + "&demo=causal-5") ==

@@ -134,10 +134,11 @@ def leaves(tree, make):
     return make(tree)
 
 
-def torch_reference(m, tokens, ablated, override=None):
+def torch_reference(m, tokens, ablated, override=None, mean_ablated=()):
     """(stages {hook name: array or [head] arrays}, logits, loss, per-token losses, gradient tree).
     `override`: {(layer, head, "q" | "k" | "v"): n x d_head array} replacing that head's q, k or v (what
-    --override does). stages also holds "lens.{l}": LNf(resid_post_l) W_U + b_U, the logit lens."""
+    --override does). `mean_ablated`: the (layer, head) pairs whose result is replaced by its mean over the
+    text's positions (--ablate L.H:mean). stages also holds "lens.{l}": LNf(resid_post_l) W_U + b_U."""
     override = override or {}
     P = leaves(m, lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True))
     D = m["d_model"]
@@ -165,6 +166,8 @@ def torch_reference(m, tokens, ablated, override=None):
             A = torch.softmax(S.masked_fill(~causal, float("-inf")), dim=1)
             z = A @ v
             result = torch.zeros(n, D, dtype=torch.float64) if (l, h) in ablated else z @ w["W_O"]
+            if (l, h) in mean_ablated:
+                result = result.mean(dim=0, keepdim=True).expand(n, D)
             for hook, value in zip(HEAD_HOOKS, (q, k, v, S.masked_fill(~causal, 0.0), A, z, result)):
                 per_head[hook].append(value)
             if (l, h) not in ablated:
@@ -409,7 +412,8 @@ def check_case(cli, case_dir, index, rng, report, coverage):
 
 def check_override(cli, case_dir, index, rng, report):
     """--override L.H.x=FILE --lens: a random head's q, k or v replaced by random numbers; the logits and the
-    logit lens's top token after each layer against the reference given the same numbers."""
+    logit lens's top token after each layer against the reference given the same numbers. Every second case
+    also mean-ablates a random head (--ablate L.H:mean)."""
     layers, heads = 1 + index % 3, 1 + (index // 3) % 4
     m = random_model(rng, layers, heads, {p: True for p in PARTS}, all_biases=True)
     path = os.path.join(case_dir, f"override{index:02d}.json")
@@ -423,15 +427,20 @@ def check_override(cli, case_dir, index, rng, report):
     values_path = os.path.join(case_dir, f"override{index:02d}_{which}.json")
     with open(values_path, "w") as f:
         json.dump(values, f)
-    where = f"override case {index} ({l}.{h}.{which}, L={layers} H={heads} n={n})"
+    mean = {(int(rng.integers(0, layers)), int(rng.integers(0, heads)))} if index % 2 == 0 else set()
+    mean_flags = sum((["--ablate", f"{ml}.{mh}:mean"] for ml, mh in sorted(mean)), [])
+    where = f"override case {index} ({l}.{h}.{which}, L={layers} H={heads} n={n}, mean-ablated {sorted(mean)})"
     try:
         ours = run_json(cli, ["--lm-eval", path, "--text", "".join(m["vocab"][t] for t in tokens), "--override",
-                              f"{l}.{h}.{which}={values_path}", "--lens", "--compact"], timeout=120)
+                              f"{l}.{h}.{which}={values_path}", "--lens", "--compact"] + mean_flags, timeout=120)
     except (RuntimeError, ValueError) as e:
         report["failures"].append(f"{where}: {e}")
         return
-    stages, logits, _, _, _ = torch_reference(m, tokens, set(), {(l, h, which): values})
+    stages, logits, _, _, _ = torch_reference(m, tokens, set(), {(l, h, which): values}, mean)
     compare(f"{where} logits", ours["logits"], logits, report)
+    if ours.get("ablated") != [f"{ml}.{mh}:mean" for ml, mh in sorted(mean)]:
+        report["failures"].append(f"{where}: ablated {ours.get('ablated')}")
+    report["mean_ablated"] = report.get("mean_ablated", 0) + len(mean)
     for layer in range(layers):
         lens = stages[f"lens.{layer}"]
         probs = np.exp(lens - lens.max(axis=1, keepdims=True))
@@ -509,7 +518,8 @@ def main():
     print(f"--export pytorch: {report['exports']} scripts, worst relative difference of their logits to --lm-eval "
           f"{report['export_worst']:.2e} (limit {EXPORT_RTOL:g}); bad input: {report['refused']} files refused")
     print(f"--override L.H.q|k|v=FILE --lens: {report.get('overrides', 0)} models, logits and the lens's top token after "
-          f"each layer against the reference given the same numbers")
+          f"each layer against the reference given the same numbers; {report.get('mean_ablated', 0)} of them with a "
+          f"mean-ablated head (--ablate L.H:mean)")
     print(f"{len(report['failures'])} failure(s)")
     return 1 if report["failures"] else 0
 

@@ -353,3 +353,59 @@ TEST_CASE("an override of a head's q with its own q changes no bit; another q ch
   // The logit lens's last layer is the model's own logits.
   CHECK(model::logit_lens(m, f).back() == f.logits);
 }
+
+TEST_CASE("mean ablation: every row of the head's output is the column mean of z W_O over the text") {
+  const model::Model m = random_gpt(21);
+  const std::vector<int> tokens = {5, 3, 8, 3, 5, 7, 1};
+  const model::Forward f = model::forward(m, tokens);
+  model::Ablation a;
+  a.mean = {{false, false}, {false, true}};
+  const model::Forward g = model::forward(m, tokens, a);
+  const Matrix& full = f.layers[1].heads[1].out;  // z W_O of the unablated pass (layer 0 is the same)
+  const Matrix& out = g.layers[1].heads[1].out;
+  for (Eigen::Index c = 0; c < full.cols(); ++c) {
+    double sum = 0.0;
+    for (Eigen::Index i = 0; i < full.rows(); ++i) sum += full(i, c);
+    for (Eigen::Index i = 0; i < out.rows(); ++i) CHECK(out(i, c) == sum / double(full.rows()));
+  }
+  CHECK(g.layers[1].heads[1].mean_ablated);
+  CHECK(!g.layers[1].heads[1].ablated);
+  CHECK(g.layers[0].heads[0].out == f.layers[0].heads[0].out);
+  CHECK((g.logits - f.logits).cwiseAbs().maxCoeff() > 1e-6);
+  // Zero ablation wins over mean on the same head; is_mean says so.
+  a.off = {{false, false}, {false, true}};
+  CHECK(!a.is_mean(1, 1));
+  CHECK(model::forward(m, tokens, a).layers[1].heads[1].out.isZero(0.0));
+}
+
+TEST_CASE("the Generator draws generate()'s tokens one by one; with a mean-ablated head, forward()'s") {
+  const model::Model m = random_gpt(5);
+  const std::vector<int> prompt = {2, 7, 1};
+  model::SampleSettings s;
+  s.temperature = 0.9;
+  s.top_k = 12;
+  s.top_p = 0.95;
+  const model::Generated g = model::generate(m, prompt, 10, s, 42);
+  model::Generator step(m, prompt, s, 42);
+  for (std::size_t k = 0; k < g.tokens.size(); ++k) {
+    double p = 0, p_model = 0;
+    CHECK(step.next(&p, &p_model) == g.tokens[k]);
+    CHECK(p == g.p[k]);
+    CHECK(p_model == g.p_model[k]);
+  }
+  CHECK(step.length() == 13);
+  // Mean ablation: each draw reads the last row of forward() on every token so far (a KV cache cannot
+  // hold a mean over tokens still to come). Rebuild the first draw by hand.
+  model::Ablation a;
+  a.mean = {{true, false}, {false, false}};
+  model::Generator mean(m, prompt, s, 42, a);
+  const model::Forward f = model::forward(m, prompt, a);
+  attn::train::Rng rng{42 ^ 0xA54FF53A5F1D36F1ull};
+  rng.next();
+  const int first =
+      model::draw(model::sampling_distribution(f.logits.data() + 2 * m.n_vocab(), m.n_vocab(), s), rng);
+  CHECK(mean.next() == first);
+  // The same seed gives the same text.
+  const model::Generated again = model::generate(m, prompt, 10, s, 42);
+  CHECK(again.tokens == g.tokens);
+}

@@ -8,19 +8,25 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/keyspace.hpp"
+#include "core/lm_train.hpp"
 #include "core/reading_aids.hpp"
+#include "core/sampling.hpp"
+#include "core/tokenizer.hpp"
 #include "imgui.h"
 #include "scene/generate.hpp"
+#include "scene/lm_file.hpp"
 #include "scene/scene.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/frame.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/modes/model/model_mode.hpp"
 #include "ui/text/i18n.hpp"
 #include "ui/widgets/keyboard.hpp"
 
@@ -616,4 +622,105 @@ TEST_CASE(
   CHECK(app.state.result_change.rows == std::vector<int>{30});
   CHECK(app.state.result_change.score_rows == std::vector<int>{30});  // its hatching on the scores
   check_textures_whole();
+}
+
+// --- the Model mode on real frames ---------------------------------------------------------------
+
+namespace {
+
+// A 2-layer, 2-head GPT (d_head 8) with a BPE learned on a few lines, as the compact file's bytes.
+std::string small_model_file() {
+  std::string text;
+  for (int k = 0; k < 20; ++k) text += "The cat sat on the mat. A dog ran to the park and the cat ran too.\n";
+  const attn::bpe::Tokenizer t = attn::bpe::learn(text, 300);
+  attn::model::LmConfig c;
+  c.layers = 2;
+  c.heads = 2;
+  c.d_model = 16;
+  c.d_mlp = 32;
+  c.n_ctx = 24;
+  c.vocab = t.vocab_size();
+  c.seed = 5;
+  attn::model::Model m = attn::model::init_gpt(c);
+  attn::train::Rng rng{9};
+  for (attn::Matrix* w : attn::model::weights_of(m))
+    for (Eigen::Index k = 0; k < w->size(); ++k) w->data()[k] += (2.0 * rng.uniform() - 1.0) * 0.5;
+  return scene::write_lm_file(m, t, "");
+}
+
+void click(Headless& app, const char* id) {
+  app.mouse(app.centre(id), false);
+  app.frame();
+  app.mouse(app.centre(id), true);
+  app.frame();
+  app.mouse(app.centre(id), false);
+  app.frame();
+}
+
+}  // namespace
+
+TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's v moves the prediction") {
+  Headless app;
+  const std::string bytes = small_model_file();
+  int requests = 0;
+  app.state.ui.model.request_load = [&] {
+    ++requests;
+    ui::model_loaded(app.state, bytes);
+  };
+  ui::model_set_text(app.state, "The cat sat on the");
+  CHECK(requests == 0);  // nothing loads before the mode is shown
+  app.state.ui.settings.mode = scene::link::Mode::Model;
+  for (int i = 0; i < 4; ++i) app.frame();
+  CHECK(requests == 1);
+  const ui::ModelUi& m = app.state.ui.model;
+  REQUIRE(m.load == ui::ModelLoad::Ready);
+  CHECK(ui::widget_rect(app.state, "model/head/1/1").has_value());
+  CHECK(ui::widget_rect(app.state, "model/prediction").has_value());
+  // Every head in one mosaic texture, uploaded once for the text.
+  CHECK(app.painter.whole_uploads[int(ui::MatrixSlot::ModelHeads)] == 1);
+  const std::size_t n = m.eval.tokens.size();
+  click(app, "model/step");
+  CHECK(m.generated.size() == 1);
+  CHECK(m.eval.tokens.size() == n + 1);
+  // Open head 1.0: Explore shows its q, k, v; the Controls panel the model's prediction.
+  click(app, "model/open/1/0");
+  REQUIRE(app.state.ui.settings.mode == scene::link::Mode::Explore);
+  for (int i = 0; i < 3; ++i) app.frame();
+  CHECK(app.state.scene.Q == m.eval.forward.layers[1].heads[0].q);
+  CHECK(ui::widget_rect(app.state, "model/back").has_value());
+  REQUIRE(m.opened_top.size() == 10);
+  CHECK(m.opened_top[0].p == m.eval.top[0].p);
+  CHECK(!m.opened_edited);
+  // Drag the first token's first value number (every later row reads it, the last one too): the
+  // prediction the panel shows is the model re-run from that head with the scene's numbers.
+  const std::string id = "V/0/0";
+  const ImVec2 c = app.centre(id.c_str());  // a slider or a strip cell: press, drag right and up
+  app.mouse(c, false);
+  app.frame();
+  app.mouse(c, true);
+  app.frame();
+  for (int k = 1; k <= 4; ++k) {
+    app.mouse(ImVec2(c.x + 8.0f * float(k), c.y - 8.0f * float(k)), true);
+    app.frame();
+  }
+  app.mouse(ImVec2(c.x + 32.0f, c.y - 32.0f), false);
+  app.frame();
+  app.frame();
+  REQUIRE(app.state.scene.V(0, 0) != m.opened_v(0, 0));
+  CHECK(m.opened_edited);
+  const attn::model::Forward g = attn::model::forward(
+      m.file->model, m.eval.tokens, m.ablation,
+      {{1, 0, 'q', app.state.scene.Q}, {1, 0, 'k', app.state.scene.K}, {1, 0, 'v', app.state.scene.V}});
+  const std::vector<double> p =
+      attn::model::softmax_row(g.logits.data() + n * std::size_t(g.logits.cols()), int(g.logits.cols()));
+  CHECK(m.opened_top[0].p == p[std::size_t(m.opened_top[0].token)]);
+  CHECK(m.opened_top[0].p == *std::max_element(p.begin(), p.end()));
+  CHECK(m.opened_top[0].p != m.eval.top[0].p);
+  // Reset: the model's own numbers again; Back: the mode.
+  click(app, "model/reset");
+  app.frame();
+  CHECK(!m.opened_edited);
+  CHECK(m.opened_top[0].p == m.eval.top[0].p);
+  click(app, "model/back");
+  CHECK(app.state.ui.settings.mode == scene::link::Mode::Model);
 }

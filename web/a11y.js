@@ -3,6 +3,8 @@
 //   #a11y-live     an aria-live="polite" region: the keyboard-focused item and its value, as the
 //                  app says it ("query 0 component 1: 0.50"; "weight row cat, column sat: 0.284,
 //                  highest in row"); src/ui/widgets/keyboard.hpp builds the text, web_platform.cpp sends it
+//   #a11y-model    in the Model mode: the model's top 10 next tokens and every head's role, as tables
+//                  (getModel(); rebuilt 250 ms after the mode's text, ablations or sampling changed)
 //   #a11y-tables   off-screen tables of the current weights (query rows × key columns) and output
 //                  (token rows × components) of the first MAX_TOKENS tokens (the caption says when
 //                  there are more), rebuilt 250 ms after the result last changed (al_a11y_tables)
@@ -36,6 +38,11 @@
   region.id = "a11y-tables";
   region.className = "sr-only";
   region.setAttribute("aria-label", "Current numbers");
+
+  const modelRegion = element("section");
+  modelRegion.id = "a11y-model";
+  modelRegion.className = "sr-only";
+  modelRegion.setAttribute("aria-label", "The language model's numbers");
 
   const fmt = (v) => (v === null || v === undefined ? "masked" : Number(v).toFixed(3));
 
@@ -105,7 +112,44 @@
     };
   }
 
+  // The Model mode's tables: text cells (pieces, roles) beside numbers, rebuilt whole (10 + L·H rows).
+  function textTable(id, caption, columns, rows) {
+    const t = element("table", modelRegion);
+    t.id = id;
+    element("caption", t, caption);
+    const head = element("tr", element("thead", t));
+    for (const c of columns) element("th", head, c).setAttribute("scope", "col");
+    const body = element("tbody", t);
+    for (const [label, ...values] of rows) {
+      const tr = element("tr", body);
+      element("th", tr, label).setAttribute("scope", "row");
+      for (const v of values) element("td", tr, typeof v === "number" ? v.toFixed(3) : String(v));
+    }
+  }
+  let modelTimer = 0;
+  function rebuildModel() {
+    modelTimer = 0;
+    let m = null;
+    try {
+      m = typeof api.getModel === "function" ? api.getModel(false) : null;
+    } catch (e) {
+      m = null; // not started yet
+    }
+    modelRegion.replaceChildren();
+    if (!m || !m.loaded || m.tokens.length === 0) return;
+    textTable("a11y-model-top", "The model's 10 most probable next tokens after \"" + m.text.slice(-40) + "\"",
+              ["rank", "token", "probability"], m.top.map((t, r) => [String(r + 1), JSON.stringify(t.piece), t.p]));
+    textTable("a11y-model-heads", "Every head: its role on the text and its scores",
+              ["head", "role", "previous token", "first token", "self", "entropy (bits)", "switched off"],
+              m.heads.map((h) => ["layer " + h.layer + " head " + h.head, h.role, h.previous_token, h.first_token,
+                                  h.self, h.entropy, h.ablated || "no"]));
+  }
+
   window.attentionLabA11y = {
+    modelChanged() {
+      clearTimeout(modelTimer);
+      modelTimer = setTimeout(rebuildModel, REBUILD_DELAY_MS);
+    },
     announce(text) {
       live.textContent = text;
     },

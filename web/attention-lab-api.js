@@ -51,6 +51,9 @@
 //   getCircuits()         {running, step, loss, inContext, heads: [{layer, head, prefixMatching, previousToken,
 //                          ablated, role}], text, predictions: [{token, predicted, p, pNext}], textLoss, formedAt,
 //                          composition, recipe, …}: the Circuits mode's run (src/app/page_api.hpp)
+//   getModel(full)        {loaded, load, text, tokens, pieces, top: [{token, piece, p}], heads: [{layer, head,
+//                          role, scores…}], ablated, generated, openedHead, lens, …}: the Model mode
+//                          (src/app/page_api.hpp); full adds logits and weights; null in the first-load build
 //   circuitsExport(kind)  the Circuits model as text: "json" (the model contract) | "pytorch" (a script printing
 //                          its logits on the typed text); throws an Error naming a bad kind
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
@@ -267,6 +270,10 @@
     },
     getCircuits() {
       return callJson("al_get_circuits");
+    },
+    getModel(full) {
+      if (typeof window.Module._al_get_model !== "function") return null;  // the first-load build
+      return callJson("al_get_model", full ? 1 : 0);
     },
     circuitsExport(kind) {
       const reply = callJson("al_circuits_export", String(kind));

@@ -495,6 +495,8 @@
     sceneChanged() {
       clearTimeout(followTimer);
       followTimer = setTimeout(followEdits, FOLLOW_DELAY_MS);
+      // The Model mode's changes come this way too (its link follows them): its screen-reader tables.
+      if (window.attentionLabA11y) window.attentionLabA11y.modelChanged();
     },
   };
 
@@ -518,11 +520,11 @@
 
   // ---- the modes loaded on first use ------------------------------------------------------------
   // The first-load build (attention-lab.wasm) holds Explore and Walk; Heads, Key space,
-  // FlashAttention, Decode, Train and Circuits are in the build with every mode (attention-lab-full.wasm,
+  // FlashAttention, Decode, Train, Circuits and Model are in the build with every mode (attention-lab-full.wasm,
   // src/ui/modes/modes.hpp). A link asks for one by mode=NAME, view=flash|decode (another spelling
-  // of the mode) or a Circuits model's state (circuits=…). Also web/boot.js's test, through
+  // of the mode), a Circuits model's state (circuits=…) or the Model mode's (lm=…). Also web/boot.js's test, through
   // attentionLabShare.wantsFullBuild (this script runs before it).
-  const kFullBuildModes = ["heads", "keyspace", "flash", "decode", "train", "circuits"];
+  const kFullBuildModes = ["heads", "keyspace", "flash", "decode", "train", "circuits", "model"];
   const FULL_BUILD_ONCE = "attention-lab:full-build";
   function wantsFullBuild(hash) {
     // A tab of the first-load build asked for the other build (openMode) and reloaded: once.
@@ -534,7 +536,7 @@
       // storage unavailable (a sandboxed frame): the link alone decides
     }
     const modes = kFullBuildModes.join("|");
-    return asked || new RegExp(`(?:^|[#&])(?:mode=(?:${modes})(?:&|$)|view=(?:flash|decode)(?:&|$)|circuits=)`).test(hash);
+    return asked || new RegExp(`(?:^|[#&])(?:mode=(?:${modes})(?:&|$)|view=(?:flash|decode)(?:&|$)|circuits=|lm=)`).test(hash);
   }
   // Only the build with every mode exports the Circuits mode's call.
   const hasFullBuild = () => typeof window.Module._al_get_circuits === "function";

@@ -155,6 +155,21 @@ void declare(CLI::App& cli, Options& o, std::string* text_value) {
             return parsed.ok() ? "" : parsed.error;
           },
           "recipe"));
+  cli.add_option("--model", o.model_path,
+                 "the Model mode's language model file (.alm or the JSON contract; default: the repository's "
+                 "web/models/fortunes.alm)")
+      ->type_name("PATH");
+  cli.add_option("--model-state", o.model_state,
+                 "open the Model mode with a link's lm= value (text, sampling, seed, generated tokens, "
+                 "ablations, opened head)")
+      ->type_name("LM")
+      ->check(check(
+          [](std::string& value) -> std::string {
+            const scene::link::ModelLinkParse parsed = scene::link::parse_model_link(value);
+            return parsed.link ? "" : parsed.error;
+          },
+          "lm"));
+  cli.add_option("--model-text", o.model_text, "open the Model mode on this text")->type_name("T");
   cli.add_option("--lang", o.lang,
                  "the screen's language: " + scene::link::language_codes() + " (default en)")
       ->type_name("CODE")

@@ -27,6 +27,9 @@ struct Options {
   int zoom = 0;                    // --zoom N: UI zoom in percent, 75 … 200, as a link's zoom= (0 = 100)
   std::string lang;                // --lang CODE: en, es or de, as a link's lang= ("" = en)
   std::string circuits;            // --circuits RECIPE: the Circuits mode's model, as a link's circuits=
+  std::string model_path;          // --model PATH: the Model mode's language model ("" = the repository's)
+  std::string model_state;         // --model-state LM: the Model mode's state, as a link's lm= value
+  std::string model_text;          // --model-text T: the Model mode's text (opens the mode)
 
   // Automation: frames are drawn back to back (no waiting for input), glGetError is checked after
   // each one, and the app exits after the last.

@@ -31,6 +31,7 @@
 #include "ui/frame/view_menu.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/circuits/circuits.hpp"
+#include "ui/modes/model/model_mode.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
 #include "ui/widgets/keyboard.hpp"
 
@@ -301,6 +302,41 @@ void load_scene_file(App& app) {
   }
   if (!app.state.error.empty()) start_failed(app);
 }
+
+// The Model mode's file (--model PATH): its bytes, or "model file: …" naming the path.
+bool read_model_file(const std::string& path, std::string* bytes, std::string* error) {
+  if (platform_read_file(path, bytes, error)) return true;
+  *error = "model file: " + *error;  // the error names the path
+  return false;
+}
+
+// The Model mode's language model: --model PATH, else the repository's, read when the mode is first used;
+// --model-state LM (a link's lm=) and --model-text T open the mode.
+void start_model_mode(App& app) {
+  const std::string path =
+      app.options.model_path.empty() ? std::string(AL_DEFAULT_MODEL_PATH) : app.options.model_path;
+  ui::AppState* state = &app.state;
+  app.state.ui.model.request_load = [state, path]() {
+    std::string bytes, error;
+    if (!read_model_file(path, &bytes, &error))
+      ui::model_load_failed(*state, error);
+    else
+      ui::model_loaded(*state, bytes);
+  };
+  if (!app.options.model_state.empty()) {  // --model-state LM (checked by the parser), as a link's lm=
+    ui::model_apply_link(app.state, *scene::link::parse_model_link(app.options.model_state).link);
+    app.state.ui.settings.mode = scene::link::Mode::Model;
+  }
+  if (!app.options.model_text.empty()) {  // --model-text T
+    ui::model_set_text(app.state, app.options.model_text);
+    app.state.ui.settings.mode = scene::link::Mode::Model;
+  }
+  if (app.state.ui.settings.mode == scene::link::Mode::Model || !app.options.model_state.empty()) {
+    ui::model_request_load(app.state);  // the first frame shows it (a link's opened head, too)
+    if (app.state.ui.model.load == ui::ModelLoad::Failed && app.options.automated())
+      std::fprintf(stderr, "attention-lab: %s\n", app.state.ui.model.load_error.c_str());
+  }
+}
 #endif
 
 // 9. GL resources, ImGui, the window; returns the app's exit status.
@@ -393,6 +429,7 @@ int main(int argc, char** argv) {
     ui::circuits_load_recipe(app.state, *scene::parse_recipe(options.circuits).recipe, /*at_once=*/true);
     app.state.ui.settings.mode = scene::link::Mode::Circuits;
   }
+  start_model_mode(app);        // --model, --model-state, --model-text
   if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
     ui::Sharing& sharing = app.state.sharing;
     if (sharing.open_demo)

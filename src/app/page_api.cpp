@@ -24,6 +24,8 @@
 #include "ui/modes/decode/decode.hpp"
 #include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
+#include "ui/modes/model/model_logic.hpp"
+#include "ui/modes/model/model_mode.hpp"
 #endif
 #include "ui/modes/walk/walk_mode.hpp"
 #include "ui/text/i18n.hpp"
@@ -519,6 +521,100 @@ Json circuits(const ui::AppState& state) {
   j["workMs"] = c.last_work_ms;
   return j;
 }
+
+// ---- the Model mode (getModel) -------------------------------------------------------------------
+namespace {
+Json model_tokens(const std::vector<ui::ModelToken>& tokens) {
+  Json out = Json::array();
+  for (const ui::ModelToken& t : tokens) out.push_back({{"token", t.token}, {"piece", t.piece}, {"p", t.p}});
+  return out;
+}
+Json rows_json(const attn::Matrix& m) {
+  Json out = Json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    Json row = Json::array();
+    for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(i, c));
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+}  // namespace
+
+Json model(const ui::AppState& state, bool full) {
+  const ui::ModelUi& m = state.ui.model;
+  const ui::ModelEval& e = m.eval;
+  const bool loaded = m.load == ui::ModelLoad::Ready && m.file;
+  const char* load = m.load == ui::ModelLoad::Idle      ? "idle"
+                     : m.load == ui::ModelLoad::Loading ? "loading"
+                     : m.load == ui::ModelLoad::Ready   ? "ready"
+                                                        : "failed";
+  Json j;
+  j["loaded"] = loaded;
+  j["load"] = load;
+  j["progress"] = m.progress;
+  j["error"] = m.load_error.empty() ? Json(nullptr) : Json(m.load_error);
+  j["text"] = m.settings.text;
+  j["tokens"] = e.tokens;
+  j["pieces"] = e.pieces;
+  j["promptTokens"] = m.prompt.size();
+  j["textTokens"] = e.text_tokens;  // the typed text's tokens before the cut to n_ctx
+  j["loss"] = e.loss;
+  j["perTokenLoss"] = e.per_token_loss;
+  j["top"] = model_tokens(e.top);
+  Json heads = Json::array();
+  for (const attn::model::HeadRole& r : e.roles)
+    heads.push_back({{"layer", r.layer},
+                     {"head", r.head},
+                     {"role", r.role},
+                     {"previous_token", r.previous_token},
+                     {"first_token", r.first_token},
+                     {"self", r.self},
+                     {"entropy", r.entropy},
+                     {"prefix_matching", r.prefix_matching},
+                     {"ablated", ui::model_ablation_kind(state, r.layer, r.head) == 1   ? Json("zero")
+                                 : ui::model_ablation_kind(state, r.layer, r.head) == 2 ? Json("mean")
+                                                                                        : Json(nullptr)}});
+  j["heads"] = heads;
+  j["ablated"] = m.settings.ablate;
+  Json generated = Json::array();
+  for (std::size_t k = 0; k < m.generated.size(); ++k)
+    generated.push_back({{"token", m.generated[k]},
+                         {"piece", loaded ? m.file->model.vocab[std::size_t(m.generated[k])] : ""},
+                         {"p", m.generated_p[k]}});
+  j["generated"] = generated;
+  j["generating"] = m.generate_target > int(m.generated.size());
+  j["sampling"] = {{"temperature", m.settings.temperature},
+                   {"top_k", m.settings.top_k},
+                   {"top_p", m.settings.top_p},
+                   {"seed", std::to_string(m.settings.seed)}};
+  if (m.opened_layer >= 0)
+    j["openedHead"] = {{"layer", m.opened_layer},
+                       {"head", m.opened_head},
+                       {"edited", m.opened_edited},
+                       {"mismatch", m.opened_mismatch},
+                       {"top", model_tokens(m.opened_top)}};
+  else
+    j["openedHead"] = nullptr;
+  // The lens at the last positions (what the panel shows; all of them with `full`, as --lm-eval --lens).
+  const std::vector<std::vector<ui::ModelToken>> all_lens =
+      full && loaded && !e.tokens.empty() ? ui::model_logic::lens_of(*m.file, e.forward, 0) : e.lens;
+  Json lens = Json::array();
+  for (const std::vector<ui::ModelToken>& layer : all_lens) lens.push_back(model_tokens(layer));
+  j["lens"] = lens;
+  j["lensFrom"] = full ? 0 : e.lens_from;
+  j["link"] = scene::link::model_link_text(ui::model_link(state));
+  if (full && !e.tokens.empty()) {  // every logit and pattern, for the tests' comparisons with the CLI
+    j["logits"] = rows_json(e.forward.logits);
+    Json weights = Json::array();
+    for (const attn::model::LayerStages& layer : e.forward.layers) {
+      Json hs = Json::array();
+      for (const attn::model::HeadStages& h : layer.heads) hs.push_back(rows_json(h.weights));
+      weights.push_back(std::move(hs));
+    }
+    j["weights"] = weights;
+  }
+  return j;
+}
 #endif
 
 Json quiz(const ui::AppState& state) {
@@ -540,7 +636,8 @@ Json fragment(const scene::link::Fragment& f) {
           {"theme", f.theme ? Json(scene::link::theme_name(*f.theme)) : Json(nullptr)},
           {"zoom", f.zoom ? Json(*f.zoom) : Json(nullptr)},
           {"lang", f.lang.empty() ? Json(nullptr) : Json(f.lang)},
-          {"circuits", f.circuits ? Json(scene::recipe_text(*f.circuits)) : Json(nullptr)}};
+          {"circuits", f.circuits ? Json(scene::recipe_text(*f.circuits)) : Json(nullptr)},
+          {"model", f.model ? Json(scene::link::model_link_text(*f.model)) : Json(nullptr)}};
 }
 
 Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale) {
@@ -574,7 +671,8 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
         {"preset", state.preset_name}, {"example", ui::example_label(state)}, {"walk", walk_step(state)},
         {"quiz", quiz(state)}, {"keyboard", keyboard(state.ui.keyboard)},  // its focus and Tab order
 #if AL_ALL_MODES
-        {"circuits", circuits(state)},  // the Circuits mode's run (getCircuits)
+        {"circuits", circuits(state)},   // the Circuits mode's run (getCircuits)
+        {"model", model(state, false)},  // the Model mode (getModel)
 #endif
     {
       "rects", std::move(rects)

@@ -94,8 +94,19 @@ Json training(const ui::AppState& state);
 // "composition" (H×H, layer 0 → 1; [] for one layer), "recipe" (its text: the link's circuits=),
 // "rebuilding", "batchLoss" (the last step's), "layers", "headsPerLayer", "dModel", "seed", "lr", "task",
 // "guideStep" (−1: closed), "openedHead": [layer, head] | null, "workMs"}.
+// The Model mode (getModel): {"loaded", "load" (idle | loading | ready | failed), "progress", "error",
+// "text", "tokens" (ids: prompt + generated), "pieces", "promptTokens", "textTokens", "loss",
+// "perTokenLoss", "top": [{"token" (the id), "piece", "p"}] (10, as --lm-eval's "top"), "heads":
+// [{"layer", "head", "role", "previous_token", "first_token", "self", "entropy", "prefix_matching",
+// "ablated" (null | "zero" | "mean")}], "ablated" (["L.H" | "L.H:mean"], as --ablate), "generated":
+// [{"token", "piece", "p"}], "generating", "sampling": {"temperature", "top_k", "top_p", "seed"},
+// "openedHead": {"layer", "head", "edited", "mismatch", "top"} | null, "lens": [layer][position −
+// lensFrom] {"token", "piece", "p"} (the last 8 positions), "lensFrom", "link" (the lm= value)}; `full`
+// gives the lens at every position and adds "logits" (n×V) and "weights" ([layer][head] n×n), as
+// --lm-eval's.
 #if AL_ALL_MODES
 Json circuits(const ui::AppState& state);
+Json model(const ui::AppState& state, bool full);
 #endif
 Json fragment(const scene::link::Fragment& f);
 // Every named widget and every visible heatmap/mask cell, ImGui pixels ÷ scale.

@@ -20,6 +20,7 @@
 #if AL_ALL_MODES
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/circuits/circuits_parts.hpp"
+#include "ui/modes/model/model_mode.hpp"
 #endif
 #include "ui/modes/walk/walk_mode.hpp"
 #include "ui/text/i18n.hpp"
@@ -292,6 +293,32 @@ EMSCRIPTEN_KEEPALIVE const char* al_circuits_export(const char* kind) {
     return page::reply(
         page::fail("circuits export: unknown kind '" + std::string(kind ? kind : "") + "' (json, pytorch)"));
   return page::reply({{"ok", true}, {"text", text}});
+}
+#endif
+
+#if AL_ALL_MODES
+// The Model mode: getModel(full) (page_api.hpp's model); `full` adds every logit and pattern.
+EMSCRIPTEN_KEEPALIVE const char* al_get_model(int full) {
+  if (!app::g_app) return page::reply(nullptr);
+  ui::model_update_opened(app::g_app->state);
+  return page::reply(page::model(app::g_app->state, full != 0));
+}
+
+// The model file's download (web_share.cpp's js_model_fetch): progress, the bytes, or why it failed.
+EMSCRIPTEN_KEEPALIVE void al_model_progress(double fraction) {
+  if (!app::g_app) return;
+  ui::model_load_progress(app::g_app->state, float(fraction));
+  ++app::g_app->events;
+}
+EMSCRIPTEN_KEEPALIVE void al_model_loaded(const char* bytes, int size) {
+  if (!app::g_app) return;
+  ui::model_loaded(app::g_app->state, std::string_view(bytes, std::size_t(size > 0 ? size : 0)));
+  ++app::g_app->events;
+}
+EMSCRIPTEN_KEEPALIVE void al_model_failed(const char* why) {
+  if (!app::g_app) return;
+  ui::model_load_failed(app::g_app->state, why ? why : "");
+  ++app::g_app->events;
 }
 #endif
 

@@ -22,6 +22,8 @@
 #include "ui/frame/sharing.hpp"
 #if AL_ALL_MODES
 #include "ui/modes/circuits/circuits.hpp"
+#include "ui/modes/model/model_logic.hpp"
+#include "ui/modes/model/model_mode.hpp"
 #endif
 #include "ui/modes/walk/walk_mode.hpp"
 #include "ui/text/i18n.hpp"
@@ -71,6 +73,53 @@ EM_JS(void, js_share_open_mode, (const char* name), {
 });
 #endif
 
+#if AL_ALL_MODES
+// The Model mode's file, fetched on first use (the full build only): the bytes go to al_model_loaded,
+// the progress (from Content-Length) to al_model_progress, a failure to al_model_failed. Properties are
+// quoted for the Closure Compiler, as above.
+EM_JS(void, js_model_fetch, (const char* url), {
+  const path = UTF8ToString(url);
+  const fail = function(why) {
+    const size = lengthBytesUTF8(why) + 1;
+    const ptr = _malloc(size);
+    stringToUTF8(why, ptr, size);
+    _al_model_failed(ptr);
+    _free(ptr);
+  };
+  window["fetch"](path).then(function(response) {
+    if (!response["ok"]) {
+      fail("download: " + path + ": HTTP " + response["status"]);
+      return;
+    }
+    const total = Number(response["headers"]["get"]("Content-Length")) || 0;
+    const reader = response["body"]["getReader"]();
+    const parts = [];
+    let got = 0;
+    const pump = function() {
+      return reader["read"]().then(function(r) {
+        if (r["done"]) {
+          const ptr = _malloc(got || 1);
+          let at = 0;
+          for (let i = 0; i < parts.length; ++i) {
+            HEAPU8.set(parts[i], ptr + at);
+            at += parts[i]["length"];
+          }
+          _al_model_loaded(ptr, got);
+          _free(ptr);
+          return;
+        }
+        parts.push(r["value"]);
+        got += r["value"]["length"];
+        if (total > 0) _al_model_progress(Math.min(got / total, 1));
+        return pump();
+      });
+    };
+    return pump();
+  })["catch"](
+      function(e) { fail("download: " + path + ": " + (e && e["message"] ? e["message"] : String(e))); });
+});
+#endif
+
 namespace page = app::page;
 
 namespace {
@@ -104,6 +153,9 @@ void web_share_init(ui::AppState& state) {
     js_share_save_text(name.c_str(), text.c_str());
   };
   s.scene_changed = [] { js_share_scene_changed(); };
+#if AL_ALL_MODES
+  state.ui.model.request_load = [] { js_model_fetch("models/fortunes.alm"); };
+#endif
 #if !AL_ALL_MODES
   // The tabs of the modes this build lacks: share.js reloads the page into attention-lab-full.wasm
   // with this scene, in that mode.
@@ -160,6 +212,12 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   // circuits=RECIPE: a new run rebuilt from the recipe over the next frames (at full speed).
 #if AL_ALL_MODES
   if (f.circuits) ui::circuits_load_recipe(state, *f.circuits);
+  // lm=…: the Model mode's text, sampling, generated tokens, ablations and opened head (applied when
+  // the model has loaded, which this starts).
+  if (f.model) {
+    ui::model_apply_link(state, *f.model);
+    ui::model_request_load(state);
+  }
 #endif
   if (state.ui.settings.mode == scene::link::Mode::Walk) {
     // step=N is the counter's N (1-based); a direct scene's 7-step walk clamps step=8 to its last.
@@ -185,6 +243,17 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
     // The Circuits mode's link: its model as a recipe (the other modes' scene is not in it).
     const scene::link::MadeFragment made =
         scene::link::make_circuits_fragment(ui::circuits_recipe(state), ui::appearance(state.ui));
+    return page::reply({{"ok", true}, {"fragment", made.fragment}});
+  }
+  const ui::ModelUi& m = state.ui.model;
+  const bool opened_head =
+      m.opened_layer >= 0 && state.ui.settings.mode == scene::link::kDefaultMode &&
+      ui::model_logic::scene_fits_head(state.scene, m.eval, m.opened_layer, m.opened_head);
+  if (state.ui.settings.mode == scene::link::Mode::Model || opened_head) {
+    // The Model mode's link (and its head opened in Explore): lm= holds what it shows.
+    const scene::link::MadeFragment made =
+        scene::link::make_model_fragment(ui::model_link(state), ui::appearance(state.ui));
+    if (!made.ok()) return page::reply(page::fail(made.error));
     return page::reply({{"ok", true}, {"fragment", made.fragment}});
   }
 #endif

@@ -144,6 +144,8 @@ int run_model(const ModelOptions& o) {
                      " tokens, more than the model's n_ctx = " + std::to_string(m.n_ctx()));
   const attn::model::Ablation ablation = scene::parse_ablation(o.ablate, m, &error);
   if (!error.empty()) return bad_input(error);
+  if (ablation.any_mean())  // the gradient and the PyTorch script know zero ablation only
+    return bad_input("ablate: --eval and --grad take zero ablations (L.H); L.H:mean is --lm-eval's");
   const attn::model::Forward f = attn::model::forward(m, tokens, ablation);
   if (!o.export_kind.empty()) {
     const std::string script = scene::model_pytorch_script(m, tokens, ablation);

@@ -173,7 +173,10 @@ void declare_train_and_model_flags(CLI::App& cli, Options& o) {
   model->add_option("--eval", m.eval_path, "run a model (JSON) on --text: logits, loss, every head's weights")
       ->type_name("MODEL");
   model->add_option("--text", m.text, "the text a model reads (its symbols)")->type_name("T");
-  model->add_option("--ablate", m.ablate, "switch off head H of layer L (its output zeroed); repeatable")
+  model
+      ->add_option("--ablate", m.ablate,
+                   "switch off head H of layer L (its output zeroed; L.H:mean: replaced by its mean over "
+                   "the text, --lm-eval only); repeatable")
       ->type_name("L.H")
       ->expected(1)
       ->allow_extra_args(false)

@@ -341,7 +341,10 @@ int run_eval(const LmOptions& o) {
   ordered_json ablated = ordered_json::array();
   for (int l = 0; l < f.model.n_layers(); ++l)
     for (int h = 0; h < f.model.n_heads(); ++h)
-      if (ablation.is_off(l, h)) ablated.push_back(std::to_string(l) + "." + std::to_string(h));
+      if (ablation.is_off(l, h))
+        ablated.push_back(std::to_string(l) + "." + std::to_string(h));
+      else if (ablation.is_mean(l, h))
+        ablated.push_back(std::to_string(l) + "." + std::to_string(h) + ":mean");
   j["ablated"] = std::move(ablated);
   if (o.stages) j["stages"] = stages_json(fw);
   if (o.lens) j["lens"] = lens_json(f, fw);

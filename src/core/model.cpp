@@ -316,7 +316,7 @@ Matrix layer_norm_backward(const Matrix& dy, const Norm& p, const NormStages& ke
 }
 
 // One head's stages on its layer's input a (n×D); `over` replaces q, k or v when given.
-void head_forward(const Head& w, const Matrix& a, double inv_sqrt_dh, bool ablated,
+void head_forward(const Head& w, const Matrix& a, double inv_sqrt_dh, bool ablated, bool mean_ablated,
                   const std::vector<const HeadOverride*>& over, HeadStages& s) {
   const Index n = a.rows();
   s.q = mul(a, w.W_Q);
@@ -339,7 +339,16 @@ void head_forward(const Head& w, const Matrix& a, double inv_sqrt_dh, bool ablat
   }
   s.z = mul_lower(s.weights, s.v);
   s.ablated = ablated;
+  s.mean_ablated = mean_ablated && !ablated;
   s.out = ablated ? Matrix::Zero(n, a.cols()) : mul(s.z, w.W_O);
+  if (s.mean_ablated) {  // every row becomes the mean of the rows, summed in ascending order
+    for (Index c = 0; c < s.out.cols(); ++c) {
+      double sum = 0.0;
+      for (Index i = 0; i < n; ++i) sum += s.out(i, c);
+      const double mean = sum / static_cast<double>(n);
+      for (Index i = 0; i < n; ++i) s.out(i, c) = mean;
+    }
+  }
 }
 
 // The MLP on resid_mid: ln2, mlp_pre, mlp_post, mlp_out; returns resid_post.
@@ -446,7 +455,8 @@ Forward forward(const Model& m, const std::vector<int>& tokens, const Ablation& 
       for (const HeadOverride& o : overrides)
         if (o.layer == static_cast<int>(l) && o.head == static_cast<int>(h)) over.push_back(&o);
       head_forward(w.heads[h], stages.ln1, inv_sqrt_dh,
-                   ablation.is_off(static_cast<int>(l), static_cast<int>(h)), over, s);
+                   ablation.is_off(static_cast<int>(l), static_cast<int>(h)),
+                   ablation.is_mean(static_cast<int>(l), static_cast<int>(h)), over, s);
       add_into(x, s.out);  // resid_mid = x^l + out^{l,0} + out^{l,1} + …
       add_into(stages.attn_out, s.out);
     }

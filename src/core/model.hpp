@@ -110,12 +110,28 @@ struct Model {
   bool is_gpt() const;
 };
 
-// Which heads are switched off: off[l][h] = true → that head's output is zero.
+// Which heads are switched off: off[l][h] = true → that head's output is zero (zero ablation);
+// mean[l][h] = true → each row of its output is the mean of its output's rows over the text,
+// out_i = (1/n) Σ_j (z W_O)_j, summed over j in ascending order (mean ablation: the head keeps its
+// average contribution and loses what depends on the position). off wins when both are set.
+// backward() and the Decoder know zero ablation only (a mean needs the whole text).
 struct Ablation {
   std::vector<std::vector<bool>> off;
-  bool is_off(int layer, int head) const {
-    return layer < static_cast<int>(off.size()) && head < static_cast<int>(off[layer].size()) &&
-           off[layer][head];
+  std::vector<std::vector<bool>> mean;
+  bool is_off(int layer, int head) const { return at(off, layer, head); }
+  bool is_mean(int layer, int head) const { return !is_off(layer, head) && at(mean, layer, head); }
+  bool any_mean() const {
+    for (const std::vector<bool>& row : mean)
+      for (bool b : row)
+        if (b) return true;
+    return false;
+  }
+
+ private:
+  static bool at(const std::vector<std::vector<bool>>& v, int layer, int head) {
+    return layer >= 0 && head >= 0 && layer < static_cast<int>(v.size()) &&
+           head < static_cast<int>(v[static_cast<std::size_t>(layer)].size()) &&
+           v[static_cast<std::size_t>(layer)][static_cast<std::size_t>(head)];
   }
 };
 
@@ -142,8 +158,9 @@ struct HeadStages {
   Matrix scores;   // n×n   q_i · k_j / √d_head (upper triangle 0: masked, never computed)
   Matrix weights;  // n×n   A, causal row-softmax (upper triangle exactly 0)
   Matrix z;        // n×d_head  A v
-  Matrix out;      // n×D   z W_O, or zero when ablated
-  bool ablated = false;
+  Matrix out;      // n×D   z W_O, or zero when ablated, or its rows' mean when mean-ablated
+  bool ablated = false;       // zero ablation
+  bool mean_ablated = false;  // mean ablation
 };
 // A LayerNorm's kept values for the backward pass: x̂ = (x − μ) · rstd (n×D), rstd = 1/√(σ² + ε) (n×1).
 struct NormStages {

@@ -66,25 +66,55 @@ int draw(const std::vector<Candidate>& kept, train::Rng& rng) {
   return kept.back().token;
 }
 
+Generator::Generator(const Model& m, const std::vector<int>& prompt, const SampleSettings& s,
+                     std::uint64_t seed, const Ablation& ablation)
+    : m_(&m),
+      settings_(s),
+      ablation_(ablation),
+      decoder_(m, ablation),
+      rng_{seed ^ 0xA54FF53A5F1D36F1ull},
+      tokens_(prompt),
+      whole_text_(ablation.any_mean()) {
+  rng_.next();
+  if (whole_text_) {
+    const Forward f = forward(m, tokens_, ablation_);
+    logits_ = f.logits.bottomRows(1);
+  } else {
+    for (int t : prompt) logits_ = decoder_.step(t);
+  }
+}
+
+int Generator::next(double* p, double* p_model) {
+  const int V = m_->n_vocab();
+  const std::vector<Candidate> kept = sampling_distribution(logits_.data(), V, settings_);
+  const int token = draw(kept, rng_);
+  if (p) {
+    *p = 0.0;
+    for (const Candidate& c : kept)
+      if (c.token == token) *p = c.p;
+  }
+  if (p_model) *p_model = softmax_row(logits_.data(), V)[static_cast<std::size_t>(token)];
+  tokens_.push_back(token);
+  if (static_cast<int>(tokens_.size()) < m_->n_ctx()) {  // the prediction after it, if there is room
+    if (whole_text_) {
+      const Forward f = forward(*m_, tokens_, ablation_);
+      logits_ = f.logits.bottomRows(1);
+    } else {
+      logits_ = decoder_.step(token);
+    }
+  }
+  return token;
+}
+
 Generated generate(const Model& m, const std::vector<int>& prompt, int count, const SampleSettings& s,
                    std::uint64_t seed, const Ablation& ablation) {
   Generated out;
-  Decoder decoder(m, ablation);
-  train::Rng rng{seed ^ 0xA54FF53A5F1D36F1ull};
-  rng.next();
-  Matrix logits;
-  for (int t : prompt) logits = decoder.step(t);
-  const int V = m.n_vocab();
+  Generator g(m, prompt, s, seed, ablation);
   for (int k = 0; k < count; ++k) {
-    const std::vector<Candidate> kept = sampling_distribution(logits.data(), V, s);
-    const int token = draw(kept, rng);
-    double p = 0.0;
-    for (const Candidate& c : kept)
-      if (c.token == token) p = c.p;
-    out.tokens.push_back(token);
+    double p = 0.0, p_model = 0.0;
+    out.tokens.push_back(g.next(&p, &p_model));
     out.p.push_back(p);
-    out.p_model.push_back(softmax_row(logits.data(), V)[static_cast<std::size_t>(token)]);
-    if (k + 1 < count) logits = decoder.step(token);
+    out.p_model.push_back(p_model);
   }
   return out;
 }

@@ -40,6 +40,30 @@ struct Generated {
   std::vector<double> p;        // each one's probability in the distribution it was drawn from
   std::vector<double> p_model;  // each one's probability under the model (softmax of the logits, T = 1)
 };
+// generate() one token at a time (the Model mode's Generate and Step): after the prompt, each next()
+// draws the token generate() would draw next with the same arguments, bit for bit. The logits come
+// from the Decoder (KV cache); with a mean-ablated head, whose output depends on the whole text, from
+// forward() on every token so far (its last row). The model must outlive the generator.
+class Generator {
+ public:
+  Generator(const Model& m, const std::vector<int>& prompt, const SampleSettings& s, std::uint64_t seed,
+            const Ablation& ablation = {});
+  // The next token; *p: its probability in the distribution it was drawn from, *p_model: under the
+  // model (T = 1). Needs length() < n_ctx.
+  int next(double* p = nullptr, double* p_model = nullptr);
+  int length() const { return static_cast<int>(tokens_.size()); }  // prompt + drawn so far
+
+ private:
+  const Model* m_;
+  SampleSettings settings_;
+  Ablation ablation_;
+  Decoder decoder_;
+  train::Rng rng_;
+  std::vector<int> tokens_;
+  Matrix logits_;  // 1×V: the prediction after tokens_
+  bool whole_text_ = false;
+};
+
 // Reads `prompt` (1 ≤ size, prompt + count ≤ n_ctx) and draws `count` tokens with the seed.
 Generated generate(const Model& m, const std::vector<int>& prompt, int count, const SampleSettings& s,
                    std::uint64_t seed, const Ablation& ablation = {});

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/lookup.hpp"
+#include "scene/json_text.hpp"
 
 namespace scene::link {
 namespace {
@@ -233,7 +234,7 @@ namespace {
 
 // The raw value of each key a fragment may hold (parse_fragment's pass 1); nullopt: not given.
 struct FragmentValues {
-  std::optional<std::string_view> s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits;
+  std::optional<std::string_view> s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits, lm;
 };
 
 // Each step of parse_fragment below returns its error message, or "" when its keys are valid (then
@@ -263,7 +264,7 @@ std::string split_fragment(std::string_view fragment, FragmentValues& v) {
     if (eq == std::string_view::npos)
       return "link: " + quoted(pair) +
              " has no '=' (expected key=value with key s, demo, gen, hide, view, mode, step, theme, "
-             "zoom, lang or circuits)";
+             "zoom, lang, circuits or lm)";
     const std::string_view key = pair.substr(0, eq);
     std::optional<std::string_view>* slot = key == "s"          ? &v.s
                                             : key == "demo"     ? &v.demo
@@ -276,10 +277,11 @@ std::string split_fragment(std::string_view fragment, FragmentValues& v) {
                                             : key == "zoom"     ? &v.zoom
                                             : key == "lang"     ? &v.lang
                                             : key == "circuits" ? &v.circuits
+                                            : key == "lm"       ? &v.lm
                                                                 : nullptr;
     if (slot == nullptr)
       return "link: unknown key " + quoted(key) +
-             " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits)";
+             " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits, lm)";
     if (slot->has_value()) return "link: " + std::string(key) + "= appears twice";
     *slot = pair.substr(eq + 1);
     return "";
@@ -354,6 +356,16 @@ std::string parse_mode_keys(const FragmentValues& v, Fragment& out) {
       return "link: circuits= belongs to mode=circuits, not mode=" + std::string(mode_name(*out.mode));
     out.mode = Mode::Circuits;
     out.circuits = parsed.recipe;
+  }
+  if (v.lm) {
+    // The Model mode's text, sampling, ablations and opened head.
+    if (!AL_ALL_MODES) return "link: lm= needs the Model mode, which this build leaves out";
+    ModelLinkParse parsed = parse_model_link(*v.lm);
+    if (!parsed.link) return "link: " + parsed.error;
+    if (out.mode && *out.mode != Mode::Model)
+      return "link: lm= belongs to mode=model, not mode=" + std::string(mode_name(*out.mode));
+    out.mode = Mode::Model;
+    out.model = std::move(parsed.link);
   }
   return "";
 }
@@ -530,6 +542,131 @@ MadeFragment make_circuits_fragment(const Recipe& recipe, const Appearance& appe
   MadeFragment out;
   out.fragment = "circuits=" + recipe_text(recipe) + "&mode=" + std::string(mode_name(Mode::Circuits)) +
                  appearance_suffix(appearance);
+  return out;
+}
+
+MadeFragment make_model_fragment(const ModelLink& model, const Appearance& appearance) {
+  MadeFragment out;
+  out.fragment = "lm=" + model_link_text(model) + "&mode=" + std::string(mode_name(Mode::Model)) +
+                 appearance_suffix(appearance);
+  if (out.fragment.size() > kMaxFragmentBytes) {
+    out.error = "link: the Model mode's link needs " + std::to_string(out.fragment.size()) +
+                " bytes, limit is " + std::to_string(kMaxFragmentBytes);
+    out.fragment.clear();
+  }
+  return out;
+}
+
+std::string model_link_text(const ModelLink& m) {
+  json_text::ordered_json j;
+  j["text"] = m.text;
+  j["temperature"] = m.temperature;
+  j["top_k"] = m.top_k;
+  j["top_p"] = m.top_p;
+  j["seed"] = std::to_string(m.seed);  // a string: JSON readers lose integers above 2^53
+  j["generated"] = m.generated;
+  j["ablate"] = m.ablate;
+  if (m.open_layer >= 0) j["open"] = std::to_string(m.open_layer) + "." + std::to_string(m.open_head);
+  return base64url_encode(json_text::dump(j, -1));
+}
+
+namespace {
+
+// "L.H" with L, H of 1 or 2 digits; the kind after ':' (when `kind`) zero or mean.
+bool head_name(const std::string& s, bool kind, int* layer = nullptr, int* head = nullptr) {
+  std::string name = s;
+  if (kind) {
+    const std::size_t colon = s.find(':');
+    if (colon != std::string::npos) {
+      const std::string k = s.substr(colon + 1);
+      if (k != "zero" && k != "mean") return false;
+      name = s.substr(0, colon);
+    }
+  }
+  const std::size_t dot = name.find('.');
+  if (dot == std::string::npos || dot == 0 || dot > 2 || name.size() - dot - 1 < 1 ||
+      name.size() - dot - 1 > 2)
+    return false;
+  for (std::size_t i = 0; i < name.size(); ++i)
+    if (i != dot && (name[i] < '0' || name[i] > '9')) return false;
+  if (layer) *layer = std::stoi(name.substr(0, dot));
+  if (head) *head = std::stoi(name.substr(dot + 1));
+  return true;
+}
+
+}  // namespace
+
+ModelLinkParse parse_model_link(std::string_view value) {
+  ModelLinkParse out;
+  const Base64Result bytes = base64url_decode(value);
+  if (!bytes.ok()) {
+    out.error = "lm: " + bytes.error;
+    return out;
+  }
+  const json_text::json j = json_text::json::parse(bytes.bytes, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    out.error = "lm: not a JSON object";
+    return out;
+  }
+  ModelLink m;
+  for (const auto& [key, v] : j.items()) {
+    std::string bad;
+    if (key == "text") {
+      if (!v.is_string() || v.get<std::string>().size() > kMaxModelTextBytes ||
+          !json_text::valid_utf8(v.get<std::string>()))
+        bad = "must be UTF-8 text of at most " + std::to_string(kMaxModelTextBytes) + " bytes";
+      else
+        m.text = v.get<std::string>();
+    } else if (key == "temperature") {
+      if (!v.is_number() || !(v.get<double>() >= 0.0 && v.get<double>() <= 100.0))
+        bad = "must be a number from 0 to 100";
+      else
+        m.temperature = v.get<double>();
+    } else if (key == "top_k") {
+      if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > 1024)
+        bad = "must be a whole number from 0 (all) to 1024";
+      else
+        m.top_k = v.get<int>();
+    } else if (key == "top_p") {
+      if (!v.is_number() || !(v.get<double>() > 0.0 && v.get<double>() <= 1.0))
+        bad = "must be a number in (0, 1]";
+      else
+        m.top_p = v.get<double>();
+    } else if (key == "seed") {
+      const std::string t = v.is_string() ? v.get<std::string>() : "";
+      const bool digits = !t.empty() && t.size() <= 20 &&
+                          std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (!digits || (t.size() == 20 && t > "18446744073709551615"))
+        bad = "must be a whole number from 0 to 2^64 - 1, written as a string";
+      else
+        m.seed = std::stoull(t);
+    } else if (key == "generated") {
+      if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > kMaxModelGenerated)
+        bad = "must be a whole number from 0 to " + std::to_string(kMaxModelGenerated);
+      else
+        m.generated = v.get<int>();
+    } else if (key == "ablate") {
+      bool ok = v.is_array() && v.size() <= 256;
+      if (ok)
+        for (const auto& a : v) ok = ok && a.is_string() && head_name(a.get<std::string>(), true);
+      if (!ok)
+        bad = "must be a list of heads \"L.H\" or \"L.H:mean\"";
+      else
+        for (const auto& a : v) m.ablate.push_back(a.get<std::string>());
+    } else if (key == "open") {
+      if (!v.is_string() || !head_name(v.get<std::string>(), false, &m.open_layer, &m.open_head))
+        bad = "must be a head \"L.H\"";
+    } else {
+      out.error = "lm: unknown key \"" + json_text::clip_utf8(key) +
+                  "\" (known: text, temperature, top_k, top_p, seed, generated, ablate, open)";
+      return out;
+    }
+    if (!bad.empty()) {
+      out.error = "lm: " + key + ": " + bad;
+      return out;
+    }
+  }
+  out.link = std::move(m);
   return out;
 }
 

@@ -20,8 +20,12 @@
 //                      model as its recipe (scene/model_json.hpp), rebuilt bit for bit; implies
 //                      mode=circuits (any other mode= with it is an error). A link key, not a scene key:
 //                      every older link reads as before.
+//            | "lm"    value: base64url of compact JSON {"text", "temperature", "top_k", "top_p",
+//                      "seed", "generated", "ablate": ["L.H" | "L.H:mean", …], "open": "L.H"} — the
+//                      Model mode's state (ModelLink below); implies mode=model. Its heads are checked
+//                      against the model when it has loaded.
 //   panel    = controls | vectors | scores | weights | mask | output | formula
-//   mode     = explore | walk | heads | keyspace | flash | decode | train | circuits   (kModes below)
+//   mode     = explore | walk | heads | keyspace | flash | decode | train | circuits | model   (kModes)
 //   view=flash and view=decode are accepted as mode=flash and mode=decode (another spelling)
 //
 // e.g.  s=eyJ2ZXJzaW9uIjoxLC4uLn0&hide=controls,mask&view=weights     or     demo=soft-dictionary
@@ -34,6 +38,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,7 +74,7 @@ std::string panel_names();
 
 // The screen's modes, as named in mode=. Each is a layout of the panels (src/ui/modes/modes.cpp); the
 // first is the default. To add one: a value here, a row in kModes, then see src/ui/modes/modes.hpp.
-enum class Mode { Explore, Walk, Heads, KeySpace, Flash, Decode, Train, Circuits };
+enum class Mode { Explore, Walk, Heads, KeySpace, Flash, Decode, Train, Circuits, Model };
 
 struct ModeInfo {
   Mode mode;
@@ -83,6 +88,7 @@ inline constexpr ModeInfo kModes[] = {
     {Mode::Decode, "decode", "Decode"},        // KV-cache decoding token by token
     {Mode::Train, "train", "Train"},  // watch attention learn a toy task (ui/modes/train/train_mode.cpp)
     {Mode::Circuits, "circuits", "Circuits"},  // an induction head forms (ui/modes/circuits/)
+    {Mode::Model, "model", "Model"},           // a real language model on your text (ui/modes/model/)
 };
 inline constexpr int kModeCount = int(sizeof(kModes) / sizeof(kModes[0]));
 inline constexpr Mode kDefaultMode = Mode::Explore;
@@ -154,6 +160,34 @@ struct Base64Result {
 // encoding and a link cannot hide data).
 Base64Result base64url_decode(std::string_view text);
 
+// ---- the Model mode's state (lm=) -----------------------------------------------------------------
+
+constexpr std::size_t kMaxModelTextBytes = 2048;  // the typed prompt (the model reads ≤ n_ctx tokens of it)
+constexpr int kMaxModelGenerated = 1024;
+
+struct ModelLink {
+  std::string text = "The cat sat on the mat. The cat";  // the prompt (valid UTF-8)
+  double temperature = 0.8;                              // sampling (core/sampling.hpp)
+  int top_k = 40;
+  double top_p = 0.95;
+  std::uint64_t seed = 1;
+  int generated = 0;                    // tokens drawn after the prompt with these settings
+  std::vector<std::string> ablate;      // "L.H" (zero) or "L.H:mean", as --ablate
+  int open_layer = -1, open_head = -1;  // the head opened in Explore (−1: none)
+  bool operator==(const ModelLink& o) const {
+    return text == o.text && temperature == o.temperature && top_k == o.top_k && top_p == o.top_p &&
+           seed == o.seed && generated == o.generated && ablate == o.ablate && open_layer == o.open_layer &&
+           open_head == o.open_head;
+  }
+};
+// The lm= value: base64url of the compact JSON (every double written to round-trip exactly).
+std::string model_link_text(const ModelLink& m);
+struct ModelLinkParse {
+  std::optional<ModelLink> link;
+  std::string error;  // "lm: <field>: <reason>"
+};
+ModelLinkParse parse_model_link(std::string_view value);
+
 // ---- fragments ----------------------------------------------------------------------------------
 
 struct Fragment {
@@ -168,6 +202,7 @@ struct Fragment {
   std::optional<int> zoom;     // from zoom=: kMinZoom … kMaxZoom
   std::string lang;            // from lang= ("": not given)
   std::optional<Recipe> circuits;  // from circuits= (then mode is Circuits)
+  std::optional<ModelLink> model;  // from lm= (then mode is Model)
   std::string error;           // empty on success; on error every other field is empty
   bool ok() const { return error.empty(); }
   bool hidden(Panel panel) const;
@@ -193,6 +228,8 @@ MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide = {},
 // "circuits=RECIPE&mode=circuits[&theme=…][&zoom=…][&lang=…]": the Circuits mode's link (its model
 // rebuilt from the recipe; the scene of the other modes is not in it).
 MadeFragment make_circuits_fragment(const Recipe& recipe, const Appearance& appearance = {});
+// "lm=VALUE&mode=model[&theme=…][&zoom=…][&lang=…]": the Model mode's link.
+MadeFragment make_model_fragment(const ModelLink& model, const Appearance& appearance = {});
 
 // "gen=PATTERN,N,D_K,D_V,SEED[&hide=…][&view=…]": the link of an unedited generated scene (a few
 // dozen bytes whatever its size).

@@ -393,7 +393,16 @@ model::Ablation parse_ablation(const std::vector<std::string>& specs, const mode
   model::Ablation a;
   a.off.assign(static_cast<std::size_t>(m.n_layers()),
                std::vector<bool>(static_cast<std::size_t>(m.n_heads()), false));
-  for (const std::string& spec : specs) {
+  for (const std::string& given : specs) {
+    // "L.H" or "L.H:zero" switches the head off; "L.H:mean" replaces its output by its mean over the text.
+    const std::size_t colon = given.find(':');
+    const std::string spec = given.substr(0, colon),
+                      kind = colon == std::string::npos ? "zero" : given.substr(colon + 1);
+    if (kind != "zero" && kind != "mean") {
+      *error = "ablate: \"" + json_text::clip_utf8(given) + "\" has the kind \"" +
+               json_text::clip_utf8(kind) + "\" (zero or mean, e.g. 1.0:mean)";
+      return {};
+    }
     const std::size_t dot = spec.find('.');
     const auto whole = [](const std::string& s, int* out) {
       if (s.empty() || s.size() > 3) return false;
@@ -415,7 +424,14 @@ model::Ablation parse_ablation(const std::vector<std::string>& specs, const mode
                ", heads 0 to " + n_str(m.n_heads() - 1) + ")";
       return {};
     }
-    a.off[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)] = true;
+    if (kind == "mean") {
+      if (a.mean.empty())
+        a.mean.assign(static_cast<std::size_t>(m.n_layers()),
+                      std::vector<bool>(static_cast<std::size_t>(m.n_heads()), false));
+      a.mean[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)] = true;
+    } else {
+      a.off[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)] = true;
+    }
   }
   return a;
 }

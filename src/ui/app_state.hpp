@@ -30,6 +30,7 @@
 #include "ui/widgets/keyboard_state.hpp"
 #if AL_ALL_MODES
 #include "ui/modes/circuits/circuits_state.hpp"
+#include "ui/modes/model/model_state.hpp"
 #endif
 #include "ui/modes/decode/decode_state.hpp"
 #include "ui/modes/flash/flash_state.hpp"
@@ -158,6 +159,7 @@ struct UiState {
   TrainUi train;         // Train: the run, its settings and measurements
 #if AL_ALL_MODES
   CircuitsUi circuits;  // Circuits: the model's run, the typed text, ablations, the guide
+  ModelUi model;        // Model: the language model, the text, ablations, sampling, the opened head
 #endif
   KeySpaceState keyspace;  // Key space: the pictures' planes, views and drag
 

@@ -53,12 +53,18 @@ pixels of the error colour) up to a deadline.
                recipe (its scores and weights equal attention-lab-cli --train's, bit for bit); the
                induction head's pattern on the screen puts each row's brightest cell where the CLI's
                --eval of that model puts its largest weight (the token after the earlier copy)
+  model        the Model mode: --model-text at 1280x800 and 390x844 draws every widget of the mode;
+               its tokens, top 10, losses and head roles equal attention-lab-cli --lm-eval's of
+               web/models/fortunes.alm bit for bit; --model-state (a link's lm=) with a mean-ablated
+               head and an opened head reopens both (--lm-eval --ablate L.H:mean); a damaged model
+               file is named in the reply and the app still exits 0
   sanitizer    with SANITIZED_APP: three presets under ASan + UBSan exit 0 with no sanitizer
                report, and no leak whose stack passes through this repository (Mesa and X11 leak
                a few hundred bytes of their own at exit, outside it: those are counted, not failed)
 
 Prints "ok - …" / "not ok - …" per check and closes with "N passed, N failed".
 """
+import base64
 import json
 import os
 import re
@@ -973,6 +979,57 @@ class Desktop:
               screen == cli and sum(j == i - k + 1 for i, j in zip(rows, cli)) >= len(cli) - 1)
         check("--circuits nope: exits 2", run([self.app, "--circuits", "nope", "--frames", "1"], timeout=60).returncode == 2)
 
+    def case_model(self):
+        text = "The cat sat on the mat. The cat"
+        model = os.path.join(ROOT, "web", "models", "fortunes.alm")
+        ref = json.loads(run([self.cli, "--compact", "--lm-eval", model, "--text", text, "--roles"], timeout=120).stdout)
+        for tag, size in (("model-wide", "1280x800"), ("model-phone", "390x844")):
+            _, _, data = self.shoot(tag, "--model-text", text, size=size)
+            if not data:
+                return
+            m, rects = data["model"], data["rects"]
+            check(f"{tag}: the model loaded ({m['load']}, {m['error']})", m["loaded"])
+            ids = ["mode/model", "model/text", "model/generate", "model/step", "model/temperature", "model/top_k",
+                   "model/top_p", "model/seed", "model/prediction", "model/head/0/0", "model/head/1/3",
+                   "model/ablate/0/0"]
+            if size == "1280x800":  # the phone's column scrolls: these are further down
+                ids += ["model/lens", "model/open/1/3"]
+            for wid in ids:
+                check(f"{tag}: {wid} is drawn inside the window", wid in rects and rects[wid]["x"] >= 0 and
+                      rects[wid]["x"] + rects[wid]["w"] <= data["framebuffer"]["w"] + 1)
+            check(f"{tag}: tokens, losses and top 10 equal --lm-eval's bit for bit",
+                  m["tokens"] == ref["tokens"] and m["perTokenLoss"] == ref["per_token_loss"] and
+                  m["loss"] == ref["loss"] and [(t["token"], t["p"]) for t in m["top"]] ==
+                  [(t["token"], t["p"]) for t in ref["top"]])
+            check(f"{tag}: each head's role is --lm-eval --roles'",
+                  [(h["layer"], h["head"], h["role"], h["entropy"]) for h in m["heads"]] ==
+                  [(h["layer"], h["head"], h["role"], h["entropy"]) for h in ref["roles"]])
+        # A link's state: head 0.2 mean-ablated, head 1.1 open in Explore.
+        state = base64.urlsafe_b64encode(json.dumps(
+            {"text": text, "ablate": ["0.2:mean"], "open": "1.1"}).encode()).decode().rstrip("=")
+        _, _, data = self.shoot("model-state", "--model-state", state, size="1280x800")
+        if data:
+            m = data["model"]
+            mean = json.loads(run([self.cli, "--compact", "--lm-eval", model, "--text", text, "--ablate", "0.2:mean"],
+                                  timeout=120).stdout)
+            check("model-state: the mean-ablated head's losses equal --lm-eval --ablate 0.2:mean",
+                  m["ablated"] == ["0.2:mean"] and m["perTokenLoss"] == mean["per_token_loss"])
+            opened = m["openedHead"] or {}
+            check(f"model-state: head 1.1 is open in Explore with the model's prediction ({opened})",
+                  opened.get("layer") == 1 and opened.get("head") == 1 and not opened.get("edited") and
+                  [t["p"] for t in opened.get("top", [])] == [t["p"] for t in mean["top"]] and
+                  "model/back" in data["rects"])
+        bad = self.path("damaged.alm")
+        with open(model, "rb") as f, open(bad, "wb") as g:
+            g.write(f.read()[:1000])
+        _, _, data = self.shoot("model-damaged", "--model", bad, "--model-text", text, size="1280x800")
+        if data:
+            m = data["model"]
+            check(f"model-damaged: the reply says the file is damaged ({m['error']})",
+                  not m["loaded"] and m["load"] == "failed" and (m["error"] or "").startswith("model file"))
+        check("--model-state nope: exits 2", run([self.app, "--model-state", "nope!", "--frames", "1"],
+                                                 timeout=60).returncode == 2)
+
     def case_zoom(self):
         # The wheel over the weights grid of a generated 64-token scene zooms both grids about the
         # pointer: the colour under it is kept, the (colourful) scores grid changes; a double-click
@@ -1086,7 +1143,7 @@ def sanitizer_findings(text, root):
 
 CASES = ["presets", "walk", "gallery", "keyspace", "hidpi", "cli-errors", "bad-file", "keyboard", "export-png",
          "export-menu", "drop", "gallery-mouse", "heads", "variants", "modes", "zoom", "train", "theme", "keyboard-a11y", "instant-keys",
-         "circuits", "sanitizer"]
+         "circuits", "model", "sanitizer"]
 
 
 def main():

@@ -255,7 +255,7 @@ test("Circuits: a bad text is refused with its reason and the last good one kept
   assertClean(app);
 });
 
-const ALL_MODES = ["explore", "walk", "heads", "keyspace", "flash", "decode", "train", "circuits"];
+const ALL_MODES = ["explore", "walk", "heads", "keyspace", "flash", "decode", "train", "circuits", "model"];
 const FIRST_LOAD_MODES = ["explore", "walk"];
 const rectOf = ({ x, y, w, h }) => ({ x, y, w, h });
 

@@ -12,6 +12,7 @@
 #include "ui/modes/flash/flash.hpp"
 #include "ui/modes/heads/heads.hpp"
 #include "ui/modes/keyspace/keyspace.hpp"
+#include "ui/modes/model/model_mode.hpp"
 #include "ui/modes/train/train_mode.hpp"
 #endif
 
@@ -69,6 +70,13 @@ constexpr ModeEntry circuits_row() {
   return m;
 }
 
+constexpr ModeEntry model_row() {
+  ModeEntry m =
+      ticking_row(Mode::Model, Text::ModeModel, AL_IN_FULL_BUILD(layout_model), AL_IN_FULL_BUILD(model_tick));
+  m.controls_rows = AL_IN_FULL_BUILD(draw_model_back);  // a head it opened in Explore: its prediction
+  return m;
+}
+
 // One mode a line, in the order of scene::link::kModes:
 // clang-format off
 constexpr ModeEntry kModeTable[] = {
@@ -80,6 +88,7 @@ constexpr ModeEntry kModeTable[] = {
     ticking_row(Mode::Decode, Text::ModeDecode, AL_IN_FULL_BUILD(layout_decode), AL_IN_FULL_BUILD(decode_tick)),
     ticking_row(Mode::Train,  Text::ModeTrain,  AL_IN_FULL_BUILD(layout_train),  AL_IN_FULL_BUILD(train_tick)),
     circuits_row(),
+    model_row(),
 };
 // clang-format on
 #undef AL_IN_FULL_BUILD

@@ -28,6 +28,8 @@ enum class MatrixSlot : int {
   HeadWeights,                         // multi-head: head t's weights at HeadWeights + t …
   HeadWeightsLast = HeadWeights + 16,  // … for up to 16 heads, then their average
   Bias,                                // ALiBi's B of the focused head (the Mask panel)
+  ModelHeads,                          // the Model mode's layers × heads patterns, one mosaic
+  ModelHeadLarge,                      // the Model mode's hovered head, large
   Count,
 };
 
