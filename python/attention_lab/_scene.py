@@ -30,6 +30,9 @@ SCALE_RULE = 'scale: must be "none", "sqrt_dk" or a number in [1e-06, 1e+06]'
 KEY_VERSIONS = {
     "tokens": 1, "Q": 1, "K": 1, "V": 1, "X": 1, "Wq": 1, "Wk": 1, "Wv": 1, "scale": 1, "causal": 1,
     "mask": 1, "heads": 2, "Wo": 2, "rope": 2, "kv_heads": 2, "window": 2, "sinks": 2, "alibi": 2,
+    # The attention variants (src/scene/variant_keys.cpp, kVariantKeyNames): checked by the app.
+    "sources": 2, "X_src": 2, "sink_logit": 2, "softcap": 2, "qk_norm": 2, "topk": 2, "indexer": 2,
+    "topk_block": 2, "differential": 2, "gate": 2, "Wg": 2, "linear": 2,
 }
 MATRIX_KEYS = ("Q", "K", "V", "X", "Wq", "Wk", "Wv", "Wo")
 
