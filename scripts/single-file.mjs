@@ -12,7 +12,10 @@
 // The module is the build with every mode (attention-lab-full.js/.wasm, which the served site loads on
 // first use) when the site has it: one file has no second build to load.
 //   demos        {index: demos/index.json, scenes: {NAME: demos/NAME.json}}
-//   languages    {CODE: lang/CODE.json}: Spanish and German (the served site fetches them on demand)
+//   languages    {STEM: lang/STEM.json}: Spanish and German, es, es-full, de, de-full (the served
+//                site fetches them on demand; the -full files only with the build with every mode)
+//   fullBuild    whether the module is the build with every mode (web/share.js installs the
+//                languages' -full files then)
 // Node built-ins only.
 import { existsSync, readFileSync, writeFileSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -56,7 +59,9 @@ const languages = {};
 for (const file of readdirSync(path.join(siteDir, "lang")).sort()) {
   if (file.endsWith(".json")) languages[file.slice(0, -5)] = JSON.parse(read(path.join("lang", file)));
 }
-if (!languages.es || !languages.de) throw new Error(`${siteDir}/lang/ lacks es.json or de.json (the site's build writes them)`);
+for (const stem of ["es", "es-full", "de", "de-full"]) {
+  if (!languages[stem]) throw new Error(`${siteDir}/lang/ lacks ${stem}.json (the site's build writes it)`);
+}
 
 const stem = existsSync(path.join(siteDir, "attention-lab-full.wasm")) ? "attention-lab-full" : "attention-lab";
 const wasmBase64 = readFileSync(path.join(siteDir, stem + ".wasm")).toString("base64");
@@ -66,6 +71,7 @@ const embedded = `<script>
 window.attentionLabEmbedded = {
   demos: { index: ${literal(index)}, scenes: ${literal(scenes)} },
   languages: ${literal(languages)},
+  fullBuild: ${stem === "attention-lab-full"},
   wasm() {
     const text = atob(${literal(wasmBase64)});
     const bytes = new Uint8Array(text.length);

@@ -1,6 +1,7 @@
 // i18n_test.cpp — the translation tables (ui/i18n*.cpp): every key has a text in every language,
 // once; formats keep their %d and {1} … {5}; the formulas' symbols are the same as in English; every
-// character is in the UI font's subset; the walk-through and the quiz speak the chosen language.
+// character is in the UI font's subset; a language's two data files (the first load's texts, the full
+// build's) carry its table exactly; the walk-through and the quiz speak the chosen language.
 #include "ui/text/i18n.hpp"
 
 #include <doctest/doctest.h>
@@ -56,6 +57,14 @@ std::vector<std::string> symbols(const std::string& text) {
   return out;
 }
 
+// English, both parts: the first load's (i18n_en.cpp) and the full build's (i18n_en_full.cpp).
+std::map<int, std::string> english_texts() {
+  std::map<int, std::string> out;
+  for (const ui::LanguageTable* t : {&ui::english_table(), &ui::english_full_table()})
+    for (std::size_t i = 0; i < t->count; ++i) out[int(t->entries[i].key)] = t->entries[i].text;
+  return out;
+}
+
 }  // namespace
 
 namespace {
@@ -82,21 +91,64 @@ TEST_CASE("i18n: a language not installed yet: the words stay, the loader is ask
   CHECK(ui::current_language() == "de");
   CHECK(std::string(ui::tr(ui::Text::CausalMask)) == "Kausale Maske");
   CHECK(g_loader_asked.size() == 1);
+  // The full build's texts come in their own file (lang/de-full.json): English until it is in.
+  const std::string flash_title = english_texts()[int(ui::Text::FlashTitle)];
+  REQUIRE(flash_title == "FlashAttention: the online softmax");
+#if AL_ALL_MODES
+  CHECK(std::string(ui::tr(ui::Text::FlashTitle)) == flash_title);
+#else
+  CHECK(std::string(ui::tr(ui::Text::FlashTitle)).empty());  // the first load has no English of it
+#endif
+  REQUIRE(ui::install_language_json(ui::language_json(ui::german_table(), ui::TextPart::FullBuild)) == "");
+  CHECK(std::string(ui::tr(ui::Text::FlashTitle)) == "FlashAttention: der Online-Softmax");
+  CHECK(std::string(ui::tr(ui::Text::CausalMask)) == "Kausale Maske");
   ui::set_language_loader(nullptr);
   ui::set_language("en");
 }
 
+TEST_CASE("i18n: a full build's file that comes first does not put the language on screen") {
+  // Spanish is not installed yet (install_compiled_languages() runs in a later case of this file).
+  REQUIRE(!ui::language_installed("es"));
+  ui::set_language("en");
+  REQUIRE(ui::install_language_json(ui::language_json(ui::spanish_table(), ui::TextPart::FullBuild)) == "");
+  CHECK(!ui::language_installed("es"));  // the first part puts it on screen
+  ui::set_language("es");
+  CHECK(ui::current_language() == "en");
+  REQUIRE(ui::install_language_json(ui::language_json(ui::spanish_table())) == "");
+  CHECK(ui::language_installed("es"));
+  ui::set_language("es");
+  CHECK(ui::current_language() == "es");
+  CHECK(std::string(ui::tr(ui::Text::ModeWalk)) == "Paso a paso");
+  CHECK(std::string(ui::tr(ui::Text::FlashTitle)) == "FlashAttention: el softmax en línea");
+  ui::set_language("en");
+}
+
 TEST_CASE("i18n: every language has every key exactly once, non-empty") {
-  const ui::LanguageTable* tables[] = {&ui::english_table(), &ui::spanish_table(), &ui::german_table()};
-  for (const ui::LanguageTable* t : tables) {
-    std::map<int, int> seen;
+  // English in two tables: the first load's keys (before Text::FullBuildTexts) and the rest.
+  const std::vector<const ui::LanguageTable*> english = {&ui::english_table(), &ui::english_full_table()};
+  for (std::size_t part = 0; part < english.size(); ++part) {
+    const ui::LanguageTable* t = english[part];
+    CHECK(t->code == "en");
     for (std::size_t i = 0; i < t->count; ++i) {
-      const int key = int(t->entries[i].key);
-      ++seen[key];
-      INFO((std::string(t->code) + " key " + std::to_string(key)));
-      CHECK(t->entries[i].text != nullptr);
-      CHECK(std::string(t->entries[i].text ? t->entries[i].text : "").size() > 0);
+      INFO(("English part " + std::to_string(part) + " key " + std::to_string(int(t->entries[i].key))));
+      CHECK((int(t->entries[i].key) >= ui::kFirstLoadTextCount) == (part == 1));
     }
+  }
+  CHECK(ui::kFirstLoadTextCount > 100);
+  CHECK(ui::kTextCount - ui::kFirstLoadTextCount > 100);
+  const std::vector<std::vector<const ui::LanguageTable*>> tables = {
+      english, {&ui::spanish_table()}, {&ui::german_table()}};
+  for (const std::vector<const ui::LanguageTable*>& parts : tables) {
+    std::map<int, int> seen;
+    const ui::LanguageTable* t = parts.front();
+    for (const ui::LanguageTable* part : parts)
+      for (std::size_t i = 0; i < part->count; ++i) {
+        const int key = int(part->entries[i].key);
+        ++seen[key];
+        INFO((std::string(t->code) + " key " + std::to_string(key)));
+        CHECK(part->entries[i].text != nullptr);
+        CHECK(std::string(part->entries[i].text ? part->entries[i].text : "").size() > 0);
+      }
     for (int k = 0; k < ui::kTextCount; ++k) {
       INFO((std::string(t->code) + " key " + std::to_string(k)));
       CHECK(seen[k] == 1);  // missing (0) or twice (2)
@@ -109,37 +161,17 @@ TEST_CASE("i18n: every language has every key exactly once, non-empty") {
 }
 
 TEST_CASE("i18n: translations keep the formulas and symbols, and are translations") {
-  const ui::LanguageTable& en = ui::english_table();
-  std::map<int, std::string> english;
-  for (std::size_t i = 0; i < en.count; ++i) english[int(en.entries[i].key)] = en.entries[i].text;
+  std::map<int, std::string> english = english_texts();
   // The texts that are the same in every language: names, and the quiz's choices that are formulas.
   using ui::Text;
-  const std::set<Text> same = {
-    Text::ModeFlash,
-    Text::ZoomHeading,
-    Text::TokensN,
-    Text::TokensValue,
-    Text::Quiz2A,
-    Text::Quiz2B,
-    Text::Quiz2C,
-    Text::Quiz2D,
-    Text::Quiz5A,
-    Text::Quiz5B,
-    Text::Quiz8C,
-    Text::WalkToQuiz,
-    Text::LiveMask,
-    Text::RopeBase,
-    Text::Pause,
-    Text::TrainSeed,
-    Text::RopeBaseFormat,
-    Text::BlockFormat,
-    Text::LogToggle,
-    Text::TrainRowToken,
-    Text::GenerateTokens,
-    Text::AutoRangeToggle,
-    Text::CircuitsModelDim,
-    Text::CircuitsText
-  };
+  const std::set<Text> same = {Text::ModeFlash,       Text::ZoomHeading,      Text::TokensN,
+                               Text::TokensValue,     Text::Quiz2A,           Text::Quiz2B,
+                               Text::Quiz2C,          Text::Quiz2D,           Text::Quiz5A,
+                               Text::Quiz5B,          Text::Quiz8C,           Text::WalkToQuiz,
+                               Text::LiveMask,        Text::RopeBase,         Text::Pause,
+                               Text::TrainSeed,       Text::RopeBaseFormat,   Text::BlockFormat,
+                               Text::LogToggle,       Text::TrainRowToken,    Text::GenerateTokens,
+                               Text::AutoRangeToggle, Text::CircuitsModelDim, Text::CircuitsText};
   for (const ui::LanguageTable* t : {&ui::spanish_table(), &ui::german_table()}) {
     for (std::size_t i = 0; i < t->count; ++i) {
       const int key = int(t->entries[i].key);
@@ -169,41 +201,65 @@ TEST_CASE("i18n: lookup, the current language, the browser's locale") {
   CHECK(ui::language_from_locale("") == "en");
 }
 
-// The web app's lang/es.json and lang/de.json (ui::language_json, written by language-dump at build
-// time): every compiled text, in key order, read back byte for byte; a bad file changes nothing.
-TEST_CASE("i18n: a language file carries its table exactly; a bad one is refused, naming the problem") {
+// The web app's language files (ui::language_json, written by language-dump at build time):
+// lang/CODE.json with the first load's texts, lang/CODE-full.json with the rest; every compiled text,
+// in key order, read back byte for byte; a bad file changes nothing.
+TEST_CASE("i18n: a language's two files carry its table exactly; a bad one is refused, naming the problem") {
   ui::install_compiled_languages();
+  CHECK(ui::language_file_name("de", ui::TextPart::FirstLoad) == "lang/de.json");
+  CHECK(ui::language_file_name("de", ui::TextPart::FullBuild) == "lang/de-full.json");
   for (const ui::LanguageTable* t : {&ui::spanish_table(), &ui::german_table()}) {
-    const std::string code(t->code), text = ui::language_json(*t);
+    const std::string code(t->code);
+    const std::string first = ui::language_json(*t), full = ui::language_json(*t, ui::TextPart::FullBuild);
     INFO(code);
-    // The format: one text per line, so line k + 3 is key k's text.
-    CHECK(text.rfind("{\"language\": \"" + code + "\",\n\"texts\": [\n", 0) == 0);
-    const scene::json_text::Parsed parsed = scene::json_text::parse(text);
+    // The format: one text per line, so line k + 3 is the part's key k's text.
+    CHECK(first.rfind("{\"language\": \"" + code + "\",\n\"texts\": [\n", 0) == 0);
+    CHECK(full.rfind("{\"language\": \"" + code + "\", \"part\": \"full\",\n\"texts\": [\n", 0) == 0);
+    const scene::json_text::Parsed parsed = scene::json_text::parse(first),
+                                   parsed_full = scene::json_text::parse(full);
     REQUIRE(parsed.error.empty());
-    REQUIRE(parsed.doc["texts"].size() == std::size_t(ui::kTextCount));
-    for (std::size_t i = 0; i < t->count; ++i)
-      CHECK(parsed.doc["texts"][std::size_t(t->entries[i].key)].get<std::string>() == t->entries[i].text);
-    // Installed from the file, the words are the compiled table's, byte for byte.
-    REQUIRE(ui::install_language_json(text) == "");
+    REQUIRE(parsed_full.error.empty());
+    REQUIRE(parsed.doc["texts"].size() == std::size_t(ui::kFirstLoadTextCount));
+    REQUIRE(parsed_full.doc["texts"].size() == std::size_t(ui::kTextCount - ui::kFirstLoadTextCount));
+    for (std::size_t i = 0; i < t->count; ++i) {
+      const int key = int(t->entries[i].key);
+      const std::string in_file =
+          key < ui::kFirstLoadTextCount
+              ? parsed.doc["texts"][std::size_t(key)].get<std::string>()
+              : parsed_full.doc["texts"][std::size_t(key - ui::kFirstLoadTextCount)].get<std::string>();
+      CHECK(in_file == t->entries[i].text);
+    }
+    // Installed from the files, the words are the compiled table's, byte for byte.
+    REQUIRE(ui::install_language_json(full) == "");
+    REQUIRE(ui::install_language_json(first) == "");
     ui::set_language(code);
     for (std::size_t i = 0; i < t->count; ++i)
       CHECK(std::string(ui::tr(t->entries[i].key)) == t->entries[i].text);
-    // A newer file replaces the shown words at once (the current lookup follows it).
-    scene::json_text::json edited = parsed.doc;
+    // A newer file replaces the shown words of its part at once (the current lookup follows it) and
+    // leaves the other part's.
+    scene::json_text::json edited = parsed.doc, edited_full = parsed_full.doc;
     edited["texts"][std::size_t(ui::Text::ModeWalk)] = "¡nuevo!";
+    edited_full["texts"][std::size_t(int(ui::Text::FlashTitle) - ui::kFirstLoadTextCount)] =
+        "¡nuevo también!";
+    const std::string flash_title = ui::tr(ui::Text::FlashTitle);
     REQUIRE(ui::install_language_json(edited.dump()) == "");
     CHECK(std::string(ui::tr(ui::Text::ModeWalk)) == "¡nuevo!");
-    REQUIRE(ui::install_language_json(text) == "");
+    CHECK(std::string(ui::tr(ui::Text::FlashTitle)) == flash_title);
+    REQUIRE(ui::install_language_json(edited_full.dump()) == "");
+    CHECK(std::string(ui::tr(ui::Text::FlashTitle)) == "¡nuevo también!");
+    CHECK(std::string(ui::tr(ui::Text::ModeWalk)) == "¡nuevo!");
+    REQUIRE(ui::install_language_json(first) == "");
+    REQUIRE(ui::install_language_json(full) == "");
     for (std::size_t i = 0; i < t->count; ++i)
-      if (t->entries[i].key == ui::Text::ModeWalk)
-        CHECK(std::string(ui::tr(ui::Text::ModeWalk)) == t->entries[i].text);
+      CHECK(std::string(ui::tr(t->entries[i].key)) == t->entries[i].text);
   }
   ui::set_language("es");
-  const std::string walk = ui::tr(ui::Text::ModeWalk);
+  const std::string walk = ui::tr(ui::Text::ModeWalk), flash = ui::tr(ui::Text::FlashTitle);
   REQUIRE(walk == "Paso a paso");
-  const std::string n = std::to_string(ui::kTextCount);
-  std::string texts;  // kTextCount texts, all "x"
-  for (int k = 0; k < ui::kTextCount; ++k) texts += k ? ",\"x\"" : "\"x\"";
+  const std::string n = std::to_string(ui::kFirstLoadTextCount);
+  const std::string n_full = std::to_string(ui::kTextCount - ui::kFirstLoadTextCount);
+  std::string texts;  // kFirstLoadTextCount texts, all "x"
+  for (int k = 0; k < ui::kFirstLoadTextCount; ++k) texts += k ? ",\"x\"" : "\"x\"";
   const std::pair<std::string, std::string> bad[] = {
       {"{\"language\": \"es\", \"texts\": [", "language file: json: "},
       {"[1, 2]", "language file: expected an object, got an array"},
@@ -215,8 +271,15 @@ TEST_CASE("i18n: a language file carries its table exactly; a bad one is refused
       {"{\"language\": \"es\"}", "lang/es.json: \"texts\" must be an array of strings"},
       {"{\"language\": \"es\", \"texts\": [\"a\", \"b\", \"c\"]}",
        "lang/es.json: 3 texts, this build has " + n + " (a file from another version of the app)"},
+      {"{\"language\": \"es\", \"part\": \"full\", \"texts\": [\"a\", \"b\", \"c\"]}",
+       "lang/es-full.json: 3 texts, this build has " + n_full + " (a file from another version of the app)"},
+      // the first part's file where the full build's is expected: its count says so
+      {"{\"language\": \"es\", \"part\": \"full\", \"texts\": [" + texts + "]}",
+       "lang/es-full.json: " + n + " texts, this build has " + n_full},
+      {"{\"language\": \"es\", \"part\": \"all\", \"texts\": []}",
+       "lang/es.json: \"part\" must be \"full\" (the full build's texts) or absent"},
       {"{\"language\": \"es\", \"texts\": [" + texts.substr(0, texts.size() - 3) + "7]}",
-       "lang/es.json: text " + std::to_string(ui::kTextCount - 1) + " is a number, not a string"},
+       "lang/es.json: text " + std::to_string(ui::kFirstLoadTextCount - 1) + " is a number, not a string"},
       {"{\"language\": \"es\", \"texts\": [\"\"" + texts.substr(3) + "]}", "lang/es.json: text 0 is empty"},
   };
   for (const std::pair<std::string, std::string>& entry : bad) {
@@ -227,6 +290,7 @@ TEST_CASE("i18n: a language file carries its table exactly; a bad one is refused
     CHECK(got.rfind(error, 0) == 0);
     CHECK(!got.empty());
     CHECK(std::string(ui::tr(ui::Text::ModeWalk)) == walk);  // nothing changed
+    CHECK(std::string(ui::tr(ui::Text::FlashTitle)) == flash);
   }
   ui::set_language("en");
 }
@@ -262,7 +326,8 @@ TEST_CASE("i18n: every character of every language is in the UI font's subset") 
   for (std::size_t i = 0; kFontRanges[i] != 0; i += 2)
     ranges.emplace_back(kFontRanges[i], kFontRanges[i + 1]);
   REQUIRE(ranges.size() > 10);
-  for (const ui::LanguageTable* t : {&ui::english_table(), &ui::spanish_table(), &ui::german_table()}) {
+  for (const ui::LanguageTable* t :
+       {&ui::english_table(), &ui::english_full_table(), &ui::spanish_table(), &ui::german_table()}) {
     for (std::size_t i = 0; i < t->count; ++i) {
       for (char32_t cp : code_points(t->entries[i].text)) {
         if (cp == '\n') continue;

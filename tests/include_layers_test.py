@@ -30,7 +30,7 @@ from cli_lib import Tally  # noqa: E402
 
 ORDER = ["text", "look", "state", "widgets", "panels", "modes", "frame"]
 # Plain structs UiState holds that sit in a folder of their own kind (paths under src/ui/).
-STATE_FILES = {"widgets/grid_view.hpp"}
+STATE_FILES = {"widgets/grid_view.hpp", "widgets/run_pacer.hpp"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([^">]+)[">]')
 
 

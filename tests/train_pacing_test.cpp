@@ -1,7 +1,10 @@
-// train_pacing_test.cpp — the Train mode's frame budget (ui/modes/train/train_pacing.hpp): steps and
-// the live accuracy share 6 ms a frame; a due accuracy keeps its room; a machine too slow for both
-// in one frame still measures (a phone used to show its step-0 accuracy for ever).
+// train_pacing_test.cpp — the modes' run pacer (ui/widgets/run_pacer.hpp: Train, Circuits) and the
+// Train mode's frame budget (ui/modes/train/train_pacing.hpp): owed steps at the pace, the first
+// always, more while they fit, the backlog dropped; steps and the live accuracy share 6 ms a frame;
+// a due accuracy keeps its room; a machine too slow for both in one frame still measures (a phone
+// used to show its step-0 accuracy for ever).
 #include "ui/modes/train/train_pacing.hpp"
+#include "ui/widgets/run_pacer.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,12 +12,72 @@
 
 namespace pacing = ui::train_pacing;
 
-TEST_CASE("train pacing: the first step always; more while they fit; a due accuracy keeps its room") {
-  CHECK(pacing::may_step(0, 100.0, 50.0, true, 50.0));  // at least one step per frame
-  CHECK(pacing::may_step(3, 3.0, 1.0, false, 2.5));     // 3 + 1 ≤ 6
-  CHECK(!pacing::may_step(3, 5.5, 1.0, false, 2.5));    // 5.5 + 1 > 6
-  CHECK(!pacing::may_step(3, 3.0, 1.0, true, 2.5));     // 3 + 1 + 2.5 > 6: the accuracy's room
-  CHECK(pacing::may_step(3, 2.0, 1.0, true, 2.5));      // 2 + 1 + 2.5 ≤ 6
+namespace {
+// A clock that moves only when a simulated step or measurement takes time (ms).
+struct FakeClock {
+  double now = 1000.0;
+  double operator()() const { return now; }
+};
+}  // namespace
+
+TEST_CASE("run pacer: steps owed at the pace, the first always, more while they fit, the backlog dropped") {
+  CHECK(ui::pacer_may_step(0, 100.0, 50.0, 50.0, 6.0));  // at least one step per frame
+  CHECK(ui::pacer_may_step(3, 3.0, 1.0, 0.0, 6.0));      // 3 + 1 ≤ 6
+  CHECK(!ui::pacer_may_step(3, 5.5, 1.0, 0.0, 6.0));     // 5.5 + 1 > 6
+  CHECK(!ui::pacer_may_step(3, 3.0, 1.0, 2.5, 6.0));     // 3 + 1 + 2.5 > 6: the reserved room
+  CHECK(ui::pacer_may_step(3, 2.0, 1.0, 2.5, 6.0));      // 2 + 1 + 2.5 ≤ 6
+
+  ui::RunPacer pacer{120.0f, 0.0, 2.0};
+  FakeClock clock;
+  int steps = 0;
+  const auto step = [&] {  // a step of 2 ms
+    clock.now += 2.0;
+    ++steps;
+    return true;
+  };
+  const auto no_reserve = [] { return 0.0; };
+  // 1/60 s at 120 steps/s owes 2 steps; both fit 10 ms.
+  pacer.owe(1.0 / 60.0);
+  CHECK(pacer.owed == doctest::Approx(2.0));
+  CHECK(ui::run_owed_steps(pacer, clock(), 10.0, step, no_reserve, clock) == 2);
+  CHECK(pacer.owed == doctest::Approx(0.0));
+  CHECK(pacer.step_ms == doctest::Approx(2.0));
+  // 0.25 s owes 30: 5 fit 10 ms (2 ms each), the rest is dropped to one step.
+  pacer.owe(0.25);
+  CHECK(ui::run_owed_steps(pacer, clock(), 10.0, step, no_reserve, clock) == 5);
+  CHECK(pacer.owed == doctest::Approx(1.0));
+  // Half a step owed runs nothing and carries over; Play owes one at once, Pause none.
+  pacer.owed = 0.5;
+  CHECK(ui::run_owed_steps(pacer, clock(), 10.0, step, no_reserve, clock) == 0);
+  CHECK(pacer.owed == doctest::Approx(0.5));
+  pacer.start(true);
+  CHECK(pacer.owed == 1.0);
+  pacer.start(false);
+  CHECK(pacer.owed == 0.0);
+  // A step slower than the budget still runs, one a frame, and the average follows it.
+  const auto slow = [&] {
+    clock.now += 30.0;
+    ++steps;
+    return true;
+  };
+  pacer.owed = 5.0;
+  CHECK(ui::run_owed_steps(pacer, clock(), 10.0, slow, no_reserve, clock) == 1);
+  CHECK(pacer.step_ms == doctest::Approx(0.8 * 2.0 + 0.2 * 30.0));
+  // The run ends (step() says so): the loop stops there, nothing more counted.
+  int left = 2;
+  pacer.owed = 5.0;
+  pacer.step_ms = 0.1;
+  CHECK(ui::run_owed_steps(pacer, clock(), 10.0, [&] { return left-- > 0; }, no_reserve, clock) == 2);
+  // Room kept for other work: with 5 ms reserved, a 2 ms step fits twice less often.
+  pacer.owed = 10.0;
+  pacer.step_ms = 2.0;
+  // the first step; then 2 + 2 + 5 ≤ 10; not 4 + 2 + 5
+  CHECK(ui::run_owed_steps(pacer, clock(), 10.0, step, [] { return 5.0; }, clock) == 2);
+}
+
+TEST_CASE("train pacing: a due accuracy keeps its room") {
+  CHECK(pacing::reserve_ms(9, 2.5) == 0.0);
+  CHECK(pacing::reserve_ms(10, 2.5) == 2.5);
   CHECK(!pacing::accuracy_due(9));
   CHECK(pacing::accuracy_due(10));
   CHECK(pacing::may_measure(10, 3.0, 2.0));
@@ -23,34 +86,31 @@ TEST_CASE("train pacing: the first step always; more while they fit; a due accur
   CHECK(pacing::may_measure(40, 50.0, 20.0));  // four times overdue: measured anyway
 }
 
-// train_tick's loop over simulated frames on a machine with the given step and measurement times
-// (ms): the steps at which the accuracy was measured in `frames` frames at 60 steps per second.
+// train_tick's work over simulated frames on a machine with the given step and measurement times
+// (ms), through the modes' pacer: the steps at which the accuracy was measured in `frames` frames.
 static std::vector<int> measured_at(double step_ms, double eval_ms, int frames) {
   std::vector<int> at;
   int steps = 0, accuracy_step = 0;
-  double owed = 0.0;
+  ui::RunPacer pacer{240.0f, 0.0, step_ms};  // 240 steps/s at 60 fps: always more owed than done
+  FakeClock clock;
+  const auto measure = [&] {
+    clock.now += eval_ms;
+    accuracy_step = steps;
+    at.push_back(steps);
+  };
   for (int f = 0; f < frames; ++f) {
-    owed += 60.0 / 60.0 * 4.0;  // a pace of 240 steps/s at 60 fps: always more owed than done
-    double elapsed = 0.0;
-    if (pacing::may_measure(steps - accuracy_step, elapsed, eval_ms)) {  // first, when it fits
-      elapsed += eval_ms;
-      accuracy_step = steps;
-      at.push_back(steps);
-    }
-    int done = 0;
-    while (owed >= 1.0 &&
-           pacing::may_step(done, elapsed, step_ms, pacing::accuracy_due(steps - accuracy_step), eval_ms)) {
-      elapsed += step_ms;
-      ++steps;
-      owed -= 1.0;
-      ++done;
-    }
-    owed = owed < 1.0 ? owed : 1.0;
-    if (pacing::may_measure(steps - accuracy_step, elapsed, eval_ms)) {
-      elapsed += eval_ms;
-      accuracy_step = steps;
-      at.push_back(steps);
-    }
+    const double start = clock();
+    pacer.owe(1.0 / 60.0);
+    if (pacing::may_measure(steps - accuracy_step, 0.0, eval_ms)) measure();  // first, when it fits
+    ui::run_owed_steps(
+        pacer, start, pacing::kBudgetMs,
+        [&] {
+          clock.now += step_ms;
+          ++steps;
+          return true;
+        },
+        [&] { return pacing::reserve_ms(steps - accuracy_step, eval_ms); }, clock);
+    if (pacing::may_measure(steps - accuracy_step, clock() - start, eval_ms)) measure();
   }
   return at;
 }

@@ -239,8 +239,7 @@
   // build with every mode, loaded on first use — by a link that asks for one of them, or by a tab of
   // the first-load build (web/share.js reloads the page; the link's test is share.js's, loaded before
   // this script). The single-file copy carries the build with every mode.
-  const stem = !embedded && window.attentionLabShare.wantsFullBuild(location.hash)
-    ? "attention-lab-full" : "attention-lab";
+  const stem = !embedded && window.attentionLabShare.startsFullBuild ? "attention-lab-full" : "attention-lab";
   const compiling = canStream ? compileStreaming(stem + ".wasm") : null;
   if (compiling) compiling.catch(() => {}); // reported by instantiateWasm below
 

@@ -14,7 +14,8 @@
 // Edits follow into the address bar with history.replaceState, 300 ms after the last change, so the
 // address is always shareable and Back/Forward are not flooded with one entry per slider step.
 //
-// Spanish and German are data files, lang/es.json and lang/de.json (src/ui/text/i18n.hpp): fetched
+// Spanish and German are data files, lang/es.json and lang/de.json (src/ui/text/i18n.hpp), and for
+// the build with every mode also lang/es-full.json and lang/de-full.json: fetched
 // when a frame first asks for the language (a link's lang=, the View menu, the browser's language),
 // installed by al_install_language; the one the opening link or the browser names is fetched as the
 // page loads, beside the wasm, and installed before the first frame if it has arrived (else before
@@ -205,28 +206,64 @@
     return response.text();
   }
 
-  // ---- languages on demand: lang/CODE.json ------------------------------------------------------
-  const languageFetches = {}; // code → Promise of the file's text (one fetch per language)
-  const languagesArrived = {}; // code → the file's text, once here
-  const languageLoads = {}; // code → Promise, settled once installed or refused
-  function languageText(code) {
-    if (embedded && embedded.languages) {
-      const data = embedded.languages[code];
-      return data ? Promise.resolve(JSON.stringify(data)) : Promise.reject(new Error("lang/" + code + ".json is not in this page"));
+  // ---- the modes loaded on first use ------------------------------------------------------------
+  // The first-load build (attention-lab.wasm) holds Explore and Walk; Heads, Key space,
+  // FlashAttention, Decode, Train, Circuits and Model are in the build with every mode (attention-lab-full.wasm,
+  // src/ui/modes/modes.hpp). A link asks for one by mode=NAME, view=flash|decode (another spelling
+  // of the mode), a Circuits model's state (circuits=…) or the Model mode's (lm=…). web/boot.js (which runs after this script)
+  // starts the build attentionLabShare.startsFullBuild names.
+  const kFullBuildModes = ["heads", "keyspace", "flash", "decode", "train", "circuits", "model"];
+  const FULL_BUILD_ONCE = "attention-lab:full-build";
+  function wantsFullBuild(hash) {
+    // A tab of the first-load build asked for the other build (openMode) and reloaded: once.
+    let asked = false;
+    try {
+      asked = Boolean(sessionStorage.getItem(FULL_BUILD_ONCE));
+      sessionStorage.removeItem(FULL_BUILD_ONCE);
+    } catch (e) {
+      // storage unavailable (a sandboxed frame): the link alone decides
     }
-    if (!languageFetches[code]) {
-      languageFetches[code] = fetch("lang/" + code + ".json", { credentials: "same-origin" }).then((response) => {
-        if (!response.ok) throw new Error("lang/" + code + ".json: HTTP " + response.status);
+    const modes = kFullBuildModes.join("|");
+    return asked || new RegExp(`(?:^|[#&])(?:mode=(?:${modes})(?:&|$)|view=(?:flash|decode)(?:&|$)|circuits=|lm=)`).test(hash);
+  }
+  // Which build this page starts, decided once as the page loads (wantsFullBuild reads and clears
+  // the tab's one-time request): web/boot.js loads that build, and the languages' files follow it.
+  // The single-file copy carries the build with every mode when the site had it (scripts/single-file.mjs).
+  const startsFullBuild = embedded ? Boolean(embedded.fullBuild) : wantsFullBuild(location.hash);
+
+  // ---- languages on demand: lang/CODE.json (+ lang/CODE-full.json) ------------------------------
+  // A language is two files (src/ui/text/i18n.hpp): lang/CODE.json, the first load's texts, and
+  // lang/CODE-full.json, the texts of the modes only the build with every mode has, which only that
+  // build fetches. Its full part is installed before the first part, which puts the language on
+  // screen: its words never show half translated.
+  const languageFiles = (code) => (startsFullBuild ? [code + "-full", code] : [code]);
+  const languageFetches = {}; // file stem → Promise of the file's text (one fetch per file)
+  const languagesArrived = {}; // code → the texts of its files, once all are here
+  const languageLoads = {}; // code → Promise, settled once installed or refused
+  function fileText(stem) {
+    if (embedded && embedded.languages) {
+      const data = embedded.languages[stem];
+      return data ? Promise.resolve(JSON.stringify(data)) : Promise.reject(new Error("lang/" + stem + ".json is not in this page"));
+    }
+    if (!languageFetches[stem]) {
+      languageFetches[stem] = fetch("lang/" + stem + ".json", { credentials: "same-origin" }).then((response) => {
+        if (!response.ok) throw new Error("lang/" + stem + ".json: HTTP " + response.status);
         return response.text();
       });
-      languageFetches[code].then((text) => (languagesArrived[code] = text), () => {});
-      languageFetches[code].catch(() => {}); // reported when installed
+      languageFetches[stem].catch(() => {}); // reported when installed
     }
-    return languageFetches[code];
+    return languageFetches[stem];
   }
-  function installLanguage(text) {
-    const reply = call("al_install_language", text);
-    if (!reply.ok) throw new Error(reply.error);
+  function languageText(code) {
+    const texts = Promise.all(languageFiles(code).map(fileText));
+    texts.then((arrived) => (languagesArrived[code] = arrived), () => {});
+    return texts;
+  }
+  function installLanguage(texts) {
+    for (const text of texts) {
+      const reply = call("al_install_language", text);
+      if (!reply.ok) throw new Error(reply.error);
+    }
   }
   function loadLanguage(code) {
     if (!languageLoads[code]) {
@@ -460,8 +497,8 @@
     // The modes beyond Explore and Walk are a second build of the app, loaded on first use
     // (web/boot.js); the single-file copy is that build.
     fullBuildAvailable: !embedded,
-    // Which build this address needs: web/boot.js asks as the page starts.
-    wantsFullBuild,
+    // Which build this page starts: web/boot.js loads it.
+    startsFullBuild,
     openMode(name) {
       try {
         openMode(name);
@@ -518,26 +555,6 @@
     else queueFragment(currentFragment(), true);
   });
 
-  // ---- the modes loaded on first use ------------------------------------------------------------
-  // The first-load build (attention-lab.wasm) holds Explore and Walk; Heads, Key space,
-  // FlashAttention, Decode, Train, Circuits and Model are in the build with every mode (attention-lab-full.wasm,
-  // src/ui/modes/modes.hpp). A link asks for one by mode=NAME, view=flash|decode (another spelling
-  // of the mode), a Circuits model's state (circuits=…) or the Model mode's (lm=…). Also web/boot.js's test, through
-  // attentionLabShare.wantsFullBuild (this script runs before it).
-  const kFullBuildModes = ["heads", "keyspace", "flash", "decode", "train", "circuits", "model"];
-  const FULL_BUILD_ONCE = "attention-lab:full-build";
-  function wantsFullBuild(hash) {
-    // A tab of the first-load build asked for the other build (openMode) and reloaded: once.
-    let asked = false;
-    try {
-      asked = Boolean(sessionStorage.getItem(FULL_BUILD_ONCE));
-      sessionStorage.removeItem(FULL_BUILD_ONCE);
-    } catch (e) {
-      // storage unavailable (a sandboxed frame): the link alone decides
-    }
-    const modes = kFullBuildModes.join("|");
-    return asked || new RegExp(`(?:^|[#&])(?:mode=(?:${modes})(?:&|$)|view=(?:flash|decode)(?:&|$)|circuits=|lm=)`).test(hash);
-  }
   // Only the build with every mode exports the Circuits mode's call.
   const hasFullBuild = () => typeof window.Module._al_get_circuits === "function";
 

@@ -456,7 +456,7 @@ Json training(const ui::AppState& state) {
   j["lr"] = run ? run->lr() : attn::train::default_lr(t.config.optimizer);
   j["seed"] = t.config.seed;
   j["heads"] = t.config.heads;
-  j["workMs"] = t.last_work_ms;
+  j["workMs"] = t.pace.last_work_ms;
   return j;
 }
 
@@ -518,7 +518,7 @@ Json circuits(const ui::AppState& state) {
   j["lr"] = c.config.lr;
   j["guideStep"] = c.guide_step;
   j["openedHead"] = c.opened_layer >= 0 ? Json::array({c.opened_layer, c.opened_head}) : Json(nullptr);
-  j["workMs"] = c.last_work_ms;
+  j["workMs"] = c.pace.last_work_ms;
   return j;
 }
 

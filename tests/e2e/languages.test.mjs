@@ -3,7 +3,9 @@
 // needs one — an English first load fetches neither; a link's lang= or the browser's language
 // fetches its file as the page loads, and the words are on screen when attentionLab.ready
 // resolves; the View menu fetches another once; a file that is missing or from another build
-// leaves the words as they were and says why.
+// leaves the words as they were and says why. The texts of the modes only the build with every
+// mode has are a second file per language, lang/de-full.json: that build fetches it with the
+// first, the first load never does.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -14,7 +16,8 @@ import { siteDir } from "./lib/harness.mjs";
 
 const open = appOpener();
 const context = { viewport: DESKTOP };
-const languageRequests = (app) => app.server.requests.filter((r) => /\/lang\/\w+\.json$/.test(r.path)).map((r) => r.path);
+// Every language file asked for (lang/de.json, and lang/de-full.json, the build with every mode's part).
+const languageRequests = (app) => app.server.requests.filter((r) => /\/lang\/[\w-]+\.json$/.test(r.path)).map((r) => r.path);
 
 test("an English first load fetches no language file; lang=de fetches lang/de.json as the page loads; the View menu fetches Spanish once", async (t) => {
   const en = await open(t, { context });
@@ -77,4 +80,39 @@ test("a language file that is missing or from another build: the words stay Engl
   assert.equal((await getState(stale.page)).scene.tokens.length, 5);
   assert.deepEqual(stale.pageErrors, []);
   assert.deepEqual(stale.consoleErrors, []);
+});
+
+// The Circuits panel's label column is as wide as its widest label in the language on screen
+// (Task, Learning rate, Seed, Layers, Heads, d_model, Pace: keys of the full build's part but Heads),
+// so the learning-rate slider's left edge moves with the words of lang/de-full.json.
+async function circuitsSliderX(page) {
+  await page.waitForFunction(() => window.attentionLab.widgetRect("circuits/lr"), null, { timeout: 20000 });
+  return page.evaluate(() => window.attentionLab.widgetRect("circuits/lr").x);
+}
+
+test("the build with every mode fetches lang/de-full.json with lang/de.json and shows its words; without it the words stay English", async (t) => {
+  const viewport = { width: 1280, height: 800 };
+  const en = await open(t, { suffix: "#mode=circuits", context: { viewport } });
+  const englishX = await circuitsSliderX(en.page);
+  assert.deepEqual(languageRequests(en), [], "English needs no language file");
+
+  const app = await open(t, { suffix: "#mode=circuits&lang=de", context: { viewport } });
+  assert.equal(await language(app.page), "de");
+  assert.deepEqual(languageRequests(app).sort(), ["/lang/de-full.json", "/lang/de.json"]);
+  const germanX = await circuitsSliderX(app.page);
+  assert.notEqual(germanX, englishX, "the Circuits panel's labels are German (lang/de-full.json installed)");
+  assert.equal(await app.page.evaluate(() => window.attentionLab.lastError()), null);
+  assertClean(app);
+
+  // A copy of the site without the German second file: the build with every mode shows no half
+  // German screen, it stays English and says why.
+  const site = mkdtempSync(path.join(os.tmpdir(), "al-lang-full-"));
+  t.after(() => rmSync(site, { recursive: true, force: true }));
+  cpSync(siteDir(), site, { recursive: true });
+  rmSync(path.join(site, "lang", "de-full.json"));
+  const missing = await open(t, { site, suffix: "#mode=circuits&lang=de", context: { viewport } });
+  assert.equal(await missing.page.evaluate(() => window.attentionLab.lastError()), "lang/de-full.json: HTTP 404");
+  assert.equal(await language(missing.page), "en", "the words stay English");
+  assert.equal(await circuitsSliderX(missing.page), englishX);
+  assert.deepEqual(missing.pageErrors, []);
 });

@@ -9,6 +9,9 @@
 //      (links parse and write mode=circuits from then on; add a round trip to tests/link_test.cpp).
 //   2. src/ui/text/i18n.hpp: a key `ModeCircuits` for the tab's label, and its words in every
 //      language table (i18n_en.cpp, i18n_es.cpp, i18n_de.cpp; tests/i18n_test.cpp checks them).
+//      A mode of the build with every mode puts its other keys after the marker FullBuildTexts and
+//      their English in i18n_en_full.cpp: the web's first load then carries only its tab's name
+//      (tests/first_load_texts_test.py).
 //   3. src/ui/modes/circuits/: circuits.hpp declaring `void layout_circuits(Screen&)` (and a tick if
 //      the mode advances by itself), circuits_layout.cpp placing panels with the Screen
 //      (modes/screen.hpp: screen.controls(pos, size), screen.heatmap(…), screen.panel("Name",

@@ -25,14 +25,31 @@ Lookup build(const LanguageTable& table, const Lookup* fallback) {
   return out;
 }
 
+// English: the first part in every build; the full build's part only in the builds with every
+// mode (the web's first load leaves i18n_en_full.cpp's texts out: i18n.hpp).
 const Lookup& english_lookup() {
+#if AL_ALL_MODES
+  static const Lookup first = build(english_table(), nullptr);
+  static const Lookup lookup = build(english_full_table(), &first);
+#else
   static const Lookup lookup = build(english_table(), nullptr);
+#endif
   return lookup;
 }
 
-// An installed language: its lookup, and the texts it points into when they came from a data file.
+// The keys of a part: [first, last).
+int part_first(TextPart part) {
+  return part == TextPart::FirstLoad ? 0 : kFirstLoadTextCount;
+}
+int part_last(TextPart part) {
+  return part == TextPart::FirstLoad ? kFirstLoadTextCount : kTextCount;
+}
+
+// An installed language: its lookup (English where a part is not in yet), and the texts it points
+// into when they came from data files, one vector per part.
 struct Installed {
-  std::vector<std::string> texts;  // kTextCount texts (a data file's), or empty (a compiled table's)
+  std::array<std::vector<std::string>, 2> texts;  // by TextPart: a data file's texts, or empty
+  bool first_part = false;                        // shown only once the first part is in
   Lookup lookup{};
 };
 
@@ -52,16 +69,18 @@ std::vector<std::string> g_asked;  // languages the loader was asked for
 const Lookup* lookup_of(std::string_view code) {
   if (code == "en") return &english_lookup();
   const auto it = installed().find(code);
-  return it == installed().end() ? nullptr : &it->second->lookup;
+  return it == installed().end() || !it->second->first_part ? nullptr : &it->second->lookup;
 }
 
 }  // namespace
 
 void install_language(const LanguageTable& table) {
   if (table.code == "en" || lookup_of(table.code)) return;
-  auto language = std::make_unique<Installed>();
-  language->lookup = build(table, &english_lookup());
-  installed().emplace(std::string(table.code), std::move(language));
+  std::unique_ptr<Installed>& slot = installed()[std::string(table.code)];
+  if (!slot) slot = std::make_unique<Installed>();  // (a full part that came first is replaced)
+  slot->texts = {};
+  slot->lookup = build(table, &english_lookup());
+  slot->first_part = true;
 }
 
 std::string install_language_json(std::string_view text) {
@@ -77,39 +96,60 @@ std::string install_language_json(std::string_view text) {
   if (!scene::link::is_language(code) || code == "en")
     return "language file: unknown language '" + jt::clip_utf8(code) +
            "' (files: the languages other than en)";
-  const std::string file = "lang/" + code + ".json";
+  TextPart part = TextPart::FirstLoad;
+  const auto part_at = doc.find("part");
+  if (part_at != doc.end()) {
+    if (!part_at->is_string() || part_at->get_ref<const std::string&>() != "full")
+      return language_file_name(code, part) +
+             ": \"part\" must be \"full\" (the full build's texts) or absent";
+    part = TextPart::FullBuild;
+  }
+  const std::string file = language_file_name(code, part);
   const auto texts_at = doc.find("texts");
   if (texts_at == doc.end() || !texts_at->is_array()) return file + ": \"texts\" must be an array of strings";
-  if (texts_at->size() != std::size_t(kTextCount))
+  const int first = part_first(part), count = part_last(part) - first;
+  if (texts_at->size() != std::size_t(count))
     return file + ": " + std::to_string(texts_at->size()) + " texts, this build has " +
-           std::to_string(kTextCount) + " (a file from another version of the app)";
-  auto language = std::make_unique<Installed>();
-  language->texts.reserve(std::size_t(kTextCount));
+           std::to_string(count) + " (a file from another version of the app)";
+  std::vector<std::string> texts;
+  texts.reserve(std::size_t(count));
   for (const jt::json& t : *texts_at) {
-    const std::string at = file + ": text " + std::to_string(language->texts.size());
+    const std::string at = file + ": text " + std::to_string(texts.size());
     if (!t.is_string()) return at + " is " + jt::type_name(t) + ", not a string";
     const std::string& s = t.get_ref<const std::string&>();
     if (s.empty()) return at + " is empty";
     if (!jt::valid_utf8(s)) return at + " is not UTF-8";
-    language->texts.push_back(s);
+    texts.push_back(s);
   }
-  for (std::size_t k = 0; k < language->texts.size(); ++k) language->lookup[k] = language->texts[k].c_str();
-  // The newest file wins (the page loads each file once); the current words follow it.
+  // The newest file of a part wins (the page loads each file once). The lookup is changed in place,
+  // between frames, so the current words follow it.
   std::unique_ptr<Installed>& slot = installed()[code];
-  const bool shown = slot && g_lookup == &slot->lookup;
-  slot = std::move(language);
-  if (shown) g_lookup = &slot->lookup;
+  if (!slot) {
+    slot = std::make_unique<Installed>();
+    slot->lookup = english_lookup();
+  }
+  std::vector<std::string>& kept = slot->texts[std::size_t(part)];
+  kept = std::move(texts);
+  for (int k = 0; k < count; ++k) slot->lookup[std::size_t(first + k)] = kept[std::size_t(k)].c_str();
+  if (part == TextPart::FirstLoad) slot->first_part = true;
   return {};
 }
 
-std::string language_json(const LanguageTable& table) {
+std::string language_file_name(std::string_view code, TextPart part) {
+  return "lang/" + std::string(code) + (part == TextPart::FullBuild ? "-full" : "") + ".json";
+}
+
+std::string language_json(const LanguageTable& table, TextPart part) {
   const Lookup lookup = build(table, &english_lookup());
-  // One text per line: line k + 3 of the file is key k's text.
-  std::string out =
-      "{\"language\": " + scene::json_text::json(std::string(table.code)).dump() + ",\n\"texts\": [\n";
-  for (std::size_t k = 0; k < lookup.size(); ++k)
-    out += scene::json_text::json(std::string(lookup[k] ? lookup[k] : "")).dump() +
-           (k + 1 < lookup.size() ? ",\n" : "\n");
+  // One text per line: line k + 3 of the file is the part's key k's text (key k + kFirstLoadTextCount
+  // in the full build's part).
+  std::string out = "{\"language\": " + scene::json_text::json(std::string(table.code)).dump() +
+                    (part == TextPart::FullBuild ? ", \"part\": \"full\"" : "") + ",\n\"texts\": [\n";
+  const int first = part_first(part), last = part_last(part);
+  for (int k = first; k < last; ++k) {
+    const char* text = lookup[std::size_t(k)];
+    out += scene::json_text::json(std::string(text ? text : "")).dump() + (k + 1 < last ? ",\n" : "\n");
+  }
   return out + "]}\n";
 }
 

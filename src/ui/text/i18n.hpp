@@ -1,7 +1,15 @@
 // i18n.hpp — the screen's words in English, Spanish and German: one table per language
-// (i18n_en.cpp, i18n_es.cpp, i18n_de.cpp), looked up by key. Formulas and symbols (Q, K, V, Y = A V,
-// √d_k, −∞, Σ) stay as they are in every language; tests/i18n_test.cpp checks that every key has a
-// text in every table and that the symbols match English's.
+// (i18n_en.cpp + i18n_en_full.cpp, i18n_es.cpp, i18n_de.cpp), looked up by key. Formulas and symbols
+// (Q, K, V, Y = A V, √d_k, −∞, Σ) stay as they are in every language; tests/i18n_test.cpp checks that
+// every key has a text in every table and that the symbols match English's.
+//
+// The keys come in two parts. Those before Text::FullBuildTexts are the first load's: the words of
+// Explore, Walk, the shared panels and every mode's tab. Those from it on are used only by the modes
+// of the build with every mode (AL_ALL_MODES; the web loads that build on first use): the web's
+// first load compiles in no English text of them, and its language files are two per language,
+// lang/CODE.json (the first part) and lang/CODE-full.json (the rest, fetched with the build with
+// every mode). So a mode of that build costs the first load its tab's name only: put its keys after
+// the marker (tests/first_load_texts_test.py fails on a first-load file naming a key past it).
 //
 // The current language is part of the drawing style, like the theme's palette: set_language() sets
 // it between frames (ui/frame/frame.cpp, from the link's lang=, the View menu, --lang, or the browser's
@@ -238,8 +246,8 @@ enum class Text : int {
   TipKeyHidden,  // {1} j, {2} i
   TipRowRuns,    // {1} i
   TipEntropy,    // {1} i, {2} H, {3} log2 k, {4} k, {5} the key (number and token)
-  // the modes' panels: RoPE, key space, FlashAttention, Decode, Heads, Train, and the
-  // Scores/Weights, Mask, Output, Vectors and Controls panels' hints and tooltips
+  // the panels: RoPE, Heads, the step controls, and the Scores/Weights, Mask, Output, Vectors and
+  // Controls panels' hints and tooltips
   RopeTurned,
   RopeBase,
   RopeBaseFormat,  // an ImGui format: keep %.0f
@@ -253,64 +261,10 @@ enum class Text : int {
   RopeOffsetFormat,  // an ImGui format: keep %d
   RopeOffsetTip,
   RopePlotTitle,  // {1} query token, {2} key token
-  KeySpaceTitle,
-  KeySpaceHint,
-  ValueSpaceTitle,
-  ValueSpaceHint,
-  PlaneExact,  // {1}: d_k or d_v
-  PlaneLine,
-  PlanePca,  // {1} d_k or d_v, {2} its value, {3} PlaneOfKeys/PlaneOfValues, {4} percent
-  PlaneOfKeys,
-  PlaneOfValues,
-  KeySpaceHeads,
-  KeySpaceRope,
-  KeySpaceLearned,
   EditDirectly,
-  QueryPointTip,
-  QueryPointTipFixed,
-  KeyPointTip,
-  DragToMove,
-  Masked,
-  QueryAttends,
-  AttendsTo,
-  ValuePointTip,
   StepStart,
   Play,
   Pause,
-  FlashTitle,
-  FlashHint,
-  BlockSize,
-  BlockFormat,  // an ImGui format: keep %d
-  StepOf,
-  FlashBefore,
-  FlashTile,
-  FlashSkipped,
-  FlashGrewOne,
-  FlashGrewMany,
-  FlashNoGrowth,
-  FlashSame,
-  FlashMemory,
-  FlashTiles,
-  FlashRowsTitle,
-  FlashRowsHint,
-  FlashColMax,
-  FlashColSum,
-  FlashColNow,
-  DecodeTitle,
-  DecodeHint,
-  DecodeStep,
-  DecodeHoldsOne,
-  DecodeHolds,  // {1} t, {2} t + 1
-  DecodeCausal,
-  DecodeMults,
-  WithCache,
-  WithoutCache,
-  DecodeWithout,
-  DecodeCacheTitle,
-  DecodeCacheHint,
-  DecodeKCache,
-  DecodeWeights,
-  DecodeVCache,
   HeadsAverageLine,
   HeadsAverageNote,
   HeadsWeightsTitle,
@@ -328,37 +282,9 @@ enum class Text : int {
   DragOrType,
   HeadsFitTip,
   HeadsNoFitTip,
-  TrainPrevious,
-  TrainSame,
-  TrainFirst,
-  TrainTitle,
-  TrainHint,
-  TrainTask,
   TrainPlay,
   TrainStep,
-  TrainStepTip,
-  TrainResetTip,
-  TrainLearningRate,
-  TrainSeed,
-  TrainPace,
-  TrainPaceFormat,  // an ImGui format: keep %.0f
-  TrainStepN,
-  TrainLoss,
-  TrainAccuracy,
-  TrainStatusTip,
-  TrainWork,
-  TrainPaused,
-  TrainCurveTitle,
-  TrainCurveLoss,
-  TrainCurveAccuracy,
   TrainCurveStep,
-  TrainPredictionsTitle,
-  TrainPredictionsHint,
-  TrainRowToken,
-  TrainRowMustName,
-  TrainRowModelSays,
-  TrainRight,
-  TrainPositionNote,
   EntropyToggle,
   LargestToggle,
   RawTabTip,
@@ -428,7 +354,7 @@ enum class Text : int {
   GalleryTitle,
   GalleryWebNote,
   GalleryDesktopNote,
-  // the attention variants: window and sinks, K/V groups, ALiBi, cache policy, KV calculator
+  // the attention variants: window and sinks, K/V groups, ALiBi
   WindowLabel,
   WindowNone,
   SinksLabel,
@@ -457,6 +383,112 @@ enum class Text : int {
   PosTrainTip,
   PosPast,
   PosAlibiHead,
+  WalkMaskWindow,
+  WalkMaskAlibi,
+  PosNoRope,
+  // big grids: what a pixel shows when cells are smaller than pixels, the weights' auto range
+  PixelMax,  // "pixel = max of {1} cells", {1} e.g. "4×4"
+  PixelMean,
+  PixelMagnitude,
+  PixelTip,
+  AutoRangeToggle,
+  AutoRangeTip,
+  // the Circuits and Model modes' tabs
+  ModeCircuits,
+  ModeModel,
+  // ---- The first load ends here. Every key below is used only by the modes of the build with
+  // every mode (AL_ALL_MODES: Heads, Key space, FlashAttention, Decode, Train, Circuits, Model): the first
+  // load's English table stops at this marker (i18n_en.cpp; the rest is i18n_en_full.cpp) and each
+  // language's file is two, lang/CODE.json and lang/CODE-full.json (language_dump.cpp).
+  // tests/first_load_texts_test.py checks that no file of the first load names a key below it.
+  FullBuildTexts,
+  // the Key space mode (ui/modes/keyspace/)
+  KeySpaceTitle = FullBuildTexts,
+  KeySpaceHint,
+  ValueSpaceTitle,
+  ValueSpaceHint,
+  PlaneExact,  // {1}: d_k or d_v
+  PlaneLine,
+  PlanePca,  // {1} d_k or d_v, {2} its value, {3} PlaneOfKeys/PlaneOfValues, {4} percent
+  PlaneOfKeys,
+  PlaneOfValues,
+  KeySpaceHeads,
+  KeySpaceRope,
+  KeySpaceLearned,
+  QueryPointTip,
+  QueryPointTipFixed,
+  KeyPointTip,
+  DragToMove,
+  Masked,
+  QueryAttends,
+  AttendsTo,
+  ValuePointTip,
+  // the FlashAttention mode (ui/modes/flash/)
+  FlashTitle,
+  FlashHint,
+  BlockSize,
+  BlockFormat,  // an ImGui format: keep %d
+  StepOf,
+  FlashBefore,
+  FlashTile,
+  FlashSkipped,
+  FlashGrewOne,
+  FlashGrewMany,
+  FlashNoGrowth,
+  FlashSame,
+  FlashMemory,
+  FlashTiles,
+  FlashRowsTitle,
+  FlashRowsHint,
+  FlashColMax,
+  FlashColSum,
+  FlashColNow,
+  // the Decode mode (ui/modes/decode/)
+  DecodeTitle,
+  DecodeHint,
+  DecodeStep,
+  DecodeHoldsOne,
+  DecodeHolds,  // {1} t, {2} t + 1
+  DecodeCausal,
+  DecodeMults,
+  WithCache,
+  WithoutCache,
+  DecodeWithout,
+  DecodeCacheTitle,
+  DecodeCacheHint,
+  DecodeKCache,
+  DecodeWeights,
+  DecodeVCache,
+  // the Train mode (ui/modes/train/)
+  TrainPrevious,
+  TrainSame,
+  TrainFirst,
+  TrainTitle,
+  TrainHint,
+  TrainTask,
+  TrainStepTip,
+  TrainResetTip,
+  TrainLearningRate,
+  TrainSeed,
+  TrainPace,
+  TrainPaceFormat,  // an ImGui format: keep %.0f
+  TrainStepN,
+  TrainLoss,
+  TrainAccuracy,
+  TrainStatusTip,
+  TrainWork,
+  TrainPaused,
+  TrainCurveTitle,
+  TrainCurveLoss,
+  TrainCurveAccuracy,
+  TrainPredictionsTitle,
+  TrainPredictionsHint,
+  TrainRowToken,
+  TrainRowMustName,
+  TrainRowModelSays,
+  TrainRight,
+  TrainPositionNote,
+  // the Decode mode's cache policy and KV-cache calculator
   CachePolicy,
   CacheAll,
   CacheLast,
@@ -480,18 +512,7 @@ enum class Text : int {
   KvCalcPerContext,
   KvCalcMha,
   KvCalcSource,
-  WalkMaskWindow,
-  WalkMaskAlibi,
-  PosNoRope,
-  // big grids: what a pixel shows when cells are smaller than pixels, the weights' auto range
-  PixelMax,  // "pixel = max of {1} cells", {1} e.g. "4×4"
-  PixelMean,
-  PixelMagnitude,
-  PixelTip,
-  AutoRangeToggle,
-  AutoRangeTip,
   // the Circuits mode (ui/modes/circuits/)
-  ModeCircuits,
   CircuitsTitle,
   CircuitsHint,
   CircuitsTaskInduction,
@@ -547,7 +568,6 @@ enum class Text : int {
   CircuitsGuide5,
   CircuitsGuide5Text,
   // the Model mode (ui/modes/model/)
-  ModeModel,
   ModelTitle,
   ModelHint,
   ModelLoading,
@@ -597,6 +617,10 @@ enum class Text : int {
   Count
 };
 inline constexpr int kTextCount = int(Text::Count);
+// The first part's keys are 0 … kFirstLoadTextCount − 1; the full build's part the rest.
+inline constexpr int kFirstLoadTextCount = int(Text::FullBuildTexts);
+// A language file's part: lang/CODE.json, or lang/CODE-full.json ({"part": "full"}).
+enum class TextPart { FirstLoad, FullBuild };
 
 struct TextEntry {
   Text key;
@@ -609,7 +633,11 @@ struct LanguageTable {
   std::size_t count;
 };
 
+// English of the first part (i18n_en.cpp), and of the full build's part (i18n_en_full.cpp: linked by
+// the builds with every mode, AL_ALL_MODES, whose lookup holds both; the web's first load has only
+// the first part, and tr() of a key past the marker is "" there).
 const LanguageTable& english_table();
+const LanguageTable& english_full_table();
 // Spanish and German (i18n_es.cpp, i18n_de.cpp: the library attention_ui_languages, which the
 // desktop app and the tests link and the web app does not — it loads them as data, see below).
 const LanguageTable& spanish_table();
@@ -620,17 +648,23 @@ const LanguageTable& language_table(std::string_view code);
 void install_compiled_languages();
 
 // --- Which languages can be shown. English always; another once its table is installed: compiled
-// in (the desktop app, the tests) or read from its data file (the web app: lang/es.json and
-// lang/de.json, made at build time by language_json() of the compiled tables — src/ui/text/
-// language_dump.cpp — and fetched the first time a frame asks for the language; first loads in
-// English carry neither).
+// in (the desktop app, the tests) or read from its data files (the web app: lang/es.json and
+// lang/de.json, and with the build with every mode also lang/es-full.json and lang/de-full.json,
+// made at build time by language_json() of the compiled tables — src/ui/text/language_dump.cpp — and
+// fetched the first time a frame asks for the language; first loads in English carry none).
 void install_language(const LanguageTable& table);
-// A language from its data file's text, {"language": "es", "texts": ["…", …]} (kTextCount texts in
-// key order, each non-empty UTF-8). Returns "" or what is wrong ("lang/es.json: 598 texts, this
-// build has 612 (a file from another version of the app)"); on an error nothing changes.
+// One of a language's data files, {"language": "es", "texts": ["…", …]} (the first part:
+// kFirstLoadTextCount texts in key order) or {"language": "es", "part": "full", "texts": [...]} (the
+// keys from the marker on, kTextCount − kFirstLoadTextCount texts), each text non-empty UTF-8.
+// The language can be shown once its first part is in; until the full part is in, the full build's
+// texts are English (the page installs the full part first). Returns "" or what is wrong
+// ("lang/es.json: 598 texts, this build has 612 (a file from another version of the app)"); on an
+// error nothing changes. A newer file of the same part replaces the older one.
 std::string install_language_json(std::string_view json_text);
-// The data file's text of a compiled table (the inverse of install_language_json()).
-std::string language_json(const LanguageTable& table);
+// The data file's text of one part of a compiled table (the inverse of install_language_json()).
+std::string language_json(const LanguageTable& table, TextPart part = TextPart::FirstLoad);
+// The file's name in the site: lang/es.json, lang/es-full.json.
+std::string language_file_name(std::string_view code, TextPart part);
 bool language_installed(std::string_view code);
 // Called (once per language) when set_language() asks for a language that is not installed; the web
 // app fetches its data file and installs it. Until then the screen keeps its current language.

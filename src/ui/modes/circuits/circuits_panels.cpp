@@ -166,7 +166,7 @@ void draw_circuits_panel(AppState& state, const Fonts& fonts) {
 
   label_column(tr(Text::TrainPace), label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  slider_float(state, "circuits/pace", "##circuits-pace", &c.steps_per_second, 1.0f, 1000.0f,
+  slider_float(state, "circuits/pace", "##circuits-pace", &c.pace.steps_per_second, 1.0f, 1000.0f,
                tr(Text::TrainPaceFormat), ImGuiSliderFlags_Logarithmic);
 
   draw_run_status(state, fonts);

@@ -4,7 +4,6 @@
 // [SECTION] circuits_tick: Play at the chosen pace (or a link's rebuild at full speed) within the budget
 // [SECTION] actions: play, step, reset, text, ablation, open a head in Explore and back, recipes
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -24,11 +23,6 @@ constexpr double kBudgetMs = 10.0;
 // A link's rebuild: the learner waits for it (the panels say "rebuilding … step N of M"), so it
 // takes more of each frame, still leaving the page about 30 frames per second.
 constexpr double kRebuildBudgetMs = 25.0;
-
-double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 model::Ablation no_ablation(const model::Dims& dims) {
   model::Ablation a;
@@ -69,7 +63,7 @@ void new_run(CircuitsUi& c) {
   c.trainer = std::make_shared<model::ModelTrainer>(c.config);
   c.running = false;
   c.rebuild_to = 0;
-  c.owed = 0;
+  c.pace.start(false);
   if (c.ablation.off.size() != std::size_t(c.config.dims.layers) ||
       (!c.ablation.off.empty() && c.ablation.off[0].size() != std::size_t(c.config.dims.heads)))
     c.ablation = no_ablation(c.config.dims);
@@ -129,36 +123,27 @@ void circuits_tick(AppState& state) {
   c.opened_layer = c.opened_head = -1;  // back in the mode (by its tab, or circuits_back)
   const bool rebuilding = c.rebuild_to > c.trainer->steps();
   if (!c.running && !rebuilding) {
-    c.last_work_ms = 0;
+    c.pace.last_work_ms = 0;
     return;
   }
-  const double start = now_ms();
+  const double start = pacer_clock_ms();
   if (rebuilding) {
-    c.owed = double(c.rebuild_to - c.trainer->steps());
+    c.pace.owed = double(c.rebuild_to - c.trainer->steps());
   } else {
-    c.owed += double(ImGui::GetIO().DeltaTime) * double(c.steps_per_second);
+    c.pace.owe(double(ImGui::GetIO().DeltaTime));
   }
-  // A step starts only while the time it took last (a running average) still fits in the budget;
-  // at least one per frame when one is owed, so a slow machine still makes progress.
-  int done = 0;
-  const double budget = rebuilding ? kRebuildBudgetMs : kBudgetMs;
-  while (c.owed >= 1.0 && (done == 0 || now_ms() - start + c.step_ms <= budget)) {
-    const double step_start = now_ms();
-    if (!one_step(c)) break;
-    c.step_ms = 0.8 * c.step_ms + 0.2 * (now_ms() - step_start);
-    c.owed -= 1.0;
-    ++done;
-  }
+  // The owed steps that fit the budget, at least one (widgets/run_pacer.hpp).
+  const int done =
+      run_owed_steps(c.pace, start, rebuilding ? kRebuildBudgetMs : kBudgetMs, [&c] { return one_step(c); });
   if (rebuilding && c.trainer->steps() >= c.rebuild_to) {
     c.rebuild_to = 0;
     link_changed(state);
   }
-  c.owed = std::min(c.owed, 1.0);  // over budget: drop the backlog rather than stall later frames
   if (done > 0) {
     update_scores(c);
     update_sample(c);
   }
-  c.last_work_ms = now_ms() - start;
+  c.pace.last_work_ms = pacer_clock_ms() - start;
   state.layout_changed = true;  // keep frames coming while training (the app idles otherwise)
 }
 
@@ -170,7 +155,7 @@ void circuits_play(AppState& state, bool play) {
   circuits_ensure_run(state);
   CircuitsUi& c = state.ui.circuits;
   c.running = play;
-  c.owed = play ? 1.0 : 0.0;  // the first step at once
+  c.pace.start(play);  // the first step at once
   if (!play) link_changed(state);
   state.layout_changed = true;
 }

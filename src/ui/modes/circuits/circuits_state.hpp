@@ -10,6 +10,7 @@
 #include "core/model.hpp"
 #include "core/model_scores.hpp"
 #include "core/model_train.hpp"
+#include "ui/widgets/run_pacer.hpp"
 
 namespace ui {
 
@@ -27,10 +28,7 @@ struct CircuitsUi {
   std::shared_ptr<attn::model::ModelTrainer> trainer;  // the run; null until the mode is first shown
   bool running = false;                                // Play (true) / Pause (false)
   int rebuild_to = 0;                                  // a link's recipe: train to this step at full speed
-  float steps_per_second = 120.0f;                     // the pace of Play
-  double owed = 0.0;                                   // fractional steps carried to the next frame
-  double step_ms = 5.0;                                // what one step took (running average)
-  double last_work_ms = 0.0;                           // CPU ms training took in the last frame
+  RunPacer pace{120.0f, 0.0, 5.0};                     // Play's pace, what a step takes, the frame's work
   attn::model::Ablation ablation;                      // heads switched off (the toggles)
   attn::model::Scores scores;                          // the evaluation set's scores, ablation applied
   std::string text = "abcdefghij abcdefghij";          // the typed sample sequence

@@ -8,7 +8,6 @@
 #include "ui/modes/train/train_mode.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -39,11 +38,6 @@ ImU32 accuracy_colour() {
   return palette::value();
 }
 
-double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 // Does `s` have the model's shape, so that its weights can be trained further?
 bool model_shaped(const scene::Scene& s) {
   return s.mode == scene::Mode::Projected && s.n() == train::kSeqLen && s.X.cols() == train::kModelDim &&
@@ -57,9 +51,9 @@ train::Params params_of(const scene::Scene& s) {
 }
 
 void measure(TrainUi& t) {
-  const double start = now_ms();
+  const double start = pacer_clock_ms();
   t.accuracy = t.trainer->accuracy(kLiveEvalSequences);
-  t.eval_ms = now_ms() - start;
+  t.eval_ms = pacer_clock_ms() - start;
   t.accuracy_step = t.trainer->steps();
   if (!t.accuracy_curve.empty() && t.accuracy_curve.back().first == t.accuracy_step)
     t.accuracy_curve.pop_back();
@@ -81,7 +75,7 @@ void new_run(AppState& state) {
   TrainUi& t = state.ui.train;
   t.trainer = std::make_shared<train::Trainer>(t.config);
   t.running = false;
-  t.owed = 0;
+  t.pace.start(false);
   t.accuracy_curve.clear();
   measure(t);
   show_model(state, true);
@@ -169,7 +163,7 @@ void train_play(AppState& state, bool play) {
   TrainUi& t = state.ui.train;
   if (play && !t.running) adopt_scene(state);
   t.running = play;
-  t.owed = play ? 1.0 : 0.0;  // the first step at once
+  t.pace.start(play);  // the first step at once
   if (!play) {
     measure(t);
     reset_learned_ranges(state);  // the sliders of X and the W's fit the trained numbers
@@ -193,30 +187,27 @@ void train_tick(AppState& state) {
   ensure_run(state);
   TrainUi& t = state.ui.train;
   if (!t.running) {
-    t.last_work_ms = 0;
+    t.pace.last_work_ms = 0;
     return;
   }
-  const double start = now_ms();
-  t.owed += double(ImGui::GetIO().DeltaTime) * double(t.steps_per_second);
-  // Steps and the accuracy share the frame's budget (train_pacing.hpp).
+  const double start = pacer_clock_ms();
+  t.pace.owe(double(ImGui::GetIO().DeltaTime));
+  // Steps and the accuracy share the frame's budget (train_pacing.hpp, widgets/run_pacer.hpp).
   const auto since_measured = [&t] { return t.trainer->steps() - t.accuracy_step; };
   if (train_pacing::may_measure(since_measured(), 0.0, t.eval_ms)) measure(t);
-  int done = 0;
-  while (t.owed >= 1.0 && t.running &&
-         train_pacing::may_step(done, now_ms() - start, t.step_ms,
-                                train_pacing::accuracy_due(since_measured()), t.eval_ms)) {
-    const double step_start = now_ms();
-    step_once(state);
-    t.step_ms = 0.8 * t.step_ms + 0.2 * (now_ms() - step_start);
-    t.owed -= 1.0;
-    ++done;
-  }
-  t.owed = std::min(t.owed, 1.0);  // over budget: drop the backlog rather than stall later frames
+  const int done = run_owed_steps(
+      t.pace, start, train_pacing::kBudgetMs,
+      [&] {
+        if (!t.running) return false;  // the run reached its last step
+        step_once(state);
+        return true;
+      },
+      [&] { return train_pacing::reserve_ms(since_measured(), t.eval_ms); }, pacer_clock_ms);
   if (done > 0) {
-    if (train_pacing::may_measure(since_measured(), now_ms() - start, t.eval_ms)) measure(t);
+    if (train_pacing::may_measure(since_measured(), pacer_clock_ms() - start, t.eval_ms)) measure(t);
     show_model(state, false);
   }
-  t.last_work_ms = now_ms() - start;
+  t.pace.last_work_ms = pacer_clock_ms() - start;
   state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
 }
 
@@ -301,7 +292,7 @@ void draw_train_settings(AppState& state, float label_w) {
   ImGui::TextUnformatted(tr(Text::TrainPace));
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  slider_float(state, "train/speed", "##train-speed", &t.steps_per_second, 1.0f, 1000.0f,
+  slider_float(state, "train/speed", "##train-speed", &t.pace.steps_per_second, 1.0f, 1000.0f,
                tr(Text::TrainPaceFormat), ImGuiSliderFlags_Logarithmic);
 }
 
@@ -328,7 +319,7 @@ void draw_train_status(AppState& state, const Fonts& fonts) {
   ImGui::PushFont(fonts.small);
   if (t.running) {
     char ms[32];
-    std::snprintf(ms, sizeof ms, "%.1f", t.last_work_ms);
+    std::snprintf(ms, sizeof ms, "%.1f", t.pace.last_work_ms);
     ImGui::TextUnformatted(fill(tr(Text::TrainWork), {ms}).c_str());
   } else {
     wrapped_text(tr(Text::TrainPaused));

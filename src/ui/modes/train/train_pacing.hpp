@@ -1,5 +1,6 @@
 // train_pacing.hpp — how one frame's training work (train_tick, train_mode.cpp) splits its budget
-// between steps and the live accuracy. Plain C++ (no ImGui): tests/train_pacing_test.cpp.
+// between steps (run by the modes' one pacer, widgets/run_pacer.hpp) and the live accuracy. Plain
+// C++ (no ImGui): tests/train_pacing_test.cpp.
 //
 // Each frame may spend kBudgetMs on training (of the 8 ms frame budget). The accuracy (64 sequences
 // through the model) is due every kAccuracyEvery steps: a frame measures a due accuracy first when it
@@ -20,11 +21,10 @@ inline bool accuracy_due(int since) {
   return since >= kAccuracyEvery;
 }
 
-// Whether another step may start, `elapsed_ms` into this frame's work with `done` steps taken: the
-// first always; then while one more step (`step_ms`, a running average) fits, with room left for a
-// due accuracy (`eval_ms`).
-inline bool may_step(int done, double elapsed_ms, double step_ms, bool due, double eval_ms) {
-  return done == 0 || elapsed_ms + step_ms + (due ? eval_ms : 0.0) <= kBudgetMs;
+// The room the steps leave in the budget (widgets/run_pacer.hpp's reserve): a due accuracy's
+// measurement (`eval_ms`), `since` steps after the last one.
+inline double reserve_ms(int since, double eval_ms) {
+  return accuracy_due(since) ? eval_ms : 0.0;
 }
 
 // Whether to measure the accuracy now, `elapsed_ms` into this frame's work (0 at its start, before the

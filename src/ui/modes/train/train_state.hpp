@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/train.hpp"
+#include "ui/widgets/run_pacer.hpp"
 
 namespace ui {
 
@@ -14,13 +15,11 @@ struct TrainUi {
   attn::train::Config config;                         // task, seed, lr (0 = the optimizer's default), heads
   std::shared_ptr<attn::train::Trainer> trainer;      // the run; null until the mode is first shown
   bool running = false;                               // Play (true) / Pause (false)
-  float steps_per_second = 30.0f;                     // the pace of Play (the speed slider)
-  double owed = 0.0;                                  // fractional steps carried to the next frame
+  RunPacer pace{30.0f, 0.0, 0.5};                     // Play's pace (the speed slider), what a step takes
   double accuracy = -1.0;                             // last measured (−1: not yet)
   int accuracy_step = -1;                             // the step it was measured at
   std::vector<std::pair<int, float>> accuracy_curve;  // (step, accuracy) as measured
-  double last_work_ms = 0.0;                          // CPU ms training took in the last frame
-  double step_ms = 0.5, eval_ms = 1.0;  // what a step / an accuracy measurement took (ms; running average)
+  double eval_ms = 1.0;                               // what an accuracy measurement took (ms)
 };
 
 }  // namespace ui
