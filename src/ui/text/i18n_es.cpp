@@ -720,7 +720,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::ModelTopK, "k mejores"},
     {Text::ModelTopP, "p acumulada"},
     {Text::ModelSeed, "semilla"},
-    {Text::ModelSamplingTip, "temperatura 0 toma el token más probable; top-k 0 conserva todos."},
+    {Text::ModelSamplingTip, "temperatura 0 toma el token más probable; con top-k 0 no se descarta ninguno."},
     {Text::ModelGenerated, "{1} tokens generados (su probabilidad al pasar el ratón)"},
     {Text::ModelHeadsTitle, "Todas las cabezas"},
     {Text::ModelHeadsHint, "Capas × cabezas: la atención de cada cabeza sobre tu texto (fila: el token que pregunta). Pasa el ratón para verla grande; haz clic para abrirla en Explorar."},
