@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,132 @@ TEST_CASE("the KV-cache decoder gives forward()'s last row bit for bit, with and
       CHECK_MESSAGE(same, "n = " << n << ", ablated = " << ablate);
     }
   }
+}
+
+namespace {
+
+// Same shape and the same bits in every element (memcmp: 0.0 and −0.0 differ, as a NaN matches itself).
+bool same_bits(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * std::size_t(a.size())) == 0);
+}
+
+// Every stage of two passes, bit for bit; the first stage that differs in *what.
+bool same_stages(const model::Forward& f, const model::Forward& g, std::string* what) {
+  auto check = [&](const Matrix& a, const Matrix& b, const std::string& name) {
+    if (!same_bits(a, b) && what->empty()) *what = name;
+  };
+  what->clear();
+  if (f.tokens != g.tokens || f.layers.size() != g.layers.size()) *what = "tokens or layers";
+  for (std::size_t l = 0; l < f.layers.size() && what->empty(); ++l) {
+    const model::LayerStages &a = f.layers[l], &b = g.layers[l];
+    const std::string ln = "layer " + std::to_string(l) + " ";
+    check(a.resid_pre, b.resid_pre, ln + "resid_pre");
+    check(a.ln1, b.ln1, ln + "ln1");
+    check(a.ln1_kept.xhat, b.ln1_kept.xhat, ln + "ln1 xhat");
+    check(a.ln1_kept.rstd, b.ln1_kept.rstd, ln + "ln1 rstd");
+    for (std::size_t h = 0; h < a.heads.size(); ++h) {
+      const model::HeadStages &x = a.heads[h], &y = b.heads[h];
+      const std::string hn = ln + "head " + std::to_string(h) + " ";
+      check(x.q, y.q, hn + "q");
+      check(x.k, y.k, hn + "k");
+      check(x.v, y.v, hn + "v");
+      check(x.scores, y.scores, hn + "scores");
+      check(x.weights, y.weights, hn + "weights");
+      check(x.z, y.z, hn + "z");
+      check(x.out, y.out, hn + "out");
+      if (x.ablated != y.ablated || x.mean_ablated != y.mean_ablated) *what = hn + "ablation flags";
+    }
+    check(a.attn_out, b.attn_out, ln + "attn_out");
+    check(a.resid_mid, b.resid_mid, ln + "resid_mid");
+    check(a.ln2, b.ln2, ln + "ln2");
+    check(a.ln2_kept.xhat, b.ln2_kept.xhat, ln + "ln2 xhat");
+    check(a.ln2_kept.rstd, b.ln2_kept.rstd, ln + "ln2 rstd");
+    check(a.mlp_pre, b.mlp_pre, ln + "mlp_pre");
+    check(a.mlp_post, b.mlp_post, ln + "mlp_post");
+    check(a.mlp_out, b.mlp_out, ln + "mlp_out");
+    check(a.resid_post, b.resid_post, ln + "resid_post");
+  }
+  check(f.resid_final, g.resid_final, "resid_final");
+  check(f.ln_final, g.ln_final, "ln_final");
+  check(f.ln_final_kept.xhat, g.ln_final_kept.xhat, "ln_final xhat");
+  check(f.ln_final_kept.rstd, g.ln_final_kept.rstd, "ln_final rstd");
+  check(f.logits, g.logits, "logits");
+  return what->empty();
+}
+
+}  // namespace
+
+TEST_CASE("forward_reusing: edits at every kind of position give forward()'s every stage bit for bit") {
+  // Reference: forward() from scratch on the edited text. A chain of edits (replace, insert, delete,
+  // append, cut at the end, a new first token), each pass reusing the one before, so that reused rows
+  // that were themselves reused are checked too; a GPT block and the attention-only model; with and
+  // without a zero-ablated head.
+  model::Dims dims;
+  dims.vocab = 20;
+  dims.n_ctx = 24;
+  dims.d_model = 12;
+  dims.layers = 2;
+  dims.heads = 3;
+  const model::Model models[] = {random_gpt(5), model::init_model(dims, 9)};
+  for (const model::Model& m : models) {
+    for (bool ablate : {false, true}) {
+      model::Ablation a;
+      if (ablate) a.off = {{false, true}, {false, false}};
+      attn::train::Rng rng{17};
+      std::vector<int> tokens;
+      for (int i = 0; i < 10; ++i) tokens.push_back(rng.below(m.n_vocab()));
+      model::Forward prev = model::forward(m, tokens, a);
+      for (int edit = 0; edit < 60; ++edit) {
+        const int n = static_cast<int>(tokens.size());
+        const int kind = edit % 6;
+        const int at = rng.below(n);
+        const int token = rng.below(m.n_vocab());
+        if (kind == 0) tokens[std::size_t(at)] = token;                             // replace
+        if (kind == 1 && n < m.n_ctx()) tokens.insert(tokens.begin() + at, token);  // insert
+        if (kind == 2 && n > 1) tokens.erase(tokens.begin() + at);                  // delete
+        if (kind == 3 && n < m.n_ctx()) tokens.push_back(token);                    // append
+        if (kind == 4 && n > 2) tokens.resize(std::size_t(n - 1 - rng.below(2)));   // cut the end
+        if (kind == 5) tokens[0] = (tokens[0] + 1) % m.n_vocab();                   // nothing kept
+        const model::Forward f = model::forward(m, tokens, a);
+        const model::Forward g = model::forward_reusing(m, prev, tokens, a);
+        std::string what;
+        CHECK_MESSAGE(same_stages(f, g, &what), "edit " << edit << " (kind " << kind << ", gpt " << m.is_gpt()
+                                                        << ", ablated " << ablate << "): " << what
+                                                        << " differs");
+        prev = g;
+      }
+    }
+  }
+  // The first rows really are kept: a pass reusing a doctored previous pass shows the doctored rows,
+  // and the rows from the first changed position on are computed afresh.
+  const model::Model& m = models[0];
+  const std::vector<int> tokens = {1, 2, 3, 4, 5, 6};
+  model::Forward doctored = model::forward(m, tokens);
+  doctored.logits(0, 0) = 12345.0;
+  doctored.logits(5, 0) = 12345.0;
+  const model::Forward g = model::forward_reusing(m, doctored, {1, 2, 3, 4, 5, 7});
+  CHECK(g.logits(0, 0) == 12345.0);
+  CHECK(g.logits(5, 0) != 12345.0);
+  CHECK(model::common_prefix({1, 2, 3}, {1, 2, 4, 5}) == 2);
+  // A mean ablation, or a previous pass with another ablation, falls back to the whole forward().
+  model::Ablation mean;
+  mean.mean = {{true, false}, {false, false}};
+  std::string what;
+  CHECK(
+      same_stages(model::forward(m, tokens, mean), model::forward_reusing(m, doctored, tokens, mean), &what));
+  model::Ablation off;
+  off.off = {{false, false}, {true, false}};
+  CHECK(same_stages(model::forward(m, tokens, off), model::forward_reusing(m, doctored, tokens, off), &what));
+}
+
+TEST_CASE("the logit lens from a position gives those rows of the whole lens bit for bit") {
+  const model::Model m = random_gpt(8);
+  const model::Forward f = model::forward(m, {4, 8, 15, 16, 23, 2, 7});
+  const std::vector<Matrix> all = model::logit_lens(m, f), last = model::logit_lens(m, f, 4);
+  REQUIRE(last.size() == all.size());
+  for (std::size_t l = 0; l < all.size(); ++l) CHECK(same_bits(last[l], all[l].bottomRows(3)));
+  CHECK(model::logit_lens(m, f, 99).front().rows() == 0);
 }
 
 TEST_CASE("exact_tanh, GELU (tanh form) and cos_pi against the C library and finite differences") {

@@ -48,6 +48,33 @@ scene::LmFile small_model() {
 
 }  // namespace
 
+TEST_CASE("typing: an evaluation reusing the previous one equals a fresh evaluation bit for bit") {
+  // Reference: evaluate() from scratch. Each step types one more character (the tokens change at the
+  // end, sometimes a merge rewrites the last token), then an edit in the middle; the previous
+  // evaluation is the one before, as the page keeps it.
+  const scene::LmFile f = small_model();
+  const std::string typed = "The cat ran to the park.";
+  const model::Ablation none;
+  ui::ModelEval prev;
+  for (std::size_t len = 1; len <= typed.size() + 1; ++len) {
+    const std::string text = len <= typed.size() ? typed.substr(0, len) : "The dog ran to the park.";
+    const std::vector<int> tokens = logic::encode_text(f, text, nullptr);
+    const ui::ModelEval fresh = logic::evaluate(f, tokens, none);
+    const ui::ModelEval reused = logic::evaluate(f, tokens, none, {}, &prev);
+    CHECK(reused.forward.logits == fresh.forward.logits);
+    CHECK(reused.forward.layers[1].heads[1].weights == fresh.forward.layers[1].heads[1].weights);
+    CHECK(reused.per_token_loss == fresh.per_token_loss);
+    REQUIRE(reused.top.size() == fresh.top.size());
+    for (std::size_t r = 0; r < fresh.top.size(); ++r) CHECK(reused.top[r].p == fresh.top[r].p);
+    REQUIRE(reused.lens.size() == fresh.lens.size());
+    for (std::size_t l = 0; l < fresh.lens.size(); ++l) {
+      REQUIRE(reused.lens[l].size() == fresh.lens[l].size());
+      for (std::size_t i = 0; i < fresh.lens[l].size(); ++i) CHECK(reused.lens[l][i].p == fresh.lens[l][i].p);
+    }
+    prev = reused;
+  }
+}
+
 TEST_CASE("the Model mode's evaluation: tokens, cut, top 10, losses and the lens as --lm-eval defines them") {
   const scene::LmFile f = small_model();
   int total = 0;

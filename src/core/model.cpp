@@ -1,6 +1,7 @@
 // model.cpp — the attention-only transformer: initialization, forward, loss, backward (model.hpp).
 #include "core/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -367,11 +368,13 @@ Matrix mlp_forward(const Layer& w, LayerStages& s) {
 
 }  // namespace
 
-std::vector<Matrix> logit_lens(const Model& m, const Forward& f) {
+std::vector<Matrix> logit_lens(const Model& m, const Forward& f, int from) {
   std::vector<Matrix> out;
   for (const LayerStages& layer : f.layers) {
     NormStages kept;
-    Matrix logits = mul(layer_norm(layer.resid_post, m.ln_final, &kept), m.W_U);
+    const Index first = std::min<Index>(std::max(from, 0), layer.resid_post.rows());
+    const Matrix rows = layer.resid_post.bottomRows(layer.resid_post.rows() - first);
+    Matrix logits = mul(layer_norm(rows, m.ln_final, &kept), m.W_U);
     add_bias(logits, m.b_U);
     out.push_back(std::move(logits));
   }
@@ -470,6 +473,155 @@ Forward forward(const Model& m, const std::vector<int>& tokens, const Ablation& 
   f.ln_final = layer_norm(x, m.ln_final, &f.ln_final_kept);
   f.logits = mul(f.ln_final, m.W_U);
   add_bias(f.logits, m.b_U);
+  return f;
+}
+
+int common_prefix(const std::vector<int>& a, const std::vector<int>& b) {
+  std::size_t p = 0;
+  while (p < a.size() && p < b.size() && a[p] == b[p]) ++p;
+  return static_cast<int>(p);
+}
+
+namespace {
+
+// An (p + rest.rows())×cols matrix: the first p rows of `kept`, then `rest`.
+Matrix join_rows(const Matrix& kept, Index p, const Matrix& rest) {
+  Matrix out(p + rest.rows(), rest.cols());
+  out.topRows(p) = kept.topRows(p);
+  out.bottomRows(rest.rows()) = rest;
+  return out;
+}
+
+void join_norm(const NormStages& kept, Index p, const NormStages& rest, bool present, NormStages& out) {
+  if (!present) return;
+  out.xhat = join_rows(kept.xhat, p, rest.xhat);
+  out.rstd = join_rows(kept.rstd, p, rest.rstd);
+}
+
+// head_forward() for rows p … n−1 only: `a_rest` holds the layer input's rows p … n−1, `kept` the
+// head's stages on the previous text (its rows < p are this text's too). Each element is computed
+// as head_forward() computes it (mul_nt_lower's dot product, the same softmax, mul_lower's sums).
+// Returns the head's output rows p … n−1 (zero when ablated).
+Matrix head_rows(const Head& w, const HeadStages& kept, const Matrix& a_rest, Index p, double inv_sqrt_dh,
+                 bool ablated, HeadStages& s) {
+  Matrix q = mul(a_rest, w.W_Q);
+  add_bias(q, w.b_Q);
+  Matrix k = mul(a_rest, w.W_K);
+  add_bias(k, w.b_K);
+  Matrix v = mul(a_rest, w.W_V);
+  add_bias(v, w.b_V);
+  s.q = join_rows(kept.q, p, q);
+  s.k = join_rows(kept.k, p, k);
+  s.v = join_rows(kept.v, p, v);
+  const Index n = s.q.rows(), d = s.q.cols(), rest = n - p;
+  s.scores = Matrix::Zero(n, n);
+  s.scores.topLeftCorner(p, p) = kept.scores.topLeftCorner(p, p);
+  s.weights = Matrix::Zero(n, n);
+  s.weights.topLeftCorner(p, p) = kept.weights.topLeftCorner(p, p);
+  Matrix z = Matrix::Zero(rest, d);
+  for (Index i = p; i < n; ++i) {
+    const double* q_row = s.q.data() + i * d;
+    for (Index j = 0; j <= i; ++j) {
+      const double* k_row = s.k.data() + j * d;
+      double sum = 0.0;
+      for (Index c = 0; c < d; ++c) sum += q_row[c] * k_row[c];
+      s.scores(i, j) = sum * inv_sqrt_dh;
+    }
+    double row_max = s.scores(i, 0);
+    for (Index j = 1; j <= i; ++j) row_max = s.scores(i, j) > row_max ? s.scores(i, j) : row_max;
+    double row_sum = 0.0;
+    for (Index j = 0; j <= i; ++j) row_sum += (s.weights(i, j) = exact_exp(s.scores(i, j) - row_max));
+    for (Index j = 0; j <= i; ++j) s.weights(i, j) /= row_sum;
+    double* __restrict z_row = z.data() + (i - p) * d;
+    for (Index j = 0; j <= i; ++j) {
+      const double a_ij = s.weights(i, j);
+      const double* __restrict v_row = s.v.data() + j * d;
+      for (Index c = 0; c < d; ++c) z_row[c] += a_ij * v_row[c];
+    }
+  }
+  s.z = join_rows(kept.z, p, z);
+  s.ablated = ablated;
+  s.mean_ablated = false;
+  Matrix out = ablated ? Matrix::Zero(rest, a_rest.cols()) : mul(z, w.W_O);
+  s.out = join_rows(kept.out, p, out);
+  return out;
+}
+
+// Whether `prev` has the shapes of a forward() of `m` on its tokens with `ablation`'s zero ablations
+// and no mean ablation.
+bool reusable(const Model& m, const Forward& prev, const Ablation& ablation) {
+  const Index n = static_cast<Index>(prev.tokens.size());
+  if (prev.layers.size() != m.layers.size() || prev.logits.rows() != n || prev.logits.cols() != m.n_vocab())
+    return false;
+  for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    const LayerStages& s = prev.layers[l];
+    if (s.heads.size() != m.layers[l].heads.size() || s.resid_post.rows() != n) return false;
+    for (std::size_t h = 0; h < s.heads.size(); ++h)
+      if (s.heads[h].mean_ablated ||
+          s.heads[h].ablated != ablation.is_off(static_cast<int>(l), static_cast<int>(h)))
+        return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Forward forward_reusing(const Model& m, const Forward& prev, const std::vector<int>& tokens,
+                        const Ablation& ablation) {
+  const Index p = common_prefix(prev.tokens, tokens);
+  if (p == 0 || ablation.any_mean() || !reusable(m, prev, ablation)) return forward(m, tokens, ablation);
+  Forward f;
+  f.tokens = tokens;
+  const Index n = static_cast<Index>(tokens.size()), D = m.d_model(), rest = n - p;
+  const double inv_sqrt_dh = 1.0 / std::sqrt(static_cast<double>(m.d_head()));
+
+  Matrix x(rest, D);  // rows p … n−1 of x⁰, then of each layer's output
+  for (Index i = p; i < n; ++i)
+    for (Index c = 0; c < D; ++c) x(i - p, c) = m.W_E(tokens[static_cast<std::size_t>(i)], c) + m.W_pos(i, c);
+
+  f.layers.resize(m.layers.size());
+  for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    const Layer& w = m.layers[l];
+    const LayerStages& kept = prev.layers[l];
+    LayerStages& stages = f.layers[l];
+    stages.resid_pre = join_rows(kept.resid_pre, p, x);
+    NormStages ln1_kept;
+    const Matrix a = layer_norm(x, w.ln1, &ln1_kept);
+    stages.ln1 = join_rows(kept.ln1, p, a);
+    join_norm(kept.ln1_kept, p, ln1_kept, w.ln1.present(), stages.ln1_kept);
+    stages.heads.resize(w.heads.size());
+    Matrix attn_out = Matrix::Zero(rest, D);
+    for (std::size_t h = 0; h < w.heads.size(); ++h) {
+      const Matrix out =
+          head_rows(w.heads[h], kept.heads[h], a, p, inv_sqrt_dh,
+                    ablation.is_off(static_cast<int>(l), static_cast<int>(h)), stages.heads[h]);
+      add_into(x, out);
+      add_into(attn_out, out);
+    }
+    add_bias(x, w.b_O);
+    add_bias(attn_out, w.b_O);
+    stages.attn_out = join_rows(kept.attn_out, p, attn_out);
+    stages.resid_mid = join_rows(kept.resid_mid, p, x);
+    if (w.mlp.present()) {
+      LayerStages t;
+      t.resid_mid = x;
+      x = mlp_forward(w, t);
+      stages.ln2 = join_rows(kept.ln2, p, t.ln2);
+      join_norm(kept.ln2_kept, p, t.ln2_kept, w.ln2.present(), stages.ln2_kept);
+      stages.mlp_pre = join_rows(kept.mlp_pre, p, t.mlp_pre);
+      stages.mlp_post = join_rows(kept.mlp_post, p, t.mlp_post);
+      stages.mlp_out = join_rows(kept.mlp_out, p, t.mlp_out);
+    }
+    stages.resid_post = join_rows(kept.resid_post, p, x);
+  }
+  f.resid_final = join_rows(prev.resid_final, p, x);
+  NormStages lnf_kept;
+  const Matrix lnf = layer_norm(x, m.ln_final, &lnf_kept);
+  f.ln_final = join_rows(prev.ln_final, p, lnf);
+  join_norm(prev.ln_final_kept, p, lnf_kept, m.ln_final.present(), f.ln_final_kept);
+  Matrix logits = mul(lnf, m.W_U);
+  add_bias(logits, m.b_U);
+  f.logits = join_rows(prev.logits, p, logits);
   return f;
 }
 

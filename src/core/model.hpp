@@ -202,6 +202,18 @@ struct HeadOverride {
 Forward forward(const Model& m, const std::vector<int>& tokens, const Ablation& ablation = {},
                 const std::vector<HeadOverride>& overrides = {});
 
+// forward() on `tokens` again, reusing the rows of `prev` (a forward() of the same model with the
+// same ablation and no overrides) before the first position where prev.tokens and `tokens` differ:
+// in a causal model row i of every stage reads rows 0 … i only, so those rows are unchanged, and only
+// rows ≥ that position are computed (each in forward()'s order of operations). The result equals
+// forward(m, tokens, ablation) bit for bit. With a mean ablation (a mean over every row) or a `prev`
+// of another shape, it is that full forward().
+Forward forward_reusing(const Model& m, const Forward& prev, const std::vector<int>& tokens,
+                        const Ablation& ablation = {});
+// How many leading positions forward_reusing() can keep: the length of the common prefix of the two
+// token lists.
+int common_prefix(const std::vector<int>& a, const std::vector<int>& b);
+
 struct TokenLoss {
   double value = 0.0;             // mean over the n−1 predictions (0 when n = 1)
   std::vector<double> per_token;  // n−1 values: −log p(t_{i+1} | t_0 … t_i) for i = 0 … n−2
@@ -236,7 +248,9 @@ std::size_t weight_count(const Model& m);  // the number of entries of every wei
 
 // The logit lens (nostalgebraist 2020): after each layer l, what the model would predict if it stopped
 // there, logits_l = LNf(resid_post_l) W_U + b_U (n×V), one matrix per layer (the last = f.logits).
-std::vector<Matrix> logit_lens(const Model& m, const Forward& f);
+// With from > 0, only positions from … n−1 (row r of each matrix = position from + r; the same bits
+// as those rows of the whole lens): the Model mode shows the last few positions only.
+std::vector<Matrix> logit_lens(const Model& m, const Forward& f, int from = 0);
 
 // GPT-2's GELU (tanh form) and its derivative; tanh through exact_exp (same bits everywhere).
 double exact_tanh(double x);

@@ -43,9 +43,10 @@ std::vector<ModelToken> top_tokens(const scene::LmFile& f, const attn::Matrix& l
 std::vector<std::vector<ModelToken>> lens_of(const scene::LmFile& f, const model::Forward& fw, int from) {
   std::vector<std::vector<ModelToken>> lens;
   const int V = f.model.n_vocab();
-  for (const attn::Matrix& logits : model::logit_lens(f.model, fw)) {
+  // Only the rows from `from` on (the lens's rows are each computed alone: the same bits).
+  for (const attn::Matrix& logits : model::logit_lens(f.model, fw, std::max(0, from))) {
     std::vector<ModelToken> layer;
-    for (Eigen::Index i = std::max<Eigen::Index>(0, from); i < logits.rows(); ++i) {
+    for (Eigen::Index i = 0; i < logits.rows(); ++i) {
       const std::vector<double> p = model::softmax_row(logits.data() + i * V, V);
       int best = 0;
       for (int v = 1; v < V; ++v)
@@ -59,12 +60,14 @@ std::vector<std::vector<ModelToken>> lens_of(const scene::LmFile& f, const model
 }
 
 ModelEval evaluate(const scene::LmFile& f, const std::vector<int>& tokens, const model::Ablation& ablation,
-                   const std::vector<model::HeadOverride>& overrides) {
+                   const std::vector<model::HeadOverride>& overrides, const ModelEval* previous) {
   ModelEval e;
   e.tokens = tokens;
   for (int t : tokens) e.pieces.push_back(f.model.vocab[static_cast<std::size_t>(t)]);
   if (tokens.empty()) return e;
-  e.forward = model::forward(f.model, tokens, ablation, overrides);
+  e.forward = previous && overrides.empty() && !previous->tokens.empty()
+                  ? model::forward_reusing(f.model, previous->forward, tokens, ablation)
+                  : model::forward(f.model, tokens, ablation, overrides);
   const model::TokenLoss loss = model::next_token_loss(e.forward.logits, tokens);
   e.loss = loss.value;
   e.per_token_loss = loss.per_token;

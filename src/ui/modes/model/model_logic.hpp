@@ -29,10 +29,13 @@ constexpr int kLensPositions = 8;
 
 // The model on `tokens` (1 ≤ n ≤ n_ctx) with the ablation and overrides: every stage, the losses, the
 // top 10, each head's role and the logit lens's top token after each layer at the last kLensPositions
-// positions (e.lens_from on).
+// positions (e.lens_from on). With `previous` (an evaluate() of the same file without overrides), the
+// pass reuses its rows before the first changed token (forward_reusing: the same bits, a keystroke at
+// the end of 128 tokens recomputes a row or two instead of 128).
 ModelEval evaluate(const scene::LmFile& f, const std::vector<int>& tokens,
                    const attn::model::Ablation& ablation,
-                   const std::vector<attn::model::HeadOverride>& overrides = {});
+                   const std::vector<attn::model::HeadOverride>& overrides = {},
+                   const ModelEval* previous = nullptr);
 
 // The logit lens's top token after each layer at positions `from` … n−1 of `fw` (--lm-eval --lens: the
 // whole text from 0; strictly larger p wins, so the lowest id on a tie).

@@ -49,7 +49,9 @@ void evaluate(ModelUi& m) {
   std::vector<int> tokens = m.prompt;
   tokens.insert(tokens.end(), m.generated.begin(), m.generated.end());
   const int typed = m.eval.text_tokens;
-  m.eval = model_logic::evaluate(*m.file, tokens, m.ablation);
+  // The previous pass's rows before the first changed token are kept (same file: eval is cleared
+  // when a model file is loaded; the ablation is checked by forward_reusing).
+  m.eval = model_logic::evaluate(*m.file, tokens, m.ablation, {}, &m.eval);
   m.eval.text_tokens = typed;
   ++m.eval_version;
 }
@@ -126,6 +128,7 @@ std::string model_loaded(AppState& state, std::string_view bytes) {
     return parsed.error;
   }
   m.file = std::make_shared<const scene::LmFile>(std::move(*parsed.file));
+  m.eval = ModelEval{};  // nothing of another model's pass is reused
   m.load = ModelLoad::Ready;
   m.load_error.clear();
   m.progress = 1.0f;
