@@ -3,7 +3,9 @@
 //
 //   lm_bench MODEL [N] [REPEATS]     N tokens (default 128) of a fixed English text, REPEATS runs
 // Prints one JSON line: {"n", "forward_ms" (median), "forward_ms_all", "decode_tokens_per_s"
-// (N tokens through the Decoder, median of the runs), "tokens" (the ids, for the peer),
+// (N tokens through the Decoder, median of the runs), "typing_ms" (median: the pass after the last token
+// changed, reusing the previous pass's rows as the Model mode does while typing; "typing_same_bits":
+// whether its logits equal forward()'s), "tokens" (the ids, for the peer),
 // "loss" (the mean next-token loss, for the peer to match), "logits_hash" (FNV-1a of the logits' bits: native
 // and wasm must print the same)}.
 #include <algorithm>
@@ -80,7 +82,8 @@ int main(int argc, char** argv) {
         "in want of a wife. The more things change, the more they stay the same. ";
   std::vector<int> tokens = attn::bpe::encode(*parsed.file->tokenizer, text);
   tokens.resize(static_cast<std::size_t>(n));
-  std::vector<double> forward_ms, decode_rate;
+  std::vector<double> forward_ms, decode_rate, typing_ms;
+  bool typing_same = true;
   std::uint64_t hash = 0;
   double loss = 0.0;
   for (int r = 0; r < repeats; ++r) {
@@ -93,10 +96,19 @@ int main(int argc, char** argv) {
     const double t1 = now_ms();
     for (int t : tokens) decoder.step(t);
     decode_rate.push_back(1000.0 * n / (now_ms() - t1));
+    // A key typed at the end: the last token changes, the rows before it are the previous pass's.
+    std::vector<int> typed = tokens;
+    typed.back() = (typed.back() + 1 + r) % m.n_vocab();
+    const double t2 = now_ms();
+    const attn::model::Forward again = attn::model::forward_reusing(m, fw, typed);
+    typing_ms.push_back(now_ms() - t2);
+    typing_same = typing_same && fnv(again.logits) == fnv(attn::model::forward(m, typed).logits);
   }
   std::printf("{\"n\": %d, \"forward_ms\": %.4f, \"forward_ms_all\": [", n, median(forward_ms));
   for (std::size_t k = 0; k < forward_ms.size(); ++k) std::printf("%s%.4f", k ? ", " : "", forward_ms[k]);
-  std::printf("], \"decode_tokens_per_s\": %.1f, \"tokens\": [", median(decode_rate));
+  std::printf(
+      "], \"decode_tokens_per_s\": %.1f, \"typing_ms\": %.4f, \"typing_same_bits\": %s, \"tokens\": [",
+      median(decode_rate), median(typing_ms), typing_same ? "true" : "false");
   for (std::size_t k = 0; k < tokens.size(); ++k) std::printf("%s%d", k ? ", " : "", tokens[k]);
   std::printf("], \"loss\": %.17g, \"logits_hash\": \"%016llx\"}\n", loss,
               static_cast<unsigned long long>(hash));
