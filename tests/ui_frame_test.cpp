@@ -21,6 +21,7 @@
 #include "scene/generate.hpp"
 #include "scene/lm_file.hpp"
 #include "scene/scene.hpp"
+#include "scene/variant_keys.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/frame.hpp"
 #include "ui/frame/sharing.hpp"
@@ -723,4 +724,64 @@ TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's
   CHECK(m.opened_top[0].p == m.eval.top[0].p);
   click(app, "model/back");
   CHECK(app.state.ui.settings.mode == scene::link::Mode::Model);
+}
+
+// The Variants… popup (ui/panels/modern_variants.cpp) on soft-dictionary (direct Q, K, V, no scale,
+// no mask): each switch edits the scene through the edit path, and the page's weights follow the
+// papers' formulas, computed here from the scene's own scores.
+TEST_CASE(
+    "Variants popup: softcap and the sink logit edit the scene; the weights follow the papers; linear is "
+    "refused beside them") {
+  Headless app;
+  const std::string plain_json = scene::scene_to_json(app.state.scene);
+  click(app, "variants");
+  app.frame();
+  REQUIRE(ui::widget_rect(app.state, "variants/softcap").has_value());
+
+  // Softcap (Gemma 2): the scaled scores s → c·tanh(s/c), c = 2 to start, then the row softmax.
+  click(app, "variants/softcap");
+  app.frame();
+  REQUIRE(app.state.scene.variants);
+  CHECK(app.state.scene.variants->core.softcap == 2.0);
+  const std::string capped_json = scene::scene_to_json(app.state.scene);
+  CHECK(capped_json.find("\"softcap\":2") != std::string::npos);
+  CHECK(capped_json.find("\"version\":2") != std::string::npos);  // a variant key is version 2
+  const attn::Matrix scores = app.state.result.scores;            // QKᵀ (no scale: divisor 1)
+  REQUIRE(app.state.result.divisor == 1.0);
+  auto check_rows = [&](double c, double sink_z, bool with_sink) {
+    const attn::Matrix& w = app.state.result.weights;
+    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+      double sum = 0;
+      for (Eigen::Index j = 0; j < scores.cols(); ++j) sum += std::exp(c * std::tanh(scores(i, j) / c));
+      if (with_sink) sum += std::exp(sink_z);
+      for (Eigen::Index j = 0; j < scores.cols(); ++j)
+        CHECK(w(i, j) == doctest::Approx(std::exp(c * std::tanh(scores(i, j) / c)) / sum).epsilon(1e-12));
+    }
+  };
+  check_rows(2.0, 0.0, false);
+  // The query [1, 0] no longer puts 0.99996 on its key: the cap flattens its scores.
+  CHECK(app.state.result.weights(0, 0) < 0.99);
+
+  // Linear attention has no softmax to cap: its switch is disabled, a click changes nothing, and the
+  // scene's reason names softcap.
+  scene::VariantKeys with_linear = *app.state.scene.variants;
+  with_linear.core.linear = true;
+  CHECK(ui::variant_keys_problem(app.state, with_linear).find("softcap") != std::string::npos);
+  click(app, "variants/linear");
+  app.frame();
+  CHECK_FALSE(app.state.scene.variants->core.linear);
+
+  // A sink logit (gpt-oss; z = 0 is softmax-off-by-one): e^z joins each row's sum, the rows sum to < 1.
+  click(app, "variants/sink");
+  app.frame();
+  REQUIRE(app.state.scene.variants->core.sink_logit == std::vector<double>{0.0});
+  check_rows(2.0, 0.0, true);
+  for (Eigen::Index i = 0; i < scores.rows(); ++i) CHECK(app.state.result.weights.row(i).sum() < 1.0);
+
+  // Both off: the variant key is dropped and the scene is the plain one again, byte for byte.
+  click(app, "variants/softcap");
+  click(app, "variants/sink");
+  app.frame();
+  CHECK_FALSE(app.state.scene.variants);
+  CHECK(scene::scene_to_json(app.state.scene) == plain_json);
 }

@@ -52,6 +52,10 @@ void score_tooltip(AppState& state, int i, int j);
 // RoPE in the Controls panel (rope_controls.cpp): the toggle, base, layout and offset, and the plot
 // of one query/key pair's score against their distance.
 void draw_rope_controls(AppState& state, const Fonts& fonts);
+#if AL_ALL_MODES
+// "Variants…" after Generate (modern_variants.cpp): the popup of the 2024–26 attention variants.
+void draw_variants_button(AppState& state, const Fonts& fonts);
+#endif
 // What the modes add to the shared panels, answered from the table of modes (modes/modes.cpp), so
 // that a panel names no mode:
 // the terms the shown mode lights while nothing is hovered (the walk: its step's terms);

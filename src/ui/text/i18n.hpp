@@ -614,6 +614,25 @@ enum class Text : int {
   ModelReset,
   ModelResetTip,
   ModelMismatch,
+  // the attention variants of 2024–26 models (ui/panels/modern_variants.cpp)
+  VariantsButton,
+  VariantsButtonTip,
+  VariantsTitle,
+  VariantsNote,
+  VariantsRefused,
+  VariantsSink,
+  VariantsSinkTip,
+  VariantsSoftcap,
+  VariantsSoftcapTip,
+  VariantsQkNorm,
+  VariantsQkNormTip,
+  VariantsTopk,
+  VariantsTopkTip,
+  VariantsDifferential,
+  VariantsDifferentialTip,
+  VariantsLinear,
+  VariantsLinearTip,
+  VariantsLinearNote,
   Count
 };
 inline constexpr int kTextCount = int(Text::Count);
