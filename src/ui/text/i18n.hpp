@@ -633,6 +633,13 @@ enum class Text : int {
   VariantsLinear,
   VariantsLinearTip,
   VariantsLinearNote,
+  VariantsWeightsLinear,
+  VariantsWeightsDifferential,
+  VariantsWeightsSink,
+  VariantsWeightsSoftcap,
+  VariantsWeightsTopk,
+  VariantsWeightsQkNorm,
+  VariantsWeightsGate,
   Count
 };
 inline constexpr int kTextCount = int(Text::Count);

@@ -764,6 +764,13 @@ constexpr TextEntry kSpanish[] = {
     {Text::VariantsLinear, "Lineal"},
     {Text::VariantsLinearTip, "Sin softmax: el peso a_ij = phi(q_i)·phi(k_j) / Σ_j' phi(q_i)·phi(k_j') con phi = elu + 1, sobre las claves que la máscara permite. Katharopoulos et al. 2020, \"Transformers are RNNs\" (arXiv 2006.16236)."},
     {Text::VariantsLinearNote, "phi(x) = elu(x) + 1"},
+    {Text::VariantsWeightsLinear, "Atención lineal: a_ij = phi(q_i)·phi(k_j) sobre su suma en las claves permitidas (phi = elu + 1), sin softmax; cada fila suma 1."},
+    {Text::VariantsWeightsDifferential, "Diferencial: A = A₁ − {1}·A₂, dos mapas softmax de las mitades de q y k de cada cabeza; los pesos pueden ser negativos (azul) y cada fila suma 1 − {1}."},
+    {Text::VariantsWeightsSink, "Un logit sumidero toma parte del peso de cada fila y no devuelve nada: las filas suman menos de 1."},
+    {Text::VariantsWeightsSoftcap, "Softcap: las puntuaciones escaladas pasan antes por {1}·tanh(s/{1})."},
+    {Text::VariantsWeightsTopk, "Top-k: cada fila conserva sus {1} mejores claves permitidas; las demás reciben 0."},
+    {Text::VariantsWeightsQkNorm, "QK-norm: las filas q y k se normalizan por RMS antes de las puntuaciones."},
+    {Text::VariantsWeightsGate, "La compuerta de salida escala después cada salida por sigmoid(g)."},
 };
 
 }  // namespace
