@@ -76,6 +76,9 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_frame import RDBU_9_REVERSED, TOLERANCE, colormap  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PYTHON = "/usr/bin/python3"
@@ -912,6 +915,30 @@ class Desktop:
                 changed = int((np.abs(before[y0:y1, x0:x1] - after[y0:y1, x0:x1]).max(axis=2) > 60).sum())
                 check(f"kv-heads/1 in the live window: group 1's label is gone, one group of four heads ({changed} "
                       "pixels changed)", changed > 30)
+
+        # Differential attention (web/demos/differential.json; docs/SCENE_FORMAT.md): its weights
+        # A₁ − 0.8·A₂ can be negative, so the weights grid turns two-sided — the scores' diverging
+        # colours over [−1, 1], 0 white: each cell's colour that of its weight there (the colormap
+        # rebuilt from its anchors in check_frame.py). The CLI gives the weights.
+        _, base, data = self.shoot("variants-differential", "--demo", "differential")
+        if data:
+            with open(os.path.join(ROOT, "web", "demos", "differential.json")) as f:
+                weights = json.loads(run([self.cli, "--compact", "-"], input=f.read()).stdout)["weights"]
+            img = read_rgb(base + ".png")
+            bad = []
+            for i, row in enumerate(weights):
+                for j in range(i + 1):  # causal: the allowed cells
+                    r = data["rects"].get(f"cell/weights/{i}/{j}")
+                    if not r:
+                        bad.append(f"no rect for cell ({i}, {j})")
+                        continue
+                    got = img[int(r["y"] + r["h"] / 6), int(r["x"] + r["w"] / 2)]  # above the number
+                    want = colormap(RDBU_9_REVERSED, (row[j] + 1.0) / 2.0)
+                    if np.abs(got - want).max() > TOLERANCE:
+                        bad.append(f"({i}, {j}) w = {row[j]:.3f}: {got} vs {want}")
+            check("--demo differential: the weights in two-sided diverging colours (negative blue, 0 white)"
+                  f"{': ' + '; '.join(bad[:3]) if bad else ''}", not bad)
+            check("--demo differential: the Variants… button is in the Controls", "variants" in data["rects"])
 
     def case_heads(self):
         scene = self.preset_json("three-heads")
