@@ -28,6 +28,7 @@
 #include "ui/look/fonts.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/model/model_mode.hpp"
+#include "ui/panels/panel_parts.hpp"
 #include "ui/text/i18n.hpp"
 #include "ui/widgets/keyboard.hpp"
 
@@ -784,4 +785,30 @@ TEST_CASE(
   app.frame();
   CHECK_FALSE(app.state.scene.variants);
   CHECK(scene::scene_to_json(app.state.scene) == plain_json);
+}
+
+// The formula strip writes each variant's formula (ui/panels/formula_strip.cpp), read back as text.
+TEST_CASE("the formula strip of a variant scene: its own formula and settings") {
+  Headless app;
+  CHECK(ui::formula_text(app.state) == "Y = softmax( Q Kᵀ + M ) V");  // soft-dictionary: no scale
+  struct Case {
+    const char* json;
+    const char* formula;
+  };
+  const char* base =
+      R"("tokens": ["a", "b"], "Q": [[1, 0, 1, 0], [0, 1, 0, 1]], "K": [[1, 0, 0, 1], [0, 1, 1, 0]],
+                       "V": [[1, 0], [0, 1]], "causal": true)";
+  for (const Case& c : {
+           Case{R"("softcap": 2, "sink_logit": 0.5)",
+                "Y = softmax( c·tanh( Q Kᵀ / √d_k / c) + M ) V ,  sink z = 0.50,  c = 2.00"},
+           Case{R"("qk_norm": {}, "topk": 1)", "Y = softmax( norm(Q) norm(K)ᵀ / √d_k + M ) V ,  top-k k = 1"},
+           Case{R"("differential": {"lambda": 0.8})",
+                "Y = ( softmax( Q₁ K₁ᵀ / √d_k + M ) − λ softmax( Q₂ K₂ᵀ / √d_k + M ) ) V ,  λ = 0.80"},
+           Case{R"("linear": "elu1")", "Y = rownorm( φ(Q) φ(K)ᵀ ⊙ M ) V ,  φ = elu + 1"},
+       }) {
+    const std::string json = std::string(R"({"version": 2, )") + base + ", " + c.json + "}";
+    INFO(json);
+    REQUIRE(ui::load_scene_text(app.state, json).empty());
+    CHECK(ui::formula_text(app.state) == c.formula);
+  }
 }

@@ -107,11 +107,9 @@ void add_variant_terms(const scene::Scene& s, std::vector<Segment>* out) {
 }
 #endif
 
-}  // namespace
-
-void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, float max_width) {
-  // The formula as the scene computes it: no divisor without scaling, "/ √d_k", or "/ T" with T's
-  // value after the formula.
+// The formula as the scene computes it: no divisor without scaling, "/ √d_k", or "/ T" with T's
+// value after the formula (and a variant scene's own terms).
+std::vector<Segment> formula_segments(const AppState& state) {
   const attn::ScaleMode mode = state.scene.scale.mode;
   const bool has_mask = state.scene.causal || state.scene.mask.size() > 0;
   std::vector<Segment> segments = {
@@ -132,6 +130,21 @@ void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, floa
 #if AL_ALL_MODES
   if (state.scene.variants) add_variant_terms(state.scene, &segments);
 #endif
+  return segments;
+}
+
+}  // namespace
+
+#if AL_ALL_MODES
+std::string formula_text(const AppState& state) {
+  std::string text;
+  for (const Segment& s : formula_segments(state)) text += (text.empty() ? "" : " ") + s.text;
+  return text;
+}
+#endif
+
+void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, float max_width) {
+  const std::vector<Segment> segments = formula_segments(state);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImFont* font = fonts.formula;
   float size = font->FontSize;

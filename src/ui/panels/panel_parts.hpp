@@ -88,6 +88,10 @@ inline std::uint64_t result_key(const AppState& state) {
 // The formula strip Y = softmax( QKᵀ / √d_k + M ) V centred at `center`, shrunk to `max_width`;
 // hovering a term makes it this frame's hovered term.
 void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, float max_width);
+#if AL_ALL_MODES
+// The strip's formula as text, its terms joined by spaces (what draw_formula_strip draws).
+std::string formula_text(const AppState& state);
+#endif
 // One line saying what `term` means (the top bar's caption).
 const char* term_caption(const AppState& state, Term term);
 
