@@ -171,7 +171,8 @@ TEST_CASE("i18n: translations keep the formulas and symbols, and are translation
       Text::TrainRowToken, Text::GenerateTokens, Text::AutoRangeToggle, Text::CircuitsModelDim,
       Text::CircuitsText,
       // the variants' names as their papers give them, and φ's formula
-      Text::VariantsSoftcap, Text::VariantsQkNorm, Text::VariantsLinear, Text::VariantsLinearNote};
+      Text::VariantsSoftcap, Text::VariantsQkNorm, Text::VariantsLinear, Text::VariantsLinearNote,
+      Text::KvCalcKindHeads, Text::KvCalcKindLatent, Text::KvCalcKindLinear};
   for (const ui::LanguageTable* t : {&ui::spanish_table(), &ui::german_table()}) {
     for (std::size_t i = 0; i < t->count; ++i) {
       const int key = int(t->entries[i].key);

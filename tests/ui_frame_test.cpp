@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/keyspace.hpp"
+#include "core/kv_bill.hpp"
 #include "core/lm_train.hpp"
 #include "core/reading_aids.hpp"
 #include "core/sampling.hpp"
@@ -811,4 +812,34 @@ TEST_CASE("the formula strip of a variant scene: its own formula and settings") 
     REQUIRE(ui::load_scene_text(app.state, json).empty());
     CHECK(ui::formula_text(app.state) == c.formula);
   }
+}
+
+// The KV-cache calculator's kinds (Decode mode; core/kv_bill.hpp): MLA's latent and linear
+// attention's state, each beside multi-head attention of the same heads.
+TEST_CASE("KV-cache calculator: MLA's latent and linear attention's state, by their radio buttons") {
+  Headless app;
+  click(app, "mode/decode");
+  app.frame();
+  ui::KvCalculator& calc = app.state.ui.decode.calculator;
+  REQUIRE(calc.shape.kind == attn::KvKind::Heads);  // Llama 2 7B: 32 layers, 32 heads of 128
+  click(app, "decode/kv/kind/latent");
+  app.frame();
+  CHECK(calc.shape.kind == attn::KvKind::Latent);
+  CHECK(calc.shape.latent == 512);  // DeepSeek-V2's d_c and d_rope to start
+  CHECK(calc.shape.rope_dim == 64);
+  CHECK(calc.preset == -1);  // the learner's own shape now
+  CHECK(attn::kv_bytes_per_token(calc.shape) == 32LL * (512 + 64) * 2);
+  REQUIRE(ui::widget_rect(app.state, "decode/kv/latent").has_value());
+  CHECK_FALSE(ui::widget_rect(app.state, "decode/kv/kv-heads").has_value());  // no H_kv: one latent per layer
+  click(app, "decode/kv/kind/linear");
+  app.frame();
+  CHECK(calc.shape.kind == attn::KvKind::Linear);
+  CHECK(attn::kv_bytes_per_context(calc.shape) == 32LL * 32 * (128 * 128 + 128) * 2);
+  // The published MLA shapes are in the Model list: DeepSeek-V2 by its numbers.
+  const auto& presets = attn::kv_presets();
+  const auto v2 = std::find_if(presets.begin(), presets.end(),
+                               [](const attn::KvPreset& p) { return std::string(p.name) == "deepseek-v2"; });
+  REQUIRE(v2 != presets.end());
+  CHECK(v2->shape.kind == attn::KvKind::Latent);
+  CHECK(v2->shape.layers == 60);
 }

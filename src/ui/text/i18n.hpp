@@ -640,6 +640,14 @@ enum class Text : int {
   VariantsWeightsTopk,
   VariantsWeightsQkNorm,
   VariantsWeightsGate,
+  // the KV-cache calculator's kinds (ui/modes/decode/kv_calculator.cpp)
+  KvCalcKind,
+  KvCalcKindHeads,
+  KvCalcKindLatent,
+  KvCalcKindLinear,
+  KvCalcLinearState,
+  KvCalcVsMhaLatent,
+  KvCalcVsMhaLinear,
   Count
 };
 inline constexpr int kTextCount = int(Text::Count);

@@ -778,6 +778,13 @@ constexpr TextEntry kGerman[] = {
     {Text::VariantsWeightsTopk, "Top-k: jede Zeile behält ihre {1} besten erlaubten Schlüssel; die anderen bekommen 0."},
     {Text::VariantsWeightsQkNorm, "QK-Norm: q- und k-Zeilen werden vor den Scores RMS-normiert."},
     {Text::VariantsWeightsGate, "Das Ausgangs-Gate skaliert danach jede Ausgabe mit sigmoid(g)."},
+    {Text::KvCalcKind, "Art"},
+    {Text::KvCalcKindHeads, "K, V"},
+    {Text::KvCalcKindLatent, "MLA"},
+    {Text::KvCalcKindLinear, "linear"},
+    {Text::KvCalcLinearState, "Zustand pro Kopf, bei jedem Kontext (S aus d_head × d_head und z aus d_head): {1}; pro Token wächst nichts"},
+    {Text::KvCalcVsMhaLatent, "Multi-Head-Attention mit denselben {1} Köpfen hielte {3} für diese {2} Tokens: der Latent ist {4}× kleiner"},
+    {Text::KvCalcVsMhaLinear, "Softmax-Attention mit denselben {1} Köpfen hielte {3} für {2} Tokens: {4}× der Zustand"},
 };
 
 }  // namespace

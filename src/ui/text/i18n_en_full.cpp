@@ -322,6 +322,13 @@ constexpr TextEntry kEnglishFull[] = {
     {Text::VariantsWeightsTopk, "Top-k: each row keeps its {1} best allowed keys; the others get 0."},
     {Text::VariantsWeightsQkNorm, "QK-norm: q and k rows are RMS-normalised before the scores."},
     {Text::VariantsWeightsGate, "The output gate scales each output by sigmoid(g) after this."},
+    {Text::KvCalcKind, "Kind"},
+    {Text::KvCalcKindHeads, "K, V"},
+    {Text::KvCalcKindLatent, "MLA"},
+    {Text::KvCalcKindLinear, "linear"},
+    {Text::KvCalcLinearState, "State per head, whatever the context (S of d_head × d_head and z of d_head): {1}; nothing grows per token"},
+    {Text::KvCalcVsMhaLatent, "Multi-head attention with the same {1} heads would hold {3} for these {2} tokens: the latent is {4}× smaller"},
+    {Text::KvCalcVsMhaLinear, "Softmax attention with the same {1} heads would hold {3} for {2} tokens: {4}× the state"},
 };
 
 }  // namespace

@@ -771,6 +771,13 @@ constexpr TextEntry kSpanish[] = {
     {Text::VariantsWeightsTopk, "Top-k: cada fila conserva sus {1} mejores claves permitidas; las demás reciben 0."},
     {Text::VariantsWeightsQkNorm, "QK-norm: las filas q y k se normalizan por RMS antes de las puntuaciones."},
     {Text::VariantsWeightsGate, "La compuerta de salida escala después cada salida por sigmoid(g)."},
+    {Text::KvCalcKind, "Tipo"},
+    {Text::KvCalcKindHeads, "K, V"},
+    {Text::KvCalcKindLatent, "MLA"},
+    {Text::KvCalcKindLinear, "lineal"},
+    {Text::KvCalcLinearState, "Estado por cabeza, sea cual sea el contexto (S de d_head × d_head y z de d_head): {1}; nada crece por token"},
+    {Text::KvCalcVsMhaLatent, "La atención multicabeza con las mismas {1} cabezas guardaría {3} para estos {2} tokens: el latente es {4}× menor"},
+    {Text::KvCalcVsMhaLinear, "La atención softmax con las mismas {1} cabezas guardaría {3} para {2} tokens: {4}× el estado"},
 };
 
 }  // namespace
