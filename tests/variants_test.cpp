@@ -261,7 +261,7 @@ TEST_CASE(
     const std::int64_t held = k.window > 0 ? std::min(k.context, k.window + k.sinks) : k.context;
     CHECK(attn::kv_bytes_per_context(k) == per_token * held);
   }
-  // The example: a 32-layer, 32-head, d_head 128 model in fp16 — Llama 2 7B (H_kv = 32)
+  // The classic comparison: a 32-layer, 32-head, d_head 128 model in fp16 — Llama 2 7B (H_kv = 32)
   // holds 512 KiB per token, 2 GiB for its 4096-token context; Llama 3 8B (H_kv = 8) a quarter.
   const auto find = [](const char* name) {
     for (const attn::KvPreset& p : attn::kv_presets())
