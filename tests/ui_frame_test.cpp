@@ -728,6 +728,29 @@ TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's
   CHECK(app.state.ui.settings.mode == scene::link::Mode::Model);
 }
 
+// Generate runs on the one pacer of every run (widgets/run_pacer.hpp) at 30 tokens a second: at 60
+// frames a second, the first token at once, the second in the next frame (the first frame's half
+// token owed), then one every other frame.
+TEST_CASE("Model mode: Generate draws at its pace, 30 tokens a second, the first at once") {
+  Headless app;
+  const std::string bytes = small_model_file();
+  app.state.ui.model.request_load = [&] { ui::model_loaded(app.state, bytes); };
+  ui::model_set_text(app.state, "The cat sat on the");
+  app.state.ui.settings.mode = scene::link::Mode::Model;
+  for (int i = 0; i < 4; ++i) app.frame();
+  const ui::ModelUi& m = app.state.ui.model;
+  REQUIRE(m.load == ui::ModelLoad::Ready);
+  CHECK(m.pace.steps_per_second == 30.0f);
+  ui::model_generate(app.state, 5);
+  std::vector<int> drawn;
+  for (int frame = 0; frame < 10; ++frame) {
+    app.frame();  // DeltaTime 1/60 s
+    drawn.push_back(int(m.generated.size()));
+  }
+  CHECK(drawn == std::vector<int>{1, 2, 2, 3, 3, 4, 4, 5, 5, 5});
+  CHECK(m.generate_target == 0);  // done: five drawn
+}
+
 // The Variants… popup (ui/panels/modern_variants.cpp) on soft-dictionary (direct Q, K, V, no scale,
 // no mask): each switch edits the scene through the edit path, and the page's weights follow the
 // papers' formulas, computed here from the scene's own scores.
