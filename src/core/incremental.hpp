@@ -71,6 +71,10 @@ class IncrementalAttention {
  private:
   void refresh(const std::vector<int>& queries, const std::vector<int>& keys, const std::vector<int>& values);
   void output_runs(const std::vector<int>& rows);  // output rows `rows` (ascending)
+  // Row i's softmax after edits of `keys` that leave its max alone (see refresh()).
+  void patch_row(int i, const std::vector<int>& keys);
+  // The output partials of blocks [b0, b1) for `rows` (ascending).
+  void block_runs(const std::vector<int>& rows, int b0, int b1);
 
   Result result_;
   Change change_;
