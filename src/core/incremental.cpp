@@ -34,6 +34,7 @@ bool same_options(const Options& a, const Options& b) {
 }
 
 void IncrementalAttention::reset(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options) {
+  patched_rows_ = 0;
   if (!valid_) result_ = Result{};  // storage that may hold another computation's extra stages
   valid_ = true;
   result_.Q = Q;
@@ -47,6 +48,7 @@ void IncrementalAttention::reset(const Matrix& Q, const Matrix& K, const Matrix&
 IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const Matrix& K, const Matrix& V,
                                                           const Options& options) {
   Result& r = result_;
+  patched_rows_ = 0;
   if (empty() || !same_shape(Q, r.Q) || !same_shape(K, r.K) || !same_shape(V, r.V) ||
       !same_options_but_mask(options, options_) || workspace_.set != &kernels::active()) {
     reset(Q, K, V, options);
@@ -159,7 +161,8 @@ void IncrementalAttention::refresh(const std::vector<int>& queries, const std::v
     if (blend) output.push_back(i);
   }
   for (int i : whole) detail::softmax_row(r, workspace_, i);
-  for (int i : patched) patch_row(i, keys);
+  patched_rows_ = 0;
+  for (int i : patched) patched_rows_ += patch_row(i, keys);
   // The partials: every block of a recomputed row; of a patched row, the blocks that hold an edited
   // key or value (recomputing a block that did not change gives its same bits).
   block_runs(whole, 0, workspace_.blocks);
@@ -173,7 +176,7 @@ void IncrementalAttention::refresh(const std::vector<int>& queries, const std::v
   change_ = Change{false, queries, keys, !values.empty(), false, std::move(softmax)};
 }
 
-void IncrementalAttention::patch_row(int i, const std::vector<int>& keys) {
+bool IncrementalAttention::patch_row(int i, const std::vector<int>& keys) {
   // Row i keeps its max: each allowed edited key's exponential is recomputed with the kernels' exp (the
   // same element-wise function softmax_row uses), then its block's sum, the row sum in block order and
   // every weight (the divisor changed) exactly as softmax_row computes them.
@@ -191,7 +194,7 @@ void IncrementalAttention::patch_row(int i, const std::vector<int>& keys) {
     const double t = r.softmax_input()(i, j) - m;
     ks.exp(&t, &e[j], 1);
   }
-  if (!any) return;  // only values changed for this row
+  if (!any) return false;  // only values changed for this row
   for (int j : keys) {
     if (!r.allowed(i, j)) continue;
     const int b = j / kernels::kKeyBlock, j0 = b * kernels::kKeyBlock;
@@ -202,6 +205,7 @@ void IncrementalAttention::patch_row(int i, const std::vector<int>& keys) {
   r.row_sum[std::size_t(i)] = row_sum;
   double* w = &r.weights(i, 0);
   for (int j = 0; j < n; ++j) w[j] = e[j] / row_sum;
+  return true;
 }
 
 void IncrementalAttention::block_runs(const std::vector<int>& rows, int b0, int b1) {

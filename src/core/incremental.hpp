@@ -64,6 +64,9 @@ class IncrementalAttention {
   // back before the next update, which otherwise starts over with a full pass.
   void swap_result(Result& other) { std::swap(result_, other); }
   bool empty() const { return !valid_; }
+  // Rows whose softmax the last update patched (an edited key left their max alone: one exponential,
+  // one block's sum and partial re-run) rather than recomputed whole.
+  int patched_rows() const { return patched_rows_; }
   // Forget the last pass (e.g. the result lent out was replaced by another computation): the next
   // update() is a full pass on fresh storage.
   void invalidate() { valid_ = false; }
@@ -72,12 +75,14 @@ class IncrementalAttention {
   void refresh(const std::vector<int>& queries, const std::vector<int>& keys, const std::vector<int>& values);
   void output_runs(const std::vector<int>& rows);  // output rows `rows` (ascending)
   // Row i's softmax after edits of `keys` that leave its max alone (see refresh()).
-  void patch_row(int i, const std::vector<int>& keys);
+  // True when one of `keys` is allowed in row i (false: only its output partials change).
+  bool patch_row(int i, const std::vector<int>& keys);
   // The output partials of blocks [b0, b1) for `rows` (ascending).
   void block_runs(const std::vector<int>& rows, int b0, int b1);
 
   Result result_;
   Change change_;
+  int patched_rows_ = 0;
   bool valid_ = false;  // result_ is the pass over result_.Q, K, V and options_
   Options options_;
   detail::Workspace workspace_;
