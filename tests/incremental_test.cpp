@@ -324,9 +324,10 @@ TEST_CASE("a key's drag at n = 1024, d = 64: exact, with and without masks, and 
     double alibi;
     bool custom;
   };
-  for (const Case& c : {Case{"no mask", false, 0, 0.0, false}, Case{"causal", true, 0, 0.0, false},
-                        Case{"window 64 + sinks", true, 64, 0.0, false},
-                        Case{"ALiBi", false, 0, 0.125, false}, Case{"custom mask", false, 0, 0.0, true}}) {
+  // (A full pass at n = 1024 per compared frame: few frames, the cases that take other paths.)
+  for (const Case& c :
+       {Case{"no mask", false, 0, 0.0, false}, Case{"window 64 + sinks, ALiBi", true, 64, 0.125, false},
+        Case{"custom mask", false, 0, 0.0, true}}) {
     Scene s = random_scene(rng, 1024, 64, 64);
     s.options = {};
     s.options.scale.mode = attn::ScaleMode::SqrtDk;
@@ -341,7 +342,7 @@ TEST_CASE("a key's drag at n = 1024, d = 64: exact, with and without masks, and 
     attn::IncrementalAttention inc;
     inc.reset(s.Q, s.K, s.V, s.options);
     int patched = 0, rows = 0;
-    for (int j : {63, 64, 1023}) drag_key(s, inc, j, int(rng() % 64), 2, 0.02, &patched, &rows);
+    for (int j : {64, 1023}) drag_key(s, inc, j, int(rng() % 64), 2, 0.02, &patched, &rows);
     INFO(c.name << ": " << patched << " of " << rows << " rows patched");
     // A small step of one key moves few rows' max: nearly every row keeps it and is only patched.
     CHECK(rows > 0);
