@@ -2,14 +2,18 @@
 //
 // Dragging one number changes one row of Q, K or V. For n tokens:
 //   query i  → row i of scores, scaled, weights and output                         O(n·(d_k + d_v))
-//   key j    → column j of scores and scaled, then the softmax and output of every
-//              row that allows key j (all n when nothing is masked)                  O(n·d_k + n² + n²·d_v)
+//   key j    → column j of scores and scaled; in every row that allows key j (all n when nothing
+//              is masked) and keeps its max: one exponential, the sum of key j's block of 64 keys
+//              and that block's Σ e·v, the row sum, the n weights (a new divisor) and the output;
+//              a row whose max moves (or whose max cell was lowered) re-runs whole  O(n·d_k + n² + n·64·d_v)
 //   value j  → the output of the rows whose key span holds j, no softmax             O(n²·d_v)
 //   the mask (custom, causal, window, sinks) → softmax and output of the rows whose allowed cells
 //              changed; scores and scaled stay (a click on one mask cell: one row)  O(n² + rows·n·d_v)
-// while the full pass is O(n²·(d_k + d_v)). Every element is computed by the same kernels in the
-// same order as attend() (core/forward.hpp), so the result is identical to attend() bit for bit —
-// tests/incremental_test.cpp checks every stage after random edit sequences.
+// while the full pass is O(n²·(d_k + d_v)). The full pass sums in the same blocks (kernels.hpp:
+// kKeyBlock), output = (Σ over blocks of Σ_j e_ij v_j) / Σ_j e_ij, so a patched row is its row. Every element
+// is computed by the same kernels in the same order as attend() (core/forward.hpp), so the result is
+// identical to attend() bit for bit — tests/incremental_test.cpp checks every stage after random edit
+// sequences.
 #pragma once
 
 #include <utility>
