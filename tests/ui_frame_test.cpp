@@ -724,3 +724,31 @@ TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's
   click(app, "model/back");
   CHECK(app.state.ui.settings.mode == scene::link::Mode::Model);
 }
+
+TEST_CASE(
+    "Model mode: Generate draws a token a frame at 60 Hz, the tokens Step draws, and stops at its count") {
+  Headless app;
+  const std::string bytes = small_model_file();
+  app.state.ui.model.request_load = [&] { ui::model_loaded(app.state, bytes); };
+  ui::model_set_text(app.state, "The cat sat on the");
+  app.state.ui.settings.mode = scene::link::Mode::Model;
+  for (int i = 0; i < 3; ++i) app.frame();
+  const ui::ModelUi& m = app.state.ui.model;
+  REQUIRE(m.load == ui::ModelLoad::Ready);
+  // The reference: three Steps from the text (the draw is seeded: the same text, the same tokens).
+  for (int i = 0; i < 3; ++i) ui::model_step(app.state);
+  const std::vector<int> stepped = m.generated;
+  REQUIRE(stepped.size() == 3);
+  ui::model_set_text(app.state, "The cat sat on the");
+  REQUIRE(m.generated.empty());
+  // Generate 3: the pace (30 a second) is below the frame rate, and a frame draws one at least.
+  ui::model_generate(app.state, 3);
+  for (int frame = 1; frame <= 3; ++frame) {
+    app.frame();
+    CHECK(int(m.generated.size()) == frame);
+  }
+  CHECK(m.generated == stepped);
+  CHECK(m.generate_target == 0);  // done: nothing owed, later frames draw nothing
+  app.frame();
+  CHECK(m.generated.size() == 3);
+}

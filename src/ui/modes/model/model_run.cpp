@@ -1,6 +1,5 @@
 // model_run.cpp — the Model mode's actions and tick (model_mode.hpp); the numbers: model_logic.cpp.
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <string>
 
@@ -15,17 +14,11 @@ namespace {
 
 namespace model = attn::model;
 
-// Generate's pace: tokens per second shown (each one is visible as it arrives), and the CPU time a frame
-// may spend drawing them (a draw with the KV cache takes well under a millisecond here).
-constexpr double kTokensPerSecond = 30.0;
+// The CPU time a frame may spend drawing Generate's tokens (a draw with the KV cache takes well under a
+// millisecond here); their pace is ModelUi::pacer's (each token is visible as it arrives).
 constexpr double kBudgetMs = 12.0;
 // Generate draws this many tokens (or up to n_ctx).
 constexpr int kGenerateCount = 20;
-
-double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 void link_changed(AppState& state) {
   if (state.sharing.scene_changed) state.sharing.scene_changed();
@@ -151,22 +144,19 @@ void model_tick(AppState& state) {
   if (m.load == ModelLoad::Idle) model_request_load(state);
   if (!ready(m) || m.generate_target <= int(m.generated.size())) {
     m.generate_target = 0;
-    m.owed = 0.0;
+    m.pacer.owed = 0.0;
     return;
   }
-  const double start = now_ms();
-  m.owed += double(ImGui::GetIO().DeltaTime) * kTokensPerSecond;
-  int done = 0;
-  while ((m.owed >= 1.0 || done == 0) && int(m.generated.size()) < m.generate_target &&
-         (done == 0 || now_ms() - start < kBudgetMs)) {
-    if (!draw_one(m)) {
-      m.generate_target = 0;
-      break;
-    }
-    m.owed = std::max(0.0, m.owed - 1.0);
-    ++done;
-  }
-  m.owed = std::min(m.owed, 1.0);
+  const double start = pacer_clock_ms();
+  m.pacer.owe(ImGui::GetIO().DeltaTime);
+  m.pacer.owed = std::max(m.pacer.owed, 1.0);  // a token every frame at least: a fast screen, a fast run
+  const int done = run_owed_steps(m.pacer, start, kBudgetMs, [&m] {
+    if (int(m.generated.size()) >= m.generate_target) return false;
+    if (draw_one(m)) return true;
+    m.generate_target = 0;
+    return false;
+  });
+  m.pacer.last_work_ms = pacer_clock_ms() - start;
   if (done > 0) evaluate(m);
   if (int(m.generated.size()) >= m.generate_target) {
     m.generate_target = 0;
@@ -212,7 +202,7 @@ void model_generate(AppState& state, int count) {
   ModelUi& m = state.ui.model;
   if (!ready(m)) return;
   m.generate_target = int(m.generated.size()) + std::max(1, count);
-  m.owed = 1.0;  // the first token at once
+  m.pacer.start(true);  // the first token at once
   state.layout_changed = true;
 }
 
