@@ -327,20 +327,20 @@ void install_model_loader(App& app) {
 // The command line's start (every value checked by the parser), as a link's: --theme, --zoom,
 // --lang as theme=, zoom=, lang=; --mode; --circuits RECIPE (trained now, at once) and
 // --model-state LM / --model-text T open their modes; --step N / --quiz Q.
-Start start_of(const Options& options) {
-  Start start;
+ui::LinkStart start_of(const Options& options) {
+  ui::LinkStart start;
   start.theme = scene::link::theme_from_name(options.theme);
   if (options.zoom > 0) start.zoom = options.zoom;
   start.lang = options.lang;
   start.mode = scene::link::mode_from_name(options.mode);
   if (!options.circuits.empty()) {
-    start.circuits = *scene::parse_recipe(options.circuits).recipe;
-    start.circuits_at_once = true;
+    start.recipe = *scene::parse_recipe(options.circuits).recipe;
+    start.recipe_at_once = true;
     start.mode = scene::link::Mode::Circuits;
   }
-  if (!options.model_state.empty()) start.model = *scene::link::parse_model_link(options.model_state).link;
-  start.model_text = options.model_text;
-  if (start.model || !start.model_text.empty()) start.mode = scene::link::Mode::Model;
+  if (!options.model_state.empty()) start.lm = *scene::link::parse_model_link(options.model_state).link;
+  start.lm_text = options.model_text;
+  if (start.lm || !start.lm_text.empty()) start.mode = scene::link::Mode::Model;
   start.step = options.step;
   start.quiz = options.quiz;
   return start;

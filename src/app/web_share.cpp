@@ -209,14 +209,14 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   // the default); circuits=RECIPE: a new run rebuilt over the next frames (at full speed); lm=…: the
   // Model mode's state, applied when the model has loaded, which this starts; step=N: the counter's N
   // (a direct scene's 7-step walk clamps step=8 to its last).
-  app::Start start;
+  ui::LinkStart start;
   start.theme = f.theme;
   start.zoom = f.zoom;
   start.lang = f.lang;
   start.mode = f.mode.value_or(scene::link::kDefaultMode);
 #if AL_ALL_MODES
-  start.circuits = f.circuits;
-  start.model = f.model;
+  start.recipe = f.circuits;
+  start.lm = f.model;
 #endif
   if (start.mode == scene::link::Mode::Walk) start.step = std::max(f.step, 1);
   app::apply_start(state, start);
