@@ -305,4 +305,11 @@ void model_update_opened(AppState& state) {
       model_logic::prediction_with_scene(*m.file, m.eval, m.ablation, s, m.opened_layer, m.opened_head);
 }
 
+void model_apply_start(AppState& state, const LinkStart& start) {
+  // The link's state is applied when the model has loaded, which showing or linking it starts.
+  if (start.lm) model_apply_link(state, *start.lm);
+  if (!start.lm_text.empty()) model_set_text(state, start.lm_text);
+  if (start.lm || state.ui.settings.mode == scene::link::Mode::Model) model_request_load(state);
+}
+
 }  // namespace ui

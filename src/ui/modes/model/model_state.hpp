@@ -60,10 +60,9 @@ struct ModelUi {
   std::vector<double> generated_p;                    // each one's probability where it was drawn
   std::shared_ptr<attn::model::Generator> generator;  // continues the draw (Step, Generate)
   int generate_target = 0;                            // Generate: draw until generated.size() reaches this
-  RunPacer pace{
-      30.0f};      // Generate's pace, tokens per second (each visible as it arrives; widgets/run_pacer.hpp)
-  ModelEval eval;  // the model on prompt + generated
-  std::uint64_t eval_version = 0;  // bumped whenever eval is recomputed
+  RunPacer pace{30.0f};                               // Generate's pace: 30 tokens per second
+  ModelEval eval;                                     // the model on prompt + generated
+  std::uint64_t eval_version = 0;                     // bumped whenever eval is recomputed
 
   // --- the head opened in Explore
   int opened_layer = -1, opened_head = -1;
