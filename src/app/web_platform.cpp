@@ -38,10 +38,13 @@ EM_JS(void, js_first_frame_drawn, (), {
 
 // The system's colour preference: 2 = more contrast (prefers-contrast: more), 1 = light
 // (prefers-color-scheme: light), 0 = dark or no preference.
+// (clang-format would split the arrow function's => into "= >")
+// clang-format off
 EM_JS(int, js_system_theme, (), {
-  const query = (q) = > window.matchMedia && window.matchMedia(q).matches;
+  const query = (q) => window.matchMedia && window.matchMedia(q).matches;
   return query("(prefers-contrast: more)") ? 2 : query("(prefers-color-scheme: light)") ? 1 : 0;
 });
+// clang-format on
 
 // Device pixels per CSS pixel: devicePixelRatio (browser zoom changes it) × the pinch zoom of the
 // visual viewport (phones), so text stays sharp however the page is zoomed; a pinch raises it to at
