@@ -24,6 +24,19 @@ namespace ui {
 
 namespace {
 
+// The scene's variant settings as they are now, or null. Read afresh wherever needed: a switch or slider
+// replaces the scene's variant keys, so a pointer kept across one would dangle.
+const attn::Variants* live(const AppState& state) {
+  return state.scene.variants ? &state.scene.variants->core : nullptr;
+}
+
+// Whether the scene has a variant on, as `test` of its settings says.
+template <class Test>
+bool is_on(const AppState& state, Test test) {
+  const attn::Variants* v = live(state);
+  return v && test(*v);
+}
+
 // The scene's variant keys (a copy to edit), or none.
 scene::VariantKeys current_keys(const AppState& state) {
   return state.scene.variants ? *state.scene.variants : scene::VariantKeys{};
@@ -60,7 +73,8 @@ void variant_row(AppState& state, const std::string& id, Text label, Text paper,
   }
   ImGui::BeginDisabled(!why.empty());
   bool value = on;
-  if (checkbox(state, id, (std::string(tr(label)) + "##" + id).c_str(), &value)) {
+  const bool switched = checkbox(state, id, (std::string(tr(label)) + "##" + id).c_str(), &value);
+  if (switched) {
     if (value)
       turn_on(keys);
     else
@@ -69,7 +83,7 @@ void variant_row(AppState& state, const std::string& id, Text label, Text paper,
   }
   ImGui::EndDisabled();
   tip(tr(paper), why);
-  if (on) {
+  if (on && !switched) {  // a row just switched shows its setting from the next frame
     ImGui::SameLine(setting_x);
     ImGui::SetNextItemWidth(-FLT_MIN);
     setting();
@@ -78,16 +92,16 @@ void variant_row(AppState& state, const std::string& id, Text label, Text paper,
 
 void draw_variant_rows(AppState& state, float setting_x) {
   const scene::Scene& s = state.scene;
-  const attn::Variants* v = s.variants ? &s.variants->core : nullptr;
   const int m = int(scene::key_count(s));
 
   // Sink logit: one value for every head (a scene file may give one per head; the slider sets all).
   variant_row(
-      state, "variants/sink", Text::VariantsSink, Text::VariantsSinkTip, v && !v->sink_logit.empty(),
-      setting_x, [](scene::VariantKeys& k) { k.core.sink_logit = {0.0}; },
+      state, "variants/sink", Text::VariantsSink, Text::VariantsSinkTip,
+      is_on(state, [](const attn::Variants& v) { return !v.sink_logit.empty(); }), setting_x,
+      [](scene::VariantKeys& k) { k.core.sink_logit = {0.0}; },
       [](scene::VariantKeys& k) { k.core.sink_logit.clear(); },
       [&] {
-        double z = v->sink_logit.front();
+        double z = live(state)->sink_logit.front();
         if (slider_double(state, "variants/sink/z", "##sink-z", &z, -8.0, 8.0, "z = %.2f")) {
           scene::VariantKeys k = current_keys(state);
           k.core.sink_logit.assign(k.core.sink_logit.size() == 1 ? 1 : std::size_t(s.heads), z);
@@ -96,11 +110,12 @@ void draw_variant_rows(AppState& state, float setting_x) {
       });
   // Softcap: c from 0.25 to 50 (log); scores beyond ±c flatten.
   variant_row(
-      state, "variants/softcap", Text::VariantsSoftcap, Text::VariantsSoftcapTip, v && v->softcap != 0.0,
-      setting_x, [](scene::VariantKeys& k) { k.core.softcap = 2.0; },
+      state, "variants/softcap", Text::VariantsSoftcap, Text::VariantsSoftcapTip,
+      is_on(state, [](const attn::Variants& v) { return v.softcap != 0.0; }), setting_x,
+      [](scene::VariantKeys& k) { k.core.softcap = 2.0; },
       [](scene::VariantKeys& k) { k.core.softcap = 0.0; },
       [&] {
-        double c = v->softcap;
+        double c = live(state)->softcap;
         if (slider_double(state, "variants/softcap/c", "##softcap-c", &c, 0.25, 50.0, "c = %.2f",
                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
           scene::VariantKeys k = current_keys(state);
@@ -110,7 +125,8 @@ void draw_variant_rows(AppState& state, float setting_x) {
       });
   // QK-norm: ε and gains as the scene gives them (defaults 1e-6 and ones); a switch only.
   variant_row(
-      state, "variants/qk_norm", Text::VariantsQkNorm, Text::VariantsQkNormTip, v && v->qk_norm, setting_x,
+      state, "variants/qk_norm", Text::VariantsQkNorm, Text::VariantsQkNormTip,
+      is_on(state, [](const attn::Variants& v) { return v.qk_norm; }), setting_x,
       [](scene::VariantKeys& k) { k.core.qk_norm = true; },
       [](scene::VariantKeys& k) {
         k.core.qk_norm = false;
@@ -119,11 +135,12 @@ void draw_variant_rows(AppState& state, float setting_x) {
       },
       [&] {
         ImGui::AlignTextToFramePadding();
-        ImGui::TextDisabled("eps = %g", v->qk_eps);
+        ImGui::TextDisabled("eps = %g", live(state)->qk_eps);
       });
   // Top-k: k from 1 to the keys (or blocks, when the scene gives topk_block).
   variant_row(
-      state, "variants/topk", Text::VariantsTopk, Text::VariantsTopkTip, v && v->topk != 0, setting_x,
+      state, "variants/topk", Text::VariantsTopk, Text::VariantsTopkTip,
+      is_on(state, [](const attn::Variants& v) { return v.topk != 0; }), setting_x,
       [m](scene::VariantKeys& k) { k.core.topk = std::min(2, std::max(m, 1)); },
       [](scene::VariantKeys& k) {
         k.core.topk = 0;
@@ -131,8 +148,9 @@ void draw_variant_rows(AppState& state, float setting_x) {
         k.core.indexer = attn::Matrix();
       },
       [&] {
-        const int units = v->topk_block > 0 ? (m + v->topk_block - 1) / v->topk_block : m;
-        int k = v->topk;
+        const attn::Variants& v = *live(state);
+        const int units = v.topk_block > 0 ? (m + v.topk_block - 1) / v.topk_block : m;
+        int k = v.topk;
         if (slider_int(state, "variants/topk/k", "##topk-k", &k, 1, std::max(units, 1), "k = %d",
                        ImGuiSliderFlags_AlwaysClamp)) {
           scene::VariantKeys keys = current_keys(state);
@@ -143,7 +161,7 @@ void draw_variant_rows(AppState& state, float setting_x) {
   // Differential: λ from −1 to 1 (the paper's λ stays near λ_init = 0.8 − 0.6·e^(−0.3·(l−1))).
   variant_row(
       state, "variants/differential", Text::VariantsDifferential, Text::VariantsDifferentialTip,
-      v && v->differential, setting_x,
+      is_on(state, [](const attn::Variants& v) { return v.differential; }), setting_x,
       [](scene::VariantKeys& k) {
         k.core.differential = true;
         k.core.lambda = 0.5;
@@ -154,7 +172,7 @@ void draw_variant_rows(AppState& state, float setting_x) {
         k.core.diff_norm = false;
       },
       [&] {
-        double lambda = v->lambda;
+        double lambda = live(state)->lambda;
         if (slider_double(state, "variants/differential/lambda", "##lambda", &lambda, -1.0, 1.0,
                           "lambda = %.2f", ImGuiSliderFlags_AlwaysClamp)) {
           scene::VariantKeys k = current_keys(state);
@@ -164,7 +182,8 @@ void draw_variant_rows(AppState& state, float setting_x) {
       });
   // Linear attention: a switch (φ = elu + 1 is its only kernel).
   variant_row(
-      state, "variants/linear", Text::VariantsLinear, Text::VariantsLinearTip, v && v->linear, setting_x,
+      state, "variants/linear", Text::VariantsLinear, Text::VariantsLinearTip,
+      is_on(state, [](const attn::Variants& v) { return v.linear; }), setting_x,
       [](scene::VariantKeys& k) { k.core.linear = true; },
       [](scene::VariantKeys& k) { k.core.linear = false; },
       [&] {
