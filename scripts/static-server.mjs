@@ -6,7 +6,7 @@
 //   - serves one folder on 127.0.0.1 (never 0.0.0.0: this is a local development server);
 //   - correct MIME types (browsers refuse to stream-compile wasm unless it is application/wasm);
 //   - an optional sub-path mount (`base: "/user/repo/"`) so the tests can prove the site works
-//     from a static host's sub-path (sharing issue: GitHub Pages serves /user/repo/);
+//     from a static host's sub-path (GitHub Pages serves /user/repo/);
 //   - optional extra response headers (e.g. a strict Content-Security-Policy);
 //   - every request is recorded ({method, path, status, bytes}) in `server.requests` and, when
 //     `logFile` is given, appended to that file as one JSON line each, so tests can assert which

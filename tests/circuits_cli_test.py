@@ -14,7 +14,7 @@ what the trained model does are asserted by the Release build's run of this test
   stdout, stderr names the field. A flag without its value, options that go with another command:
   usage error, exit 2 (CLI11, as the desktop app), stderr naming the flag or the command.
 - The same seed prints the same bytes; another seed another curve; the JSON has the contract's keys.
-- The issue's target with the defaults (2 layers x 2 heads, d_model 32, n_ctx 32, batch 16, AdamW
+- The target with the defaults (2 layers x 2 heads, d_model 32, n_ctx 32, batch 16, AdamW
   lr 0.01), seed 1, 2000 steps: at some step a layer-1 head's prefix-matching score is >= 0.5 and the
   second copy's loss is below half the first copy's; "formed_at" is the first such step.
 - The trained model on a repeated text it never saw: its best layer-1 head attends from the second
@@ -154,7 +154,7 @@ def main():
     if not formation:
         return sanitized_paths(cli, work, failures)
 
-    # The target: seed 1, defaults, 2000 steps.
+    # The target: seed 1, defaults, 2000 steps.
     start = time.perf_counter()
     p = run(cli, ["--train", "induction", "--layers", "2", "--heads", "2", "--d-model", "32", "--steps", "2000",
                   "--seed", "1", "--compact"])

@@ -24,6 +24,7 @@ token labels that need escaping.
            anchors in tests/desktop/check_frame.py, not from the app's table), masked cells hatched;
            n > 64 as one embedded PNG of cols×rows pixels. Then headless Chromium renders SVGs and
            the pixel at each cell's centre (above its number, when it has one) must be that colour
+           (all figures on one page, one Chromium launch)
            (±4 per channel).
 Prints "N passed, N failed".
 """
@@ -399,13 +400,34 @@ def check_svg(c, name, svg_text, result, stage):
     return centres
 
 
-def chromium_screenshot(svg_path, png_path, width, height):
+def chromium_screenshot(page_path, png_path, width, height):
     cmd = [os.environ.get("AL_CHROMIUM", "/usr/bin/chromium"), "--headless", "--no-sandbox", "--disable-gpu",
            "--hide-scrollbars", "--disable-background-networking", "--disable-component-update",
            "--disable-sync", "--no-first-run", "--force-device-scale-factor=1",
-           f"--window-size={width},{height}", f"--screenshot={png_path}", "file://" + svg_path]
-    subprocess.run(cmd, capture_output=True, timeout=120)
+           f"--window-size={width},{height}", f"--screenshot={png_path}", "file://" + page_path]
+    subprocess.run(cmd, capture_output=True, timeout=300)
     return os.path.exists(png_path)
+
+
+def render_all(renders, case_dir):
+    """One Chromium launch for every figure (a launch costs ~2 s): the SVG files as <img>s at their own
+    size, stacked at whole-pixel offsets so each lands on the same pixel grid as it would alone.
+    Returns (image, [top offset per figure]), or (None, []) when Chromium wrote no PNG."""
+    tops, y, width, imgs = [], 0, 0, []
+    for _, path, root, _ in renders:
+        tops.append(y)
+        imgs.append(f'<img src="{os.path.basename(path)}" style="position:absolute;left:0;top:{y}px">')
+        y += math.ceil(float(root.get("height"))) + 8
+        width = max(width, math.ceil(float(root.get("width"))))
+    page = os.path.join(case_dir, "svg_all.html")
+    with open(page, "w", encoding="utf-8") as f:
+        f.write('<!doctype html><html><body style="margin:0;background:#fff">' + "".join(imgs) + "</body></html>")
+    png = os.path.join(case_dir, "svg_all.png")
+    if os.path.exists(png):
+        os.remove(png)
+    if not chromium_screenshot(page, png, width, y):
+        return None, []
+    return read_png(png), tops
 
 
 def test_svg(cli, case_dir):
@@ -431,15 +453,13 @@ def test_svg(cli, case_dir):
                     f.write(svg)
                 renders.append((name, path, ET.fromstring(svg.encode()), centres))
     c.check("Chromium renders ≥ 10 figures", len(renders) >= 10, str(len(renders)))
-    for name, path, root, centres in renders:
-        width, height = math.ceil(float(root.get("width"))), math.ceil(float(root.get("height")))
-        png = path[:-4] + ".png"
-        if not c.check(f"{name}: Chromium screenshot", chromium_screenshot(path, png, width, height)):
-            continue
-        img = read_png(png)
+    img, tops = render_all(renders, case_dir)
+    if not c.check("Chromium screenshot of every figure", img is not None):
+        return c
+    for (name, path, root, centres), top in zip(renders, tops):
         bad = []
         for x, y, want in centres:
-            got = img[int(y), int(x)]
+            got = img[int(y) + top, int(x)]
             if np.abs(got - want).max() > TOLERANCE:
                 bad.append(f"({x:.0f},{y:.0f}) {got} vs {want}")
         c.check(f"{name}: rendered cell centres in the app's colours ({len(centres)} cells)", not bad,

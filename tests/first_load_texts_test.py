@@ -54,6 +54,14 @@ def full_build_mode_folders(ui_cmake):
     return sorted(only_full - in_first_load)
 
 
+def full_build_files(ui_cmake):
+    """Single files outside those folders that src/ui/CMakeLists.txt adds only with AL_ALL_MODES
+    (e.g. panels/modern_variants.cpp), as paths under src/ ("ui/panels/…")."""
+    text = re.sub(r"#.*", "", ui_cmake)
+    blocks = re.findall(r"if\(AL_ALL_MODES\)(.*?)endif\(\)", text, re.S)
+    return {"ui/" + f for b in blocks for f in re.findall(r"\b([\w/]+\.cpp)\b", b) if not f.startswith("modes/")}
+
+
 def source_files(src):
     """{path under src/: text} of every .cpp/.hpp of src/ui/ and src/app/."""
     out = {}
@@ -70,7 +78,9 @@ def check(src, tally):
     """Checks the tree under `src`; returns (first-load files, full-build files) counted."""
     first, full = text_keys(open(os.path.join(src, "ui", "text", "i18n.hpp"), encoding="utf-8").read())
     full_set = set(full)
-    folders = full_build_mode_folders(open(os.path.join(src, "ui", "CMakeLists.txt"), encoding="utf-8").read())
+    ui_cmake = open(os.path.join(src, "ui", "CMakeLists.txt"), encoding="utf-8").read()
+    folders = full_build_mode_folders(ui_cmake)
+    full_files = full_build_files(ui_cmake)
     if not folders:
         tally.fail("src/ui/CMakeLists.txt adds no mode folder only with AL_ALL_MODES (the check would see none)")
     named_by_first_load = set()
@@ -78,7 +88,7 @@ def check(src, tally):
     for rel, text in source_files(src).items():
         if re.match(r"ui/text/i18n_\w+\.cpp$", rel):
             continue
-        in_full_build = any(rel.startswith(f"ui/modes/{m}/") for m in folders)
+        in_full_build = any(rel.startswith(f"ui/modes/{m}/") for m in folders) or rel in full_files
         counts[in_full_build] += 1
         if in_full_build:
             continue

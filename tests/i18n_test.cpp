@@ -164,14 +164,15 @@ TEST_CASE("i18n: translations keep the formulas and symbols, and are translation
   std::map<int, std::string> english = english_texts();
   // The texts that are the same in every language: names, and the quiz's choices that are formulas.
   using ui::Text;
-  const std::set<Text> same = {Text::ModeFlash,       Text::ZoomHeading,      Text::TokensN,
-                               Text::TokensValue,     Text::Quiz2A,           Text::Quiz2B,
-                               Text::Quiz2C,          Text::Quiz2D,           Text::Quiz5A,
-                               Text::Quiz5B,          Text::Quiz8C,           Text::WalkToQuiz,
-                               Text::LiveMask,        Text::RopeBase,         Text::Pause,
-                               Text::TrainSeed,       Text::RopeBaseFormat,   Text::BlockFormat,
-                               Text::LogToggle,       Text::TrainRowToken,    Text::GenerateTokens,
-                               Text::AutoRangeToggle, Text::CircuitsModelDim, Text::CircuitsText};
+  const std::set<Text> same = {
+      Text::ModeFlash, Text::ZoomHeading, Text::TokensN, Text::TokensValue, Text::Quiz2A, Text::Quiz2B,
+      Text::Quiz2C, Text::Quiz2D, Text::Quiz5A, Text::Quiz5B, Text::Quiz8C, Text::WalkToQuiz, Text::LiveMask,
+      Text::RopeBase, Text::Pause, Text::TrainSeed, Text::RopeBaseFormat, Text::BlockFormat, Text::LogToggle,
+      Text::TrainRowToken, Text::GenerateTokens, Text::AutoRangeToggle, Text::CircuitsModelDim,
+      Text::CircuitsText,
+      // the variants' names as their papers give them, and φ's formula
+      Text::VariantsSoftcap, Text::VariantsQkNorm, Text::VariantsLinear, Text::VariantsLinearNote,
+      Text::KvCalcKindHeads, Text::KvCalcKindLatent, Text::KvCalcKindLinear};
   for (const ui::LanguageTable* t : {&ui::spanish_table(), &ui::german_table()}) {
     for (std::size_t i = 0; i < t->count; ++i) {
       const int key = int(t->entries[i].key);

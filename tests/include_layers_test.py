@@ -16,7 +16,8 @@ every `*_state.hpp` and the files of STATE_FILES (plain structs UiState holds). 
     include of modes/<m>/, no `Mode::M` of scene::link::Mode, no call of a function a header of
     modes/<m>/ declares, no use of a UiState/AppState member whose type a header of modes/<m>/
     declares. Only the table of modes (modes/modes.cpp) and the state that holds each mode's state
-    (app_state.hpp) name every mode.
+    (app_state.hpp) name every mode. The one door from outside (src/app/start.cpp/.hpp, DOOR_FILES)
+    names no mode either: it applies a link through the modes' apply_start hooks.
 
   tests/include_layers_test.py [SRC_DIR]   → exit 1 and every offending include
 """
@@ -49,6 +50,9 @@ def mode_folder(rel):
     return parts[1] if len(parts) > 2 and parts[0] == "modes" else None
 
 
+# Files outside src/ui/ that name no mode either: the one door from outside (a link's or the command
+# line's start, applied through the modes' apply_start hooks).
+DOOR_FILES = ["app/start.cpp", "app/start.hpp"]
 # The files that name every mode: the table, and the state holding each mode's state.
 NAME_EVERY_MODE = {"modes/modes.cpp", "app_state.hpp"}
 DECLARED_FUNCTION = re.compile(r"^(?:[\w:<>,&*]+\s+)+[&*]?(\w+)\(")
@@ -100,8 +104,9 @@ def state_members(app_state_text, types):
     return members
 
 
-def check_mode_names(ui_dir, mode_enum, tally):
-    """Every place a file outside a mode's folder names that mode (see the module's doc)."""
+def check_mode_names(ui_dir, mode_enum, tally, outside=()):
+    """Every place a file outside a mode's folder names that mode (see the module's doc); `outside`:
+    more files, outside src/ui/, that name no mode either (their paths)."""
     names = mode_names(ui_dir, mode_enum)
     app_state = os.path.join(ui_dir, "app_state.hpp")
     app_state_text = open(app_state, encoding="utf-8").read() if os.path.exists(app_state) else ""
@@ -118,27 +123,26 @@ def check_mode_names(ui_dir, mode_enum, tally):
         if members:
             parts.append(r"[.>](?:%s)\b(?!\s*\()" % "|".join(sorted(members)))
         patterns[folder] = re.compile("|".join(parts))
-    for root, _, files in os.walk(ui_dir):
-        for f in sorted(files):
-            if not f.endswith((".cpp", ".hpp", ".h", ".inc")):
+    paths = [os.path.join(root, f) for root, _, files in os.walk(ui_dir) for f in sorted(files)
+             if f.endswith((".cpp", ".hpp", ".h", ".inc"))]
+    for path in paths + list(outside):
+        rel = os.path.relpath(path, ui_dir).replace(os.sep, "/")
+        if rel in NAME_EVERY_MODE:
+            continue
+        text = code_only(open(path, encoding="utf-8").read())
+        # A function of the file's own with a mode's function's name is the file's (train's
+        # short_number is not the walk's).
+        own = {m.group(1) for m in map(DECLARED_FUNCTION.match, text.split("\n")) if m}
+        for folder, pattern in patterns.items():
+            if mode_folder(rel) == folder:
                 continue
-            path = os.path.join(root, f)
-            rel = os.path.relpath(path, ui_dir).replace(os.sep, "/")
-            if rel in NAME_EVERY_MODE:
-                continue
-            text = code_only(open(path, encoding="utf-8").read())
-            # A function of the file's own with a mode's function's name is the file's (train's
-            # short_number is not the walk's).
-            own = {m.group(1) for m in map(DECLARED_FUNCTION.match, text.split("\n")) if m}
-            for folder, pattern in patterns.items():
-                if mode_folder(rel) == folder:
-                    continue
-                for number, line in enumerate(text.split("\n"), 1):
-                    for m in pattern.finditer(line):
-                        name = m.group(0).rstrip("( ")
-                        if name not in own:
-                            tally.fail(f"src/ui/{rel}:{number} names the mode {folder}: {m.group(0).strip()}")
-                            break
+            for number, line in enumerate(text.split("\n"), 1):
+                for m in pattern.finditer(line):
+                    name = m.group(0).rstrip("( ")
+                    if name not in own:
+                        where = os.path.normpath(os.path.join("src/ui", rel))
+                        tally.fail(f"{where}:{number} names the mode {folder}: {m.group(0).strip()}")
+                        break
 
 
 def check(ui_dir, tally):
@@ -204,8 +208,11 @@ def self_check():
             os.makedirs(os.path.dirname(os.path.join(ui, rel)), exist_ok=True)
             open(os.path.join(ui, rel), "w", encoding="utf-8").write(text)
         found.count = 0
-        check_mode_names(ui, ["Explore", "Walk"], found)
-        return layers_ok and found.count == 3
+        with tempfile.TemporaryDirectory() as app:  # a file outside src/ui/, checked by name
+            door = os.path.join(app, "start.cpp")
+            open(door, "w", encoding="utf-8").write("void d() { if (m == Mode::Walk) open_quiz(s, 0); }\n")
+            check_mode_names(ui, ["Explore", "Walk"], found, outside=[door])
+        return layers_ok and found.count == 4
 
 
 def mode_enumerators(src):
@@ -223,7 +230,7 @@ def main():
         tally.fail("the check missed a planted include against the layers, or failed an allowed one")
     ui = os.path.join(src, "ui")
     count = check(ui, tally)
-    check_mode_names(ui, mode_enumerators(src), tally)
+    check_mode_names(ui, mode_enumerators(src), tally, outside=[os.path.join(src, f) for f in DOOR_FILES])
     return tally.done(f"include_layers: {count} includes in {src}/ui; {tally.count} against the layers "
                       "or naming a mode outside its folder")
 

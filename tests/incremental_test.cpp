@@ -275,3 +275,77 @@ TEST_CASE("incremental: in a sliding window a key, value or mask edit re-runs on
   CHECK(inc.last_change().rows.size() == std::size_t(n - 1));
   check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
 }
+
+namespace {
+
+// A mouse drag of K(j, c): `frames` small steps of one number, each through update() as the app does.
+void drag_key(Scene& s, attn::IncrementalAttention& inc, int j, int c, int frames, double step,
+              int* patched_total, int* rows_total) {
+  for (int f = 0; f < frames; ++f) {
+    s.K(j, c) += step;
+    REQUIRE(inc.update(s.Q, s.K, s.V, s.options) == attn::IncrementalAttention::Update::Rows);
+    *patched_total += inc.patched_rows();
+    *rows_total += int(inc.last_change().rows.size());
+    INFO("key " << j << ", column " << c << ", frame " << f);
+    check_same_stages(inc.result(), attn::attend(s.Q, s.K, s.V, s.options));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a key's drag: every frame equals the full pass bit for bit, and most rows are only patched") {
+  const std::string original = attn::kernels::active().name;
+  for (const attn::kernels::KernelSet* set : attn::kernels::available()) {
+    REQUIRE(attn::kernels::select(set->name));
+    std::mt19937 rng(60);
+    // Sizes around the key blocks (64 keys): one block, a partial last block, several.
+    for (int n : {5, 63, 64, 65, 130, 200}) {
+      Scene s = random_scene(rng, n, 1 + int(rng() % 9), 1 + int(rng() % 9));
+      attn::IncrementalAttention inc;
+      inc.reset(s.Q, s.K, s.V, s.options);
+      int patched = 0, rows = 0;
+      for (int j : {0, n / 2, n - 1})  // the first, a middle and the last key (a block's edges)
+        drag_key(s, inc, j, int(rng() % unsigned(s.K.cols())), 4, 0.05, &patched, &rows);
+      // Dragged far: the key becomes the max of many rows, which then re-run whole (still exact).
+      drag_key(s, inc, n / 3, 0, 3, 40.0, &patched, &rows);
+      INFO("set " << std::string(set->name) << ", n " << n);
+      CHECK(patched <= rows);
+    }
+  }
+  REQUIRE(attn::kernels::select(original.c_str()));
+}
+
+TEST_CASE("a key's drag at n = 1024, d = 64: exact, with and without masks, and patched, not re-run") {
+  std::mt19937 rng(1025);
+  struct Case {
+    const char* name;
+    bool causal;
+    int window;
+    double alibi;
+    bool custom;
+  };
+  // (A full pass at n = 1024 per compared frame: few frames, the cases that take other paths.)
+  for (const Case& c :
+       {Case{"no mask", false, 0, 0.0, false}, Case{"window 64 + sinks, ALiBi", true, 64, 0.125, false},
+        Case{"custom mask", false, 0, 0.0, true}}) {
+    Scene s = random_scene(rng, 1024, 64, 64);
+    s.options = {};
+    s.options.scale.mode = attn::ScaleMode::SqrtDk;
+    s.options.causal = c.causal;
+    s.options.window = c.window;
+    s.options.sinks = c.window ? 2 : 0;
+    s.options.alibi_slope = c.alibi;
+    if (c.custom) {
+      s.options.mask = attn::MaskMatrix::Ones(1024, 1024);
+      for (Eigen::Index i = 0; i < s.options.mask.size(); ++i) s.options.mask.data()[i] = rng() % 4 ? 1 : 0;
+    }
+    attn::IncrementalAttention inc;
+    inc.reset(s.Q, s.K, s.V, s.options);
+    int patched = 0, rows = 0;
+    for (int j : {64, 1023}) drag_key(s, inc, j, int(rng() % 64), 2, 0.02, &patched, &rows);
+    INFO(c.name << ": " << patched << " of " << rows << " rows patched");
+    // A small step of one key moves few rows' max: nearly every row keeps it and is only patched.
+    CHECK(rows > 0);
+    CHECK(patched >= rows * 9 / 10);
+  }
+}

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/keyspace.hpp"
+#include "core/kv_bill.hpp"
 #include "core/lm_train.hpp"
 #include "core/reading_aids.hpp"
 #include "core/sampling.hpp"
@@ -21,12 +22,14 @@
 #include "scene/generate.hpp"
 #include "scene/lm_file.hpp"
 #include "scene/scene.hpp"
+#include "scene/variant_keys.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/frame.hpp"
 #include "ui/frame/sharing.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/model/model_mode.hpp"
+#include "ui/panels/panel_parts.hpp"
 #include "ui/text/i18n.hpp"
 #include "ui/widgets/keyboard.hpp"
 
@@ -723,4 +726,143 @@ TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's
   CHECK(m.opened_top[0].p == m.eval.top[0].p);
   click(app, "model/back");
   CHECK(app.state.ui.settings.mode == scene::link::Mode::Model);
+}
+
+// Generate runs on the one pacer of every run (widgets/run_pacer.hpp) at 30 tokens a second: at 60
+// frames a second, the first token at once, the second in the next frame (the first frame's half
+// token owed), then one every other frame.
+TEST_CASE("Model mode: Generate draws at its pace, 30 tokens a second, the first at once") {
+  Headless app;
+  const std::string bytes = small_model_file();
+  app.state.ui.model.request_load = [&] { ui::model_loaded(app.state, bytes); };
+  ui::model_set_text(app.state, "The cat sat on the");
+  app.state.ui.settings.mode = scene::link::Mode::Model;
+  for (int i = 0; i < 4; ++i) app.frame();
+  const ui::ModelUi& m = app.state.ui.model;
+  REQUIRE(m.load == ui::ModelLoad::Ready);
+  CHECK(m.pace.steps_per_second == 30.0f);
+  ui::model_generate(app.state, 5);
+  std::vector<int> drawn;
+  for (int frame = 0; frame < 10; ++frame) {
+    app.frame();  // DeltaTime 1/60 s
+    drawn.push_back(int(m.generated.size()));
+  }
+  CHECK(drawn == std::vector<int>{1, 2, 2, 3, 3, 4, 4, 5, 5, 5});
+  CHECK(m.generate_target == 0);  // done: five drawn
+}
+
+// The Variants… popup (ui/panels/modern_variants.cpp) on soft-dictionary (direct Q, K, V, no scale,
+// no mask): each switch edits the scene through the edit path, and the page's weights follow the
+// papers' formulas, computed here from the scene's own scores.
+TEST_CASE(
+    "Variants popup: softcap and the sink logit edit the scene; the weights follow the papers; linear is "
+    "refused beside them") {
+  Headless app;
+  const std::string plain_json = scene::scene_to_json(app.state.scene);
+  click(app, "variants");
+  app.frame();
+  REQUIRE(ui::widget_rect(app.state, "variants/softcap").has_value());
+
+  // Softcap (Gemma 2): the scaled scores s → c·tanh(s/c), c = 2 to start, then the row softmax.
+  click(app, "variants/softcap");
+  app.frame();
+  REQUIRE(app.state.scene.variants);
+  CHECK(app.state.scene.variants->core.softcap == 2.0);
+  const std::string capped_json = scene::scene_to_json(app.state.scene);
+  CHECK(capped_json.find("\"softcap\":2") != std::string::npos);
+  CHECK(capped_json.find("\"version\":2") != std::string::npos);  // a variant key is version 2
+  const attn::Matrix scores = app.state.result.scores;            // QKᵀ (no scale: divisor 1)
+  REQUIRE(app.state.result.divisor == 1.0);
+  auto check_rows = [&](double c, double sink_z, bool with_sink) {
+    const attn::Matrix& w = app.state.result.weights;
+    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+      double sum = 0;
+      for (Eigen::Index j = 0; j < scores.cols(); ++j) sum += std::exp(c * std::tanh(scores(i, j) / c));
+      if (with_sink) sum += std::exp(sink_z);
+      for (Eigen::Index j = 0; j < scores.cols(); ++j)
+        CHECK(w(i, j) == doctest::Approx(std::exp(c * std::tanh(scores(i, j) / c)) / sum).epsilon(1e-12));
+    }
+  };
+  check_rows(2.0, 0.0, false);
+  // The query [1, 0] no longer puts 0.99996 on its key: the cap flattens its scores.
+  CHECK(app.state.result.weights(0, 0) < 0.99);
+
+  // Linear attention has no softmax to cap: its switch is disabled, a click changes nothing, and the
+  // scene's reason names softcap.
+  scene::VariantKeys with_linear = *app.state.scene.variants;
+  with_linear.core.linear = true;
+  CHECK(ui::variant_keys_problem(app.state, with_linear).find("softcap") != std::string::npos);
+  click(app, "variants/linear");
+  app.frame();
+  CHECK_FALSE(app.state.scene.variants->core.linear);
+
+  // A sink logit (gpt-oss; z = 0 is softmax-off-by-one): e^z joins each row's sum, the rows sum to < 1.
+  click(app, "variants/sink");
+  app.frame();
+  REQUIRE(app.state.scene.variants->core.sink_logit == std::vector<double>{0.0});
+  check_rows(2.0, 0.0, true);
+  for (Eigen::Index i = 0; i < scores.rows(); ++i) CHECK(app.state.result.weights.row(i).sum() < 1.0);
+
+  // Both off: the variant key is dropped and the scene is the plain one again, byte for byte.
+  click(app, "variants/softcap");
+  click(app, "variants/sink");
+  app.frame();
+  CHECK_FALSE(app.state.scene.variants);
+  CHECK(scene::scene_to_json(app.state.scene) == plain_json);
+}
+
+// The formula strip writes each variant's formula (ui/panels/formula_strip.cpp), read back as text.
+TEST_CASE("the formula strip of a variant scene: its own formula and settings") {
+  Headless app;
+  CHECK(ui::formula_text(app.state) == "Y = softmax( Q Kᵀ + M ) V");  // soft-dictionary: no scale
+  struct Case {
+    const char* json;
+    const char* formula;
+  };
+  const char* base =
+      R"("tokens": ["a", "b"], "Q": [[1, 0, 1, 0], [0, 1, 0, 1]], "K": [[1, 0, 0, 1], [0, 1, 1, 0]],
+                       "V": [[1, 0], [0, 1]], "causal": true)";
+  for (const Case& c : {
+           Case{R"("softcap": 2, "sink_logit": 0.5)",
+                "Y = softmax( c·tanh( Q Kᵀ / √d_k / c) + M ) V ,  sink z = 0.50,  c = 2.00"},
+           Case{R"("qk_norm": {}, "topk": 1)", "Y = softmax( norm(Q) norm(K)ᵀ / √d_k + M ) V ,  top-k k = 1"},
+           Case{R"("differential": {"lambda": 0.8})",
+                "Y = ( softmax( Q₁ K₁ᵀ / √d_k + M ) − λ softmax( Q₂ K₂ᵀ / √d_k + M ) ) V ,  λ = 0.80"},
+           Case{R"("linear": "elu1")", "Y = rownorm( φ(Q) φ(K)ᵀ ⊙ M ) V ,  φ = elu + 1"},
+       }) {
+    const std::string json = std::string(R"({"version": 2, )") + base + ", " + c.json + "}";
+    INFO(json);
+    REQUIRE(ui::load_scene_text(app.state, json).empty());
+    CHECK(ui::formula_text(app.state) == c.formula);
+  }
+}
+
+// The KV-cache calculator's kinds (Decode mode; core/kv_bill.hpp): MLA's latent and linear
+// attention's state, each beside multi-head attention of the same heads.
+TEST_CASE("KV-cache calculator: MLA's latent and linear attention's state, by their radio buttons") {
+  Headless app;
+  click(app, "mode/decode");
+  app.frame();
+  ui::KvCalculator& calc = app.state.ui.decode.calculator;
+  REQUIRE(calc.shape.kind == attn::KvKind::Heads);  // Llama 2 7B: 32 layers, 32 heads of 128
+  click(app, "decode/kv/kind/latent");
+  app.frame();
+  CHECK(calc.shape.kind == attn::KvKind::Latent);
+  CHECK(calc.shape.latent == 512);  // DeepSeek-V2's d_c and d_rope to start
+  CHECK(calc.shape.rope_dim == 64);
+  CHECK(calc.preset == -1);  // the learner's own shape now
+  CHECK(attn::kv_bytes_per_token(calc.shape) == 32LL * (512 + 64) * 2);
+  REQUIRE(ui::widget_rect(app.state, "decode/kv/latent").has_value());
+  CHECK_FALSE(ui::widget_rect(app.state, "decode/kv/kv-heads").has_value());  // no H_kv: one latent per layer
+  click(app, "decode/kv/kind/linear");
+  app.frame();
+  CHECK(calc.shape.kind == attn::KvKind::Linear);
+  CHECK(attn::kv_bytes_per_context(calc.shape) == 32LL * 32 * (128 * 128 + 128) * 2);
+  // The published MLA shapes are in the Model list: DeepSeek-V2 by its numbers.
+  const auto& presets = attn::kv_presets();
+  const auto v2 = std::find_if(presets.begin(), presets.end(),
+                               [](const attn::KvPreset& p) { return std::string(p.name) == "deepseek-v2"; });
+  REQUIRE(v2 != presets.end());
+  CHECK(v2->shape.kind == attn::KvKind::Latent);
+  CHECK(v2->shape.layers == 60);
 }

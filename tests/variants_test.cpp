@@ -254,12 +254,14 @@ TEST_CASE(
     const attn::KvShape& k = p.shape;
     CHECK(attn::check_kv_shape(k).empty());
     CHECK(std::string(p.source).size() > 10);
-    const std::int64_t per_token = 2LL * k.layers * k.kv_heads * k.d_head * k.bytes_per_number;
+    const std::int64_t per_token = k.kind == attn::KvKind::Latent
+                                       ? std::int64_t{k.layers} * (k.latent + k.rope_dim) * k.bytes_per_number
+                                       : 2LL * k.layers * k.kv_heads * k.d_head * k.bytes_per_number;
     CHECK(attn::kv_bytes_per_token(k) == per_token);
     const std::int64_t held = k.window > 0 ? std::min(k.context, k.window + k.sinks) : k.context;
     CHECK(attn::kv_bytes_per_context(k) == per_token * held);
   }
-  // The example: a 32-layer, 32-head, d_head 128 model in fp16 — Llama 2 7B (H_kv = 32)
+  // The classic comparison: a 32-layer, 32-head, d_head 128 model in fp16 — Llama 2 7B (H_kv = 32)
   // holds 512 KiB per token, 2 GiB for its 4096-token context; Llama 3 8B (H_kv = 8) a quarter.
   const auto find = [](const char* name) {
     for (const attn::KvPreset& p : attn::kv_presets())
@@ -275,6 +277,26 @@ TEST_CASE(
   CHECK(attn::kv_tokens_held(find("mistral-7b")) == 4096);
   CHECK(attn::kv_bytes_per_context(find("mistral-7b")) == 512LL * 1024 * 1024);
   CHECK(attn::kv_bytes_per_token(find("falcon-7b")) == 8192);  // multi-query: one K/V head of 64
+  // Multi-head latent attention (DeepSeek-V2 §2.1.4, Table 1: (d_c + d_h^R)·l = 4.5·d_h·l numbers per
+  // token against 2·n_h·d_h·l for MHA): 60 × 576 × 2 bytes = 67.5 KiB a token, 8.4375 GiB for 128K
+  // tokens, where MHA with its 128 heads of 128 would hold 3.75 MiB a token — 56.9× more.
+  const attn::KvShape v2 = find("deepseek-v2");
+  CHECK(v2.latent + v2.rope_dim == 4.5 * v2.d_head);
+  CHECK(attn::kv_bytes_per_token(v2) == 69120);
+  CHECK(attn::kv_bytes_per_context(v2) == 69120LL * 131072);
+  CHECK(attn::kv_bytes_per_token(attn::kv_as_mha(v2)) == 2LL * 60 * 128 * 128 * 2);
+  CHECK(attn::kv_bytes_per_token(find("deepseek-v3")) == 61LL * 576 * 2);
+  // Linear attention keeps S (d×d) and z (d) per head, whatever the context: nothing per token.
+  attn::KvShape linear = find("llama-2-7b");
+  linear.kind = attn::KvKind::Linear;
+  CHECK(attn::kv_bytes_per_token(linear) == 0);
+  CHECK(attn::kv_state_bytes(linear) == 32LL * 32 * (128 * 128 + 128) * 2);
+  CHECK(attn::kv_bytes_per_context(linear) == attn::kv_state_bytes(linear));
+  linear.context *= 16;
+  CHECK(attn::kv_bytes_per_context(linear) == attn::kv_state_bytes(linear));  // the same at 16× the context
+  attn::KvShape latent = v2;
+  latent.latent = 0;
+  CHECK(attn::check_kv_shape(latent) == "d_c: must be 1 to 65536");
   attn::KvShape bad = find("llama-2-7b");
   bad.kv_heads = 3;
   CHECK(attn::check_kv_shape(bad) == "kv_heads: must divide heads");

@@ -323,3 +323,21 @@ TEST_CASE("walk: the mask step with ALiBi shows QKᵀ / s + B, and names a windo
   // Row 'on' (3) sees the sink 'the' (0) and 'sat', 'on' (window 2); 'cat' (1) is hidden by the window.
   CHECK(live(Stage::Mask, w, 3).rfind("Row 'on': 'cat' and 'mats' hidden", 0) == 0);
 }
+
+#if AL_ALL_MODES
+TEST_CASE("walk: the softmax step of a variant scene says what its weights are") {
+  const std::string base =
+      R"({"version": 2, "tokens": ["a", "b"], "Q": [[1, 0], [0, 1]], "K": [[1, 0], [0, 1]], "V": [[1, 0], [0, 1]])";
+  const scene::ParseResult plain = scene::parse_scene(base + "}");
+  const scene::ParseResult capped = scene::parse_scene(base + R"(, "softcap": 2, "sink_logit": 0})");
+  REQUIRE(plain.ok());
+  REQUIRE(capped.ok());
+  const ui::walk::StepText a = ui::walk::step_text(Stage::Softmax, *plain.scene);
+  const ui::walk::StepText b = ui::walk::step_text(Stage::Softmax, *capped.scene);
+  CHECK(a.title == b.title);
+  CHECK(b.body.rfind(a.body, 0) == 0);  // the plain step's words, then the variants'
+  CHECK(b.body.find("2.00·tanh(s/2.00)") != std::string::npos);
+  CHECK(b.body.find("rows sum to less than 1") != std::string::npos);
+  CHECK(a.body.find("tanh") == std::string::npos);
+}
+#endif

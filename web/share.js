@@ -319,7 +319,8 @@
   // `text`: the demo's scene for a demo= link, else "".
   function loadFragment(fragment, text, resetIfEmpty) {
     const reply = call("al_share_load", fragment, text, resetIfEmpty ? 1 : 0);
-    if (!reply.ok) return showError(reply.error);
+    // A demo with a variant key (the gallery's variant demos) opens in the build with every mode.
+    if (!reply.ok) return startFullBuildFor(reply.error, null) || showError(reply.error);
     clearError();
     // The address bar keeps what was opened (e.g. #demo=NAME) until the scene is edited.
     const made = currentLink();

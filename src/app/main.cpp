@@ -6,7 +6,7 @@
 //   attention-lab [options] [SCENE.json]      (the command line: desktop_options.hpp)
 //
 // Steps: 1 parse arguments · 2 select GL version · 3 create window · 4 set up ImGui ·
-//        5 set up scaling and fonts · 6 create GL resources · 7 load the first scene ·
+//        5 load the first scene and apply the start · 6 set up scaling and fonts · 7 create GL resources ·
 //        8 main loop (frame: input → idle check → rescale → UI → render) · 9 clean up.
 #include <GLFW/glfw3.h>
 
@@ -22,6 +22,7 @@
 #include "app/key_queue.hpp"
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
+#include "app/start.hpp"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
@@ -30,9 +31,7 @@
 #include "ui/frame/sharing.hpp"
 #include "ui/frame/view_menu.hpp"
 #include "ui/look/theme.hpp"
-#include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/model/model_mode.hpp"
-#include "ui/modes/walk/walk_mode.hpp"
 #include "ui/widgets/keyboard.hpp"
 
 #ifdef __EMSCRIPTEN__
@@ -310,9 +309,9 @@ bool read_model_file(const std::string& path, std::string* bytes, std::string* e
   return false;
 }
 
-// The Model mode's language model: --model PATH, else the repository's, read when the mode is first used;
-// --model-state LM (a link's lm=) and --model-text T open the mode.
-void start_model_mode(App& app) {
+// The Model mode's language model: --model PATH, else the repository's, read when the mode is first
+// used (or linked: --model-state).
+void install_model_loader(App& app) {
   const std::string path =
       app.options.model_path.empty() ? std::string(AL_DEFAULT_MODEL_PATH) : app.options.model_path;
   ui::AppState* state = &app.state;
@@ -323,19 +322,50 @@ void start_model_mode(App& app) {
     else
       ui::model_loaded(*state, bytes);
   };
-  if (!app.options.model_state.empty()) {  // --model-state LM (checked by the parser), as a link's lm=
-    ui::model_apply_link(app.state, *scene::link::parse_model_link(app.options.model_state).link);
-    app.state.ui.settings.mode = scene::link::Mode::Model;
+}
+
+// The command line's start (every value checked by the parser), as a link's: --theme, --zoom,
+// --lang as theme=, zoom=, lang=; --mode; --circuits RECIPE (trained now, at once) and
+// --model-state LM / --model-text T open their modes; --step N / --quiz Q.
+ui::LinkStart start_of(const Options& options) {
+  ui::LinkStart start;
+  start.theme = scene::link::theme_from_name(options.theme);
+  if (options.zoom > 0) start.zoom = options.zoom;
+  start.lang = options.lang;
+  start.mode = scene::link::mode_from_name(options.mode);
+  if (!options.circuits.empty()) {
+    start.recipe = *scene::parse_recipe(options.circuits).recipe;
+    start.recipe_at_once = true;
+    start.mode = scene::link::Mode::Circuits;
   }
-  if (!app.options.model_text.empty()) {  // --model-text T
-    ui::model_set_text(app.state, app.options.model_text);
-    app.state.ui.settings.mode = scene::link::Mode::Model;
+  if (!options.model_state.empty()) start.lm = *scene::link::parse_model_link(options.model_state).link;
+  start.lm_text = options.model_text;
+  if (start.lm || !start.lm_text.empty()) start.mode = scene::link::Mode::Model;
+  start.step = options.step;
+  start.quiz = options.quiz;
+  return start;
+}
+
+// The first scene (--preset NAME, --demo NAME or the SCENE.json given, else the first lesson
+// example), then the command line's start over it. A demo or file that cannot be loaded leaves the
+// example on screen with the error in the banner; with --frames it is an error (exit 2).
+void start_desktop(App& app) {
+  const Options& options = app.options;
+  load_preset(app.state, options.preset.empty() ? page::kDefaultPreset : options.preset.c_str());
+  if (!options.demo.empty()) {  // --demo NAME: the gallery's action, as a click would do
+    ui::Sharing& sharing = app.state.sharing;
+    if (sharing.open_demo)
+      sharing.open_demo(options.demo);
+    else
+      app.state.error = "--demo: this build has no bundled demos";
+    if (!app.state.error.empty()) start_failed(app);
   }
-  if (app.state.ui.settings.mode == scene::link::Mode::Model || !app.options.model_state.empty()) {
-    ui::model_request_load(app.state);  // the first frame shows it (a link's opened head, too)
-    if (app.state.ui.model.load == ui::ModelLoad::Failed && app.options.automated())
-      std::fprintf(stderr, "attention-lab: %s\n", app.state.ui.model.load_error.c_str());
-  }
+  if (options.gallery) app.state.sharing.gallery_open = true;
+  if (!options.scene_path.empty()) load_scene_file(app);
+  install_model_loader(app);
+  apply_start(app.state, start_of(options));
+  if (app.state.ui.model.load == ui::ModelLoad::Failed && options.automated())
+    std::fprintf(stderr, "attention-lab: %s\n", app.state.ui.model.load_error.c_str());
 }
 #endif
 
@@ -401,53 +431,25 @@ int main(int argc, char** argv) {
   // 4. Set up ImGui.
   setup_imgui(app, glsl_version);
 
-  // 5. Set up scaling, theme and fonts (sizes in font-height units follow the device scale and the
-  //    UI zoom; --theme and --zoom as a link's theme= and zoom=).
-#ifndef __EMSCRIPTEN__
-  if (const auto theme = scene::link::theme_from_name(options.theme)) app.state.ui.settings.theme = *theme;
-  if (options.zoom > 0) ui::set_zoom(app.state.ui, options.zoom);
-  app.state.ui.settings.lang = options.lang;
+  // 5. Load the first scene and apply the start before the fonts are sized: the desktop's from its
+  //    command line (start_desktop); the web's default example, over which share.js then applies
+  //    the address's link (al_share_load), both through apply_start.
+#ifdef __EMSCRIPTEN__
+  load_preset(app.state, page::kDefaultPreset);
+#else
+  start_desktop(app);
 #endif
+
+  // 6. Set up scaling, theme and fonts (sizes in font-height units follow the device scale and the
+  //    UI zoom).
   platform_before_frame(app);
   update_scale(app);
 
-  // 6. Create GL resources for the heatmaps.
+  // 7. Create GL resources for the heatmaps.
   if (!app.renderer.create_device_objects()) {
     std::fprintf(stderr, "attention-lab: %s\n", app.renderer.error().c_str());
     app.state.error = "Heatmap shader failed: " + app.renderer.error();
   }
-
-  // 7. Load the first scene: --preset NAME or the file given, else the first lesson example. A file
-  //    that cannot be loaded leaves the example on screen with the error in the banner; with
-  //    --frames it is an error (exit 2).
-#ifdef __EMSCRIPTEN__
-  load_preset(app.state, page::kDefaultPreset);  // share.js then applies the address's link
-#else
-  load_preset(app.state, options.preset.empty() ? page::kDefaultPreset : options.preset.c_str());
-  if (const auto mode = scene::link::mode_from_name(options.mode)) app.state.ui.settings.mode = *mode;
-  if (!options.circuits.empty()) {  // --circuits RECIPE (checked by the parser): trained now, at once
-    ui::circuits_load_recipe(app.state, *scene::parse_recipe(options.circuits).recipe, /*at_once=*/true);
-    app.state.ui.settings.mode = scene::link::Mode::Circuits;
-  }
-  start_model_mode(app);        // --model, --model-state, --model-text
-  if (!options.demo.empty()) {  // --demo NAME (desktop): the gallery's action, as a click would do
-    ui::Sharing& sharing = app.state.sharing;
-    if (sharing.open_demo)
-      sharing.open_demo(options.demo);
-    else
-      app.state.error = "--demo: this build has no bundled demos";
-    if (!app.state.error.empty()) start_failed(app);
-  }
-  if (options.gallery) app.state.sharing.gallery_open = true;
-  if (!options.scene_path.empty()) load_scene_file(app);
-  // --step N / --quiz Q: the walk-through at a step (as a link's step=N; clamped to the scene's
-  // last step), the quiz at a question. (On the web a link's step= does this: web_share.cpp.)
-  if (options.step > 0) {
-    ui::recompute_if_dirty(app.state);
-    ui::set_walk_step(app.state, std::min(options.step, ui::walk_count(app.state)) - 1, /*notify=*/false);
-  }
-  if (options.quiz > 0) ui::open_quiz(app.state, options.quiz - 1);
-#endif
 
   // 8. Main loop.
   platform_started(app);

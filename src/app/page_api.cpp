@@ -70,8 +70,11 @@ Json flash(const ui::FlashStepper& f) {
 }
 
 // The KV-cache calculator: the shape it holds, the preset's name (null: the learner's own
-// shape), and the bill it shows, core/kv_bill.hpp's
-//   per_token = 2 · layers · H_kv · d_head · bytes,  per_context = per_token · tokens_held
+// shape), its kind (heads, latent: MLA's d_c = latent and d_rope = rope_dim, linear: a fixed state),
+// and the bill it shows, core/kv_bill.hpp's
+//   per_token = 2 · layers · H_kv · d_head · bytes (latent: layers · (d_c + d_rope) · bytes; linear: 0),
+//   per_context = per_token · tokens_held (linear: state = layers · H · (d_head² + d_head) · bytes),
+//   mha_per_context = the same heads as plain multi-head attention
 // in bytes and as the panel prints them (per_token_text, per_context_text); error: the last refused
 // edit's sentence ("" = none).
 Json kv_calculator(const ui::KvCalculator& c) {
@@ -87,6 +90,13 @@ Json kv_calculator(const ui::KvCalculator& c) {
       {"d_head", s.d_head},
       {"context", s.context},
       {"bytes", s.bytes_per_number},
+      {"kind", s.kind == attn::KvKind::Latent   ? "latent"
+               : s.kind == attn::KvKind::Linear ? "linear"
+                                                : "heads"},
+      {"latent", s.latent},
+      {"rope_dim", s.rope_dim},
+      {"state", attn::kv_state_bytes(s)},
+      {"mha_per_context", attn::kv_bytes_per_context(attn::kv_as_mha(s))},
       {"tokens_held", attn::kv_tokens_held(s)},
       {"per_token", per_token},
       {"per_context", per_context},

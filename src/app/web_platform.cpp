@@ -38,10 +38,13 @@ EM_JS(void, js_first_frame_drawn, (), {
 
 // The system's colour preference: 2 = more contrast (prefers-contrast: more), 1 = light
 // (prefers-color-scheme: light), 0 = dark or no preference.
+// (clang-format would split the arrow function's => into "= >")
+// clang-format off
 EM_JS(int, js_system_theme, (), {
   const query = (q) => window.matchMedia && window.matchMedia(q).matches;
   return query("(prefers-contrast: more)") ? 2 : query("(prefers-color-scheme: light)") ? 1 : 0;
 });
+// clang-format on
 
 // Device pixels per CSS pixel: devicePixelRatio (browser zoom changes it) × the pinch zoom of the
 // visual viewport (phones), so text stays sharp however the page is zoomed; a pinch raises it to at
@@ -206,21 +209,32 @@ void platform_frame_drawn(App& app) {
 // --- window.attentionLab: C functions returning JSON (see web/attention-lab-api.js) -------------
 namespace page = app::page;
 
+namespace {
+// The page API's one "bring up to date": a reading call (getState, getMatrix, checkResult, getStep,
+// setStep) sees the result of every edit made so far, recomputed now when the next frame has not
+// done it yet. nullptr before the app started.
+ui::AppState* up_to_date_state() {
+  if (!app::g_app) return nullptr;
+  ui::recompute_if_dirty(app::g_app->state);
+  return &app::g_app->state;
+}
+}  // namespace
+
 extern "C" {
 
 // square_stages: 1 puts the n×n stages in the reply at any n (page_api.hpp, state()).
 EMSCRIPTEN_KEEPALIVE const char* al_get_state(int square_stages) {
-  if (!app::g_app) return page::reply(nullptr);
-  ui::recompute_if_dirty(app::g_app->state);
-  return page::reply(page::state(app::g_app->state, square_stages != 0));
+  const ui::AppState* state = up_to_date_state();
+  if (!state) return page::reply(nullptr);
+  return page::reply(page::state(*state, square_stages != 0));
 }
 
 // getMatrix(stage, head): {ok, rows, cols, ptr}; the numbers stay at ptr until the next call.
 EMSCRIPTEN_KEEPALIVE const char* al_get_matrix(const char* stage, int head) {
-  if (!app::g_app) return page::reply(page::fail("app: not started"));
-  ui::recompute_if_dirty(app::g_app->state);
+  const ui::AppState* state = up_to_date_state();
+  if (!state) return page::reply(page::fail("app: not started"));
   page::MatrixView view;
-  return page::reply(page::matrix(app::g_app->state, stage ? stage : "", head, &view));
+  return page::reply(page::matrix(*state, stage ? stage : "", head, &view));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_set_state(const char* json) {
@@ -245,22 +259,22 @@ EMSCRIPTEN_KEEPALIVE const char* al_frame_stats() {
 
 // checkResult(): the shown result against a full pass of the core over the current scene.
 EMSCRIPTEN_KEEPALIVE const char* al_check_result() {
-  if (!app::g_app) return page::reply(page::fail("app: not started"));
-  ui::recompute_if_dirty(app::g_app->state);
-  return page::reply(page::check_result(app::g_app->state));
+  const ui::AppState* state = up_to_date_state();
+  if (!state) return page::reply(page::fail("app: not started"));
+  return page::reply(page::check_result(*state));
 }
 
 // Walk through: getStep() / setStep(i) (i 0-based; −1 leaves the walk).
 EMSCRIPTEN_KEEPALIVE const char* al_get_step() {
-  if (!app::g_app) return page::reply(nullptr);
-  ui::recompute_if_dirty(app::g_app->state);
-  return page::reply(page::walk_step(app::g_app->state));
+  const ui::AppState* state = up_to_date_state();
+  if (!state) return page::reply(nullptr);
+  return page::reply(page::walk_step(*state));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* al_set_step(int index) {
-  if (!app::g_app) return page::reply(page::fail("app: not started"));
-  ui::AppState& state = app::g_app->state;
-  ui::recompute_if_dirty(state);
+  ui::AppState* up = up_to_date_state();
+  if (!up) return page::reply(page::fail("app: not started"));
+  ui::AppState& state = *up;
   const int count = ui::walk_count(state);
   if (!ui::set_walk_step(state, index)) {
     return page::reply(page::fail("step: " + std::to_string(index) + " is not a step of this walk (0 to " +
@@ -368,13 +382,15 @@ EMSCRIPTEN_KEEPALIVE void al_request_frame() {
 // that (from a 30 MB getState reply) after every edit stalled the drawing for a second.
 // {"n": N, "shown": k, "tokens": [k], "weights": [k×k], "output": [k×d_out]}
 EMSCRIPTEN_KEEPALIVE const char* al_a11y_tables(int max_tokens) {
-  if (!app::g_app || !app::g_app->state.computed) return app::page::reply(app::page::fail("app: no result yet"));
+  if (!app::g_app || !app::g_app->state.computed)
+    return app::page::reply(app::page::fail("app: no result yet"));
   const ui::AppState& state = app::g_app->state;
   const bool heads = !state.heads.heads.empty();
   const attn::Matrix& weights = heads ? state.heads.weights_mean : state.result.weights;
   const attn::Matrix& output = heads ? state.heads.output : state.result.output;
   const int n = int(weights.rows()), k = std::clamp(max_tokens, 0, n);
-  app::page::Json rows_w = app::page::Json::array(), rows_y = app::page::Json::array(), tokens = app::page::Json::array();
+  app::page::Json rows_w = app::page::Json::array(), rows_y = app::page::Json::array(),
+                  tokens = app::page::Json::array();
   for (int i = 0; i < k; ++i) {
     tokens.push_back(state.scene.tokens[std::size_t(i)]);
     app::page::Json w = app::page::Json::array(), y = app::page::Json::array();
@@ -383,8 +399,11 @@ EMSCRIPTEN_KEEPALIVE const char* al_a11y_tables(int max_tokens) {
     rows_w.push_back(std::move(w));
     rows_y.push_back(std::move(y));
   }
-  return app::page::reply(
-      {{"n", n}, {"shown", k}, {"tokens", std::move(tokens)}, {"weights", std::move(rows_w)}, {"output", std::move(rows_y)}});
+  return app::page::reply({{"n", n},
+                           {"shown", k},
+                           {"tokens", std::move(tokens)},
+                           {"weights", std::move(rows_w)},
+                           {"output", std::move(rows_y)}});
 }
 
 // 1 when the point (x, y) of the canvas, in backing-store pixels (as ImGui's mouse), is over a

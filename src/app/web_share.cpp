@@ -14,6 +14,7 @@
 
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
+#include "app/start.hpp"
 #if AL_ALL_MODES
 #include "scene/export.hpp"
 #endif
@@ -204,28 +205,21 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
     show_scene(state, std::move(*s));
   }
   ui::set_panel_visibility(state, f.hide, f.view);
-  // View keys change the look only when given: a link without theme= keeps the viewer's theme.
-  if (f.theme) state.ui.settings.theme = f.theme;
-  if (f.zoom) ui::set_zoom(state.ui, *f.zoom);
-  if (!f.lang.empty()) state.ui.settings.lang = f.lang;
-  state.ui.settings.mode = f.mode.value_or(scene::link::kDefaultMode);
-  // circuits=RECIPE: a new run rebuilt from the recipe over the next frames (at full speed).
+  // The look only when given (a link without theme= keeps the viewer's theme); the mode always (none:
+  // the default); circuits=RECIPE: a new run rebuilt over the next frames (at full speed); lm=…: the
+  // Model mode's state, applied when the model has loaded, which this starts; step=N: the counter's N
+  // (a direct scene's 7-step walk clamps step=8 to its last).
+  ui::LinkStart start;
+  start.theme = f.theme;
+  start.zoom = f.zoom;
+  start.lang = f.lang;
+  start.mode = f.mode.value_or(scene::link::kDefaultMode);
 #if AL_ALL_MODES
-  if (f.circuits) ui::circuits_load_recipe(state, *f.circuits);
-  // lm=…: the Model mode's text, sampling, generated tokens, ablations and opened head (applied when
-  // the model has loaded, which this starts).
-  if (f.model) {
-    ui::model_apply_link(state, *f.model);
-    ui::model_request_load(state);
-  }
+  start.recipe = f.circuits;
+  start.lm = f.model;
 #endif
-  if (state.ui.settings.mode == scene::link::Mode::Walk) {
-    // step=N is the counter's N (1-based); a direct scene's 7-step walk clamps step=8 to its last.
-    ui::recompute_if_dirty(state);
-    const int count = ui::walk_count(state);
-    ui::set_walk_step(state, std::clamp(f.step > 0 ? f.step - 1 : 0, 0, count - 1),
-                      /*notify=*/false);
-  }
+  if (start.mode == scene::link::Mode::Walk) start.step = std::max(f.step, 1);
+  app::apply_start(state, start);
   if (s && !f.demo.empty()) ui::note_demo_loaded(state, f.demo);  // the picker names it
   state.sharing.gallery_open = false;
   al_request_frame();

@@ -162,6 +162,11 @@ int print_kv_bill(int indent) {
             ", \"context\": " + std::to_string(k.context) +
             ", \"bytes_per_number\": " + std::to_string(k.bytes_per_number) +
             ", \"window\": " + std::to_string(k.window) + ", \"sinks\": " + std::to_string(k.sinks) +
+            ", \"kind\": \"" +
+            (k.kind == attn::KvKind::Latent   ? "latent"
+             : k.kind == attn::KvKind::Linear ? "linear"
+                                              : "heads") +
+            "\", \"latent\": " + std::to_string(k.latent) + ", \"rope_dim\": " + std::to_string(k.rope_dim) +
             ", \"bytes_per_token\": " + std::to_string(attn::kv_bytes_per_token(k)) +
             ", \"tokens_held\": " + std::to_string(attn::kv_tokens_held(k)) +
             ", \"bytes_per_context\": " + std::to_string(attn::kv_bytes_per_context(k)) + "}";

@@ -53,9 +53,11 @@ Matrix masked_softmax(const Matrix& scaled, const MaskMatrix& allowed, std::vect
   const kernels::KernelSet& ks = kernels::active();
   const int n_rows = static_cast<int>(scaled.rows()), n_cols = static_cast<int>(scaled.cols());
   Matrix weights(n_rows, n_cols);
+  std::vector<double> exps(static_cast<std::size_t>(n_cols)),
+      block_sums(static_cast<std::size_t>(kernels::key_blocks(n_cols)));
   for (int row_i = 0; row_i < n_rows; ++row_i) {
-    const kernels::RowStats stats =
-        ks.softmax_row(&scaled(row_i, 0), &allowed(row_i, 0), n_cols, &weights(row_i, 0));
+    const kernels::RowStats stats = ks.softmax_row(&scaled(row_i, 0), &allowed(row_i, 0), n_cols, exps.data(),
+                                                   block_sums.data(), &weights(row_i, 0));
     if (stats.sum == 0.0 && masked_rows) masked_rows->push_back(row_i);  // nothing to attend to
   }
   return weights;
@@ -117,6 +119,11 @@ void full_pass(Result& r, const Options& options, Workspace& ws) {
   kernels::pack_panels(r.K.data(), 1, d_k, d_k, n, w, ws.packed_keys.data());
   ws.packed_values.assign(std::size_t(kernels::panels(d_v, w)) * n * w, 0.0);
   kernels::pack_panels(r.V.data(), d_v, 1, n, d_v, w, ws.packed_values.data());
+  ws.blocks = kernels::key_blocks(n);
+  ws.padded_dv = kernels::panels(d_v, w) * w;
+  ws.exps.resize(std::size_t(n) * n);
+  ws.block_sums.resize(std::size_t(n) * ws.blocks);
+  ws.partials.resize(std::size_t(n) * ws.blocks * ws.padded_dv);
 
   // Blocks of rows, each through every stage while its rows are still in cache:
   // (1)+(2) scores and scaled in one sweep (+ B with ALiBi), (4) softmax per row, (5) output.
@@ -131,8 +138,6 @@ void full_pass(Result& r, const Options& options, Workspace& ws) {
   collect_masked_rows(r);
 }
 
-namespace {
-
 // Row i's first and last allowed key (n and −1 when the row is fully masked): output_rows reads only
 // the keys between them (every other weight is exactly 0).
 void set_span(const Result& r, Workspace& ws, int i) {
@@ -144,8 +149,6 @@ void set_span(const Result& r, Workspace& ws, int i) {
   ws.first[std::size_t(i)] = first < n ? first : n;
   ws.last[std::size_t(i)] = first < n ? last : -1;
 }
-
-}  // namespace
 
 // (3) mask M: 0 where allowed, −∞ where hidden (causal future or custom 0).           n×n
 void set_mask(Result& r, const Options& options, Workspace& ws) {
@@ -196,10 +199,12 @@ void score_column(Result& r, const Workspace& ws, int j) {
 }
 
 // (4) weights A = row-softmax(scaled + B + M): rows sum to 1, hidden cells exactly 0.
-bool softmax_row(Result& r, const Workspace& ws, int i) {
+bool softmax_row(Result& r, Workspace& ws, int i) {
   const int n = static_cast<int>(r.scaled.cols());
   const Matrix& x = r.softmax_input();
-  const kernels::RowStats stats = ws.set->softmax_row(&x(i, 0), &r.allowed(i, 0), n, &r.weights(i, 0));
+  const kernels::RowStats stats =
+      ws.set->softmax_row(&x(i, 0), &r.allowed(i, 0), n, &ws.exps[std::size_t(i) * n],
+                          &ws.block_sums[std::size_t(i) * ws.blocks], &r.weights(i, 0));
   r.row_max[std::size_t(i)] = stats.max;
   r.row_sum[std::size_t(i)] = stats.sum;
   return stats.sum != 0.0;
@@ -211,14 +216,68 @@ void collect_masked_rows(Result& r) {
     if (r.row_sum[i] == 0.0) r.masked_rows.push_back(static_cast<int>(i));
 }
 
-// (5) output Y = A V: row i is the weight-blend of the value rows.                    n×d_v
-void output_rows(Result& r, const Workspace& ws, int i0, int i1) {
+// (5) output Y = A V: row i is the weight-blend of the value rows, computed as (Σ_j e_ij v_j) / Σ_j e_ij
+// with both sums taken block by block (kernels::kKeyBlock keys), the order an edit of one key keeps.
+void output_blocks(const Result& r, Workspace& ws, int i0, int i1, int b0, int b1) {
   const int n = static_cast<int>(r.V.rows()), d_v = static_cast<int>(r.V.cols());
-  ws.set->output_rows(r.weights.data(), n, ws.packed_values.data(), d_v, i0, i1, ws.first.data(),
-                      ws.last.data(), r.output.data());
+  ws.set->output_blocks(ws.exps.data(), n, ws.packed_values.data(), d_v, i0, i1, b0, b1, ws.first.data(),
+                        ws.last.data(), ws.partials.data());
+}
+
+void finish_row(Result& r, const Workspace& ws, int i) {
+  const int d_v = static_cast<int>(r.V.cols());
+  double* out = &r.output(i, 0);
+  const double sum = r.row_sum[std::size_t(i)];
+  if (sum == 0.0) {  // fully masked: nothing to attend to
+    std::fill(out, out + d_v, 0.0);
+    return;
+  }
+  const double* p = &ws.partials[std::size_t(i) * ws.blocks * ws.padded_dv];
+  std::copy(p, p + d_v, out);
+  for (int b = 1; b < ws.blocks; ++b) {
+    const double* block = p + std::size_t(b) * ws.padded_dv;
+    for (int c = 0; c < d_v; ++c) out[c] += block[c];
+  }
+  for (int c = 0; c < d_v; ++c) out[c] = clamp_finite(out[c] / sum);
+}
+
+void output_rows(Result& r, Workspace& ws, int i0, int i1) {
+  output_blocks(r, ws, i0, i1, 0, ws.blocks);
+  for (int i = i0; i < i1; ++i) finish_row(r, ws, i);
 }
 
 }  // namespace detail
+
+Matrix blend_values(const Matrix& x, const MaskMatrix& allowed, const Matrix& V) {
+  const int rows = static_cast<int>(x.rows()), m = static_cast<int>(x.cols()),
+            d_v = static_cast<int>(V.cols());
+  Result r;
+  r.scaled = x;
+  r.allowed = allowed;
+  r.V = V;
+  r.weights.resize(rows, m);
+  r.output.resize(rows, d_v);
+  r.row_max.assign(std::size_t(rows), 0.0);
+  r.row_sum.assign(std::size_t(rows), 0.0);
+  detail::Workspace ws;
+  ws.set = &kernels::active();
+  const int w = ws.set->panel_width;
+  ws.packed_values.assign(std::size_t(kernels::panels(d_v, w)) * m * w, 0.0);
+  kernels::pack_panels(r.V.data(), d_v, 1, m, d_v, w, ws.packed_values.data());
+  ws.blocks = kernels::key_blocks(m);
+  ws.padded_dv = kernels::panels(d_v, w) * w;
+  ws.exps.resize(std::size_t(rows) * m);
+  ws.block_sums.resize(std::size_t(rows) * ws.blocks);
+  ws.partials.resize(std::size_t(rows) * ws.blocks * ws.padded_dv);
+  ws.first.assign(std::size_t(rows), m);
+  ws.last.assign(std::size_t(rows), -1);
+  for (int i = 0; i < rows; ++i) {
+    detail::set_span(r, ws, i);
+    detail::softmax_row(r, ws, i);
+  }
+  detail::output_rows(r, ws, 0, rows);
+  return r.output;
+}
 
 Result attend(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options) {
   Result r;

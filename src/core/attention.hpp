@@ -88,6 +88,10 @@ bool window_allows(int query_i, int key_j, int window, int sinks, bool causal);
 // A row with no allowed cell becomes all zeros and its index is appended to `masked_rows`.
 // Never produces NaN or Inf for finite input.
 Matrix masked_softmax(const Matrix& scaled, const MaskMatrix& allowed, std::vector<int>* masked_rows);
+// The output softmax(x) V (x: rows × m softmax inputs, allowed rows × m, V m × d_v) summed in the full
+// pass's order (blocks of keys, then / Σ), so a row of it equals the full pass's row with those
+// inputs bit for bit (a decode step placing its cached keys at their positions).
+Matrix blend_values(const Matrix& x, const MaskMatrix& allowed, const Matrix& V);
 
 // Empty string when Q (n×d_k), K (n×d_k), V (n×d_v) and the options fit together and every number is
 // finite (window, sinks ≥ 0; the ALiBi slope finite and ≥ 0); otherwise a sentence naming what is wrong.

@@ -34,6 +34,7 @@ bool same_options(const Options& a, const Options& b) {
 }
 
 void IncrementalAttention::reset(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options) {
+  patched_rows_ = 0;
   if (!valid_) result_ = Result{};  // storage that may hold another computation's extra stages
   valid_ = true;
   result_.Q = Q;
@@ -47,6 +48,7 @@ void IncrementalAttention::reset(const Matrix& Q, const Matrix& K, const Matrix&
 IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const Matrix& K, const Matrix& V,
                                                           const Options& options) {
   Result& r = result_;
+  patched_rows_ = 0;
   if (empty() || !same_shape(Q, r.Q) || !same_shape(K, r.K) || !same_shape(V, r.V) ||
       !same_options_but_mask(options, options_) || workspace_.set != &kernels::active()) {
     reset(Q, K, V, options);
@@ -119,6 +121,10 @@ void IncrementalAttention::refresh(const std::vector<int>& queries, const std::v
                                    const std::vector<int>& values) {
   Result& r = result_;
   const int n = static_cast<int>(r.Q.rows());
+  // The edited keys' softmax inputs before the edit (they decide whether a row's max can have moved).
+  std::vector<double> old_x(keys.size() * std::size_t(n));
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    for (int i = 0; i < n; ++i) old_x[k * std::size_t(n) + std::size_t(i)] = r.softmax_input()(i, keys[k]);
   // (1)+(2) scores and scaled: the edited rows, then the edited columns (one panel each).
   for (int i : queries) detail::score_rows(r, workspace_, i, i + 1);
   int last_panel = -1;
@@ -129,21 +135,87 @@ void IncrementalAttention::refresh(const std::vector<int>& queries, const std::v
   }
   // (4) the rows whose softmax can have changed: the edited queries, and the rows that allow an edited
   // key (a hidden cell's logit is never read: its weight is 0 whatever the score). (5) their output,
-  // and that of the rows whose key span [first, last] holds an edited value (output_rows reads only
-  // those keys).
-  std::vector<int> softmax, output;
+  // and that of the rows whose key span [first, last] holds an edited value.
+  // A row that allows an edited key but is no edited query keeps its max when every such key's new
+  // input is ≤ the max and the key was not the max before (or is it still): then only the key's
+  // exponential, its block's sum and partial, the row sum, weights and output change ("patched").
+  // Otherwise (an edited query, a new max, or the max cell lowered) the whole row is recomputed.
+  std::vector<int> softmax, output, whole, patched;
+  const Matrix& x = r.softmax_input();
   for (int i = 0; i < n; ++i) {
-    bool weights = std::binary_search(queries.begin(), queries.end(), i);
-    for (std::size_t k = 0; !weights && k < keys.size(); ++k) weights = r.allowed(i, keys[k]) != 0;
+    const bool query = std::binary_search(queries.begin(), queries.end(), i);
+    bool weights = query, keeps_max = !query;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (!r.allowed(i, keys[k])) continue;
+      weights = true;
+      const double m = r.row_max[std::size_t(i)], now = x(i, keys[k]);
+      const double before = old_x[k * std::size_t(n) + std::size_t(i)];
+      if (!(now < m || now == m) || !(before < m || now == m)) keeps_max = false;
+    }
     bool blend = weights;
     const int first = workspace_.first[std::size_t(i)], last = workspace_.last[std::size_t(i)];
     for (std::size_t k = 0; !blend && k < values.size(); ++k) blend = first <= values[k] && values[k] <= last;
     if (weights) softmax.push_back(i);
+    if (weights && !keeps_max) whole.push_back(i);
+    if (blend && !(weights && !keeps_max)) patched.push_back(i);
     if (blend) output.push_back(i);
   }
-  for (int i : softmax) detail::softmax_row(r, workspace_, i);
-  output_runs(output);
+  for (int i : whole) detail::softmax_row(r, workspace_, i);
+  patched_rows_ = 0;
+  for (int i : patched) patched_rows_ += patch_row(i, keys);
+  // The partials: every block of a recomputed row; of a patched row, the blocks that hold an edited
+  // key or value (recomputing a block that did not change gives its same bits).
+  block_runs(whole, 0, workspace_.blocks);
+  std::vector<int> blocks;
+  for (int j : keys) blocks.push_back(j / kernels::kKeyBlock);
+  for (int j : values) blocks.push_back(j / kernels::kKeyBlock);
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  for (int b : blocks) block_runs(patched, b, b + 1);
+  for (int i : output) detail::finish_row(r, workspace_, i);
   change_ = Change{false, queries, keys, !values.empty(), false, std::move(softmax)};
+}
+
+bool IncrementalAttention::patch_row(int i, const std::vector<int>& keys) {
+  // Row i keeps its max: each allowed edited key's exponential is recomputed with the kernels' exp (the
+  // same element-wise function softmax_row uses), then its block's sum, the row sum in block order and
+  // every weight (the divisor changed) exactly as softmax_row computes them.
+  Result& r = result_;
+  detail::Workspace& ws = workspace_;
+  const kernels::KernelSet& ks = *ws.set;
+  const int n = static_cast<int>(r.Q.rows());
+  double* e = &ws.exps[std::size_t(i) * n];
+  double* sums = &ws.block_sums[std::size_t(i) * ws.blocks];
+  const double m = r.row_max[std::size_t(i)];
+  bool any = false;
+  for (int j : keys) {
+    if (!r.allowed(i, j)) continue;
+    any = true;
+    const double t = r.softmax_input()(i, j) - m;
+    ks.exp(&t, &e[j], 1);
+  }
+  if (!any) return false;  // only values changed for this row
+  for (int j : keys) {
+    if (!r.allowed(i, j)) continue;
+    const int b = j / kernels::kKeyBlock, j0 = b * kernels::kKeyBlock;
+    sums[b] = ks.block_sum(e + j0, std::min(kernels::kKeyBlock, n - j0));
+  }
+  double row_sum = 0.0;
+  for (int b = 0; b < ws.blocks; ++b) row_sum += sums[b];
+  r.row_sum[std::size_t(i)] = row_sum;
+  double* w = &r.weights(i, 0);
+  for (int j = 0; j < n; ++j) w[j] = e[j] / row_sum;
+  return true;
+}
+
+void IncrementalAttention::block_runs(const std::vector<int>& rows, int b0, int b1) {
+  // Runs of consecutive rows, one call each (a run shares the kernel's row tiles).
+  for (std::size_t a = 0; a < rows.size();) {
+    std::size_t b = a + 1;
+    while (b < rows.size() && rows[b] == rows[b - 1] + 1) ++b;
+    detail::output_blocks(result_, workspace_, rows[a], rows[b - 1] + 1, b0, b1);
+    a = b;
+  }
 }
 
 void IncrementalAttention::output_runs(const std::vector<int>& rows) {

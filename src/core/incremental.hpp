@@ -2,14 +2,18 @@
 //
 // Dragging one number changes one row of Q, K or V. For n tokens:
 //   query i  → row i of scores, scaled, weights and output                         O(n·(d_k + d_v))
-//   key j    → column j of scores and scaled, then the softmax and output of every
-//              row that allows key j (all n when nothing is masked)                  O(n·d_k + n² + n²·d_v)
+//   key j    → column j of scores and scaled; in every row that allows key j (all n when nothing
+//              is masked) and keeps its max: one exponential, the sum of key j's block of 64 keys
+//              and that block's Σ e·v, the row sum, the n weights (a new divisor) and the output;
+//              a row whose max moves (or whose max cell was lowered) re-runs whole  O(n·d_k + n² + n·64·d_v)
 //   value j  → the output of the rows whose key span holds j, no softmax             O(n²·d_v)
 //   the mask (custom, causal, window, sinks) → softmax and output of the rows whose allowed cells
 //              changed; scores and scaled stay (a click on one mask cell: one row)  O(n² + rows·n·d_v)
-// while the full pass is O(n²·(d_k + d_v)). Every element is computed by the same kernels in the
-// same order as attend() (core/forward.hpp), so the result is identical to attend() bit for bit —
-// tests/incremental_test.cpp checks every stage after random edit sequences.
+// while the full pass is O(n²·(d_k + d_v)). The full pass sums in the same blocks (kernels.hpp:
+// kKeyBlock), output = (Σ over blocks of Σ_j e_ij v_j) / Σ_j e_ij, so a patched row is its row. Every element
+// is computed by the same kernels in the same order as attend() (core/forward.hpp), so the result is
+// identical to attend() bit for bit — tests/incremental_test.cpp checks every stage after random edit
+// sequences.
 #pragma once
 
 #include <utility>
@@ -64,6 +68,9 @@ class IncrementalAttention {
   // back before the next update, which otherwise starts over with a full pass.
   void swap_result(Result& other) { std::swap(result_, other); }
   bool empty() const { return !valid_; }
+  // Rows whose softmax the last update patched (an edited key left their max alone: one exponential,
+  // one block's sum and partial re-run) rather than recomputed whole.
+  int patched_rows() const { return patched_rows_; }
   // Forget the last pass (e.g. the result lent out was replaced by another computation): the next
   // update() is a full pass on fresh storage.
   void invalidate() { valid_ = false; }
@@ -71,9 +78,15 @@ class IncrementalAttention {
  private:
   void refresh(const std::vector<int>& queries, const std::vector<int>& keys, const std::vector<int>& values);
   void output_runs(const std::vector<int>& rows);  // output rows `rows` (ascending)
+  // Row i's softmax after edits of `keys` that leave its max alone (see refresh()).
+  // True when one of `keys` is allowed in row i (false: only its output partials change).
+  bool patch_row(int i, const std::vector<int>& keys);
+  // The output partials of blocks [b0, b1) for `rows` (ascending).
+  void block_runs(const std::vector<int>& rows, int b0, int b1);
 
   Result result_;
   Change change_;
+  int patched_rows_ = 0;
   bool valid_ = false;  // result_ is the pass over result_.Q, K, V and options_
   Options options_;
   detail::Workspace workspace_;

@@ -23,6 +23,14 @@
 
 namespace attn::kernels {
 
+// Keys are summed in blocks of kKeyBlock (a multiple of every set's lanes): Σ_j e_ij per block, then
+// the blocks in order; Σ_j e_ij v_j likewise. An edit of one key then re-sums one block of a row,
+// and the full pass, which sums in the same order, gives the same bits (incremental.cpp).
+constexpr int kKeyBlock = 64;
+inline int key_blocks(int n) {
+  return (n + kKeyBlock - 1) / kKeyBlock;
+}
+
 struct RowStats {
   double max = 0;  // max over allowed cells of the scaled row (0 for a fully masked row)
   double sum = 0;  // Σ exp(scaled − max) over allowed cells, ≥ 1 (0 for a fully masked row)
@@ -40,9 +48,22 @@ struct KernelSet {
   void (*scores_rows)(const double* Q, int d, const double* packed_keys, int n, int i0, int i1, int p0,
                       int p1, double divisor, double* scores, double* scaled);
 
-  // Row softmax over the allowed cells (allowed == nullptr: all), exp(scaled − max) / Σ;
-  // masked cells exactly 0; a fully masked row all 0 (returned stats 0, 0).
-  RowStats (*softmax_row)(const double* scaled, const unsigned char* allowed, int n, double* weights);
+  // Row softmax over the allowed cells (allowed == nullptr: all): exps = exp(scaled − max),
+  // block_sums[b] = block_sum of exps' block b (key_blocks(n) of them), Σ = the block sums added in
+  // order, weights = exps / Σ; masked cells exactly 0; a fully masked row all 0 (stats 0, 0).
+  RowStats (*softmax_row)(const double* scaled, const unsigned char* allowed, int n, double* exps,
+                          double* block_sums, double* weights);
+
+  // Σ x[0 … count) in the fixed order softmax_row sums one block with (lane by lane, the tail padded
+  // with +0, then the lanes in order).
+  double (*block_sum)(const double* x, int count);
+
+  // partials(i, b, c) = Σ_j exps(i, j) · V(j, c) over the keys j of block b (in order j, from +0) for
+  // rows [i0, i1) and blocks [b0, b1); keys outside [first[i], last[i]] are exact zeros (skipping
+  // them changes no bit). partials row i starts at i · key_blocks(n) · padded, block b at b · padded,
+  // padded = panels(d_v, panel_width) · panel_width (the padding columns hold 0).
+  void (*output_blocks)(const double* exps, int n, const double* packed_values, int d_v, int i0, int i1,
+                        int b0, int b1, const int* first, const int* last, double* partials);
 
   // output(i, c) = clamp(Σ_j weights(i, j) · V(j, c)) for rows [i0, i1), the sum in order j over
   // [first[i], last[i]] (cells outside are exact zeros, and skipping an exact 0 term changes no

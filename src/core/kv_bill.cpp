@@ -6,7 +6,29 @@
 namespace attn {
 
 std::int64_t kv_bytes_per_token(const KvShape& shape) {
+  switch (shape.kind) {
+    case KvKind::Latent:
+      return std::int64_t{shape.layers} * (shape.latent + shape.rope_dim) * shape.bytes_per_number;
+    case KvKind::Linear:
+      return 0;
+    case KvKind::Heads:
+      break;
+  }
   return std::int64_t{2} * shape.layers * shape.kv_heads * shape.d_head * shape.bytes_per_number;
+}
+
+std::int64_t kv_state_bytes(const KvShape& shape) {
+  if (shape.kind != KvKind::Linear) return 0;
+  const std::int64_t d = shape.d_head;
+  return std::int64_t{shape.layers} * shape.heads * (d * d + d) * shape.bytes_per_number;
+}
+
+KvShape kv_as_mha(const KvShape& shape) {
+  KvShape mha = shape;
+  mha.kind = KvKind::Heads;
+  mha.kv_heads = shape.heads;
+  mha.latent = mha.rope_dim = 0;
+  return mha;
 }
 
 std::int64_t kv_tokens_held(const KvShape& shape) {
@@ -14,6 +36,7 @@ std::int64_t kv_tokens_held(const KvShape& shape) {
 }
 
 std::int64_t kv_bytes_per_context(const KvShape& shape) {
+  if (shape.kind == KvKind::Linear) return kv_state_bytes(shape);
   return kv_bytes_per_token(shape) * kv_tokens_held(shape);
 }
 
@@ -26,6 +49,8 @@ std::string check_kv_shape(const KvShape& s) {
   if (s.context < 1 || s.context > 100000000) return "context: must be 1 to 100000000 tokens";
   if (s.bytes_per_number < 1 || s.bytes_per_number > 8) return "bytes per number: must be 1 to 8";
   if (s.window < 0 || s.sinks < 0) return "window, sinks: must be 0 or more";
+  if (s.kind == KvKind::Latent && (s.latent < 1 || s.latent > 65536)) return "d_c: must be 1 to 65536";
+  if (s.kind == KvKind::Latent && (s.rope_dim < 0 || s.rope_dim > 1024)) return "d_rope: must be 0 to 1024";
   return {};
 }
 
@@ -58,6 +83,16 @@ const std::vector<KvPreset>& kv_presets() {
       // head: its fused query_key_value map has 4544 + 2·64 = 4672 outputs), 2048 context.
       {"falcon-7b", {32, 71, 1, 64, 2048, 2, 0, 0},
        "The Falcon Series of Open Language Models (Almazrouei et al. 2023); Falcon-7B model card"},
+      // DeepSeek-AI 2024, "DeepSeek-V2: A Strong, Economical, and Efficient Mixture-of-Experts
+      // Language Model" (arXiv:2405.04434), §3.1.2: 60 layers, 128 heads of d_h = 128, KV
+      // compression d_c = 512, decoupled RoPE key d_h^R = 64 (§2.1.3); 128K context. Multi-head
+      // latent attention caches (d_c + d_h^R) numbers per token and layer (§2.1.4, Table 1).
+      {"deepseek-v2", {60, 128, 128, 128, 131072, 2, 0, 0, KvKind::Latent, 512, 64},
+       "DeepSeek-V2 paper (DeepSeek-AI 2024, arXiv 2405.04434), §2.1 and §3.1.2"},
+      // DeepSeek-AI 2024, "DeepSeek-V3 Technical Report" (arXiv:2412.19437), §4.2: 61 layers,
+      // 128 heads of d_h = 128, d_c = 512, d_h^R = 64; 128K context.
+      {"deepseek-v3", {61, 128, 128, 128, 131072, 2, 0, 0, KvKind::Latent, 512, 64},
+       "DeepSeek-V3 Technical Report (DeepSeek-AI 2024, arXiv 2412.19437), §4.2"},
   };
   // clang-format on
   return presets;

@@ -41,10 +41,11 @@ void attend_cache(const Matrix& Q, const Matrix& K_cache, const Matrix& V_cache,
                         (!custom || options.mask(t, key_j) != 0);
   }
   step.weights = masked_softmax(step.scaled, allowed, nullptr);
-  // (4) the blend of the cached values: a_t at the kept positions times V_cache.        1×d_v
-  Matrix kept_weights(1, Eigen::Index(kept.size()));
-  for (std::size_t r = 0; r < kept.size(); ++r) kept_weights(0, Eigen::Index(r)) = step.weights(0, kept[r]);
-  step.output = weighted_sum(kept_weights, V_cache).unaryExpr(&clamp_finite);
+  // (4) the blend of the cached values: a_t at the kept positions times V_cache, summed as the full
+  // pass sums row t (each cached value at its position; an evicted position's weight is 0).  1×d_v
+  Matrix values = Matrix::Zero(t + 1, d_v);
+  for (std::size_t r = 0; r < kept.size(); ++r) values.row(kept[r]) = V_cache.row(Eigen::Index(r));
+  step.output = blend_values(step.scaled, allowed, values);
   // The multiplies over the cache count its kept entries (decode_mults_with_cache of a cache of
   // len = cache_len entries is its value at t = len − 1).
   step.mults_with_cache = decode_mults_with_cache(step.cache_len - 1, d_model, d_k, d_v);

@@ -525,6 +525,34 @@ void set_alibi(AppState& state, bool on) {
   mark_changed(state, kChangedValues);
 }
 
+#if AL_ALL_MODES
+namespace {
+// The scene with `keys` as its variant keys (null when they hold none).
+scene::Scene with_variant_keys(const scene::Scene& s, const scene::VariantKeys& keys) {
+  scene::Scene next = s;
+  const bool any = keys.core.any() || keys.Wg.size() != 0 || !keys.sources.empty();
+  next.variants = any ? std::make_shared<const scene::VariantKeys>(keys) : nullptr;
+  return next;
+}
+}  // namespace
+
+std::string variant_keys_problem(const AppState& state, const scene::VariantKeys& next) {
+  return scene::validate_variants(with_variant_keys(state.scene, next));
+}
+
+bool set_variant_keys(AppState& state, const scene::VariantKeys& next) {
+  scene::Scene candidate = with_variant_keys(state.scene, next);
+  if (const std::string why = scene::validate_variants(candidate); !why.empty()) {
+    state.notice = why;
+    return false;
+  }
+  state.scene_rw = std::move(candidate);
+  // The shape stays (n, d_k, d_v); the variant pass is a full one (recompute_if_dirty).
+  mark_changed(state, kChangedValues);
+  return true;
+}
+#endif
+
 void set_kv_heads(AppState& state, int kv_heads) {
   if (kv_heads == state.scene.kv()) return;
   scene::Scene next = state.scene;

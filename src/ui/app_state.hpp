@@ -356,6 +356,16 @@ void set_sinks(AppState& state, int sinks);
 void set_alibi(AppState& state, bool on);
 // K/V groups H_kv (dividing h; scene::set_kv_heads regroups K and V: repeat or mean-pool).
 void set_kv_heads(AppState& state, int kv_heads);
+#if AL_ALL_MODES
+// The variants of 2024–26 models (scene/variant_keys.hpp: sink_logit, softcap, qk_norm, topk,
+// differential, linear, …): `next` replaces the scene's variant keys (none left → the key is
+// dropped). Refused when the scene would be invalid (a combination that does not go together, a
+// shape that does not fit): the reason, naming the key, goes to state.notice and the scene is kept.
+// Returns whether the scene took them.
+bool set_variant_keys(AppState& state, const scene::VariantKeys& next);
+// What set_variant_keys(next) would refuse with, without changing anything ("" when allowed).
+std::string variant_keys_problem(const AppState& state, const scene::VariantKeys& next);
+#endif
 
 // What the Example picker shows: the demo's title, else the preset's name, else "(custom scene)"
 // (without the "· edited" the picker adds after a change).

@@ -57,7 +57,8 @@ async function dragStats(page, n, d) {
   const ok = await page.evaluate((s) => window.attentionLab.setState(s), randomScene(n, d, n));
   if (!ok.ok) throw new Error(`setState ${n}×${d}: ${ok.error}`);
   await settle(page);
-  const { cx, cy, text } = await requireWidget(page, "Q/0/0");
+  // BENCH_DRAG_WIDGET=K/0/0 drags a key instead of the query (every row sees it: no mask).
+  const { cx, cy, text } = await requireWidget(page, process.env.BENCH_DRAG_WIDGET ?? "Q/0/0");
   // A slider changes with a sideways drag, a colour-strip cell (the compact view of many
   // components, e.g. d = 64; its rect's number width `text` is 0) with an up/down drag.
   const strip = text === 0;

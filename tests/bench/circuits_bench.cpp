@@ -3,7 +3,7 @@
 //
 //   circuits_bench [STEPS [SEED …]]     defaults: 2000 steps, seeds 1 2 3 4 5
 //
-// For each seed, the defaults of the issue (2 layers × 2 heads, d_model 32, n_ctx 32, batch 16, AdamW
+// For each seed, the Circuits mode's defaults (2 layers × 2 heads, d_model 32, n_ctx 32, batch 16, AdamW
 // lr 0.01): one JSON line {"seed", "steps", "formed_at", "seconds", "steps_per_second", "hash"} where
 // formed_at is the first step after which a layer-1 head's prefix-matching score is ≥ 0.5 and the
 // second copy's loss below half the first copy's (null if never), and hash is FNV-1a over the bits of

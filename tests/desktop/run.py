@@ -76,6 +76,9 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_frame import RDBU_9_REVERSED, TOLERANCE, colormap  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PYTHON = "/usr/bin/python3"
@@ -186,6 +189,30 @@ def read_rgb(path):
     return np.frombuffer(data, np.uint8).reshape(h, w, 3).astype(float)
 
 
+def screen_rgb(width=1280, height=800, window=None):
+    """The window's pixels (the top-left width×height of the X screen, or of the X window `window`,
+    whose dump is smaller than the whole screen's) as a float (h, w, 3) array,
+    read straight from xwd's dump: one process per look instead of four (xwd, convert to PNG,
+    identify, convert to RGB), which is what the cases that wait on every key spend their time on.
+    XWD: a header of 25 big-endian CARD32 (header_size first), the window name, ncolors 12-byte
+    colormap entries, then the ZPixmap rows (bytes_per_line each)."""
+    xwd = subprocess.run(["xwd", "-silent", *(["-id", window] if window else ["-root"])],
+                         capture_output=True, check=True).stdout
+    h = np.frombuffer(xwd, ">u4", 25)
+    header_size, byte_order, bpp = int(h[0]), int(h[7]), int(h[11])
+    bytes_per_line, masks, ncolors = int(h[12]), (int(h[14]), int(h[15]), int(h[16])), int(h[19])
+    # Xvfb's root is TrueColor with 32 bits per pixel; while a GL window is open xwd may dump it as
+    # 24 bits per pixel (DirectColor): the same bytes B G R, packed tighter.
+    if bpp not in (24, 32) or masks != (0xFF0000, 0xFF00, 0xFF) or byte_order != 0:
+        raise RuntimeError(f"xwd: {bpp} bits per pixel, masks {masks}, byte order {byte_order}: not 8-bit BGR")
+    start = header_size + 12 * ncolors
+    rows = np.frombuffer(xwd, np.uint8, bytes_per_line * height, start).reshape(height, bytes_per_line)
+    step = bpp // 8
+    px = rows[:, :width * step].reshape(height, width, step)
+    rgb = px[..., [2, 1, 0]]
+    return rgb.astype(float)
+
+
 def window_png(path, width=1280, height=800):
     """The real window from the X server (xwd), cropped to the window at the top-left."""
     xwd = subprocess.run(["xwd", "-root", "-silent"], capture_output=True, check=True).stdout
@@ -263,10 +290,10 @@ class Desktop:
             if self.wid:
                 run(["xdotool", "windowfocus", "--sync", self.wid])
             # Drawn: the window shows more than its clear colour.
-            wait_until(lambda: read_rgb(window_png(desktop.path("startup.png"))).std() > 5, timeout=30)
+            wait_until(lambda: screen_rgb().std() > 5, timeout=30)
 
         def screen(self):
-            return read_rgb(window_png(self.desktop.path("poll.png")))
+            return screen_rgb(window=self.wid)
 
         def changed_since(self, before, timeout=5):
             """Poll until the window differs from `before` (an earlier screen()): the app has drawn
@@ -888,6 +915,30 @@ class Desktop:
                 changed = int((np.abs(before[y0:y1, x0:x1] - after[y0:y1, x0:x1]).max(axis=2) > 60).sum())
                 check(f"kv-heads/1 in the live window: group 1's label is gone, one group of four heads ({changed} "
                       "pixels changed)", changed > 30)
+
+        # Differential attention (web/demos/differential.json; docs/SCENE_FORMAT.md): its weights
+        # A₁ − 0.8·A₂ can be negative, so the weights grid turns two-sided — the scores' diverging
+        # colours over [−1, 1], 0 white: each cell's colour that of its weight there (the colormap
+        # rebuilt from its anchors in check_frame.py). The CLI gives the weights.
+        _, base, data = self.shoot("variants-differential", "--demo", "differential")
+        if data:
+            with open(os.path.join(ROOT, "web", "demos", "differential.json")) as f:
+                weights = json.loads(run([self.cli, "--compact", "-"], input=f.read()).stdout)["weights"]
+            img = read_rgb(base + ".png")
+            bad = []
+            for i, row in enumerate(weights):
+                for j in range(i + 1):  # causal: the allowed cells
+                    r = data["rects"].get(f"cell/weights/{i}/{j}")
+                    if not r:
+                        bad.append(f"no rect for cell ({i}, {j})")
+                        continue
+                    got = img[int(r["y"] + r["h"] / 6), int(r["x"] + r["w"] / 2)]  # above the number
+                    want = colormap(RDBU_9_REVERSED, (row[j] + 1.0) / 2.0)
+                    if np.abs(got - want).max() > TOLERANCE:
+                        bad.append(f"({i}, {j}) w = {row[j]:.3f}: {got} vs {want}")
+            check("--demo differential: the weights in two-sided diverging colours (negative blue, 0 white)"
+                  f"{': ' + '; '.join(bad[:3]) if bad else ''}", not bad)
+            check("--demo differential: the Variants… button is in the Controls", "variants" in data["rects"])
 
     def case_heads(self):
         scene = self.preset_json("three-heads")

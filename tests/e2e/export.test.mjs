@@ -131,6 +131,8 @@ appTest("exportText: bad kind or stage throw an Error naming the field; the clip
 
 // ---- the first load's exporter (attention-lab-export.js/.wasm, src/app/web_exporter.cpp) ----------
 
+// The scene keys of the attention variants (src/scene/variant_keys.hpp kVariantKeyNames).
+const VARIANT_KEYS = ["sources", "X_src", "sink_logit", "softcap", "qk_norm", "topk", "indexer", "topk_block", "differential", "gate", "Wg", "linear"];
 const EXPORTS = [["numpy", "weights"], ["pytorch", "weights"], ["latex", "weights"], ["latex", "output"], ["svg", "weights"], ["svg", "scores"]];
 const exporterServed = (app) => app.server.requests.filter((r) => /attention-lab-export\.(js|wasm)$/.test(r.path)).length;
 
@@ -169,8 +171,16 @@ test("the first load exports with attention-lab-export.wasm, fetched after the f
   const demos = JSON.parse(readFileSync(path.join(siteDir(), "demos", "index.json"), "utf8")).map((d) => d.name);
   assert.ok(demos.length >= 10, `demos/index.json lists ${demos.length} demos`);
   let compared = 0;
+  const variantDemos = [];  // demos with a variant key: the first load refuses them (the full build has them)
   for (const name of demos) {
     const demo = JSON.parse(readFileSync(path.join(siteDir(), "demos", name + ".json"), "utf8"));
+    if (Object.keys(demo).some((key) => VARIANT_KEYS.includes(key))) {
+      const reply = await page.evaluate((d) => window.attentionLab.setState(d), demo);
+      assert.match(reply.error ?? "", /^(sources|X_src|sink_logit|softcap|qk_norm|topk|indexer|topk_block|differential|gate|Wg|linear): unknown key/,
+                   `${name}: the first load refuses its variant key by name`);
+      variantDemos.push([name, demo]);
+      continue;
+    }
     const shown = (await loadScene(page, demo)).scene;
     for (const [kind, stage] of EXPORTS) {
       assert.equal(await exportText(page, kind, stage), cliExport(shown, kind, stage), `${name}: ${kind} ${stage}`);
@@ -188,6 +198,13 @@ test("the first load exports with attention-lab-export.wasm, fetched after the f
   const learned = (await getState(full.page)).scene;
   for (const [kind, stage] of EXPORTS)
     assert.equal(await exportText(full.page, kind, stage), cliExport(learned, kind, stage), `full build: ${kind} ${stage}`);
+  // The variant demos, every kind, in the build that reads them.
+  assert.ok(variantDemos.length >= 6, `${variantDemos.length} demos with variant keys`);
+  for (const [name, demo] of variantDemos) {
+    const shown = (await loadScene(full.page, demo)).scene;
+    for (const [kind, stage] of EXPORTS)
+      assert.equal(await exportText(full.page, kind, stage), cliExport(shown, kind, stage), `full build, ${name}: ${kind} ${stage}`);
+  }
   assert.equal(exporterServed(full), 0, "the build with every mode fetched no exporter");
   assertClean(full);
 });

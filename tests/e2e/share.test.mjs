@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { lessons } from "./lib/lessons.mjs";
-import { REPO_ROOT, openApp, assertClean, describeProblems, getState, setState, widgetRect, waitForState, clickWidget, dragWidget, animationFrames, parkMouse, screenshot, STEP_TIMEOUT_MS, appOpener, refuseClipboard } from "./lib/harness.mjs";
+import { REPO_ROOT, openApp, assertClean, describeProblems, getState, setState, widgetRect, waitForState, clickWidget, dragWidget, animationFrames, parkMouse, screenshot, STEP_TIMEOUT_MS, appOpener, refuseClipboard, waitReady } from "./lib/harness.mjs";
 
 const DEMO_DIR = path.join(REPO_ROOT, "web", "demos");
 const DEMO_INDEX = JSON.parse(readFileSync(path.join(DEMO_DIR, "index.json"), "utf8"));
@@ -196,8 +196,21 @@ test("#demo=NAME opens every bundled demo, by link and by hashchange", async (t)
   assert.equal(await hash(app.page), "#demo=causal-5", "an unedited demo keeps its short link");
   // … and every demo of the index through hashchange.
   assert.ok(DEMO_INDEX.length >= 8, "index.json lists the 4 lesson examples and at least 4 more");
+  // The first demo with a variant key (sink_logit, softcap, …) reloads the page into the build with
+  // every mode, at the same address; from there the hashchanges load in place again.
+  const VARIANT_KEYS = ["sources", "X_src", "sink_logit", "softcap", "qk_norm", "topk", "indexer", "topk_block", "differential", "gate", "Wg", "linear"];
+  let fullBuild = false;
   for (const { name } of DEMO_INDEX) {
+    const reloads = !fullBuild && Object.keys(demoScene(name)).some((key) => VARIANT_KEYS.includes(key));
+    const loaded = reloads ? app.page.waitForEvent("load", { timeout: 30_000 }) : null;
     await app.page.evaluate((n) => (location.hash = "demo=" + n), name);
+    if (reloads) {
+      await loaded;
+      await waitReady(app.page);
+      assert.equal(await app.page.evaluate(() => typeof window.Module._al_get_circuits), "function",
+                   `#demo=${name} opened the build with every mode`);
+      fullBuild = true;
+    }
     const state = await waitForState(app.page, (s) => showsDemo(s.scene, name), `#demo=${name} did not load`);
     assertShowsDemo(state.scene, name);
     assert.equal(await lastError(app.page), null, `#demo=${name}: lastError`);

@@ -294,3 +294,53 @@ test("the three variant demos read at phone size", async (t) => {
     await page.close();
   }
 });
+
+// The attention variants of 2024–26 models (scene keys sink_logit, softcap, qk_norm, topk,
+// differential, linear): a link to one of their demos opens the build with every mode (the first
+// load does not read those keys); the Variants… popup switches them through the edit path; every
+// demo's stages equal attention-lab-cli's (1e-12: the page and the CLI may pick different SIMD exps).
+const VARIANT_DEMOS = ["sink-logit", "softcap", "qk-norm", "topk-sparse", "differential", "linear-attention"];
+function assertNear(got, want, what) {
+  assert.equal(got.length, want.length, `${what}: rows`);
+  for (let i = 0; i < want.length; i++)
+    for (let j = 0; j < want[i].length; j++)
+      assert.ok(Math.abs(got[i][j] - want[i][j]) <= 1e-12, `${what}[${i}][${j}]: page ${got[i][j]} vs CLI ${want[i][j]}`);
+}
+
+test("Variants…: a demo link opens the full build; the popup's switches edit the scene; every variant demo equals the CLI", async (t) => {
+  const app = await open(t, { suffix: "#demo=softcap" });
+  const { page } = app;
+  let s = await waitForState(page, (x) => x.scene.softcap === 2, "#demo=softcap did not open (in the build with every mode)");
+  assert.equal(s.scene.version, 2);
+  assertNear(s.result.weights, cli(JSON.stringify(s.scene)).weights, "softcap demo weights");
+  // The popup: softcap off (the key leaves the scene), the sink logit on (its rows sum to < 1).
+  await clickWidget(page, "variants");
+  await requireWidget(page, "variants/softcap");
+  await screenshot(page, "variants-popup");
+  await clickWidget(page, "variants/softcap");
+  s = await waitForState(page, (x) => x.scene.softcap === undefined, "Softcap did not switch off");
+  await clickWidget(page, "variants/sink");
+  s = await waitForState(page, (x) => x.scene.sink_logit === 0, "Sink logit did not switch on");
+  assertNear(s.result.weights, cli(JSON.stringify(s.scene)).weights, "sink logit 0 weights");
+  for (const row of s.result.weights) assert.ok(row.reduce((a, b) => a + b, 0) < 1, "a sink row sums to < 1");
+  // Linear attention has no softmax for a sink: its switch is disabled; a click changes nothing.
+  await clickWidget(page, "variants/linear");
+  await animationFrames(page, 3);
+  assert.equal((await getState(page)).scene.linear, undefined, "linear beside a sink logit was refused");
+  // The link carries the edit: a fresh page opens the same scene.
+  const link = await page.evaluate(() => window.attentionLab.link());
+  assert.ok(link, "a link for the edited scene");
+  const again = await open(t, { suffix: link.slice(link.indexOf("#")) });
+  const back = await waitForState(again.page, (x) => x.scene.sink_logit === 0, "the link did not reopen the sink logit");
+  assert.deepEqual(back.scene, s.scene, "the link reopens the scene");
+  assertClean(again);
+  // Every variant demo: the page's weights and output are the CLI's.
+  for (const name of VARIANT_DEMOS) {
+    const state = await loadScene(page, demo(name));
+    const want = cli(JSON.stringify(state.scene));
+    assertNear(state.result.weights, want.weights, `${name} weights`);
+    assertNear(state.result.output, want.output, `${name} output`);
+  }
+  await screenshot(page, "variants-linear-attention");
+  assertClean(app);
+});

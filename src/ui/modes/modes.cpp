@@ -48,6 +48,7 @@ constexpr ModeEntry walk_row() {
   m.bar_button_width = quiz_button_width;  // "Check yourself", from any mode
   m.bar_button = draw_quiz_button;
   m.open_question = open_quiz;
+  m.apply_start = walk_apply_start;  // step=, --step, --quiz
   return m;
 }
 
@@ -67,6 +68,7 @@ constexpr ModeEntry circuits_row() {
   ModeEntry m = ticking_row(Mode::Circuits, Text::ModeCircuits, AL_IN_FULL_BUILD(layout_circuits),
                             AL_IN_FULL_BUILD(circuits_tick));
   m.controls_rows = AL_IN_FULL_BUILD(draw_circuits_back);  // a head it opened in Explore: the way back
+  m.apply_start = AL_IN_FULL_BUILD(circuits_apply_start);  // circuits=, --circuits
   return m;
 }
 
@@ -74,6 +76,7 @@ constexpr ModeEntry model_row() {
   ModeEntry m =
       ticking_row(Mode::Model, Text::ModeModel, AL_IN_FULL_BUILD(layout_model), AL_IN_FULL_BUILD(model_tick));
   m.controls_rows = AL_IN_FULL_BUILD(draw_model_back);  // a head it opened in Explore: its prediction
+  m.apply_start = AL_IN_FULL_BUILD(model_apply_start);  // lm=, --model-state, --model-text
   return m;
 }
 

@@ -23,7 +23,8 @@
 //   5. The tab's widget id is mode/circuits (widgetRect, --rects): list it in docs/PAGE_API.md;
 //      getState().ui.mode says "circuits".
 //   6. docs/ARCHITECTURE.md's checklist goes on: a page-API call for the mode's numbers, a link key
-//      when the mode shows more than the scene, and the download: the web's first load holds Explore
+//      when the mode shows more than the scene (a ui::LinkStart field, applied by the row's
+//      apply_start hook), and the download: the web's first load holds Explore
 //      and Walk only (AL_ALL_MODES=0), so the row's functions go in AL_IN_FULL_BUILD(…) and the mode's
 //      name in web/share.js's kFullBuildModes.
 #pragma once
@@ -32,6 +33,7 @@
 
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
+#include "ui/link_start.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/text/i18n.hpp"
 
@@ -56,6 +58,8 @@ struct ModeEntry {
   // --- entering it from its tab (default: the mode is set and the address follows)
   void (*start)(AppState&) = nullptr;
   const char* tab_id = nullptr;  // a second widget id its tab is recorded under ("walk/start")
+  // --- a link or the command line applied (app::apply_start), after the scene, the look and the mode
+  void (*apply_start)(AppState&, const LinkStart&) = nullptr;  // its part: a recipe, a step, …
   // --- whichever mode is shown (a mode's state lives on while another is shown)
   void (*keys)(AppState&) = nullptr;                         // its keys, before anything is drawn
   void (*overlay)(AppState&, const Fonts&) = nullptr;        // a window over the panels (the quiz)

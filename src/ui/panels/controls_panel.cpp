@@ -4,8 +4,6 @@
 #include <string>
 
 #include "ui/look/theme.hpp"
-#if AL_ALL_MODES
-#endif
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
 #include "ui/text/scale_texts.hpp"
@@ -30,6 +28,9 @@ void draw_generate_button(AppState& state, const Fonts& fonts) {
   }
   note_row_bottom(state.ui.frame.controls_rows);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::GenerateTip));
+#if AL_ALL_MODES
+  draw_variants_button(state, fonts);  // the variants of 2024–26 models (not in the first load)
+#endif
   draw_share_hint(state, fonts);  // the share row's caption, under its last button
   if (!ImGui::BeginPopup("generate")) return;
   scene::GenSpec& g = state.ui.gen_draft;

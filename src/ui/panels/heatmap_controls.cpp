@@ -46,16 +46,19 @@ void draw_legend(MatrixPainter& painter, const Fonts& fonts, const HeatmapImage&
 
   ImGui::PushFont(fonts.small);
   const float y = pos.y + bar_h + 0.15f * em;
-  const bool log_scale = kind == HeatmapKind::Weights && d.lo < 0;  // log₁₀ a (heatmap_image.hpp)
+  // Weights in diverging colours can be negative (differential attention): 0 in the middle.
+  const bool two_sided = kind == HeatmapKind::Weights && d.colormap == Colormap::Diverging;
+  const bool log_scale =
+      kind == HeatmapKind::Weights && d.lo < 0 && !two_sided;  // log₁₀ a (heatmap_image.hpp)
   // Weights on the auto range run from 0 to the largest weight in view (below 1).
   const bool auto_range = kind == HeatmapKind::Weights && !log_scale && d.hi < 1.0f;
   const int decimals = kind == HeatmapKind::Scores ? 2 : auto_range ? 3 : 0;
   const std::string lo = log_scale ? "1e-6" : format_number(d.lo, decimals);
   const std::string hi = log_scale ? "1" : format_number(d.hi, decimals);
-  const std::string mid = kind == HeatmapKind::Scores ? "0"
-                          : log_scale                 ? "1e-3"
-                          : auto_range                ? format_number(0.5 * double(d.hi), 3)
-                                                      : "0.5";
+  const std::string mid = kind == HeatmapKind::Scores || two_sided ? "0"
+                          : log_scale                              ? "1e-3"
+                          : auto_range                             ? format_number(0.5 * double(d.hi), 3)
+                                                                   : "0.5";
   dl->AddText(ImVec2(pos.x, y), palette::text_dim(), lo.c_str());
   const float mid_w = ImGui::CalcTextSize(mid.c_str()).x;
   dl->AddText(ImVec2(pos.x + 0.5f * (width - mid_w), y), palette::text_dim(), mid.c_str());

@@ -5,6 +5,9 @@
 #include <cmath>
 
 #include "ui/widgets/cell_rows.hpp"
+#if AL_ALL_MODES
+#include "scene/variant_keys.hpp"
+#endif
 
 namespace ui {
 namespace {
@@ -68,9 +71,15 @@ void fill_column(const attn::Matrix& stage, const attn::MaskMatrix& allowed, boo
   }
 }
 
-// Scores: symmetric around 0 over the largest |value| (1 when all are ~0); weights: fixed.
-void set_range(captions::Grid which, bool log_scale, HeatmapImage* d) {
-  if (which != captions::Grid::Weights) {
+// Scores: symmetric around 0 over the largest |value| (1 when all are ~0); weights: fixed, [0, 1] —
+// or, when they can be negative (`two_sided` > 0: differential attention's A₁ − λA₂), the diverging
+// colours over [−two_sided, two_sided], 0 white.
+void set_range(captions::Grid which, bool log_scale, float two_sided, HeatmapImage* d) {
+  if (which == captions::Grid::Weights && two_sided > 0.0f && !log_scale) {
+    d->lo = -two_sided;
+    d->hi = two_sided;
+    d->colormap = Colormap::Diverging;
+  } else if (which != captions::Grid::Weights) {
     float largest = 0;
     for (float v : d->row_largest) largest = std::max(largest, v);
     const float span = largest > 1e-9f ? largest : 1.0f;
@@ -92,7 +101,18 @@ ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bo
   const int n = int(r.scores.rows());
   const attn::Matrix& stage = stage_of(which, r);
   const ResultChange& change = state.result_change;
-  const bool same_kind = d->grid == int(which) && d->log_scale == log_scale && d->n == n;
+  // Differential attention's weights A₁ − λA₂ lie in [−|λ|, 1]: a two-sided scale (0 in the middle).
+  float two_sided = 0.0f;
+#if AL_ALL_MODES
+  if (state.scene.variants && state.scene.variants->core.differential)
+    two_sided = float(std::max(1.0, std::abs(state.scene.variants->core.lambda)));
+#endif
+  bool colours_changed = false;  // the weights' scale turned one- or two-sided: repaint them all
+#if AL_ALL_MODES
+  colours_changed =
+      which == captions::Grid::Weights && (d->colormap == Colormap::Diverging) != (two_sided > 0.0f);
+#endif
+  const bool same_kind = d->grid == int(which) && d->log_scale == log_scale && d->n == n && !colours_changed;
   if (same_kind && d->version == state.result_version) return {};  // already up to date (not uploaded again)
   // The weights changed in rows `rows` (a key's column changed only the rows that allow it); scores
   // and scaled in rows `score_rows` and columns `cols` (a key: its column alone, 1,024 cells of 1024²).
@@ -103,7 +123,7 @@ ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bo
     for (int i : rows) fill_row(stage, r.allowed, log_scale, i, d);
     if (!weights)
       for (int j : change.cols) fill_column(stage, r.allowed, log_scale, j, d);
-    set_range(which, log_scale, d);
+    set_range(which, log_scale, two_sided, d);
     d->version = state.result_version;
     return {since, &rows, weights ? nullptr : &change.cols};
   }
@@ -113,7 +133,7 @@ ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bo
   d->values.resize(std::size_t(n) * std::size_t(n));
   d->row_largest.assign(std::size_t(n), 0.0f);
   for (int i = 0; i < n; ++i) fill_row(stage, r.allowed, log_scale, i, d);
-  set_range(which, log_scale, d);
+  set_range(which, log_scale, two_sided, d);
   d->version = state.result_version;
   return {};
 }

@@ -510,7 +510,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   Geometry g = heatmap_geometry(state, fonts, n, scores);
   heatmap_view(state.ui.grid_view, g, n, scores);
   // Weights, linear: colours from 0 to 1 — for a large scene (auto), to the largest weight in view.
-  if (!scores && !log_scale)
+  // (Weights that can be negative, differential attention's, keep their two-sided range.)
+  if (!scores && !log_scale && d.colormap != Colormap::Diverging)
     d.hi = g.extra_line && state.ui.weights_auto ? std::max(shown_max(&d, g.rows, g.cols), 1e-6f) : 1.0f;
   paint_heatmap(state, painter, g, d, change, log_scale, scores);
   const Hover hover = heatmap_hover(state, g, d, which, scores);

@@ -52,6 +52,10 @@ void score_tooltip(AppState& state, int i, int j);
 // RoPE in the Controls panel (rope_controls.cpp): the toggle, base, layout and offset, and the plot
 // of one query/key pair's score against their distance.
 void draw_rope_controls(AppState& state, const Fonts& fonts);
+#if AL_ALL_MODES
+// "Variants…" after Generate (modern_variants.cpp): the popup of the 2024–26 attention variants.
+void draw_variants_button(AppState& state, const Fonts& fonts);
+#endif
 // What the modes add to the shared panels, answered from the table of modes (modes/modes.cpp), so
 // that a panel names no mode:
 // the terms the shown mode lights while nothing is hovered (the walk: its step's terms);
@@ -84,6 +88,10 @@ inline std::uint64_t result_key(const AppState& state) {
 // The formula strip Y = softmax( QKᵀ / √d_k + M ) V centred at `center`, shrunk to `max_width`;
 // hovering a term makes it this frame's hovered term.
 void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, float max_width);
+#if AL_ALL_MODES
+// The strip's formula as text, its terms joined by spaces (what draw_formula_strip draws).
+std::string formula_text(const AppState& state);
+#endif
 // One line saying what `term` means (the top bar's caption).
 const char* term_caption(const AppState& state, Term term);
 

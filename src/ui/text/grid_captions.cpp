@@ -63,6 +63,9 @@ Caption grid_caption(Grid grid, const scene::Scene& s, const attn::Result& r) {
           fill(tr(Text::WeightsHint), {term, divisor.empty() ? std::string(tr(Text::NoScaling)) : divisor}) +
           (masked_row ? tr(Text::WeightsMaskedRow) : "") + ".";
       c.masked = tr(Text::CellMaskedZero);
+#if AL_ALL_MODES
+      if (std::string variants = variant_weights_hint(s); !variants.empty()) c.hint = std::move(variants);
+#endif
       break;
     }
   }

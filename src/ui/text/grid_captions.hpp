@@ -34,6 +34,12 @@ struct Caption {
 };
 
 Caption grid_caption(Grid grid, const scene::Scene& s, const attn::Result& r);
+#if AL_ALL_MODES
+// The Weights caption's hint for a scene with variant keys (variant_captions.cpp): what its weights
+// are (negative with differential attention, rows below 1 with a sink, no softmax when linear, …);
+// "" without variant keys.
+std::string variant_weights_hint(const scene::Scene& s);
+#endif
 
 // Whether any cell of the result is masked (its `allowed` has a 0).
 bool any_masked_cell(const attn::Result& r);

@@ -34,14 +34,35 @@ export async function key(page, name) {
 /**
  * Tab (or Shift+Tab with `back`, from the last item backwards) until `id` has the keyboard focus
  * (getState().ui.keyboard.focus); returns the presses.
+ *
+ * The page lists its Tab order (ui.keyboard.order), so the presses are counted first and sent at
+ * once, each as an instant press that the app's key queue delivers in order (instant-keys.test.mjs
+ * proves no press is lost); then the focus must be on `id`. Where `id` is not in the order yet (a
+ * stop that appears only on the way), the presses go one at a time, each held for a frame.
  */
 export async function tabTo(page, id, most = 120, back = false) {
+  const { focus, order } = (await getState(page)).ui.keyboard;
+  const target = order.indexOf(id);
+  if (target >= 0) {
+    // With nothing focused the first Tab goes to order[0], the first Shift+Tab to the last stop.
+    const at = order.indexOf(focus);
+    const from = at >= 0 ? at : back ? order.length : -1;
+    const n = order.length;
+    const presses = ((((back ? from - target : target - from) % n) + n) % n) || n;
+    if (presses <= most) {
+      if (back) await page.keyboard.down("Shift");
+      for (let i = 0; i < presses; i++) await page.keyboard.press("Tab");
+      if (back) await page.keyboard.up("Shift");
+      await waitForState(page, (s) => s.ui.keyboard.focus === id, `${presses} ${back ? "Shift+" : ""}Tab presses reach ${id}`);
+      return presses;
+    }
+  }
   for (let presses = 1; presses <= most; presses++) {
     if (back) await page.keyboard.down("Shift");
     await key(page, "Tab");
     if (back) await page.keyboard.up("Shift");
-    const focus = (await getState(page)).ui.keyboard.focus;
-    if (focus === id) return presses;
+    const now = (await getState(page)).ui.keyboard.focus;
+    if (now === id) return presses;
   }
   assert.fail(`${back ? "Shift+Tab" : "Tab"} never reached ${id} in ${most} presses`);
 }

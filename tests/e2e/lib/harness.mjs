@@ -3,7 +3,7 @@
 //
 // One browser per test file (`launchBrowser` in before(), close in after()); one fresh context and
 // page per test (`openApp`), so device settings (touch, HiDPI, viewport) never leak between tests.
-// Each `openApp` starts its own server on an ephemeral port, so tests of the sharing issue can mount
+// Each `openApp` starts its own server on an ephemeral port, so the sharing tests can mount
 // the site at a sub-path or add a CSP header without affecting others.
 //
 // Environment:

@@ -17,6 +17,7 @@
 
 #include "scene/model_json.hpp"
 #include "ui/app_state.hpp"
+#include "ui/link_start.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/modes/panel_draw.hpp"
 
@@ -50,6 +51,8 @@ void draw_circuits_back(AppState& state, const Fonts& fonts);
 scene::Recipe circuits_recipe(const AppState& state);
 // `at_once`: train every step now, before returning (the desktop's --circuits).
 void circuits_load_recipe(AppState& state, const scene::Recipe& recipe, bool at_once = false);
+// A link's circuits= or --circuits (its row's apply_start hook): circuits_load_recipe of its recipe.
+void circuits_apply_start(AppState& state, const LinkStart& start);
 // Make the run exist (the page API asks before the mode is first drawn).
 void circuits_ensure_run(AppState& state);
 

@@ -251,4 +251,8 @@ void circuits_load_recipe(AppState& state, const scene::Recipe& recipe, bool at_
   state.layout_changed = true;
 }
 
+void circuits_apply_start(AppState& state, const LinkStart& start) {
+  if (start.recipe) circuits_load_recipe(state, *start.recipe, start.recipe_at_once);
+}
+
 }  // namespace ui

@@ -4,7 +4,10 @@
 //   per context = per token × tokens held (the context, or w + s with a window)
 //
 // with the published shapes of kv_presets() (sources in core/kv_bill.cpp and docs/USER_GUIDE.md).
-// A refused edit (check_kv_shape) keeps the previous shape and says why.
+// Its kind: K and V per KV head (MHA, GQA, MQA), multi-head latent attention (DeepSeek-V2/V3: one
+// latent of d_c + d_rope per token and layer) or linear attention (a fixed state per head), each set
+// beside plain multi-head attention of the same heads. A refused edit (check_kv_shape) keeps the
+// previous shape and says why.
 #include <algorithm>
 #include <string>
 
@@ -16,6 +19,85 @@
 #include "ui/widgets/wrapped_text.hpp"
 
 namespace ui {
+
+namespace {
+
+// The kind of cache: a switch of kind keeps the numbers (MLA's d_c and d_rope start at DeepSeek's).
+bool draw_kind(AppState& state, attn::KvShape* shape) {
+  attn::KvShape& next = *shape;
+  bool edited = false;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Text::KvCalcKind));
+  ImGui::SameLine();
+  {
+    const Group group(state, "decode/kv/kind");
+    const std::pair<attn::KvKind, Text> kinds[] = {{attn::KvKind::Heads, Text::KvCalcKindHeads},
+                                                   {attn::KvKind::Latent, Text::KvCalcKindLatent},
+                                                   {attn::KvKind::Linear, Text::KvCalcKindLinear}};
+    for (const auto& [kind, label] : kinds) {
+      if (kind != attn::KvKind::Heads) ImGui::SameLine();
+      const std::string id = kind == attn::KvKind::Heads    ? "decode/kv/kind/heads"
+                             : kind == attn::KvKind::Latent ? "decode/kv/kind/latent"
+                                                            : "decode/kv/kind/linear";
+      if (radio_button(state, id, (std::string(tr(label)) + "##" + id).c_str(), next.kind == kind) &&
+          next.kind != kind) {
+        next.kind = kind;
+        if (kind == attn::KvKind::Latent && next.latent == 0) {
+          next.latent = 512;
+          next.rope_dim = 64;
+        }
+        edited = true;
+      }
+    }
+  }
+  return edited;
+}
+
+// The bill of the shape: per token (or the state), per context, and beside multi-head attention.
+void draw_bill(AppState& state, const KvCalculator& calc) {
+  const attn::KvShape& s = calc.shape;
+  const long long per_token = attn::kv_bytes_per_token(s), per_context = attn::kv_bytes_per_context(s);
+  if (!calc.error.empty()) wrapped_text_colored(to_vec4(palette::accent()), calc.error);
+  const std::string L = std::to_string(s.layers), b = std::to_string(s.bytes_per_number);
+  switch (s.kind) {
+    case attn::KvKind::Heads:
+      wrapped_text(state, "decode/kv/per-token",
+                   fill(tr(Text::KvCalcPerToken),
+                        {"2 × " + L + " × " + std::to_string(s.kv_heads) + " × " + std::to_string(s.d_head) +
+                         " × " + b + " = " + byte_text(per_token)}));
+      break;
+    case attn::KvKind::Latent:
+      wrapped_text(state, "decode/kv/per-token",
+                   fill(tr(Text::KvCalcPerToken),
+                        {L + " × (" + std::to_string(s.latent) + " + " + std::to_string(s.rope_dim) + ") × " +
+                         b + " = " + byte_text(per_token)}));
+      break;
+    case attn::KvKind::Linear:
+      wrapped_text(state, "decode/kv/per-token",
+                   fill(tr(Text::KvCalcLinearState),
+                        {L + " × " + std::to_string(s.heads) + " × (" + std::to_string(s.d_head) + "² + " +
+                         std::to_string(s.d_head) + ") × " + b + " = " + byte_text(per_context)}));
+      break;
+  }
+  if (s.kind != attn::KvKind::Linear)
+    wrapped_text(
+        state, "decode/kv/per-context",
+        fill(tr(Text::KvCalcPerContext), {std::to_string(attn::kv_tokens_held(s)), byte_text(per_context)}));
+  // Beside multi-head attention of the same heads: what grouping, the latent or the state saves.
+  const long long mha = attn::kv_bytes_per_context(attn::kv_as_mha(s));
+  if (s.kind == attn::KvKind::Heads && s.kv_heads < s.heads) {
+    wrapped_text_disabled(fill(tr(Text::KvCalcMha), {std::to_string(s.heads), byte_text(mha),
+                                                     std::to_string(s.heads / s.kv_heads)}));
+  } else if (s.kind != attn::KvKind::Heads && per_context > 0) {
+    const double ratio = double(mha) / double(per_context);
+    wrapped_text_disabled(
+        fill(tr(s.kind == attn::KvKind::Latent ? Text::KvCalcVsMhaLatent : Text::KvCalcVsMhaLinear),
+             {std::to_string(s.heads), std::to_string(attn::kv_tokens_held(s)), byte_text(mha),
+              format_number(ratio, ratio < 10 ? 2 : 1)}));
+  }
+}
+
+}  // namespace
 
 void draw_kv_calculator(AppState& state, const Fonts& fonts) {
   KvCalculator& calc = state.ui.decode.calculator;
@@ -44,9 +126,10 @@ void draw_kv_calculator(AppState& state, const Fonts& fonts) {
     }
   }
 
-  // One field per number, two to a row; an edit makes the shape the learner's own (preset −1).
   attn::KvShape next = calc.shape;
   bool edited = false;
+  edited |= draw_kind(state, &next);
+  // One field per number, two to a row; an edit makes the shape the learner's own (preset −1).
   if (ImGui::BeginTable("##kv-fields", 4, ImGuiTableFlags_SizingStretchProp)) {
     auto field = [&](const char* label, const char* id, ImGuiDataType type, void* value) {
       ImGui::TableNextColumn();
@@ -60,8 +143,12 @@ void draw_kv_calculator(AppState& state, const Fonts& fonts) {
     field(tr(Text::KvCalcLayers), "layers", ImGuiDataType_S32, &next.layers);
     field(tr(Text::KvCalcContext), "context", ImGuiDataType_S64, &next.context);
     field("H", "heads", ImGuiDataType_S32, &next.heads);
-    field("H_kv", "kv-heads", ImGuiDataType_S32, &next.kv_heads);
+    if (next.kind == attn::KvKind::Heads) field("H_kv", "kv-heads", ImGuiDataType_S32, &next.kv_heads);
     field("d_head", "d-head", ImGuiDataType_S32, &next.d_head);
+    if (next.kind == attn::KvKind::Latent) {
+      field("d_c", "latent", ImGuiDataType_S32, &next.latent);
+      field("d_rope", "rope-dim", ImGuiDataType_S32, &next.rope_dim);
+    }
     field(tr(Text::KvCalcBytes), "bytes", ImGuiDataType_S32, &next.bytes_per_number);
     ImGui::EndTable();
   }
@@ -74,30 +161,14 @@ void draw_kv_calculator(AppState& state, const Fonts& fonts) {
         const attn::KvShape& p = presets[std::size_t(k)].shape;
         if (p.layers == next.layers && p.heads == next.heads && p.kv_heads == next.kv_heads &&
             p.d_head == next.d_head && p.context == next.context &&
-            p.bytes_per_number == next.bytes_per_number && p.window == next.window && p.sinks == next.sinks)
+            p.bytes_per_number == next.bytes_per_number && p.window == next.window && p.sinks == next.sinks &&
+            p.kind == next.kind && p.latent == next.latent && p.rope_dim == next.rope_dim)
           calc.preset = k;
       }
     }
   }
 
-  const attn::KvShape& s = calc.shape;
-  const long long per_token = attn::kv_bytes_per_token(s), per_context = attn::kv_bytes_per_context(s);
-  if (!calc.error.empty()) wrapped_text_colored(to_vec4(palette::accent()), calc.error);
-  wrapped_text(
-      state, "decode/kv/per-token",
-      fill(tr(Text::KvCalcPerToken), {"2 × " + std::to_string(s.layers) + " × " + std::to_string(s.kv_heads) +
-                                      " × " + std::to_string(s.d_head) + " × " +
-                                      std::to_string(s.bytes_per_number) + " = " + byte_text(per_token)}));
-  wrapped_text(
-      state, "decode/kv/per-context",
-      fill(tr(Text::KvCalcPerContext), {std::to_string(attn::kv_tokens_held(s)), byte_text(per_context)}));
-  if (s.kv_heads < s.heads) {  // what grouping saves: the same shape with one K/V per head
-    attn::KvShape mha = s;
-    mha.kv_heads = s.heads;
-    wrapped_text_disabled(
-        fill(tr(Text::KvCalcMha), {std::to_string(s.heads), byte_text(attn::kv_bytes_per_context(mha)),
-                                   std::to_string(s.heads / s.kv_heads)}));
-  }
+  draw_bill(state, calc);
   if (calc.preset >= 0) {
     ImGui::PushFont(fonts.small);
     wrapped_text_disabled(fill(tr(Text::KvCalcSource), {presets[std::size_t(calc.preset)].source}));

@@ -17,6 +17,7 @@
 
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
+#include "ui/link_start.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/modes/panel_draw.hpp"
 #include "ui/widgets/matrix_painter.hpp"
@@ -60,6 +61,9 @@ void model_back(AppState& state);
 // when it has).
 scene::link::ModelLink model_link(const AppState& state);
 void model_apply_link(AppState& state, const scene::link::ModelLink& link);
+// A link's lm= or --model-state / --model-text (its row's apply_start hook): the link or the text
+// applied, and the model's loading started when the mode is shown or a link opened a head.
+void model_apply_start(AppState& state, const LinkStart& start);
 // Run the opened head's prediction again if the scene's numbers changed (the Controls row calls it;
 // the page API too, so that a reply reads the same numbers as the panel).
 void model_update_opened(AppState& state);

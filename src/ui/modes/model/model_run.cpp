@@ -1,6 +1,5 @@
 // model_run.cpp — the Model mode's actions and tick (model_mode.hpp); the numbers: model_logic.cpp.
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <string>
 
@@ -15,17 +14,11 @@ namespace {
 
 namespace model = attn::model;
 
-// Generate's pace: tokens per second shown (each one is visible as it arrives), and the CPU time a frame
-// may spend drawing them (a draw with the KV cache takes well under a millisecond here).
-constexpr double kTokensPerSecond = 30.0;
+// The CPU time a frame may spend drawing Generate's tokens (ModelUi::pace: 30 a second; a draw with
+// the KV cache takes well under a millisecond here).
 constexpr double kBudgetMs = 12.0;
 // Generate draws this many tokens (or up to n_ctx).
 constexpr int kGenerateCount = 20;
-
-double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 void link_changed(AppState& state) {
   if (state.sharing.scene_changed) state.sharing.scene_changed();
@@ -154,22 +147,19 @@ void model_tick(AppState& state) {
   if (m.load == ModelLoad::Idle) model_request_load(state);
   if (!ready(m) || m.generate_target <= int(m.generated.size())) {
     m.generate_target = 0;
-    m.owed = 0.0;
+    m.pace.start(false);
     return;
   }
-  const double start = now_ms();
-  m.owed += double(ImGui::GetIO().DeltaTime) * kTokensPerSecond;
-  int done = 0;
-  while ((m.owed >= 1.0 || done == 0) && int(m.generated.size()) < m.generate_target &&
-         (done == 0 || now_ms() - start < kBudgetMs)) {
-    if (!draw_one(m)) {
-      m.generate_target = 0;
-      break;
-    }
-    m.owed = std::max(0.0, m.owed - 1.0);
-    ++done;
-  }
-  m.owed = std::min(m.owed, 1.0);
+  // The owed tokens that fit the budget (the one pacer of every run, widgets/run_pacer.hpp).
+  const double start = pacer_clock_ms();
+  m.pace.owe(ImGui::GetIO().DeltaTime);
+  const int done = run_owed_steps(m.pace, start, kBudgetMs, [&m] {
+    if (int(m.generated.size()) >= m.generate_target) return false;
+    if (draw_one(m)) return true;
+    m.generate_target = 0;  // the context is full: the run ends
+    return false;
+  });
+  m.pace.last_work_ms = pacer_clock_ms() - start;
   if (done > 0) evaluate(m);
   if (int(m.generated.size()) >= m.generate_target) {
     m.generate_target = 0;
@@ -215,7 +205,7 @@ void model_generate(AppState& state, int count) {
   ModelUi& m = state.ui.model;
   if (!ready(m)) return;
   m.generate_target = int(m.generated.size()) + std::max(1, count);
-  m.owed = 1.0;  // the first token at once
+  m.pace.start(true);  // the first token at once
   state.layout_changed = true;
 }
 
@@ -316,6 +306,13 @@ void model_update_opened(AppState& state) {
   m.opened_edited = !(s.Q == m.opened_q && s.K == m.opened_k && s.V == m.opened_v);
   m.opened_top =
       model_logic::prediction_with_scene(*m.file, m.eval, m.ablation, s, m.opened_layer, m.opened_head);
+}
+
+void model_apply_start(AppState& state, const LinkStart& start) {
+  // The link's state is applied when the model has loaded, which showing or linking it starts.
+  if (start.lm) model_apply_link(state, *start.lm);
+  if (!start.lm_text.empty()) model_set_text(state, start.lm_text);
+  if (start.lm || state.ui.settings.mode == scene::link::Mode::Model) model_request_load(state);
 }
 
 }  // namespace ui

@@ -14,6 +14,7 @@
 #include "core/sampling.hpp"
 #include "scene/link.hpp"
 #include "scene/lm_file.hpp"
+#include "ui/widgets/run_pacer.hpp"
 
 namespace ui {
 
@@ -59,7 +60,7 @@ struct ModelUi {
   std::vector<double> generated_p;                    // each one's probability where it was drawn
   std::shared_ptr<attn::model::Generator> generator;  // continues the draw (Step, Generate)
   int generate_target = 0;                            // Generate: draw until generated.size() reaches this
-  double owed = 0.0;                                  // tokens owed to the pace (fractional)
+  RunPacer pace{30.0f};                               // Generate's pace: 30 tokens per second
   ModelEval eval;                                     // the model on prompt + generated
   std::uint64_t eval_version = 0;                     // bumped whenever eval is recomputed
 

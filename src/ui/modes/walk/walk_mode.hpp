@@ -15,6 +15,7 @@
 
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
+#include "ui/link_start.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/modes/walk/walk_steps.hpp"
 
@@ -63,6 +64,9 @@ bool walk_panel_lit(const AppState& state, scene::link::Panel panel);
 int walk_lit_row(const AppState& state);
 // Its tab clicked: the walk starts at its first step.
 void start_walk(AppState& state);
+// A link's step= or the command line's --step N / --quiz Q (its row's apply_start hook): the walk at
+// step N (1-based, clamped to the scene's last), the quiz at question Q.
+void walk_apply_start(AppState& state, const LinkStart& start);
 
 // Each frame before the panels, whatever the mode: Esc closes the quiz or leaves the walk; while
 // walking ←/→ step (not while typing in a field).

@@ -10,6 +10,9 @@
 #include "ui/text/i18n.hpp"
 #include "ui/text/number_format.hpp"
 #include "ui/text/scale_texts.hpp"
+#if AL_ALL_MODES
+#include "ui/text/grid_captions.hpp"  // variant_weights_hint
+#endif
 
 namespace ui::walk {
 namespace {
@@ -170,6 +173,11 @@ StepText step_text(Stage stage, const scene::Scene& scene) {
         return {tr(Text::WalkMaskTitle), body};
       }
     case Stage::Softmax:
+#if AL_ALL_MODES
+      // A variant scene's weights are not (only) a row softmax: the step says what they are.
+      if (std::string variants = captions::variant_weights_hint(scene); !variants.empty())
+        return {tr(Text::WalkSoftmaxTitle), std::string(tr(Text::WalkSoftmaxBody)) + " " + variants};
+#endif
       return {tr(Text::WalkSoftmaxTitle), tr(Text::WalkSoftmaxBody)};
     case Stage::Blend:
       return {tr(Text::WalkBlendTitle), tr(Text::WalkBlendBody)};
