@@ -342,7 +342,7 @@ TEST_CASE("fragment: every bad link gives an error naming the problem") {
   SUBCASE("unknown or repeated keys, both s= and demo=") {
     CHECK(error_of("scene=abc") ==
           "link: unknown key 'scene' (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, "
-          "circuits, lm)");
+          "circuits, probe, lm)");
     CHECK(contains(error_of("s"), "'s' has no '='"));
     CHECK(error_of("demo=a&demo=b") == "link: demo= appears twice");
     CHECK(error_of(good + "&demo=causal-5") ==
@@ -560,7 +560,8 @@ TEST_CASE("make_fragment: refuses invalid scenes and scenes too large for a link
   const links::MadeFragment refused = links::make_fragment(huge);
   CHECK_FALSE(refused.ok());
   CHECK(refused.error ==
-        "link: the scene needs a link of at least 524290 bytes, limit is 32768; share it with Export JSON instead");
+        "link: the scene needs a link of at least 524290 bytes, limit is 32768; share it with Export JSON "
+        "instead");
   // The bound is a true lower bound: the same zeros at 96 tokens × d 16 (4,608 numbers, at least
   // 12,290 bytes) make a link of at least that size.
   Scene zeros;
@@ -657,5 +658,45 @@ TEST_CASE("fragment: circuits= holds the Circuits mode's recipe, implies mode=ci
         "link: circuits= appears twice");
   // A link without circuits= reads as before.
   CHECK(!links::parse_fragment("demo=causal-5&mode=train").circuits.has_value());
+}
+
+TEST_CASE("fragment: probe= holds what the Circuits model was probed with, only beside circuits=") {
+  links::CircuitsProbe p;
+  p.text = "abcd é";
+  p.ablate = {"1.0", "0.1"};
+  p.open_layer = 1;
+  p.open_head = 1;
+  // The compact JSON, base64url: {"text":"abcd é","ablate":["1.0","0.1"],"open":"1.1"}.
+  const std::string value = links::circuits_probe_text(p);
+  CHECK(links::base64url_decode(value).bytes ==
+        "{\"text\":\"abcd é\",\"ablate\":[\"1.0\",\"0.1\"],\"open\":\"1.1\"}");
+  const links::Fragment f = parsed("circuits=induction,2,2,32,1,0.01,450&probe=" + value + "&mode=circuits");
+  REQUIRE(f.probe.has_value());
+  CHECK(*f.probe == p);
+  CHECK(f.mode == links::Mode::Circuits);
+  const links::MadeFragment made = links::make_circuits_fragment(*f.circuits, {}, &p);
+  CHECK(made.fragment == "circuits=induction,2,2,32,1,0.01,450&probe=" + value + "&mode=circuits");
+  // Each part is optional: an empty probe writes nothing, one part writes only that part.
+  const links::CircuitsProbe empty;
+  CHECK(links::make_circuits_fragment(*f.circuits, {}, &empty).fragment ==
+        "circuits=induction,2,2,32,1,0.01,450&mode=circuits");
+  links::CircuitsProbe only_open;
+  only_open.open_layer = 0;
+  only_open.open_head = 1;
+  CHECK(links::base64url_decode(links::circuits_probe_text(only_open)).bytes == "{\"open\":\"0.1\"}");
+  // Errors name the key and the field.
+  const auto error_of = [](const std::string& text) { return links::parse_fragment(text).error; };
+  const auto b64 = [](const std::string& json) { return links::base64url_encode(json); };
+  CHECK(error_of("probe=" + b64("{}")) == "link: probe= belongs beside circuits= (the model it probes)");
+  const std::string recipe = "circuits=induction,2,2,32,1,0.01,450&probe=";
+  CHECK(error_of(recipe + b64("[1]")) == "link: probe: not a JSON object");
+  CHECK(error_of(recipe + b64("{\"ablate\":[\"1.0:mean\"]}")) ==
+        "link: probe: ablate: must be a list of heads \"L.H\"");
+  CHECK(error_of(recipe + b64("{\"open\":\"x\"}")) == "link: probe: open: must be a head \"L.H\"");
+  CHECK(error_of(recipe + b64("{\"text\":5}")) ==
+        "link: probe: text: must be UTF-8 text of at most 2048 bytes");
+  CHECK(error_of(recipe + b64("{\"seed\":1}")) ==
+        "link: probe: unknown key \"seed\" (known: text, ablate, open)");
+  CHECK(error_of(recipe + "a+b") == "link: probe: bad base64 at character 2: '+'");
 }
 #endif

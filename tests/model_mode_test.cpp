@@ -182,6 +182,7 @@ TEST_CASE("the Model mode's link: lm= round trips every field and names a bad on
   m.ablate = {"0.1", "1.3:mean"};
   m.open_layer = 1;
   m.open_head = 2;
+  m.edits = {{'q', 3, 0, -1.25}, {'v', 0, 23, 0.1 + 0.2}};  // values written to round-trip exactly
   const scene::link::Fragment f = scene::link::parse_fragment(scene::link::make_model_fragment(m).fragment);
   REQUIRE(f.ok());
   REQUIRE(f.model);
@@ -194,6 +195,9 @@ TEST_CASE("the Model mode's link: lm= round trips every field and names a bad on
   CHECK(bad(R"({"ablate": ["1.x"]})").rfind("lm: ablate:", 0) == 0);
   CHECK(bad(R"({"seed": 3})").rfind("lm: seed:", 0) == 0);
   CHECK(bad(R"({"colour": 3})").find("unknown key") != std::string::npos);
+  CHECK(bad(R"({"open": "1.0", "edits": [["w", 0, 0, 1]]})").rfind("lm: edits: must be a list", 0) == 0);
+  CHECK(bad(R"({"open": "1.0", "edits": [["q", -1, 0, 1]]})").rfind("lm: edits: must be a list", 0) == 0);
+  CHECK(bad(R"({"edits": [["q", 0, 0, 1]]})") == "lm: edits: belong to an opened head (\"open\": \"L.H\")");
   CHECK(!scene::link::parse_fragment("lm=" + scene::link::model_link_text(m) + "&mode=walk").ok());
 }
 #endif  // AL_ALL_MODES

@@ -21,6 +21,7 @@
 #include "imgui.h"
 #include "scene/generate.hpp"
 #include "scene/lm_file.hpp"
+#include "scene/model_json.hpp"
 #include "scene/scene.hpp"
 #include "scene/variant_keys.hpp"
 #include "ui/app_state.hpp"
@@ -28,6 +29,7 @@
 #include "ui/frame/sharing.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/look/theme.hpp"
+#include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/model/model_mode.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/text/i18n.hpp"
@@ -719,6 +721,38 @@ TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's
   CHECK(m.opened_top[0].p == p[std::size_t(m.opened_top[0].token)]);
   CHECK(m.opened_top[0].p == *std::max_element(p.begin(), p.end()));
   CHECK(m.opened_top[0].p != m.eval.top[0].p);
+  // The link carries the edited cell (the drag changed V[0][0] only) and reopens the same prediction.
+  const scene::link::ModelLink link = ui::model_link(app.state);
+  CHECK(link.open_layer == 1);
+  CHECK(link.open_head == 0);
+  REQUIRE(link.edits.size() == 1);
+  CHECK(link.edits[0] == scene::link::HeadCellEdit{'v', 0, 0, app.state.scene.V(0, 0)});
+  {
+    Headless other;
+    other.state.ui.model.request_load = [&] { ui::model_loaded(other.state, bytes); };
+    ui::LinkStart start;
+    start.mode = scene::link::Mode::Model;
+    start.lm = *scene::link::parse_fragment(scene::link::make_model_fragment(link).fragment).model;
+    other.state.ui.settings.mode = *start.mode;
+    ui::model_apply_start(other.state, start);
+    for (int i = 0; i < 4; ++i) other.frame();
+    const ui::ModelUi& o = other.state.ui.model;
+    REQUIRE(o.opened_layer == 1);
+    CHECK(other.state.ui.settings.mode == scene::link::Mode::Explore);
+    CHECK(other.state.scene.V == app.state.scene.V);
+    CHECK(o.opened_edited);
+    REQUIRE(o.opened_top.size() == m.opened_top.size());
+    for (std::size_t r = 0; r < o.opened_top.size(); ++r) CHECK(o.opened_top[r].p == m.opened_top[r].p);
+    CHECK(ui::model_link(other.state) == link);
+    // A cell outside the head is left out and named; the others apply.
+    scene::link::ModelLink outside = link;
+    outside.edits.push_back({'q', 0, 99, 1.0});
+    start.lm = outside;
+    ui::model_apply_start(other.state, start);
+    CHECK(other.state.notice == "lm: edits: q[0][99] is outside the head (" + std::to_string(n + 1) + " × " +
+                                    std::to_string(m.eval.forward.layers[1].heads[0].q.cols()) + ")");
+    CHECK(other.state.scene.V == app.state.scene.V);
+  }
   // Reset: the model's own numbers again; Back: the mode.
   click(app, "model/reset");
   app.frame();
@@ -866,3 +900,80 @@ TEST_CASE("KV-cache calculator: MLA's latent and linear attention's state, by th
   CHECK(v2->shape.kind == attn::KvKind::Latent);
   CHECK(v2->shape.layers == 60);
 }
+
+#if AL_ALL_MODES
+TEST_CASE(
+    "a Circuits link's probe= reopens the model probed as it was left: text, ablated heads, opened head") {
+  Headless app;
+  const scene::Recipe recipe = *scene::parse_recipe("induction,2,2,32,1,0.01,30").recipe;
+  scene::link::CircuitsProbe probe;
+  probe.text = "abcabcab";
+  probe.ablate = {"0.1"};
+  probe.open_layer = 1;
+  probe.open_head = 0;
+  // Through the link's own text: what the page reads from the address.
+  const scene::link::Fragment f =
+      scene::link::parse_fragment(scene::link::make_circuits_fragment(recipe, {}, &probe).fragment);
+  REQUIRE(f.ok());
+  REQUIRE(f.probe.has_value());
+  CHECK(*f.probe == probe);
+
+  // The web's start: the model is rebuilt over the next frames, the probe waits for it.
+  ui::LinkStart start;
+  start.mode = scene::link::Mode::Circuits;
+  start.recipe = f.circuits;
+  start.probe = f.probe;
+  app.state.ui.settings.mode = *start.mode;
+  ui::circuits_apply_start(app.state, start);
+  ui::CircuitsUi& c = app.state.ui.circuits;
+  CHECK(c.pending_probe.has_value());
+  CHECK(c.text == ui::kCircuitsText);
+  // While it rebuilds, the link is the one opened.
+  CHECK(ui::circuits_probe(app.state) == probe);
+  for (int k = 0; k < 200 && c.pending_probe; ++k) app.frame();
+  REQUIRE_FALSE(c.pending_probe.has_value());
+  REQUIRE(c.trainer->steps() == 30);
+  CHECK(c.text == "abcabcab");
+  CHECK(c.ablation.is_off(0, 1));
+  CHECK_FALSE(c.ablation.is_off(0, 0));
+  CHECK_FALSE(c.ablation.is_off(1, 0));
+  // The head is open in Explore with the model's numbers on the text, head 0.1 switched off: the
+  // scene is head_scene of that forward pass, its weights the pattern (the scene's own pass sums in
+  // another order: within 1e-12).
+  CHECK(app.state.ui.settings.mode == scene::link::kDefaultMode);
+  CHECK(c.opened_layer == 1);
+  CHECK(c.opened_head == 0);
+  const attn::model::Model& m = c.trainer->model();
+  std::string error;
+  const std::vector<int> tokens = attn::model::tokenize(m, "abcabcab", &error);
+  const attn::model::Forward fwd = attn::model::forward(m, tokens, c.ablation);
+  CHECK(app.state.scene.X == scene::head_scene(m, fwd, 1, 0).X);
+  ui::recompute_if_dirty(app.state);
+  CHECK((app.state.result.weights - fwd.layers[1].heads[0].weights).cwiseAbs().maxCoeff() <= 1e-12);
+  // The model without the ablation gives other numbers: the probe's ablation is what made these.
+  CHECK_FALSE(attn::model::forward(m, tokens, attn::model::Ablation{}).layers[1].heads[0].weights ==
+              fwd.layers[1].heads[0].weights);
+  // And the link made now is the one opened.
+  CHECK(ui::circuits_probe(app.state) == probe);
+
+  // A probe naming a head the model does not have: that part is left out with its reason, the rest
+  // applies (the desktop's start: trained at once).
+  scene::link::CircuitsProbe bad;
+  bad.text = "abab";
+  bad.ablate = {"3.0"};
+  start.probe = bad;
+  start.recipe_at_once = true;
+  app.state.ui.settings.mode = scene::link::Mode::Circuits;
+  ui::circuits_apply_start(app.state, start);
+  CHECK(c.text == "abab");
+  CHECK_FALSE(c.ablation.is_off(0, 1));  // the link's model starts with every head on
+  CHECK(app.state.notice == "probe: ablate: the model has no head 3.0");
+  // A model not probed writes no probe=: such a link is byte for byte the one before probes existed.
+  start.probe.reset();
+  ui::circuits_apply_start(app.state, start);
+  CHECK(ui::circuits_probe(app.state) == scene::link::CircuitsProbe{});
+  const scene::link::CircuitsProbe none = ui::circuits_probe(app.state);
+  CHECK(scene::link::make_circuits_fragment(recipe, {}, &none).fragment ==
+        "circuits=induction,2,2,32,1,0.01,30&mode=circuits");
+}
+#endif

@@ -144,7 +144,8 @@ void declare(CLI::App& cli, Options& o, std::string* text_value) {
                      std::to_string(scene::link::kMaxZoom) +
                      " (default 100; Ctrl + / Ctrl − / Ctrl 0 in the window)")
       ->type_name("N")
-      ->check(check(whole_number(scene::link::kMinZoom, scene::link::kMaxZoom, &o.zoom, "whole percentage"), "zoom"));
+      ->check(check(whole_number(scene::link::kMinZoom, scene::link::kMaxZoom, &o.zoom, "whole percentage"),
+                    "zoom"));
   cli.add_option("--circuits", o.circuits,
                  "open the Circuits mode with the model of a recipe TASK,LAYERS,HEADS,D_MODEL,SEED,LR,STEPS, "
                  "trained before the first frame (as a link's circuits=)")
@@ -155,6 +156,16 @@ void declare(CLI::App& cli, Options& o, std::string* text_value) {
             return parsed.ok() ? "" : parsed.error;
           },
           "recipe"));
+  cli.add_option("--circuits-probe", o.circuits_probe,
+                 "with --circuits: a link's probe= value (the text typed, the heads ablated, the head opened "
+                 "in Explore), applied to the trained model")
+      ->type_name("PROBE")
+      ->check(check(
+          [](std::string& value) -> std::string {
+            const scene::link::CircuitsProbeParse parsed = scene::link::parse_circuits_probe(value);
+            return parsed.probe ? "" : parsed.error;
+          },
+          "probe"));
   cli.add_option("--model", o.model_path,
                  "the Model mode's language model file (.alm or the JSON contract; default: the repository's "
                  "web/models/fortunes.alm)")

@@ -26,6 +26,7 @@ struct Options {
   std::string theme;               // --theme NAME: dark, light or contrast, as a link's theme= ("" = dark)
   int zoom = 0;                    // --zoom N: UI zoom in percent, 75 … 200, as a link's zoom= (0 = 100)
   std::string lang;                // --lang CODE: en, es or de, as a link's lang= ("" = en)
+  std::string circuits_probe;      // --circuits-probe P: what that model is probed with, as a link's probe=
   std::string circuits;            // --circuits RECIPE: the Circuits mode's model, as a link's circuits=
   std::string model_path;          // --model PATH: the Model mode's language model ("" = the repository's)
   std::string model_state;         // --model-state LM: the Model mode's state, as a link's lm= value

@@ -216,6 +216,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   start.mode = f.mode.value_or(scene::link::kDefaultMode);
 #if AL_ALL_MODES
   start.recipe = f.circuits;
+  start.probe = f.probe;
   start.lm = f.model;
 #endif
   if (start.mode == scene::link::Mode::Walk) start.step = std::max(f.step, 1);
@@ -233,15 +234,22 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   if (!g_state) return page::reply(page::fail("app: not started"));
   const ui::AppState& state = *g_state;
 #if AL_ALL_MODES
-  if (state.ui.settings.mode == scene::link::Mode::Circuits && state.ui.circuits.trainer) {
-    // The Circuits mode's link: its model as a recipe (the other modes' scene is not in it).
+  const ui::CircuitsUi& c = state.ui.circuits;
+  const bool circuits_head = c.opened_layer >= 0 && state.head_from == scene::link::Mode::Circuits &&
+                             state.ui.settings.mode == scene::link::kDefaultMode && !state.edited;
+  if ((state.ui.settings.mode == scene::link::Mode::Circuits || circuits_head) && c.trainer) {
+    // The Circuits mode's link (and its head opened in Explore, unedited): its model as a recipe and
+    // what the learner probed it with (the other modes' scene is not in it).
+    const scene::link::CircuitsProbe probe = ui::circuits_probe(state);
     const scene::link::MadeFragment made =
-        scene::link::make_circuits_fragment(ui::circuits_recipe(state), ui::appearance(state.ui));
+        scene::link::make_circuits_fragment(ui::circuits_recipe(state), ui::appearance(state.ui), &probe);
+    if (!made.ok()) return page::reply(page::fail(made.error));
     return page::reply({{"ok", true}, {"fragment", made.fragment}});
   }
   const ui::ModelUi& m = state.ui.model;
   const bool opened_head =
-      m.opened_layer >= 0 && state.ui.settings.mode == scene::link::kDefaultMode &&
+      m.opened_layer >= 0 && state.head_from == scene::link::Mode::Model &&
+      state.ui.settings.mode == scene::link::kDefaultMode &&
       ui::model_logic::scene_fits_head(state.scene, m.eval, m.opened_layer, m.opened_head);
   if (state.ui.settings.mode == scene::link::Mode::Model || opened_head) {
     // The Model mode's link (and its head opened in Explore): lm= holds what it shows.

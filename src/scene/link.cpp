@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 
 #include "core/lookup.hpp"
@@ -234,7 +235,8 @@ namespace {
 
 // The raw value of each key a fragment may hold (parse_fragment's pass 1); nullopt: not given.
 struct FragmentValues {
-  std::optional<std::string_view> s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits, lm;
+  std::optional<std::string_view> s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits, probe,
+      lm;
 };
 
 // Each step of parse_fragment below returns its error message, or "" when its keys are valid (then
@@ -264,7 +266,7 @@ std::string split_fragment(std::string_view fragment, FragmentValues& v) {
     if (eq == std::string_view::npos)
       return "link: " + quoted(pair) +
              " has no '=' (expected key=value with key s, demo, gen, hide, view, mode, step, theme, "
-             "zoom, lang, circuits or lm)";
+             "zoom, lang, circuits, probe or lm)";
     const std::string_view key = pair.substr(0, eq);
     std::optional<std::string_view>* slot = key == "s"          ? &v.s
                                             : key == "demo"     ? &v.demo
@@ -277,11 +279,12 @@ std::string split_fragment(std::string_view fragment, FragmentValues& v) {
                                             : key == "zoom"     ? &v.zoom
                                             : key == "lang"     ? &v.lang
                                             : key == "circuits" ? &v.circuits
+                                            : key == "probe"    ? &v.probe
                                             : key == "lm"       ? &v.lm
                                                                 : nullptr;
     if (slot == nullptr)
       return "link: unknown key " + quoted(key) +
-             " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits, lm)";
+             " (known: s, demo, gen, hide, view, mode, step, theme, zoom, lang, circuits, probe, lm)";
     if (slot->has_value()) return "link: " + std::string(key) + "= appears twice";
     *slot = pair.substr(eq + 1);
     return "";
@@ -356,6 +359,14 @@ std::string parse_mode_keys(const FragmentValues& v, Fragment& out) {
       return "link: circuits= belongs to mode=circuits, not mode=" + std::string(mode_name(*out.mode));
     out.mode = Mode::Circuits;
     out.circuits = parsed.recipe;
+  }
+  if (v.probe) {
+    // What the learner probed the rebuilt model with: meaningless without the model.
+    if (!AL_ALL_MODES) return "link: probe= needs the Circuits mode, which this build leaves out";
+    if (!v.circuits) return "link: probe= belongs beside circuits= (the model it probes)";
+    CircuitsProbeParse parsed = parse_circuits_probe(*v.probe);
+    if (!parsed.probe) return "link: " + parsed.error;
+    out.probe = std::move(parsed.probe);
   }
   if (v.lm) {
     // The Model mode's text, sampling, ablations and opened head.
@@ -501,8 +512,9 @@ MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::
   // characters of JSON ("0,"), and base64 makes 4 of every 3. A 1024×64 scene needs ≥ 524,288 bytes;
   // writing and encoding it only to find that out took ~100 ms after every edit (the address bar
   // follows edits: web/share.js).
-  const Eigen::Index numbers = s.mode == scene::Mode::Direct ? s.Q.size() + s.K.size() + s.V.size()
-                                                      : s.X.size() + s.Wq.size() + s.Wk.size() + s.Wv.size();
+  const Eigen::Index numbers = s.mode == scene::Mode::Direct
+                                   ? s.Q.size() + s.K.size() + s.V.size()
+                                   : s.X.size() + s.Wq.size() + s.Wk.size() + s.Wv.size();
   const std::size_t least = 2 + (2 * std::size_t(numbers) + 2) / 3 * 4;
   if (least > kMaxFragmentBytes) {
     out.error = "link: the scene needs a link of at least " + std::to_string(least) + " bytes, limit is " +
@@ -538,10 +550,17 @@ MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide, std::
   return out;
 }
 
-MadeFragment make_circuits_fragment(const Recipe& recipe, const Appearance& appearance) {
+MadeFragment make_circuits_fragment(const Recipe& recipe, const Appearance& appearance,
+                                    const CircuitsProbe* probe) {
   MadeFragment out;
-  out.fragment = "circuits=" + recipe_text(recipe) + "&mode=" + std::string(mode_name(Mode::Circuits)) +
-                 appearance_suffix(appearance);
+  const bool probed = probe && !(*probe == CircuitsProbe{});
+  out.fragment = "circuits=" + recipe_text(recipe) + (probed ? "&probe=" + circuits_probe_text(*probe) : "") +
+                 "&mode=" + std::string(mode_name(Mode::Circuits)) + appearance_suffix(appearance);
+  if (out.fragment.size() > kMaxFragmentBytes) {
+    out.error = "link: the Circuits mode's link needs " + std::to_string(out.fragment.size()) +
+                " bytes, limit is " + std::to_string(kMaxFragmentBytes);
+    out.fragment.clear();
+  }
   return out;
 }
 
@@ -567,6 +586,12 @@ std::string model_link_text(const ModelLink& m) {
   j["generated"] = m.generated;
   j["ablate"] = m.ablate;
   if (m.open_layer >= 0) j["open"] = std::to_string(m.open_layer) + "." + std::to_string(m.open_head);
+  if (!m.edits.empty()) {
+    json_text::ordered_json edits = json_text::ordered_json::array();
+    for (const HeadCellEdit& e : m.edits)
+      edits.push_back(json_text::ordered_json::array({std::string(1, e.matrix), e.row, e.col, e.value}));
+    j["edits"] = std::move(edits);
+  }
   return base64url_encode(json_text::dump(j, -1));
 }
 
@@ -656,9 +681,28 @@ ModelLinkParse parse_model_link(std::string_view value) {
     } else if (key == "open") {
       if (!v.is_string() || !head_name(v.get<std::string>(), false, &m.open_layer, &m.open_head))
         bad = "must be a head \"L.H\"";
+    } else if (key == "edits") {
+      // [matrix, row, col, value]: the cell's place is checked against the head once it is open.
+      const auto cell = [](const json_text::json& e) {
+        return e.is_array() && e.size() == 4 && e[0].is_string() &&
+               (e[0] == "q" || e[0] == "k" || e[0] == "v") && e[1].is_number_integer() &&
+               e[1].get<long long>() >= 0 && e[1].get<long long>() < 4096 && e[2].is_number_integer() &&
+               e[2].get<long long>() >= 0 && e[2].get<long long>() < 4096 && e[3].is_number() &&
+               std::isfinite(e[3].get<double>());
+      };
+      bool ok = v.is_array() && v.size() <= kMaxHeadCellEdits;
+      if (ok)
+        for (const auto& e : v) ok = ok && cell(e);
+      if (!ok)
+        bad = "must be a list of at most " + std::to_string(kMaxHeadCellEdits) +
+              " cells [\"q\" | \"k\" | \"v\", row, column, finite number]";
+      else
+        for (const auto& e : v)
+          m.edits.push_back(
+              {e[0].get<std::string>()[0], e[1].get<int>(), e[2].get<int>(), e[3].get<double>()});
     } else {
       out.error = "lm: unknown key \"" + json_text::clip_utf8(key) +
-                  "\" (known: text, temperature, top_k, top_p, seed, generated, ablate, open)";
+                  "\" (known: text, temperature, top_k, top_p, seed, generated, ablate, open, edits)";
       return out;
     }
     if (!bad.empty()) {
@@ -666,7 +710,65 @@ ModelLinkParse parse_model_link(std::string_view value) {
       return out;
     }
   }
+  if (!m.edits.empty() && m.open_layer < 0) {
+    out.error = "lm: edits: belong to an opened head (\"open\": \"L.H\")";
+    return out;
+  }
   out.link = std::move(m);
+  return out;
+}
+
+std::string circuits_probe_text(const CircuitsProbe& p) {
+  json_text::ordered_json j = json_text::ordered_json::object();
+  if (p.text) j["text"] = *p.text;
+  if (!p.ablate.empty()) j["ablate"] = p.ablate;
+  if (p.open_layer >= 0) j["open"] = std::to_string(p.open_layer) + "." + std::to_string(p.open_head);
+  return base64url_encode(json_text::dump(j, -1));
+}
+
+CircuitsProbeParse parse_circuits_probe(std::string_view value) {
+  CircuitsProbeParse out;
+  const Base64Result bytes = base64url_decode(value);
+  if (!bytes.ok()) {
+    out.error = "probe: " + bytes.error;
+    return out;
+  }
+  const json_text::json j = json_text::json::parse(bytes.bytes, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    out.error = "probe: not a JSON object";
+    return out;
+  }
+  // The heads are checked against the model once it is rebuilt (its layers and heads are the recipe's).
+  CircuitsProbe p;
+  for (const auto& [key, v] : j.items()) {
+    std::string bad;
+    if (key == "text") {
+      if (!v.is_string() || v.get<std::string>().size() > kMaxModelTextBytes ||
+          !json_text::valid_utf8(v.get<std::string>()))
+        bad = "must be UTF-8 text of at most " + std::to_string(kMaxModelTextBytes) + " bytes";
+      else
+        p.text = v.get<std::string>();
+    } else if (key == "ablate") {
+      bool ok = v.is_array() && v.size() <= 256;
+      if (ok)
+        for (const auto& a : v) ok = ok && a.is_string() && head_name(a.get<std::string>(), false);
+      if (!ok)
+        bad = "must be a list of heads \"L.H\"";
+      else
+        for (const auto& a : v) p.ablate.push_back(a.get<std::string>());
+    } else if (key == "open") {
+      if (!v.is_string() || !head_name(v.get<std::string>(), false, &p.open_layer, &p.open_head))
+        bad = "must be a head \"L.H\"";
+    } else {
+      out.error = "probe: unknown key \"" + json_text::clip_utf8(key) + "\" (known: text, ablate, open)";
+      return out;
+    }
+    if (!bad.empty()) {
+      out.error = "probe: " + key + ": " + bad;
+      return out;
+    }
+  }
+  out.probe = std::move(p);
   return out;
 }
 

@@ -20,8 +20,12 @@
 //                      model as its recipe (scene/model_json.hpp), rebuilt bit for bit; implies
 //                      mode=circuits (any other mode= with it is an error). A link key, not a scene key:
 //                      every older link reads as before.
+//            | "probe" value: base64url of compact JSON {"text", "ablate": ["L.H", …], "open": "L.H"}
+//                      — what the learner typed, switched off and opened in the Circuits mode's
+//                      model (CircuitsProbe below); only beside circuits=, applied once it is rebuilt.
 //            | "lm"    value: base64url of compact JSON {"text", "temperature", "top_k", "top_p",
-//                      "seed", "generated", "ablate": ["L.H" | "L.H:mean", …], "open": "L.H"} — the
+//                      "seed", "generated", "ablate": ["L.H" | "L.H:mean", …], "open": "L.H",
+//                      "edits": [["q" | "k" | "v", ROW, COL, VALUE], …]} — the
 //                      Model mode's state (ModelLink below); implies mode=model. Its heads are checked
 //                      against the model when it has loaded.
 //   panel    = controls | vectors | scores | weights | mask | output | formula
@@ -165,6 +169,17 @@ Base64Result base64url_decode(std::string_view text);
 constexpr std::size_t kMaxModelTextBytes = 2048;  // the typed prompt (the model reads ≤ n_ctx tokens of it)
 constexpr int kMaxModelGenerated = 1024;
 
+// One cell of the opened head's q, k or v as the learner left it (the model's own value elsewhere).
+struct HeadCellEdit {
+  char matrix = 'q';  // 'q', 'k' or 'v'
+  int row = 0, col = 0;
+  double value = 0.0;
+  bool operator==(const HeadCellEdit& o) const {
+    return matrix == o.matrix && row == o.row && col == o.col && value == o.value;
+  }
+};
+constexpr std::size_t kMaxHeadCellEdits = 1024;
+
 struct ModelLink {
   std::string text = "The cat sat on the mat. The cat";  // the prompt (valid UTF-8)
   double temperature = 0.8;                              // sampling (core/sampling.hpp)
@@ -174,10 +189,11 @@ struct ModelLink {
   int generated = 0;                    // tokens drawn after the prompt with these settings
   std::vector<std::string> ablate;      // "L.H" (zero) or "L.H:mean", as --ablate
   int open_layer = -1, open_head = -1;  // the head opened in Explore (−1: none)
+  std::vector<HeadCellEdit> edits;      // the opened head's edited cells (only with open)
   bool operator==(const ModelLink& o) const {
     return text == o.text && temperature == o.temperature && top_k == o.top_k && top_p == o.top_p &&
            seed == o.seed && generated == o.generated && ablate == o.ablate && open_layer == o.open_layer &&
-           open_head == o.open_head;
+           open_head == o.open_head && edits == o.edits;
   }
 };
 // The lm= value: base64url of the compact JSON (every double written to round-trip exactly).
@@ -188,22 +204,41 @@ struct ModelLinkParse {
 };
 ModelLinkParse parse_model_link(std::string_view value);
 
+// ---- what the Circuits mode's learner probes its trained model with (probe=) ----------------------
+
+struct CircuitsProbe {
+  std::optional<std::string> text;      // the typed sample sequence (nullopt: the mode's default)
+  std::vector<std::string> ablate;      // heads switched off, "L.H"
+  int open_layer = -1, open_head = -1;  // the head opened in Explore (−1: none)
+  bool operator==(const CircuitsProbe& o) const {
+    return text == o.text && ablate == o.ablate && open_layer == o.open_layer && open_head == o.open_head;
+  }
+};
+// The probe= value: base64url of the compact JSON {"text", "ablate", "open"}, each key only when given.
+std::string circuits_probe_text(const CircuitsProbe& p);
+struct CircuitsProbeParse {
+  std::optional<CircuitsProbe> probe;
+  std::string error;  // "probe: <field>: <reason>"
+};
+CircuitsProbeParse parse_circuits_probe(std::string_view value);
+
 // ---- fragments ----------------------------------------------------------------------------------
 
 struct Fragment {
-  std::optional<Scene> scene;  // from s=
-  std::string demo;            // from demo= (empty: none)
-  std::optional<GenSpec> gen;  // from gen= (then `scene` holds generate(*gen))
-  std::vector<Panel> hide;     // from hide=, in the order of enum Panel, no duplicates
-  std::optional<Panel> view;   // from view=
-  std::optional<Mode> mode;    // from mode= (Walk when only step= is given)
-  int step = 0;                // from step=: 1 … kMaxWalkStep (0: not given)
-  std::optional<Theme> theme;  // from theme=
-  std::optional<int> zoom;     // from zoom=: kMinZoom … kMaxZoom
-  std::string lang;            // from lang= ("": not given)
-  std::optional<Recipe> circuits;  // from circuits= (then mode is Circuits)
-  std::optional<ModelLink> model;  // from lm= (then mode is Model)
-  std::string error;           // empty on success; on error every other field is empty
+  std::optional<Scene> scene;          // from s=
+  std::string demo;                    // from demo= (empty: none)
+  std::optional<GenSpec> gen;          // from gen= (then `scene` holds generate(*gen))
+  std::vector<Panel> hide;             // from hide=, in the order of enum Panel, no duplicates
+  std::optional<Panel> view;           // from view=
+  std::optional<Mode> mode;            // from mode= (Walk when only step= is given)
+  int step = 0;                        // from step=: 1 … kMaxWalkStep (0: not given)
+  std::optional<Theme> theme;          // from theme=
+  std::optional<int> zoom;             // from zoom=: kMinZoom … kMaxZoom
+  std::string lang;                    // from lang= ("": not given)
+  std::optional<Recipe> circuits;      // from circuits= (then mode is Circuits)
+  std::optional<CircuitsProbe> probe;  // from probe= (only beside circuits=)
+  std::optional<ModelLink> model;      // from lm= (then mode is Model)
+  std::string error;                   // empty on success; on error every other field is empty
   bool ok() const { return error.empty(); }
   bool hidden(Panel panel) const;
 };
@@ -213,7 +248,7 @@ Fragment parse_fragment(std::string_view fragment);
 
 struct MadeFragment {
   std::string fragment;  // "s=…[&hide=…][&view=…][&mode=…][&step=…][&theme=…][&zoom=…][&lang=…]", without '#'
-  std::string error;     // empty on success; e.g. the scene is too large for a link
+  std::string error;  // empty on success; e.g. the scene is too large for a link
   bool ok() const { return error.empty(); }
 };
 
@@ -225,9 +260,11 @@ MadeFragment make_fragment(const Scene& s, const std::vector<Panel>& hide = {},
                            std::optional<Panel> view = std::nullopt, Mode mode = kDefaultMode, int step = 0,
                            const Appearance& appearance = {});
 
-// "circuits=RECIPE&mode=circuits[&theme=…][&zoom=…][&lang=…]": the Circuits mode's link (its model
-// rebuilt from the recipe; the scene of the other modes is not in it).
-MadeFragment make_circuits_fragment(const Recipe& recipe, const Appearance& appearance = {});
+// "circuits=RECIPE[&probe=…]&mode=circuits[&theme=…][&zoom=…][&lang=…]": the Circuits mode's link (its
+// model rebuilt from the recipe, then probed as the learner left it; the scene of the other modes is
+// not in it). `probe` null or holding nothing: no probe= (the link of a model not probed yet).
+MadeFragment make_circuits_fragment(const Recipe& recipe, const Appearance& appearance = {},
+                                    const CircuitsProbe* probe = nullptr);
 // "lm=VALUE&mode=model[&theme=…][&zoom=…][&lang=…]": the Model mode's link.
 MadeFragment make_model_fragment(const ModelLink& model, const Appearance& appearance = {});
 

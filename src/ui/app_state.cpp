@@ -94,6 +94,7 @@ void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
   state.ui.settings.demo_title.clear();
   if (state.ui.zoomed_token >= state.scene.n()) state.ui.zoomed_token = -1;
   state.generated.reset();
+  state.head_from.reset();
   state.error.clear();
   state.notice.clear();
   mark_changed(state, kChangedShape);

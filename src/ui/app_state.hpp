@@ -242,7 +242,10 @@ struct AppState {
   bool dirty = true;                 // scene changed since the last recompute
   unsigned changes = kChangedShape;  // what changed since then (Change bits): Shape → validate again
   bool computed = false;             // result holds a valid computation
-  bool edited = false;               // changed since it was loaded (the picker says so)
+  // The mode whose model head the scene is, opened in Explore (Circuits or Model; load_scene clears it):
+  // that mode's link then describes the screen.
+  std::optional<scene::link::Mode> head_from;
+  bool edited = false;  // changed since it was loaded (the picker says so)
 
   // Slider ranges ±range per matrix, fixed while dragging (set when a scene is loaded).
   double q_range = 1, k_range = 1, v_range = 1;

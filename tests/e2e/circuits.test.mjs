@@ -69,6 +69,12 @@ function cliEval(page, modelJson, text, ablate = []) {
   return cli("--eval", file, "--text", text, ...ablate.flatMap((a) => ["--ablate", a]));
 }
 
+// The probe= part of a link, decoded (null when the link has none).
+const probeOf = (link) => {
+  const m = /[#&]probe=([^&]*)/.exec(link);
+  return m ? JSON.parse(Buffer.from(m[1], "base64url").toString("utf8")) : null;
+};
+
 const close = (a, b, tol, what) =>
   assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} vs the CLI's ${b}`);
 
@@ -195,6 +201,9 @@ test("Circuits: Play forms an induction head; it attends after the earlier copy,
   close(c.textLoss, ablated.loss, 1e-12, "the text's loss with the head ablated");
   console.log(`# the repeat's loss: ${before.toFixed(4)} → ${after.toFixed(4)} with L${induction.layer} H${induction.head} ablated`);
   assert.ok(after > 2 * before + 0.5, `ablating the induction head: the repeat's loss ${before} → ${after}`);
+  // The link carries the typed text and the ablated head beside the recipe.
+  const probed = await page2.evaluate(() => window.attentionLab.link());
+  assert.deepEqual(probeOf(probed), { text: TEXT, ablate: [`${induction.layer}.${induction.head}`] }, `link(): ${probed}`);
   await clickWidget(page2, `circuits/ablate/${id}`);
   c = await waitForCircuits(page2, (x) => !x.heads.some((h) => h.ablated), "the toggle did not switch the head back on");
   close(repeatLoss(c), before, 0, "the repeat's loss with the head back on");
@@ -219,6 +228,17 @@ test("Circuits: Play forms an induction head; it attends after the earlier copy,
   }
   await requireWidget(page2, "circuits/back");
   await screenshot(page2, "circuits-opened-head");
+  // Its link reopens the same head on the same text: the model rebuilt, then probed, the weights
+  // the same bits.
+  const headLink = await page2.evaluate(() => window.attentionLab.link());
+  assert.deepEqual(probeOf(headLink), { text: TEXT, open: `${induction.layer}.${induction.head}` }, `link(): ${headLink}`);
+  const third = await open(t, { url: headLink, context: { viewport: { width: 1280, height: 800 } } });
+  const reopened = await waitForState(third.page, (s) => s.ui.mode === "explore", "the head's link did not open the head", 300_000);
+  assert.deepEqual((await getCircuits(third.page)).openedHead, [induction.layer, induction.head]);
+  assert.deepEqual(reopened.scene.tokens, [...TEXT]);
+  assert.deepEqual(reopened.result.weights, weights, "the reopened head's weights differ");
+  assertClean(third);
+  await third.close();
   await clickWidget(page2, "circuits/back");
   await waitForState(page2, (s) => s.ui.mode === "circuits", "Back did not return to Circuits");
 

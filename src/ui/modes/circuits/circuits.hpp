@@ -51,8 +51,14 @@ void draw_circuits_back(AppState& state, const Fonts& fonts);
 scene::Recipe circuits_recipe(const AppState& state);
 // `at_once`: train every step now, before returning (the desktop's --circuits).
 void circuits_load_recipe(AppState& state, const scene::Recipe& recipe, bool at_once = false);
-// A link's circuits= or --circuits (its row's apply_start hook): circuits_load_recipe of its recipe.
+// A link's circuits= or --circuits (its row's apply_start hook): circuits_load_recipe of its recipe,
+// then its probe= (--circuits-probe) once the model is rebuilt: the text typed, the heads ablated,
+// the head opened in Explore. A part the model cannot take (a head it does not have, a text it
+// cannot read) is left out with the reason in the notice; the rest applies.
 void circuits_apply_start(AppState& state, const LinkStart& start);
+// What the learner probed the model with, for the link: the text when not the default, the ablated
+// heads, and the opened head while Explore shows it unedited (an edited head's link is its scene's).
+scene::link::CircuitsProbe circuits_probe(const AppState& state);
 // Make the run exist (the page API asks before the mode is first drawn).
 void circuits_ensure_run(AppState& state);
 

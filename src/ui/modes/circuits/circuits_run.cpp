@@ -77,6 +77,37 @@ void link_changed(AppState& state) {
   if (state.sharing.scene_changed) state.sharing.scene_changed();
 }
 
+// A link's probe on the rebuilt model (circuits_apply_start): each part the model takes.
+void apply_probe(AppState& state, const scene::link::CircuitsProbe& probe) {
+  CircuitsUi& c = state.ui.circuits;
+  std::string refused;
+  const auto refuse = [&refused](const std::string& why) { refused += (refused.empty() ? "" : "; ") + why; };
+  if (probe.text) {
+    if (const std::string why = circuits_set_text(state, *probe.text); !why.empty()) refuse("probe: " + why);
+  }
+  const model::Model& m = c.trainer->model();
+  const auto has_head = [&m](int layer, int head) {
+    return layer >= 0 && layer < m.n_layers() && head >= 0 && head < m.n_heads();
+  };
+  for (const std::string& name : probe.ablate) {
+    const std::size_t dot = name.find('.');
+    const int layer = std::stoi(name.substr(0, dot)), head = std::stoi(name.substr(dot + 1));
+    if (!has_head(layer, head)) {
+      refuse("probe: ablate: the model has no head " + name);
+    } else if (!c.ablation.is_off(layer, head)) {
+      circuits_toggle_ablation(state, layer, head);
+    }
+  }
+  if (probe.open_layer >= 0) {
+    if (has_head(probe.open_layer, probe.open_head))
+      circuits_open_head(state, probe.open_layer, probe.open_head);
+    else
+      refuse("probe: open: the model has no head " + std::to_string(probe.open_layer) + "." +
+             std::to_string(probe.open_head));
+  }
+  if (!refused.empty()) state.notice = refused;
+}
+
 bool one_step(CircuitsUi& c) {
   if (c.trainer->steps() >= model::kMaxTrainSteps) {
     c.running = false;
@@ -135,13 +166,19 @@ void circuits_tick(AppState& state) {
   // The owed steps that fit the budget, at least one (widgets/run_pacer.hpp).
   const int done =
       run_owed_steps(c.pace, start, rebuilding ? kRebuildBudgetMs : kBudgetMs, [&c] { return one_step(c); });
-  if (rebuilding && c.trainer->steps() >= c.rebuild_to) {
-    c.rebuild_to = 0;
-    link_changed(state);
-  }
+  const bool rebuilt = rebuilding && c.trainer->steps() >= c.rebuild_to;
+  if (rebuilt) c.rebuild_to = 0;
   if (done > 0) {
     update_scores(c);
     update_sample(c);
+  }
+  if (rebuilt) {
+    if (c.pending_probe) {  // the link's probe, now that its model is there
+      const scene::link::CircuitsProbe probe = std::move(*c.pending_probe);
+      c.pending_probe.reset();
+      apply_probe(state, probe);
+    }
+    link_changed(state);
   }
   c.pace.last_work_ms = pacer_clock_ms() - start;
   state.layout_changed = true;  // keep frames coming while training (the app idles otherwise)
@@ -191,6 +228,7 @@ std::string circuits_set_text(AppState& state, const std::string& text) {
     return error;
   }
   state.layout_changed = true;
+  if (c.text != before) link_changed(state);  // the link carries the text
   return "";
 }
 
@@ -205,6 +243,7 @@ void circuits_toggle_ablation(AppState& state, int layer, int head) {
   c.scores = c.trainer->evaluate();  // the scores follow at once (the next step measures them too)
   update_sample(c);
   state.layout_changed = true;
+  link_changed(state);  // the link carries the ablated heads
 }
 
 void circuits_open_head(AppState& state, int layer, int head) {
@@ -216,6 +255,7 @@ void circuits_open_head(AppState& state, int layer, int head) {
   c.running = false;
   load_scene(state, scene::head_scene(m, c.sample.forward, layer, head), "");
   state.ui.settings.mode = scene::link::kDefaultMode;  // the head in every panel
+  state.head_from = Mode::Circuits;
   c.opened_layer = layer;  // after the mode change: the Circuits tick no longer clears it
   c.opened_head = head;
   if (state.sharing.scene_changed) state.sharing.scene_changed();
@@ -239,6 +279,7 @@ scene::Recipe circuits_recipe(const AppState& state) {
 void circuits_load_recipe(AppState& state, const scene::Recipe& recipe, bool at_once) {
   CircuitsUi& c = state.ui.circuits;
   c.config = recipe.config;
+  c.pending_probe.reset();
   new_run(c);
   c.rebuild_to = recipe.steps;
   if (at_once) {
@@ -252,7 +293,34 @@ void circuits_load_recipe(AppState& state, const scene::Recipe& recipe, bool at_
 }
 
 void circuits_apply_start(AppState& state, const LinkStart& start) {
-  if (start.recipe) circuits_load_recipe(state, *start.recipe, start.recipe_at_once);
+  if (!start.recipe) return;
+  CircuitsUi& c = state.ui.circuits;
+  // A link opens the model as its author left it: the recipe's run, before any probe, has no
+  // ablation and the mode's own text.
+  c.ablation = no_ablation(start.recipe->config.dims);
+  c.text = kCircuitsText;
+  circuits_load_recipe(state, *start.recipe, start.recipe_at_once);
+  if (!start.probe) return;
+  if (c.rebuild_to > c.trainer->steps())
+    c.pending_probe = start.probe;  // the tick applies it once the model is rebuilt
+  else
+    apply_probe(state, *start.probe);
+}
+
+scene::link::CircuitsProbe circuits_probe(const AppState& state) {
+  const CircuitsUi& c = state.ui.circuits;
+  if (c.pending_probe) return *c.pending_probe;  // still rebuilding: the link as it was opened
+  scene::link::CircuitsProbe p;
+  if (c.text != kCircuitsText) p.text = c.text;
+  for (std::size_t l = 0; l < c.ablation.off.size(); ++l)
+    for (std::size_t h = 0; h < c.ablation.off[l].size(); ++h)
+      if (c.ablation.off[l][h]) p.ablate.push_back(std::to_string(l) + "." + std::to_string(h));
+  if (c.opened_layer >= 0 && state.head_from == Mode::Circuits &&
+      state.ui.settings.mode == scene::link::kDefaultMode && !state.edited) {
+    p.open_layer = c.opened_layer;
+    p.open_head = c.opened_head;
+  }
+  return p;
 }
 
 }  // namespace ui

@@ -4,15 +4,20 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/model.hpp"
 #include "core/model_scores.hpp"
 #include "core/model_train.hpp"
+#include "scene/link.hpp"
 #include "ui/widgets/run_pacer.hpp"
 
 namespace ui {
+
+// The sample sequence the mode starts with (a link writes the text only when it differs).
+inline constexpr const char* kCircuitsText = "abcdefghij abcdefghij";
 
 // The model on the typed text: one forward pass (with the ablated heads off) and what it predicts.
 struct CircuitsSample {
@@ -31,12 +36,13 @@ struct CircuitsUi {
   RunPacer pace{120.0f, 0.0, 5.0};                     // Play's pace, what a step takes, the frame's work
   attn::model::Ablation ablation;                      // heads switched off (the toggles)
   attn::model::Scores scores;                          // the evaluation set's scores, ablation applied
-  std::string text = "abcdefghij abcdefghij";          // the typed sample sequence
+  std::string text = kCircuitsText;                    // the typed sample sequence
   std::string text_draft, text_error;                  // a typed text that was refused, and why
   CircuitsSample sample;                               // the model on `text`
   std::uint64_t sample_version = 0;                    // bumped whenever `sample` is recomputed
   int opened_layer = -1, opened_head = -1;             // the head shown in Explore (−1: none)
-  int guide_step = -1;                                 // the guided explanation's step (−1: closed)
+  std::optional<scene::link::CircuitsProbe> pending_probe;  // a link's probe, applied once rebuilt
+  int guide_step = -1;                                      // the guided explanation's step (−1: closed)
 };
 
 }  // namespace ui

@@ -20,6 +20,34 @@ constexpr double kBudgetMs = 12.0;
 // Generate draws this many tokens (or up to n_ctx).
 constexpr int kGenerateCount = 20;
 
+void link_changed(AppState& state);
+
+// A link's opened head, then its edited cells through the edit path (undo and the prediction panel
+// see them as the learner's own edits). A cell outside the head is left out, the notice says which.
+void open_linked_head(AppState& state, int layer, int head,
+                      const std::vector<scene::link::HeadCellEdit>& edits) {
+  model_open_head(state, layer, head);
+  if (state.ui.model.opened_layer != layer || state.ui.model.opened_head != head) return;
+  std::string refused;
+  for (const scene::link::HeadCellEdit& e : edits) {
+    const SceneMatrix which = e.matrix == 'q'   ? SceneMatrix::Q
+                              : e.matrix == 'k' ? SceneMatrix::K
+                                                : SceneMatrix::V;
+    const attn::Matrix& now = which == SceneMatrix::Q   ? state.scene.Q
+                              : which == SceneMatrix::K ? state.scene.K
+                                                        : state.scene.V;
+    if (e.row >= now.rows() || e.col >= now.cols()) {
+      if (refused.empty())
+        refused = "lm: edits: " + std::string(1, e.matrix) + "[" + std::to_string(e.row) + "][" +
+                  std::to_string(e.col) + "] is outside the head (" + std::to_string(now.rows()) + " × " +
+                  std::to_string(now.cols()) + ")";
+      continue;
+    }
+    set_entry(state, which, e.row, e.col, e.value);
+  }
+  if (!refused.empty()) state.notice = refused;
+}
+
 void link_changed(AppState& state) {
   if (state.sharing.scene_changed) state.sharing.scene_changed();
   state.layout_changed = true;
@@ -128,7 +156,9 @@ std::string model_loaded(AppState& state, std::string_view bytes) {
   rebuild(m);
   const int open_layer = m.settings.open_layer, open_head = m.settings.open_head;
   m.settings.open_layer = m.settings.open_head = -1;
-  if (open_layer >= 0) model_open_head(state, open_layer, open_head);  // a link's opened head
+  std::vector<scene::link::HeadCellEdit> edits = std::move(m.settings.edits);
+  m.settings.edits.clear();
+  if (open_layer >= 0) open_linked_head(state, open_layer, open_head, edits);  // a link's opened head
   state.layout_changed = true;
   return "";
 }
@@ -252,6 +282,7 @@ void model_open_head(AppState& state, int layer, int head) {
   m.opened_edited = m.opened_mismatch = false;
   load_scene(state, std::move(s), "");
   state.ui.settings.mode = scene::link::kDefaultMode;  // the head in every panel of Explore
+  state.head_from = scene::link::Mode::Model;
   m.opened_layer = layer;  // after the mode change: the Model tick no longer clears it
   m.opened_head = head;
   link_changed(state);
@@ -270,9 +301,25 @@ void model_back(AppState& state) {
 scene::link::ModelLink model_link(const AppState& state) {
   const ModelUi& m = state.ui.model;
   scene::link::ModelLink out = m.settings;
-  if (ready(m)) {
-    out.open_layer = m.opened_layer;
-    out.open_head = m.opened_head;
+  if (!ready(m)) return out;  // still loading: the link as it was opened
+  out.open_layer = m.opened_layer;
+  out.open_head = m.opened_head;
+  out.edits.clear();
+  // The opened head's cells the learner changed (while Explore shows it in the head's shape).
+  const scene::Scene& s = state.scene;
+  if (m.opened_layer < 0 || state.head_from != scene::link::Mode::Model ||
+      state.ui.settings.mode != scene::link::kDefaultMode ||
+      !model_logic::scene_fits_head(s, m.eval, m.opened_layer, m.opened_head))
+    return out;
+  const std::pair<char, std::pair<const attn::Matrix*, const attn::Matrix*>> mats[] = {
+      {'q', {&s.Q, &m.opened_q}}, {'k', {&s.K, &m.opened_k}}, {'v', {&s.V, &m.opened_v}}};
+  for (const auto& [name, pair] : mats) {
+    const attn::Matrix& now = *pair.first;
+    const attn::Matrix& own = *pair.second;
+    if (now.rows() != own.rows() || now.cols() != own.cols()) continue;
+    for (Eigen::Index i = 0; i < now.rows(); ++i)
+      for (Eigen::Index j = 0; j < now.cols(); ++j)
+        if (now(i, j) != own(i, j)) out.edits.push_back({name, int(i), int(j), now(i, j)});
   }
   return out;
 }
@@ -284,8 +331,9 @@ void model_apply_link(AppState& state, const scene::link::ModelLink& link) {
   m.opened_layer = m.opened_head = -1;
   if (!ready(m)) return;  // applied when the model has loaded (model_loaded)
   m.settings.open_layer = m.settings.open_head = -1;
+  m.settings.edits.clear();
   rebuild(m);
-  if (link.open_layer >= 0) model_open_head(state, link.open_layer, link.open_head);
+  if (link.open_layer >= 0) open_linked_head(state, link.open_layer, link.open_head, link.edits);
   state.layout_changed = true;
 }
 
