@@ -915,8 +915,8 @@ TEST_CASE(
   const scene::link::Fragment f =
       scene::link::parse_fragment(scene::link::make_circuits_fragment(recipe, {}, &probe).fragment);
   REQUIRE(f.ok());
-  REQUIRE(f.probe.has_value());
-  CHECK(*f.probe == probe);
+  REQUIRE(!f.probe.empty());
+  CHECK(*scene::link::parse_circuits_probe(f.probe).probe == probe);
 
   // The web's start: the model is rebuilt over the next frames, the probe waits for it.
   ui::LinkStart start;
@@ -961,7 +961,7 @@ TEST_CASE(
   scene::link::CircuitsProbe bad;
   bad.text = "abab";
   bad.ablate = {"3.0"};
-  start.probe = bad;
+  start.probe = scene::link::circuits_probe_text(bad);
   start.recipe_at_once = true;
   app.state.ui.settings.mode = scene::link::Mode::Circuits;
   ui::circuits_apply_start(app.state, start);
@@ -969,7 +969,7 @@ TEST_CASE(
   CHECK_FALSE(c.ablation.is_off(0, 1));  // the link's model starts with every head on
   CHECK(app.state.notice == "probe: ablate: the model has no head 3.0");
   // A model not probed writes no probe=: such a link is byte for byte the one before probes existed.
-  start.probe.reset();
+  start.probe.clear();
   ui::circuits_apply_start(app.state, start);
   CHECK(ui::circuits_probe(app.state) == scene::link::CircuitsProbe{});
   const scene::link::CircuitsProbe none = ui::circuits_probe(app.state);

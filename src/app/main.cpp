@@ -337,8 +337,7 @@ ui::LinkStart start_of(const Options& options) {
     start.recipe = *scene::parse_recipe(options.circuits).recipe;
     start.recipe_at_once = true;
     start.mode = scene::link::Mode::Circuits;
-    if (!options.circuits_probe.empty())
-      start.probe = *scene::link::parse_circuits_probe(options.circuits_probe).probe;
+    start.probe = options.circuits_probe;
   }
   if (!options.model_state.empty()) start.lm = *scene::link::parse_model_link(options.model_state).link;
   start.lm_text = options.model_text;

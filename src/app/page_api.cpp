@@ -647,7 +647,7 @@ Json fragment(const scene::link::Fragment& f) {
           {"zoom", f.zoom ? Json(*f.zoom) : Json(nullptr)},
           {"lang", f.lang.empty() ? Json(nullptr) : Json(f.lang)},
           {"circuits", f.circuits ? Json(scene::recipe_text(*f.circuits)) : Json(nullptr)},
-          {"probe", f.probe ? Json(scene::link::circuits_probe_text(*f.probe)) : Json(nullptr)},
+          {"probe", f.probe.empty() ? Json(nullptr) : Json(f.probe)},
           {"model", f.model ? Json(scene::link::model_link_text(*f.model)) : Json(nullptr)}};
 }
 

@@ -339,6 +339,7 @@ std::string parse_view_and_mode(FragmentValues& v, Fragment& out) {
 
 // step= and circuits=, each of which sets its mode (after mode=, which may not name another one).
 std::string parse_mode_keys(const FragmentValues& v, Fragment& out) {
+  if (v.probe && !v.circuits) return "link: probe= belongs beside circuits= (the model it probes)";
   if (v.step) {
     // One or two digits, no sign, no leading zero: 1 … kMaxWalkStep.
     const int step = plain_number(*v.step, 2);
@@ -359,14 +360,11 @@ std::string parse_mode_keys(const FragmentValues& v, Fragment& out) {
       return "link: circuits= belongs to mode=circuits, not mode=" + std::string(mode_name(*out.mode));
     out.mode = Mode::Circuits;
     out.circuits = parsed.recipe;
-  }
-  if (v.probe) {
-    // What the learner probed the rebuilt model with: meaningless without the model.
-    if (!AL_ALL_MODES) return "link: probe= needs the Circuits mode, which this build leaves out";
-    if (!v.circuits) return "link: probe= belongs beside circuits= (the model it probes)";
-    CircuitsProbeParse parsed = parse_circuits_probe(*v.probe);
-    if (!parsed.probe) return "link: " + parsed.error;
-    out.probe = std::move(parsed.probe);
+    if (v.probe) {  // what the learner probed the rebuilt model with
+      const CircuitsProbeParse probe = parse_circuits_probe(*v.probe);
+      if (!probe.probe) return "link: " + probe.error;
+      out.probe = std::string(*v.probe);
+    }
   }
   if (v.lm) {
     // The Model mode's text, sampling, ablations and opened head.

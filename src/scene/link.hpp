@@ -225,20 +225,20 @@ CircuitsProbeParse parse_circuits_probe(std::string_view value);
 // ---- fragments ----------------------------------------------------------------------------------
 
 struct Fragment {
-  std::optional<Scene> scene;          // from s=
-  std::string demo;                    // from demo= (empty: none)
-  std::optional<GenSpec> gen;          // from gen= (then `scene` holds generate(*gen))
-  std::vector<Panel> hide;             // from hide=, in the order of enum Panel, no duplicates
-  std::optional<Panel> view;           // from view=
-  std::optional<Mode> mode;            // from mode= (Walk when only step= is given)
-  int step = 0;                        // from step=: 1 … kMaxWalkStep (0: not given)
-  std::optional<Theme> theme;          // from theme=
-  std::optional<int> zoom;             // from zoom=: kMinZoom … kMaxZoom
-  std::string lang;                    // from lang= ("": not given)
-  std::optional<Recipe> circuits;      // from circuits= (then mode is Circuits)
-  std::optional<CircuitsProbe> probe;  // from probe= (only beside circuits=)
-  std::optional<ModelLink> model;      // from lm= (then mode is Model)
-  std::string error;                   // empty on success; on error every other field is empty
+  std::optional<Scene> scene;      // from s=
+  std::string demo;                // from demo= (empty: none)
+  std::optional<GenSpec> gen;      // from gen= (then `scene` holds generate(*gen))
+  std::vector<Panel> hide;         // from hide=, in the order of enum Panel, no duplicates
+  std::optional<Panel> view;       // from view=
+  std::optional<Mode> mode;        // from mode= (Walk when only step= is given)
+  int step = 0;                    // from step=: 1 … kMaxWalkStep (0: not given)
+  std::optional<Theme> theme;      // from theme=
+  std::optional<int> zoom;         // from zoom=: kMinZoom … kMaxZoom
+  std::string lang;                // from lang= ("": not given)
+  std::optional<Recipe> circuits;  // from circuits= (then mode is Circuits)
+  std::string probe;  // from probe=: its value, checked (parse_circuits_probe); only beside circuits=
+  std::optional<ModelLink> model;  // from lm= (then mode is Model)
+  std::string error;               // empty on success; on error every other field is empty
   bool ok() const { return error.empty(); }
   bool hidden(Panel panel) const;
 };

@@ -300,11 +300,16 @@ void circuits_apply_start(AppState& state, const LinkStart& start) {
   c.ablation = no_ablation(start.recipe->config.dims);
   c.text = kCircuitsText;
   circuits_load_recipe(state, *start.recipe, start.recipe_at_once);
-  if (!start.probe) return;
+  if (start.probe.empty()) return;
+  scene::link::CircuitsProbeParse probe = scene::link::parse_circuits_probe(start.probe);
+  if (!probe.probe) {  // the link's reader checked it already; said here for any other caller
+    state.notice = probe.error;
+    return;
+  }
   if (c.rebuild_to > c.trainer->steps())
-    c.pending_probe = start.probe;  // the tick applies it once the model is rebuilt
+    c.pending_probe = std::move(probe.probe);  // the tick applies it once the model is rebuilt
   else
-    apply_probe(state, *start.probe);
+    apply_probe(state, *probe.probe);
 }
 
 scene::link::CircuitsProbe circuits_probe(const AppState& state) {
