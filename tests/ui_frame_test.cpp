@@ -81,12 +81,14 @@ struct TexturePainter : ui::MatrixPainter {
 // One app without a window: a 1280×800 display at scale 1, the dark theme, a direct scene loaded
 // (soft-dictionary: Q, K, V given, so q_0's sliders edit Q).
 struct Headless {
+  ImGuiContext* outer = ImGui::GetCurrentContext();  // another app's, when one test opens two
   ImGuiContext* context = ImGui::CreateContext();
   TexturePainter painter;
   ui::Fonts fonts;
   ui::AppState state;
 
   Headless() {
+    ImGui::SetCurrentContext(context);  // CreateContext keeps an outer context current
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
     io.DisplaySize = ImVec2(1280, 800);
@@ -99,7 +101,10 @@ struct Headless {
     REQUIRE(state.scene.mode == scene::Mode::Direct);
     for (int i = 0; i < 4; ++i) frame();  // the layout settles (measured panel heights)
   }
-  ~Headless() { ImGui::DestroyContext(context); }
+  ~Headless() {
+    ImGui::DestroyContext(context);
+    ImGui::SetCurrentContext(outer);
+  }
 
   // A generated scene (scene/generate.hpp: the default pattern and seed) of n tokens, d_k = d_v = d.
   void load_generated(int n, int d) {
