@@ -617,29 +617,48 @@ bool head_name(const std::string& s, bool kind, int* layer = nullptr, int* head 
   return true;
 }
 
+// The JSON object a base64url link value holds (lm=, probe=): "" and `out` filled, or the error,
+// prefixed with `what` ("lm", "probe").
+std::string decode_object(std::string_view value, const char* what, json_text::json& out) {
+  const Base64Result bytes = base64url_decode(value);
+  if (!bytes.ok()) return std::string(what) + ": " + bytes.error;
+  out = json_text::json::parse(bytes.bytes, nullptr, false);
+  if (out.is_discarded() || !out.is_object()) return std::string(what) + ": not a JSON object";
+  return "";
+}
+
+// A typed text field: "" and `out` set, or what is wrong with `v`.
+std::string text_field(const json_text::json& v, std::string& out) {
+  if (!v.is_string() || v.get<std::string>().size() > kMaxModelTextBytes ||
+      !json_text::valid_utf8(v.get<std::string>()))
+    return "must be UTF-8 text of at most " + std::to_string(kMaxModelTextBytes) + " bytes";
+  out = v.get<std::string>();
+  return "";
+}
+
+// A list of heads "L.H" (with `kind`: or "L.H:mean" / "L.H:zero"): "" and `out` appended, or what is
+// wrong with `v`.
+std::string heads_field(const json_text::json& v, bool kind, std::vector<std::string>& out) {
+  bool ok = v.is_array() && v.size() <= 256;
+  if (ok)
+    for (const auto& a : v) ok = ok && a.is_string() && head_name(a.get<std::string>(), kind);
+  if (!ok)
+    return kind ? "must be a list of heads \"L.H\" or \"L.H:mean\"" : "must be a list of heads \"L.H\"";
+  for (const auto& a : v) out.push_back(a.get<std::string>());
+  return "";
+}
+
 }  // namespace
 
 ModelLinkParse parse_model_link(std::string_view value) {
   ModelLinkParse out;
-  const Base64Result bytes = base64url_decode(value);
-  if (!bytes.ok()) {
-    out.error = "lm: " + bytes.error;
-    return out;
-  }
-  const json_text::json j = json_text::json::parse(bytes.bytes, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    out.error = "lm: not a JSON object";
-    return out;
-  }
+  json_text::json j;
+  if (out.error = decode_object(value, "lm", j); !out.error.empty()) return out;
   ModelLink m;
   for (const auto& [key, v] : j.items()) {
     std::string bad;
     if (key == "text") {
-      if (!v.is_string() || v.get<std::string>().size() > kMaxModelTextBytes ||
-          !json_text::valid_utf8(v.get<std::string>()))
-        bad = "must be UTF-8 text of at most " + std::to_string(kMaxModelTextBytes) + " bytes";
-      else
-        m.text = v.get<std::string>();
+      bad = text_field(v, m.text);
     } else if (key == "temperature") {
       if (!v.is_number() || !(v.get<double>() >= 0.0 && v.get<double>() <= 100.0))
         bad = "must be a number from 0 to 100";
@@ -669,13 +688,7 @@ ModelLinkParse parse_model_link(std::string_view value) {
       else
         m.generated = v.get<int>();
     } else if (key == "ablate") {
-      bool ok = v.is_array() && v.size() <= 256;
-      if (ok)
-        for (const auto& a : v) ok = ok && a.is_string() && head_name(a.get<std::string>(), true);
-      if (!ok)
-        bad = "must be a list of heads \"L.H\" or \"L.H:mean\"";
-      else
-        for (const auto& a : v) m.ablate.push_back(a.get<std::string>());
+      bad = heads_field(v, true, m.ablate);
     } else if (key == "open") {
       if (!v.is_string() || !head_name(v.get<std::string>(), false, &m.open_layer, &m.open_head))
         bad = "must be a head \"L.H\"";
@@ -726,34 +739,18 @@ std::string circuits_probe_text(const CircuitsProbe& p) {
 
 CircuitsProbeParse parse_circuits_probe(std::string_view value) {
   CircuitsProbeParse out;
-  const Base64Result bytes = base64url_decode(value);
-  if (!bytes.ok()) {
-    out.error = "probe: " + bytes.error;
-    return out;
-  }
-  const json_text::json j = json_text::json::parse(bytes.bytes, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    out.error = "probe: not a JSON object";
-    return out;
-  }
+  json_text::json j;
+  if (out.error = decode_object(value, "probe", j); !out.error.empty()) return out;
   // The heads are checked against the model once it is rebuilt (its layers and heads are the recipe's).
   CircuitsProbe p;
   for (const auto& [key, v] : j.items()) {
     std::string bad;
     if (key == "text") {
-      if (!v.is_string() || v.get<std::string>().size() > kMaxModelTextBytes ||
-          !json_text::valid_utf8(v.get<std::string>()))
-        bad = "must be UTF-8 text of at most " + std::to_string(kMaxModelTextBytes) + " bytes";
-      else
-        p.text = v.get<std::string>();
+      std::string text;
+      bad = text_field(v, text);
+      if (bad.empty()) p.text = std::move(text);
     } else if (key == "ablate") {
-      bool ok = v.is_array() && v.size() <= 256;
-      if (ok)
-        for (const auto& a : v) ok = ok && a.is_string() && head_name(a.get<std::string>(), false);
-      if (!ok)
-        bad = "must be a list of heads \"L.H\"";
-      else
-        for (const auto& a : v) p.ablate.push_back(a.get<std::string>());
+      bad = heads_field(v, false, p.ablate);
     } else if (key == "open") {
       if (!v.is_string() || !head_name(v.get<std::string>(), false, &p.open_layer, &p.open_head))
         bad = "must be a head \"L.H\"";
