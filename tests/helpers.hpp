@@ -5,6 +5,7 @@
 //   bits_of, same_bits  bit-for-bit equality (−0.0 ≠ 0.0, every last bit counts)
 //   check_same_bits     the same, reporting the first differing entry
 //   check_close         |got − want| ≤ tol per entry (the lessons print 6 decimals: tol 5e-7)
+//   check_relative      |got − want| ≤ rel · max(scale, |want|) per entry, every entry finite
 //   check_same_stages   every stage of two single-head results, bit for bit
 //   check_same_scene    two scenes, every matrix bit for bit
 //   check_parse_error   a malformed scene is refused with an error that starts as expected
@@ -16,6 +17,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -31,6 +34,20 @@
 #include "scene/scene.hpp"
 
 using attn::rows_of;
+
+// |got − want| ≤ rel · max(scale, |want_ij|) for every entry, each finite; the first mismatch printed.
+// `scale` is the size an error is measured in: max |V| for an output (each output row blends value
+// rows), max(1, max |want|) for a matrix compared as a whole; rel = 0 asks for equality.
+inline void check_relative(const attn::Matrix& got, const attn::Matrix& want, double scale, double rel = 1e-12) {
+  REQUIRE(got.rows() == want.rows());
+  REQUIRE(got.cols() == want.cols());
+  for (Eigen::Index i = 0; i < got.rows(); ++i)
+    for (Eigen::Index j = 0; j < got.cols(); ++j) {
+      INFO("at (" << i << "," << j << "): got " << got(i, j) << ", want " << want(i, j));
+      REQUIRE(std::isfinite(got(i, j)));
+      CHECK(std::abs(got(i, j) - want(i, j)) <= rel * std::max(scale, std::abs(want(i, j))));
+    }
+}
 
 inline attn::Matrix random_matrix(std::mt19937& rng, int rows, int cols, double spread = 2.0) {
   std::uniform_real_distribution<double> u(-spread, spread);

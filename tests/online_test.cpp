@@ -39,19 +39,6 @@ attn::Options random_options(std::mt19937& rng, int n, int trial) {
   return opt;
 }
 
-// |got − want| ≤ 1e-12 · scale per entry, printing the first mismatch. For outputs, scale is
-// max |V| (an output row is a convex blend of value rows, so that is the size it is measured in).
-void check_relative(const Matrix& got, const Matrix& want, double scale, double rel = 1e-12) {
-  REQUIRE(got.rows() == want.rows());
-  REQUIRE(got.cols() == want.cols());
-  for (Eigen::Index i = 0; i < got.rows(); ++i)
-    for (Eigen::Index j = 0; j < got.cols(); ++j) {
-      INFO("at (" << i << "," << j << "): got " << got(i, j) << ", want " << want(i, j));
-      REQUIRE(std::isfinite(got(i, j)));
-      CHECK(std::abs(got(i, j) - want(i, j)) <= rel * std::max(scale, std::abs(want(i, j))));
-    }
-}
-
 bool cell_allowed(const attn::Options& opt, int n, int i, int j) {
   if (opt.causal && j > i) return false;
   return !(opt.mask.rows() == n && opt.mask(i, j) == 0);

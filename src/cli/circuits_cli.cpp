@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_io.hpp"
 #include "cli/cli_options.hpp"
 #include "core/model.hpp"
 #include "core/model_train.hpp"
@@ -20,25 +21,7 @@
 namespace cli {
 namespace {
 
-constexpr int kExitBadInput = 2;
-constexpr int kExitUsage = 2;  // as the desktop app (CLI11)
 constexpr std::size_t kMaxTextBytes = 4096;
-
-int usage(const std::string& message) {
-  std::fprintf(stderr, "attention-lab-cli: %s (see --help)\n", message.c_str());
-  return kExitUsage;
-}
-
-int bad_input(const std::string& message) {
-  std::fprintf(stderr, "attention-lab-cli: %s\n", message.c_str());
-  return kExitBadInput;
-}
-
-int print(const std::string& out) {
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fputc('\n', stdout);
-  return std::fflush(stdout) == 0 ? 0 : 1;
-}
 
 bool parse_number(const std::string& text, double* out) {
   if (text.empty()) return false;
@@ -48,32 +31,10 @@ bool parse_number(const std::string& text, double* out) {
   return *end == '\0' && errno == 0;
 }
 
-// The model file: at most 8 MiB (+1 byte, so parse_model can say it is too large).
-bool read_file(const std::string& path, std::string* text, std::string* error) {
-  std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (!file) {
-    *error = "input: cannot open " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  char buffer[1 << 16];
-  bool ok = true;
-  while (text->size() <= scene::kMaxModelFileBytes) {
-    const std::size_t got = std::fread(buffer, 1, sizeof buffer, file);
-    text->append(buffer, got);
-    if (got < sizeof buffer) {
-      ok = !std::ferror(file);
-      break;
-    }
-  }
-  if (file != stdin) std::fclose(file);
-  if (!ok) *error = "input: cannot read " + path;
-  return ok;
-}
-
 int run_train(const ModelOptions& o) {
   if (!o.eval_path.empty() || !o.grad_path.empty() || o.have_text || !o.ablate.empty() ||
       !o.export_kind.empty())
-    return usage("--train takes no --eval, --grad, --text, --ablate or --export");
+    return usage_error("--train takes no --eval, --grad, --text, --ablate or --export");
   attn::model::TrainConfig c;
   const std::optional<attn::model::Task> task = attn::model::parse_task(o.train_task);
   if (!task) return bad_input("task: unknown task \"" + o.train_task + "\" (induction, mixed)");
@@ -118,18 +79,19 @@ int run_train(const ModelOptions& o) {
   if (const std::string e = attn::model::check_train_config(c); !e.empty()) return bad_input(e);
   attn::model::ModelTrainer trainer(c);
   for (int k = 0; k < steps; ++k) trainer.step();
-  return print(scene::model_train_json(trainer, o.indent));
+  return print_line(scene::model_train_json(trainer, o.indent));
 }
 
 // --eval and --grad: the model, the text's tokens, the ablation.
 int run_model(const ModelOptions& o) {
   const bool eval = !o.eval_path.empty();
-  if (eval && !o.grad_path.empty()) return usage("give --eval or --grad, not both");
-  if (!o.have_text) return usage(std::string(eval ? "--eval" : "--grad") + " MODEL needs --text T");
+  if (eval && !o.grad_path.empty()) return usage_error("give --eval or --grad, not both");
+  if (!o.have_text) return usage_error(std::string(eval ? "--eval" : "--grad") + " MODEL needs --text T");
   if (!o.export_kind.empty() && (!eval || o.export_kind != "pytorch"))
-    return usage("--export with a model: --eval MODEL --text T --export pytorch");
+    return usage_error("--export with a model: --eval MODEL --text T --export pytorch");
   std::string file, error;
-  if (!read_file(eval ? o.eval_path : o.grad_path, &file, &error)) return bad_input(error);
+  if (!read_prefix(eval ? o.eval_path : o.grad_path, scene::kMaxModelFileBytes, &file, &error))
+    return bad_input(error);
   // The JSON contract or the language model's compact file (scene/lm_file.hpp).
   const scene::LmFileParse parsed = scene::read_any_model(file);
   if (!parsed.ok()) return bad_input(parsed.error);
@@ -152,11 +114,11 @@ int run_model(const ModelOptions& o) {
     std::fwrite(script.data(), 1, script.size(), stdout);
     return std::fflush(stdout) == 0 ? 0 : 1;
   }
-  if (eval) return print(scene::eval_json(m, f, ablation, o.indent));
+  if (eval) return print_line(scene::eval_json(m, f, ablation, o.indent));
   const attn::model::TokenLoss loss = attn::model::next_token_loss(f.logits, tokens);
   attn::model::Model grads = attn::model::zeros_like(m);
   attn::model::backward(m, f, loss.d_logits, grads);
-  return print(scene::model_grad_json(grads, loss.value, o.indent));
+  return print_line(scene::model_grad_json(grads, loss.value, o.indent));
 }
 
 }  // namespace
@@ -166,11 +128,11 @@ int circuits_main(const ModelOptions& o) {
   if (!o.steps.empty() || !o.seed.empty() || !o.layers.empty() || !o.heads.empty() || !o.d_model.empty() ||
       !o.n_ctx.empty() || !o.batch.empty() || !o.lr.empty() || !o.optimizer.empty() ||
       !o.weight_decay.empty())
-    return usage(
+    return usage_error(
         "--steps, --seed, --layers, --heads, --d-model, --n-ctx, --batch, --lr, --optimizer, "
         "--weight-decay go with --train");
   if (o.eval_path.empty() && o.grad_path.empty())
-    return usage("--text and --ablate go with --eval MODEL or --grad MODEL");
+    return usage_error("--text and --ablate go with --eval MODEL or --grad MODEL");
   return run_model(o);
 }
 

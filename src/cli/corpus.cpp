@@ -2,31 +2,15 @@
 #include "cli/corpus.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <system_error>
+
+#include "cli/cli_io.hpp"
 
 namespace cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool read_file(const std::string& path, std::string* text, std::string* error) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    *error = "corpus: cannot open " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  char buffer[1 << 16];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0) text->append(buffer, got);
-  const bool ok = !std::ferror(f);
-  std::fclose(f);
-  if (!ok) *error = "corpus: cannot read " + path;
-  return ok;
-}
 
 bool is_space(char c) {
   return c == ' ' || (c >= '\t' && c <= '\r');
@@ -96,7 +80,7 @@ bool read_corpus(const std::vector<std::string>& paths_or_dirs, Corpus* out, std
   std::vector<std::size_t> ends;
   for (const std::string& f : c.files) {
     std::string contents;
-    if (!read_file(f, &contents, error)) return false;
+    if (!read_prefix(f, std::string().max_size(), &contents, error, "corpus")) return false;
     append_entries(contents, &c.text, &ends);
   }
   if (c.text.empty()) {

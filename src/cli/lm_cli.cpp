@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_io.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/corpus.hpp"
 #include "core/head_roles.hpp"
@@ -33,60 +34,8 @@ namespace lm_detail {
 using ordered_json = scene::json_text::ordered_json;
 namespace model = attn::model;
 
-constexpr int kExitBadInput = 2;
 constexpr std::size_t kMaxTextBytes = 16384;
 constexpr std::size_t kMaxModelBytes = 64u << 20;
-
-int usage(const std::string& message) {
-  std::fprintf(stderr, "attention-lab-cli: %s (see --help)\n", message.c_str());
-  return kExitBadInput;
-}
-
-int bad_input(const std::string& message) {
-  std::fprintf(stderr, "attention-lab-cli: %s\n", message.c_str());
-  return kExitBadInput;
-}
-
-int print(const std::string& out) {
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fputc('\n', stdout);
-  return std::fflush(stdout) == 0 ? 0 : 1;
-}
-
-bool read_bytes(const std::string& path, std::size_t max, std::string* out, std::string* error) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) {
-    *error = "input: cannot open " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  char buffer[1 << 16];
-  bool ok = true;
-  while (out->size() <= max) {
-    const std::size_t got = std::fread(buffer, 1, sizeof buffer, file);
-    out->append(buffer, got);
-    if (got < sizeof buffer) {
-      ok = !std::ferror(file);
-      break;
-    }
-  }
-  std::fclose(file);
-  if (!ok) *error = "input: cannot read " + path;
-  if (ok && out->size() > max) {
-    *error = "input: " + path + " is larger than " + std::to_string(max >> 20) + " MiB";
-    ok = false;
-  }
-  return ok;
-}
-
-bool write_bytes(const std::string& path, const std::string& bytes, std::string* error) {
-  const std::string tmp = path + ".part";
-  std::FILE* file = std::fopen(tmp.c_str(), "wb");
-  bool ok = file && std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
-  if (file) ok = std::fclose(file) == 0 && ok;
-  ok = ok && std::rename(tmp.c_str(), path.c_str()) == 0;  // whole or not at all
-  if (!ok) *error = "out: cannot write " + path + ": " + std::strerror(errno);
-  return ok;
-}
 
 bool load_model(const std::string& path, scene::LmFile* out, std::string* error) {
   std::string bytes;
@@ -311,7 +260,7 @@ ordered_json roles_json(const model::Forward& fw) {
 int run_eval(const LmOptions& o) {
   scene::LmFile f;
   std::string error;
-  if (!o.have_text) return usage("--lm-eval MODEL needs --text T");
+  if (!o.have_text) return usage_error("--lm-eval MODEL needs --text T");
   if (!load_model(o.eval_path, &f, &error)) return bad_input(error);
   std::vector<int> tokens;
   if (!tokens_of(f, o.text, "text", &tokens, &error)) return bad_input(error);
@@ -349,14 +298,14 @@ int run_eval(const LmOptions& o) {
   if (o.stages) j["stages"] = stages_json(fw);
   if (o.lens) j["lens"] = lens_json(f, fw);
   if (o.roles) j["roles"] = roles_json(fw);
-  return print(scene::json_text::dump(j, o.indent));
+  return print_line(scene::json_text::dump(j, o.indent));
 }
 
 int run_generate(const LmOptions& o) {
   scene::LmFile f;
   std::string error;
-  if (!o.have_prompt) return usage("--lm-generate MODEL needs --prompt T");
-  if (o.tokens.empty() || o.seed.empty()) return usage("--lm-generate needs --tokens N and --seed S");
+  if (!o.have_prompt) return usage_error("--lm-generate MODEL needs --prompt T");
+  if (o.tokens.empty() || o.seed.empty()) return usage_error("--lm-generate needs --tokens N and --seed S");
   if (!load_model(o.generate_path, &f, &error)) return bad_input(error);
   std::vector<int> prompt;
   if (!tokens_of(f, o.prompt, "prompt", &prompt, &error)) return bad_input(error);
@@ -392,13 +341,13 @@ int run_generate(const LmOptions& o) {
     all.insert(all.end(), g.tokens.begin(), g.tokens.end());
     j["text"] = replace_invalid_utf8(attn::bpe::decode(*f.tokenizer, all));
   }
-  return print(scene::json_text::dump(j, o.indent));
+  return print_line(scene::json_text::dump(j, o.indent));
 }
 
 int run_tokenize(const LmOptions& o) {
   scene::LmFile f;
   std::string error;
-  if (!o.have_text) return usage("--tokenize MODEL needs --text T");
+  if (!o.have_text) return usage_error("--tokenize MODEL needs --text T");
   if (!load_model(o.tokenize_path, &f, &error)) return bad_input(error);
   if (o.text.size() > kMaxTextBytes)
     return bad_input("text: longer than " + std::to_string(kMaxTextBytes) + " bytes");
@@ -417,14 +366,14 @@ int run_tokenize(const LmOptions& o) {
   }
   j["pieces"] = std::move(pieces);
   j["bytes"] = std::move(bytes);
-  return print(scene::json_text::dump(j, o.indent));
+  return print_line(scene::json_text::dump(j, o.indent));
 }
 
 int run_model_json(const LmOptions& o) {
   scene::LmFile f;
   std::string error;
   if (!load_model(o.model_json_path, &f, &error)) return bad_input(error);
-  return print(scene::model_to_json(f.model, o.indent, f.tokenizer, f.training));
+  return print_line(scene::model_to_json(f.model, o.indent, f.tokenizer, f.training));
 }
 
 }  // namespace
@@ -433,7 +382,8 @@ int lm_main(const LmOptions& o) {
   const int commands = !o.eval_path.empty() + !o.generate_path.empty() + !o.tokenize_path.empty() +
                        !o.model_json_path.empty() + !o.held_out_path.empty() + o.train;
   if (commands != 1)
-    return usage("give one of --train-lm, --lm-eval, --lm-generate, --tokenize, --model-json, --lm-held-out");
+    return usage_error(
+        "give one of --train-lm, --lm-eval, --lm-generate, --tokenize, --model-json, --lm-held-out");
   if (o.train || !o.held_out_path.empty()) return lm_train_main(o);
   if (!o.eval_path.empty()) return run_eval(o);
   if (!o.generate_path.empty()) return run_generate(o);

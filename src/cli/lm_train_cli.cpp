@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_io.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/corpus.hpp"
 #include "cli/lm_cli.hpp"
@@ -18,12 +19,7 @@
 
 namespace cli {
 namespace lm_detail {
-// lm_cli.cpp's helpers.
-int usage(const std::string& message);
-int bad_input(const std::string& message);
-int print(const std::string& out);
-bool read_bytes(const std::string& path, std::size_t max, std::string* out, std::string* error);
-bool write_bytes(const std::string& path, const std::string& bytes, std::string* error);
+// lm_cli.cpp's: the model file (compact or JSON) read and parsed.
 bool load_model(const std::string& path, scene::LmFile* out, std::string* error);
 }  // namespace lm_detail
 
@@ -148,8 +144,8 @@ void progress(const model::LmTrainer& t, double loss, double elapsed, int first_
 
 int train(const LmOptions& o) {
   std::string error;
-  if (o.corpus.empty()) return usage("--train-lm needs --corpus PATH (files or folders)");
-  if (o.out.empty()) return usage("--train-lm needs --out MODEL");
+  if (o.corpus.empty()) return usage_error("--train-lm needs --corpus PATH (files or folders)");
+  if (o.out.empty()) return usage_error("--train-lm needs --out MODEL");
   model::LmConfig c;
   if (!lm_config(o, &c, &error)) return bad_input(error);
   Corpus corpus;
@@ -228,13 +224,13 @@ int train(const LmOptions& o) {
     return bad_input(error);
   std::fprintf(stderr, "held out: %.4f nats/token, %.4f bits/byte (%.4f before rounding); %s written\n",
                figures.loss, figures.bpb, exact.bpb, o.out.c_str());
-  return print(scene::json_text::dump(rec, o.indent));
+  return print_line(scene::json_text::dump(rec, o.indent));
 }
 
 int held_out_command(const LmOptions& o) {
   std::string error;
   scene::LmFile f;
-  if (o.corpus.empty()) return usage("--lm-held-out MODEL needs --corpus PATH");
+  if (o.corpus.empty()) return usage_error("--lm-held-out MODEL needs --corpus PATH");
   if (!load_model(o.held_out_path, &f, &error)) return bad_input(error);
   if (!f.tokenizer) return bad_input("model: has no tokenizer (the held-out figures are per byte of text)");
   Corpus corpus;
@@ -251,7 +247,7 @@ int held_out_command(const LmOptions& o) {
   j["held_out_predicted_bytes"] = figures.bytes;
   j["held_out_bytes"] = corpus.held_out.size();
   j["held_out_fnv1a64"] = hex64(fnv1a64(corpus.held_out));
-  return print(scene::json_text::dump(j, o.indent));
+  return print_line(scene::json_text::dump(j, o.indent));
 }
 
 }  // namespace

@@ -38,6 +38,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/circuits_cli.hpp"
+#include "cli/cli_io.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/corpus.hpp"
 #include "core/kv_bill.hpp"
@@ -50,8 +51,8 @@
 
 namespace {
 
-constexpr int kExitBadInput = 2;
-constexpr int kExitUsage = 2;  // as the desktop app
+using cli::bad_input;
+using cli::kExitBadInput;
 
 // Reads at most kMaxInputBytes + 1 bytes: enough for parse_scene to report an oversized input
 // without ever holding a huge file in memory. Empty optional-like flag on failure.
@@ -65,11 +66,6 @@ bool read_capped(std::FILE* in, std::string* text) {
     if (got < want) return !std::ferror(in);
   }
   return true;
-}
-
-int bad_input(const std::string& message) {
-  std::fprintf(stderr, "attention-lab-cli: %s\n", message.c_str());
-  return kExitBadInput;
 }
 
 // The indented layout of result_to_json: one key per line, matrices one row per line, and here
@@ -180,7 +176,7 @@ int print_kv_bill(int indent) {
 
 int usage(const std::string& message) {
   std::fprintf(stderr, "attention-lab-cli: %s\n", message.c_str());
-  return kExitUsage;
+  return kExitBadInput;  // as the desktop app's usage errors (CLI11)
 }
 
 // --train TASK on a toy task: each value checked, its message naming the field.
