@@ -53,8 +53,14 @@ struct TexturePainter : ui::MatrixPainter {
   std::map<int, Texture> textures;  // by MatrixSlot
   std::map<int, int> partial_uploads, whole_uploads;
   std::vector<int> last_rows;  // the rows of the last partial upload
+  // Every paint: its slot and the cells it shows (col0, row0, col1, row1; the whole matrix by default).
+  std::vector<std::pair<int, ImVec4>> paints;
 
   void paint(ImDrawList*, ImVec2, ImVec2, const ui::MatrixImage& image) override {
+    paints.emplace_back(int(image.slot),
+                        image.view_col1 > image.view_col0
+                            ? ImVec4(image.view_col0, image.view_row0, image.view_col1, image.view_row1)
+                            : ImVec4(0, 0, float(image.cols), float(image.rows)));
     Texture& t = textures[int(image.slot)];
     const bool same_size = t.rows == image.rows && t.cols == image.cols;
     if (same_size && image.version != 0 && t.version == image.version) return;
@@ -982,3 +988,64 @@ TEST_CASE(
         "circuits=induction,2,2,32,1,0.01,30&mode=circuits");
 }
 #endif
+
+TEST_CASE("the Circuits heads are one texture: each head painted from its block, uploaded once per sample") {
+  Headless app;
+  app.state.ui.settings.mode = scene::link::Mode::Circuits;
+  for (int k = 0; k < 4; ++k) app.frame();
+  ui::CircuitsUi& c = app.state.ui.circuits;
+  REQUIRE(c.trainer);
+  const attn::model::Model& m = c.trainer->model();
+  const int L = m.n_layers(), H = m.n_heads(), n = int(c.sample.tokens.size());
+  REQUIRE(L * H >= 4);
+  REQUIRE(n == int(std::string(ui::kCircuitsText).size()));
+  const int slot = int(ui::MatrixSlot::CircuitsHeads);
+  // The texture: L·n rows × H·n columns, head (l, h)'s weights at rows l·n…, columns h·n…, the
+  // causally masked cells above the diagonal hatched (kMaskedValue).
+  auto check_texture = [&] {
+    const TexturePainter::Texture& t = app.painter.textures.at(slot);
+    REQUIRE(t.rows == L * n);
+    REQUIRE(t.cols == H * n);
+    for (int l = 0; l < L; ++l)
+      for (int h = 0; h < H; ++h) {
+        const attn::Matrix& A = c.sample.forward.layers[std::size_t(l)].heads[std::size_t(h)].weights;
+        bool same = true;
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j)
+            same &= t.values[std::size_t(l * n + i) * std::size_t(t.cols) + std::size_t(h * n + j)] ==
+                    (j <= i ? float(A(i, j)) : ui::kMaskedValue);
+        CHECK_MESSAGE(same, "head ", l, ".", h);
+      }
+  };
+  check_texture();
+  // One upload while the sample stays; each frame paints every head once, from its own block.
+  CHECK(app.painter.whole_uploads[slot] == 1);
+  app.painter.paints.clear();
+  app.frame();
+  std::vector<ImVec4> views;
+  for (const auto& [s, v] : app.painter.paints)
+    if (s == slot) views.push_back(v);
+  REQUIRE(int(views.size()) == L * H);
+  for (int l = 0, k = 0; l < L; ++l)
+    for (int h = 0; h < H; ++h, ++k) {
+      CHECK(views[std::size_t(k)].x == float(h * n));
+      CHECK(views[std::size_t(k)].y == float(l * n));
+      CHECK(views[std::size_t(k)].z == float((h + 1) * n));
+      CHECK(views[std::size_t(k)].w == float((l + 1) * n));
+    }
+  CHECK(app.painter.whole_uploads[slot] == 1);
+  // A training step changes every pattern: one new upload, the new weights.
+  ui::circuits_step(app.state);
+  app.frame();
+  CHECK(app.painter.whole_uploads[slot] == 2);
+  check_texture();
+  // The grid's window draws captions, outlines and toggles, not a rectangle per cell: 4 heads of 21
+  // tokens drawn cell by cell were 924 rectangles (3,696 vertices) on their own.
+  int heads_vertices = -1;
+  const ImDrawData* dd = ImGui::GetDrawData();
+  for (int k = 0; k < dd->CmdListsCount; ++k)
+    if (std::string(dd->CmdLists[k]->_OwnerName).find("/Heads_") != std::string::npos)  // a child window
+      heads_vertices = dd->CmdLists[k]->VtxBuffer.Size;
+  REQUIRE(heads_vertices >= 0);
+  CHECK(heads_vertices < 2000);
+}

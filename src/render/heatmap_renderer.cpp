@@ -107,10 +107,8 @@ bool HeatmapRenderer::create_device_objects() {
                GL_UNSIGNED_BYTE, ui::colormap_rgba8());
   glBindTexture(GL_TEXTURE_2D, GLuint(last_texture));
 
-  for (Slot& slot : slots_) {
-    slot = Slot{};
-    slot.owner = this;
-  }
+  for (Slot& slot : slots_) slot = Slot{};
+  paint_count_ = 0;
   return true;
 }
 
@@ -126,6 +124,7 @@ void HeatmapRenderer::destroy_device_objects() {
 
 void HeatmapRenderer::forget_device_objects() {
   for (Slot& slot : slots_) slot = Slot{};
+  paint_count_ = 0;
   colormap_texture_ = vao_ = program_ = 0;
 }
 
@@ -191,29 +190,38 @@ bool HeatmapRenderer::upload_changes(const Slot& slot, const ui::MatrixImage& im
 void HeatmapRenderer::paint(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const ui::MatrixImage& image) {
   if (!program_ || image.rows <= 0 || image.cols <= 0 || !image.values) return;
   Slot& slot = slots_[std::size_t(image.slot)];
-  slot.owner = this;
   upload(slot, image);
-  slot.rect = ImVec4(min.x, min.y, max.x, max.y);
-  slot.colormap_row = int(image.colormap);
-  slot.lo = image.lo;
-  slot.hi = image.hi;
-  slot.gap_px = image.gap_px;
-  slot.aggregate = int(image.aggregate);
-  slot.view = image.view_col1 > image.view_col0
-                  ? ImVec4(image.view_col0, image.view_row0, image.view_col1, image.view_row1)
-                  : ImVec4(0, 0, float(image.cols), float(image.rows));
-  draw_list->AddCallback(&HeatmapRenderer::draw_callback, &slot);
+  // Last frame's paints have been drawn (ImGui renders a frame before the next one begins).
+  if (paints_frame_ != ImGui::GetFrameCount()) {
+    paint_count_ = 0;
+    paints_frame_ = ImGui::GetFrameCount();
+  }
+  IM_ASSERT(paint_count_ < kMaxPaints && "more heatmap paints in one frame than kMaxPaints");
+  if (paint_count_ >= kMaxPaints) return;
+  Paint& p = paints_[std::size_t(paint_count_++)];
+  p.owner = this;
+  p.slot = &slot;
+  p.rect = ImVec4(min.x, min.y, max.x, max.y);
+  p.colormap_row = int(image.colormap);
+  p.lo = image.lo;
+  p.hi = image.hi;
+  p.gap_px = image.gap_px;
+  p.aggregate = int(image.aggregate);
+  p.view = image.view_col1 > image.view_col0
+               ? ImVec4(image.view_col0, image.view_row0, image.view_col1, image.view_row1)
+               : ImVec4(0, 0, float(image.cols), float(image.rows));
+  draw_list->AddCallback(&HeatmapRenderer::draw_callback, &p);
   draw_list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }
 
 void HeatmapRenderer::draw_callback(const ImDrawList*, const ImDrawCmd* cmd) {
-  const Slot* slot = static_cast<const Slot*>(cmd->UserCallbackData);
-  if (slot && slot->owner) slot->owner->draw(*slot, cmd);
+  const Paint* paint = static_cast<const Paint*>(cmd->UserCallbackData);
+  if (paint && paint->owner) paint->owner->draw(*paint, cmd);
 }
 
-void HeatmapRenderer::draw(const Slot& slot, const ImDrawCmd* cmd) {
+void HeatmapRenderer::draw(const Paint& paint, const ImDrawCmd* cmd) {
   const ImDrawData* dd = ImGui::GetDrawData();
-  if (!dd || !program_ || !slot.texture) return;
+  if (!dd || !program_ || !paint.slot->texture) return;
   const ImVec2 scale = dd->FramebufferScale;
   const float fb_h = dd->DisplaySize.y * scale.y;
 
@@ -232,23 +240,23 @@ void HeatmapRenderer::draw(const Slot& slot, const ImDrawCmd* cmd) {
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, colormap_texture_);
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, slot.texture);
+  glBindTexture(GL_TEXTURE_2D, paint.slot->texture);
 #ifndef __EMSCRIPTEN__
   glBindSampler(0, 0);
   glBindSampler(1, 0);
 #endif
   glUniform1i(u_values_, 0);
   glUniform1i(u_colormap_, 1);
-  glUniform1i(u_colormap_row_, slot.colormap_row);
-  glUniform4f(u_rect_, slot.rect.x, slot.rect.y, slot.rect.z, slot.rect.w);
+  glUniform1i(u_colormap_row_, paint.colormap_row);
+  glUniform4f(u_rect_, paint.rect.x, paint.rect.y, paint.rect.z, paint.rect.w);
   glUniform4f(u_display_, dd->DisplayPos.x, dd->DisplayPos.y, dd->DisplaySize.x, dd->DisplaySize.y);
-  glUniform2f(u_range_, slot.lo, slot.hi);
-  glUniform2i(u_grid_, slot.cols, slot.rows);
-  glUniform4f(u_view_, slot.view.x, slot.view.y, slot.view.z, slot.view.w);
-  glUniform2f(u_cell_px_, (slot.rect.z - slot.rect.x) * scale.x / (slot.view.z - slot.view.x),
-              (slot.rect.w - slot.rect.y) * scale.y / (slot.view.w - slot.view.y));
-  glUniform1f(u_gap_px_, slot.gap_px * scale.x);
-  glUniform1i(u_aggregate_, slot.aggregate);
+  glUniform2f(u_range_, paint.lo, paint.hi);
+  glUniform2i(u_grid_, paint.slot->cols, paint.slot->rows);
+  glUniform4f(u_view_, paint.view.x, paint.view.y, paint.view.z, paint.view.w);
+  glUniform2f(u_cell_px_, (paint.rect.z - paint.rect.x) * scale.x / (paint.view.z - paint.view.x),
+              (paint.rect.w - paint.rect.y) * scale.y / (paint.view.w - paint.view.y));
+  glUniform1f(u_gap_px_, paint.gap_px * scale.x);
+  glUniform1i(u_aggregate_, paint.aggregate);
   // Stripes about a third of an em apart, at least 5 device pixels.
   glUniform1f(u_hatch_px_, std::max(5.0f, std::round(0.42f * ImGui::GetFontSize() * scale.x)));
   set_color(u_gap_color_, ui::palette::gap());

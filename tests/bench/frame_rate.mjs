@@ -3,7 +3,7 @@
 //
 //   node tests/bench/frame_rate.mjs SITE_DIR [SECONDS]    prints one JSON object per line:
 //     {"what": "circuits play" | "train play" | "bare webgl2 clear", "fps", "gap_p50_ms", "gap_p95_ms",
-//      "app_mean_ms", "app_p95_ms"}
+//      "app_mean_ms", "app_p95_ms", "parts_mean_ms": [recompute, UI, GL], "vertices"}
 //
 // fps and the gaps come from requestAnimationFrame (the frames the page presented); app_* from
 // attentionLab.frameStats() (the CPU time of our frame: training, layout, ImGui's draw lists and GL
@@ -59,6 +59,12 @@ try {
       what, ...summary(times),
       app_mean_ms: +(((after.avgFrameMs * after.frames) - (before.avgFrameMs * before.frames)) / frames).toFixed(1),
       app_p95_ms: after.p95FrameMs,  // over the last 120 frames
+      // where the last 120 frames went: the core's recompute, the UI (the run's steps included), GL
+      parts_mean_ms: [0, 1, 2].map((k) => {
+        const parts = after.recentFramePartsMs.filter((_, i) => i % 3 === k);
+        return +(parts.reduce((a, b) => a + b, 0) / Math.max(1, parts.length)).toFixed(1);
+      }),
+      vertices: after.vertices,  // the last frame's ImGui vertices, every window
     }));
     await app.close();
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -74,7 +75,10 @@ void draw_column_means(const CurveArea& c, int steps, ValueOf value_of, YOf y_of
     for (int s = s0; s < s1; ++s) sum += value_of(s);
     points.emplace_back(c.x_of(0.5 * (s0 + s1)), y_of(sum / (s1 - s0)));
   }
-  if (points.size() >= 2) c.dl->AddPolyline(points.data(), int(points.size()), color, 0, width);
+  // A whole-pixel width takes ImGui's textured anti-aliased lines: 2 vertices a point instead of 4
+  // (a curve is redrawn every frame while a run plays; 1.92 px and 2 px look the same).
+  const float whole = std::max(1.0f, std::round(width));
+  if (points.size() >= 2) c.dl->AddPolyline(points.data(), int(points.size()), color, 0, whole);
 }
 
 }  // namespace ui

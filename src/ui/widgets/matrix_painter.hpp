@@ -16,7 +16,8 @@ namespace ui {
 // Cells whose value is ≥ kMaskedValue are drawn hatched (a masked cell: −∞ before softmax).
 constexpr float kMaskedValue = 1e30f;
 
-// Named images, one GPU texture each; each is painted at most once per frame.
+// Named images, one GPU texture each. A texture is uploaded at most once per frame and may be
+// painted several times (each paint its own rectangle and view: the heads of one mosaic).
 enum class MatrixSlot : int {
   Scores,
   Weights,
@@ -30,6 +31,7 @@ enum class MatrixSlot : int {
   Bias,                                // ALiBi's B of the focused head (the Mask panel)
   ModelHeads,                          // the Model mode's layers × heads patterns, one mosaic
   ModelHeadLarge,                      // the Model mode's hovered head, large
+  CircuitsHeads,                       // the Circuits mode's layers × heads patterns, one mosaic
   Count,
 };
 

@@ -20,6 +20,7 @@
 #include "ui/link_start.hpp"
 #include "ui/look/fonts.hpp"
 #include "ui/modes/panel_draw.hpp"
+#include "ui/widgets/matrix_painter.hpp"
 
 namespace ui {
 
@@ -29,8 +30,10 @@ struct Screen;
 void circuits_tick(AppState& state);
 void layout_circuits(Screen& screen);
 // The panels, in the order the mode's comment above describes them.
-PanelDraw draw_circuits_panel, draw_circuits_curve, draw_circuits_grid, draw_circuits_predictions,
-    draw_circuits_composition, draw_circuits_guide;
+PanelDraw draw_circuits_panel, draw_circuits_curve, draw_circuits_predictions, draw_circuits_composition,
+    draw_circuits_guide;
+// The heads' grid paints every pattern from one texture (MatrixSlot::CircuitsHeads).
+void draw_circuits_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts);
 
 // --- the run's actions (panels, page API, tests)
 void circuits_play(AppState& state, bool play);

@@ -9,6 +9,14 @@
 #include "ui/panels/panel_parts.hpp"
 
 namespace ui {
+namespace {
+
+void heads_panel(Screen& sc, ImVec2 pos, ImVec2 size) {
+  if (sc.open("Heads", pos, size)) draw_circuits_grid(sc.state, sc.painter, sc.fonts);
+  sc.close();
+}
+
+}  // namespace
 
 void guide_outline(const AppState& state, int step) {
   if (state.ui.circuits.guide_step + 1 != step) return;
@@ -32,7 +40,7 @@ void layout_circuits(Screen& sc) {
     const float right_w = side_width(sc, 0.2f, 15.0f, 22.0f);
     const float mw = rest_w - right_w - gap;
     const float pred_h = 8.8f * em;
-    sc.panel("Heads", draw_circuits_grid, ImVec2(mx, body_y), ImVec2(mw, body_h - pred_h - gap));
+    heads_panel(sc, ImVec2(mx, body_y), ImVec2(mw, body_h - pred_h - gap));
     sc.panel("Predictions", draw_circuits_predictions, ImVec2(mx, body_y + body_h - pred_h),
              ImVec2(mw, pred_h), ImGuiWindowFlags_HorizontalScrollbar);
     const float rx = W - margin - right_w;
@@ -47,7 +55,7 @@ void layout_circuits(Screen& sc) {
     const float controls_h = 31.0f * em, pred_h = 9.0f * em, curve_h = 17.0f * em;
     const float comp_h = 10.5f * em + float(n_heads) * 3.3f * em, guide_h = 16.0f * em;
     sc.panel("Circuits", draw_circuits_panel, col.take(controls_h), col.size(controls_h));
-    sc.panel("Heads", draw_circuits_grid, col.take(grid_h), col.size(grid_h));
+    heads_panel(sc, col.take(grid_h), col.size(grid_h));
     sc.panel("Predictions", draw_circuits_predictions, col.take(pred_h), col.size(pred_h),
              ImGuiWindowFlags_HorizontalScrollbar);
     sc.panel("Curve", draw_circuits_curve, col.take(curve_h), col.size(curve_h), kFitted);

@@ -40,7 +40,11 @@ struct CircuitsUi {
   std::string text_draft, text_error;                  // a typed text that was refused, and why
   CircuitsSample sample;                               // the model on `text`
   std::uint64_t sample_version = 0;                    // bumped whenever `sample` is recomputed
-  int opened_layer = -1, opened_head = -1;             // the head shown in Explore (−1: none)
+  // Every head's pattern on the text, one texture: L·n rows × H·n columns, head (l, h) the block at
+  // rows l·n…, columns h·n…; above the diagonal (masked by causality) kMaskedValue, drawn hatched.
+  std::vector<float> mosaic;
+  std::uint64_t mosaic_version = 0;                         // the sample_version it was built from
+  int opened_layer = -1, opened_head = -1;                  // the head shown in Explore (−1: none)
   std::optional<scene::link::CircuitsProbe> pending_probe;  // a link's probe, applied once rebuilt
   int guide_step = -1;                                      // the guided explanation's step (−1: closed)
 };
