@@ -38,7 +38,8 @@ using attn::rows_of;
 // |got − want| ≤ rel · max(scale, |want_ij|) for every entry, each finite; the first mismatch printed.
 // `scale` is the size an error is measured in: max |V| for an output (each output row blends value
 // rows), max(1, max |want|) for a matrix compared as a whole; rel = 0 asks for equality.
-inline void check_relative(const attn::Matrix& got, const attn::Matrix& want, double scale, double rel = 1e-12) {
+inline void check_relative(const attn::Matrix& got, const attn::Matrix& want, double scale,
+                           double rel = 1e-12) {
   REQUIRE(got.rows() == want.rows());
   REQUIRE(got.cols() == want.cols());
   for (Eigen::Index i = 0; i < got.rows(); ++i)

@@ -70,7 +70,7 @@ class HeatmapRenderer final : public ui::MatrixPainter {
   static constexpr int kMaxPaints = 64;
   std::array<Paint, kMaxPaints> paints_{};
   int paint_count_ = 0;
-  int paints_frame_ = -1;  // ImGui's frame count when paint_count_ was last reset
+  int paints_frame_ = -1;      // ImGui's frame count when paint_count_ was last reset
   std::vector<float> column_;  // a changed column's values, contiguous for glTexSubImage2D
 };
 
