@@ -180,7 +180,8 @@ long unlisted_changes(const attn::Matrix& before, const attn::Matrix& after, con
 
 TEST_CASE("incremental: last_change names every changed cell of scores, scaled and weights") {
   // What the app's grids rely on to upload only the changed rows and columns of their textures
-  // (ui/app_state.hpp ResultChange): nothing outside the reported rows and columns changed.
+  // (attn::StageChange, what the UI's textures upload): nothing outside the reported rows and columns
+  // changed.
   std::mt19937 rng(4096);
   for (int trial = 0; trial < 12; ++trial) {
     const int n = 2 + int(rng() % 60);
@@ -191,7 +192,7 @@ TEST_CASE("incremental: last_change names every changed cell of scores, scaled a
     for (int step = 0; step < 20; ++step) {
       const attn::Result before = inc.result();
       random_edit(rng, s, inc);
-      const attn::IncrementalAttention::Change& c = inc.last_change();
+      const attn::StageChange& c = inc.last_change();
       INFO("trial " << trial << " (n " << n << "), step " << step);
       if (c.full) continue;
       CHECK(unlisted_changes(before.scores, inc.result().scores, c.queries, c.keys) == 0);

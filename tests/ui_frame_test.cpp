@@ -42,7 +42,7 @@ struct NullPainter : ui::MatrixPainter {
 };
 
 // The textures a GL painter would hold, uploaded as render/heatmap_renderer.cpp does: nothing when the
-// version is the one held, only the promised rows and columns when the texture holds `changed_since`,
+// version is the one held, only the promised rows and columns when the texture holds `changed.since`,
 // else everything.
 struct TexturePainter : ui::MatrixPainter {
   struct Texture {
@@ -64,13 +64,13 @@ struct TexturePainter : ui::MatrixPainter {
     Texture& t = textures[int(image.slot)];
     const bool same_size = t.rows == image.rows && t.cols == image.cols;
     if (same_size && image.version != 0 && t.version == image.version) return;
-    if (same_size && image.changed_since != 0 && t.version == image.changed_since) {
-      last_rows = image.changed_rows ? *image.changed_rows : std::vector<int>{};
+    if (same_size && image.changed.since != 0 && t.version == image.changed.since) {
+      last_rows = image.changed.rows ? *image.changed.rows : std::vector<int>{};
       for (int i : last_rows)
         std::copy_n(image.values + std::size_t(i) * image.cols, image.cols,
                     &t.values[std::size_t(i) * image.cols]);
-      if (image.changed_cols)
-        for (int j : *image.changed_cols)
+      if (image.changed.cols)
+        for (int j : *image.changed.cols)
           for (int i = 0; i < image.rows; ++i)
             t.values[std::size_t(i) * image.cols + j] = image.values[std::size_t(i) * image.cols + j];
       ++partial_uploads[int(image.slot)];
@@ -590,7 +590,7 @@ TEST_CASE(
   // Causal, a window with a sink, a key and a value: each brought up to date in place.
   ui::set_causal(app.state, true);
   app.frame();
-  CHECK_FALSE(app.state.result_change.all);
+  CHECK_FALSE(app.state.result_change.full);
   check_textures_whole();
   ui::set_window(app.state, 8);
   app.frame();
@@ -603,8 +603,8 @@ TEST_CASE(
   // Key 20 is seen by queries 20 … 27 (causal, window 8): those rows of the weights, not all 64.
   CHECK(app.state.result_change.rows == std::vector<int>{20, 21, 22, 23, 24, 25, 26, 27});
   // The scores and scaled grids: key 20's column, no row.
-  CHECK(app.state.result_change.score_rows.empty());
-  CHECK(app.state.result_change.cols == std::vector<int>{20});
+  CHECK(app.state.result_change.score_rows().empty());
+  CHECK(app.state.result_change.keys == std::vector<int>{20});
   check_textures_whole();
   // Without the window every later query sees key 20: 44 rows of the weights, still one column of
   // the scores (uploaded alone: the scores texture's last update is that column, no row).
@@ -616,7 +616,7 @@ TEST_CASE(
   app.frame();
   CHECK(app.state.result_change.rows.size() == 44);
   CHECK(app.painter.partial_uploads[scores] == partial_scores + 1);
-  CHECK(app.state.result_change.score_rows.empty());
+  CHECK(app.state.result_change.score_rows().empty());
   check_textures_whole();
   ui::set_window(app.state, 8);
   app.frame();
@@ -624,7 +624,7 @@ TEST_CASE(
   // A query: its row of every grid.
   ui::set_entry(app.state, ui::SceneMatrix::Q, 33, 1, 0.5);
   app.frame();
-  CHECK(app.state.result_change.score_rows == std::vector<int>{33});
+  CHECK(app.state.result_change.score_rows() == std::vector<int>{33});
   CHECK(app.state.result_change.rows == std::vector<int>{33});
   check_textures_whole();
   ui::set_entry(app.state, ui::SceneMatrix::V, 5, 0, -2.0);
@@ -636,7 +636,7 @@ TEST_CASE(
   app.frame();
   CHECK(app.state.result.allowed(30, 25) == 0);
   CHECK(app.state.result_change.rows == std::vector<int>{30});
-  CHECK(app.state.result_change.score_rows == std::vector<int>{30});  // its hatching on the scores
+  CHECK(app.state.result_change.score_rows() == std::vector<int>{30});  // its hatching on the scores
   check_textures_whole();
 }
 

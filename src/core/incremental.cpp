@@ -42,7 +42,7 @@ void IncrementalAttention::reset(const Matrix& Q, const Matrix& K, const Matrix&
   result_.V = V;
   options_ = options;
   detail::full_pass(result_, options_, workspace_);  // sets every other stage
-  change_ = Change{};                                // full
+  change_ = StageChange{};                           // full
 }
 
 IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const Matrix& K, const Matrix& V,
@@ -62,7 +62,7 @@ IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const
       return Update::Full;
     }
     options_ = options;
-    change_ = Change{false, {}, {}, false, true, detail::change_mask(r, options_, workspace_)};
+    change_ = StageChange{false, {}, {}, false, true, detail::change_mask(r, options_, workspace_)};
     for (int i : change_.rows) detail::softmax_row(r, workspace_, i);
     output_runs(change_.rows);
     detail::collect_masked_rows(r);
@@ -87,7 +87,7 @@ IncrementalAttention::Update IncrementalAttention::update(const Matrix& Q, const
     }
   }
   if (queries.empty() && keys.empty() && values.empty()) {
-    change_ = Change{false, {}, {}, false, false, {}};
+    change_ = StageChange{false, {}, {}, false, false, {}};
     return Update::None;
   }
   refresh(queries, keys, values);
@@ -173,7 +173,7 @@ void IncrementalAttention::refresh(const std::vector<int>& queries, const std::v
   blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
   for (int b : blocks) block_runs(patched, b, b + 1);
   for (int i : output) detail::finish_row(r, workspace_, i);
-  change_ = Change{false, queries, keys, !values.empty(), false, std::move(softmax)};
+  change_ = StageChange{false, queries, keys, !values.empty(), false, std::move(softmax)};
 }
 
 bool IncrementalAttention::patch_row(int i, const std::vector<int>& keys) {

@@ -24,25 +24,29 @@
 
 namespace attn {
 
+// What an edit changed in the n×n stages: the one record from the engine to the screen's textures
+// (the UI keeps the last one with the result version it starts from, and uploads only these cells).
+// `full` everything; else rows `queries` of scores and scaled, columns `keys` of scores and scaled,
+// and rows `rows` of the weights (and their output). `rows` holds the queries, every row that allows
+// an edited key (a row's softmax never reads a hidden cell's logit, so a 64-wide window re-runs 64
+// rows of 1024, not all), and with `mask` the rows whose allowed cells changed (a mask, causal,
+// window or sinks edit: scores and scaled stay). An edited value (`values`) changes the output of
+// the rows whose keys include it, and no weight. Nothing listed: nothing changed.
+struct StageChange {
+  bool full = true;
+  std::vector<int> queries, keys;  // ascending
+  bool values = false;
+  bool mask = false;
+  std::vector<int> rows;  // ascending
+  // The rows of scores and scaled that changed: the edited queries; with `mask` (an edit that comes
+  // alone, Q, K and V unchanged) the mask's rows, repainted there as hidden or shown.
+  const std::vector<int>& score_rows() const { return mask ? rows : queries; }
+};
+
 class IncrementalAttention {
  public:
   // What update() did.
   enum class Update { None, Rows, Full };
-  // What the last reset/update/set_* changed, so a view of the n×n stages can refresh only that:
-  // `full` everything; else rows `queries` of scores and scaled, columns `keys` of scores and scaled,
-  // and rows `rows` of the weights (and their output). `rows` holds the queries, every row that allows
-  // an edited key (a row's softmax never reads a hidden cell's logit, so a 64-wide window re-runs 64
-  // rows of 1024, not all), and with `mask` the rows whose allowed cells changed (a mask, causal,
-  // window or sinks edit: scores and scaled stay). An edited value (`values`) changes the output of
-  // the rows whose keys include it, and no weight. Nothing listed: nothing changed.
-  struct Change {
-    bool full = true;
-    std::vector<int> queries, keys;  // ascending
-    bool values = false;
-    bool mask = false;
-    std::vector<int> rows;  // ascending
-  };
-
   // Full pass over Q (n×d_k), K (n×d_k), V (n×d_v); inputs as for attend().
   void reset(const Matrix& Q, const Matrix& K, const Matrix& V, const Options& options);
 
@@ -63,7 +67,8 @@ class IncrementalAttention {
   void set_value(int j, const double* v);
 
   const Result& result() const { return result_; }
-  const Change& last_change() const { return change_; }
+  // What the last reset/update/set_* changed.
+  const StageChange& last_change() const { return change_; }
   // Lend the result out without copying (three n×n matrices): swap it with `other`, and swap it
   // back before the next update, which otherwise starts over with a full pass.
   void swap_result(Result& other) { std::swap(result_, other); }
@@ -85,7 +90,7 @@ class IncrementalAttention {
   void block_runs(const std::vector<int>& rows, int b0, int b1);
 
   Result result_;
-  Change change_;
+  StageChange change_;
   int patched_rows_ = 0;
   bool valid_ = false;  // result_ is the pass over result_.Q, K, V and options_
   Options options_;

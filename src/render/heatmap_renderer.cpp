@@ -146,7 +146,7 @@ void HeatmapRenderer::upload(Slot& slot, const ui::MatrixImage& image) {
   }
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   // The texture holds the version the image's changes start from: only those rows and columns.
-  const bool changes_only = same_size && image.changed_since != 0 && slot.version == image.changed_since;
+  const bool changes_only = same_size && image.changed.since != 0 && slot.version == image.changed.since;
   if (!changes_only || !upload_changes(slot, image)) {
     if (same_size && slot.version != ~std::uint64_t(0)) {
       glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.cols, image.rows, GL_RED, GL_FLOAT, image.values);
@@ -162,8 +162,8 @@ void HeatmapRenderer::upload(Slot& slot, const ui::MatrixImage& image) {
 
 bool HeatmapRenderer::upload_changes(const Slot& slot, const ui::MatrixImage& image) {
   static const std::vector<int> kNone;
-  const std::vector<int>& rows = image.changed_rows ? *image.changed_rows : kNone;
-  const std::vector<int>& cols = image.changed_cols ? *image.changed_cols : kNone;
+  const std::vector<int>& rows = image.changed.rows ? *image.changed.rows : kNone;
+  const std::vector<int>& cols = image.changed.cols ? *image.changed.cols : kNone;
   // Beyond an eighth of the matrix in strips, one upload of the whole is as cheap and one call.
   if (8 * (rows.size() * std::size_t(slot.cols) + cols.size() * std::size_t(slot.rows)) >
       std::size_t(slot.rows) * std::size_t(slot.cols))

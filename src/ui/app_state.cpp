@@ -148,13 +148,9 @@ bool recompute_if_dirty(AppState& state) {
   }
   const auto start = std::chrono::steady_clock::now();
   const scene::Scene& s = state.scene;
-  ResultChange& change = state.result_change;
-  change.from = state.result_version;
-  change.all = true;
-  change.mask = false;
-  change.rows.clear();
-  change.cols.clear();
-  change.score_rows.clear();
+  attn::StageChange& change = state.result_change;
+  state.result_change_from = state.result_version;
+  change = attn::StageChange{};  // everything, unless the engine says less
   // A variant scene (scene/variant_keys.hpp) takes the full pass: the incremental engine keeps the
   // plain softmax's stages only (no sink, cap, top-k, second map, gate or linear weights).
   if (s.heads == 1 && !s.rope_on && s.Wo.size() == 0 && !scene::has_variants(s)) {
@@ -167,14 +163,7 @@ bool recompute_if_dirty(AppState& state) {
     else
       state.engine.update_projected(s.X, s.Wq, s.Wk, s.Wv, scene::options_of(s));
     state.engine.swap_result(state.result);
-    const attn::IncrementalAttention::Change& done = state.engine.last_change();
-    change.all = done.full;
-    change.mask = done.mask;
-    change.rows = done.rows;
-    change.cols = done.keys;
-    // Scores and scaled changed in the edited queries' rows; a mask edit (which comes alone, Q, K and
-    // V unchanged) repaints its rows there as hidden or shown.
-    change.score_rows = done.mask ? done.rows : done.queries;
+    change = state.engine.last_change();
     state.heads = attn::HeadsResult{};
     state.heads.Q = state.result.Q;
     state.heads.K = state.result.K;
@@ -190,7 +179,7 @@ bool recompute_if_dirty(AppState& state) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   // The reading aids of the weights just computed are stale in the rows whose weights changed
   // (computed when read: reading_aids).
-  if (change.all || state.aids_stale_all) {
+  if (change.full || state.aids_stale_all) {
     state.aids_stale_all = true;
   } else {
     state.aids_stale_rows.resize(std::size_t(state.result.weights.rows()), 0);
@@ -324,7 +313,8 @@ void set_focus_head(AppState& state, int head) {
   state.ui.focus_head = head;
   state.result = state.heads.heads[std::size_t(head)];
   state.aids_stale_all = true;
-  state.result_change = ResultChange{state.result_version, true, false, {}, {}, {}};
+  state.result_change = attn::StageChange{};  // everything
+  state.result_change_from = state.result_version;
   ++state.result_version;  // the Scores and Mask panels repaint the newly focused head
 }
 

@@ -71,23 +71,6 @@ struct HeatmapImage {
   Colormap colormap = Colormap::Viridis;
 };
 
-// What the last recompute changed in the n×n stages the grids show (AppState::result_change): from
-// result version `from` to the current one, only rows `rows` of the weights (and, with `mask`, of the
-// allowed mask), rows `score_rows` and columns `cols` of scores and scaled (a dragged key: its column,
-// while every row that sees it has new weights) — or everything (`all`). A view whose copy is at version
-// `from` may refresh just those cells (a dragged query: one row of 1024; a key in a 64-wide window: 64 rows
-// and one column); any older copy is rebuilt.
-struct ResultChange {
-  std::uint64_t from = 0;
-  bool all = true;
-  bool mask = false;            // the allowed mask changed, in rows `rows` only
-  std::vector<int> rows, cols;  // ascending
-  std::vector<int> score_rows;  // ascending: the edited queries, and with `mask` the mask's rows
-  // Whether a copy at version `version` can be brought up to date with rows/cols alone (the mask,
-  // the shape and the options are then unchanged).
-  bool partial_from(std::uint64_t version) const { return !all && version != 0 && version == from; }
-};
-
 // The screen's modes (Explore, …): each a layout of the shared panels. The list and the names the
 // link uses (mode=NAME) live in scene/link.hpp; src/ui/frame/frame.cpp says how to add a mode.
 using Mode = scene::link::Mode;
@@ -137,7 +120,7 @@ struct UiCaches {
   std::uint64_t mask_version = 0;  // the result version mask_values describe
   std::uint64_t mask_built = 0;    // the result version they were last rebuilt at (the texture's version)
   // When mask_built was reached by refilling rows only (a mask edit): the version before and the rows,
-  // so the texture uploads just those (MatrixImage::changed_since); 0 after a whole rebuild.
+  // so the texture uploads just those (MatrixImage::changed); 0 after a whole rebuild.
   std::uint64_t mask_changed_since = 0;
   std::vector<int> mask_changed_rows;
   std::vector<float> bias_values;  // n×n: ALiBi's B of the focused head (the Mask panel's bias grid)
@@ -238,7 +221,12 @@ struct AppState {
   // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
   attn::IncrementalAttention engine;
   std::uint64_t result_version = 0;  // bumped on every recompute (render re-uploads textures)
-  ResultChange result_change;        // what the last bump changed (rows, columns, or all)
+  // What the last bump changed (attn::StageChange: rows, columns, or all), from result version
+  // result_change_from: a view whose copy is at that version may refresh just those cells (a dragged
+  // query: one row of 1024; a key in a 64-wide window: 64 rows and one column); any older copy is
+  // rebuilt (changed_only_since).
+  attn::StageChange result_change;
+  std::uint64_t result_change_from = 0;
   bool dirty = true;                 // scene changed since the last recompute
   unsigned changes = kChangedShape;  // what changed since then (Change bits): Shape → validate again
   bool computed = false;             // result holds a valid computation
@@ -301,6 +289,11 @@ void load_generated(AppState& state, const scene::GenSpec& spec);
 bool load_preset(AppState& state, std::string_view name);
 // Run the core if the scene changed. Returns true if it ran.
 bool recompute_if_dirty(AppState& state);
+// Whether a copy of the result's grids at `version` can be brought up to date with result_change's
+// rows and columns alone (the mask, the shape and the options are then unchanged).
+inline bool changed_only_since(const AppState& state, std::uint64_t version) {
+  return !state.result_change.full && version != 0 && version == state.result_change_from;
+}
 
 // --- edits (each keeps the scene valid and marks what changed)
 // The scene's matrices an entry edit can name.

@@ -42,8 +42,8 @@ void draw_query_labels(AppState& state, const GridLabels& g, float right_x, floa
     dl->AddText(at, i == g.lit_row ? palette::text() : color, text.c_str());
     record_label(state, g, "row", i, at, size);
     // A cut name: the whole of it on hover.
-    if (text != name && ImGui::IsWindowHovered() && mouse.x >= at.x && mouse.x < at.x + size.x && mouse.y >= at.y &&
-        mouse.y < at.y + size.y)
+    if (text != name && ImGui::IsWindowHovered() && mouse.x >= at.x && mouse.x < at.x + size.x &&
+        mouse.y >= at.y && mouse.y < at.y + size.y)
       ImGui::SetTooltip("%s", name.c_str());
   }
 }

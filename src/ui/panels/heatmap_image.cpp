@@ -95,12 +95,12 @@ void set_range(captions::Grid which, bool log_scale, float two_sided, HeatmapIma
 
 }  // namespace
 
-ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale,
-                                 HeatmapImage* d) {
+TextureChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale,
+                                   HeatmapImage* d) {
   const attn::Result& r = state.result;
   const int n = int(r.scores.rows());
   const attn::Matrix& stage = stage_of(which, r);
-  const ResultChange& change = state.result_change;
+  const attn::StageChange& change = state.result_change;
   // Differential attention's weights A₁ − λA₂ lie in [−|λ|, 1]: a two-sided scale (0 in the middle).
   float two_sided = 0.0f;
 #if AL_ALL_MODES
@@ -115,17 +115,17 @@ ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bo
   const bool same_kind = d->grid == int(which) && d->log_scale == log_scale && d->n == n && !colours_changed;
   if (same_kind && d->version == state.result_version) return {};  // already up to date (not uploaded again)
   // The weights changed in rows `rows` (a key's column changed only the rows that allow it); scores
-  // and scaled in rows `score_rows` and columns `cols` (a key: its column alone, 1,024 cells of 1024²).
-  if (same_kind && change.partial_from(d->version)) {
+  // and scaled in rows `score_rows()` and columns `keys` (a key: its column alone, 1,024 cells of 1024²).
+  if (same_kind && changed_only_since(state, d->version)) {
     const std::uint64_t since = d->version;
     const bool weights = which == captions::Grid::Weights;
-    const std::vector<int>& rows = weights ? change.rows : change.score_rows;
+    const std::vector<int>& rows = weights ? change.rows : change.score_rows();
     for (int i : rows) fill_row(stage, r.allowed, log_scale, i, d);
     if (!weights)
-      for (int j : change.cols) fill_column(stage, r.allowed, log_scale, j, d);
+      for (int j : change.keys) fill_column(stage, r.allowed, log_scale, j, d);
     set_range(which, log_scale, two_sided, d);
     d->version = state.result_version;
-    return {since, &rows, weights ? nullptr : &change.cols};
+    return {since, &rows, weights ? nullptr : &change.keys};
   }
   d->grid = int(which);
   d->log_scale = log_scale;

@@ -20,15 +20,10 @@ constexpr double kLogFloor = 1e-6;
 //   range   Scores: diverging colours symmetric around 0, ±max |v| over the allowed cells;
 //           Weights: [0, 1], or [log₁₀ kLogFloor, 0] with `log_scale`.
 // Only the rows and columns of state.result_change when the image holds the version it starts
-// from (same grid, same scale); `changed` then says which, for MatrixImage::changed_* (else it
-// asks for a whole upload).
-struct ImageChange {
-  std::uint64_t since = 0;  // 0: upload everything
-  const std::vector<int>* rows = nullptr;
-  const std::vector<int>* cols = nullptr;
-};
-ImageChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale,
-                                 HeatmapImage* image);
+// from (same grid, same scale); the returned change then says which, in result versions (since 0:
+// upload everything).
+TextureChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale,
+                                   HeatmapImage* image);
 
 // The largest allowed value in rows × cols of the image (the cells in view): the weights' auto colour
 // range. The whole grid reads each row's largest; a zoomed view scans its cells once per version and view.

@@ -140,7 +140,7 @@ void heatmap_view(GridView& view, Geometry& g, int n, bool scores) {
 // --- the cells, drawn by the GL renderer in this draw list's order; the grid's geometry for the
 // hover, the keyboard and --rects
 void paint_heatmap(AppState& state, MatrixPainter& painter, Geometry& g, const HeatmapImage& d,
-                   const ImageChange& change, bool log_scale, bool scores) {
+                   const TextureChange& change, bool log_scale, bool scores) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const GridView& view = state.ui.grid_view;
   const int n = d.n;
@@ -153,11 +153,7 @@ void paint_heatmap(AppState& state, MatrixPainter& painter, Geometry& g, const H
     return 4 * v + (log_scale ? 1 : 0) + (d.grid == int(captions::Grid::Scaled) ? 2 : 0);
   };
   image.version = texture_version(d.version);
-  if (change.since != 0) {
-    image.changed_since = texture_version(change.since);
-    image.changed_rows = change.rows;
-    image.changed_cols = change.cols;
-  }
+  if (change.since != 0) image.changed = {texture_version(change.since), change.rows, change.cols};
   image.aggregate = state.ui.pixel_mean ? CellAggregate::Mean
                     : scores            ? CellAggregate::Magnitude
                                         : CellAggregate::Max;
@@ -505,7 +501,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   // an edit changed), not on every hover frame.
   HeatmapImage& d = scores ? state.ui.caches.scores_image : state.ui.caches.weights_image;
   const bool log_scale = !scores && state.ui.weights_log;
-  const ImageChange change = update_heatmap_image(state, which, log_scale, &d);
+  const TextureChange change = update_heatmap_image(state, which, log_scale, &d);
   const int n = d.n;
   Geometry g = heatmap_geometry(state, fonts, n, scores);
   heatmap_view(state.ui.grid_view, g, n, scores);

@@ -43,8 +43,8 @@ void fill_mask_row(const AppState& state, int i, std::vector<float>& values) {
 const std::vector<float>& mask_values(AppState& state) {
   const int n = int(state.result.allowed.rows());
   UiCaches& c = state.ui.caches;
-  const ResultChange& change = state.result_change;
-  if (change.partial_from(c.mask_version)) {
+  const attn::StageChange& change = state.result_change;
+  if (changed_only_since(state, c.mask_version)) {
     if (change.mask && !change.rows.empty()) {
       for (int i : change.rows) fill_mask_row(state, i, c.mask_values);
       c.mask_changed_since = c.mask_built;
@@ -109,8 +109,8 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
   image.rows = image.cols = n;
   image.values = values.data();
   image.version = state.ui.caches.mask_built;
-  image.changed_since = state.ui.caches.mask_changed_since;  // a mask edit: only its rows
-  image.changed_rows = &state.ui.caches.mask_changed_rows;
+  image.changed = {state.ui.caches.mask_changed_since, &state.ui.caches.mask_changed_rows,
+                   nullptr};  // a mask edit: its rows
   image.colormap = Colormap::Mask;
   image.lo = 0;
   image.hi = 1;

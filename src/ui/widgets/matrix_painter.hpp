@@ -44,20 +44,24 @@ enum class CellAggregate : int {
   Magnitude = 3,  // the value of largest |v|, with its sign: scores (strong negatives stay visible)
 };
 
+// A promise with a new version of an image: its values differ from those of version `since` only in
+// rows `rows` and columns `cols` (ascending; null: none). A texture that holds version `since` then
+// uploads just those (a dragged query is one row of 1024 instead of 1024² cells). since 0: no promise.
+struct TextureChange {
+  std::uint64_t since = 0;
+  const std::vector<int>* rows = nullptr;
+  const std::vector<int>* cols = nullptr;
+};
+
 struct MatrixImage {
   MatrixSlot slot = MatrixSlot::Scores;
   int rows = 0, cols = 0;
   const float* values = nullptr;  // rows × cols, row-major
   std::uint64_t version = 0;      // the painter re-uploads when this (or the size) changes; 0 = always
-  // Optional: `values` differ from those of version `changed_since` only in rows `changed_rows` and
-  // columns `changed_cols` (ascending). A texture that holds version `changed_since` then uploads just
-  // those rows and columns (a dragged query is one row of 1024 instead of 1024² cells).
-  std::uint64_t changed_since = 0;  // 0: no such promise, a new version uploads everything
-  const std::vector<int>* changed_rows = nullptr;
-  const std::vector<int>* changed_cols = nullptr;
+  TextureChange changed;          // optional: only these cells differ from an older version
   Colormap colormap = Colormap::Viridis;
-  float lo = 0, hi = 1;  // value range mapped onto the colormap
-  float gap_px = 0;      // gap between cells, in ImGui (framebuffer) pixels
+  float lo = 0, hi = 1;                             // value range mapped onto the colormap
+  float gap_px = 0;                                 // gap between cells, in ImGui (framebuffer) pixels
   CellAggregate aggregate = CellAggregate::Sample;  // smaller than a pixel: what a pixel shows
   // The part of the matrix stretched over the rectangle, in cells (zoom, ui/widgets/grid_view.hpp):
   // columns [view_col0, view_col1) and rows [view_row0, view_row1). view_col1 ≤ view_col0 (the
