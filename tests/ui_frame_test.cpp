@@ -241,7 +241,7 @@ TEST_CASE("each Scale choice has its own rectangle, inside the group's: a click 
 
 TEST_CASE("the reading aids are computed when something shows them, and then equal the full pass's") {
   // A key's edit changes every row that sees the key; with entropy and largest off (the default),
-  // the frames of a drag take no logarithms (AppState::aids_cache stays behind), and shown they are
+  // the frames of a drag take no logarithms (UiCaches::aids stays behind), and shown they are
   // attn::reading_aids of the weights on screen, bit for bit.
   Headless app;
   app.load_generated(64, 8);
@@ -258,22 +258,22 @@ TEST_CASE("the reading aids are computed when something shows them, and then equ
   // Edits of a key, a query and a value, a frame each: none of them computes the aids.
   ui::set_entry(app.state, ui::SceneMatrix::K, 3, 0, 2.5);
   app.frame();
-  CHECK_FALSE(app.state.aids_stale_all);
+  CHECK_FALSE(app.state.ui.caches.aids_stale_all);
   // Every row that may see key 3 is stale.
-  CHECK(std::count(app.state.aids_stale_rows.begin(), app.state.aids_stale_rows.end(), 1) > 1);
+  CHECK(std::count(app.state.ui.caches.aids_stale_rows.begin(), app.state.ui.caches.aids_stale_rows.end(), 1) > 1);
   ui::set_entry(app.state, ui::SceneMatrix::Q, 40, 1, -1.5);
   app.frame();
   ui::set_entry(app.state, ui::SceneMatrix::V, 7, 2, 0.75);
   app.frame();
-  CHECK_FALSE(app.state.aids_stale_rows.empty());
+  CHECK_FALSE(app.state.ui.caches.aids_stale_rows.empty());
   same_as_full();  // reading brings every stale row up to date
-  CHECK(app.state.aids_stale_rows.empty());
+  CHECK(app.state.ui.caches.aids_stale_rows.empty());
   // Shown (the largest weight of each row outlined), a key's edit is computed in the frame that draws it.
   app.state.ui.show_argmax = true;
   ui::set_entry(app.state, ui::SceneMatrix::K, 10, 3, -2.0);
   app.frame();
-  CHECK(app.state.aids_stale_rows.empty());
-  CHECK_FALSE(app.state.aids_stale_all);
+  CHECK(app.state.ui.caches.aids_stale_rows.empty());
+  CHECK_FALSE(app.state.ui.caches.aids_stale_all);
   same_as_full();
   // The causal mask changes every row: all stale, then the full pass when read.
   ui::set_causal(app.state, !app.state.scene.causal);
@@ -462,7 +462,7 @@ namespace {
 // The label rectangles of the last frame (label/GRID/row/i, label/GRID/col/j), by GRID/axis.
 std::map<std::string, std::vector<std::pair<int, ImVec4>>> label_rects(const ui::AppState& state) {
   std::map<std::string, std::vector<std::pair<int, ImVec4>>> out;
-  for (const auto& [id, rect] : state.widget_rects) {
+  for (const auto& [id, rect] : state.ui.frame.widget_rects) {
     if (id.rfind("label/", 0) != 0) continue;
     const std::size_t last = id.rfind('/');
     out[id.substr(6, last - 6)].push_back({std::stoi(id.substr(last + 1)), rect});
@@ -538,7 +538,7 @@ TEST_CASE("at 1280×720 in every language the Controls show every button whole; 
     REQUIRE(app.state.ui.frame.controls_h > panel->w);  // cut short: the caption under the buttons scrolls
     // Every widget drawn in the panel's column is inside it whole, or wholly below it (the vectors).
     int inside = 0;
-    for (const auto& [id, r] : app.state.widget_rects) {
+    for (const auto& [id, r] : app.state.ui.frame.widget_rects) {
       if (id == "panel/controls" || r.x < panel->x || r.x >= panel->x + panel->z || r.y < panel->y) continue;
       CAPTURE(id);
       if (r.y < bottom) {

@@ -203,8 +203,8 @@ void frame(App& app) {
   parts.render_ms = ms_between(built, end);
   ui::record_frame(app.state.stats, ms, parts);
   // An edit during this frame is shown by the next one, and a layout that moved settles first.
-  if (app.state.dirty || app.state.layout_changed) app.settle_frames = std::max(app.settle_frames, 1);
-  app.state.layout_changed = false;
+  if (app.state.dirty || app.state.ui.frame.layout_changed) app.settle_frames = std::max(app.settle_frames, 1);
+  app.state.ui.frame.layout_changed = false;
   if (app.touch_lift == 1 && !ImGui::GetIO().MouseDown[0]) {  // this frame handled the release
     app.touch_lift = 2;
     app.settle_frames = std::max(app.settle_frames, kSettleFrames);  // draw the canvas without hover

@@ -186,7 +186,7 @@ Json state(const ui::AppState& state, bool square_stages) {
     {"step", ui::walk_index(state)},
     {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
     {"focusHead", state.ui.focus_head},
-    {"tooltip", state.ui.frame.tooltip},
+    {"tooltip", state.ui.frame.shown.tooltip},
     {"example", ui::example_label(state)},
     {"edited", state.edited},
     {"vectors", std::move(vectors)},
@@ -196,7 +196,7 @@ Json state(const ui::AppState& state, bool square_stages) {
     {"themeChosen", state.ui.settings.theme.has_value()},
     {"zoom", state.ui.settings.zoom},
     {"language", language},
-    {"overflow", state.ui.frame.overflow},
+    {"overflow", state.ui.frame.shown.overflow},
     {"keyboard", keyboard(state.ui.keyboard)},
     // The Scores/Weights grids' zoom (ui/widgets/grid_view.hpp): rows and columns [row0/col0, + span).
     {"gridView",
@@ -293,7 +293,7 @@ Json widget_rect(const ui::AppState& state, std::string_view id, float scale) {
   Json out = {
       {"x", number(r->x / s)}, {"y", number(r->y / s)}, {"w", number(r->z / s)}, {"h", number(r->w / s)}};
   // Value cells (Q/i/c, K/i/c, V/i/c): the width of the number drawn in them (0: none).
-  if (auto t = state.widget_text_w.find(std::string(id)); t != state.widget_text_w.end())
+  if (auto t = state.ui.frame.widget_text_w.find(std::string(id)); t != state.ui.frame.widget_text_w.end())
     out["text"] = number(t->second / s);
   return out;
 }
@@ -657,9 +657,9 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
     Json r = widget_rect(state, id, scale);
     if (!r.is_null()) sorted[id] = std::move(r);
   };
-  for (const auto& entry : state.widget_rects) add(entry.first);
+  for (const auto& entry : state.ui.frame.widget_rects) add(entry.first);
   const std::pair<const char*, const ui::GridGeometry*> grids[] = {
-      {"scores", &state.scores_grid}, {"weights", &state.weights_grid}, {"mask", &state.mask_grid}};
+      {"scores", &state.ui.frame.scores_grid}, {"weights", &state.ui.frame.weights_grid}, {"mask", &state.ui.frame.mask_grid}};
   for (const auto& [name, grid] : grids) {
     if (!grid->visible) continue;
     for (int i = 0; i < grid->rows; ++i)
@@ -667,10 +667,10 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
         add("cell/" + std::string(name) + "/" + std::to_string(i) + "/" + std::to_string(j));
   }
   // Multi-head weights: head/t/weights/i/j for each head, head/average/weights/i/j for their mean.
-  for (std::size_t g = 0; g < state.head_grids.size(); ++g) {
-    const ui::GridGeometry& grid = state.head_grids[g];
+  for (std::size_t g = 0; g < state.ui.frame.head_grids.size(); ++g) {
+    const ui::GridGeometry& grid = state.ui.frame.head_grids[g];
     if (!grid.visible) continue;
-    const std::string head = g + 1 == state.head_grids.size() ? "average" : std::to_string(g);
+    const std::string head = g + 1 == state.ui.frame.head_grids.size() ? "average" : std::to_string(g);
     for (int i = 0; i < grid.rows; ++i)
       for (int j = 0; j < grid.cols; ++j)
         add("head/" + head + "/weights/" + std::to_string(i) + "/" + std::to_string(j));

@@ -11,24 +11,24 @@
 namespace ui {
 
 std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id) {
-  if (auto it = state.widget_rects.find(std::string(id)); it != state.widget_rects.end()) return it->second;
+  if (auto it = state.ui.frame.widget_rects.find(std::string(id)); it != state.ui.frame.widget_rects.end()) return it->second;
   // cell/<grid>/<i>/<j>; the multi-head weights grids: head/<t>/weights/<i>/<j> and
   // head/average/weights/<i>/<j>.
   char grid[16] = {0};
   int i = -1, j = -1, t = -1;
   char tail = 0;
   const std::string text(id);
-  const int h = int(state.head_grids.size()) - 1;  // the last grid is the average
+  const int h = int(state.ui.frame.head_grids.size()) - 1;  // the last grid is the average
   const GridGeometry* g = nullptr;
   if (std::sscanf(text.c_str(), "head/%d/weights/%d/%d%c", &t, &i, &j, &tail) == 3) {
-    if (t >= 0 && t < h) g = &state.head_grids[std::size_t(t)];
+    if (t >= 0 && t < h) g = &state.ui.frame.head_grids[std::size_t(t)];
   } else if (std::sscanf(text.c_str(), "head/average/weights/%d/%d%c", &i, &j, &tail) == 2) {
-    if (h >= 1) g = &state.head_grids[std::size_t(h)];
+    if (h >= 1) g = &state.ui.frame.head_grids[std::size_t(h)];
   } else if (std::sscanf(text.c_str(), "cell/%15[a-z]/%d/%d%c", grid, &i, &j, &tail) == 3) {
     const std::string name = grid;
-    g = name == "scores"    ? &state.scores_grid
-        : name == "weights" ? &state.weights_grid
-        : name == "mask"    ? &state.mask_grid
+    g = name == "scores"    ? &state.ui.frame.scores_grid
+        : name == "weights" ? &state.ui.frame.weights_grid
+        : name == "mask"    ? &state.ui.frame.mask_grid
                             : nullptr;
   }
   if (!g || !g->visible || i < 0 || j < 0 || i >= g->rows || j >= g->cols) return std::nullopt;
@@ -40,18 +40,18 @@ std::optional<ImVec4> widget_rect(const AppState& state, std::string_view id) {
 }
 
 const attn::ReadingAids& reading_aids(const AppState& state) {
-  if (state.aids_stale_all) {
-    state.aids_cache = attn::reading_aids(state.result);
+  if (state.ui.caches.aids_stale_all) {
+    state.ui.caches.aids = attn::reading_aids(state.result);
   } else {
     std::vector<int> rows;
-    for (std::size_t i = 0; i < state.aids_stale_rows.size(); ++i)
-      if (state.aids_stale_rows[i]) rows.push_back(int(i));
+    for (std::size_t i = 0; i < state.ui.caches.aids_stale_rows.size(); ++i)
+      if (state.ui.caches.aids_stale_rows[i]) rows.push_back(int(i));
     if (!rows.empty())
-      attn::update_reading_aids(state.result.weights, state.result.allowed, rows, &state.aids_cache);
+      attn::update_reading_aids(state.result.weights, state.result.allowed, rows, &state.ui.caches.aids);
   }
-  state.aids_stale_all = false;
-  state.aids_stale_rows.clear();
-  return state.aids_cache;
+  state.ui.caches.aids_stale_all = false;
+  state.ui.caches.aids_stale_rows.clear();
+  return state.ui.caches.aids;
 }
 
 void record_frame(FrameStats& stats, double ms, const FrameParts& parts) {

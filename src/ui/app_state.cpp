@@ -179,11 +179,11 @@ bool recompute_if_dirty(AppState& state) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   // The reading aids of the weights just computed are stale in the rows whose weights changed
   // (computed when read: reading_aids).
-  if (change.full || state.aids_stale_all) {
-    state.aids_stale_all = true;
+  if (change.full || state.ui.caches.aids_stale_all) {
+    state.ui.caches.aids_stale_all = true;
   } else {
-    state.aids_stale_rows.resize(std::size_t(state.result.weights.rows()), 0);
-    for (int i : change.rows) state.aids_stale_rows[std::size_t(i)] = 1;
+    state.ui.caches.aids_stale_rows.resize(std::size_t(state.result.weights.rows()), 0);
+    for (int i : change.rows) state.ui.caches.aids_stale_rows[std::size_t(i)] = 1;
   }
   state.computed = true;
   state.edited = true;  // load_scene clears it again for a freshly loaded scene
@@ -312,7 +312,7 @@ void set_focus_head(AppState& state, int head) {
   if (head < 0 || head >= int(state.heads.heads.size()) || head == state.ui.focus_head) return;
   state.ui.focus_head = head;
   state.result = state.heads.heads[std::size_t(head)];
-  state.aids_stale_all = true;
+  state.ui.caches.aids_stale_all = true;
   state.result_change = attn::StageChange{};  // everything
   state.result_change_from = state.result_version;
   ++state.result_version;  // the Scores and Mask panels repaint the newly focused head
@@ -440,7 +440,7 @@ scene::link::Appearance appearance(const UiState& ui) {
 }
 
 void note_overflow(UiState& ui, std::string where) {
-  ui.frame.next_overflow.push_back(std::move(where));
+  ui.frame.next.overflow.push_back(std::move(where));
 }
 
 bool set_zoom(UiState& ui, int percent) {

@@ -93,17 +93,37 @@ struct UiSettings {
 };
 
 // Measured or collected while drawing one frame, read by the next (or by the page): UiState::frame.
+// What one frame gathers while it draws, for the next to read: the formula term and the n×n cell
+// under the mouse (hover links are one frame behind: what was hovered while drawing the last frame
+// lights now), the derivation tooltip's text, the texts that did not fit. UiFrame holds the last
+// frame's (`shown`) and the one being gathered (`next`), swapped once a frame (draw_screen).
+struct FrameReads {
+  Term hovered_term = Term::None;
+  int hovered_row = -1, hovered_col = -1;  // the cell under the mouse in any n×n grid
+  // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
+  // so tests can read what a tooltip derived); empty when no tooltip was drawn.
+  std::string tooltip;
+  // Texts that did not fit their place (a row label wider than its column, a mode bar wider than the
+  // screen): getState().ui.overflow, so a test catches a translation that is too long.
+  std::vector<std::string> overflow;
+};
+
 struct UiFrame {
+  FrameReads shown, next;
+  // --- automation: named widget rectangles in ImGui coordinates, as last drawn (cleared each frame)
+  std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
+  // Width of the text drawn inside a value cell (Q/i/c …; 0 when the cell shows no number), so
+  // tests can check that no number is wider than its cell.
+  std::unordered_map<std::string, float> widget_text_w;
+  GridGeometry scores_grid, weights_grid, mask_grid;
+  std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
+  // Set by a panel whose measured size changed this frame: the layout is not settled yet, so the
+  // app draws another frame (otherwise the first click would land on a moved widget).
+  bool layout_changed = false;
   // The mode bar, when its tabs scroll sideways (phones): the mode whose tab was last scrolled into
   // view, and for how many more frames to keep scrolling it there (the tabs' widths settle first).
   Mode mode_tab_scrolled_to = Mode(-1);
   int mode_tab_scroll_frames = 0;
-  // The last derivation tooltip's text, one line per line shown (the page API's getState().ui.tooltip,
-  // so tests can read what a tooltip derived); cleared each frame no tooltip is drawn.
-  std::string tooltip, next_tooltip;
-  // Texts that did not fit their place this frame (a row label wider than its column, a mode bar wider
-  // than the screen): getState().ui.overflow, so a test catches a translation that is too long.
-  std::vector<std::string> overflow, next_overflow;
   bool vectors_strip[3] = {false, false, false};  // Q, K, V drawn as colour strips (last frame)
   float controls_h = 0;  // Controls panel content height + padding (0: not measured yet)
   // The Controls panel's row bottoms (content y, measured with controls_h): where a panel too short
@@ -125,6 +145,15 @@ struct UiCaches {
   std::vector<int> mask_changed_rows;
   std::vector<float> bias_values;  // n×n: ALiBi's B of the focused head (the Mask panel's bias grid)
   std::uint64_t bias_version = 0;
+  // Per-row entropy and argmax of result.weights (the focused head), brought up to date when read
+  // (ui::reading_aids, through a const AppState: mutable): a key's drag changes every row's weights,
+  // and their n² logarithms (~12 ms a frame at n = 1024 in wasm) are spent only while a panel shows
+  // them or the page checks them.
+  mutable attn::ReadingAids aids;
+  // n flags (or none): 1 for a row whose weights changed since `aids`; aids_stale_all: every row
+  // (a whole recompute, another focused head).
+  mutable std::vector<unsigned char> aids_stale_rows;
+  mutable bool aids_stale_all = true;
 };
 
 // State of the screen itself rather than of the scene, grouped by how long it lives: the settings a
@@ -209,14 +238,6 @@ struct AppState {
   attn::HeadsResult heads;  // every head, their concat and the output map (scene::compute_heads);
                             // for one head without RoPE or W_o only Q, K, V (then `result` is all)
   attn::Result result;      // the focused head's stages (heads.heads[ui.focus_head]); all of it for h = 1
-  // Per-row entropy and argmax of result.weights (the focused head), brought up to date when read
-  // (ui::reading_aids): a key's drag changes every row's weights, and their n² logarithms (~12 ms a
-  // frame at n = 1024 in wasm) are spent only while a panel shows them or the page checks them.
-  mutable attn::ReadingAids aids_cache;
-  // n flags (or none): 1 for a row whose weights changed since aids_cache; aids_stale_all: every row
-  // (a whole recompute, another focused head).
-  mutable std::vector<unsigned char> aids_stale_rows;
-  mutable bool aids_stale_all = true;
   // Keeps what the next edit can reuse: a dragged query recomputes one row, a key one column and
   // the softmax, a value A V (bit for bit the full pass; core/incremental.hpp).
   attn::IncrementalAttention engine;
@@ -244,26 +265,10 @@ struct AppState {
   std::string error;   // shown in a banner until dismissed (e.g. a rejected scene)
   std::string notice;  // informational (e.g. "switched to direct Q, K, V")
 
-  // --- interaction shared between panels (last frame → this frame)
-  Term hovered_term = Term::None, next_hovered_term = Term::None;
-  int hovered_row = -1, hovered_col = -1;  // cell under the mouse in any n×n grid
-  int next_hovered_row = -1, next_hovered_col = -1;
-
-  // --- automation: named widget rectangles in ImGui coordinates, as last drawn
-  std::unordered_map<std::string, ImVec4> widget_rects;  // id → (x, y, w, h)
-  // Width of the text drawn inside a value cell (Q/i/c …; 0 when the cell shows no number), so
-  // tests can check that no number is wider than its cell.
-  std::unordered_map<std::string, float> widget_text_w;
-  GridGeometry scores_grid, weights_grid, mask_grid;
-  std::vector<GridGeometry> head_grids;  // multi-head weights: one per head, then the average
-
   UiState ui;       // mode, layout values, panel caches
   Sharing sharing;  // hide=/view=, the demo gallery, the Share buttons' actions
   FrameStats stats;
   float ui_scale = 1.0f;  // ImGui pixels per CSS pixel (web) / per logical pixel (desktop)
-  // Set by a panel whose measured size changed this frame: the layout is not settled yet, so the
-  // app draws another frame (otherwise the first click would land on a moved widget).
-  bool layout_changed = false;
 };
 
 // The theme on screen: the chosen one, else the system's.
@@ -332,7 +337,7 @@ void reset_learned_ranges(AppState& state);
 void set_heads(AppState& state, int heads);
 void set_focus_head(AppState& state, int head);
 // The reading aids of state.result's weights, up to date (the rows changed since they were last
-// read are computed now; AppState::aids_cache).
+// read are computed now; UiCaches::aids).
 const attn::ReadingAids& reading_aids(const AppState& state);
 // Wo: set one entry; add the identity (d_v×d_v) as a starting map, or remove it.
 void set_wo_entry(AppState& state, int row, int col, double value);

@@ -20,19 +20,12 @@
 namespace ui {
 
 void draw_screen(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
-  // Hover links are one frame behind: what was hovered while drawing the last frame lights now.
-  state.hovered_term = state.next_hovered_term;
-  state.hovered_row = state.next_hovered_row;
-  state.hovered_col = state.next_hovered_col;
-  state.next_hovered_term = Term::None;
-  state.next_hovered_row = state.next_hovered_col = -1;
-  state.ui.frame.tooltip = std::move(state.ui.frame.next_tooltip);    // the tooltip text drawn last frame
-  state.ui.frame.overflow = std::move(state.ui.frame.next_overflow);  // texts that did not fit, last frame
-  state.ui.frame.next_overflow.clear();
+  // What the last frame gathered is what this one reads (FrameReads); the next is gathered afresh.
+  state.ui.frame.shown = std::move(state.ui.frame.next);
+  state.ui.frame.next = FrameReads{};
   set_language(shown_language(state.ui));  // the words of this frame (ui/text/i18n.hpp)
-  state.ui.frame.next_tooltip.clear();
-  state.widget_rects.clear();
-  state.widget_text_w.clear();
+  state.ui.frame.widget_rects.clear();
+  state.ui.frame.widget_text_w.clear();
 
   const ImGuiIO& io = ImGui::GetIO();
   Screen screen{state, painter, fonts};

@@ -167,9 +167,9 @@ void draw_gallery_window(AppState& state, const Fonts& fonts) {
 void draw_sharing(AppState& state, const Fonts& fonts) {
   Sharing& s = state.sharing;
   // A hidden grid was not drawn this frame: widgetRect("cell/…") must not find last frame's cells.
-  if (!panel_shown(state, scene::link::Panel::Scores)) state.scores_grid.visible = false;
-  if (!panel_shown(state, scene::link::Panel::Weights)) state.weights_grid.visible = false;
-  if (!panel_shown(state, scene::link::Panel::Mask)) state.mask_grid.visible = false;
+  if (!panel_shown(state, scene::link::Panel::Scores)) state.ui.frame.scores_grid.visible = false;
+  if (!panel_shown(state, scene::link::Panel::Weights)) state.ui.frame.weights_grid.visible = false;
+  if (!panel_shown(state, scene::link::Panel::Mask)) state.ui.frame.mask_grid.visible = false;
   if (s.gallery_open || ImGui::IsPopupOpen(kGalleryId)) draw_gallery_window(state, fonts);
   if (state.result_version != s.seen_result_version) {
     s.seen_result_version = state.result_version;

@@ -36,7 +36,7 @@ void draw_top_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size) 
 
   // Caption: what the hovered term means; an error replaces it until dismissed.
   ImGui::PushFont(fonts.small);
-  std::string caption = state.error.empty() ? term_caption(state, state.hovered_term) : state.error;
+  std::string caption = state.error.empty() ? term_caption(state, state.ui.frame.shown.hovered_term) : state.error;
   caption = fit_text(caption, size.x - 2.0f * em);
   const ImVec2 cs = ImGui::CalcTextSize(caption.c_str());
   const float cy = pos.y + size.y - cs.y - 0.35f * em;
@@ -141,7 +141,7 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
       } else {
         start_mode(state, m.mode);  // its start hook (the walk: its first step), or the mode set
       }
-      state.layout_changed = true;  // draw the new layout at once
+      state.ui.frame.layout_changed = true;  // draw the new layout at once
     }
     if (const char* also = mode_entry(m.mode).tab_id)
       record_item_rect(state, also);  // the tab is that control too
@@ -149,7 +149,7 @@ void draw_mode_bar(AppState& state, const Fonts& fonts, ImVec2 pos, ImVec2 size)
   }
   if (scroll_frames > 0) {
     --scroll_frames;
-    state.layout_changed = true;  // the scroll lands in the next frame
+    state.ui.frame.layout_changed = true;  // the scroll lands in the next frame
   }
   if (pinned) {
     draw_bar_buttons(state, gap);

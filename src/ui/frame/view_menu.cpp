@@ -48,20 +48,20 @@ int next_zoom(int zoom, int direction) {
 void choose_theme(AppState& state, Theme theme) {
   if (state.ui.settings.theme == theme) return;
   state.ui.settings.theme = theme;
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
   address_follows(state);
 }
 
 void choose_language(AppState& state, std::string_view code) {
   if (state.ui.settings.lang == code || !scene::link::is_language(code)) return;
   state.ui.settings.lang = std::string(code);
-  state.layout_changed = true;  // the words change size: measure again
+  state.ui.frame.layout_changed = true;  // the words change size: measure again
   address_follows(state);
 }
 
 void step_zoom(AppState& state, int direction) {
   if (!set_zoom(state.ui, next_zoom(state.ui.settings.zoom, direction))) return;
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
   address_follows(state);
 }
 

@@ -67,7 +67,7 @@ void Screen::mode_light(Panel panel) const {
 void Screen::controls(ImVec2 pos, ImVec2 size) {
   if (open("Controls", pos, size)) {
     claim_hover(state, Term::Scale);
-    state.widget_rects["panel/controls"] =
+    state.ui.frame.widget_rects["panel/controls"] =
         ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, size.x, size.y);
     state.ui.frame.controls_rows.clear();
     // The rows end at the bottom padding, not the border: a panel cut after a whole row (left_column)
@@ -78,7 +78,7 @@ void Screen::controls(ImVec2 pos, ImVec2 size) {
     ImGui::PopClipRect();
     // Measured each frame (content height + padding); a change means another frame is needed.
     const float measured = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
-    if (std::abs(measured - state.ui.frame.controls_h) > 0.5f) state.layout_changed = true;
+    if (std::abs(measured - state.ui.frame.controls_h) > 0.5f) state.ui.frame.layout_changed = true;
     state.ui.frame.controls_h = measured;
     panel_border(state, Term::Scale);
     mode_light(Panel::Controls);

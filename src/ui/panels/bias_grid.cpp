@@ -59,9 +59,9 @@ void draw_bias_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const int i = std::clamp(int((mouse.y - origin.y) / cell), 0, n - 1);
     const int j = std::clamp(int((mouse.x - origin.x) / cell), 0, n - 1);
-    state.next_hovered_row = i;
-    state.next_hovered_col = j;
-    state.next_hovered_term = Term::Bias;
+    state.ui.frame.next.hovered_row = i;
+    state.ui.frame.next.hovered_col = j;
+    state.ui.frame.next.hovered_term = Term::Bias;
     const double m = n > 1 ? -B(1, 0) : 0.0;  // the head's slope: B(1, 0) = −m
     ImGui::SetTooltip(
         "%s", fill(tr(Text::BiasCellTip), {std::to_string(i), std::to_string(j), format_number(m, 4),

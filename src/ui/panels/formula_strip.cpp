@@ -167,7 +167,7 @@ void draw_formula_strip(AppState& state, const Fonts& fonts, ImVec2 center, floa
     const ImVec2 a(x - 0.15f * size, y - 0.1f * size), b(x + w + 0.15f * size, y + 1.1f * size);
     if (s.term != Term::None && window_hovered && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y &&
         mouse.y < b.y) {
-      state.next_hovered_term = s.term;
+      state.ui.frame.next.hovered_term = s.term;
     }
     const bool lit = s.term != Term::None && term_lit(state, s.term);
     if (lit) dl->AddRectFilled(a, b, palette::accent_soft(), 0.2f * size);

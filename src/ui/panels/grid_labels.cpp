@@ -11,7 +11,7 @@ namespace ui {
 namespace {
 
 void record_label(AppState& state, const GridLabels& g, const char* axis, int k, ImVec2 min, ImVec2 size) {
-  state.widget_rects["label/" + std::string(g.grid) + "/" + axis + "/" + std::to_string(k)] =
+  state.ui.frame.widget_rects["label/" + std::string(g.grid) + "/" + axis + "/" + std::to_string(k)] =
       ImVec4(min.x, min.y, size.x, size.y);
 }
 

@@ -60,7 +60,7 @@ void average_tooltip(AppState& state, int i, int j) {
   ImGui::TextUnformatted(line1.c_str());
   ImGui::TextDisabled("%s", tr(Text::HeadsAverageNote));
   ImGui::EndTooltip();
-  state.ui.frame.next_tooltip += line1 + "\n";
+  state.ui.frame.next.tooltip += line1 + "\n";
 }
 
 // An image per grid (the heads, then the average), rebuilt when the result changes.
@@ -160,7 +160,7 @@ void draw_kv_groups(AppState& state, const Fonts& fonts, const HeadsLayout& l) {
       dl->AddRect(lo, hi, palette::with_alpha(head_color(first), 120), 0.3f * em);
       dl->AddText(ImVec2(a.x, a.y), palette::text(), fit_text(label, hi.x - lo.x - 0.3f * em).c_str());
       if (t == first)
-        state.widget_rects["heads/group/" + std::to_string(group)] =
+        state.ui.frame.widget_rects["heads/group/" + std::to_string(group)] =
             ImVec4(lo.x, lo.y, hi.x - lo.x, hi.y - lo.y);
       t = end + 1;
     }
@@ -190,7 +190,7 @@ void draw_head_cells(AppState& state, MatrixPainter& painter, const Fonts& fonts
   painter.paint(dl, gmin, gmax, image);
   if (focused)
     outline(dl, ImVec2(gmin.x - 2, gmin.y - 2), ImVec2(gmax.x + 2, gmax.y + 2), palette::accent(), 2.0f);
-  GridGeometry& geo = state.head_grids[std::size_t(g)];
+  GridGeometry& geo = state.ui.frame.head_grids[std::size_t(g)];
   geo.visible = true;
   geo.origin = gmin;
   geo.cell = cell;
@@ -266,8 +266,8 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
   const int h = state.scene.heads;
   panel_header(state, fonts, fill(tr(Text::HeadsWeightsTitle), {std::to_string(h)}).c_str(),
                tr(Text::HeadsWeightsHint), 2);
-  state.weights_grid.visible = false;
-  state.head_grids.assign(std::size_t(h) + 1, GridGeometry{});
+  state.ui.frame.weights_grid.visible = false;
+  state.ui.frame.head_grids.assign(std::size_t(h) + 1, GridGeometry{});
   if (!state.computed || int(state.heads.heads.size()) != h) return;
   const attn::HeadsResult& r = state.heads;
   const int n = int(r.weights_mean.rows());
@@ -295,8 +295,8 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
     draw_head_cells(state, painter, fonts, g, images[std::size_t(g)], w, gmin, cell, focused, clip);
     head_grid_input(state, g, average, w, gmin, cell, hover);
     // The hovered cell of any grid is outlined in all of them.
-    if (state.hovered_row >= 0 && state.hovered_col >= 0 && state.hovered_row < n && state.hovered_col < n) {
-      const ImVec2 a(gmin.x + cell * float(state.hovered_col), gmin.y + cell * float(state.hovered_row));
+    if (state.ui.frame.shown.hovered_row >= 0 && state.ui.frame.shown.hovered_col >= 0 && state.ui.frame.shown.hovered_row < n && state.ui.frame.shown.hovered_col < n) {
+      const ImVec2 a(gmin.x + cell * float(state.ui.frame.shown.hovered_col), gmin.y + cell * float(state.ui.frame.shown.hovered_row));
       outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::selection(), std::max(1.5f, 0.1f * em));
     }
   }
@@ -305,9 +305,9 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
   ImGui::Dummy(ImVec2(std::min(l.block_w, l.avail.x), std::min(l.block_h, l.avail.y)));
 
   if (hover.grid >= 0) {
-    state.next_hovered_row = hover.i;
-    state.next_hovered_col = hover.j;
-    state.next_hovered_term = Term::Weights;
+    state.ui.frame.next.hovered_row = hover.i;
+    state.ui.frame.next.hovered_col = hover.j;
+    state.ui.frame.next.hovered_term = Term::Weights;
     if (hover.keyed_cell.x >= 0.0f) place_tooltip_beside_cell(hover.keyed_cell, cell);
     if (hover.grid == h)
       average_tooltip(state, hover.i, hover.j);

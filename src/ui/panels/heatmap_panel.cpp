@@ -167,7 +167,7 @@ void paint_heatmap(AppState& state, MatrixPainter& painter, Geometry& g, const H
   image.view_row1 = float(view.row0 + view.span());
   painter.paint(dl, g.grid_min, g.grid_max, image);
 
-  GridGeometry& grid = scores ? state.scores_grid : state.weights_grid;
+  GridGeometry& grid = scores ? state.ui.frame.scores_grid : state.ui.frame.weights_grid;
   grid.visible = true;
   grid.origin = g.o;
   grid.cell = g.cz;
@@ -202,8 +202,8 @@ Hover heatmap_hover(AppState& state, const Geometry& g, const HeatmapImage& d, c
       mouse.y >= g.grid_min.y && mouse.y < g.grid_max.y) {
     h.i = std::clamp(int((mouse.y - g.o.y) / g.cz), 0, n - 1);
     h.j = std::clamp(int((mouse.x - g.o.x) / g.cz), 0, n - 1);
-    state.next_hovered_row = h.i;
-    state.next_hovered_col = h.j;
+    state.ui.frame.next.hovered_row = h.i;
+    state.ui.frame.next.hovered_col = h.j;
   }
   h.keyed = focus_grid(state, scores ? "cell/scores" : "cell/weights", g.grid_min, g.cell, n, n, &h.key_i,
                        &h.key_j);
@@ -227,8 +227,8 @@ Hover heatmap_hover(AppState& state, const Geometry& g, const HeatmapImage& d, c
   if (h.i < 0) {  // the mouse is elsewhere: the cell shows its derivation as if hovered
     h.i = h.key_i;
     h.j = h.key_j;
-    state.next_hovered_row = h.i;
-    state.next_hovered_col = h.j;
+    state.ui.frame.next.hovered_row = h.i;
+    state.ui.frame.next.hovered_col = h.j;
   }
   return h;
 }
@@ -494,7 +494,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   // Scores and Weights sit side by side: two hint lines each (the longer one wraps) keep the grids level.
   panel_header(state, fonts, caption.title.c_str(), caption.hint.c_str(), 2);
   draw_grid_switches(state, fonts, kind, header_pos, caption.title);
-  (scores ? state.scores_grid : state.weights_grid).visible = false;
+  (scores ? state.ui.frame.scores_grid : state.ui.frame.weights_grid).visible = false;
   if (!state.computed) return;
 
   // n² floats: brought up to date only when the result or the tab changed (only the rows and columns
@@ -512,8 +512,8 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   paint_heatmap(state, painter, g, d, change, log_scale, scores);
   const Hover hover = heatmap_hover(state, g, d, which, scores);
 
-  const int lit_i = state.hovered_row < n ? state.hovered_row : -1;
-  const int lit_j = state.hovered_col < n ? state.hovered_col : -1;
+  const int lit_i = state.ui.frame.shown.hovered_row < n ? state.ui.frame.shown.hovered_row : -1;
+  const int lit_j = state.ui.frame.shown.hovered_col < n ? state.ui.frame.shown.hovered_col : -1;
   // Walk through: the row its numbers follow, outlined while nothing is hovered.
   const int mode_row = mode_lit_row(state);  // the row a mode follows (the walk's)
   const int walk_row = mode_row >= 0 && lit_i < 0 ? std::clamp(mode_row, 0, n - 1) : -1;
@@ -534,7 +534,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   check_question(state, fonts, scores ? kCheckScores : kCheckWeights);
 
   if (hover.i >= 0) {
-    state.next_hovered_term = scores ? Term::Scores : Term::Weights;
+    state.ui.frame.next.hovered_term = scores ? Term::Scores : Term::Weights;
     // From the keyboard the tooltip sits beside the cell, not at the (absent) mouse.
     if (hover.keyed && hover.i == hover.key_i && hover.j == hover.key_j)
       place_tooltip_beside_cell(

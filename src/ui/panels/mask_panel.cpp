@@ -118,7 +118,7 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
   image.aggregate = CellAggregate::Max;  // cells smaller than a pixel: allowed if any cell of it is
   painter.paint(dl, f.origin, f.grid_max, image);
 
-  GridGeometry& grid = state.mask_grid;
+  GridGeometry& grid = state.ui.frame.mask_grid;
   grid.visible = true;
   grid.origin = f.origin;
   grid.cell = cell;
@@ -126,7 +126,7 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
   grid.clip =
       ImVec4(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x, dl->GetClipRectMax().y);
 
-  const int lit_i = state.hovered_row, lit_j = state.hovered_col;
+  const int lit_i = state.ui.frame.shown.hovered_row, lit_j = state.ui.frame.shown.hovered_col;
   GridLabels labels;
   labels.grid = "mask";
   labels.tokens = &s.tokens;
@@ -211,9 +211,9 @@ void mask_input(AppState& state, const MaskFrame& f) {
   const int j = by_mouse ? std::clamp(int((mouse.x - f.origin.x) / cell), 0, n - 1) : key_j;
   if (!by_mouse)
     place_tooltip_beside_cell(ImVec2(f.origin.x + cell * float(j), f.origin.y + cell * float(i)), cell);
-  state.next_hovered_row = i;
-  state.next_hovered_col = j;
-  state.next_hovered_term = Term::Mask;
+  state.ui.frame.next.hovered_row = i;
+  state.ui.frame.next.hovered_col = j;
+  state.ui.frame.next.hovered_term = Term::Mask;
   mask_cell_tooltip(state, i, j);
   if ((by_mouse && clicked) || (keyed && key_toggle && i == key_i && j == key_j)) {
     const MaskReason why = mask_reason(s, r.allowed, i, j);
@@ -248,7 +248,7 @@ void draw_mask_bias(AppState& state, MatrixPainter& painter, const Fonts& fonts,
 
 void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts) {
   panel_header(state, fonts, tr(Text::MaskTitle), tr(Text::MaskHint));
-  state.mask_grid.visible = false;
+  state.ui.frame.mask_grid.visible = false;
   if (!state.computed) return;
   draw_window_controls(state, fonts);  // the kind named; window w and sinks s (variant_controls.cpp)
   const int n = int(state.result.allowed.rows());
@@ -257,7 +257,7 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   draw_mask_grid(state, painter, fonts, f, values);
   if (f.bias) draw_mask_bias(state, painter, fonts, f);
   mask_input(state, f);
-  const int lit_i = state.hovered_row, lit_j = state.hovered_col;
+  const int lit_i = state.ui.frame.shown.hovered_row, lit_j = state.ui.frame.shown.hovered_col;
   if (lit_i >= 0 && lit_j >= 0 && lit_i < n && lit_j < n) {
     const ImVec2 a(f.origin.x + f.cell * float(lit_j), f.origin.y + f.cell * float(lit_i));
     outline(ImGui::GetWindowDrawList(), a, ImVec2(a.x + f.cell, a.y + f.cell), palette::selection(),

@@ -93,8 +93,8 @@ void draw_output_box(AppState& state, const Fonts& fonts, const OutputRows& rows
 
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   if (ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
-    state.next_hovered_row = i;
-    state.next_hovered_term = Term::Output;
+    state.ui.frame.next.hovered_row = i;
+    state.ui.frame.next.hovered_term = Term::Output;
     output_tooltip(r, i, c, masked_row);
   }
 }
@@ -106,7 +106,7 @@ void draw_output_row(AppState& state, const Fonts& fonts, const OutputRows& rows
   const float em = ImGui::GetFontSize();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
-  if (state.hovered_row == i)
+  if (state.ui.frame.shown.hovered_row == i)
     dl->AddRectFilled(p, ImVec2(p.x + rows.width, p.y + rows.row_h - 0.15f * em), palette::accent_soft(),
                       0.2f * em);
   const std::string label = fit_text(state.scene.tokens[i], rows.label_w - 0.5f * em);

@@ -33,7 +33,7 @@ void panel_header(const AppState& state, const Fonts& fonts, const char* title, 
 }
 
 bool term_lit(const AppState& state, Term term) {
-  const Term h = state.hovered_term;
+  const Term h = state.ui.frame.shown.hovered_term;
   if (h == Term::None) return mode_lights_term(state, term);  // the shown mode's own (the walk's step)
   if (h == term) return true;
   switch (term) {
@@ -143,16 +143,16 @@ void outline(ImDrawList* draw_list, ImVec2 min, ImVec2 max, ImU32 color, float t
 }
 
 void claim_hover(AppState& state, Term term) {
-  if (state.next_hovered_term == Term::None &&
+  if (state.ui.frame.next.hovered_term == Term::None &&
       ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
                              ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
-    state.next_hovered_term = term;
+    state.ui.frame.next.hovered_term = term;
   }
 }
 
 void panel_border(const AppState& state, Term term) {
   // A mode that lights whole panels itself (Screen::mode_light) leaves them; a hover still lights its own.
-  if (!term_lit(state, term) || (mode_lights_panels(state) && state.hovered_term == Term::None)) return;
+  if (!term_lit(state, term) || (mode_lights_panels(state) && state.ui.frame.shown.hovered_term == Term::None)) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
   dl->PushClipRectFullScreen();

@@ -31,9 +31,9 @@ void draw_position_view(AppState& state, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   // The pair: the hovered cell of a grid (a key at or before the query), else the last query and
   // the first key.
-  const bool hovered = state.hovered_row >= 0 && state.hovered_row < n && state.hovered_col >= 0 &&
-                       state.hovered_col <= state.hovered_row;
-  const int i = hovered ? state.hovered_row : n - 1, j = hovered ? state.hovered_col : 0;
+  const bool hovered = state.ui.frame.shown.hovered_row >= 0 && state.ui.frame.shown.hovered_row < n && state.ui.frame.shown.hovered_col >= 0 &&
+                       state.ui.frame.shown.hovered_col <= state.ui.frame.shown.hovered_row;
+  const int i = hovered ? state.ui.frame.shown.hovered_row : n - 1, j = hovered ? state.ui.frame.shown.hovered_col : 0;
   int& L = state.ui.position_train_len;
 
   ImGui::PushFont(fonts.small);

@@ -26,8 +26,8 @@ void draw_distance_plot(AppState& state, const Fonts& fonts) {
   const int n = state.scene.n();
   // The pair: the hovered cell of a grid, else the last query and the first key.
   const bool hovered =
-      state.hovered_row >= 0 && state.hovered_row < n && state.hovered_col >= 0 && state.hovered_col < n;
-  const int i = hovered ? state.hovered_row : n - 1, j = hovered ? state.hovered_col : 0;
+      state.ui.frame.shown.hovered_row >= 0 && state.ui.frame.shown.hovered_row < n && state.ui.frame.shown.hovered_col >= 0 && state.ui.frame.shown.hovered_col < n;
+  const int i = hovered ? state.ui.frame.shown.hovered_row : n - 1, j = hovered ? state.ui.frame.shown.hovered_col : 0;
   const int D = std::max(n - 1, 8);
   const std::vector<double> dots = attn::rope_dot_by_distance(r.Q.row(i), r.K.row(j), state.scene.rope, D);
   double lo = 0, hi = 0;

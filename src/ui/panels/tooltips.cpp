@@ -90,7 +90,7 @@ void tooltip_line(AppState& state, const std::string& text, bool dim = false) {
     ImGui::TextDisabled("%s", text.c_str());
   else
     ImGui::TextUnformatted(text.c_str());
-  state.ui.frame.next_tooltip += text + "\n";
+  state.ui.frame.next.tooltip += text + "\n";
 }
 
 }  // namespace

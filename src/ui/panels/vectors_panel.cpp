@@ -478,7 +478,7 @@ void draw_token_block(AppState& state, const TokenRows& t, int i) {
   const int first = projected ? 1 : 0;
   for (int role = 0; role < 3; ++role) {
     ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y + float(first + role) * row_h));
-    const bool hovered_token = (role == 0 && state.hovered_row == i) || (role == 1 && state.hovered_col == i);
+    const bool hovered_token = (role == 0 && state.ui.frame.shown.hovered_row == i) || (role == 1 && state.ui.frame.shown.hovered_col == i);
     if (projected) {
       draw_computed_row(state, rows[role], w_names[role], *w_mats[role], i, slider_w[role], prefix_w,
                         term_lit(state, rows[role].term));

@@ -181,7 +181,7 @@ void keyboard_begin_frame(AppState& state) {
       k.focus = item.id;
       k.ring = true;
       k.scroll_to_focus = true;
-      state.layout_changed = true;  // draw again: the ring, the scroll
+      state.ui.frame.layout_changed = true;  // draw again: the ring, the scroll
     }
   }
   if (k.focus.empty() || io.WantTextInput || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
@@ -222,7 +222,7 @@ void keyboard_begin_frame(AppState& state) {
       } else if (enter || space) {
         k.click_at = ImVec2(0.5f * (item->rect.x + item->rect.z), 0.5f * (item->rect.y + item->rect.w));
         k.click_frames = 2;
-        state.layout_changed = true;  // the click plays over the next frames
+        state.ui.frame.layout_changed = true;  // the click plays over the next frames
       }
       break;
   }

@@ -12,11 +12,11 @@ void record_item_rect(AppState& state, const std::string& id, const std::string&
   focus_item(state, id, spoken);  // every interactive widget with an id is a stop of Tab (keyboard.hpp)
   if (!ImGui::IsItemVisible()) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  state.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+  state.ui.frame.widget_rects[id] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
 }
 
 void record_item_text(AppState& state, const std::string& id, float width) {
-  state.widget_text_w[id] = width;
+  state.ui.frame.widget_text_w[id] = width;
 }
 
 namespace {

@@ -18,7 +18,7 @@ int play_tick(AppState& state, StepPlay play, int step) {
       play.clock = 0;
       ++want;
     }
-    state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
+    state.ui.frame.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
   }
   return want;
 }

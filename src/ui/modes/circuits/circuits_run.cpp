@@ -181,7 +181,7 @@ void circuits_tick(AppState& state) {
     link_changed(state);
   }
   c.pace.last_work_ms = pacer_clock_ms() - start;
-  state.layout_changed = true;  // keep frames coming while training (the app idles otherwise)
+  state.ui.frame.layout_changed = true;  // keep frames coming while training (the app idles otherwise)
 }
 
 //-------------------------------------------------------------------------------------------------
@@ -194,7 +194,7 @@ void circuits_play(AppState& state, bool play) {
   c.running = play;
   c.pace.start(play);  // the first step at once
   if (!play) link_changed(state);
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 void circuits_step(AppState& state) {
@@ -206,12 +206,12 @@ void circuits_step(AppState& state) {
     update_sample(c);
   }
   link_changed(state);
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 void circuits_reset(AppState& state) {
   new_run(state.ui.circuits);
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
   link_changed(state);
 }
 
@@ -227,7 +227,7 @@ std::string circuits_set_text(AppState& state, const std::string& text) {
     update_sample(c);
     return error;
   }
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
   if (c.text != before) link_changed(state);  // the link carries the text
   return "";
 }
@@ -242,7 +242,7 @@ void circuits_toggle_ablation(AppState& state, int layer, int head) {
   c.trainer->set_ablation(c.ablation);
   c.scores = c.trainer->evaluate();  // the scores follow at once (the next step measures them too)
   update_sample(c);
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
   link_changed(state);  // the link carries the ablated heads
 }
 
@@ -259,13 +259,13 @@ void circuits_open_head(AppState& state, int layer, int head) {
   c.opened_layer = layer;  // after the mode change: the Circuits tick no longer clears it
   c.opened_head = head;
   if (state.sharing.scene_changed) state.sharing.scene_changed();
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 void circuits_back(AppState& state) {
   state.ui.settings.mode = Mode::Circuits;
   if (state.sharing.scene_changed) state.sharing.scene_changed();
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 scene::Recipe circuits_recipe(const AppState& state) {
@@ -289,7 +289,7 @@ void circuits_load_recipe(AppState& state, const scene::Recipe& recipe, bool at_
     update_scores(c);
     update_sample(c);
   }
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 void circuits_apply_start(AppState& state, const LinkStart& start) {

@@ -145,7 +145,7 @@ void draw_flash_panel(AppState& state, const Fonts& fonts) {
 
 void draw_flash_tiles(AppState& state) {
   const FlashStepper& f = state.ui.flash;
-  const GridGeometry& g = state.scores_grid;
+  const GridGeometry& g = state.ui.frame.scores_grid;
   if (!f.pass || !g.visible || g.rows != f.pass->n()) return;
   const attn::OnlinePass& pass = *f.pass;
   const int B = pass.block(), blocks = pass.blocks(), n = pass.n();

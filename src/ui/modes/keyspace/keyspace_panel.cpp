@@ -172,7 +172,7 @@ void draw_point(ImDrawList* dl, ImVec2 at, float radius, ImU32 color, int n) {
 // else the one last clicked.
 int shown_query(const AppState& state) {
   const int n = state.scene.n();
-  if (state.hovered_row >= 0 && state.hovered_row < n) return state.hovered_row;
+  if (state.ui.frame.shown.hovered_row >= 0 && state.ui.frame.shown.hovered_row < n) return state.ui.frame.shown.hovered_row;
   return std::clamp(state.ui.keyspace.selected, 0, std::max(0, n - 1));
 }
 
@@ -505,7 +505,7 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   for (int i = 0; i < n; ++i) {
     const ImVec2 c = f.to_px(y_xy(i, 0), y_xy(i, 1));
     const float h = (i == sel ? 0.6f : 0.3f) * em;
-    state.widget_rects["valuespace/y/" + std::to_string(i)] = ImVec4(c.x - h, c.y - h, 2 * h, 2 * h);
+    state.ui.frame.widget_rects["valuespace/y/" + std::to_string(i)] = ImVec4(c.x - h, c.y - h, 2 * h, 2 * h);
   }
 
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -50,7 +50,7 @@ void open_linked_head(AppState& state, int layer, int head,
 
 void link_changed(AppState& state) {
   if (state.sharing.scene_changed) state.sharing.scene_changed();
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 bool ready(const ModelUi& m) {
@@ -138,7 +138,7 @@ void model_request_load(AppState& state) {
 
 void model_load_progress(AppState& state, float fraction) {
   state.ui.model.progress = std::clamp(fraction, 0.0f, 1.0f);
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 std::string model_loaded(AppState& state, std::string_view bytes) {
@@ -159,7 +159,7 @@ std::string model_loaded(AppState& state, std::string_view bytes) {
   std::vector<scene::link::HeadCellEdit> edits = std::move(m.settings.edits);
   m.settings.edits.clear();
   if (open_layer >= 0) open_linked_head(state, open_layer, open_head, edits);  // a link's opened head
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
   return "";
 }
 
@@ -168,7 +168,7 @@ void model_load_failed(AppState& state, const std::string& why) {
   m.load = ModelLoad::Failed;
   m.load_error = why.empty() ? "model file: unknown error" : why;
   m.file.reset();
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 void model_tick(AppState& state) {
@@ -195,7 +195,7 @@ void model_tick(AppState& state) {
     m.generate_target = 0;
     link_changed(state);
   }
-  state.layout_changed = true;  // keep frames coming while generating (the app idles otherwise)
+  state.ui.frame.layout_changed = true;  // keep frames coming while generating (the app idles otherwise)
 }
 
 void model_set_text(AppState& state, const std::string& text) {
@@ -236,7 +236,7 @@ void model_generate(AppState& state, int count) {
   if (!ready(m)) return;
   m.generate_target = int(m.generated.size()) + std::max(1, count);
   m.pace.start(true);  // the first token at once
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 void model_stop(AppState& state) {
@@ -334,7 +334,7 @@ void model_apply_link(AppState& state, const scene::link::ModelLink& link) {
   m.settings.edits.clear();
   rebuild(m);
   if (link.open_layer >= 0) open_linked_head(state, link.open_layer, link.open_head, link.edits);
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 void model_update_opened(AppState& state) {

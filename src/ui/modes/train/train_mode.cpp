@@ -169,7 +169,7 @@ void train_play(AppState& state, bool play) {
     reset_learned_ranges(state);  // the sliders of X and the W's fit the trained numbers
     state.wo_range = std::max(1.0, state.scene.Wo.cwiseAbs().maxCoeff());
   }
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 void train_step(AppState& state) {
@@ -180,7 +180,7 @@ void train_step(AppState& state) {
   step_once(state);
   measure(t);
   show_model(state, false);
-  state.layout_changed = true;
+  state.ui.frame.layout_changed = true;
 }
 
 void train_tick(AppState& state) {
@@ -208,7 +208,7 @@ void train_tick(AppState& state) {
     show_model(state, false);
   }
   t.pace.last_work_ms = pacer_clock_ms() - start;
-  state.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
+  state.ui.frame.layout_changed = true;  // keep frames coming while playing (the app idles otherwise)
 }
 
 namespace {

@@ -79,7 +79,7 @@ bool set_walk_step(AppState& state, int index, bool notify) {
   show_stage_grid(state, stage);
   if (changed) {
     state.ui.walk.scroll_to_top = true;
-    state.layout_changed = true;  // the card's height follows the step: settle the layout now
+    state.ui.frame.layout_changed = true;  // the card's height follows the step: settle the layout now
     if (notify) notify_link_changed(state);
   }
   return true;
@@ -356,7 +356,7 @@ void draw_walk_card(AppState& state, const Fonts& fonts) {
   // layout is not settled yet, so another frame is drawn.
   const float measured =
       std::ceil(ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y);
-  if (std::abs(measured - state.ui.walk.card_h) > 0.5f) state.layout_changed = true;
+  if (std::abs(measured - state.ui.walk.card_h) > 0.5f) state.ui.frame.layout_changed = true;
   state.ui.walk.card_h = measured;
 }
 
