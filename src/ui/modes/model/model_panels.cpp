@@ -129,7 +129,7 @@ void draw_sampling(AppState& state) {
   if (running) {
     if (button(state, "model/generate", tr(Text::ModelStop))) model_stop(state);
   } else if (button(state, "model/generate", tr(Text::ModelGenerate))) {
-    model_generate(state, 20);
+    model_generate(state, kGenerateCount);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ModelGenerateTip));
   ImGui::SameLine();

@@ -17,8 +17,6 @@ namespace model = attn::model;
 // The CPU time a frame may spend drawing Generate's tokens (ModelUi::pace: 30 a second; a draw with
 // the KV cache takes well under a millisecond here).
 constexpr double kBudgetMs = 12.0;
-// Generate draws this many tokens (or up to n_ctx).
-constexpr int kGenerateCount = 20;
 
 void link_changed(AppState& state);
 
