@@ -48,7 +48,7 @@ void model_set_text(AppState& state, const std::string& text);
 // start again from the prompt.
 std::string model_set_sampling(AppState& state, double temperature, int top_k, double top_p,
                                std::uint64_t seed);
-void model_step(AppState& state);                 // one token now
+void model_step(AppState& state);  // one token now
 // Generate's button draws this many tokens (or up to n_ctx).
 constexpr int kGenerateCount = 20;
 void model_generate(AppState& state, int count);  // `count` more tokens, at the frame's pace
