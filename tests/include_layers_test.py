@@ -17,7 +17,9 @@ every `*_state.hpp` and the files of STATE_FILES (plain structs UiState holds). 
     modes/<m>/ declares, no use of a UiState/AppState member whose type a header of modes/<m>/
     declares. Only the table of modes (modes/modes.cpp) and the state that holds each mode's state
     (app_state.hpp) name every mode. The one door from outside (src/app/start.cpp/.hpp, DOOR_FILES)
-    names no mode either: it applies a link through the modes' apply_start hooks.
+    names no mode either: it applies a link through the modes' apply_start hooks; nor do the page
+    API and the platforms (page_api, web_platform, web_share, main, desktop_platform): they reach a
+    mode through its row's hooks (page_call, page_state, page_rects, link, file_news).
 
   tests/include_layers_test.py [SRC_DIR]   → exit 1 and every offending include
 """
@@ -51,8 +53,11 @@ def mode_folder(rel):
 
 
 # Files outside src/ui/ that name no mode either: the one door from outside (a link's or the command
-# line's start, applied through the modes' apply_start hooks).
-DOOR_FILES = ["app/start.cpp", "app/start.hpp"]
+# line's start, applied through the modes' apply_start hooks), the page API and the platforms. The
+# desktop's options (desktop_options.cpp) name modes as the command line's words (--circuits, --quiz),
+# as scene/link.cpp names them as a link's.
+DOOR_FILES = ["app/start.cpp", "app/start.hpp", "app/page_api.cpp", "app/page_api.hpp", "app/web_platform.cpp",
+              "app/web_share.cpp", "app/main.cpp", "app/desktop_platform.cpp"]
 # The files that name every mode: the table, and the state holding each mode's state.
 NAME_EVERY_MODE = {"modes/modes.cpp", "app_state.hpp"}
 DECLARED_FUNCTION = re.compile(r"^(?:[\w:<>,&*]+\s+)+[&*]?(\w+)\(")
@@ -121,7 +126,9 @@ def check_mode_names(ui_dir, mode_enum, tally, outside=()):
             parts.append(r"(?:(?<=\bui::)|(?<=\b%s::)|(?<![\w.>:]))(?:%s)\s*\(" % (folder, called))
         members = state_members(app_state_text, types)
         if members:
-            parts.append(r"[.>](?:%s)\b(?!\s*\()" % "|".join(sorted(members)))
+            # reached through the UiState (state.ui.walk, ui->quiz): a field of the same name on
+            # another struct (a link's Fragment::circuits, the desktop's Options::quiz) is not it
+            parts.append(r"\bui\s*(?:\.|->)\s*(?:%s)\b(?!\s*\()" % "|".join(sorted(members)))
         patterns[folder] = re.compile("|".join(parts))
     paths = [os.path.join(root, f) for root, _, files in os.walk(ui_dir) for f in sorted(files)
              if f.endswith((".cpp", ".hpp", ".h", ".inc"))]

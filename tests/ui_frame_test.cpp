@@ -679,7 +679,9 @@ TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's
   Headless app;
   const std::string bytes = small_model_file();
   int requests = 0;
-  app.state.ui.model.request_load = [&] {
+  app.state.sharing.fetch_file = [&](scene::link::Mode mode, const char* file) {
+    CHECK(mode == scene::link::Mode::Model);
+    CHECK(std::string(file) == "models/fortunes.alm");  // the site's model, fetched on first use
     ++requests;
     ui::model_loaded(app.state, bytes);
   };
@@ -740,7 +742,7 @@ TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's
   CHECK(link.edits[0] == scene::link::HeadCellEdit{'v', 0, 0, app.state.scene.V(0, 0)});
   {
     Headless other;
-    other.state.ui.model.request_load = [&] { ui::model_loaded(other.state, bytes); };
+    other.state.sharing.fetch_file = [&](scene::link::Mode, const char*) { ui::model_loaded(other.state, bytes); };
     ui::LinkStart start;
     start.mode = scene::link::Mode::Model;
     start.lm = *scene::link::parse_fragment(scene::link::make_model_fragment(link).fragment).model;
@@ -779,7 +781,7 @@ TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's
 TEST_CASE("Model mode: Generate draws at its pace, 30 tokens a second, the first at once") {
   Headless app;
   const std::string bytes = small_model_file();
-  app.state.ui.model.request_load = [&] { ui::model_loaded(app.state, bytes); };
+  app.state.sharing.fetch_file = [&](scene::link::Mode, const char*) { ui::model_loaded(app.state, bytes); };
   ui::model_set_text(app.state, "The cat sat on the");
   app.state.ui.settings.mode = scene::link::Mode::Model;
   for (int i = 0; i < 4; ++i) app.frame();

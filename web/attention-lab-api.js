@@ -50,10 +50,11 @@
 //                          running false before the mode was shown)
 //   getCircuits()         {running, step, loss, inContext, heads: [{layer, head, prefixMatching, previousToken,
 //                          ablated, role}], text, predictions: [{token, predicted, p, pNext}], textLoss, formedAt,
-//                          composition, recipe, …}: the Circuits mode's run (src/app/page_api.hpp)
+//                          composition, recipe, …}: the Circuits mode's run (src/ui/modes/circuits/circuits_page.cpp)
 //   getModel(full)        {loaded, load, text, tokens, pieces, top: [{token, piece, p}], heads: [{layer, head,
 //                          role, scores…}], ablated, generated, openedHead, lens, …}: the Model mode
-//                          (src/app/page_api.hpp); full adds logits and weights; null in the first-load build
+//                          (src/ui/modes/model/model_page.cpp); full adds logits and weights; null in the
+//                          first-load build (getTraining and getCircuits too)
 //   circuitsExport(kind)  the Circuits model as text: "json" (the model contract) | "pytorch" (a script printing
 //                          its logits on the typed text); throws an Error naming a bad kind
 //   setState(scene)       {ok: true} | {ok: false, error: "<field: reason>"} (the state is kept on error)
@@ -132,6 +133,14 @@
   }
   function callJson(name, ...args) {
     return JSON.parse(callText(name, ...args));
+  }
+  // A mode's part of the API: al_mode_call runs its row's page_call (src/ui/modes/modes.hpp; each
+  // mode's <mode>_page.cpp). modeGet: a read ("get…"), null before the app has started and in a build
+  // without the mode (the first load's Train, Circuits, Model).
+  const modeCall = (mode, call, arg = "") => callJson("al_mode_call", mode, call, String(arg));
+  function modeGet(mode, call = "get", arg = "") {
+    const reply = modeCall(mode, call, arg);
+    return reply && reply.ok === false ? null : reply;
   }
 
   // Hooks run once the app is set up, before its first frame is drawn (so that frame shows what
@@ -255,35 +264,34 @@
       return callJson("al_get_state", 0).ui.language;
     },
     getStep() {
-      return callJson("al_get_step");
+      return modeGet("walk");
     },
     setStep(index) {
       const i = Number(index);
       if (!Number.isInteger(i) || Math.abs(i) > 1000) return { ok: false, error: "step: " + String(index) + " is not a step of this walk" };
-      return callJson("al_set_step", i);
+      return modeCall("walk", "set", i);
     },
     getQuiz() {
-      return callJson("al_get_quiz");
+      return modeGet("walk", "getQuiz");
     },
     getTraining() {
-      return callJson("al_get_training");
+      return modeGet("train");
     },
     getCircuits() {
-      return callJson("al_get_circuits");
+      return modeGet("circuits");
     },
     getModel(full) {
-      if (typeof window.Module._al_get_model !== "function") return null;  // the first-load build
-      return callJson("al_get_model", full ? 1 : 0);
+      return modeGet("model", "get", full ? "full" : "");
     },
     circuitsExport(kind) {
-      const reply = callJson("al_circuits_export", String(kind));
+      const reply = modeCall("circuits", "getExport", String(kind));
       if (!reply.ok) throw new Error(reply.error);
       return reply.text;
     },
     openQuiz(question) {
       const q = Number(question);
       if (!Number.isInteger(q) || Math.abs(q) > 1000) return { ok: false, error: "quiz: " + String(question) + " is not a question" };
-      return callJson("al_open_quiz", q);
+      return modeCall("walk", "openQuiz", q);
     },
     exportReady,
     exportText(kind, stage = "weights") {

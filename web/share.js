@@ -557,7 +557,7 @@
   });
 
   // Only the build with every mode exports the Circuits mode's call.
-  const hasFullBuild = () => typeof window.Module._al_get_circuits === "function";
+  const hasFullBuild = () => typeof window.Module._al_export_text === "function";
 
   // A tab of a mode the first-load build lacks: the same scene and view in the address, with
   // mode=NAME, and the page reloaded — boot.js then starts attention-lab-full.wasm. A scene too

@@ -248,6 +248,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
     *message = "--preset, --demo and a scene file: give one of them";
     return ParseOutcome::ExitUsage;
   }
+  // --circuits opens the Circuits mode, --model-state and --model-text the Model mode (as a link's
+  // circuits= and lm= set mode=).
+  if (!o.circuits.empty()) o.mode = "circuits";
+  if (!o.model_state.empty() || !o.model_text.empty()) o.mode = "model";
   if (cli.count("--frames") == 0 && (!o.screenshot_path.empty() || !o.rects_path.empty()))
     o.frames = kDefaultAutomationFrames;
   *options = std::move(o);

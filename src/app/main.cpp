@@ -31,7 +31,7 @@
 #include "ui/frame/sharing.hpp"
 #include "ui/frame/view_menu.hpp"
 #include "ui/look/theme.hpp"
-#include "ui/modes/model/model_mode.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/widgets/keyboard.hpp"
 
 #ifdef __EMSCRIPTEN__
@@ -302,25 +302,27 @@ void load_scene_file(App& app) {
   if (!app.state.error.empty()) start_failed(app);
 }
 
-// The Model mode's file (--model PATH): its bytes, or "model file: …" naming the path.
-bool read_model_file(const std::string& path, std::string* bytes, std::string* error) {
-  if (platform_read_file(path, bytes, error)) return true;
-  *error = "model file: " + *error;  // the error names the path
-  return false;
-}
-
-// The Model mode's language model: --model PATH, else the repository's, read when the mode is first
-// used (or linked: --model-state).
-void install_model_loader(App& app) {
-  const std::string path =
-      app.options.model_path.empty() ? std::string(AL_DEFAULT_MODEL_PATH) : app.options.model_path;
+// A mode's file (its row's `file`, ui/modes/modes.hpp: the Model mode's model), read from the
+// repository's web/ when the mode first asks (or --model PATH instead: the one mode with a file). The
+// error names the path; with --frames it is printed too.
+void install_file_reader(App& app) {
+  const Options* options = &app.options;
   ui::AppState* state = &app.state;
-  app.state.ui.model.request_load = [state, path]() {
+  app.state.sharing.fetch_file = [options, state](scene::link::Mode mode, const char* file) {
+    const std::string path =
+        options->model_path.empty() ? std::string(AL_WEB_DIR) + "/" + file : options->model_path;
     std::string bytes, error;
-    if (!read_model_file(path, &bytes, &error))
-      ui::model_load_failed(*state, error);
-    else
-      ui::model_loaded(*state, bytes);
+    ui::FileNews news;
+    if (platform_read_file(path, &bytes, &error)) {
+      news.kind = ui::FileNews::Kind::Loaded;
+      news.bytes = bytes;
+    } else {
+      error = std::string(scene::link::mode_name(mode)) + " file: " + error;
+      if (options->automated()) std::fprintf(stderr, "attention-lab: %s\n", error.c_str());
+      news.kind = ui::FileNews::Kind::Failed;
+      news.bytes = error;
+    }
+    ui::deliver_file(*state, mode, news);
   };
 }
 
@@ -332,16 +334,14 @@ ui::LinkStart start_of(const Options& options) {
   start.theme = scene::link::theme_from_name(options.theme);
   if (options.zoom > 0) start.zoom = options.zoom;
   start.lang = options.lang;
-  start.mode = scene::link::mode_from_name(options.mode);
+  start.mode = scene::link::mode_from_name(options.mode);  // --circuits and --model-* set it too
   if (!options.circuits.empty()) {
     start.recipe = *scene::parse_recipe(options.circuits).recipe;
     start.recipe_at_once = true;
-    start.mode = scene::link::Mode::Circuits;
     start.probe = options.circuits_probe;
   }
   if (!options.model_state.empty()) start.lm = *scene::link::parse_model_link(options.model_state).link;
   start.lm_text = options.model_text;
-  if (start.lm || !start.lm_text.empty()) start.mode = scene::link::Mode::Model;
   start.step = options.step;
   start.quiz = options.quiz;
   return start;
@@ -363,10 +363,8 @@ void start_desktop(App& app) {
   }
   if (options.gallery) app.state.sharing.gallery_open = true;
   if (!options.scene_path.empty()) load_scene_file(app);
-  install_model_loader(app);
+  install_file_reader(app);
   apply_start(app.state, start_of(options));
-  if (app.state.ui.model.load == ui::ModelLoad::Failed && options.automated())
-    std::fprintf(stderr, "attention-lab: %s\n", app.state.ui.model.load_error.c_str());
 }
 #endif
 

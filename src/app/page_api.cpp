@@ -14,20 +14,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/kv_bill.hpp"
 #include "core/reading_aids.hpp"
 #include "imgui.h"
 #include "scene/scene.hpp"
 #include "ui/widgets/keyboard.hpp"
-#if AL_ALL_MODES
-#include "ui/modes/circuits/circuits.hpp"
-#include "ui/modes/decode/decode.hpp"
-#include "ui/modes/decode/decode_state.hpp"
-#include "ui/modes/flash/flash_state.hpp"
-#include "ui/modes/model/model_logic.hpp"
-#include "ui/modes/model/model_mode.hpp"
-#endif
-#include "ui/modes/walk/walk_mode.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/text/i18n.hpp"
 
 namespace app::page {
@@ -43,92 +34,6 @@ Json number(double v) {
   if (r == std::floor(r) && std::abs(r) < 1e15) return static_cast<std::int64_t>(r);
   return r;
 }
-
-#if AL_ALL_MODES  // the web's first load has neither mode (ui/modes/modes.hpp): null there
-// A row of numbers; −∞ (a running max before any allowed key) is null.
-Json numbers(const double* values, std::size_t count) {
-  Json out = Json::array();
-  for (std::size_t i = 0; i < count; ++i)
-    out.push_back(std::isinf(values[i]) ? Json(nullptr) : Json(values[i]));
-  return out;
-}
-Json numbers(const std::vector<double>& values) {
-  return numbers(values.data(), values.size());
-}
-Json numbers(const attn::Matrix& row) {
-  return numbers(row.data(), std::size_t(row.size()));
-}
-
-// FlashAttention (null until the mode has been shown): {"block","step","steps","finished","m","l",
-// "max_abs_diff"}, m null where −∞.
-Json flash(const ui::FlashStepper& f) {
-  if (!f.pass) return nullptr;
-  return {{"block", f.pass->block()},      {"step", f.step},
-          {"steps", f.pass->step_count()}, {"finished", f.finished()},
-          {"m", numbers(f.pass->m())},     {"l", numbers(f.pass->l())},
-          {"max_abs_diff", f.max_abs_diff}};
-}
-
-// The KV-cache calculator: the shape it holds, the preset's name (null: the learner's own
-// shape), its kind (heads, latent: MLA's d_c = latent and d_rope = rope_dim, linear: a fixed state),
-// and the bill it shows, core/kv_bill.hpp's
-//   per_token = 2 · layers · H_kv · d_head · bytes (latent: layers · (d_c + d_rope) · bytes; linear: 0),
-//   per_context = per_token · tokens_held (linear: state = layers · H · (d_head² + d_head) · bytes),
-//   mha_per_context = the same heads as plain multi-head attention
-// in bytes and as the panel prints them (per_token_text, per_context_text); error: the last refused
-// edit's sentence ("" = none).
-Json kv_calculator(const ui::KvCalculator& c) {
-  const std::vector<attn::KvPreset>& presets = attn::kv_presets();
-  const attn::KvShape& s = c.shape;
-  const std::int64_t per_token = attn::kv_bytes_per_token(s), per_context = attn::kv_bytes_per_context(s);
-  return {
-      {"preset", c.preset >= 0 && c.preset < int(presets.size()) ? Json(presets[std::size_t(c.preset)].name)
-                                                                 : Json(nullptr)},
-      {"layers", s.layers},
-      {"heads", s.heads},
-      {"kv_heads", s.kv_heads},
-      {"d_head", s.d_head},
-      {"context", s.context},
-      {"bytes", s.bytes_per_number},
-      {"kind", s.kind == attn::KvKind::Latent   ? "latent"
-               : s.kind == attn::KvKind::Linear ? "linear"
-                                                : "heads"},
-      {"latent", s.latent},
-      {"rope_dim", s.rope_dim},
-      {"state", attn::kv_state_bytes(s)},
-      {"mha_per_context", attn::kv_bytes_per_context(attn::kv_as_mha(s))},
-      {"tokens_held", attn::kv_tokens_held(s)},
-      {"per_token", per_token},
-      {"per_context", per_context},
-      {"per_token_text", ui::byte_text(per_token)},
-      {"per_context_text", ui::byte_text(per_context)},
-      {"error", c.error}};
-}
-
-// Decode (null until the mode has been shown): {"t","cache_len","weights","output","mults_with_cache",
-// "mults_without_cache","policy","window","sinks","kept","evicted","kv"} (kv: kv_calculator above).
-Json decode(const ui::DecodeStepper& d) {
-  if (!d.step) return nullptr;
-  const attn::DecodeStep& step = *d.step;
-  return {{"t", d.t},
-          {"cache_len", step.cache_len},
-          {"weights", numbers(step.weights)},
-          {"output", numbers(step.output)},
-          {"mults_with_cache", d.mults_with},
-          {"mults_without_cache", d.mults_without},
-          // The cache policy: "all", "last" (the last w) or "sinks" (s sinks + the last w),
-          // the positions held after step t and the one evicted in it.
-          {"policy", d.policy.kind == attn::CacheKind::KeepAll ? "all"
-                     : d.policy.kind == attn::CacheKind::LastW ? "last"
-                                                               : "sinks"},
-          {"window", d.policy.window},
-          {"sinks", d.policy.sinks},
-          {"kept", step.kept},
-          {"evicted", step.evicted},
-          {"kv", kv_calculator(d.calculator)}};
-}
-
-#endif
 
 // The keyboard (ui/widgets/keyboard.hpp): {"focus" (null: none), "cell" [row, column], "announce", "order"
 // (the Tab order of the last frame)}.
@@ -183,7 +88,6 @@ Json state(const ui::AppState& state, bool square_stages) {
   const std::string language = ui::language_installed(wanted) ? wanted : std::string(ui::current_language());
   out["ui"] = {
     {"mode", scene::link::mode_name(state.ui.settings.mode)},
-    {"step", ui::walk_index(state)},
     {"scoresTab", state.ui.scores_tab == ui::ScoresTab::Raw ? "raw" : "scaled"},
     {"focusHead", state.ui.focus_head},
     {"tooltip", state.ui.frame.shown.tooltip},
@@ -204,17 +108,12 @@ Json state(const ui::AppState& state, bool square_stages) {
       {"row0", number(state.ui.grid_view.row0)},
       {"col0", number(state.ui.grid_view.col0)},
       {"span", number(state.ui.grid_view.n > 0 ? state.ui.grid_view.span() : 0.0)}}},
-  // The FlashAttention and Decode modes' step (null until the mode has been shown).
-#if AL_ALL_MODES
-    {"flash", flash(state.ui.flash)},
-    {"decode", decode(state.ui.decode)},
-#else
-    {"flash", nullptr},
-    {"decode", nullptr},
-#endif
     // The stage the Export menu's LaTeX and SVG items show (ui/frame/sharing.cpp).
     {"exportStage", scene::export_stage_name(state.sharing.export_stage)}
   };
+  // The modes' own keys: the walk's "step", the FlashAttention and Decode modes' step (null until the
+  // mode has been shown).
+  ui::page_state_parts(state, out["ui"]);
   return out;
 }
 
@@ -447,193 +346,6 @@ Json check_result(const ui::AppState& state) {
           {"mismatch", c.mismatch.empty() ? Json(nullptr) : Json(c.mismatch)}};
 }
 
-Json walk_step(const ui::AppState& state) {
-  const ui::WalkStepView v = ui::walk_step_view(state);
-  if (v.index < 0) return {{"index", v.index}, {"count", v.count}, {"title", ""}};
-  return {{"index", v.index}, {"count", v.count},     {"title", v.title},
-          {"text", v.text},   {"numbers", v.numbers}, {"row", v.row}};
-}
-
-Json training(const ui::AppState& state) {
-  const ui::TrainUi& t = state.ui.train;
-  const attn::train::Trainer* run = t.trainer.get();
-  Json j;
-  j["running"] = t.running;
-  j["task"] = attn::train::task_name(t.config.task);
-  j["step"] = run ? run->steps() : 0;
-  j["loss"] = run && !run->losses().empty() ? Json(run->losses().back()) : Json(nullptr);
-  j["accuracy"] = t.accuracy >= 0 ? Json(t.accuracy) : Json(nullptr);
-  j["lr"] = run ? run->lr() : attn::train::default_lr(t.config.optimizer);
-  j["seed"] = t.config.seed;
-  j["heads"] = t.config.heads;
-  j["workMs"] = t.pace.last_work_ms;
-  return j;
-}
-
-#if AL_ALL_MODES
-// ---- the Circuits mode (getCircuits) ------------------------------------------------------------
-Json circuits(const ui::AppState& state) {
-  const ui::CircuitsUi& c = state.ui.circuits;
-  const attn::model::ModelTrainer* run = c.trainer.get();
-  Json j;
-  j["running"] = c.running;
-  j["step"] = run ? run->steps() : 0;
-  j["loss"] = run ? Json(c.scores.loss) : Json(nullptr);
-  j["inContext"] = run ? Json(c.scores.in_context) : Json(nullptr);
-  Json heads = Json::array();
-  for (std::size_t l = 0; run && l < c.scores.prefix_matching.size(); ++l)
-    for (std::size_t h = 0; h < c.scores.prefix_matching[l].size(); ++h) {
-      const double prefix = c.scores.prefix_matching[l][h], previous = c.scores.previous_token[l][h];
-      heads.push_back({{"layer", l},
-                       {"head", h},
-                       {"prefixMatching", prefix},
-                       {"previousToken", previous},
-                       {"ablated", c.ablation.is_off(int(l), int(h))},
-                       {"role", ui::circuit_role(c.scores, int(l), int(h))}});
-    }
-  j["heads"] = heads;
-  j["text"] = c.text;
-  Json predictions = Json::array();
-  const ui::CircuitsSample& s = c.sample;
-  for (std::size_t i = 0; run && i < s.predictions.size(); ++i) {
-    const attn::model::Prediction& p = s.predictions[i];
-    const auto& vocab = run->model().vocab;
-    predictions.push_back({{"token", vocab[std::size_t(p.token)]},
-                           {"predicted", vocab[std::size_t(p.predicted)]},
-                           {"p", p.p},
-                           {"pNext", i + 1 < s.predictions.size() ? Json(p.p_next) : Json(nullptr)}});
-  }
-  j["predictions"] = predictions;
-  j["textLoss"] = run && !s.tokens.empty() ? Json(s.loss) : Json(nullptr);
-  j["textError"] = c.text_error;
-  j["formedAt"] = run && run->formed_at() > 0 ? Json(run->formed_at()) : Json(nullptr);
-  Json composition = Json::array();
-  if (run && run->model().n_layers() >= 2) {
-    const attn::Matrix comp = attn::model::k_composition(run->model(), 0, 1);
-    for (int a = 0; a < comp.rows(); ++a) {
-      Json row = Json::array();
-      for (int b = 0; b < comp.cols(); ++b) row.push_back(comp(a, b));
-      composition.push_back(row);
-    }
-  }
-  j["composition"] = composition;
-  j["recipe"] = scene::recipe_text(ui::circuits_recipe(state));
-  j["rebuilding"] = run && c.rebuild_to > run->steps();
-  j["batchLoss"] = run && run->steps() > 0 ? Json(run->history().back().loss) : Json(nullptr);
-  j["task"] = attn::model::task_name(c.config.task);
-  j["layers"] = c.config.dims.layers;
-  j["headsPerLayer"] = c.config.dims.heads;
-  j["dModel"] = c.config.dims.d_model;
-  j["seed"] = c.config.seed;
-  j["lr"] = c.config.lr;
-  j["guideStep"] = c.guide_step;
-  j["openedHead"] = c.opened_layer >= 0 ? Json::array({c.opened_layer, c.opened_head}) : Json(nullptr);
-  j["workMs"] = c.pace.last_work_ms;
-  return j;
-}
-
-// ---- the Model mode (getModel) -------------------------------------------------------------------
-namespace {
-Json model_tokens(const std::vector<ui::ModelToken>& tokens) {
-  Json out = Json::array();
-  for (const ui::ModelToken& t : tokens) out.push_back({{"token", t.token}, {"piece", t.piece}, {"p", t.p}});
-  return out;
-}
-Json rows_json(const attn::Matrix& m) {
-  Json out = Json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    Json row = Json::array();
-    for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(i, c));
-    out.push_back(std::move(row));
-  }
-  return out;
-}
-}  // namespace
-
-Json model(const ui::AppState& state, bool full) {
-  const ui::ModelUi& m = state.ui.model;
-  const ui::ModelEval& e = m.eval;
-  const bool loaded = m.load == ui::ModelLoad::Ready && m.file;
-  const char* load = m.load == ui::ModelLoad::Idle      ? "idle"
-                     : m.load == ui::ModelLoad::Loading ? "loading"
-                     : m.load == ui::ModelLoad::Ready   ? "ready"
-                                                        : "failed";
-  Json j;
-  j["loaded"] = loaded;
-  j["load"] = load;
-  j["progress"] = m.progress;
-  j["error"] = m.load_error.empty() ? Json(nullptr) : Json(m.load_error);
-  j["text"] = m.settings.text;
-  j["tokens"] = e.tokens;
-  j["pieces"] = e.pieces;
-  j["promptTokens"] = m.prompt.size();
-  j["textTokens"] = e.text_tokens;  // the typed text's tokens before the cut to n_ctx
-  j["loss"] = e.loss;
-  j["perTokenLoss"] = e.per_token_loss;
-  j["top"] = model_tokens(e.top);
-  Json heads = Json::array();
-  for (const attn::model::HeadRole& r : e.roles)
-    heads.push_back({{"layer", r.layer},
-                     {"head", r.head},
-                     {"role", r.role},
-                     {"previous_token", r.previous_token},
-                     {"first_token", r.first_token},
-                     {"self", r.self},
-                     {"entropy", r.entropy},
-                     {"prefix_matching", r.prefix_matching},
-                     {"ablated", ui::model_ablation_kind(state, r.layer, r.head) == 1   ? Json("zero")
-                                 : ui::model_ablation_kind(state, r.layer, r.head) == 2 ? Json("mean")
-                                                                                        : Json(nullptr)}});
-  j["heads"] = heads;
-  j["ablated"] = m.settings.ablate;
-  Json generated = Json::array();
-  for (std::size_t k = 0; k < m.generated.size(); ++k)
-    generated.push_back({{"token", m.generated[k]},
-                         {"piece", loaded ? m.file->model.vocab[std::size_t(m.generated[k])] : ""},
-                         {"p", m.generated_p[k]}});
-  j["generated"] = generated;
-  j["generating"] = m.generate_target > int(m.generated.size());
-  j["sampling"] = {{"temperature", m.settings.temperature},
-                   {"top_k", m.settings.top_k},
-                   {"top_p", m.settings.top_p},
-                   {"seed", std::to_string(m.settings.seed)}};
-  if (m.opened_layer >= 0)
-    j["openedHead"] = {{"layer", m.opened_layer},
-                       {"head", m.opened_head},
-                       {"edited", m.opened_edited},
-                       {"mismatch", m.opened_mismatch},
-                       {"top", model_tokens(m.opened_top)}};
-  else
-    j["openedHead"] = nullptr;
-  // The lens at the last positions (what the panel shows; all of them with `full`, as --lm-eval --lens).
-  const std::vector<std::vector<ui::ModelToken>> all_lens =
-      full && loaded && !e.tokens.empty() ? ui::model_logic::lens_of(*m.file, e.forward, 0) : e.lens;
-  Json lens = Json::array();
-  for (const std::vector<ui::ModelToken>& layer : all_lens) lens.push_back(model_tokens(layer));
-  j["lens"] = lens;
-  j["lensFrom"] = full ? 0 : e.lens_from;
-  j["link"] = scene::link::model_link_text(ui::model_link(state));
-  if (full && !e.tokens.empty()) {  // every logit and pattern, for the tests' comparisons with the CLI
-    j["logits"] = rows_json(e.forward.logits);
-    Json weights = Json::array();
-    for (const attn::model::LayerStages& layer : e.forward.layers) {
-      Json hs = Json::array();
-      for (const attn::model::HeadStages& h : layer.heads) hs.push_back(rows_json(h.weights));
-      weights.push_back(std::move(hs));
-    }
-    j["weights"] = weights;
-  }
-  return j;
-}
-#endif
-
-Json quiz(const ui::AppState& state) {
-  const ui::QuizView v = ui::quiz_view(state);
-  return {{"open", v.open},         {"question", v.question},       {"count", v.count},
-          {"answer", v.answer},     {"picked", v.picked},           {"right", v.right},
-          {"feedback", v.feedback}, {"explanation", v.explanation}, {"questions", v.questions}};
-}
-
 Json fragment(const scene::link::Fragment& f) {
   if (!f.ok()) return fail(f.error);
   return {{"ok", true},
@@ -677,18 +389,14 @@ Json rects(const ui::AppState& state, float scale, int framebuffer_w, int frameb
   }
   Json rects = Json::object();
   for (auto& [id, r] : sorted) rects[id] = std::move(r);
-  return {
-    {"framebuffer", {{"w", framebuffer_w}, {"h", framebuffer_h}}}, {"ui_scale", number(ui_scale)},
-        {"preset", state.preset_name}, {"example", ui::example_label(state)}, {"walk", walk_step(state)},
-        {"quiz", quiz(state)}, {"keyboard", keyboard(state.ui.keyboard)},  // its focus and Tab order
-#if AL_ALL_MODES
-        {"circuits", circuits(state)},   // the Circuits mode's run (getCircuits)
-        {"model", model(state, false)},  // the Model mode (getModel)
-#endif
-    {
-      "rects", std::move(rects)
-    }
-  };
+  Json out = {{"framebuffer", {{"w", framebuffer_w}, {"h", framebuffer_h}}},
+              {"ui_scale", number(ui_scale)},
+              {"preset", state.preset_name},
+              {"example", ui::example_label(state)}};
+  ui::page_rects_parts(state, out);  // the walk's step and the quiz, the Circuits run, the Model mode
+  out["keyboard"] = keyboard(state.ui.keyboard);  // its focus and Tab order
+  out["rects"] = std::move(rects);
+  return out;
 }
 
 const char* reply(const Json& value) {

@@ -8,6 +8,7 @@
 //                        "example": <the Example picker's label>, "edited": false,
 //                        "vectors": {"Q": "sliders"|"strip", "K": …, "V": …},
 //                        "flash": <FlashAttention step> | null, "decode": <Decode step> | null}}
+//                (step, flash and decode: the modes' page_state hooks)
 //   ok / fail    {"ok": true} / {"ok": false, "error": "<field: reason>"}
 //   widget_rect  {"x", "y", "w", "h"} (ImGui pixels ÷ scale, 6 significant digits) or null; value
 //                cells (Q/i/c, K/i/c, V/i/c) add "text": the width of the number drawn in them
@@ -19,14 +20,11 @@
 //                 handed out and not taken back; vertices: the last frame's)
 //   check_result {"ok": true, "same", "compared", "mismatch"} (checkResult)
 //   fragment     what a link asks for: {"ok": true, "demo", "scene", "hide", "view", "mode", "step"}
-//   walk_step    {"index", "count", "title", "text", "numbers", "row"} (getStep; index −1: no walk)
-//   quiz         {"open", "question", "count", "answer", "picked", "right", …} (getQuiz)
-//   training     {"running", "task", "step", "loss", "accuracy", "lr", "seed", "heads", "workMs"}
-//   circuits     {"running", "step", "loss", "inContext", "heads": [{"layer", "head", "prefixMatching",
-//                 "previousToken", "ablated", "role"}], "text", "predictions": [{"token", "predicted", "p",
-//                 "pNext"}], …} (getCircuits; see circuits() below)
-//   (getTraining) rects        {"framebuffer": {"w", "h"}, "ui_scale", "preset", "example", "walk", "quiz",
+//   rects        {"framebuffer": {"w", "h"}, "ui_scale", "preset", "example", the modes' parts ("walk",
+//                 "quiz", "circuits", "model": their page calls' "get" replies), "keyboard",
 //                 "rects": {id: rect}}
+//   a mode's     its row's page_call (ui/modes/modes.hpp): getStep's {"index", "count", "title", …},
+//                getQuiz, getTraining, getCircuits, getModel; see each mode's <mode>_page.cpp
 //
 // On the web the exported C functions (web_platform.cpp, web_share.cpp) return reply(…): the JSON
 // text, valid until the next call (the page copies it at once).
@@ -77,37 +75,9 @@ Json frame_stats(const ui::AppState& state);
 // names the first difference in "mismatch" ("weights (3, 5): app 0.25, full pass 0.2500001");
 // "compared" counts the numbers compared.
 Json check_result(const ui::AppState& state);
-// Walk through: {"index","count","title","text","numbers","row"} (index −1: no walk).
-Json walk_step(const ui::AppState& state);
-// {"open","question","count","answer","picked","right","feedback","explanation","questions"}.
-Json quiz(const ui::AppState& state);
-// The Train mode's run (getTraining): {"running","task","step","loss","accuracy","lr","seed","heads",
-// "workMs" (CPU ms the last frame spent training)};
-// loss is the last step's batch cross-entropy (null before the first step), accuracy the share of
-// right answers on 64 fresh sequences (null until measured).
-Json training(const ui::AppState& state);
-// The Circuits mode's run (getCircuits): {"running", "step", "loss" (the evaluation set's mean
-// next-token loss, ablated heads off), "inContext", "heads": [{"layer", "head", "prefixMatching",
-// "previousToken", "ablated", "role"}], "text", "predictions": [{"token", "predicted", "p", "pNext"}]
-// (symbols; p the predicted symbol's probability, pNext the next typed symbol's, null at the end),
-// "textLoss" (the typed text's mean loss), "textError", "formedAt" (null until formed),
-// "composition" (H×H, layer 0 → 1; [] for one layer), "recipe" (its text: the link's circuits=),
-// "rebuilding", "batchLoss" (the last step's), "layers", "headsPerLayer", "dModel", "seed", "lr", "task",
-// "guideStep" (−1: closed), "openedHead": [layer, head] | null, "workMs"}.
-// The Model mode (getModel): {"loaded", "load" (idle | loading | ready | failed), "progress", "error",
-// "text", "tokens" (ids: prompt + generated), "pieces", "promptTokens", "textTokens", "loss",
-// "perTokenLoss", "top": [{"token" (the id), "piece", "p"}] (10, as --lm-eval's "top"), "heads":
-// [{"layer", "head", "role", "previous_token", "first_token", "self", "entropy", "prefix_matching",
-// "ablated" (null | "zero" | "mean")}], "ablated" (["L.H" | "L.H:mean"], as --ablate), "generated":
-// [{"token", "piece", "p"}], "generating", "sampling": {"temperature", "top_k", "top_p", "seed"},
-// "openedHead": {"layer", "head", "edited", "mismatch", "top"} | null, "lens": [layer][position −
-// lensFrom] {"token", "piece", "p"} (the last 8 positions), "lensFrom", "link" (the lm= value)}; `full`
-// gives the lens at every position and adds "logits" (n×V) and "weights" ([layer][head] n×n), as
-// --lm-eval's.
-#if AL_ALL_MODES
-Json circuits(const ui::AppState& state);
-Json model(const ui::AppState& state, bool full);
-#endif
+// A mode's own numbers and actions (getStep, getTraining, getCircuits, getModel, …) are its row's
+// page_call hook (ui/modes/modes.hpp's page_call, each mode's <mode>_page.cpp), reached through the one
+// exported al_mode_call(mode, call, arg).
 Json fragment(const scene::link::Fragment& f);
 // Every named widget and every visible heatmap/mask cell, ImGui pixels ÷ scale.
 Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale);

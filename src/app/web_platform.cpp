@@ -13,16 +13,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
-#if AL_ALL_MODES
-#include "ui/modes/circuits/circuits.hpp"
-#include "ui/modes/circuits/circuits_parts.hpp"
-#include "ui/modes/model/model_mode.hpp"
-#endif
-#include "ui/modes/walk/walk_mode.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/text/i18n.hpp"
 
 // boot.js runs the page's start-up steps (attentionLab._started: share.js installs the demo index,
@@ -264,93 +261,30 @@ EMSCRIPTEN_KEEPALIVE const char* al_check_result() {
   return page::reply(page::check_result(*state));
 }
 
-// Walk through: getStep() / setStep(i) (i 0-based; −1 leaves the walk).
-EMSCRIPTEN_KEEPALIVE const char* al_get_step() {
-  const ui::AppState* state = up_to_date_state();
-  if (!state) return page::reply(nullptr);
-  return page::reply(page::walk_step(*state));
+// A mode's call (window.attentionLab's getStep, setStep, getQuiz, openQuiz, getTraining, getCircuits,
+// circuitsExport, getModel): its row's page_call (ui/modes/modes.hpp) on the state brought up to date.
+// A call not named get… may change the screen: a frame is drawn after it.
+EMSCRIPTEN_KEEPALIVE const char* al_mode_call(const char* mode, const char* call, const char* arg) {
+  ui::AppState* state = up_to_date_state();
+  if (!state) return page::reply(page::fail("app: not started"));
+  const std::string_view name = call ? call : "";
+  page::Json reply = ui::page_call(*state, mode ? mode : "", name, arg ? arg : "");
+  if (name.rfind("get", 0) != 0) ++app::g_app->events;
+  return page::reply(reply);
 }
 
-EMSCRIPTEN_KEEPALIVE const char* al_set_step(int index) {
-  ui::AppState* up = up_to_date_state();
-  if (!up) return page::reply(page::fail("app: not started"));
-  ui::AppState& state = *up;
-  const int count = ui::walk_count(state);
-  if (!ui::set_walk_step(state, index)) {
-    return page::reply(page::fail("step: " + std::to_string(index) + " is not a step of this walk (0 to " +
-                                  std::to_string(count - 1) + ", or -1 to leave)"));
-  }
-  ++app::g_app->events;
-  return page::reply(page::ok());
-}
-
-// The Train mode's run: getTraining() → {running, task, step, loss, accuracy, lr, seed, heads, workMs}.
-EMSCRIPTEN_KEEPALIVE const char* al_get_training() {
-  if (!app::g_app) return page::reply(nullptr);
-  return page::reply(page::training(app::g_app->state));
-}
-
-#if AL_ALL_MODES
-// The Circuits mode's run: getCircuits() (page_api.hpp's circuits); the run exists from the first call.
-EMSCRIPTEN_KEEPALIVE const char* al_get_circuits() {
-  if (!app::g_app) return page::reply(nullptr);
-  ui::circuits_ensure_run(app::g_app->state);
-  return page::reply(page::circuits(app::g_app->state));
-}
-
-// The Circuits mode's exports as text: "json" (the model) or "pytorch" (the script on the typed text).
-EMSCRIPTEN_KEEPALIVE const char* al_circuits_export(const char* kind) {
-  if (!app::g_app) return page::reply(nullptr);
-  ui::circuits_ensure_run(app::g_app->state);
-  const std::string text = ui::circuits_export_text(app::g_app->state, kind ? kind : "");
-  if (text.empty())
-    return page::reply(
-        page::fail("circuits export: unknown kind '" + std::string(kind ? kind : "") + "' (json, pytorch)"));
-  return page::reply({{"ok", true}, {"text", text}});
-}
-#endif
-
-#if AL_ALL_MODES
-// The Model mode: getModel(full) (page_api.hpp's model); `full` adds every logit and pattern.
-EMSCRIPTEN_KEEPALIVE const char* al_get_model(int full) {
-  if (!app::g_app) return page::reply(nullptr);
-  ui::model_update_opened(app::g_app->state);
-  return page::reply(page::model(app::g_app->state, full != 0));
-}
-
-// The model file's download (web_share.cpp's js_model_fetch): progress, the bytes, or why it failed.
-EMSCRIPTEN_KEEPALIVE void al_model_progress(double fraction) {
+// A mode's file (its row's `file`, fetched by web_share.cpp's js_fetch_file): kind 0 progress (the
+// share received), 1 the bytes, 2 why it failed (`bytes` the sentence).
+EMSCRIPTEN_KEEPALIVE void al_mode_file(const char* mode, int kind, double progress, const char* bytes, int size) {
   if (!app::g_app) return;
-  ui::model_load_progress(app::g_app->state, float(fraction));
+  const std::optional<scene::link::Mode> m = scene::link::mode_from_name(mode ? mode : "");
+  if (!m || kind < 0 || kind > 2) return;
+  ui::FileNews news;
+  news.kind = ui::FileNews::Kind(kind);
+  news.progress = float(progress);
+  news.bytes = std::string_view(bytes ? bytes : "", bytes ? std::size_t(size > 0 ? size : 0) : 0);
+  ui::deliver_file(app::g_app->state, *m, news);
   ++app::g_app->events;
-}
-EMSCRIPTEN_KEEPALIVE void al_model_loaded(const char* bytes, int size) {
-  if (!app::g_app) return;
-  ui::model_loaded(app::g_app->state, std::string_view(bytes, std::size_t(size > 0 ? size : 0)));
-  ++app::g_app->events;
-}
-EMSCRIPTEN_KEEPALIVE void al_model_failed(const char* why) {
-  if (!app::g_app) return;
-  ui::model_load_failed(app::g_app->state, why ? why : "");
-  ++app::g_app->events;
-}
-#endif
-
-// The quiz: getQuiz() / openQuiz(q) (q 0-based; −1 closes it).
-EMSCRIPTEN_KEEPALIVE const char* al_get_quiz() {
-  if (!app::g_app) return page::reply(nullptr);
-  return page::reply(page::quiz(app::g_app->state));
-}
-
-EMSCRIPTEN_KEEPALIVE const char* al_open_quiz(int question) {
-  if (!app::g_app) return page::reply(page::fail("app: not started"));
-  if (question < 0) {
-    app::g_app->state.ui.quiz.open = false;
-  } else {
-    ui::open_quiz(app::g_app->state, question);
-  }
-  ++app::g_app->events;
-  return page::reply(page::ok());
 }
 
 EMSCRIPTEN_KEEPALIVE void al_gl_context_lost() {

@@ -21,12 +21,7 @@
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame/sharing.hpp"
-#if AL_ALL_MODES
-#include "ui/modes/circuits/circuits.hpp"
-#include "ui/modes/model/model_logic.hpp"
-#include "ui/modes/model/model_mode.hpp"
-#endif
-#include "ui/modes/walk/walk_mode.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/text/i18n.hpp"
 
 extern "C" void al_request_frame();  // web_platform.cpp
@@ -75,16 +70,25 @@ EM_JS(void, js_share_open_mode, (const char* name), {
 #endif
 
 #if AL_ALL_MODES
-// The Model mode's file, fetched on first use (the full build only): the bytes go to al_model_loaded,
-// the progress (from Content-Length) to al_model_progress, a failure to al_model_failed. Properties are
-// quoted for the Closure Compiler, as above.
-EM_JS(void, js_model_fetch, (const char* url), {
+// A mode's file (its row's `file`: the Model mode's model), fetched on first use (the full build
+// only) and reported to al_mode_file: the progress (from Content-Length), then the bytes, or why it
+// failed. Properties are quoted for the Closure Compiler, as above.
+EM_JS(void, js_fetch_file, (const char* mode_name, const char* url), {
+  const mode = UTF8ToString(mode_name);
   const path = UTF8ToString(url);
+  // kind 0: progress, 1: the bytes at ptr, 2: why (at ptr); the mode's name copied for each report.
+  const report = function(kind, progress, ptr, size) {
+    const nameSize = lengthBytesUTF8(mode) + 1;
+    const name = _malloc(nameSize);
+    stringToUTF8(mode, name, nameSize);
+    _al_mode_file(name, kind, progress, ptr, size);
+    _free(name);
+  };
   const fail = function(why) {
     const size = lengthBytesUTF8(why) + 1;
     const ptr = _malloc(size);
     stringToUTF8(why, ptr, size);
-    _al_model_failed(ptr);
+    report(2, 0, ptr, size - 1);
     _free(ptr);
   };
   window["fetch"](path).then(function(response) {
@@ -105,13 +109,13 @@ EM_JS(void, js_model_fetch, (const char* url), {
             HEAPU8.set(parts[i], ptr + at);
             at += parts[i]["length"];
           }
-          _al_model_loaded(ptr, got);
+          report(1, 1, ptr, got);
           _free(ptr);
           return;
         }
         parts.push(r["value"]);
         got += r["value"]["length"];
-        if (total > 0) _al_model_progress(Math.min(got / total, 1));
+        if (total > 0) report(0, Math.min(got / total, 1), 0, 0);
         return pump();
       });
     };
@@ -155,7 +159,9 @@ void web_share_init(ui::AppState& state) {
   };
   s.scene_changed = [] { js_share_scene_changed(); };
 #if AL_ALL_MODES
-  state.ui.model.request_load = [] { js_model_fetch("models/fortunes.alm"); };
+  s.fetch_file = [](scene::link::Mode mode, const char* file) {
+    js_fetch_file(std::string(scene::link::mode_name(mode)).c_str(), file);
+  };
 #endif
 #if !AL_ALL_MODES
   // The tabs of the modes this build lacks: share.js reloads the page into attention-lab-full.wasm
@@ -214,12 +220,10 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   start.zoom = f.zoom;
   start.lang = f.lang;
   start.mode = f.mode.value_or(scene::link::kDefaultMode);
-#if AL_ALL_MODES
   start.recipe = f.circuits;
   start.probe = f.probe;
   start.lm = f.model;
-#endif
-  if (start.mode == scene::link::Mode::Walk) start.step = std::max(f.step, 1);
+  start.step = f.step;  // step= comes with mode=walk (scene::link::parse_fragment)
   app::apply_start(state, start);
   if (s && !f.demo.empty()) ui::note_demo_loaded(state, f.demo);  // the picker names it
   state.sharing.gallery_open = false;
@@ -233,38 +237,17 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
 EMSCRIPTEN_KEEPALIVE const char* al_share_link() {
   if (!g_state) return page::reply(page::fail("app: not started"));
   const ui::AppState& state = *g_state;
-#if AL_ALL_MODES
-  const ui::CircuitsUi& c = state.ui.circuits;
-  const bool circuits_head = c.opened_layer >= 0 && state.head_from == scene::link::Mode::Circuits &&
-                             state.ui.settings.mode == scene::link::kDefaultMode && !state.edited;
-  if ((state.ui.settings.mode == scene::link::Mode::Circuits || circuits_head) && c.trainer) {
-    // The Circuits mode's link (and its head opened in Explore, unedited): its model as a recipe and
-    // what the learner probed it with (the other modes' scene is not in it).
-    const scene::link::CircuitsProbe probe = ui::circuits_probe(state);
-    const scene::link::MadeFragment made =
-        scene::link::make_circuits_fragment(ui::circuits_recipe(state), ui::appearance(state.ui), &probe);
-    if (!made.ok()) return page::reply(page::fail(made.error));
-    return page::reply({{"ok", true}, {"fragment", made.fragment}});
+  scene::link::MadeFragment own;
+  if (ui::mode_link(state, own)) {  // the mode shown has a link of its own (Circuits, Model)
+    if (!own.ok()) return page::reply(page::fail(own.error));
+    return page::reply({{"ok", true}, {"fragment", own.fragment}});
   }
-  const ui::ModelUi& m = state.ui.model;
-  const bool opened_head =
-      m.opened_layer >= 0 && state.head_from == scene::link::Mode::Model &&
-      state.ui.settings.mode == scene::link::kDefaultMode &&
-      ui::model_logic::scene_fits_head(state.scene, m.eval, m.opened_layer, m.opened_head);
-  if (state.ui.settings.mode == scene::link::Mode::Model || opened_head) {
-    // The Model mode's link (and its head opened in Explore): lm= holds what it shows.
-    const scene::link::MadeFragment made =
-        scene::link::make_model_fragment(ui::model_link(state), ui::appearance(state.ui));
-    if (!made.ok()) return page::reply(page::fail(made.error));
-    return page::reply({{"ok", true}, {"fragment", made.fragment}});
-  }
-#endif
   const scene::link::MadeFragment made =
       state.generated && !state.edited
           ? scene::link::make_gen_fragment(*state.generated, ui::hidden_panels(state), state.sharing.view,
                                            state.ui.settings.mode, ui::appearance(state.ui))
           : scene::link::make_fragment(state.scene, ui::hidden_panels(state), state.sharing.view,
-                                       state.ui.settings.mode, ui::walk_index(state) + 1,
+                                       state.ui.settings.mode, ui::mode_link_step(state),
                                        ui::appearance(state.ui));
   if (!made.ok()) return page::reply(page::fail(made.error));
   return page::reply({{"ok", true}, {"fragment", made.fragment}});

@@ -285,8 +285,12 @@ test("modes load on first use: the first load holds Explore and Walk; the other 
   const before = await getState(page);
   assert.equal(before.ui.mode, "explore");
   assert.deepEqual(wasmServed(app), ["attention-lab.wasm"], "the first load fetched only the first-load build");
-  assert.equal(await page.evaluate(() => typeof window.Module._al_get_circuits), "undefined",
+  assert.equal(await page.evaluate(() => typeof window.Module._al_export_text), "undefined",
+               "the first-load build is not the one with every mode");
+  assert.equal(await page.evaluate(() => window.attentionLab.getCircuits()), null,
                "the first-load build has no Circuits code");
+  assert.equal(await page.evaluate(() => window.attentionLab._callJson("al_mode_call", "circuits", "get", "").error),
+               "circuits: not in this build (the page loads the one with every mode)");
   assert.equal(before.ui.flash, null);
   // Its mode bar has every tab, where the build with every mode draws them.
   const firstLoadTabs = {};

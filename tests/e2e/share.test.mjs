@@ -207,7 +207,7 @@ test("#demo=NAME opens every bundled demo, by link and by hashchange", async (t)
     if (reloads) {
       await loaded;
       await waitReady(app.page);
-      assert.equal(await app.page.evaluate(() => typeof window.Module._al_get_circuits), "function",
+      assert.equal(await app.page.evaluate(() => typeof window.Module._al_export_text), "function",
                    `#demo=${name} opened the build with every mode`);
       fullBuild = true;
     }
@@ -534,7 +534,7 @@ test("the single-file build opened from disk (file://) renders the default examp
   assert.ok(await widgetRect(page, "mode/circuits"), "the single file's Circuits tab");
   await clickWidget(page, "mode/heads");
   await waitForState(page, (s) => s.ui.mode === "heads", "the single file's Heads tab");
-  assert.equal(await page.evaluate(() => typeof window.Module._al_get_circuits), "function", "the build with every mode");
+  assert.equal(await page.evaluate(() => typeof window.Module._al_export_text), "function", "the build with every mode");
   await clickWidget(page, "mode/explore");
   await waitForState(page, (s) => s.ui.mode === "explore", "back to Explore");
   // LESSONS.md §1: the first weight row of practice-qkv is [0.155 0.422 0.422].

@@ -55,6 +55,10 @@ struct Sharing {
   // the build that has them, in `mode`, with this scene (the web reloads the page into
   // attention-lab-full.wasm). Unset: the modes this build lacks get no tab.
   std::function<void(scene::link::Mode mode)> open_mode;
+  // Read a mode's file (its row's `file`, relative to the site's folder web/: the Model mode's model);
+  // the platform reports through ui::deliver_file (modes/modes.hpp). The web fetches it with a
+  // progress bar, the desktop reads it from disk. Unset: the mode is told at once that it cannot be.
+  std::function<void(scene::link::Mode mode, const char* file)> fetch_file;
 
   // --- bookkeeping
   std::uint64_t seen_result_version = 0;  // the last AppState::result_version scene_changed saw

@@ -1,7 +1,11 @@
 // modes.cpp — the table of modes (see modes.hpp).
 #include "ui/modes/modes.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <cstddef>
+#include <optional>
+#include <string>
 
 #include "ui/modes/explore/explore.hpp"
 #include "ui/modes/screen.hpp"
@@ -49,6 +53,10 @@ constexpr ModeEntry walk_row() {
   m.bar_button = draw_quiz_button;
   m.open_question = open_quiz;
   m.apply_start = walk_apply_start;  // step=, --step, --quiz
+  m.page_state = walk_page_state;    // getState().ui.step
+  m.page_call = walk_page_call;      // getStep, setStep, getQuiz, openQuiz
+  m.page_rects = walk_page_rects;
+  m.link_step = walk_link_step;      // step=
   return m;
 }
 
@@ -64,11 +72,30 @@ constexpr ModeEntry ticking_row(Mode mode, Text label, void (*layout)(Screen&), 
   return m;
 }
 
+// FlashAttention and Decode: a step the page reads in getState().ui (null until shown).
+constexpr ModeEntry stepping_row(Mode mode, Text label, void (*layout)(Screen&), void (*tick)(AppState&),
+                                 void (*page_state)(const AppState&, PageJson&)) {
+  ModeEntry m = ticking_row(mode, label, layout, tick);
+  m.page_state_key = true;
+  m.page_state = page_state;
+  return m;
+}
+
+constexpr ModeEntry train_row() {
+  ModeEntry m =
+      ticking_row(Mode::Train, Text::ModeTrain, AL_IN_FULL_BUILD(layout_train), AL_IN_FULL_BUILD(train_tick));
+  m.page_call = AL_IN_FULL_BUILD(train_page_call);  // getTraining
+  return m;
+}
+
 constexpr ModeEntry circuits_row() {
   ModeEntry m = ticking_row(Mode::Circuits, Text::ModeCircuits, AL_IN_FULL_BUILD(layout_circuits),
                             AL_IN_FULL_BUILD(circuits_tick));
   m.controls_rows = AL_IN_FULL_BUILD(draw_circuits_back);  // a head it opened in Explore: the way back
   m.apply_start = AL_IN_FULL_BUILD(circuits_apply_start);  // circuits=, --circuits
+  m.page_call = AL_IN_FULL_BUILD(circuits_page_call);      // getCircuits, circuitsExport
+  m.page_rects = AL_IN_FULL_BUILD(circuits_page_rects);
+  m.link = AL_IN_FULL_BUILD(circuits_link);  // circuits=RECIPE&probe=…
   return m;
 }
 
@@ -77,6 +104,11 @@ constexpr ModeEntry model_row() {
       ticking_row(Mode::Model, Text::ModeModel, AL_IN_FULL_BUILD(layout_model), AL_IN_FULL_BUILD(model_tick));
   m.controls_rows = AL_IN_FULL_BUILD(draw_model_back);  // a head it opened in Explore: its prediction
   m.apply_start = AL_IN_FULL_BUILD(model_apply_start);  // lm=, --model-state, --model-text
+  m.page_call = AL_IN_FULL_BUILD(model_page_call);      // getModel
+  m.page_rects = AL_IN_FULL_BUILD(model_page_rects);
+  m.link = AL_IN_FULL_BUILD(model_link_fragment);  // lm=…
+  m.file = AL_IN_FULL_BUILD("models/fortunes.alm");  // the model, fetched on first use
+  m.file_news = AL_IN_FULL_BUILD(model_file_news);
   return m;
 }
 
@@ -87,9 +119,11 @@ constexpr ModeEntry kModeTable[] = {
     walk_row(),
     heads_row(),
     row(Mode::KeySpace, Text::ModeKeySpace, AL_IN_FULL_BUILD(layout_keyspace)),
-    ticking_row(Mode::Flash,  Text::ModeFlash,  AL_IN_FULL_BUILD(layout_flash),  AL_IN_FULL_BUILD(flash_tick)),
-    ticking_row(Mode::Decode, Text::ModeDecode, AL_IN_FULL_BUILD(layout_decode), AL_IN_FULL_BUILD(decode_tick)),
-    ticking_row(Mode::Train,  Text::ModeTrain,  AL_IN_FULL_BUILD(layout_train),  AL_IN_FULL_BUILD(train_tick)),
+    stepping_row(Mode::Flash,  Text::ModeFlash,  AL_IN_FULL_BUILD(layout_flash),  AL_IN_FULL_BUILD(flash_tick),
+                 AL_IN_FULL_BUILD(flash_page_state)),
+    stepping_row(Mode::Decode, Text::ModeDecode, AL_IN_FULL_BUILD(layout_decode), AL_IN_FULL_BUILD(decode_tick),
+                 AL_IN_FULL_BUILD(decode_page_state)),
+    train_row(),
     circuits_row(),
     model_row(),
 };
@@ -195,6 +229,80 @@ void draw_mode_layout(Screen& screen) {
   state.ui.settings.mode = scene::link::kDefaultMode;
   if (state.sharing.open_mode) state.sharing.open_mode(m.mode);
   layout_explore(screen);
+}
+
+bool page_int(std::string_view arg, int* out) {
+  const char* end = arg.data() + arg.size();
+  const std::from_chars_result r = std::from_chars(arg.data(), end, *out);
+  return r.ec == std::errc() && r.ptr == end && !arg.empty();
+}
+
+PageJson page_numbers(const double* values, std::size_t count) {
+  PageJson out = PageJson::array();
+  for (std::size_t i = 0; i < count; ++i)
+    out.push_back(std::isinf(values[i]) ? PageJson(nullptr) : PageJson(values[i]));
+  return out;
+}
+
+PageJson page_ok() {
+  return {{"ok", true}};
+}
+
+PageJson page_fail(std::string error) {
+  return {{"ok", false}, {"error", std::move(error)}};
+}
+
+PageJson page_call(AppState& state, std::string_view mode, std::string_view call, std::string_view arg) {
+  const std::optional<Mode> m = scene::link::mode_from_name(mode);
+  if (!m) return page_fail("mode: unknown mode '" + std::string(mode) + "' (" + scene::link::mode_names() + ")");
+  const ModeEntry& entry = mode_entry(*m);
+  PageJson reply = entry.page_call ? entry.page_call(state, call, arg) : PageJson(nullptr);
+  if (!reply.is_null()) return reply;
+  if (!mode_in_build(*m)) return page_fail(std::string(mode) + ": not in this build (the page loads the one with every mode)");
+  return page_fail(std::string(mode) + ": unknown call '" + std::string(call) + "'");
+}
+
+void page_state_parts(const AppState& state, PageJson& ui) {
+  for (const ModeEntry& m : kModeTable) {
+    if (m.page_state)
+      m.page_state(state, ui);
+    else if (m.page_state_key)
+      ui[std::string(scene::link::mode_name(m.mode))] = nullptr;
+  }
+}
+
+void page_rects_parts(const AppState& state, PageJson& rects) {
+  for (const ModeEntry& m : kModeTable)
+    if (m.page_rects) m.page_rects(state, rects);
+}
+
+bool mode_link(const AppState& state, scene::link::MadeFragment& made) {
+  for (const ModeEntry& m : kModeTable)
+    if (m.link && m.link(state, made)) return true;
+  return false;
+}
+
+int mode_link_step(const AppState& state) {
+  const ModeEntry& m = mode_entry(state.ui.settings.mode);
+  return m.link_step ? m.link_step(state) : 0;
+}
+
+void request_file(AppState& state, Mode mode) {
+  const ModeEntry& m = mode_entry(mode);
+  if (!m.file || !m.file_news) return;
+  if (state.sharing.fetch_file) {
+    state.sharing.fetch_file(mode, m.file);
+    return;
+  }
+  FileNews news;
+  news.kind = FileNews::Kind::Failed;
+  news.bytes = "this build has no way to read a file";
+  m.file_news(state, news);
+}
+
+void deliver_file(AppState& state, Mode mode, const FileNews& news) {
+  const ModeEntry& m = mode_entry(mode);
+  if (m.file_news) m.file_news(state, news);
 }
 
 }  // namespace ui

@@ -29,7 +29,9 @@
 //      name in web/share.js's kFullBuildModes.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "scene/link.hpp"
 #include "ui/app_state.hpp"
@@ -40,6 +42,17 @@
 namespace ui {
 
 struct Screen;
+
+// The page API's JSON (app/page_api.hpp's Json): keys in the order written.
+using PageJson = nlohmann::ordered_json;
+
+// A file a mode reads on first use (the Model mode's model), as the platform reports it: progress
+// while it arrives, then the bytes, or why it could not be read.
+struct FileNews {
+  enum class Kind { Progress, Loaded, Failed } kind = Kind::Progress;
+  float progress = 0.0f;   // Progress: the share received, 0…1
+  std::string_view bytes;  // Loaded: the file; Failed: why ("model file: …")
+};
 
 // A mode's row: its tab, its layout, and hooks, each optional (nullptr: none), so that the frame, the
 // top bar, the Screen and the shared panels name no mode. A panel asks through panels/panel_parts.hpp
@@ -67,6 +80,24 @@ struct ModeEntry {
   void (*bar_button)(AppState&) = nullptr;                   // … and drawing it (the quiz's)
   void (*open_question)(AppState&, int question) = nullptr;  // a check question clicked: open it
   void (*controls_rows)(AppState&, const Fonts&) = nullptr;  // rows at the top of the Controls panel
+  // --- its part of the page API (app/page_api.cpp: window.attentionLab, the desktop's --rects file)
+  // Its keys in getState().ui (the walk's "step", FlashAttention's "flash": its step); with
+  // `page_state_key` a key of its name that is null in a build without the mode.
+  bool page_state_key = false;
+  void (*page_state)(const AppState&, PageJson& ui) = nullptr;
+  // The page's calls to it (al_mode_call(<its name>, call, arg)): the reply, or null for a call it does
+  // not know (page_call() says so). Calls named get… only read ("get": its numbers); any other call
+  // may change the screen, and the platform draws a frame after it.
+  PageJson (*page_call)(AppState&, std::string_view call, std::string_view arg) = nullptr;
+  void (*page_rects)(const AppState&, PageJson& rects) = nullptr;  // what it adds to the --rects file
+  // The address while it is shown (or its head is opened in Explore): a fragment of its own (the
+  // Circuits recipe, the Model mode's lm=), true; false: the scene's ordinary link.
+  bool (*link)(const AppState&, scene::link::MadeFragment& made) = nullptr;
+  int (*link_step)(const AppState&) = nullptr;  // the scene link's step= while it is shown (0: none)
+  // --- a file it reads on first use (`file`, relative to the site's folder web/): asked for with
+  // request_file(state, mode), delivered by the platform through file_news.
+  const char* file = nullptr;
+  void (*file_news)(AppState&, const FileNews&) = nullptr;
 };
 
 // Every row, in the order of scene::link::kModes (for (const ModeEntry& m : mode_rows())).
@@ -95,5 +126,28 @@ void draw_mode_overlays(AppState& state, const Fonts& fonts);
 // The mode's layout of its panels (a mode not in this build: Explore's, and the page asked to load
 // the build that has it).
 void draw_mode_layout(Screen& screen);
+
+// --- the page API's side (app/page_api.cpp, the platforms)
+// The page's call `call` to the mode called `mode` (al_mode_call): its reply, or a fail naming what
+// is unknown (the mode, a mode this build lacks, the call).
+PageJson page_call(AppState& state, std::string_view mode, std::string_view call, std::string_view arg);
+// An integer argument of a call ("3", "-1"): false for anything else.
+bool page_int(std::string_view arg, int* out);
+// Numbers as a JSON array, −∞ (a running max before any allowed key) as null.
+PageJson page_numbers(const double* values, std::size_t count);
+PageJson page_ok();
+PageJson page_fail(std::string error);
+// getState().ui's keys of the modes with a step of their own, in the table's order.
+void page_state_parts(const AppState& state, PageJson& ui);
+// The --rects file's parts of the modes, in the table's order.
+void page_rects_parts(const AppState& state, PageJson& rects);
+// The address of the mode shown, when it has a link of its own (Circuits, Model): true and `made`.
+bool mode_link(const AppState& state, scene::link::MadeFragment& made);
+// The scene link's step= (1-based; 0: none): the walk's step while it is shown.
+int mode_link_step(const AppState& state);
+// A mode's file: the platform fetches it (Sharing::fetch_file) and reports through deliver_file; a
+// platform that cannot fetch it reports Failed at once.
+void request_file(AppState& state, Mode mode);
+void deliver_file(AppState& state, Mode mode, const FileNews& news);
 
 }  // namespace ui

@@ -19,6 +19,7 @@
 #include "ui/app_state.hpp"
 #include "ui/link_start.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/modes/panel_draw.hpp"
 #include "ui/widgets/matrix_painter.hpp"
 
@@ -79,5 +80,10 @@ CircuitLink circuit_link(const attn::model::Scores& scores);
 // A head's role label: core::head_role's, else "previous token" for the layer-0 head of a formed
 // link; "" when it has none.
 std::string circuit_role(const attn::model::Scores& scores, int layer, int head);
+
+// --- its part of the page API and its link (circuits_page.cpp; the row's hooks, modes/modes.hpp)
+PageJson circuits_page_call(AppState& state, std::string_view call, std::string_view arg);  // get, getExport
+void circuits_page_rects(const AppState& state, PageJson& rects);                          // "circuits"
+bool circuits_link(const AppState& state, scene::link::MadeFragment& made);
 
 }  // namespace ui

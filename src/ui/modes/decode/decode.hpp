@@ -6,6 +6,7 @@
 
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/modes/panel_draw.hpp"
 
 namespace ui {
@@ -25,5 +26,8 @@ std::string byte_text(long long bytes);
 
 // The layout: the stepper and the multiply counter beside the cache.
 void layout_decode(Screen& screen);
+
+// Its part of getState().ui (the row's page_state hook, modes/modes.hpp):
+void decode_page_state(const AppState& state, PageJson& ui);  // "decode" (decode_page.cpp)
 
 }  // namespace ui

@@ -5,6 +5,7 @@
 
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/modes/panel_draw.hpp"
 
 namespace ui {
@@ -20,5 +21,8 @@ void draw_flash_tiles(AppState& state);
 PanelDraw draw_flash_rows;
 // The layout: the stepper beside the tiled Scores grid, the rows' running state below.
 void layout_flash(Screen& screen);
+
+// Its part of getState().ui (the row's page_state hook, modes/modes.hpp):
+void flash_page_state(const AppState& state, PageJson& ui);  // "flash" (flash_page.cpp)
 
 }  // namespace ui

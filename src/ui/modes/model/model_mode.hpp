@@ -8,8 +8,9 @@
 // on the text in Explore as an ordinary scene; the Controls panel then shows the model's prediction
 // with the scene's numbers (draw_model_back), so dragging a cell moves it.
 //
-// The model file is loaded on first use: the platform's request_load (web: fetched with a progress bar;
-// desktop: read from --model's path) ends in model_loaded() or model_load_failed().
+// The model file is loaded on first use: the row's `file`, read by the platform (modes.hpp's
+// request_file; web: fetched with a progress bar; desktop: read from --model's path), reported through
+// model_file_news: progress, then model_loaded() or model_load_failed().
 #pragma once
 
 #include <string>
@@ -19,6 +20,7 @@
 #include "ui/app_state.hpp"
 #include "ui/link_start.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/modes/panel_draw.hpp"
 #include "ui/widgets/matrix_painter.hpp"
 
@@ -37,6 +39,7 @@ void draw_model_back(AppState& state, const Fonts& fonts);
 
 // --- loading
 void model_request_load(AppState& state);  // once: the platform starts loading
+void model_file_news(AppState& state, const FileNews& news);
 void model_load_progress(AppState& state, float fraction);
 // The file's bytes: "" when the model is ready (a link's state applied), else the error (shown).
 std::string model_loaded(AppState& state, std::string_view bytes);
@@ -69,5 +72,10 @@ void model_apply_start(AppState& state, const LinkStart& start);
 // Run the opened head's prediction again if the scene's numbers changed (the Controls row calls it;
 // the page API too, so that a reply reads the same numbers as the panel).
 void model_update_opened(AppState& state);
+
+// --- its part of the page API and its link (model_page.cpp; the row's hooks, modes/modes.hpp)
+PageJson model_page_call(AppState& state, std::string_view call, std::string_view arg);  // "get" ["full"]
+void model_page_rects(const AppState& state, PageJson& rects);                          // "model"
+bool model_link_fragment(const AppState& state, scene::link::MadeFragment& made);
 
 }  // namespace ui

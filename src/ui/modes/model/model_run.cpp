@@ -124,14 +124,17 @@ void restart(AppState& state) {
 void model_request_load(AppState& state) {
   ModelUi& m = state.ui.model;
   if (m.load != ModelLoad::Idle) return;
-  if (!m.request_load) {
-    m.load = ModelLoad::Failed;
-    m.load_error = "model file: this build has no way to load one";
-    return;
-  }
   m.load = ModelLoad::Loading;
   m.progress = 0.0f;
-  m.request_load();
+  request_file(state, scene::link::Mode::Model);  // ends in model_file_news
+}
+
+void model_file_news(AppState& state, const FileNews& news) {
+  switch (news.kind) {
+    case FileNews::Kind::Progress: model_load_progress(state, news.progress); break;
+    case FileNews::Kind::Loaded: model_loaded(state, news.bytes); break;
+    case FileNews::Kind::Failed: model_load_failed(state, std::string(news.bytes)); break;
+  }
 }
 
 void model_load_progress(AppState& state, float fraction) {

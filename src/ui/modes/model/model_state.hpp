@@ -42,12 +42,12 @@ struct ModelEval {
 };
 
 struct ModelUi {
-  // --- the model file (web: fetched on first use; desktop: read from --model's path)
+  // --- the model file (its row's `file`, fetched on first use through Sharing::fetch_file; the web
+  // shows a progress bar, the desktop reads it from --model's path)
   ModelLoad load = ModelLoad::Idle;
   float progress = 0.0f;   // 0 … 1 while loading
   std::string load_error;  // why it failed ("model file: …", "download: …")
   std::shared_ptr<const scene::LmFile> file;
-  std::function<void()> request_load;  // set by the platform: start loading (model_loaded() when done)
 
   // --- what a link carries (scene::link::ModelLink): text, sampling, seed, generated, ablate, open
   scene::link::ModelLink settings;

@@ -14,6 +14,7 @@
 
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/modes/panel_draw.hpp"
 
 namespace ui {
@@ -29,5 +30,8 @@ void layout_train(Screen& screen);
 // Play / Pause / one Step / a new run with the current settings (page API, keyboard, tests).
 void train_play(AppState& state, bool play);
 void train_step(AppState& state);
+
+// Its part of the page API (train_page.cpp; the row's page_call hook, modes/modes.hpp): "get".
+PageJson train_page_call(AppState& state, std::string_view call, std::string_view arg);
 
 }  // namespace ui

@@ -498,9 +498,10 @@ void draw_quiz_window(AppState& state, const Fonts& fonts) {
 }
 
 void walk_apply_start(AppState& state, const LinkStart& start) {
-  if (start.step > 0) {
+  const int step = start.mode == Mode::Walk ? std::max(start.step, 1) : start.step;
+  if (step > 0) {
     recompute_if_dirty(state);  // the walk's steps follow the result: bring it up to date first
-    set_walk_step(state, std::clamp(start.step - 1, 0, walk_count(state) - 1), /*notify=*/false);
+    set_walk_step(state, std::clamp(step - 1, 0, walk_count(state) - 1), /*notify=*/false);
   }
   if (start.quiz > 0) open_quiz(state, start.quiz - 1);
 }

@@ -17,6 +17,7 @@
 #include "ui/app_state.hpp"
 #include "ui/link_start.hpp"
 #include "ui/look/fonts.hpp"
+#include "ui/modes/modes.hpp"
 #include "ui/modes/walk/walk_steps.hpp"
 
 namespace ui {
@@ -65,7 +66,8 @@ int walk_lit_row(const AppState& state);
 // Its tab clicked: the walk starts at its first step.
 void start_walk(AppState& state);
 // A link's step= or the command line's --step N / --quiz Q (its row's apply_start hook): the walk at
-// step N (1-based, clamped to the scene's last), the quiz at question Q.
+// step N (1-based, clamped to the scene's last; in the walk without a step: its first), the quiz at
+// question Q.
 void walk_apply_start(AppState& state, const LinkStart& start);
 
 // Each frame before the panels, whatever the mode: Esc closes the quiz or leaves the walk; while
@@ -89,5 +91,11 @@ void draw_quiz_button(AppState& state);
 float quiz_button_width();
 // Once per frame after the panels: the quiz window when it is open.
 void draw_quiz_window(AppState& state, const Fonts& fonts);
+
+// --- its part of the page API (walk_page.cpp; the row's page hooks, modes/modes.hpp)
+void walk_page_state(const AppState& state, PageJson& ui);  // "step": walk_index
+PageJson walk_page_call(AppState& state, std::string_view call, std::string_view arg);
+void walk_page_rects(const AppState& state, PageJson& rects);  // "walk": the step, "quiz"
+int walk_link_step(const AppState& state);                     // the link's step=: walk_index + 1
 
 }  // namespace ui
