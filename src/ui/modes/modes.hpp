@@ -22,9 +22,10 @@
 //      its folder names it (tests/include_layers_test.py); src/ui/CMakeLists.txt: its sources.
 //   5. The tab's widget id is mode/circuits (widgetRect, --rects): list it in docs/PAGE_API.md;
 //      getState().ui.mode says "circuits".
-//   6. docs/ARCHITECTURE.md's checklist goes on: a page-API call for the mode's numbers, a link key
-//      when the mode shows more than the scene (a ui::LinkStart field, applied by the row's
-//      apply_start hook), and the download: the web's first load holds Explore
+//   6. docs/ARCHITECTURE.md's checklist goes on: a page-API call for the mode's numbers (the row's
+//      page_call, in its folder's <mode>_page.cpp), a link key when the mode shows more than the scene
+//      (a ui::LinkStart field, applied by the row's apply_start hook, written by its link hook), and
+//      the download: the web's first load holds Explore
 //      and Walk only (AL_ALL_MODES=0), so the row's functions go in AL_IN_FULL_BUILD(…) and the mode's
 //      name in web/share.js's kFullBuildModes.
 #pragma once
