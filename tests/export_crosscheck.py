@@ -41,8 +41,9 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "desktop"))
+sys.path[:0] = [HERE, os.path.join(HERE, "desktop")]
 from check_frame import RDBU_9_REVERSED, TOLERANCE, VIRIDIS_9, colormap, read_png  # noqa: E402
+from scene_gen import random_mask, random_scene, scale_for  # noqa: E402
 
 SKIP = 77
 PYTHON = "/usr/bin/python3"
@@ -71,66 +72,48 @@ def run_cli(cli, args, stdin_text):
 
 
 # --- scenes ---------------------------------------------------------------------------------------
-def random_scene(rng, index):
+# Token labels a script or a figure must escape (quotes, backslash, newline, tab, non-ASCII, XML).
+ODD_LABELS = ['say "hi"', "back\\slash", "new\nline", "naïve→", "<&>", "tab\tx", "'q'", "--x"]
+
+
+def export_scene(rng, index):
+    """Random scene `index`: n 2…12 (scene 5: n = 1); direct and learned in turn; each scale every
+    third scene; RoPE every 5th (both layouts, offsets up to 5000); from scene 6 on 2 or 3 heads, half
+    of them shaped for nn.MultiheadAttention (d_k = d_v [= d_model]); W_o on most multi-head scenes
+    (and every 9th); a window (some with a sink), ALiBi and kv_heads 1 of 2 heads (multi-query) on
+    some; odd labels every 6th; a mask on half, every 4th with a fully masked row."""
     n = 1 if index == 5 else int(rng.integers(2, 13))
     d_k, d_v = int(rng.integers(1, 9)), int(rng.integers(1, 9))
-    rope = index % 5 == 2  # version 2: rotary position embedding (each head's size even)
-    heads = [1, 2, 1, 3, 1, 2][index % 6] if index >= 6 else 1  # version 2: multi-head
+    rope = index % 5 == 2  # rotary position embedding (each head's size even)
+    heads = [1, 2, 1, 3, 1, 2][index % 6] if index >= 6 else 1
     if heads > 1:
         d_k = heads * int(rng.integers(1, 4)) * (2 if rope else 1)
         # Every other multi-head scene fits nn.MultiheadAttention (d_k = d_v [= d_model]).
         d_v = d_k if index % 4 < 2 else heads * int(rng.integers(1, 4))
     elif rope:
         d_k = 2 * int(rng.integers(1, 5))
-    spread = 6.0 if index % 5 == 0 else 2.0
-
-    def mat(rows, cols):
-        return rng.uniform(-spread, spread, size=(rows, cols)).tolist()
-
-    tokens = [f"t{i}" for i in range(n)]
-    if index % 6 == 3:  # labels a script or a figure must escape
-        odd = ['say "hi"', "back\\slash", "new\nline", "naïve→", "<&>", "tab\tx", "'q'", "--x"]
-        tokens = [odd[i % len(odd)] + str(i) for i in range(n)]
-    s = {"version": 1, "tokens": tokens}
-    if index % 2 == 1:
-        d_model = d_k if heads > 1 and d_k == d_v and index % 3 else int(rng.integers(1, 9))
-        s.update(X=mat(n, d_model), Wq=mat(d_model, d_k), Wk=mat(d_model, d_k), Wv=mat(d_model, d_v))
-    else:
-        s.update(Q=mat(n, d_k), K=mat(n, d_k), V=mat(n, d_v))
-    s["scale"] = ["none", "sqrt_dk", float(rng.choice([0.05, 0.5, 1.7, 9.0]))][index % 3]
-    s["causal"] = index % 4 in (1, 2)
-    if heads > 1 or index % 9 == 4:
-        s["version"] = 2
-        if heads > 1:
-            s["heads"] = heads
-        if index % 3 != 0:  # an output map Wo: d_v×d_out, square half of the time
-            s["Wo"] = mat(d_v, d_v if index % 2 else int(rng.integers(1, 7)))
+    d_model = d_k if heads > 1 and d_k == d_v and index % 3 else int(rng.integers(1, 9))
+    tokens = [ODD_LABELS[i % len(ODD_LABELS)] + str(i) for i in range(n)] if index % 6 == 3 else None
+    wo_cols = None
+    if (heads > 1 or index % 9 == 4) and index % 3 != 0:  # an output map Wo: d_v×d_out, square half of the time
+        wo_cols = d_v if index % 2 else int(rng.integers(1, 7))
+    rope_key = None
     if rope:
-        s["version"] = 2
-        s["rope"] = {"base": float(rng.choice([10000.0, 100.0, 3.5])), "layout": ["interleaved", "half"][index % 2],
-                     "offset": int(rng.choice([0, 7, 5000]))}
-    # Version 2 variants: a sliding window (with a sink), ALiBi, K/V groups (only on scenes that do not
-    # fit nn.MultiheadAttention anyway, so the module keeps its share of the PyTorch scripts).
-    if index % 7 in (3, 6):
-        s["version"] = 2
-        s["window"] = int(rng.integers(1, n + 1))
-        if index % 14 == 6:
-            s["sinks"] = 1
-    if not rope and (heads == 1 or index % 4 >= 2) and index % 5 in (1, 3):
-        s["version"] = 2
-        s["alibi"] = True
-    if heads == 2 and index % 4 >= 2:
-        s["version"] = 2
-        s["kv_heads"] = 1  # multi-query: K and V keep one head's columns
-        for key in ("K", "Wk", "V", "Wv"):
-            if key in s:
-                s[key] = [row[:len(row) // heads] for row in s[key]]
+        rope_key = {"base": float(rng.choice([10000.0, 100.0, 3.5])), "layout": ["interleaved", "half"][index % 2],
+                    "offset": int(rng.choice([0, 7, 5000]))}
+    # The variants: a sliding window (with a sink), ALiBi, K/V groups (only on scenes that do not fit
+    # nn.MultiheadAttention anyway, so the module keeps its share of the PyTorch scripts).
+    window = int(rng.integers(1, n + 1)) if index % 7 in (3, 6) else None
+    mask = None
     if index % 2 == 0 or index % 7 == 1:
-        mask = (rng.uniform(size=(n, n)) < 0.7).astype(int)
-        if index % 4 == 0:
-            mask[int(rng.integers(0, n))] = 0  # a fully masked row
-        s["mask"] = mask.tolist()
-    return s
+        mask = random_mask(rng, n, 0.7, fully_masked_row=index % 4 == 0)
+    return random_scene(rng, n=n, d_k=d_k, d_v=d_v, projected=index % 2 == 1, d_model=d_model,
+                        spread=6.0 if index % 5 == 0 else 2.0, version=2 if index % 9 == 4 else 1, tokens=tokens,
+                        heads=heads, kv_heads=1 if heads == 2 and index % 4 >= 2 else None,
+                        scale=scale_for(index, float(rng.choice([0.05, 0.5, 1.7, 9.0]))), causal=index % 4 in (1, 2),
+                        mask=mask, wo_cols=wo_cols, rope=rope_key, window=window,
+                        sinks=1 if window and index % 14 == 6 else None,
+                        alibi=not rope and (heads == 1 or index % 4 >= 2) and index % 5 in (1, 3))
 
 
 def all_scenes(cli, count=40):
@@ -145,7 +128,7 @@ def all_scenes(cli, count=40):
                 scenes.append((f"demo {name}", f.read()))
     rng = np.random.default_rng(20261130)
     for index in range(count):
-        scenes.append((f"random {index}", json.dumps(random_scene(rng, index))))
+        scenes.append((f"random {index}", json.dumps(export_scene(rng, index))))
     return scenes
 
 

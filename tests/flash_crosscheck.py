@@ -25,35 +25,23 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_lib import SKIP, allowed_of, divisor_of, masked_softmax, projections, report, require, run  # noqa: E402,F401
+from scene_gen import random_mask, random_scene, scale_for  # noqa: E402
 
 np = require("numpy")
 
 REL = 1e-12
 
 
-def random_scene(rng, index):
+def flash_scene(rng, index):
+    """Scene `index`: n 1…14, d_k 1…8, d_v 1…6; direct and learned in turn; each scale every third
+    scene; causal in runs of three; a mask on three scenes in four, every 4th with a fully masked row."""
     n = int(rng.integers(1, 15))
-    d_k, d_v = int(rng.integers(1, 9)), int(rng.integers(1, 7))
-    spread = 3.0 if index % 5 == 0 else 1.5
-
-    def mat(rows, cols):
-        return rng.uniform(-spread, spread, size=(rows, cols)).tolist()
-
-    s = {"version": 1, "tokens": [f"t{i}" for i in range(n)]}
-    if index % 2 == 1:
-        d_model = int(rng.integers(1, 9))
-        s.update(X=mat(n, d_model), Wq=mat(d_model, d_k), Wk=mat(d_model, d_k), Wv=mat(d_model, d_v))
-    else:
-        s.update(Q=mat(n, d_k), K=mat(n, d_k), V=mat(n, d_v))
-    kind = index % 3
-    s["scale"] = "none" if kind == 0 else "sqrt_dk" if kind == 1 else float(rng.choice([0.05, 0.5, 2.0, 30.0]))
-    s["causal"] = bool((index // 3) % 2)
-    if index % 4 != 1:
-        mask = (rng.uniform(size=(n, n)) < 0.7).astype(int)
-        if index % 4 == 0:
-            mask[int(rng.integers(0, n))] = 0  # a fully masked row
-        s["mask"] = mask.tolist()
-    return s
+    d_k, d_v, d_model = int(rng.integers(1, 9)), int(rng.integers(1, 7)), int(rng.integers(1, 9))
+    mask = random_mask(rng, n, 0.7, fully_masked_row=index % 4 == 0) if index % 4 != 1 else None
+    return random_scene(rng, n=n, d_k=d_k, d_v=d_v, projected=index % 2 == 1, d_model=d_model,
+                        spread=3.0 if index % 5 == 0 else 1.5,
+                        scale=scale_for(index, float(rng.choice([0.05, 0.5, 2.0, 30.0]))),
+                        causal=(index // 3) % 2 == 1, mask=mask)
 
 
 def inputs(s):
@@ -216,7 +204,7 @@ def main():
     rng = np.random.default_rng(14)
     failures, skipped, masked = [], 0, 0
     for index in range(count):
-        s = random_scene(rng, index)
+        s = flash_scene(rng, index)
         path = os.path.join(case_dir, f"scene_{index:03d}.json")
         with open(path, "w") as f:
             json.dump(s, f)

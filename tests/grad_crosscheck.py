@@ -23,6 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_lib import Tally, cli_and_case_dir, require, run_json  # noqa: E402
+from scene_gen import mat, random_mask, random_scene  # noqa: E402
 
 np = require("numpy")
 torch = require("torch")
@@ -100,52 +101,31 @@ def torch_grads(s, target):
     return float(loss), {"d" + k: v.grad.numpy() for k, v in leaves.items()}
 
 
-def random_scene(rng, index):
+def grad_scene(rng, index):
+    """Scene `index` and its "target" (n×d_out): h 1 and 2 in turn, n 1…7; learned but every 5th
+    direct; scale sqrt_dk / none / a number in turn; causal in pairs; W_o in runs of four; every third
+    a mask whose last row is fully masked; RoPE every 7th; a window every 9th (a sink on odd ones);
+    ALiBi every 11th; K/V shared by both heads (kv_heads 1) on every third two-head scene."""
     h = 1 + index % 2
-    projected = index % 5 != 4
     n = int(rng.integers(1, 8))
     use_rope = index % 7 == 3
     dkh = 2 * int(rng.integers(1, 3)) if use_rope else int(rng.integers(1, 4))
     dvh = int(rng.integers(1, 4))
-    dk, dv = h * dkh, h * dvh
-    mat = lambda r, c: rng.uniform(-2.0, 2.0, size=(r, c)).tolist()
-    s = {"version": 2, "tokens": [f"t{i}" for i in range(n)]}
-    if projected:
-        dm = int(rng.integers(1, 6))
-        s.update({"X": mat(n, dm), "Wq": mat(dm, dk), "Wk": mat(dm, dk), "Wv": mat(dm, dv)})
-    else:
-        s.update({"Q": mat(n, dk), "K": mat(n, dk), "V": mat(n, dv)})
-    s["scale"] = ["sqrt_dk", "none", float(rng.uniform(0.5, 3.0))][index % 3]
-    s["causal"] = (index // 2) % 2 == 1
-    if h > 1:
-        s["heads"] = h
-    d_out = dv
-    if (index // 4) % 2 == 1:
-        d_out = int(rng.integers(1, 5))
-        s["Wo"] = mat(dv, d_out)
-    if index % 3 == 1:
-        mask = (rng.uniform(size=(n, n)) < 0.75).astype(int)
-        mask[n - 1, :] = 0  # a fully masked row
-        s["mask"] = mask.tolist()
+    wo_cols = int(rng.integers(1, 5)) if (index // 4) % 2 == 1 else None
+    # The last row: the check in main() of a fully masked row's zero dX reads row n − 1.
+    mask = random_mask(rng, n, 0.75, fully_masked_row=True, row=n - 1) if index % 3 == 1 else None
+    rope = None
     if use_rope:
-        s["rope"] = {"base": [10000.0, 100.0][index % 2], "layout": ["interleaved", "half"][(index // 7) % 2]}
+        rope = {"base": [10000.0, 100.0][index % 2], "layout": ["interleaved", "half"][(index // 7) % 2]}
         if index % 2:
-            s["rope"]["offset"] = 3
-    if index % 9 == 5:
-        s["window"] = int(rng.integers(1, n + 1))
-        if index % 2:
-            s["sinks"] = 1
-    if index % 11 == 2 and not use_rope:
-        s["alibi"] = True
-    if h == 2 and index % 3 == 0:  # K and V shared by both heads: one group's columns
-        s["kv_heads"] = 1
-        for key in ("K", "Wk"):
-            if key in s:
-                s[key] = [row[:dkh] for row in s[key]]
-        for key in ("V", "Wv"):
-            if key in s:
-                s[key] = [row[:dvh] for row in s[key]]
-    s["target"] = mat(n, d_out)
+            rope["offset"] = 3
+    window = int(rng.integers(1, n + 1)) if index % 9 == 5 else None
+    s = random_scene(rng, n=n, d_k=h * dkh, d_v=h * dvh, projected=index % 5 != 4, d_model=int(rng.integers(1, 6)),
+                     version=2, heads=h, kv_heads=1 if h == 2 and index % 3 == 0 else None,
+                     scale=["sqrt_dk", "none", float(rng.uniform(0.5, 3.0))][index % 3], causal=(index // 2) % 2 == 1,
+                     mask=mask, wo_cols=wo_cols, rope=rope, window=window, sinks=1 if window and index % 2 else None,
+                     alibi=index % 11 == 2 and not use_rope)
+    s["target"] = mat(rng, n, wo_cols or h * dvh)
     return s
 
 
@@ -155,7 +135,7 @@ def main():
     tally, worst, checked = Tally(), 0.0, 0
     counts = {"h1": 0, "h2": 0, "causal": 0, "wo": 0, "masked_row": 0, "rope": 0, "direct": 0}
     for index in range(80):
-        s = random_scene(rng, index)
+        s = grad_scene(rng, index)
         path = os.path.join(case_dir, f"grad{index:02d}.json")
         with open(path, "w") as f:
             json.dump(s, f)

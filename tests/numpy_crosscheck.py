@@ -26,49 +26,32 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_lib import SKIP, allowed_of, divisor_of, masked_softmax, projections, report, require, run  # noqa: E402,F401
+from scene_gen import random_mask, random_scene, scale_for  # noqa: E402
 
 np = require("numpy")
 
 RTOL, ATOL = 1e-5, 1e-9
 
 
-def random_scene(rng, index):
+def numpy_scene(rng, index):
+    """Scene `index`: n 1…16, each d 1…12; direct and learned in turn; each scale every third scene
+    (half of the sqrt_dk ones leave the key out: it is the default); a mask every 4th, every 8th with
+    a fully masked row; key 1 = key 0 every 5th (exact ties)."""
     n = int(rng.integers(1, 17))
+    d_k, d_v, d_model = (int(d) for d in rng.integers(1, 13, size=3))
     projected = index % 2 == 1
-    d_k, d_v = int(rng.integers(1, 13)), int(rng.integers(1, 13))
+    temperature = float(rng.choice([1e-3, 0.25, 1.0, 2.5, 17.0])) * float(rng.uniform(0.5, 2.0))
+    scale = scale_for(index, temperature)
+    if scale == "sqrt_dk" and index % 2 == 0:
+        scale = None
+    mask = random_mask(rng, n, 0.7, fully_masked_row=index % 8 == 0) if index % 4 == 0 else None
     # Mostly O(1) values; every 7th scene is larger so softmax saturates.
-    spread = 20.0 if index % 7 == 0 else 2.0
-
-    def mat(rows, cols):
-        return (rng.uniform(-spread, spread, size=(rows, cols))).tolist()
-
-    s = {"version": 1, "tokens": [f"t{i}" for i in range(n)]}
-    if projected:
-        d_model = int(rng.integers(1, 13))
-        s.update(X=mat(n, d_model), Wq=mat(d_model, d_k), Wk=mat(d_model, d_k), Wv=mat(d_model, d_v))
-    else:
-        s.update(Q=mat(n, d_k), K=mat(n, d_k), V=mat(n, d_v))
-    kind = index % 3
-    if kind == 0:
-        s["scale"] = "none"
-    elif kind == 1:
-        s["scale"] = "sqrt_dk"  # also the default: half of these leave it out
-        if index % 2 == 0:
-            del s["scale"]
-    else:
-        s["scale"] = float(rng.choice([1e-3, 0.25, 1.0, 2.5, 17.0])) * float(rng.uniform(0.5, 2.0))
-    s["causal"] = bool(rng.integers(0, 2))
-    if index % 4 == 0:
-        mask = (rng.uniform(size=(n, n)) < 0.7).astype(int)
-        if index % 8 == 0:
-            mask[int(rng.integers(0, n))] = 0  # a fully masked row
-        s["mask"] = mask.tolist()
+    s = random_scene(rng, n=n, d_k=d_k, d_v=d_v, projected=projected, d_model=d_model,
+                     spread=20.0 if index % 7 == 0 else 2.0, scale=scale, causal=bool(rng.integers(0, 2)), mask=mask)
     if index % 5 == 0 and n >= 2:
         # Exact ties: token 1's key equals token 0's (bit for bit), so every row scores them alike.
-        if projected:
-            s["X"][1] = list(s["X"][0])
-        else:
-            s["K"][1] = list(s["K"][0])
+        key = "X" if projected else "K"
+        s[key][1] = list(s[key][0])
     return s
 
 
@@ -115,7 +98,7 @@ def main():
     rng = np.random.default_rng(20240601)
     failures, max_rel, checked_masked, checked_ties = [], 0.0, 0, 0
     for index in range(count):
-        s = random_scene(rng, index)
+        s = numpy_scene(rng, index)
         path = os.path.join(case_dir, f"scene_{index:03d}.json")
         with open(path, "w") as f:
             json.dump(s, f)

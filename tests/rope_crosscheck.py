@@ -24,6 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_lib import SKIP, allowed_of, close, divisor_of, masked_softmax, projections, report, require, run  # noqa: E402,F401
+from scene_gen import random_mask, random_scene, scale_for  # noqa: E402
 
 np = require("numpy")
 
@@ -80,30 +81,21 @@ def write(case_dir, name, s):
     return path
 
 
-def random_scene(rng, index):
+def rope_scene(rng, index):
+    """Scene `index`: n 1…12, each head's d_k even; every third scene 2 or 3 heads; direct and learned
+    in turn; each scale every third scene; a mask every 5th; bases 10 … 1e6, the layout left out
+    (the default) every third scene, an offset every 4th."""
     n = int(rng.integers(1, 13))
     heads = 1 if index % 3 else int(rng.choice([2, 3]))  # every third scene multi-head (each head even)
     d_k, d_v = 2 * heads * int(rng.integers(1, 4)), heads * int(rng.integers(1, 4))
-    mat = lambda r, c: rng.uniform(-2, 2, size=(r, c)).tolist()
-    s = {"version": 2, "tokens": [f"t{i}" for i in range(n)]}
-    if index % 2:
-        d_model = int(rng.integers(1, 7))
-        s.update(X=mat(n, d_model), Wq=mat(d_model, d_k), Wk=mat(d_model, d_k), Wv=mat(d_model, d_v))
-    else:
-        s.update(Q=mat(n, d_k), K=mat(n, d_k), V=mat(n, d_v))
-    if heads > 1:
-        s["heads"] = heads
-    s["scale"] = ["none", "sqrt_dk", 0.5][index % 3]
-    s["causal"] = bool(index % 4 == 1)
-    if index % 5 == 0:
-        s["mask"] = (rng.uniform(size=(n, n)) < 0.7).astype(int).tolist()
     rope = {"base": float(rng.choice([10.0, 100.0, 10000.0, 1e6]))}
     if index % 3 != 2:
         rope["layout"] = "interleaved" if index % 2 == 0 else "half"
     if index % 4 == 3:
         rope["offset"] = int(rng.integers(1, 100))
-    s["rope"] = rope
-    return s
+    return random_scene(rng, n=n, d_k=d_k, d_v=d_v, projected=index % 2 == 1, d_model=int(rng.integers(1, 7)),
+                        version=2, heads=heads, scale=scale_for(index, 0.5), causal=index % 4 == 1,
+                        mask=random_mask(rng, n, 0.7) if index % 5 == 0 else None, rope=rope)
 
 
 def main():
@@ -115,7 +107,7 @@ def main():
 
     # --- random scenes against NumPy; the tiled pass and the decode see the turned Q and K too
     for index in range(count):
-        s = random_scene(rng, index)
+        s = rope_scene(rng, index)
         path = write(case_dir, f"scene_{index:03d}", s)
         code, out, err = run_compact(cli, [path])
         if code != 0:
@@ -168,7 +160,7 @@ def main():
             failures.append(f"toeplitz {layout}: scores are constant: RoPE did nothing")
 
     # --- offset invariance: shifting every position changes no score
-    base = random_scene(np.random.default_rng(7), 4)  # one head
+    base = rope_scene(np.random.default_rng(7), 4)  # one head
     base["rope"] = {"base": 10000.0, "layout": "half"}
     code, out, err = run_compact(cli, [write(case_dir, "offset_0", base)])
     S0 = np.array(json.loads(out)["scores"])

@@ -46,6 +46,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_lib import SKIP, close, divisor_of, heads_reference, projections, report, require, run  # noqa: E402,F401
 from rope_crosscheck import rope_numpy  # noqa: E402
+from scene_gen import mat, random_mask, random_scene, scale_for  # noqa: E402
 
 np = require("numpy")
 
@@ -95,7 +96,13 @@ def reference(s):
 
 # ---- random scenes -----------------------------------------------------------------------------
 
-def random_scene(rng, mode, index, even_heads=False):
+def variants_scene(rng, mode, index, even_heads=False):
+    """Scene `index` of `mode`: n 1…13; H by the mode (alibi 1, 2, 3, 4, 8; gqa 2, 4, 6, 8, 3 with
+    H_kv 1, 2 or H; else 2 every 4th); direct and learned in turn (torch: direct); each scale every
+    third scene; a window on every window/sinks scene and every third other, sinks 0…3 on sinks
+    scenes; ALiBi on alibi scenes and every 5th other (not gqa); a mask every 4th, every 8th with a
+    fully masked row; W_o every 6th; every 7th scene large. even_heads: each head's d_k even (RoPE's
+    pairs, the two maps of differential attention)."""
     n = int(rng.integers(1, 14))
     H = 1
     if mode == "alibi":
@@ -110,36 +117,16 @@ def random_scene(rng, mode, index, even_heads=False):
     dh, dvh = int(rng.integers(1, 4)), int(rng.integers(1, 4))
     if even_heads:
         dh = 2 * int(rng.integers(1, 3)) * (2 if index % 3 == 0 else 1)  # pairs for RoPE, halves for two maps
-    spread = 8.0 if index % 7 == 0 else 2.0
-    mat = lambda r, c: rng.uniform(-spread, spread, size=(r, c)).tolist()  # noqa: E731
-    s = {"version": 2, "tokens": [f"t{i}" for i in range(n)]}
-    if index % 2 and mode != "torch":
-        d_model = int(rng.integers(1, 7))
-        s.update(X=mat(n, d_model), Wq=mat(d_model, H * dh), Wk=mat(d_model, H_kv * dh), Wv=mat(d_model, H_kv * dvh))
-    else:
-        s.update(Q=mat(n, H * dh), K=mat(n, H_kv * dh), V=mat(n, H_kv * dvh))
-    if H > 1:
-        s["heads"] = H
-    if mode == "gqa" or index % 9 == 4:
-        s["kv_heads"] = H_kv
-    s["scale"] = ["none", "sqrt_dk", float(rng.choice([0.3, 1.7, 5.0]))][index % 3]
-    s["causal"] = bool(index % 2 == 0) if mode in ("window", "sinks") else bool(index % 4 == 1)
-    if mode in ("window", "sinks") or index % 3 == 2:
-        s["window"] = int(rng.integers(1, n + 2))
-    if mode == "sinks":
-        s["sinks"] = int(rng.integers(0, 4)) if index % 5 else 0
-        if s["sinks"] == 0:
-            del s["sinks"]
-    if mode == "alibi" or (mode != "gqa" and index % 5 == 1):
-        s["alibi"] = True
-    if index % 4 == 2:
-        mask = (rng.uniform(size=(n, n)) < 0.7).astype(int)
-        if index % 8 == 2:
-            mask[int(rng.integers(0, n))] = 0  # a fully masked row
-        s["mask"] = mask.tolist()
-    if index % 6 == 5:
-        s["Wo"] = mat(H * dvh, int(rng.integers(1, 5)))
-    return s
+    window = int(rng.integers(1, n + 2)) if mode in ("window", "sinks") or index % 3 == 2 else None
+    sinks = (int(rng.integers(0, 4)) if index % 5 else 0) if mode == "sinks" else 0
+    mask = random_mask(rng, n, 0.7, fully_masked_row=index % 8 == 2) if index % 4 == 2 else None
+    return random_scene(rng, n=n, d_k=H * dh, d_v=H * dvh, projected=index % 2 == 1 and mode != "torch",
+                        d_model=int(rng.integers(1, 7)), spread=8.0 if index % 7 == 0 else 2.0, version=2, heads=H,
+                        kv_heads=H_kv if mode == "gqa" or index % 9 == 4 else None,
+                        scale=scale_for(index, float(rng.choice([0.3, 1.7, 5.0]))),
+                        causal=index % 2 == 0 if mode in ("window", "sinks") else index % 4 == 1, mask=mask,
+                        wo_cols=int(rng.integers(1, 5)) if index % 6 == 5 else None, window=window,
+                        sinks=sinks or None, alibi=mode == "alibi" or (mode != "gqa" and index % 5 == 1))
 
 
 def write(case_dir, name, s):
@@ -305,7 +292,7 @@ def main_numpy(mode, cli, case_dir, count):
         for kv in ("H_kv = 1", "H_kv = 2", "H_kv = H"):
             counts[kv] = 0
     for index in range(count):
-        s = random_scene(rng, mode, index)
+        s = variants_scene(rng, mode, index)
         path = write(case_dir, f"{mode}_{index:03d}", s)
         got = cli_json(cli, [path], failures, path)
         if got is None:
@@ -518,16 +505,12 @@ def add_variant(rng, s, variant, index):
         for key in ("causal", "window", "sinks", "alibi", "rope", "mask"):
             s.pop(key, None)
         s["sources"] = [f"s{j}" for j in range(m)]
-        spread = 2.0
         if "X" in s:
-            s["X_src"] = rng.uniform(-spread, spread, (m, len(s["X"][0]))).tolist()
+            s["X_src"] = mat(rng, m, len(s["X"][0]))
         else:
-            s["K"] = rng.uniform(-spread, spread, (m, len(s["K"][0]))).tolist()
-            s["V"] = rng.uniform(-spread, spread, (m, len(s["V"][0]))).tolist()
+            s["K"], s["V"] = mat(rng, m, len(s["K"][0])), mat(rng, m, len(s["V"][0]))
         if index % 3 == 2:
-            mask = (rng.uniform(size=(n, m)) < 0.7).astype(int)
-            mask[int(rng.integers(0, n))] = 0  # a query that sees no source
-            s["mask"] = mask.tolist()
+            s["mask"] = random_mask(rng, n, 0.7, fully_masked_row=True, cols=m)  # a query that sees no source
         if index % 4 == 1:
             s["topk"] = int(rng.integers(1, m + 1))
         if index % 5 == 3:
@@ -543,7 +526,7 @@ def add_variant(rng, s, variant, index):
 def modern_scene(rng, variant, index):
     base = ("window", "alibi", "gqa", "sinks")[index % 4]
     rope = index % 5 == 2 and base != "alibi"
-    s = random_scene(rng, base, index, even_heads=variant == "differential" or rope)
+    s = variants_scene(rng, base, index, even_heads=variant == "differential" or rope)
     s.pop("alibi", None) if rope else None
     dh = (len(s["Q"][0]) if "Q" in s else len(s["Wq"][0])) // s.get("heads", 1)
     if rope and (variant != "differential" or (dh // 2) % 2 == 0):
