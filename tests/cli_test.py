@@ -13,8 +13,10 @@ Standard library only.
 """
 import json
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_lib import run  # noqa: E402
 
 
 def scene(**fields):
@@ -80,11 +82,6 @@ BAD = [
     ("ten_mb", '{"version":1,"tokens":["a"],"pad":"' + "x" * (10 << 20) + '"}', "input: 8388609 bytes is larger"),
 ]
 
-
-def run(cli, args, stdin_text=None):
-    proc = subprocess.run([cli] + args, input=None if stdin_text is None else stdin_text.encode(),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
 
 
 def main():
