@@ -340,4 +340,24 @@ TEST_CASE("walk: the softmax step of a variant scene says what its weights are")
   CHECK(b.body.find("rows sum to less than 1") != std::string::npos);
   CHECK(a.body.find("tanh") == std::string::npos);
 }
+
+// The Weights grid's title says the formula its cells follow: "softmax(scaled + M)" is wrong for
+// linear attention (no softmax) and hides a step for differential attention and a softcap.
+TEST_CASE("grid captions: the Weights title of linear, differential and softcapped scenes") {
+  using ui::captions::Grid;
+  const std::string base =
+      R"({"version": 2, "tokens": ["a", "b"], "Q": [[1, 0], [0, 1]], "K": [[1, 0], [0, 1]], "V": [[1, 0], [0, 1]])";
+  auto title = [&](const std::string& keys) {
+    const scene::ParseResult parsed = scene::parse_scene(base + keys + "}");
+    REQUIRE_MESSAGE(parsed.ok(), parsed.error);
+    const scene::Scene& s = *parsed.scene;
+    return ui::captions::grid_caption(Grid::Weights, s, scene::compute(s)).title;
+  };
+  CHECK(title("") == "Weights  A = softmax(QKᵀ / √d_k + M)");
+  CHECK(title(R"(, "linear": "elu1")") == "Weights  A = φ(Q)φ(K)ᵀ ⊙ M, each row over its sum");
+  CHECK(title(R"(, "differential": {"lambda": 0.5})") ==
+        "Weights  A = softmax(Q₁K₁ᵀ / √d_k + M) − λ softmax(Q₂K₂ᵀ / √d_k + M)");
+  CHECK(title(R"(, "softcap": 2)") == "Weights  A = softmax(c·tanh(QKᵀ / √d_k / c) + M)");
+  CHECK(title(R"(, "sink_logit": 0)") == title(""));  // the sink is a column of its own, not a new formula
+}
 #endif

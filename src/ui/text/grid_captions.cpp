@@ -65,6 +65,7 @@ Caption grid_caption(Grid grid, const scene::Scene& s, const attn::Result& r) {
       c.masked = tr(Text::CellMaskedZero);
 #if AL_ALL_MODES
       if (std::string variants = variant_weights_hint(s); !variants.empty()) c.hint = std::move(variants);
+      if (std::string title = variant_weights_title(s, term); !title.empty()) c.title = std::move(title);
 #endif
       break;
     }

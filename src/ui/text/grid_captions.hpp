@@ -39,6 +39,10 @@ Caption grid_caption(Grid grid, const scene::Scene& s, const attn::Result& r);
 // are (negative with differential attention, rows below 1 with a sink, no softmax when linear, …);
 // "" without variant keys.
 std::string variant_weights_hint(const scene::Scene& s);
+// Its title where "A = softmax(scaled + M)" would be wrong or hide a step: linear attention (no
+// softmax), differential attention (two maps), a softcap (c·tanh first); "" otherwise. `term`: the
+// scaled scores as the title writes them ("QKᵀ / √d_k").
+std::string variant_weights_title(const scene::Scene& s, const std::string& term);
 #endif
 
 // Whether any cell of the result is masked (its `allowed` has a 0).

@@ -640,6 +640,8 @@ enum class Text : int {
   VariantsWeightsTopk,
   VariantsWeightsQkNorm,
   VariantsWeightsGate,
+  VariantsWeightsTitleLinear,        // the Weights grid's title for linear attention (no softmax)
+  VariantsWeightsTitleDifferential,  // … for differential attention: {1} map 1's term, {2} map 2's
   // the KV-cache calculator's kinds (ui/modes/decode/kv_calculator.cpp)
   KvCalcKind,
   KvCalcKindHeads,

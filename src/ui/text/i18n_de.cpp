@@ -778,6 +778,8 @@ constexpr TextEntry kGerman[] = {
     {Text::VariantsWeightsTopk, "Top-k: jede Zeile behält ihre {1} besten erlaubten Schlüssel; die anderen bekommen 0."},
     {Text::VariantsWeightsQkNorm, "QK-Norm: q- und k-Zeilen werden vor den Scores RMS-normiert."},
     {Text::VariantsWeightsGate, "Das Ausgangs-Gate skaliert danach jede Ausgabe mit sigmoid(g)."},
+    {Text::VariantsWeightsTitleLinear, "Gewichte  A = φ(Q)φ(K)ᵀ ⊙ M, jede Zeile durch ihre Summe"},
+    {Text::VariantsWeightsTitleDifferential, "Gewichte  A = softmax({1} + M) − λ softmax({2} + M)"},
     {Text::KvCalcKind, "Art"},
     {Text::KvCalcKindHeads, "K, V"},
     {Text::KvCalcKindLatent, "MLA"},

@@ -322,6 +322,8 @@ constexpr TextEntry kEnglishFull[] = {
     {Text::VariantsWeightsTopk, "Top-k: each row keeps its {1} best allowed keys; the others get 0."},
     {Text::VariantsWeightsQkNorm, "QK-norm: q and k rows are RMS-normalised before the scores."},
     {Text::VariantsWeightsGate, "The output gate scales each output by sigmoid(g) after this."},
+    {Text::VariantsWeightsTitleLinear, "Weights  A = φ(Q)φ(K)ᵀ ⊙ M, each row over its sum"},
+    {Text::VariantsWeightsTitleDifferential, "Weights  A = softmax({1} + M) − λ softmax({2} + M)"},
     {Text::KvCalcKind, "Kind"},
     {Text::KvCalcKindHeads, "K, V"},
     {Text::KvCalcKindLatent, "MLA"},

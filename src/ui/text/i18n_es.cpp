@@ -771,6 +771,8 @@ constexpr TextEntry kSpanish[] = {
     {Text::VariantsWeightsTopk, "Top-k: cada fila conserva sus {1} mejores claves permitidas; las demás reciben 0."},
     {Text::VariantsWeightsQkNorm, "QK-norm: las filas q y k se normalizan por RMS antes de las puntuaciones."},
     {Text::VariantsWeightsGate, "La compuerta de salida escala después cada salida por sigmoid(g)."},
+    {Text::VariantsWeightsTitleLinear, "Pesos  A = φ(Q)φ(K)ᵀ ⊙ M, cada fila sobre su suma"},
+    {Text::VariantsWeightsTitleDifferential, "Pesos  A = softmax({1} + M) − λ softmax({2} + M)"},
     {Text::KvCalcKind, "Tipo"},
     {Text::KvCalcKindHeads, "K, V"},
     {Text::KvCalcKindLatent, "MLA"},
