@@ -55,11 +55,11 @@ Json panel_names(const std::vector<scene::link::Panel>& panels) {
 }  // namespace
 
 Json ok() {
-  return {{"ok", true}};
+  return ui::page_ok();  // one writer of these replies for the page API and the modes' calls
 }
 
 Json fail(std::string_view error) {
-  return {{"ok", false}, {"error", error}};
+  return ui::page_fail(std::string(error));
 }
 
 Json state(const ui::AppState& state, bool square_stages) {
@@ -346,6 +346,23 @@ Json check_result(const ui::AppState& state) {
           {"mismatch", c.mismatch.empty() ? Json(nullptr) : Json(c.mismatch)}};
 }
 
+// A link's recipe (circuits=) and language-model state (lm=) as their text; the first load's links
+// carry neither (scene::link::parse_fragment refuses them there), so it links neither writer.
+static Json recipe_json(const scene::link::Fragment& f) {
+#if AL_ALL_MODES
+  if (f.circuits) return scene::recipe_text(*f.circuits);
+#endif
+  (void)f;
+  return nullptr;
+}
+static Json lm_json(const scene::link::Fragment& f) {
+#if AL_ALL_MODES
+  if (f.model) return scene::link::model_link_text(*f.model);
+#endif
+  (void)f;
+  return nullptr;
+}
+
 Json fragment(const scene::link::Fragment& f) {
   if (!f.ok()) return fail(f.error);
   return {{"ok", true},
@@ -358,9 +375,9 @@ Json fragment(const scene::link::Fragment& f) {
           {"theme", f.theme ? Json(scene::link::theme_name(*f.theme)) : Json(nullptr)},
           {"zoom", f.zoom ? Json(*f.zoom) : Json(nullptr)},
           {"lang", f.lang.empty() ? Json(nullptr) : Json(f.lang)},
-          {"circuits", f.circuits ? Json(scene::recipe_text(*f.circuits)) : Json(nullptr)},
+          {"circuits", recipe_json(f)},
           {"probe", f.probe.empty() ? Json(nullptr) : Json(f.probe)},
-          {"model", f.model ? Json(scene::link::model_link_text(*f.model)) : Json(nullptr)}};
+          {"model", lm_json(f)}};
 }
 
 Json rects(const ui::AppState& state, float scale, int framebuffer_w, int framebuffer_h, float ui_scale) {

@@ -220,9 +220,11 @@ EMSCRIPTEN_KEEPALIVE const char* al_share_load(const char* fragment, const char*
   start.zoom = f.zoom;
   start.lang = f.lang;
   start.mode = f.mode.value_or(scene::link::kDefaultMode);
+#if AL_ALL_MODES  // the first load's links carry none of these (scene::link::parse_fragment refuses them)
   start.recipe = f.circuits;
   start.probe = f.probe;
   start.lm = f.model;
+#endif
   start.step = f.step;  // step= comes with mode=walk (scene::link::parse_fragment)
   app::apply_start(state, start);
   if (s && !f.demo.empty()) ui::note_demo_loaded(state, f.demo);  // the picker names it

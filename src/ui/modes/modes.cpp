@@ -31,6 +31,14 @@ namespace {
 #define AL_IN_FULL_BUILD(fn) nullptr
 #endif
 
+// The --rects file is the desktop's (the web reads the same through its page calls): the web's builds
+// leave the rows' page_rects out.
+#ifdef __EMSCRIPTEN__
+#define AL_RECTS(fn) nullptr
+#else
+#define AL_RECTS(fn) fn
+#endif
+
 // A row with a tab and a layout; the modes with more hooks fill them in below.
 constexpr ModeEntry row(Mode mode, Text label, void (*layout)(Screen&)) {
   ModeEntry m;
@@ -55,7 +63,7 @@ constexpr ModeEntry walk_row() {
   m.apply_start = walk_apply_start;  // step=, --step, --quiz
   m.page_state = walk_page_state;    // getState().ui.step
   m.page_call = walk_page_call;      // getStep, setStep, getQuiz, openQuiz
-  m.page_rects = walk_page_rects;
+  m.page_rects = AL_RECTS(walk_page_rects);
   m.link_step = walk_link_step;      // step=
   return m;
 }
@@ -94,7 +102,7 @@ constexpr ModeEntry circuits_row() {
   m.controls_rows = AL_IN_FULL_BUILD(draw_circuits_back);  // a head it opened in Explore: the way back
   m.apply_start = AL_IN_FULL_BUILD(circuits_apply_start);  // circuits=, --circuits
   m.page_call = AL_IN_FULL_BUILD(circuits_page_call);      // getCircuits, circuitsExport
-  m.page_rects = AL_IN_FULL_BUILD(circuits_page_rects);
+  m.page_rects = AL_RECTS(AL_IN_FULL_BUILD(circuits_page_rects));
   m.link = AL_IN_FULL_BUILD(circuits_link);  // circuits=RECIPE&probe=…
   return m;
 }
@@ -105,7 +113,7 @@ constexpr ModeEntry model_row() {
   m.controls_rows = AL_IN_FULL_BUILD(draw_model_back);  // a head it opened in Explore: its prediction
   m.apply_start = AL_IN_FULL_BUILD(model_apply_start);  // lm=, --model-state, --model-text
   m.page_call = AL_IN_FULL_BUILD(model_page_call);      // getModel
-  m.page_rects = AL_IN_FULL_BUILD(model_page_rects);
+  m.page_rects = AL_RECTS(AL_IN_FULL_BUILD(model_page_rects));
   m.link = AL_IN_FULL_BUILD(model_link_fragment);  // lm=…
   m.file = AL_IN_FULL_BUILD("models/fortunes.alm");  // the model, fetched on first use
   m.file_news = AL_IN_FULL_BUILD(model_file_news);
@@ -129,6 +137,7 @@ constexpr ModeEntry kModeTable[] = {
 };
 // clang-format on
 #undef AL_IN_FULL_BUILD
+#undef AL_RECTS
 
 constexpr bool same_order_as_link() {
   if (sizeof(kModeTable) / sizeof(kModeTable[0]) != std::size_t(scene::link::kModeCount)) return false;
@@ -232,9 +241,16 @@ void draw_mode_layout(Screen& screen) {
 }
 
 bool page_int(std::string_view arg, int* out) {
-  const char* end = arg.data() + arg.size();
-  const std::from_chars_result r = std::from_chars(arg.data(), end, *out);
-  return r.ec == std::errc() && r.ptr == end && !arg.empty();
+  // A sign, then 1 to 9 digits (std::from_chars would link a second integer reader).
+  std::size_t at = !arg.empty() && arg[0] == '-' ? 1 : 0;
+  if (arg.size() <= at || arg.size() - at > 9) return false;
+  int value = 0;
+  for (std::size_t k = at; k < arg.size(); ++k) {
+    if (arg[k] < '0' || arg[k] > '9') return false;
+    value = value * 10 + (arg[k] - '0');
+  }
+  *out = at ? -value : value;
+  return true;
 }
 
 PageJson page_numbers(const double* values, std::size_t count) {
@@ -254,12 +270,11 @@ PageJson page_fail(std::string error) {
 
 PageJson page_call(AppState& state, std::string_view mode, std::string_view call, std::string_view arg) {
   const std::optional<Mode> m = scene::link::mode_from_name(mode);
-  if (!m) return page_fail("mode: unknown mode '" + std::string(mode) + "' (" + scene::link::mode_names() + ")");
-  const ModeEntry& entry = mode_entry(*m);
-  PageJson reply = entry.page_call ? entry.page_call(state, call, arg) : PageJson(nullptr);
+  PageJson reply = m && mode_entry(*m).page_call ? mode_entry(*m).page_call(state, call, arg) : PageJson(nullptr);
   if (!reply.is_null()) return reply;
-  if (!mode_in_build(*m)) return page_fail(std::string(mode) + ": not in this build (the page loads the one with every mode)");
-  return page_fail(std::string(mode) + ": unknown call '" + std::string(call) + "'");
+  // An unknown mode, a mode this build leaves out (the web's first load: the page loads the build
+  // with every mode for it), or a call the mode does not answer.
+  return page_fail(std::string(mode) + ": no call '" + std::string(call) + "' in this build");
 }
 
 void page_state_parts(const AppState& state, PageJson& ui) {

@@ -36,15 +36,13 @@ PageJson walk_page_call(AppState& state, std::string_view call, std::string_view
   if (call == "get") return step_json(state);
   if (call == "getQuiz") return quiz_json(state);
   int index = 0;
+  const bool number = page_int(arg, &index);
   if (call == "set") {
-    const int count = walk_count(state);
-    if (!page_int(arg, &index) || !set_walk_step(state, index))
-      return page_fail("step: " + std::string(arg) + " is not a step of this walk (0 to " +
-                       std::to_string(count - 1) + ", or -1 to leave)");
-    return page_ok();
+    if (number && set_walk_step(state, index)) return page_ok();
+    return page_fail("step: " + std::string(arg) + " is not a step of this walk (0 to " +
+                     std::to_string(walk_count(state) - 1) + ", or -1 to leave)");
   }
-  if (call == "openQuiz") {
-    if (!page_int(arg, &index)) return page_fail("quiz: " + std::string(arg) + " is not a question number");
+  if (call == "openQuiz" && number) {  // the page checked the number (web/attention-lab-api.js)
     if (index < 0)
       state.ui.quiz.open = false;
     else
