@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
@@ -990,6 +991,33 @@ TEST_CASE(
         "circuits=induction,2,2,32,1,0.01,30&mode=circuits");
 }
 #endif
+
+// The hover of a head's pattern says what the cell is: a weight on or below the diagonal, and above
+// it the causal mask (a later position), never a weight "0.0000" as if the head had chosen it.
+TEST_CASE("Circuits: hovering a head's masked cell says masked, an allowed one its weight") {
+  Headless app;
+  app.state.ui.settings.mode = scene::link::Mode::Circuits;
+  for (int k = 0; k < 4; ++k) app.frame();
+  const ui::CircuitsUi& c = app.state.ui.circuits;
+  REQUIRE(c.trainer);
+  const int n = int(c.sample.tokens.size());
+  REQUIRE(n >= 4);
+  const std::optional<ImVec4> r = ui::widget_rect(app.state, "circuits/head/0/0");
+  REQUIRE(r.has_value());
+  auto hover = [&](int i, int j) {  // the centre of cell (i, j)
+    app.mouse(ImVec2(r->x + (float(j) + 0.5f) * r->z / float(n), r->y + (float(i) + 0.5f) * r->w / float(n)), false);
+    app.frame();
+    app.frame();
+    return app.state.ui.frame.shown.tooltip;
+  };
+  const std::string masked = hover(1, 3);
+  CHECK(masked.rfind("A[1][3] (masked: 0)", 0) == 0);
+  const std::string allowed = hover(3, 1);
+  char want[64];
+  std::snprintf(want, sizeof want, "A[3][1] = %.4f",
+                c.sample.forward.layers[0].heads[0].weights(3, 1));
+  CHECK(allowed.rfind(want, 0) == 0);
+}
 
 TEST_CASE("the Circuits heads are one texture: each head painted from its block, uploaded once per sample") {
   Headless app;

@@ -354,9 +354,8 @@ TEST_CASE("grid captions: the Weights title of linear, differential and softcapp
     return ui::captions::grid_caption(Grid::Weights, s, scene::compute(s)).title;
   };
   CHECK(title("") == "Weights  A = softmax(QKᵀ / √d_k + M)");
-  CHECK(title(R"(, "linear": "elu1")") == "Weights  A = φ(Q)φ(K)ᵀ ⊙ M, each row over its sum");
-  CHECK(title(R"(, "differential": {"lambda": 0.5})") ==
-        "Weights  A = softmax(Q₁K₁ᵀ / √d_k + M) − λ softmax(Q₂K₂ᵀ / √d_k + M)");
+  CHECK(title(R"(, "linear": "elu1")") == "Weights  A = φ(Q)φ(K)ᵀ ⊙ M, rows normalised");
+  CHECK(title(R"(, "differential": {"lambda": 0.5})") == "Weights  A = A₁ − λ A₂");
   CHECK(title(R"(, "softcap": 2)") == "Weights  A = softmax(c·tanh(QKᵀ / √d_k / c) + M)");
   CHECK(title(R"(, "sink_logit": 0)") == title(""));  // the sink is a column of its own, not a new formula
 }

@@ -290,7 +290,7 @@ test("modes load on first use: the first load holds Explore and Walk; the other 
   assert.equal(await page.evaluate(() => window.attentionLab.getCircuits()), null,
                "the first-load build has no Circuits code");
   assert.equal(await page.evaluate(() => window.attentionLab._callJson("al_mode_call", "circuits", "get", "").error),
-               "circuits: not in this build (the page loads the one with every mode)");
+               "circuits: no call 'get' in this build");
   assert.equal(before.ui.flash, null);
   // Its mode bar has every tab, where the build with every mode draws them.
   const firstLoadTabs = {};

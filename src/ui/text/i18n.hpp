@@ -641,7 +641,7 @@ enum class Text : int {
   VariantsWeightsQkNorm,
   VariantsWeightsGate,
   VariantsWeightsTitleLinear,        // the Weights grid's title for linear attention (no softmax)
-  VariantsWeightsTitleDifferential,  // … for differential attention: {1} map 1's term, {2} map 2's
+  VariantsWeightsTitleDifferential,  // … for differential attention (A₁ − λ A₂)
   // the KV-cache calculator's kinds (ui/modes/decode/kv_calculator.cpp)
   KvCalcKind,
   KvCalcKindHeads,

@@ -32,15 +32,9 @@ std::string variant_weights_title(const scene::Scene& s, const std::string& term
   if (v.linear) return tr(Text::VariantsWeightsTitleLinear);  // no softmax, no scale
   // The scaled scores inside the softmax: capped by c·tanh(·/c) first with a softcap.
   const std::string inner = v.softcap != 0.0 ? "c·tanh(" + term + " / c)" : term;
-  if (v.differential) {  // two maps from the halves of each head's q and k
-    std::string one = inner, two = inner;
-    for (std::string* t : {&one, &two}) {
-      const char* digit = t == &one ? "₁" : "₂";
-      for (const char* name : {"Q", "K"})
-        if (std::size_t at = t->find(name); at != std::string::npos) t->insert(at + 1, digit);
-    }
-    return fill(tr(Text::VariantsWeightsTitleDifferential), {one, two});
-  }
+  // Two softmax maps from the halves of each head's q and k (the hint says what A₁ and A₂ are): the
+  // whole formula is the formula strip's, too long for the panel's title.
+  if (v.differential) return tr(Text::VariantsWeightsTitleDifferential);
   if (v.softcap != 0.0) return fill(tr(Text::WeightsTitle), {inner});
   return {};
 }

@@ -135,12 +135,19 @@ void draw_head(AppState& state, MatrixPainter& painter, const Fonts& fonts, int 
       const int j = std::clamp(int((mouse.x - p0.x) / cell), 0, n - 1);
       outline(dl, ImVec2(p0.x + float(j) * cell, p0.y + float(i) * cell),
               ImVec2(p0.x + float(j + 1) * cell, p0.y + float(i + 1) * cell), palette::accent(), 2.0f);
-      char text[200];
-      std::snprintf(text, sizeof text, "A[%d][%d] = %.4f   ('%s' → '%s')\n%s", i, j, A(i, j),
+      // Above the diagonal the causal mask hides the key (a later position): say so, not "0.0000".
+      char value[64];
+      if (j > i)
+        std::snprintf(value, sizeof value, "(%s)", tr(Text::CellMaskedZero));
+      else
+        std::snprintf(value, sizeof value, "= %.4f", A(i, j));
+      char text[256];
+      std::snprintf(text, sizeof text, "A[%d][%d] %s   ('%s' → '%s')\n%s", i, j, value,
                     symbol_text(m.vocab[std::size_t(s.tokens[std::size_t(i)])]).c_str(),
                     symbol_text(m.vocab[std::size_t(s.tokens[std::size_t(j)])]).c_str(),
                     tr(Text::CircuitsOpenTip));
       ImGui::SetTooltip("%s", text);
+      state.ui.frame.next.tooltip += std::string(text) + "\n";  // getState().ui.tooltip
     }
   }
   outline(dl, p0, ImVec2(p0.x + side, p0.y + side), hovered ? palette::accent() : palette::panel_border(),
