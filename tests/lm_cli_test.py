@@ -12,7 +12,7 @@ usage: lm_cli_test.py CLI CASE_DIR MODEL [CORPUS_DIR] [--no-held-out]
   "held_out_loss" and "held_out_bpb" exactly (the corpus package must be the one trained on: the file
   records its texts' FNV-1a hashes, checked too);
 - bad input: a corrupt or truncated file, a text longer than n_ctx, bad sampling settings, unknown
-  ablations: exit 2 naming the field.
+  ablations, an --override mask with a cell other than 0 or 1: exit 2 naming the field.
 --no-held-out (the sanitizer build, where the whole held-out text takes minutes): everything but the
 held-out recomputation, which the Release build does.
 Exit 0 on success, 1 on a failure.
@@ -126,7 +126,13 @@ def main():
     open(truncated, "wb").write(raw[: len(raw) - 100])
     open(corrupt, "wb").write(raw[:8] + b"[" + raw[9:])
     long_text = "word " * 400
+    half_mask = os.path.join(case_dir, "half_mask.json")  # "a b" is 2 tokens: a 2×2 mask with a 0.5
+    with open(half_mask, "w") as f:
+        json.dump([[1, 0], [0.5, 1]], f)
     refusals = [
+        (["--lm-eval", model, "--text", "a b", "--override", f"0.0.mask={half_mask}"],
+         "override 0.0.mask: [1][0] must be 0 (masked) or 1 (allowed)"),
+        (["--lm-eval", model, "--text", "a b", "--override", f"0.0.masks={half_mask}"], "override: \"0.0.masks="),
         (["--lm-eval", truncated, "--text", "a"], "model file: truncated"),
         (["--lm-eval", corrupt, "--text", "a"], "model file: header"),
         (["--lm-eval", model, "--text", long_text], "text: "),

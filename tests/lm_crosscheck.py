@@ -32,9 +32,10 @@ are rounding noise up to ~1e-13 of the largest where the exact value is 0). With
 process: torch is imported once); its logits must equal --lm-eval's within 1e-12 relative and its loss
 within 1e-12.
 
---override L.H.x=FILE --lens: 12 models with every part, a random head's q, k or v replaced by random
-numbers; the logits and the logit lens (LNf(resid_post_l) W_U + b_U after each layer: the top token and its
-p) against the reference given the same numbers.
+--override L.H.x=FILE --lens: 16 models with every part, a random head's q, k or v replaced by random
+numbers, or its mask (.mask: random 0/1 cells ANDed with the causal mask, a row sometimes fully masked:
+weights 0 there); the logits and the logit lens (LNf(resid_post_l) W_U + b_U after each layer: the top
+token and its p) against the reference given the same numbers.
 
 Bad input: a handful of broken GPT models and texts, each refused by --lm-eval with exit 2 and the field
 named first on stderr.
@@ -136,8 +137,9 @@ def leaves(tree, make):
 
 def torch_reference(m, tokens, ablated, override=None, mean_ablated=()):
     """(stages {hook name: array or [head] arrays}, logits, loss, per-token losses, gradient tree).
-    `override`: {(layer, head, "q" | "k" | "v"): n x d_head array} replacing that head's q, k or v (what
-    --override does). `mean_ablated`: the (layer, head) pairs whose result is replaced by its mean over the
+    `override`: {(layer, head, "q" | "k" | "v"): n x d_head array} replacing that head's q, k or v, or
+    {(layer, head, "mask"): n x n of 0/1} ANDed with the causal mask (a fully masked row: weights 0), as
+    --override does. `mean_ablated`: the (layer, head) pairs whose result is replaced by its mean over the
     text's positions (--ablate L.H:mean). stages also holds "lens.{l}": LNf(resid_post_l) W_U + b_U."""
     override = override or {}
     P = leaves(m, lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True))
@@ -163,7 +165,11 @@ def torch_reference(m, tokens, ablated, override=None, mean_ablated=()):
             k = t64(override[(l, h, "k")]) if (l, h, "k") in override else k
             v = t64(override[(l, h, "v")]) if (l, h, "v") in override else v
             S = (q @ k.T) / math.sqrt(q.shape[1])
-            A = torch.softmax(S.masked_fill(~causal, float("-inf")), dim=1)
+            allowed = causal
+            if (l, h, "mask") in override:
+                allowed = causal & (torch.tensor(override[(l, h, "mask")]) != 0)
+            # softmax of a row with every cell -inf is NaN in PyTorch; the model gives such a row weights 0
+            A = torch.nan_to_num(torch.softmax(S.masked_fill(~allowed, float("-inf")), dim=1), nan=0.0)
             z = A @ v
             result = torch.zeros(n, D, dtype=torch.float64) if (l, h) in ablated else z @ w["W_O"]
             if (l, h) in mean_ablated:
@@ -421,9 +427,15 @@ def check_override(cli, case_dir, index, rng, report):
         json.dump(m, f)
     n = int(rng.integers(2, m["n_ctx"] + 1))
     tokens = [int(t) for t in rng.integers(0, len(m["vocab"]), size=n)]
-    l, h, which = int(rng.integers(0, layers)), int(rng.integers(0, heads)), "qkv"[index % 3]
+    l, h, which = int(rng.integers(0, layers)), int(rng.integers(0, heads)), ("q", "k", "v", "mask")[index % 4]
     d_head = len(m["layers"][0]["heads"][0]["W_Q"][0])
-    values = rng.uniform(-2, 2, size=(n, d_head)).tolist()
+    if which == "mask":
+        mask = (rng.random((n, n)) > 0.3).astype(int)
+        if index % 8 == 3:
+            mask[n - 1, :] = 0  # a row with no key left: its weights and z are 0
+        values = mask.tolist()
+    else:
+        values = rng.uniform(-2, 2, size=(n, d_head)).tolist()
     values_path = os.path.join(case_dir, f"override{index:02d}_{which}.json")
     with open(values_path, "w") as f:
         json.dump(values, f)
@@ -499,7 +511,7 @@ def main():
     coverage = {"shapes": set(), "parts": set()}
     for index in range(60):
         check_case(cli, case_dir, index, rng, report, coverage)
-    for index in range(12):
+    for index in range(16):
         check_override(cli, case_dir, index, rng, report)
     check_bad_input(cli, case_dir, report)
     combos = coverage["parts"]
@@ -517,7 +529,7 @@ def main():
           f"allowance of {FLOOR:g} x the largest gradient; the worst error is {report['used']:.2g} of its allowance")
     print(f"--export pytorch: {report['exports']} scripts, worst relative difference of their logits to --lm-eval "
           f"{report['export_worst']:.2e} (limit {EXPORT_RTOL:g}); bad input: {report['refused']} files refused")
-    print(f"--override L.H.q|k|v=FILE --lens: {report.get('overrides', 0)} models, logits and the lens's top token after "
+    print(f"--override L.H.q|k|v|mask=FILE --lens: {report.get('overrides', 0)} models, logits and the lens's top token after "
           f"each layer against the reference given the same numbers; {report.get('mean_ablated', 0)} of them with a "
           f"mean-ablated head (--ablate L.H:mean)")
     print(f"{len(report['failures'])} failure(s)")

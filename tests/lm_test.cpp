@@ -481,6 +481,32 @@ TEST_CASE("an override of a head's q with its own q changes no bit; another q ch
   CHECK(model::logit_lens(m, f).back() == f.logits);
 }
 
+TEST_CASE("a mask override: all ones changes no bit; a hidden cell is renormalised away; a hidden row is 0") {
+  const model::Model m = random_gpt(12);
+  const std::vector<int> tokens = {3, 1, 4, 1, 5, 9, 2, 6};
+  const Eigen::Index n = static_cast<Eigen::Index>(tokens.size());
+  const model::Forward f = model::forward(m, tokens);
+  const model::HeadOverride ones{1, 0, 'm', Matrix::Ones(n, n)};
+  CHECK(model::forward(m, tokens, {}, {ones}).logits == f.logits);
+  // Hide key 2 from query 5 and every key from query 6 in layer 1 head 0.
+  model::HeadOverride mask{1, 0, 'm', Matrix::Ones(n, n)};
+  mask.values(5, 2) = 0.0;
+  mask.values.row(6).setZero();
+  const model::Forward g = model::forward(m, tokens, {}, {mask});
+  const model::HeadStages& own = f.layers[1].heads[0];
+  const model::HeadStages& hid = g.layers[1].heads[0];
+  CHECK(hid.weights(5, 2) == 0.0);
+  // Softmax without a cell = the others' weights divided by 1 − the hidden one's (the same exponentials).
+  for (Eigen::Index j = 0; j <= 5; ++j)
+    if (j != 2)
+      CHECK(hid.weights(5, j) ==
+            doctest::Approx(own.weights(5, j) / (1.0 - own.weights(5, 2))).epsilon(1e-13));
+  CHECK(hid.weights.row(6).isZero(0.0));
+  CHECK(hid.z.row(6).isZero(0.0));
+  CHECK(hid.weights.row(4) == own.weights.row(4));  // other rows untouched
+  CHECK((g.logits - f.logits).cwiseAbs().maxCoeff() > 1e-9);
+}
+
 TEST_CASE("mean ablation: every row of the head's output is the column mean of z W_O over the text") {
   const model::Model m = random_gpt(21);
   const std::vector<int> tokens = {5, 3, 8, 3, 5, 7, 1};

@@ -161,11 +161,43 @@ TEST_CASE("an opened head: its scene computes the model's pattern; dragging its 
   REQUIRE(moved.size() == expected.size());
   CHECK(moved[0].p == expected[0].p);
   CHECK(moved[0].p != same[0].p);
-  // A scene of another shape is not the head any more: no prediction.
+  // A mask cell clicked (the last query no longer sees key 0): the model runs on with that head's
+  // softmax over the keys left (forward with the 'm' override; lm_crosscheck checks it against PyTorch).
+  scene::Scene masked = s;
+  const int n = int(tokens.size());
+  masked.mask = attn::MaskMatrix::Ones(n, n);
+  masked.mask(n - 1, 0) = 0;
+  CHECK(logic::scene_fits_head(masked, e, 1, 0));
+  const std::vector<ui::ModelToken> hidden = logic::prediction_with_scene(f, e, ablation, masked, 1, 0);
+  attn::Matrix allowed = attn::Matrix::Ones(n, n);
+  allowed(n - 1, 0) = 0.0;
+  const model::Forward gm =
+      model::forward(f.model, tokens, ablation,
+                     {{1, 0, 'q', s.Q}, {1, 0, 'k', s.K}, {1, 0, 'v', s.V}, {1, 0, 'm', allowed}});
+  CHECK(gm.layers[1].heads[0].weights(n - 1, 0) == 0.0);
+  // The scene's own pattern (Explore's core) is the head's with the mask, within 1e-12.
+  CHECK(
+      (scene::compute_heads(masked).heads[0].weights - gm.layers[1].heads[0].weights).cwiseAbs().maxCoeff() <=
+      1e-12);
+  const std::vector<ui::ModelToken> hidden_expected = logic::top_tokens(f, gm.logits, n - 1, 10);
+  REQUIRE(hidden.size() == hidden_expected.size());
+  for (std::size_t r2 = 0; r2 < hidden.size(); ++r2) CHECK(hidden[r2].p == hidden_expected[r2].p);
+  CHECK(hidden[0].p != same[0].p);
+  // A scene of another shape, or computed otherwise (not causal, another scale, ALiBi), is not the head
+  // any more: no prediction.
   scene::Scene other = s;
   other.tokens.pop_back();
   CHECK(!logic::scene_fits_head(other, e, 1, 0));
   CHECK(logic::prediction_with_scene(f, e, ablation, other, 1, 0).empty());
+  scene::Scene open_ended = s;
+  open_ended.causal = false;
+  CHECK(!logic::scene_fits_head(open_ended, e, 1, 0));
+  scene::Scene unscaled = s;
+  unscaled.scale.mode = attn::ScaleMode::None;
+  CHECK(!logic::scene_fits_head(unscaled, e, 1, 0));
+  scene::Scene alibi = s;
+  alibi.alibi = true;
+  CHECK(!logic::scene_fits_head(alibi, e, 1, 0));
 }
 
 // A build without the Model mode (the web's first load, and the wasm test suite built with it)
@@ -182,7 +214,7 @@ TEST_CASE("the Model mode's link: lm= round trips every field and names a bad on
   m.ablate = {"0.1", "1.3:mean"};
   m.open_layer = 1;
   m.open_head = 2;
-  m.edits = {{'q', 3, 0, -1.25}, {'v', 0, 23, 0.1 + 0.2}};  // values written to round-trip exactly
+  m.edits = {{'q', 3, 0, -1.25}, {'v', 0, 23, 0.1 + 0.2}, {'m', 4, 1, 0.0}};  // round-trip exactly
   const scene::link::Fragment f = scene::link::parse_fragment(scene::link::make_model_fragment(m).fragment);
   REQUIRE(f.ok());
   REQUIRE(f.model);
@@ -197,6 +229,8 @@ TEST_CASE("the Model mode's link: lm= round trips every field and names a bad on
   CHECK(bad(R"({"colour": 3})").find("unknown key") != std::string::npos);
   CHECK(bad(R"({"open": "1.0", "edits": [["w", 0, 0, 1]]})").rfind("lm: edits: must be a list", 0) == 0);
   CHECK(bad(R"({"open": "1.0", "edits": [["q", -1, 0, 1]]})").rfind("lm: edits: must be a list", 0) == 0);
+  CHECK(bad(R"({"open": "1.0", "edits": [["mask", 1, 0, 0.5]]})").rfind("lm: edits: must be a list", 0) == 0);
+  CHECK(bad(R"({"open": "1.0", "edits": [["mask", 1, 0, 0]]})").empty());
   CHECK(bad(R"({"edits": [["q", 0, 0, 1]]})") == "lm: edits: belong to an opened head (\"open\": \"L.H\")");
   CHECK(!scene::link::parse_fragment("lm=" + scene::link::model_link_text(m) + "&mode=walk").ok());
 }

@@ -261,7 +261,8 @@ TEST_CASE("the reading aids are computed when something shows them, and then equ
   app.frame();
   CHECK_FALSE(app.state.ui.caches.aids_stale_all);
   // Every row that may see key 3 is stale.
-  CHECK(std::count(app.state.ui.caches.aids_stale_rows.begin(), app.state.ui.caches.aids_stale_rows.end(), 1) > 1);
+  CHECK(std::count(app.state.ui.caches.aids_stale_rows.begin(), app.state.ui.caches.aids_stale_rows.end(),
+                   1) > 1);
   ui::set_entry(app.state, ui::SceneMatrix::Q, 40, 1, -1.5);
   app.frame();
   ui::set_entry(app.state, ui::SceneMatrix::V, 7, 2, 0.75);
@@ -743,7 +744,9 @@ TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's
   CHECK(link.edits[0] == scene::link::HeadCellEdit{'v', 0, 0, app.state.scene.V(0, 0)});
   {
     Headless other;
-    other.state.sharing.fetch_file = [&](scene::link::Mode, const char*) { ui::model_loaded(other.state, bytes); };
+    other.state.sharing.fetch_file = [&](scene::link::Mode, const char*) {
+      ui::model_loaded(other.state, bytes);
+    };
     ui::LinkStart start;
     start.mode = scene::link::Mode::Model;
     start.lm = *scene::link::parse_fragment(scene::link::make_model_fragment(link).fragment).model;
@@ -767,11 +770,37 @@ TEST_CASE("Model mode: loads on first use; Step draws; dragging an opened head's
                                     std::to_string(m.eval.forward.layers[1].heads[0].q.cols()) + ")");
     CHECK(other.state.scene.V == app.state.scene.V);
   }
-  // Reset: the model's own numbers again; Back: the mode.
+  // Reset: the model's own numbers again.
   click(app, "model/reset");
   app.frame();
   CHECK(!m.opened_edited);
   CHECK(m.opened_top[0].p == m.eval.top[0].p);
+  // A click on a mask cell hides key 0 from the last query: the head's softmax runs over the keys left
+  // and the model runs on from there (forward's mask override); the link carries the hidden cell.
+  const std::string cell = "cell/mask/" + std::to_string(n) + "/0";
+  click(app, cell.c_str());
+  app.frame();
+  REQUIRE(app.state.scene.mask.size() != 0);
+  CHECK(app.state.scene.mask(Eigen::Index(n), 0) == 0);
+  CHECK(m.opened_edited);
+  attn::Matrix allowed = attn::Matrix::Ones(Eigen::Index(n + 1), Eigen::Index(n + 1));
+  allowed(Eigen::Index(n), 0) = 0.0;
+  const attn::model::Forward gm = attn::model::forward(
+      m.file->model, m.eval.tokens, m.ablation,
+      {{1, 0, 'q', m.opened_q}, {1, 0, 'k', m.opened_k}, {1, 0, 'v', m.opened_v}, {1, 0, 'm', allowed}});
+  const std::vector<double> pm =
+      attn::model::softmax_row(gm.logits.data() + n * std::size_t(gm.logits.cols()), int(gm.logits.cols()));
+  CHECK(m.opened_top[0].p == pm[std::size_t(m.opened_top[0].token)]);
+  CHECK(m.opened_top[0].p != m.eval.top[0].p);
+  const scene::link::ModelLink masked_link = ui::model_link(app.state);
+  REQUIRE(masked_link.edits.size() == 1);
+  CHECK(masked_link.edits[0] == scene::link::HeadCellEdit{'m', int(n), 0, 0.0});
+  // Causal switched off: the scene no longer computes as the head does; the panel says so.
+  ui::set_causal(app.state, false);
+  app.frame();
+  CHECK(m.opened_mismatch);
+  CHECK(m.opened_top.empty());
+  // Back: the mode.
   click(app, "model/back");
   CHECK(app.state.ui.settings.mode == scene::link::Mode::Model);
 }
@@ -1005,7 +1034,8 @@ TEST_CASE("Circuits: hovering a head's masked cell says masked, an allowed one i
   const std::optional<ImVec4> r = ui::widget_rect(app.state, "circuits/head/0/0");
   REQUIRE(r.has_value());
   auto hover = [&](int i, int j) {  // the centre of cell (i, j)
-    app.mouse(ImVec2(r->x + (float(j) + 0.5f) * r->z / float(n), r->y + (float(i) + 0.5f) * r->w / float(n)), false);
+    app.mouse(ImVec2(r->x + (float(j) + 0.5f) * r->z / float(n), r->y + (float(i) + 0.5f) * r->w / float(n)),
+              false);
     app.frame();
     app.frame();
     return app.state.ui.frame.shown.tooltip;
@@ -1014,8 +1044,7 @@ TEST_CASE("Circuits: hovering a head's masked cell says masked, an allowed one i
   CHECK(masked.rfind("A[1][3] (masked: 0)", 0) == 0);
   const std::string allowed = hover(3, 1);
   char want[64];
-  std::snprintf(want, sizeof want, "A[3][1] = %.4f",
-                c.sample.forward.layers[0].heads[0].weights(3, 1));
+  std::snprintf(want, sizeof want, "A[3][1] = %.4f", c.sample.forward.layers[0].heads[0].weights(3, 1));
   CHECK(allowed.rfind(want, 0) == 0);
 }
 

@@ -220,7 +220,9 @@ void declare_lm_flags(CLI::App& cli, LmOptions& l) {
   g->add_flag("--stages", l.stages, "--lm-eval: every stage under TransformerLens's hook names");
   g->add_flag("--lens", l.lens, "--lm-eval: the logit lens, the top token after each layer");
   g->add_flag("--roles", l.roles, "--lm-eval: each head's scores on the text and the role they name");
-  g->add_option("--override", l.overrides, "--lm-eval: head H of layer L reads FILE's q, k or v (n x d_head)")
+  g->add_option("--override", l.overrides,
+                "--lm-eval: head H of layer L reads FILE's q, k or v (n x d_head), or .mask (n x n of 0/1, "
+                "ANDed with the causal mask)")
       ->type_name("L.H.q=FILE")
       ->expected(1)
       ->allow_extra_args(false)

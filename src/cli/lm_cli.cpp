@@ -181,7 +181,8 @@ ordered_json stages_json(const model::Forward& fw) {
   return s;
 }
 
-// --override L.H.x=FILE: head H of layer L reads FILE's n×d_head rows as its q, k or v.
+// --override L.H.x=FILE: head H of layer L reads FILE's n×d_head rows as its q, k or v; L.H.mask=FILE
+// reads an n×n matrix of 0 and 1 as a mask ANDed with the causal one (1 = the key may be attended).
 bool parse_overrides(const LmOptions& o, const model::Model& m, int n, std::vector<model::HeadOverride>* out,
                      std::string* error) {
   for (const std::string& spec : o.overrides) {
@@ -189,11 +190,13 @@ bool parse_overrides(const LmOptions& o, const model::Model& m, int n, std::vect
     const std::string what = spec.substr(0, eq);
     unsigned long long l = 0, h = 0;
     const std::size_t d1 = what.find('.'), d2 = what.rfind('.');
-    const char which = what.empty() ? '?' : what.back();
-    if (eq == std::string::npos || d1 == std::string::npos || d2 != what.size() - 2 || d1 == d2 ||
-        (which != 'q' && which != 'k' && which != 'v') || !parse_whole(what.substr(0, d1), 0, 99, &l) ||
+    const std::string part = d2 == std::string::npos ? std::string() : what.substr(d2 + 1);
+    const char which = part == "mask" ? 'm' : part.size() == 1 ? part[0] : '?';
+    if (eq == std::string::npos || d1 == std::string::npos || d1 == d2 ||
+        (which != 'q' && which != 'k' && which != 'v' && which != 'm') ||
+        !parse_whole(what.substr(0, d1), 0, 99, &l) ||
         !parse_whole(what.substr(d1 + 1, d2 - d1 - 1), 0, 99, &h)) {
-      *error = "override: \"" + spec + "\" is not LAYER.HEAD.q=FILE (or .k, .v), e.g. 1.0.q=q.json";
+      *error = "override: \"" + spec + "\" is not LAYER.HEAD.q=FILE (or .k, .v, .mask), e.g. 1.0.q=q.json";
       return false;
     }
     if (static_cast<int>(l) >= m.n_layers() || static_cast<int>(h) >= m.n_heads()) {
@@ -209,11 +212,20 @@ bool parse_overrides(const LmOptions& o, const model::Model& m, int n, std::vect
       return false;
     }
     model::HeadOverride over{static_cast<int>(l), static_cast<int>(h), which, {}};
-    const std::string shape = std::to_string(n) + "×" + std::to_string(m.d_head());
-    *error = scene::json_text::read_matrix(doc, "override " + what, n, m.d_head(),
-                                           {shape + " rows (tokens × d_head)", shape, shape, "", 1e4, "1e4"},
-                                           &over.values);
+    const int cols = which == 'm' ? n : m.d_head();
+    const std::string shape = std::to_string(n) + "×" + std::to_string(cols);
+    const std::string rows = which == 'm' ? " rows (tokens × tokens)" : " rows (tokens × d_head)";
+    *error = scene::json_text::read_matrix(doc, "override " + what, n, cols,
+                                           {shape + rows, shape, shape, "", 1e4, "1e4"}, &over.values);
     if (!error->empty()) return false;
+    if (which == 'm')
+      for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j < n; ++j)
+          if (over.values(i, j) != 0.0 && over.values(i, j) != 1.0) {
+            *error = "override " + what + ": [" + std::to_string(i) + "][" + std::to_string(j) +
+                     "] must be 0 (masked) or 1 (allowed)";
+            return false;
+          }
     out->push_back(std::move(over));
   }
   return true;

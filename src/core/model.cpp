@@ -326,17 +326,33 @@ void head_forward(const Head& w, const Matrix& a, double inv_sqrt_dh, bool ablat
   add_bias(s.k, w.b_K);
   s.v = mul(a, w.W_V);
   add_bias(s.v, w.b_V);
-  for (const HeadOverride* o : over) (o->which == 'q' ? s.q : o->which == 'k' ? s.k : s.v) = o->values;
+  const HeadOverride* mask = nullptr;
+  for (const HeadOverride* o : over) {
+    if (o->which == 'm')
+      mask = o;
+    else
+      (o->which == 'q' ? s.q : o->which == 'k' ? s.k : s.v) = o->values;
+  }
   // (1) scaled scores for j ≤ i; (2) row max; (3) exp and sum; (4) normalize. Above the diagonal
-  // the weights stay exactly 0 (the causal mask).
+  // the weights stay exactly 0 (the causal mask), and so do the cells a mask override hides; a row
+  // it hides entirely keeps weights 0. Without a mask every cell j ≤ i is allowed, in the same order.
   s.scores = mul_nt_lower(s.q, s.k, inv_sqrt_dh);
   s.weights = Matrix::Zero(n, n);
   for (Index i = 0; i < n; ++i) {
-    double row_max = s.scores(i, 0);
-    for (Index j = 1; j <= i; ++j) row_max = s.scores(i, j) > row_max ? s.scores(i, j) : row_max;
+    const auto allowed = [&](Index j) { return mask == nullptr || mask->values(i, j) != 0.0; };
+    bool any = false;
+    double row_max = 0.0;
+    for (Index j = 0; j <= i; ++j)
+      if (allowed(j)) {
+        row_max = !any || s.scores(i, j) > row_max ? s.scores(i, j) : row_max;
+        any = true;
+      }
+    if (!any) continue;
     double row_sum = 0.0;
-    for (Index j = 0; j <= i; ++j) row_sum += (s.weights(i, j) = exact_exp(s.scores(i, j) - row_max));
-    for (Index j = 0; j <= i; ++j) s.weights(i, j) /= row_sum;
+    for (Index j = 0; j <= i; ++j)
+      if (allowed(j)) row_sum += (s.weights(i, j) = exact_exp(s.scores(i, j) - row_max));
+    for (Index j = 0; j <= i; ++j)
+      if (allowed(j)) s.weights(i, j) /= row_sum;
   }
   s.z = mul_lower(s.weights, s.v);
   s.ablated = ablated;

@@ -154,11 +154,11 @@ Model zeros_like(const Model& m);
 
 // The stages of one head on one sequence.
 struct HeadStages {
-  Matrix q, k, v;  // n×d_head
-  Matrix scores;   // n×n   q_i · k_j / √d_head (upper triangle 0: masked, never computed)
-  Matrix weights;  // n×n   A, causal row-softmax (upper triangle exactly 0)
-  Matrix z;        // n×d_head  A v
-  Matrix out;      // n×D   z W_O, or zero when ablated, or its rows' mean when mean-ablated
+  Matrix q, k, v;             // n×d_head
+  Matrix scores;              // n×n   q_i · k_j / √d_head (upper triangle 0: masked, never computed)
+  Matrix weights;             // n×n   A, causal row-softmax (upper triangle exactly 0; masked cells 0 too)
+  Matrix z;                   // n×d_head  A v
+  Matrix out;                 // n×D   z W_O, or zero when ablated, or its rows' mean when mean-ablated
   bool ablated = false;       // zero ablation
   bool mean_ablated = false;  // mean ablation
 };
@@ -191,10 +191,13 @@ struct Forward {
 
 // A head's q, k or v replaced by given numbers (n×d_head) in place of a W_Q + b_Q etc.: what a learner
 // dragged in the opened head. The rest of the pass reads them as if the head had computed them.
+// which = 'm' is a mask instead (n×n, 1 = the key may be attended, 0 = masked), ANDed with the
+// causal mask: the head's softmax runs over the cells both allow, a row with none gets weights 0
+// (as the attention core's fully masked row) and z = 0 there — what a learner's mask click does.
 struct HeadOverride {
   int layer = 0, head = 0;
-  char which = 'q';  // 'q', 'k' or 'v'
-  Matrix values;     // n×d_head
+  char which = 'q';  // 'q', 'k', 'v' or 'm'
+  Matrix values;     // n×d_head (q, k, v) or n×n of 0/1 (m)
 };
 
 // Tokens must be in 0 … V−1 and 1 ≤ n ≤ n_ctx (the scene layer checks user input); overrides'

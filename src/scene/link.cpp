@@ -587,7 +587,8 @@ std::string model_link_text(const ModelLink& m) {
   if (!m.edits.empty()) {
     json_text::ordered_json edits = json_text::ordered_json::array();
     for (const HeadCellEdit& e : m.edits)
-      edits.push_back(json_text::ordered_json::array({std::string(1, e.matrix), e.row, e.col, e.value}));
+      edits.push_back(json_text::ordered_json::array(
+          {e.matrix == 'm' ? std::string("mask") : std::string(1, e.matrix), e.row, e.col, e.value}));
     j["edits"] = std::move(edits);
   }
   return base64url_encode(json_text::dump(j, -1));
@@ -693,24 +694,26 @@ ModelLinkParse parse_model_link(std::string_view value) {
       if (!v.is_string() || !head_name(v.get<std::string>(), false, &m.open_layer, &m.open_head))
         bad = "must be a head \"L.H\"";
     } else if (key == "edits") {
-      // [matrix, row, col, value]: the cell's place is checked against the head once it is open.
+      // [matrix, row, col, value]: the cell's place is checked against the head once it is open; a
+      // "mask" cell's value is 0 (hidden) or 1.
       const auto cell = [](const json_text::json& e) {
+        const bool mask = e.is_array() && e.size() == 4 && e[0] == "mask";
         return e.is_array() && e.size() == 4 && e[0].is_string() &&
-               (e[0] == "q" || e[0] == "k" || e[0] == "v") && e[1].is_number_integer() &&
+               (e[0] == "q" || e[0] == "k" || e[0] == "v" || mask) && e[1].is_number_integer() &&
                e[1].get<long long>() >= 0 && e[1].get<long long>() < 4096 && e[2].is_number_integer() &&
                e[2].get<long long>() >= 0 && e[2].get<long long>() < 4096 && e[3].is_number() &&
-               std::isfinite(e[3].get<double>());
+               std::isfinite(e[3].get<double>()) && (!mask || e[3] == 0 || e[3] == 1);
       };
       bool ok = v.is_array() && v.size() <= kMaxHeadCellEdits;
       if (ok)
         for (const auto& e : v) ok = ok && cell(e);
       if (!ok)
         bad = "must be a list of at most " + std::to_string(kMaxHeadCellEdits) +
-              " cells [\"q\" | \"k\" | \"v\", row, column, finite number]";
+              " cells [\"q\" | \"k\" | \"v\", row, column, finite number] or [\"mask\", row, column, 0 | 1]";
       else
         for (const auto& e : v)
-          m.edits.push_back(
-              {e[0].get<std::string>()[0], e[1].get<int>(), e[2].get<int>(), e[3].get<double>()});
+          m.edits.push_back({e[0] == "mask" ? 'm' : e[0].get<std::string>()[0], e[1].get<int>(),
+                             e[2].get<int>(), e[3].get<double>()});
     } else {
       out.error = "lm: unknown key \"" + json_text::clip_utf8(key) +
                   "\" (known: text, temperature, top_k, top_p, seed, generated, ablate, open, edits)";

@@ -25,7 +25,7 @@
 //                      model (CircuitsProbe below); only beside circuits=, applied once it is rebuilt.
 //            | "lm"    value: base64url of compact JSON {"text", "temperature", "top_k", "top_p",
 //                      "seed", "generated", "ablate": ["L.H" | "L.H:mean", …], "open": "L.H",
-//                      "edits": [["q" | "k" | "v", ROW, COL, VALUE], …]} — the
+//                      "edits": [["q" | "k" | "v", ROW, COL, VALUE] | ["mask", ROW, COL, 0], …]} — the
 //                      Model mode's state (ModelLink below); implies mode=model. Its heads are checked
 //                      against the model when it has loaded.
 //   panel    = controls | vectors | scores | weights | mask | output | formula
@@ -169,9 +169,10 @@ Base64Result base64url_decode(std::string_view text);
 constexpr std::size_t kMaxModelTextBytes = 2048;  // the typed prompt (the model reads ≤ n_ctx tokens of it)
 constexpr int kMaxModelGenerated = 1024;
 
-// One cell of the opened head's q, k or v as the learner left it (the model's own value elsewhere).
+// One cell of the opened head's q, k or v as the learner left it (the model's own value elsewhere), or
+// a cell of its mask: 'm' with value 0, a key the learner hid from that query (1 elsewhere).
 struct HeadCellEdit {
-  char matrix = 'q';  // 'q', 'k' or 'v'
+  char matrix = 'q';  // 'q', 'k', 'v' or 'm' (written "mask" in the link)
   int row = 0, col = 0;
   double value = 0.0;
   bool operator==(const HeadCellEdit& o) const {

@@ -3,8 +3,8 @@
 // logit lens equal attention-lab-cli --lm-eval's bit for bit (the same core; native and wasm give the
 // same bits, tests/lm_test.cpp); ablating a head (zero, then mean) gives --lm-eval --ablate's numbers;
 // Step draws --lm-generate's tokens; a head opens in Explore as its real q, k, v, and dragging a v cell
-// changes the model's prediction in the panel to what --lm-eval --override gives for the same numbers;
-// the link reopens all of it.
+// changes the model's prediction in the panel to what --lm-eval --override gives for the same numbers,
+// and so does a click on a mask cell (--override L.H.mask=FILE); the link reopens all of it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -119,6 +119,19 @@ test("Model: loads on first use; the text, ablations, generation and an opened h
   await clickWidget(page, "model/reset");
   m = await waitForModel(page, (x) => !x.openedHead.edited, "Reset did not restore the model's numbers");
   sameTop(m.openedHead.top, m.top, "the prediction after Reset");
+
+  // A click on a mask cell hides key 0 from the last query: the prediction is the CLI's with that mask
+  // (--override 1.2.mask=FILE, the head's softmax over the keys left).
+  const n = m.tokens.length;
+  await clickWidget(page, `cell/mask/${n - 1}/0`);
+  m = await waitForModel(page, (x) => x.openedHead.edited, "the mask click did not edit the head");
+  const allowed = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === n - 1 && j === 0 ? 0 : 1)));
+  writeFileSync(path.join(dir, "mask.json"), JSON.stringify(allowed));
+  const masked = cli("--lm-eval", MODEL, "--text", TEXT, "--override", `1.2.mask=${path.join(dir, "mask.json")}`);
+  sameTop(m.openedHead.top, masked.top, "the prediction after the mask click");
+  assert.notDeepEqual(m.openedHead.top.map((x) => x.p), m.top.map((x) => x.p), "the mask click did not move the prediction");
+  await clickWidget(page, "model/reset");
+  m = await waitForModel(page, (x) => !x.openedHead.edited, "Reset did not clear the mask");
   await clickWidget(page, "model/back");
   m = await waitForModel(page, (x) => x.openedHead === null, "Back did not return to the mode");
 
@@ -138,6 +151,9 @@ test("Model: loads on first use; the text, ablations, generation and an opened h
   await clickWidget(page, "model/open/0/3");
   m = await waitForModel(page, (x) => x.openedHead && x.openedHead.head === 3 && x.generated.length === 1,
                          "the head did not open after a Step");
+  const last = m.tokens.length - 1;
+  await clickWidget(page, `cell/mask/${last}/1`);
+  m = await waitForModel(page, (x) => x.openedHead.edited, "the mask click did not edit head 0.3");
   const link = await page.evaluate(() => window.attentionLab.link());
   assert.match(link, /#lm=[A-Za-z0-9_-]+&mode=model$/);
   const again = await open(t, { url: link, context: { viewport: { width: 1280, height: 800 } } });
@@ -147,7 +163,8 @@ test("Model: loads on first use; the text, ablations, generation and an opened h
   assert.deepEqual(reopened.ablated, ["1.0"]);
   assert.equal(reopened.openedHead.layer, 0);
   assert.equal(reopened.openedHead.head, 3);
-  sameTop(reopened.openedHead.top, m.openedHead.top, "the reopened head's prediction");
+  sameTop(reopened.openedHead.top, m.openedHead.top, "the reopened head's prediction (its mask cell hidden)");
+  assert.equal((await getState(again.page)).scene.mask[last][1], 0, "the link did not carry the hidden mask cell");
   const frames = await page.evaluate(() => window.attentionLab.frameStats());
   console.log(`# Model mode: ${m.tokens.length} tokens; frameStats ${JSON.stringify(frames).slice(0, 300)}`);
 });

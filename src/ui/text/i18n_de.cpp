@@ -752,7 +752,7 @@ constexpr TextEntry kGerman[] = {
     {Text::ModelEdited, "bearbeitete Zahlen: das Modell rechnet ab diesem Kopf mit ihnen weiter"},
     {Text::ModelReset, "Zurücksetzen"},
     {Text::ModelResetTip, "Zurück zu den eigenen q, k, v des Modells."},
-    {Text::ModelMismatch, "Die Form der Szene passt nicht mehr zum Kopf; Zurücksetzen stellt sie wieder her."},
+    {Text::ModelMismatch, "Die Szene rechnet nicht mehr wie der Kopf (Form, kausal, Skala oder ein anderer Schlüssel geändert); Zurücksetzen stellt ihn wieder her."},
     {Text::VariantsButton, "Varianten…"},
     {Text::VariantsButtonTip, "Attention, wie Modelle von 2024–26 sie nutzen: Sink-Logit, Softcapping, QK-Norm, Top-k, differentielle und lineare Attention."},
     {Text::VariantsTitle, "Attention-Varianten der Modelle von 2024–26"},

@@ -296,7 +296,7 @@ constexpr TextEntry kEnglishFull[] = {
     {Text::ModelEdited, "edited numbers: the model runs on from this head with them"},
     {Text::ModelReset, "Reset"},
     {Text::ModelResetTip, "Back to the model's own q, k, v."},
-    {Text::ModelMismatch, "The scene's shape no longer matches the head; Reset to get it back."},
+    {Text::ModelMismatch, "The scene no longer computes as the head does (its shape, causal, scale or another key changed); Reset to get it back."},
     {Text::VariantsButton, "Variants…"},
     {Text::VariantsButtonTip, "Attention as 2024–26 models use it: sink logit, softcapping, QK-norm, top-k, differential and linear attention."},
     {Text::VariantsTitle, "Attention variants of 2024–26 models"},

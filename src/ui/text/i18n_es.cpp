@@ -745,7 +745,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::ModelEdited, "números editados: el modelo sigue desde esta cabeza con ellos"},
     {Text::ModelReset, "Restablecer"},
     {Text::ModelResetTip, "Vuelve a los q, k, v del propio modelo."},
-    {Text::ModelMismatch, "La forma de la escena ya no coincide con la cabeza; Restablecer la recupera."},
+    {Text::ModelMismatch, "La escena ya no calcula como la cabeza (cambió su forma, causal, la escala u otra clave); Restablecer la recupera."},
     {Text::VariantsButton, "Variantes…"},
     {Text::VariantsButtonTip, "La atención como la usan los modelos de 2024–26: logit sumidero, softcapping, QK-norm, top-k, atención diferencial y lineal."},
     {Text::VariantsTitle, "Variantes de atención de los modelos de 2024–26"},

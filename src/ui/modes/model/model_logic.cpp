@@ -111,15 +111,19 @@ bool scene_fits_head(const scene::Scene& s, const ModelEval& e, int layer, int h
   const model::HeadStages& h = heads[static_cast<std::size_t>(head)];
   const Eigen::Index n = static_cast<Eigen::Index>(e.tokens.size());
   return s.mode == scene::Mode::Direct && s.n() == n && s.Q.rows() == n && s.K.rows() == n &&
-         s.V.rows() == n && s.Q.cols() == h.q.cols() && s.K.cols() == h.k.cols() && s.V.cols() == h.v.cols();
+         s.V.rows() == n && s.Q.cols() == h.q.cols() && s.K.cols() == h.k.cols() &&
+         s.V.cols() == h.v.cols() && s.causal && s.scale.mode == attn::ScaleMode::SqrtDk && s.heads == 1 &&
+         s.kv() == 1 && s.Wo.size() == 0 && !s.rope_on && s.window == 0 && !s.alibi &&
+         !scene::has_variants(s);
 }
 
 std::vector<ModelToken> prediction_with_scene(const scene::LmFile& f, const ModelEval& e,
                                               const model::Ablation& ablation, const scene::Scene& s,
                                               int layer, int head) {
   if (!scene_fits_head(s, e, layer, head)) return {};
-  const std::vector<model::HeadOverride> over = {
+  std::vector<model::HeadOverride> over = {
       {layer, head, 'q', s.Q}, {layer, head, 'k', s.K}, {layer, head, 'v', s.V}};
+  if (s.mask.size() != 0) over.push_back({layer, head, 'm', s.mask.cast<double>()});
   const model::Forward fw = model::forward(f.model, e.tokens, ablation, over);
   return top_tokens(f, fw.logits, static_cast<int>(e.tokens.size()) - 1, kTop);
 }

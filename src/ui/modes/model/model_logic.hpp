@@ -47,11 +47,14 @@ std::vector<std::vector<ModelToken>> lens_of(const scene::LmFile& f, const attn:
 // head, causal, scale 1/√d_head. compute() of it gives the head's scores, pattern and z of `e`.
 scene::Scene head_scene(const ModelEval& e, int layer, int head);
 
-// Whether `s` still has the shape of the opened head's scene (n tokens, d_head columns, direct).
+// Whether `s` is still computed as the opened head computes: n tokens, d_head columns, direct, one
+// head, causal, scale 1/√d_head and no other key that changes the weights (ALiBi, RoPE, a window, a
+// W_o, a variant). A custom mask fits: the head runs with it (ANDed with its causal mask).
 bool scene_fits_head(const scene::Scene& s, const ModelEval& e, int layer, int head);
 
-// The prediction when head (layer, head) reads the scene's Q, K, V in place of its own (the model
-// re-run from that head on: HeadOverride), with the ablation; the top 10 after the last token.
+// The prediction when head (layer, head) reads the scene's Q, K, V (and its custom mask, if any) in
+// place of its own (the model re-run from that head on: HeadOverride), with the ablation; the top 10
+// after the last token.
 std::vector<ModelToken> prediction_with_scene(const scene::LmFile& f, const ModelEval& e,
                                               const attn::model::Ablation& ablation, const scene::Scene& s,
                                               int layer, int head);

@@ -27,21 +27,29 @@ void open_linked_head(AppState& state, int layer, int head,
   model_open_head(state, layer, head);
   if (state.ui.model.opened_layer != layer || state.ui.model.opened_head != head) return;
   std::string refused;
+  const auto outside = [&](const scene::link::HeadCellEdit& e, Eigen::Index rows, Eigen::Index cols) {
+    if (e.row < rows && e.col < cols) return false;
+    if (refused.empty())
+      refused = "lm: edits: " + std::string(e.matrix == 'm' ? "mask" : std::string(1, e.matrix)) + "[" +
+                std::to_string(e.row) + "][" + std::to_string(e.col) + "] is outside the head (" +
+                std::to_string(rows) + " × " + std::to_string(cols) + ")";
+    return true;
+  };
   for (const scene::link::HeadCellEdit& e : edits) {
+    if (e.matrix == 'm') {  // a hidden key: toggled once from the head's all-allowed custom mask
+      const int n = state.scene.n();
+      if (!outside(e, n, n) && e.value == 0.0 &&
+          (state.scene.mask.size() == 0 || state.scene.mask(e.row, e.col)))
+        toggle_mask_cell(state, e.row, e.col);
+      continue;
+    }
     const SceneMatrix which = e.matrix == 'q'   ? SceneMatrix::Q
                               : e.matrix == 'k' ? SceneMatrix::K
                                                 : SceneMatrix::V;
     const attn::Matrix& now = which == SceneMatrix::Q   ? state.scene.Q
                               : which == SceneMatrix::K ? state.scene.K
                                                         : state.scene.V;
-    if (e.row >= now.rows() || e.col >= now.cols()) {
-      if (refused.empty())
-        refused = "lm: edits: " + std::string(1, e.matrix) + "[" + std::to_string(e.row) + "][" +
-                  std::to_string(e.col) + "] is outside the head (" + std::to_string(now.rows()) + " × " +
-                  std::to_string(now.cols()) + ")";
-      continue;
-    }
-    set_entry(state, which, e.row, e.col, e.value);
+    if (!outside(e, now.rows(), now.cols())) set_entry(state, which, e.row, e.col, e.value);
   }
   if (!refused.empty()) state.notice = refused;
 }
@@ -131,9 +139,15 @@ void model_request_load(AppState& state) {
 
 void model_file_news(AppState& state, const FileNews& news) {
   switch (news.kind) {
-    case FileNews::Kind::Progress: model_load_progress(state, news.progress); break;
-    case FileNews::Kind::Loaded: model_loaded(state, news.bytes); break;
-    case FileNews::Kind::Failed: model_load_failed(state, std::string(news.bytes)); break;
+    case FileNews::Kind::Progress:
+      model_load_progress(state, news.progress);
+      break;
+    case FileNews::Kind::Loaded:
+      model_loaded(state, news.bytes);
+      break;
+    case FileNews::Kind::Failed:
+      model_load_failed(state, std::string(news.bytes));
+      break;
   }
 }
 
@@ -279,6 +293,7 @@ void model_open_head(AppState& state, int layer, int head) {
   m.seen_q = s.Q;
   m.seen_k = s.K;
   m.seen_v = s.V;
+  m.seen_mask.resize(0, 0);
   m.opened_top = m.eval.top;
   m.opened_edited = m.opened_mismatch = false;
   load_scene(state, std::move(s), "");
@@ -322,6 +337,9 @@ scene::link::ModelLink model_link(const AppState& state) {
       for (Eigen::Index j = 0; j < now.cols(); ++j)
         if (now(i, j) != own(i, j)) out.edits.push_back({name, int(i), int(j), now(i, j)});
   }
+  for (Eigen::Index i = 0; i < s.mask.rows(); ++i)  // the keys the learner hid (the mask's 0 cells)
+    for (Eigen::Index j = 0; j < s.mask.cols(); ++j)
+      if (s.mask(i, j) == 0) out.edits.push_back({'m', int(i), int(j), 0.0});
   return out;
 }
 
@@ -343,7 +361,9 @@ void model_update_opened(AppState& state) {
   if (!ready(m) || m.opened_layer < 0) return;
   const scene::Scene& s = state.scene;
   const bool fits = model_logic::scene_fits_head(s, m.eval, m.opened_layer, m.opened_head);
-  if (fits && s.Q == m.seen_q && s.K == m.seen_k && s.V == m.seen_v && !m.opened_mismatch) return;
+  if (fits && s.Q == m.seen_q && s.K == m.seen_k && s.V == m.seen_v && s.mask.size() == m.seen_mask.size() &&
+      s.mask == m.seen_mask && !m.opened_mismatch)
+    return;
   m.opened_mismatch = !fits;
   if (!fits) {
     m.opened_top.clear();
@@ -352,7 +372,8 @@ void model_update_opened(AppState& state) {
   m.seen_q = s.Q;
   m.seen_k = s.K;
   m.seen_v = s.V;
-  m.opened_edited = !(s.Q == m.opened_q && s.K == m.opened_k && s.V == m.opened_v);
+  m.seen_mask = s.mask;
+  m.opened_edited = !(s.Q == m.opened_q && s.K == m.opened_k && s.V == m.opened_v) || s.mask.size() != 0;
   m.opened_top =
       model_logic::prediction_with_scene(*m.file, m.eval, m.ablation, s, m.opened_layer, m.opened_head);
 }

@@ -68,6 +68,7 @@ struct ModelUi {
   int opened_layer = -1, opened_head = -1;
   attn::Matrix opened_q, opened_k, opened_v;  // the model's own numbers (Reset)
   attn::Matrix seen_q, seen_k, seen_v;        // the scene's numbers the prediction was last run on
+  attn::MaskMatrix seen_mask;                 // … and its custom mask (empty: the causal mask alone)
   std::vector<ModelToken> opened_top;         // the prediction with the scene's q, k, v
   bool opened_edited = false, opened_mismatch = false;
   int hover_layer = -1, hover_head = -1;  // the thumbnail under the mouse (large view)
