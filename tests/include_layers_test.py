@@ -18,8 +18,9 @@ every `*_state.hpp` and the files of STATE_FILES (plain structs UiState holds). 
     declares. Only the table of modes (modes/modes.cpp) and the state that holds each mode's state
     (app_state.hpp) name every mode. The one door from outside (src/app/start.cpp/.hpp, DOOR_FILES)
     names no mode either: it applies a link through the modes' apply_start hooks; nor do the page
-    API and the platforms (page_api, web_platform, web_share, main, desktop_platform): they reach a
-    mode through its row's hooks (page_call, page_state, page_rects, link, file_news).
+    API, the platforms and the desktop's command line (page_api, web_platform, web_share, main,
+    desktop_platform, desktop_options): they reach a mode through its row's hooks (page_call,
+    page_state, page_rects, link, file_news, flags).
 
   tests/include_layers_test.py [SRC_DIR]   → exit 1 and every offending include
 """
@@ -53,11 +54,11 @@ def mode_folder(rel):
 
 
 # Files outside src/ui/ that name no mode either: the one door from outside (a link's or the command
-# line's start, applied through the modes' apply_start hooks), the page API and the platforms. The
-# desktop's options (desktop_options.cpp) name modes as the command line's words (--circuits, --quiz),
-# as scene/link.cpp names them as a link's.
+# line's start, applied through the modes' apply_start hooks), the page API, the platforms and the
+# desktop's command line (each mode declares its own flags: its row's `flags`).
 DOOR_FILES = ["app/start.cpp", "app/start.hpp", "app/page_api.cpp", "app/page_api.hpp", "app/web_platform.cpp",
-              "app/web_share.cpp", "app/main.cpp", "app/desktop_platform.cpp"]
+              "app/web_share.cpp", "app/main.cpp", "app/desktop_platform.cpp", "app/desktop_options.cpp",
+              "app/desktop_options.hpp"]
 # The files that name every mode: the table, and the state holding each mode's state.
 NAME_EVERY_MODE = {"modes/modes.cpp", "app_state.hpp"}
 DECLARED_FUNCTION = re.compile(r"^(?:[\w:<>,&*]+\s+)+[&*]?(\w+)\(")

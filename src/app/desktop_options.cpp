@@ -4,14 +4,12 @@
 #include "app/desktop_options.hpp"
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <cstdlib>
 #include <functional>
 #include <string>
 
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
-#include "ui/modes/walk/quiz.hpp"
+#include "ui/modes/modes.hpp"
 
 namespace app {
 namespace {
@@ -21,17 +19,6 @@ namespace {
 constexpr int kDefaultAutomationFrames = 3;
 constexpr int kMaxFrames = 1000000;
 constexpr int kMinSide = 200, kMaxSide = 16384;  // --size bounds, logical pixels
-
-// A whole decimal number in [lo, hi], nothing else in the text.
-bool parse_int(const std::string& text, int lo, int hi, int* out) {
-  if (text.empty() || text[0] == '+' || text[0] == '-' || text[0] == ' ') return false;
-  errno = 0;
-  char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || v < lo || v > hi) return false;
-  *out = int(v);
-  return true;
-}
 
 std::string preset_names() {
   std::string names;
@@ -44,12 +31,8 @@ using Check = std::function<std::string(std::string&)>;
 
 // `noun` names what is expected ("whole number", or "whole percentage" for --zoom, as the messages
 // before CLI11 said and the desktop tests check).
-Check whole_number(int lo, int hi, int* out, std::string noun = "whole number") {
-  return [=](std::string& value) -> std::string {
-    if (parse_int(value, lo, hi, out)) return "";
-    return "expected a " + noun + " from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got \"" +
-           value + "\"";
-  };
+Check whole_number(int lo, int hi, int* out, const char* noun = "whole number") {
+  return [=](std::string& value) { return ui::flag_whole_number(value, lo, hi, out, noun); };
 }
 
 Check one_of(bool (*known)(const std::string&), std::string what, std::string (*names)()) {
@@ -66,8 +49,9 @@ Check not_empty(std::string what) {
 Check window_size(Options* o) {
   return [=](std::string& value) -> std::string {
     const std::size_t x = value.find_first_of("xX");
-    if (x != std::string::npos && parse_int(value.substr(0, x), kMinSide, kMaxSide, &o->width) &&
-        parse_int(value.substr(x + 1), kMinSide, kMaxSide, &o->height))
+    if (x != std::string::npos &&
+        ui::flag_whole_number(value.substr(0, x), kMinSide, kMaxSide, &o->width).empty() &&
+        ui::flag_whole_number(value.substr(x + 1), kMinSide, kMaxSide, &o->height).empty())
       return "";
     return "expected WxH with each side from " + std::to_string(kMinSide) + " to " +
            std::to_string(kMaxSide) + ", got \"" + value + "\"";
@@ -129,12 +113,24 @@ void declare(CLI::App& cli, Options& o, std::string* text_value) {
                  "write the named widget rectangles of the last frame, framebuffer pixels (docs/PAGE_API.md)")
       ->type_name("OUT.json")
       ->check(check(not_empty("path"), "path"));
-  cli.add_option("--step", *text_value, "open the walk-through at step N (1 = first; as a link's step=N)")
-      ->type_name("N")
-      ->check(check(whole_number(1, scene::link::kMaxWalkStep, &o.step), "step"));
-  cli.add_option("--quiz", *text_value, "open the quiz at question Q (1 = first)")
-      ->type_name("Q")
-      ->check(check(whole_number(1, int(ui::quiz::questions().size()), &o.quiz), "question"));
+  // Each mode's flags (its row's, ui/modes/modes.hpp): what they start goes into o.start, a file's path
+  // into o.file_paths.
+  for (const ui::ModeEntry& row : ui::mode_rows())
+    for (const ui::ModeFlag& flag : row.flags) {
+      CLI::Option* option = cli.add_option(flag.name, *text_value, flag.help)->type_name(flag.value_name);
+      const scene::link::Mode mode = row.mode;
+      if (flag.apply)
+        option->check(check([&o, apply = flag.apply](std::string& value) { return apply(value, o.start); },
+                            flag.value_name));
+      else
+        option->check(check(
+            [&o, mode](std::string& value) -> std::string {
+              if (value.empty()) return "empty path";
+              o.file_paths[mode] = value;
+              return "";
+            },
+            "path"));
+    }
   cli.add_option("--theme", o.theme,
                  "colours: " + scene::link::theme_names() + " (default dark; as a link's theme=)")
       ->type_name("NAME")
@@ -146,41 +142,6 @@ void declare(CLI::App& cli, Options& o, std::string* text_value) {
       ->type_name("N")
       ->check(check(whole_number(scene::link::kMinZoom, scene::link::kMaxZoom, &o.zoom, "whole percentage"),
                     "zoom"));
-  cli.add_option("--circuits", o.circuits,
-                 "open the Circuits mode with the model of a recipe TASK,LAYERS,HEADS,D_MODEL,SEED,LR,STEPS, "
-                 "trained before the first frame (as a link's circuits=)")
-      ->type_name("RECIPE")
-      ->check(check(
-          [](std::string& value) -> std::string {
-            const scene::RecipeParse parsed = scene::parse_recipe(value);
-            return parsed.ok() ? "" : parsed.error;
-          },
-          "recipe"));
-  cli.add_option("--circuits-probe", o.circuits_probe,
-                 "with --circuits: a link's probe= value (the text typed, the heads ablated, the head opened "
-                 "in Explore), applied to the trained model")
-      ->type_name("PROBE")
-      ->check(check(
-          [](std::string& value) -> std::string {
-            const scene::link::CircuitsProbeParse parsed = scene::link::parse_circuits_probe(value);
-            return parsed.probe ? "" : parsed.error;
-          },
-          "probe"));
-  cli.add_option("--model", o.model_path,
-                 "the Model mode's language model file (.alm or the JSON contract; default: the repository's "
-                 "web/models/fortunes.alm)")
-      ->type_name("PATH");
-  cli.add_option("--model-state", o.model_state,
-                 "open the Model mode with a link's lm= value (text, sampling, seed, generated tokens, "
-                 "ablations, opened head)")
-      ->type_name("LM")
-      ->check(check(
-          [](std::string& value) -> std::string {
-            const scene::link::ModelLinkParse parsed = scene::link::parse_model_link(value);
-            return parsed.link ? "" : parsed.error;
-          },
-          "lm"));
-  cli.add_option("--model-text", o.model_text, "open the Model mode on this text")->type_name("T");
   cli.add_option("--lang", o.lang,
                  "the screen's language: " + scene::link::language_codes() + " (default en)")
       ->type_name("CODE")
@@ -248,10 +209,6 @@ ParseOutcome parse_options(int argc, const char* const* argv, Options* options, 
     *message = "--preset, --demo and a scene file: give one of them";
     return ParseOutcome::ExitUsage;
   }
-  // --circuits opens the Circuits mode, --model-state and --model-text the Model mode (as a link's
-  // circuits= and lm= set mode=).
-  if (!o.circuits.empty()) o.mode = "circuits";
-  if (!o.model_state.empty() || !o.model_text.empty()) o.mode = "model";
   if (cli.count("--frames") == 0 && (!o.screenshot_path.empty() || !o.rects_path.empty()))
     o.frames = kDefaultAutomationFrames;
   *options = std::move(o);

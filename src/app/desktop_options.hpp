@@ -4,10 +4,14 @@
 //
 // Interactive use needs no flag. The automation flags draw a fixed number of frames and write what
 // tests and figures need: the last frame as PNG and the named widget rectangles as JSON.
-// Plain C++ (no GL). Desktop only: the web app has no command line (main.cpp).
+// Plain C++ (no GL, no ImGui). Desktop only: the web app has no command line (main.cpp).
 #pragma once
 
+#include <map>
 #include <string>
+
+#include "scene/link.hpp"
+#include "ui/link_start.hpp"
 
 namespace app {
 
@@ -21,16 +25,14 @@ struct Options {
   std::string screenshot_path;     // --screenshot OUT.png: the last frame, framebuffer pixels
   std::string rects_path;          // --rects OUT.json: widget rectangles, framebuffer pixels
   int width = 1440, height = 900;  // --size WxH: window size in logical pixels
-  int step = 0;                    // --step N: open the walk-through at step N (1-based; 0 = no walk)
-  int quiz = 0;                    // --quiz Q: open the quiz at question Q (1-based; 0 = closed)
   std::string theme;               // --theme NAME: dark, light or contrast, as a link's theme= ("" = dark)
   int zoom = 0;                    // --zoom N: UI zoom in percent, 75 … 200, as a link's zoom= (0 = 100)
   std::string lang;                // --lang CODE: en, es or de, as a link's lang= ("" = en)
-  std::string circuits_probe;      // --circuits-probe P: what that model is probed with, as a link's probe=
-  std::string circuits;            // --circuits RECIPE: the Circuits mode's model, as a link's circuits=
-  std::string model_path;          // --model PATH: the Model mode's language model ("" = the repository's)
-  std::string model_state;         // --model-state LM: the Model mode's state, as a link's lm= value
-  std::string model_text;          // --model-text T: the Model mode's text (opens the mode)
+  // The modes' own flags (each mode's row, ui/modes/modes.hpp: --step, --quiz, --circuits,
+  // --model-text, …): what they start, as a link's keys do (a mode flag sets its mode over --mode) …
+  ui::LinkStart start;
+  // … and the path a mode's file is read from instead of the site's web/ (--model PATH).
+  std::map<scene::link::Mode, std::string> file_paths;
 
   // Automation: frames are drawn back to back (no waiting for input), glGetError is checked after
   // each one, and the app exits after the last.

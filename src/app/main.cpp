@@ -203,7 +203,8 @@ void frame(App& app) {
   parts.render_ms = ms_between(built, end);
   ui::record_frame(app.state.stats, ms, parts);
   // An edit during this frame is shown by the next one, and a layout that moved settles first.
-  if (app.state.dirty || app.state.ui.frame.layout_changed) app.settle_frames = std::max(app.settle_frames, 1);
+  if (app.state.dirty || app.state.ui.frame.layout_changed)
+    app.settle_frames = std::max(app.settle_frames, 1);
   app.state.ui.frame.layout_changed = false;
   if (app.touch_lift == 1 && !ImGui::GetIO().MouseDown[0]) {  // this frame handled the release
     app.touch_lift = 2;
@@ -303,14 +304,15 @@ void load_scene_file(App& app) {
 }
 
 // A mode's file (its row's `file`, ui/modes/modes.hpp: the Model mode's model), read from the
-// repository's web/ when the mode first asks (or --model PATH instead: the one mode with a file). The
+// repository's web/ when the mode first asks (or from the path its file flag gave: --model PATH). The
 // error names the path; with --frames it is printed too.
 void install_file_reader(App& app) {
   const Options* options = &app.options;
   ui::AppState* state = &app.state;
   app.state.sharing.fetch_file = [options, state](scene::link::Mode mode, const char* file) {
+    const auto given = options->file_paths.find(mode);
     const std::string path =
-        options->model_path.empty() ? std::string(AL_WEB_DIR) + "/" + file : options->model_path;
+        given == options->file_paths.end() ? std::string(AL_WEB_DIR) + "/" + file : given->second;
     std::string bytes, error;
     ui::FileNews news;
     if (platform_read_file(path, &bytes, &error)) {
@@ -327,23 +329,14 @@ void install_file_reader(App& app) {
 }
 
 // The command line's start (every value checked by the parser), as a link's: --theme, --zoom,
-// --lang as theme=, zoom=, lang=; --mode; --circuits RECIPE (trained now, at once) and
-// --model-state LM / --model-text T open their modes; --step N / --quiz Q.
+// --lang as theme=, zoom=, lang=; --mode; the modes' own flags (--circuits, --model-text, --step, …:
+// Options::start), whose mode wins over --mode as a link's circuits= or lm= implies its mode=.
 ui::LinkStart start_of(const Options& options) {
-  ui::LinkStart start;
+  ui::LinkStart start = options.start;
   start.theme = scene::link::theme_from_name(options.theme);
   if (options.zoom > 0) start.zoom = options.zoom;
   start.lang = options.lang;
-  start.mode = scene::link::mode_from_name(options.mode);  // --circuits and --model-* set it too
-  if (!options.circuits.empty()) {
-    start.recipe = *scene::parse_recipe(options.circuits).recipe;
-    start.recipe_at_once = true;
-    start.probe = options.circuits_probe;
-  }
-  if (!options.model_state.empty()) start.lm = *scene::link::parse_model_link(options.model_state).link;
-  start.lm_text = options.model_text;
-  start.step = options.step;
-  start.quiz = options.quiz;
+  if (!start.mode) start.mode = scene::link::mode_from_name(options.mode);
   return start;
 }
 

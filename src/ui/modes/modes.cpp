@@ -31,12 +31,19 @@ namespace {
 #define AL_IN_FULL_BUILD(fn) nullptr
 #endif
 
-// The --rects file is the desktop's (the web reads the same through its page calls): the web's builds
-// leave the rows' page_rects out.
+// The --rects file and the command line are the desktop's (the web reads the same through its page
+// calls and its link): the web's builds leave the rows' page_rects and flags out.
 #ifdef __EMSCRIPTEN__
 #define AL_RECTS(fn) nullptr
+#define AL_FLAGS(array) \
+  ModeFlags {}
 #else
 #define AL_RECTS(fn) fn
+#define AL_FLAGS(array) flags_of(array)
+template <std::size_t N>
+constexpr ModeFlags flags_of(const ModeFlag (&array)[N]) {
+  return {array, array + N};
+}
 #endif
 
 // A row with a tab and a layout; the modes with more hooks fill them in below.
@@ -64,7 +71,8 @@ constexpr ModeEntry walk_row() {
   m.page_state = walk_page_state;    // getState().ui.step
   m.page_call = walk_page_call;      // getStep, setStep, getQuiz, openQuiz
   m.page_rects = AL_RECTS(walk_page_rects);
-  m.link_step = walk_link_step;      // step=
+  m.link_step = walk_link_step;    // step=
+  m.flags = AL_FLAGS(kWalkFlags);  // --step, --quiz
   return m;
 }
 
@@ -104,6 +112,9 @@ constexpr ModeEntry circuits_row() {
   m.page_call = AL_IN_FULL_BUILD(circuits_page_call);      // getCircuits, circuitsExport
   m.page_rects = AL_RECTS(AL_IN_FULL_BUILD(circuits_page_rects));
   m.link = AL_IN_FULL_BUILD(circuits_link);  // circuits=RECIPE&probe=…
+#if AL_ALL_MODES
+  m.flags = AL_FLAGS(kCircuitsFlags);  // --circuits, --circuits-probe
+#endif
   return m;
 }
 
@@ -114,9 +125,12 @@ constexpr ModeEntry model_row() {
   m.apply_start = AL_IN_FULL_BUILD(model_apply_start);  // lm=, --model-state, --model-text
   m.page_call = AL_IN_FULL_BUILD(model_page_call);      // getModel
   m.page_rects = AL_RECTS(AL_IN_FULL_BUILD(model_page_rects));
-  m.link = AL_IN_FULL_BUILD(model_link_fragment);  // lm=…
+  m.link = AL_IN_FULL_BUILD(model_link_fragment);    // lm=…
   m.file = AL_IN_FULL_BUILD("models/fortunes.alm");  // the model, fetched on first use
   m.file_news = AL_IN_FULL_BUILD(model_file_news);
+#if AL_ALL_MODES
+  m.flags = AL_FLAGS(kModelFlags);  // --model, --model-state, --model-text
+#endif
   return m;
 }
 
@@ -138,6 +152,7 @@ constexpr ModeEntry kModeTable[] = {
 // clang-format on
 #undef AL_IN_FULL_BUILD
 #undef AL_RECTS
+#undef AL_FLAGS
 
 constexpr bool same_order_as_link() {
   if (sizeof(kModeTable) / sizeof(kModeTable[0]) != std::size_t(scene::link::kModeCount)) return false;
@@ -253,6 +268,18 @@ bool page_int(std::string_view arg, int* out) {
   return true;
 }
 
+#ifndef __EMSCRIPTEN__
+std::string flag_whole_number(const std::string& value, int lo, int hi, int* out, const char* noun) {
+  int v = 0;
+  if (!value.empty() && value[0] != '-' && page_int(value, &v) && v >= lo && v <= hi) {
+    *out = v;
+    return "";
+  }
+  return std::string("expected a ") + noun + " from " + std::to_string(lo) + " to " + std::to_string(hi) +
+         ", got \"" + value + "\"";
+}
+#endif
+
 PageJson page_numbers(const double* values, std::size_t count) {
   PageJson out = PageJson::array();
   for (std::size_t i = 0; i < count; ++i)
@@ -270,7 +297,8 @@ PageJson page_fail(std::string error) {
 
 PageJson page_call(AppState& state, std::string_view mode, std::string_view call, std::string_view arg) {
   const std::optional<Mode> m = scene::link::mode_from_name(mode);
-  PageJson reply = m && mode_entry(*m).page_call ? mode_entry(*m).page_call(state, call, arg) : PageJson(nullptr);
+  PageJson reply =
+      m && mode_entry(*m).page_call ? mode_entry(*m).page_call(state, call, arg) : PageJson(nullptr);
   if (!reply.is_null()) return reply;
   // An unknown mode, a mode this build leaves out (the web's first load: the page loads the build
   // with every mode for it), or a call the mode does not answer.

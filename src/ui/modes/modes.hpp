@@ -55,6 +55,28 @@ struct FileNews {
   std::string_view bytes;  // Loaded: the file; Failed: why ("model file: …")
 };
 
+// A flag of the desktop app's command line that starts a mode: the mode's own words, as a link's keys
+// are, so that the command line's parser (app/desktop_options.cpp) names no mode. The web has no
+// command line: its builds leave the rows' flags out.
+struct ModeFlag {
+  const char* name = nullptr;        // "--circuits"
+  const char* value_name = nullptr;  // "RECIPE", in --help
+  const char* help = nullptr;        // its line of --help
+  // Checks the value and writes what it starts into `start`: "" or the reason ("expected …").
+  // nullptr: the value is the path the desktop reads the mode's `file` from (--model PATH).
+  std::string (*apply)(const std::string& value, LinkStart& start) = nullptr;
+};
+struct ModeFlags {
+  const ModeFlag* first = nullptr;
+  const ModeFlag* last = nullptr;
+  const ModeFlag* begin() const { return first; }
+  const ModeFlag* end() const { return last; }
+};
+// "" when `value` is a whole decimal number in [lo, hi] (then *out holds it), else "expected a whole
+// number from lo to hi, got "value"" (`noun` in place of "whole number": "whole percentage").
+std::string flag_whole_number(const std::string& value, int lo, int hi, int* out,
+                              const char* noun = "whole number");
+
 // A mode's row: its tab, its layout, and hooks, each optional (nullptr: none), so that the frame, the
 // top bar, the Screen and the shared panels name no mode. A panel asks through panels/panel_parts.hpp
 // (mode_lights_term, …), the frame and the top bar through the functions below.
@@ -99,6 +121,8 @@ struct ModeEntry {
   // request_file(state, mode), delivered by the platform through file_news.
   const char* file = nullptr;
   void (*file_news)(AppState&, const FileNews&) = nullptr;
+  // --- the desktop's command-line flags that start it (--step, --circuits, --model-text, …)
+  ModeFlags flags{};
 };
 
 // Every row, in the order of scene::link::kModes (for (const ModeEntry& m : mode_rows())).

@@ -60,6 +60,8 @@ void circuits_load_recipe(AppState& state, const scene::Recipe& recipe, bool at_
 // the head opened in Explore. A part the model cannot take (a head it does not have, a text it
 // cannot read) is left out with the reason in the notice; the rest applies.
 void circuits_apply_start(AppState& state, const LinkStart& start);
+// The desktop's --circuits RECIPE and --circuits-probe PROBE (circuits_page.cpp; not in the web's builds).
+extern const ModeFlag kCircuitsFlags[2];
 // What the learner probed the model with, for the link: the text when not the default, the ablated
 // heads, and the opened head while Explore shows it unedited (an edited head's link is its scene's).
 scene::link::CircuitsProbe circuits_probe(const AppState& state);
@@ -83,7 +85,7 @@ std::string circuit_role(const attn::model::Scores& scores, int layer, int head)
 
 // --- its part of the page API and its link (circuits_page.cpp; the row's hooks, modes/modes.hpp)
 PageJson circuits_page_call(AppState& state, std::string_view call, std::string_view arg);  // get, getExport
-void circuits_page_rects(const AppState& state, PageJson& rects);                          // "circuits"
+void circuits_page_rects(const AppState& state, PageJson& rects);                           // "circuits"
 bool circuits_link(const AppState& state, scene::link::MadeFragment& made);
 
 }  // namespace ui

@@ -1,5 +1,6 @@
 // circuits_page.cpp — the Circuits mode's part of the page API (getCircuits, circuitsExport, the
-// desktop's --rects file) and its link: its row's page and link hooks (modes/modes.cpp).
+// desktop's --rects file), its link and the desktop's --circuits and --circuits-probe: its row's page
+// and link hooks and flags (modes/modes.cpp).
 #include <string>
 
 #include "core/model.hpp"
@@ -65,7 +66,8 @@ PageJson circuits_json(const AppState& state) {
   j["seed"] = c.config.seed;
   j["lr"] = c.config.lr;
   j["guideStep"] = c.guide_step;
-  j["openedHead"] = c.opened_layer >= 0 ? PageJson::array({c.opened_layer, c.opened_head}) : PageJson(nullptr);
+  j["openedHead"] =
+      c.opened_layer >= 0 ? PageJson::array({c.opened_layer, c.opened_head}) : PageJson(nullptr);
   j["workMs"] = c.pace.last_work_ms;
   return j;
 }
@@ -90,7 +92,8 @@ PageJson circuits_page_call(AppState& state, std::string_view call, std::string_
   if (call == "getExport") {
     circuits_ensure_run(state);
     const std::string text = circuits_export_text(state, std::string(arg));
-    if (text.empty()) return page_fail("circuits export: unknown kind '" + std::string(arg) + "' (json, pytorch)");
+    if (text.empty())
+      return page_fail("circuits export: unknown kind '" + std::string(arg) + "' (json, pytorch)");
     return {{"ok", true}, {"text", text}};
   }
   return nullptr;
@@ -111,5 +114,30 @@ bool circuits_link(const AppState& state, scene::link::MadeFragment& made) {
   made = scene::link::make_circuits_fragment(circuits_recipe(state), appearance(state.ui), &probe);
   return true;
 }
+
+#ifndef __EMSCRIPTEN__
+const ModeFlag kCircuitsFlags[2] = {
+    {"--circuits", "RECIPE",
+     "open the Circuits mode with the model of a recipe TASK,LAYERS,HEADS,D_MODEL,SEED,LR,STEPS, trained "
+     "before the first frame (as a link's circuits=)",
+     [](const std::string& value, LinkStart& start) -> std::string {
+       const scene::RecipeParse parsed = scene::parse_recipe(value);
+       if (!parsed.ok()) return parsed.error;
+       start.mode = Mode::Circuits;
+       start.recipe = *parsed.recipe;
+       start.recipe_at_once = true;  // the desktop trains it before the first frame
+       return "";
+     }},
+    {"--circuits-probe", "PROBE",
+     "with --circuits: a link's probe= value (the text typed, the heads ablated, the head opened in "
+     "Explore), applied to the trained model",
+     [](const std::string& value, LinkStart& start) -> std::string {
+       const scene::link::CircuitsProbeParse parsed = scene::link::parse_circuits_probe(value);
+       if (!parsed.probe) return parsed.error;
+       start.probe = value;
+       return "";
+     }},
+};
+#endif
 
 }  // namespace ui

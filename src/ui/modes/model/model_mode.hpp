@@ -69,13 +69,16 @@ void model_apply_link(AppState& state, const scene::link::ModelLink& link);
 // A link's lm= or --model-state / --model-text (its row's apply_start hook): the link or the text
 // applied, and the model's loading started when the mode is shown or a link opened a head.
 void model_apply_start(AppState& state, const LinkStart& start);
+// The desktop's --model PATH, --model-state LM and --model-text T (model_page.cpp; not in the web's
+// builds).
+extern const ModeFlag kModelFlags[3];
 // Run the opened head's prediction again if the scene's numbers changed (the Controls row calls it;
 // the page API too, so that a reply reads the same numbers as the panel).
 void model_update_opened(AppState& state);
 
 // --- its part of the page API and its link (model_page.cpp; the row's hooks, modes/modes.hpp)
 PageJson model_page_call(AppState& state, std::string_view call, std::string_view arg);  // "get" ["full"]
-void model_page_rects(const AppState& state, PageJson& rects);                          // "model"
+void model_page_rects(const AppState& state, PageJson& rects);                           // "model"
 bool model_link_fragment(const AppState& state, scene::link::MadeFragment& made);
 
 }  // namespace ui

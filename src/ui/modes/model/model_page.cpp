@@ -1,5 +1,6 @@
 // model_page.cpp — the Model mode's part of the page API (getModel, the desktop's --rects file) and
-// its link: its row's page and link hooks (modes/modes.cpp).
+// its link, and the desktop's --model, --model-state and --model-text: its row's page and link hooks
+// and flags (modes/modes.cpp).
 #include <string>
 #include <vector>
 
@@ -137,5 +138,31 @@ bool model_link_fragment(const AppState& state, scene::link::MadeFragment& made)
   made = scene::link::make_model_fragment(model_link(state), appearance(state.ui));
   return true;
 }
+
+#ifndef __EMSCRIPTEN__
+const ModeFlag kModelFlags[3] = {
+    {"--model", "PATH",
+     "the Model mode's language model file (.alm or the JSON contract; default: the repository's "
+     "web/models/fortunes.alm)",
+     nullptr},
+    {"--model-state", "LM",
+     "open the Model mode with a link's lm= value (text, sampling, seed, generated tokens, ablations, "
+     "opened head)",
+     [](const std::string& value, LinkStart& start) -> std::string {
+       const scene::link::ModelLinkParse parsed = scene::link::parse_model_link(value);
+       if (!parsed.link) return parsed.error;
+       start.mode = Mode::Model;
+       start.lm = *parsed.link;
+       return "";
+     }},
+    {"--model-text", "T", "open the Model mode on this text",
+     [](const std::string& value, LinkStart& start) -> std::string {
+       if (value.empty()) return "";  // nothing to open (as before: an empty text leaves the mode alone)
+       start.mode = Mode::Model;
+       start.lm_text = value;
+       return "";
+     }},
+};
+#endif
 
 }  // namespace ui

@@ -69,6 +69,8 @@ void start_walk(AppState& state);
 // step N (1-based, clamped to the scene's last; in the walk without a step: its first), the quiz at
 // question Q.
 void walk_apply_start(AppState& state, const LinkStart& start);
+// The desktop's --step N and --quiz Q (walk_page.cpp; not in the web's builds).
+extern const ModeFlag kWalkFlags[2];
 
 // Each frame before the panels, whatever the mode: Esc closes the quiz or leaves the walk; while
 // walking ←/→ step (not while typing in a field).

@@ -1,7 +1,9 @@
 // walk_page.cpp — the walk-through's and the quiz's part of the page API (window.attentionLab's
-// getStep/setStep, getQuiz/openQuiz; the desktop's --rects file): its row's page hooks (modes.cpp).
+// getStep/setStep, getQuiz/openQuiz; the desktop's --rects file) and the desktop's --step and --quiz:
+// its row's page hooks and flags (modes.cpp).
 #include <string>
 
+#include "ui/modes/walk/quiz.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
 
 namespace ui {
@@ -60,5 +62,18 @@ void walk_page_rects(const AppState& state, PageJson& rects) {
   rects["walk"] = step_json(state);
   rects["quiz"] = quiz_json(state);
 }
+
+#ifndef __EMSCRIPTEN__
+const ModeFlag kWalkFlags[2] = {
+    {"--step", "N", "open the walk-through at step N (1 = first; as a link's step=N)",
+     [](const std::string& value, LinkStart& start) {
+       return flag_whole_number(value, 1, scene::link::kMaxWalkStep, &start.step);
+     }},
+    {"--quiz", "Q", "open the quiz at question Q (1 = first)",
+     [](const std::string& value, LinkStart& start) {
+       return flag_whole_number(value, 1, int(quiz::questions().size()), &start.quiz);
+     }},
+};
+#endif
 
 }  // namespace ui
