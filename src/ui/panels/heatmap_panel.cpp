@@ -434,13 +434,18 @@ void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& f
   const float badge_w =
       badge ? ImGui::CalcTextSize(badge_text).x + 2.0f * ImGui::GetStyle().FramePadding.x + 0.6f * em : 0.0f;
   ImGui::PopFont();
-  // Weights: the log toggle sits right of the grid, level with the legend; keep clear of it.
-  const float right = scores ? g.start.x + g.avail.x : g.grid_max.x;
-  const float legend_w =
-      std::max(4.0f * em, std::min(std::clamp(g.grid_w, 8.0f * em, 14.0f * em),
-                                   std::min(right, g.grid_max.x) - g.grid_min.x - swatch_w - badge_w));
+  // The legend, the swatch and the badge share the grid's width. When its three numbers (about 7 em,
+  // "−40.60  0  40.60") would not fit beside the swatch's words and the badge, the swatch keeps only
+  // its hatching (the cells' tooltips say "masked").
+  const char* swatch_label = masked_label.c_str();
+  if (any_masked && g.grid_w - swatch_w - badge_w < 7.0f * em) {
+    swatch_w = 2.9f * em;
+    swatch_label = "";
+  }
+  const float legend_w = std::max(
+      4.0f * em, std::min(std::clamp(g.grid_w, 8.0f * em, 14.0f * em), g.grid_w - swatch_w - badge_w));
   draw_legend(painter, fonts, d, kind, ImVec2(g.grid_min.x, g.grid_max.y + 0.6f * em), legend_w, any_masked,
-              masked_label.c_str());
+              swatch_label);
   if (badge) {
     ImGui::PushFont(fonts.small);
     ImGui::SetCursorScreenPos(ImVec2(g.grid_max.x - badge_w + 0.6f * em, g.grid_max.y + 0.35f * em));
