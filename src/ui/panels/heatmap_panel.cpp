@@ -434,11 +434,11 @@ void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& f
   const float badge_w =
       badge ? ImGui::CalcTextSize(badge_text).x + 2.0f * ImGui::GetStyle().FramePadding.x + 0.6f * em : 0.0f;
   ImGui::PopFont();
-  // The legend, the swatch and the badge share the grid's width. When its three numbers (about 7 em,
-  // "−40.60  0  40.60") would not fit beside the swatch's words and the badge, the swatch keeps only
-  // its hatching (the cells' tooltips say "masked").
+  // The legend, the swatch and the badge share the grid's width. When less than 5 em would be left for
+  // the legend's three numbers ("−2.00  0  2.00"), the swatch keeps only its hatching and gives the
+  // legend the room of its words (a narrow grid, or a big one beside the zoom badge).
   const char* swatch_label = masked_label.c_str();
-  if (any_masked && g.grid_w - swatch_w - badge_w < 7.0f * em) {
+  if (any_masked && g.grid_w - swatch_w - badge_w < 5.0f * em) {
     swatch_w = 2.9f * em;
     swatch_label = "";
   }
