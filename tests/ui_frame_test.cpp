@@ -33,6 +33,7 @@
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/model/model_mode.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/panels/variant_parts.hpp"
 #include "ui/text/i18n.hpp"
 #include "ui/widgets/keyboard.hpp"
 
@@ -863,6 +864,28 @@ TEST_CASE(
   check_rows(2.0, 0.0, false);
   // The query [1, 0] no longer puts 0.99996 on its key: the cap flattens its scores.
   CHECK(app.state.result.weights(0, 0) < 0.99);
+  // Under its row, the curve c·tanh(s/c) with the scene's scores: all n² (no mask), those with |s| > c
+  // counted as flattened (here from QKᵀ itself).
+  app.frame();
+  CHECK(ui::widget_rect(app.state, "variants/softcap/curve").has_value());
+  int beyond = 0;
+  double largest = 0;
+  for (Eigen::Index k = 0; k < scores.size(); ++k) {
+    beyond += std::abs(scores.data()[k]) > 2.0;
+    largest = std::max(largest, std::abs(scores.data()[k]));
+  }
+  const ui::SoftcapReach reach = ui::softcap_reach(app.state.result, 2.0);
+  CHECK(reach.count == int(scores.size()));
+  CHECK(reach.beyond == beyond);
+  CHECK(beyond > 0);
+  CHECK(reach.largest == largest);
+  // With the causal mask only the allowed cells count.
+  ui::set_causal(app.state, true);
+  app.frame();
+  const int n = int(scores.rows());
+  CHECK(ui::softcap_reach(app.state.result, 2.0).count == n * (n + 1) / 2);
+  ui::set_causal(app.state, false);
+  app.frame();
 
   // Linear attention has no softmax to cap: its switch is disabled, a click changes nothing, and the
   // scene's reason names softcap.

@@ -12,11 +12,14 @@
 // A switch the scene cannot take is drawn disabled, its tooltip giving the scene's own reason
 // (variant_keys_problem). Only the build with every mode has it: the first load has no variant keys.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "scene/variant_keys.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/panels/variant_parts.hpp"
+#include "ui/text/number_format.hpp"
 #include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 
@@ -90,7 +93,63 @@ void variant_row(AppState& state, const std::string& id, Text label, Text paper,
   }
 }
 
-void draw_variant_rows(AppState& state, float setting_x) {
+// Softcap's curve under its row: y = c·tanh(s/c) against the scaled score s over ±X (X: 3c, or the
+// scene's largest |s| when larger), the identity y = s dashed, the caps ±c dotted, and the scene's
+// own scaled scores (the allowed cells of the focused head's pass) as dots on the curve — how many
+// the cap flattens. Id "variants/softcap/curve".
+void draw_softcap_curve(AppState& state, const Fonts& fonts, double c, float width) {
+  const attn::Result& r = state.result;
+  const SoftcapReach reach = softcap_reach(r, c);
+  const double X = std::max(3.0 * c, 1.05 * reach.largest);
+  const float em = ImGui::GetFontSize(), h = 6.0f * em;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), palette::track(), 0.2f * em);
+  // Both axes span ±X, so the identity is the diagonal and the cap's flattening shows as it is.
+  const auto x_of = [&](double v) { return p.x + 0.5f * width + float(v / X) * (0.5f * width - 0.4f * em); };
+  const auto y_of = [&](double v) { return p.y + 0.5f * h - float(v / X) * (0.5f * h - 0.4f * em); };
+  dl->AddLine(ImVec2(p.x, y_of(0)), ImVec2(p.x + width, y_of(0)), palette::panel_border(), 1.0f);
+  dl->AddLine(ImVec2(x_of(0), p.y), ImVec2(x_of(0), p.y + h), palette::panel_border(), 1.0f);
+  constexpr int kDashes = 24;
+  for (int k = 0; k < kDashes; k += 2) {  // y = s, dashed
+    const double a = -X + 2.0 * X * k / kDashes, b = -X + 2.0 * X * (k + 1) / kDashes;
+    dl->AddLine(ImVec2(x_of(a), y_of(a)), ImVec2(x_of(b), y_of(b)), palette::text_dim(), 1.0f);
+  }
+  for (double cap : {c, -c})  // ±c, dotted
+    for (int k = 0; k < 3 * kDashes; k += 2)
+      dl->AddLine(ImVec2(p.x + width * float(k) / float(3 * kDashes), y_of(cap)),
+                  ImVec2(p.x + width * float(k + 1) / float(3 * kDashes), y_of(cap)),
+                  palette::with_alpha(palette::accent(), 120), 1.0f);
+  const float thick = std::max(1.5f, 0.12f * em);
+  ImVec2 line[65];
+  for (int k = 0; k <= 64; ++k) {
+    const double s = -X + 2.0 * X * k / 64.0;
+    line[k] = ImVec2(x_of(s), y_of(c * std::tanh(s / c)));
+  }
+  dl->AddPolyline(line, 65, palette::accent(), 0, thick);
+  for (Eigen::Index i = 0; i < r.scaled.rows(); ++i)
+    for (Eigen::Index j = 0; j < r.scaled.cols(); ++j)
+      if ((r.allowed.size() == 0 || r.allowed(i, j)) && std::isfinite(r.scaled(i, j))) {
+        const double s = r.scaled(i, j);
+        dl->AddCircleFilled(ImVec2(x_of(s), y_of(c * std::tanh(s / c))), 0.16f * em,
+                            std::abs(s) > c ? palette::query() : palette::key());
+      }
+  ImGui::PushFont(fonts.small);
+  const std::string cap = "+c = " + format_number(c, 2), edge = format_number(X, 1);
+  dl->AddText(ImVec2(p.x + 0.3f * em, y_of(c) - ImGui::GetTextLineHeight()), palette::text_dim(),
+              cap.c_str());
+  dl->AddText(ImVec2(p.x + width - ImGui::CalcTextSize(edge.c_str()).x - 0.3f * em, y_of(0)),
+              palette::text_dim(), edge.c_str());
+  dummy(state, "variants/softcap/curve", ImVec2(width, h));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  ImGui::TextDisabled(
+      "%s", fill(tr(Text::VariantsSoftcapCurve), {std::to_string(reach.beyond), std::to_string(reach.count)})
+                .c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopFont();
+}
+
+void draw_variant_rows(AppState& state, const Fonts& fonts, float setting_x) {
   const scene::Scene& s = state.scene;
   const int m = int(scene::key_count(s));
 
@@ -123,6 +182,9 @@ void draw_variant_rows(AppState& state, float setting_x) {
           set_variant_keys(state, k);
         }
       });
+  if (const attn::Variants* v = live(state); v && v->softcap > 0.0)
+    draw_softcap_curve(state, fonts, v->softcap,
+                       setting_x + 12.0f * ImGui::GetFontSize() - ImGui::GetCursorPosX());
   // QK-norm: ε and gains as the scene gives them (defaults 1e-6 and ones); a switch only.
   variant_row(
       state, "variants/qk_norm", Text::VariantsQkNorm, Text::VariantsQkNormTip,
@@ -194,6 +256,19 @@ void draw_variant_rows(AppState& state, float setting_x) {
 
 }  // namespace
 
+SoftcapReach softcap_reach(const attn::Result& r, double c) {
+  SoftcapReach out;
+  for (Eigen::Index i = 0; i < r.scaled.rows(); ++i)
+    for (Eigen::Index j = 0; j < r.scaled.cols(); ++j) {
+      const double s = r.scaled(i, j);
+      if ((r.allowed.size() != 0 && !r.allowed(i, j)) || !std::isfinite(s)) continue;
+      ++out.count;
+      out.beyond += std::abs(s) > c;
+      out.largest = std::max(out.largest, std::abs(s));
+    }
+  return out;
+}
+
 void draw_variants_button(AppState& state, const Fonts& fonts) {
   const std::string label = std::string(tr(Text::VariantsButton)) + "##variants";
   const float w =
@@ -220,7 +295,7 @@ void draw_variants_button(AppState& state, const Fonts& fonts) {
   const float setting_x =
       ImGui::GetCursorPosX() + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + label_w + em;
   ImGui::BeginGroup();
-  draw_variant_rows(state, setting_x);
+  draw_variant_rows(state, fonts, setting_x);
   ImGui::Dummy(ImVec2(setting_x + 12 * em - ImGui::GetCursorPosX(), 0));  // the settings' column width
   ImGui::EndGroup();
   ImGui::PopItemWidth();

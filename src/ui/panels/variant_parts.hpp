@@ -40,4 +40,12 @@ void draw_position_view(AppState& state, const Fonts& fonts);
 // when they fit (ids "bias" and cells "cell/bias/i/j" through state.bias_grid).
 void draw_bias_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts, ImVec2 origin, float cell);
 
+// The scaled scores a softcap c reads (the allowed cells of the focused head's pass): how many there
+// are, how many lie beyond ±c (the cap flattens them) and the largest |s| (the Variants popup's curve).
+struct SoftcapReach {
+  int count = 0, beyond = 0;
+  double largest = 0.0;
+};
+SoftcapReach softcap_reach(const attn::Result& r, double c);
+
 }  // namespace ui

@@ -633,6 +633,7 @@ enum class Text : int {
   VariantsLinear,
   VariantsLinearTip,
   VariantsLinearNote,
+  VariantsSoftcapCurve,
   VariantsWeightsLinear,
   VariantsWeightsDifferential,
   VariantsWeightsSink,

@@ -771,6 +771,7 @@ constexpr TextEntry kGerman[] = {
     {Text::VariantsLinear, "Linear"},
     {Text::VariantsLinearTip, "Kein Softmax: Gewicht a_ij = phi(q_i)·phi(k_j) / Σ_j' phi(q_i)·phi(k_j') mit phi = elu + 1, über die Schlüssel, die die Maske erlaubt. Katharopoulos et al. 2020, \"Transformers are RNNs\" (arXiv 2006.16236)."},
     {Text::VariantsLinearNote, "phi(x) = elu(x) + 1"},
+    {Text::VariantsSoftcapCurve, "c·tanh(s/c) über dem skalierten Score s (gestrichelt: s selbst); Punkte: die Scores dieser Szene, {1} von {2} jenseits von ±c und abgeflacht."},
     {Text::VariantsWeightsLinear, "Lineare Attention: a_ij = phi(q_i)·phi(k_j) geteilt durch ihre Summe über die erlaubten Schlüssel (phi = elu + 1), kein Softmax; jede Zeile ergibt 1."},
     {Text::VariantsWeightsDifferential, "Differentiell: A = A₁ − {1}·A₂, zwei Softmax-Karten aus den Hälften von q und k jedes Kopfes; Gewichte können negativ sein (blau), jede Zeile ergibt 1 − {1}."},
     {Text::VariantsWeightsSink, "Ein Sink-Logit nimmt einen Teil des Gewichts jeder Zeile und gibt nichts zurück: die Zeilen ergeben weniger als 1."},

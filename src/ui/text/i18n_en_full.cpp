@@ -315,6 +315,7 @@ constexpr TextEntry kEnglishFull[] = {
     {Text::VariantsLinear, "Linear"},
     {Text::VariantsLinearTip, "No softmax: weight a_ij = phi(q_i)·phi(k_j) / Σ_j' phi(q_i)·phi(k_j') with phi = elu + 1, over the keys the mask allows. Katharopoulos et al. 2020, \"Transformers are RNNs\" (arXiv 2006.16236)."},
     {Text::VariantsLinearNote, "phi(x) = elu(x) + 1"},
+    {Text::VariantsSoftcapCurve, "c·tanh(s/c) against the scaled score s (dashed: s itself); dots: this scene's scores, {1} of {2} beyond ±c and flattened."},
     {Text::VariantsWeightsLinear, "Linear attention: a_ij = phi(q_i)·phi(k_j) over its sum on the allowed keys (phi = elu + 1), no softmax; every row sums to 1."},
     {Text::VariantsWeightsDifferential, "Differential: A = A₁ − {1}·A₂, two softmax maps from the halves of each head's q and k; weights can be negative (blue) and each row sums to 1 − {1}."},
     {Text::VariantsWeightsSink, "A sink logit takes part of each row's weight and returns nothing: rows sum to less than 1."},

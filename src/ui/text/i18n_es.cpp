@@ -764,6 +764,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::VariantsLinear, "Lineal"},
     {Text::VariantsLinearTip, "Sin softmax: el peso a_ij = phi(q_i)·phi(k_j) / Σ_j' phi(q_i)·phi(k_j') con phi = elu + 1, sobre las claves que la máscara permite. Katharopoulos et al. 2020, \"Transformers are RNNs\" (arXiv 2006.16236)."},
     {Text::VariantsLinearNote, "phi(x) = elu(x) + 1"},
+    {Text::VariantsSoftcapCurve, "c·tanh(s/c) frente a la puntuación escalada s (a trazos: s misma); puntos: las puntuaciones de esta escena, {1} de {2} más allá de ±c y aplanadas."},
     {Text::VariantsWeightsLinear, "Atención lineal: a_ij = phi(q_i)·phi(k_j) sobre su suma en las claves permitidas (phi = elu + 1), sin softmax; cada fila suma 1."},
     {Text::VariantsWeightsDifferential, "Diferencial: A = A₁ − {1}·A₂, dos mapas softmax de las mitades de q y k de cada cabeza; los pesos pueden ser negativos (azul) y cada fila suma 1 − {1}."},
     {Text::VariantsWeightsSink, "Un logit sumidero toma parte del peso de cada fila y no devuelve nada: las filas suman menos de 1."},
