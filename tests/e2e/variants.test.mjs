@@ -316,6 +316,7 @@ test("Variants…: a demo link opens the full build; the popup's switches edit t
   // The popup: softcap off (the key leaves the scene), the sink logit on (its rows sum to < 1).
   await clickWidget(page, "variants");
   await requireWidget(page, "variants/softcap");
+  await requireWidget(page, "variants/softcap/curve");  // c·tanh(s/c) with the scene's scores
   await screenshot(page, "variants-popup");
   await clickWidget(page, "variants/softcap");
   s = await waitForState(page, (x) => x.scene.softcap === undefined, "Softcap did not switch off");

@@ -135,7 +135,7 @@ void draw_softcap_curve(AppState& state, const Fonts& fonts, double c, float wid
                             std::abs(s) > c ? palette::query() : palette::key());
       }
   ImGui::PushFont(fonts.small);
-  const std::string cap = "+c = " + format_number(c, 2), edge = format_number(X, 1);
+  const std::string cap = "+c = " + format_number(c, 2), edge = "s = " + format_number(X, 1);
   dl->AddText(ImVec2(p.x + 0.3f * em, y_of(c) - ImGui::GetTextLineHeight()), palette::text_dim(),
               cap.c_str());
   dl->AddText(ImVec2(p.x + width - ImGui::CalcTextSize(edge.c_str()).x - 0.3f * em, y_of(0)),
