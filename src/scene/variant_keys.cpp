@@ -326,17 +326,17 @@ std::string validate_variants(const Scene& s) {
       return "gate: a learned scene (X, Wq, …) takes its gate as \"Wg\" (G = X Wg), not gate logits";
     if (Wg.size() != 0 && direct)
       return "Wg: a direct scene (Q, K, V) gives its gate logits as \"gate\", not Wg";
-    const attn::Matrix& m = direct ? v.gate : Wg;
+    const attn::Matrix& g = direct ? v.gate : Wg;
     const char* field = direct ? "gate" : "Wg";
     const long long rows = direct ? n : s.X.cols();
-    if (m.rows() != rows)
-      return std::string(field) + ": has " + std::to_string(m.rows()) + " rows, expected " +
+    if (g.rows() != rows)
+      return std::string(field) + ": has " + std::to_string(g.rows()) + " rows, expected " +
              std::to_string(rows) + (direct ? " (one per token)" : " (d_model, the columns of X)");
-    if (m.cols() != concat && m.cols() != h)
-      return std::string(field) + ": has " + std::to_string(m.cols()) + " columns, expected " +
+    if (g.cols() != concat && g.cols() != h)
+      return std::string(field) + ": has " + std::to_string(g.cols()) + " columns, expected " +
              std::to_string(concat) + " (element-wise, one per concat column) or " + std::to_string(h) +
              " (head-wise, one per head)";
-    if (std::string e = check_matrix(field, m); !e.empty()) return e;
+    if (std::string e = check_matrix(field, g); !e.empty()) return e;
   }
   // --- linear attention: no softmax, so nothing that shapes a softmax ---
   if (v.linear) {
