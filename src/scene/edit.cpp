@@ -5,6 +5,8 @@
 #include <cmath>
 #include <utility>
 
+#include "scene/variant_keys.hpp"
+
 namespace scene {
 namespace {
 
@@ -54,6 +56,12 @@ int model_dim(const Scene& s) {
 
 std::string make_learned(Scene& s) {
   if (s.mode == Mode::Projected) return "Make learned: the scene is already learned (X, W_q, W_k, W_v)";
+#if AL_ALL_MODES
+  // X = [Q | K | V] needs one row per token for all three; the sources' K and V have m rows of their own.
+  if (is_cross_attention(s))
+    return "Make learned: a cross-attention scene's keys and values belong to its sources, not its tokens; "
+           "give X, X_src, W_q, W_k, W_v in the scene file";
+#endif
   // K has d_k columns, or d_k·H_kv/h when heads share K/V groups (grouped-query attention).
   const int n = s.n(), d_k = s.d_k(), d_key = static_cast<int>(s.K.cols()), d_v = s.d_v();
   const long long d_model = static_cast<long long>(d_k) + d_key + d_v;
@@ -89,6 +97,13 @@ std::string make_direct(Scene& s) {
   direct.Wq.resize(0, 0);
   direct.Wk.resize(0, 0);
   direct.Wv.resize(0, 0);
+#if AL_ALL_MODES
+  if (direct.variants && direct.variants->X_src.size() != 0) {  // cross-attention: K, V are the sources'
+    VariantKeys keys = *direct.variants;
+    keys.X_src.resize(0, 0);
+    direct.variants = std::make_shared<const VariantKeys>(std::move(keys));
+  }
+#endif
   if (std::string problem = validate(direct); !problem.empty())
     return "Edit Q, K, V directly: " + problem + " (X·W is too large for a direct scene)";
   s = std::move(direct);
@@ -101,18 +116,20 @@ void set_token_count(Scene& s, int n) {
   if (n == old_n) return;
   s.tokens.resize(n);
   for (int i = old_n; i < n; ++i) s.tokens[i] = "t" + std::to_string(i);
+  // Cross-attention's keys and values belong to the m sources: only the queries follow n.
+  const int m = is_cross_attention(s) ? int(key_count(s)) : n;
   if (s.mode == Mode::Direct) {
     const int d_k = s.d_k(), d_v = s.d_v();
     resize_keep(s.Q, n, d_k, kSaltQ);
-    resize_keep(s.K, n, int(s.K.cols()), kSaltK);  // d_k, or d_k·H_kv/h with shared K/V groups
-    resize_keep(s.V, n, d_v, kSaltV);
+    resize_keep(s.K, m, int(s.K.cols()), kSaltK);  // d_k, or d_k·H_kv/h with shared K/V groups
+    resize_keep(s.V, m, d_v, kSaltV);
   } else {
     resize_keep(s.X, n, int(s.X.cols()), kSaltX);  // a new token is a new embedding row
   }
   if (s.mask.size() > 0) {
-    attn::MaskMatrix mask = attn::MaskMatrix::Ones(n, n);
-    const int keep = std::min(old_n, n);
-    mask.topLeftCorner(keep, keep) = s.mask.topLeftCorner(keep, keep);
+    attn::MaskMatrix mask = attn::MaskMatrix::Ones(n, m);
+    const int keep = std::min(old_n, n), keep_cols = std::min(int(s.mask.cols()), m);
+    mask.topLeftCorner(keep, keep_cols) = s.mask.topLeftCorner(keep, keep_cols);
     s.mask = std::move(mask);
   }
 }
@@ -124,7 +141,7 @@ void set_key_dim(Scene& s, int d_k) {
   const int d_key = s.kv() != s.heads && s.heads > 0 && d_k % s.heads == 0 ? d_k / s.heads * s.kv() : d_k;
   if (s.mode == Mode::Direct) {
     resize_keep(s.Q, s.n(), d_k, kSaltQ);
-    resize_keep(s.K, s.n(), d_key, kSaltK);
+    resize_keep(s.K, int(key_count(s)), d_key, kSaltK);
   } else {
     resize_keep(s.Wq, int(s.Wq.rows()), d_k, kSaltWq);
     resize_keep(s.Wk, int(s.Wk.rows()), d_key, kSaltWk);
@@ -135,7 +152,7 @@ void set_value_dim(Scene& s, int d_v) {
   d_v = std::clamp(d_v, 1, kMaxDim);
   if (d_v == s.d_v()) return;
   if (s.mode == Mode::Direct)
-    resize_keep(s.V, s.n(), d_v, kSaltV);
+    resize_keep(s.V, int(key_count(s)), d_v, kSaltV);
   else
     resize_keep(s.Wv, int(s.Wv.rows()), d_v, kSaltWv);
   // Multi-head output map W_o (h·d_v/H_kv × d_out): one row per column of the concat.

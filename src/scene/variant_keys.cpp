@@ -203,6 +203,10 @@ bool is_cross_attention(const Scene& s) {
   return s.variants && !s.variants->sources.empty();
 }
 
+const std::vector<std::string>& key_labels(const Scene& s) {
+  return is_cross_attention(s) ? s.variants->sources : s.tokens;
+}
+
 namespace {
 
 // Cross-attention: the sources' labels, X_src, and what cannot go with two sequences.

@@ -32,6 +32,8 @@ struct VariantKeys {
 // m, the keys' count: the sources' with cross-attention, else n (the first load: always n).
 long long key_count(const Scene& s);
 bool is_cross_attention(const Scene& s);
+// The keys' labels: the sources' with cross-attention, else the tokens (the grids' columns).
+const std::vector<std::string>& key_labels(const Scene& s);
 
 // The variant keys' names, in the order scene_to_json writes them (after every other key). Keep
 // web/share.js's kVariantKeys (the first load's list of them) the same.

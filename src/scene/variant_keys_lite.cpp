@@ -14,4 +14,8 @@ bool is_cross_attention(const Scene&) {
   return false;
 }
 
+const std::vector<std::string>& key_labels(const Scene& s) {
+  return s.tokens;
+}
+
 }  // namespace scene

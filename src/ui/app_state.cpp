@@ -77,16 +77,6 @@ double clamp_value(double value) {
 }  // namespace
 
 void load_scene(AppState& state, scene::Scene scene, std::string preset_name) {
-#if AL_ALL_MODES  // the first load never holds a variant scene (scene/variant_keys.hpp)
-  if (scene::is_cross_attention(scene)) {
-    // The panels draw n×n grids of one sequence; an n×m cross-attention scene is the CLI's and the
-    // exports' for now. The current scene stays.
-    state.error =
-        "Scene rejected — sources: cross-attention is not shown in the app yet (the CLI and the "
-        "exports compute it)";
-    return;
-  }
-#endif
   state.scene_rw = std::move(scene);
   state.reset_scene = state.scene;
   state.preset_name = std::move(preset_name);
@@ -203,6 +193,13 @@ void ensure_direct_mode(AppState& state) {
   s.Wq.resize(0, 0);
   s.Wk.resize(0, 0);
   s.Wv.resize(0, 0);
+#if AL_ALL_MODES
+  if (s.variants && s.variants->X_src.size() != 0) {  // cross-attention: K and V now hold the sources'
+    scene::VariantKeys keys = *s.variants;
+    keys.X_src.resize(0, 0);
+    s.variants = std::make_shared<const scene::VariantKeys>(std::move(keys));
+  }
+#endif
   s.mode = scene::Mode::Direct;
   state.notice =
       "Switched to direct Q, K, V: the vectors were Q = X·W_q, K = X·W_k, V = X·W_v and are now "
@@ -337,9 +334,9 @@ void remove_wo(AppState& state) {
 
 void toggle_mask_cell(AppState& state, int i, int j) {
   scene::Scene& s = state.scene_rw;
-  const int n = s.n();
-  if (i < 0 || j < 0 || i >= n || j >= n) return;
-  if (s.mask.size() == 0) s.mask = attn::MaskMatrix::Ones(n, n);
+  const int n = s.n(), m = int(scene::key_count(s));  // m keys: the sources' with cross-attention
+  if (i < 0 || j < 0 || i >= n || j >= m) return;
+  if (s.mask.size() == 0) s.mask = attn::MaskMatrix::Ones(n, m);
   s.mask(i, j) = s.mask(i, j) ? 0 : 1;
   // An all-ones custom mask says nothing: drop it so the scene's JSON stays minimal.
   if ((s.mask.array() != 0).all()) s.mask.resize(0, 0);
@@ -463,12 +460,6 @@ std::string load_scene_text(AppState& state, std::string_view json_text) {
     state.error = "Scene rejected — " + parsed.error;
     return parsed.error;
   }
-#if AL_ALL_MODES
-  if (scene::is_cross_attention(*parsed.scene)) {
-    load_scene(state, std::move(*parsed.scene), "");  // refuses it with the reason in state.error
-    return "sources: cross-attention is not shown in the app yet";
-  }
-#endif
   load_scene_matching_preset(state, std::move(*parsed.scene));
   return "";
 }

@@ -59,8 +59,8 @@ struct GridGeometry {
 struct HeatmapImage {
   std::uint64_t version = 0;  // AppState::result_version it was built from (0: never built)
   int grid = 0;               // which grid of the panel it holds (Scores: raw or scaled + masked)
-  int n = 0;
-  std::vector<float> values;
+  int n = 0, m = 0;                // rows (queries) × columns (keys; m = n but for cross-attention)
+  std::vector<float> values;       // n×m, row-major
   std::vector<float> row_largest;  // n: each row's largest |value| over its allowed cells
   bool log_scale = false;          // weights: values are log₁₀ a
   // The largest allowed value in the cells last asked for (heatmap_image.hpp shown_max), and which.

@@ -18,6 +18,10 @@
 #include "ui/modes/keyspace/keyspace.hpp"
 #include "ui/modes/model/model_mode.hpp"
 #include "ui/modes/train/train_mode.hpp"
+#include "scene/variant_keys.hpp"
+#include "ui/modes/layout_parts.hpp"
+#include "ui/widgets/recorded.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 #endif
 
 namespace ui {
@@ -76,9 +80,16 @@ constexpr ModeEntry walk_row() {
   return m;
 }
 
+constexpr ModeEntry explore_row() {
+  ModeEntry m = row(Mode::Explore, Text::ModeExplore, layout_explore);
+  m.cross_attention = true;
+  return m;
+}
+
 constexpr ModeEntry heads_row() {
   ModeEntry m = row(Mode::Heads, Text::ModeHeads, AL_IN_FULL_BUILD(layout_heads));
   m.heads_control = true;
+  m.cross_attention = true;
   return m;
 }
 
@@ -137,7 +148,7 @@ constexpr ModeEntry model_row() {
 // One mode a line, in the order of scene::link::kModes:
 // clang-format off
 constexpr ModeEntry kModeTable[] = {
-    row(Mode::Explore, Text::ModeExplore, layout_explore),
+    explore_row(),
     walk_row(),
     heads_row(),
     row(Mode::KeySpace, Text::ModeKeySpace, AL_IN_FULL_BUILD(layout_keyspace)),
@@ -241,9 +252,38 @@ void draw_mode_controls_rows(AppState& state, const Fonts& fonts) {
     if (m.controls_rows) m.controls_rows(state, fonts);
 }
 
+#if AL_ALL_MODES
+namespace {
+// A mode that follows one sequence, shown with a cross-attention scene: a note saying so, and the way
+// to the modes that show it.
+void draw_cross_note(Screen& sc, Mode mode) {
+  const float y = body_top(sc);
+  if (!sc.open("CrossNote", ImVec2(sc.margin, y), ImVec2(sc.W - 2.0f * sc.margin, 7.0f * sc.em))) {
+    sc.close();
+    return;
+  }
+  wrapped_text(fill(tr(Text::CrossModeNote), {mode_label(mode)}));
+  ImGui::Spacing();
+  for (Mode to : {Mode::Explore, Mode::Heads}) {
+    const std::string id = "cross/" + std::string(scene::link::mode_name(to));
+    if (button(sc.state, id, (mode_label(to) + "##" + id).c_str())) start_mode(sc.state, to);
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+  sc.close();
+}
+}  // namespace
+#endif
+
 void draw_mode_layout(Screen& screen) {
   AppState& state = screen.state;
   const ModeEntry& m = mode_entry(state.ui.settings.mode);
+#if AL_ALL_MODES
+  if (m.layout && !m.cross_attention && scene::is_cross_attention(state.scene)) {
+    draw_cross_note(screen, m.mode);
+    return;
+  }
+#endif
   if (m.layout) {
     m.layout(screen);
     return;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "scene/variant_keys.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
@@ -257,11 +258,18 @@ void draw_controls_panel(AppState& state, const Fonts& fonts) {
   note_row_bottom(rows);
   draw_scale_controls(state, fonts, label_w);
   note_row_bottom(rows);
+#if AL_ALL_MODES
+  // Cross-attention: causal, RoPE and ALiBi are about positions in one sequence (the scene refuses them).
+  ImGui::BeginDisabled(scene::is_cross_attention(state.scene));
+#endif
   draw_causal_row(state, fonts);
   note_row_bottom(rows);
   draw_rope_controls(state, fonts);
   note_row_bottom(rows);
   draw_alibi_control(state, fonts);  // RoPE's other choice (variant_controls.cpp)
+#if AL_ALL_MODES
+  ImGui::EndDisabled();
+#endif
   draw_reset_buttons(state, em);
   note_row_bottom(rows);
   draw_share_buttons(state, fonts);  // Gallery, Copy link, Export/Import JSON, Export PNG (each row)

@@ -50,10 +50,11 @@ void draw_query_labels(AppState& state, const GridLabels& g, float right_x, floa
 
 void draw_key_labels(AppState& state, const GridLabels& g, float top_y, ImU32 color) {
   const float em = ImGui::GetFontSize();
-  const int step = label_step(g.cell, widest_label(*g.tokens) + 0.5f * em);
+  const std::vector<std::string>& keys = g.col_tokens ? *g.col_tokens : *g.tokens;
+  const int step = label_step(g.cell, widest_label(keys) + 0.5f * em);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int j = (g.col_first + step - 1) / step * step; j < g.col_last; j += step) {
-    const std::string& name = (*g.tokens)[std::size_t(j)];
+    const std::string& name = keys[std::size_t(j)];
     const ImVec2 size = ImGui::CalcTextSize(name.c_str());
     const ImVec2 at(g.origin.x + g.cell * (float(j) + 0.5f) - 0.5f * size.x, top_y);
     dl->AddText(at, j == g.lit_col ? palette::text() : color, name.c_str());

@@ -24,6 +24,7 @@ float widest_label(const std::vector<std::string>& tokens);
 struct GridLabels {
   const char* grid;  // GRID of the widget ids: "scores", "weights", "mask"
   const std::vector<std::string>* tokens;
+  const std::vector<std::string>* col_tokens = nullptr;  // the keys' labels when not the tokens (sources)
   ImVec2 origin;
   float cell = 0;
   int row_first = 0, row_last = 0, col_first = 0, col_last = 0;

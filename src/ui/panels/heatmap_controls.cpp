@@ -144,7 +144,7 @@ void zoom_and_pan(GridView& view, int id, ImVec2 min, ImVec2 max, float cell) {
                     view.row0 + (m.y - min.y) / cz);
   }
   if (over && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
-    fit_view(view, view.n);
+    fit_view(view, view.n, view.m);
   } else if (over && view.zoomed() && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
     view.panning = id;
   }

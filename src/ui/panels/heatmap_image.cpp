@@ -35,16 +35,16 @@ float painted(double v, bool allowed, bool log_scale) {
 // Row i's values and its largest |value| over the allowed cells.
 void fill_row(const attn::Matrix& stage, const attn::MaskMatrix& allowed, bool log_scale, int i,
               HeatmapImage* d) {
-  const int n = d->n;
-  float* out = &d->values[std::size_t(i) * std::size_t(n)];
+  const int m = d->m;
+  float* out = &d->values[std::size_t(i) * std::size_t(m)];
   if (!log_scale) {  // the common case, at the speed of a drag (widgets/cell_rows.hpp)
-    d->row_largest[std::size_t(i)] = paint_row_linear(&stage(i, 0), &allowed(i, 0), n, kMaskedValue, out);
+    d->row_largest[std::size_t(i)] = paint_row_linear(&stage(i, 0), &allowed(i, 0), m, kMaskedValue, out);
     return;
   }
   const double* v = &stage(i, 0);
   const unsigned char* ok = &allowed(i, 0);
   float largest = 0;
-  for (int j = 0; j < n; ++j) {
+  for (int j = 0; j < m; ++j) {
     out[j] = painted(v[j], ok[j] != 0, true);
     if (ok[j]) largest = std::max(largest, std::abs(out[j]));
   }
@@ -57,7 +57,7 @@ void fill_column(const attn::Matrix& stage, const attn::MaskMatrix& allowed, boo
                  HeatmapImage* d) {
   const int n = d->n;
   for (int i = 0; i < n; ++i) {
-    float& cell = d->values[std::size_t(i) * std::size_t(n) + std::size_t(j)];
+    float& cell = d->values[std::size_t(i) * std::size_t(d->m) + std::size_t(j)];
     const float old = cell;
     const bool ok = allowed(i, j) != 0;
     cell = painted(stage(i, j), ok, log_scale);
@@ -98,7 +98,7 @@ void set_range(captions::Grid which, bool log_scale, float two_sided, HeatmapIma
 TextureChange update_heatmap_image(const AppState& state, captions::Grid which, bool log_scale,
                                    HeatmapImage* d) {
   const attn::Result& r = state.result;
-  const int n = int(r.scores.rows());
+  const int n = int(r.scores.rows()), m = int(r.scores.cols());
   const attn::Matrix& stage = stage_of(which, r);
   const attn::StageChange& change = state.result_change;
   // Differential attention's weights A₁ − λA₂ lie in [−|λ|, 1]: a two-sided scale (0 in the middle).
@@ -112,7 +112,7 @@ TextureChange update_heatmap_image(const AppState& state, captions::Grid which, 
   colours_changed =
       which == captions::Grid::Weights && (d->colormap == Colormap::Diverging) != (two_sided > 0.0f);
 #endif
-  const bool same_kind = d->grid == int(which) && d->log_scale == log_scale && d->n == n && !colours_changed;
+  const bool same_kind = d->grid == int(which) && d->log_scale == log_scale && d->n == n && d->m == m && !colours_changed;
   if (same_kind && d->version == state.result_version) return {};  // already up to date (not uploaded again)
   // The weights changed in rows `rows` (a key's column changed only the rows that allow it); scores
   // and scaled in rows `score_rows()` and columns `keys` (a key: its column alone, 1,024 cells of 1024²).
@@ -130,7 +130,8 @@ TextureChange update_heatmap_image(const AppState& state, captions::Grid which, 
   d->grid = int(which);
   d->log_scale = log_scale;
   d->n = n;
-  d->values.resize(std::size_t(n) * std::size_t(n));
+  d->m = m;
+  d->values.resize(std::size_t(n) * std::size_t(m));
   d->row_largest.assign(std::size_t(n), 0.0f);
   for (int i = 0; i < n; ++i) fill_row(stage, r.allowed, log_scale, i, d);
   set_range(which, log_scale, two_sided, d);
@@ -139,20 +140,20 @@ TextureChange update_heatmap_image(const AppState& state, captions::Grid which, 
 }
 
 float shown_max(HeatmapImage* d, CellRange rows, CellRange cols) {
-  const int n = d->n;
+  const int n = d->n, m = d->m;
   rows.first = std::clamp(rows.first, 0, n);
   rows.last = std::clamp(rows.last, rows.first, n);
-  cols.first = std::clamp(cols.first, 0, n);
-  cols.last = std::clamp(cols.last, cols.first, n);
+  cols.first = std::clamp(cols.first, 0, m);
+  cols.last = std::clamp(cols.last, cols.first, m);
   if (d->shown_version == d->version && d->shown_rows[0] == rows.first && d->shown_rows[1] == rows.last &&
       d->shown_cols[0] == cols.first && d->shown_cols[1] == cols.last)
     return d->shown_max;
   float largest = 0;
-  if (cols.first == 0 && cols.last == n) {
+  if (cols.first == 0 && cols.last == m) {
     for (int i = rows.first; i < rows.last; ++i) largest = std::max(largest, d->row_largest[std::size_t(i)]);
   } else {
     for (int i = rows.first; i < rows.last; ++i) {
-      const float* row = &d->values[std::size_t(i) * std::size_t(n)];
+      const float* row = &d->values[std::size_t(i) * std::size_t(m)];
       for (int j = cols.first; j < cols.last; ++j)
         if (row[j] < kMaskedValue) largest = std::max(largest, std::abs(row[j]));
     }

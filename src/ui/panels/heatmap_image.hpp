@@ -1,4 +1,4 @@
-// heatmap_image.hpp — the n×n floats a Scores or Weights heatmap paints, kept up to date with the
+// heatmap_image.hpp — the n×m floats a Scores or Weights heatmap paints, kept up to date with the
 // result: rebuilt whole after a full pass, or only in the rows and columns an edit changed
 // (AppState::result_change), which the painter then uploads alone.
 #pragma once
@@ -15,7 +15,7 @@ namespace ui {
 constexpr double kLogFloor = 1e-6;
 
 // Bring `image` to grid `which` of the current result:
-//   values  n×n, row-major: the grid's value (grid_value), log₁₀ for weights with `log_scale`, and
+//   values  n×m, row-major: the grid's value (grid_value), log₁₀ for weights with `log_scale`, and
 //           kMaskedValue where the mask hides the cell;
 //   range   Scores: diverging colours symmetric around 0, ±max |v| over the allowed cells;
 //           Weights: [0, 1], or [log₁₀ kLogFloor, 0] with `log_scale`.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "scene/variant_keys.hpp"
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/grid_labels.hpp"
@@ -52,7 +53,7 @@ constexpr int kZoomHintTokens = 16;  // from this many tokens the grids show the
 struct Geometry {
   ImVec2 start, avail;  // the panel's free region
   ImVec2 grid_min;      // cell (0,0) corner at zoom 1
-  ImVec2 grid_max;      // the frame's far corner: grid_min + (grid_w, grid_w)
+  ImVec2 grid_max;      // the frame's far corner: grid_min + (grid_w, grid_h)
   float cell = 0;       // cell pitch at zoom 1
   float row_label_w = 0;
   float sum_w = 0;          // weights only: the Σ column
@@ -62,7 +63,7 @@ struct Geometry {
   float col_label_h = 0;    // the key labels' band above the grid
   int label_lines = 1;      // the key labels' lines (one: every 2ᵏ-th whole name, grid_labels.hpp)
   bool extra_line = false;  // large scenes: a line under the legend (what a pixel shows, auto range)
-  float grid_w = 0, block_w = 0, block_h = 0;
+  float grid_w = 0, grid_h = 0, block_w = 0, block_h = 0;
   float y0 = 0;  // top of the centred block
 
   // --- the view (zoom and pan): cell (i, j) has its corner at o + cz·(j, i)
@@ -82,8 +83,9 @@ float max_label_width(const std::vector<std::string>& tokens) {
 // [SECTION] One grid frame
 //-------------------------------------------------------------------------------------------------
 
-// --- geometry: labels left and above, Σ column right (weights), legend below
-Geometry heatmap_geometry(const AppState& state, const Fonts& fonts, int n, bool scores) {
+// --- geometry: labels left and above, Σ column right (weights), legend below; n rows (queries), m
+// columns (keys)
+Geometry heatmap_geometry(const AppState& state, const Fonts& fonts, int n, int m, bool scores) {
   const std::vector<std::string>& tokens = state.scene.tokens;
   const float em = ImGui::GetFontSize();
   Geometry g;
@@ -109,32 +111,34 @@ Geometry heatmap_geometry(const AppState& state, const Fonts& fonts, int n, bool
   // per fragment, so a 1024×1024 grid still fits the panel). The key labels take one line.
   auto fit_cell = [&](int label_lines) {
     const float col_label_h = float(label_lines) * line + 0.35f * em;
-    return fit_grid_cell(g.avail.x - g.row_label_w - g.sum_room, g.avail.y - col_label_h - legend_h, n, em);
+    const float w = g.avail.x - g.row_label_w - g.sum_room, h = g.avail.y - col_label_h - legend_h;
+    return std::min(fit_grid_cell(w, w, m, em), fit_grid_cell(h, h, n, em));
   };
   const float cell = fit_cell(1);
   g.label_lines = 1;
   g.cell = cell;
   g.col_label_h = float(g.label_lines) * line + 0.35f * em;
-  g.grid_w = cell * float(n);
+  g.grid_w = cell * float(m);
+  g.grid_h = cell * float(n);
   g.block_w = g.row_label_w + g.grid_w + g.sum_w;
-  g.block_h = g.col_label_h + g.grid_w + legend_h;
+  g.block_h = g.col_label_h + g.grid_h + legend_h;
   // Centred in the panel, across and down.
   const float x0 = g.start.x + std::max(0.0f, 0.5f * (g.avail.x - g.block_w));
   g.y0 = g.start.y + std::max(0.0f, 0.5f * (g.avail.y - g.block_h));
   g.grid_min = ImVec2(std::floor(x0 + g.row_label_w), std::floor(g.y0 + g.col_label_h));
-  g.grid_max = ImVec2(g.grid_min.x + g.grid_w, g.grid_min.y + g.grid_w);
+  g.grid_max = ImVec2(g.grid_min.x + g.grid_w, g.grid_min.y + g.grid_h);
   return g;
 }
 
 // --- zoom and pan: the frame [grid_min, grid_max] shows the view's cells (ui/widgets/grid_view.hpp);
 // cell (i, j) has its corner at o + cz·(j, i) and is drawn only where it meets the frame.
-void heatmap_view(GridView& view, Geometry& g, int n, bool scores) {
-  if (view.n != n) fit_view(view, n);
+void heatmap_view(GridView& view, Geometry& g, int n, int m, bool scores) {
+  if (view.n != n || view.m != m) fit_view(view, n, m);
   zoom_and_pan(view, scores ? 1 : 2, g.grid_min, g.grid_max, g.cell);
   g.cz = g.cell * float(view.zoom);
   g.o = ImVec2(g.grid_min.x - g.cz * float(view.col0), g.grid_min.y - g.cz * float(view.row0));
   g.rows = visible_cells(view.row0, view.span(), n);
-  g.cols = visible_cells(view.col0, view.span(), n);
+  g.cols = visible_cells(view.col0, view.col_span(), m);
 }
 
 // --- the cells, drawn by the GL renderer in this draw list's order; the grid's geometry for the
@@ -143,10 +147,10 @@ void paint_heatmap(AppState& state, MatrixPainter& painter, Geometry& g, const H
                    const TextureChange& change, bool log_scale, bool scores) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const GridView& view = state.ui.grid_view;
-  const int n = d.n;
   MatrixImage image;
   image.slot = scores ? MatrixSlot::Scores : MatrixSlot::Weights;
-  image.rows = image.cols = n;
+  image.rows = d.n;
+  image.cols = d.m;
   image.values = d.values.data();
   // A new scale or a new tab is a new texture; an edited row or column uploads only itself.
   const auto texture_version = [&](std::uint64_t v) {
@@ -163,7 +167,7 @@ void paint_heatmap(AppState& state, MatrixPainter& painter, Geometry& g, const H
   image.gap_px = g.cz >= 8 ? std::max(1.0f, std::round(std::min(0.06f * g.cz, 3.0f))) : 0.0f;
   image.view_col0 = float(view.col0);
   image.view_row0 = float(view.row0);
-  image.view_col1 = float(view.col0 + view.span());
+  image.view_col1 = float(view.col0 + view.col_span());
   image.view_row1 = float(view.row0 + view.span());
   painter.paint(dl, g.grid_min, g.grid_max, image);
 
@@ -171,7 +175,8 @@ void paint_heatmap(AppState& state, MatrixPainter& painter, Geometry& g, const H
   grid.visible = true;
   grid.origin = g.o;
   grid.cell = g.cz;
-  grid.rows = grid.cols = n;
+  grid.rows = d.n;
+  grid.cols = d.m;
   // The part of the frame inside the window: cells outside it (scrolled or zoomed away) have no rect.
   g.clip = dl->GetClipRectMax().x > 0 ? ImVec4(std::max(dl->GetClipRectMin().x, g.grid_min.x),
                                                std::max(dl->GetClipRectMin().y, g.grid_min.y),
@@ -194,22 +199,22 @@ Hover heatmap_hover(AppState& state, const Geometry& g, const HeatmapImage& d, c
                     bool scores) {
   const attn::Result& r = state.result;
   const std::vector<std::string>& tokens = state.scene.tokens;
-  const int n = d.n;
+  const int n = d.n, m = d.m;
   const float em = ImGui::GetFontSize();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   Hover h;
   if (ImGui::IsWindowHovered() && mouse.x >= g.grid_min.x && mouse.x < g.grid_max.x &&
       mouse.y >= g.grid_min.y && mouse.y < g.grid_max.y) {
     h.i = std::clamp(int((mouse.y - g.o.y) / g.cz), 0, n - 1);
-    h.j = std::clamp(int((mouse.x - g.o.x) / g.cz), 0, n - 1);
+    h.j = std::clamp(int((mouse.x - g.o.x) / g.cz), 0, m - 1);
     state.ui.frame.next.hovered_row = h.i;
     state.ui.frame.next.hovered_col = h.j;
   }
-  h.keyed = focus_grid(state, scores ? "cell/scores" : "cell/weights", g.grid_min, g.cell, n, n, &h.key_i,
+  h.keyed = focus_grid(state, scores ? "cell/scores" : "cell/weights", g.grid_min, g.cell, n, m, &h.key_i,
                        &h.key_j);
   if (!h.keyed) return h;
   const std::string row = fit_text(tokens[std::size_t(h.key_i)], 12.0f * em);
-  const std::string col = fit_text(tokens[std::size_t(h.key_j)], 12.0f * em);
+  const std::string col = fit_text(scene::key_labels(state.scene)[std::size_t(h.key_j)], 12.0f * em);
   std::string spoken;
   if (!r.allowed(h.key_i, h.key_j)) {
     spoken = "masked";
@@ -243,6 +248,7 @@ void draw_heatmap_labels(AppState& state, const Geometry& g, bool scores, int li
   GridLabels labels;
   labels.grid = scores ? "scores" : "weights";
   labels.tokens = &state.scene.tokens;
+  labels.col_tokens = &scene::key_labels(state.scene);
   labels.origin = g.o;
   labels.cell = g.cz;
   labels.row_first = g.rows.first;
@@ -269,7 +275,7 @@ void draw_cell_numbers(const AppState& state, const Fonts& fonts, const Geometry
   const attn::Result& r = state.result;
   const bool scores = which != captions::Grid::Weights, raw = which == captions::Grid::Raw;
   const float em = ImGui::GetFontSize(), cz = g.cz;
-  const int n = d.n;
+  const int m = d.m;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // Large cells (few tokens, a panel alone) get the body font, others the small one.
   ImFont* number_font = cz >= 5.0f * em ? fonts.text : fonts.small;
@@ -284,7 +290,7 @@ void draw_cell_numbers(const AppState& state, const Fonts& fonts, const Geometry
     const float cy = g.o.y + cz * (float(i) + 0.5f);
     if (cy < g.clip.y - cz || cy > g.clip.w + cz) continue;
     for (int j = g.cols.first; j < g.cols.last; ++j) {
-      const float v = d.values[std::size_t(i) * n + j];
+      const float v = d.values[std::size_t(i) * m + j];
       const bool masked = v >= kMaskedValue;
       std::string text;
       ImU32 color;
@@ -413,7 +419,6 @@ void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& f
   const attn::Result& r = state.result;
   const bool scores = kind == HeatmapKind::Scores;
   GridView& view = state.ui.grid_view;
-  const int n = d.n;
   const float em = ImGui::GetFontSize();
   const bool any_masked = captions::any_masked_cell(r);
   float swatch_w = 0;
@@ -424,7 +429,7 @@ void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& f
   }
   // The zoom badge ("4.0× fit"), right-aligned under the grid once zoomed, or for big grids (as
   // the hint that they zoom): a click fits the whole grid.
-  const bool badge = view.zoomed() || n >= kZoomHintTokens;
+  const bool badge = view.zoomed() || std::max(d.n, d.m) >= kZoomHintTokens;
   char zoom_text[32];
   std::snprintf(zoom_text, sizeof zoom_text, "%.1f", view.zoom);
   const std::string badge_label =
@@ -450,7 +455,7 @@ void draw_heatmap_footer(AppState& state, MatrixPainter& painter, const Fonts& f
     ImGui::PushFont(fonts.small);
     ImGui::SetCursorScreenPos(ImVec2(g.grid_max.x - badge_w + 0.6f * em, g.grid_max.y + 0.35f * em));
     ImGui::PushID(scores ? "scores" : "weights");
-    if (small_button(state, scores ? "scores/zoom" : "weights/zoom", badge_text)) fit_view(view, n);
+    if (small_button(state, scores ? "scores/zoom" : "weights/zoom", badge_text)) fit_view(view, d.n, d.m);
     ImGui::PopID();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::ZoomTip));
     ImGui::PopFont();
@@ -507,9 +512,9 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   HeatmapImage& d = scores ? state.ui.caches.scores_image : state.ui.caches.weights_image;
   const bool log_scale = !scores && state.ui.weights_log;
   const TextureChange change = update_heatmap_image(state, which, log_scale, &d);
-  const int n = d.n;
-  Geometry g = heatmap_geometry(state, fonts, n, scores);
-  heatmap_view(state.ui.grid_view, g, n, scores);
+  const int n = d.n, m = d.m;
+  Geometry g = heatmap_geometry(state, fonts, n, m, scores);
+  heatmap_view(state.ui.grid_view, g, n, m, scores);
   // Weights, linear: colours from 0 to 1 — for a large scene (auto), to the largest weight in view.
   // (Weights that can be negative, differential attention's, keep their two-sided range.)
   if (!scores && !log_scale && d.colormap != Colormap::Diverging)
@@ -518,7 +523,7 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
   const Hover hover = heatmap_hover(state, g, d, which, scores);
 
   const int lit_i = state.ui.frame.shown.hovered_row < n ? state.ui.frame.shown.hovered_row : -1;
-  const int lit_j = state.ui.frame.shown.hovered_col < n ? state.ui.frame.shown.hovered_col : -1;
+  const int lit_j = state.ui.frame.shown.hovered_col < m ? state.ui.frame.shown.hovered_col : -1;
   // Walk through: the row its numbers follow, outlined while nothing is hovered.
   const int mode_row = mode_lit_row(state);  // the row a mode follows (the walk's)
   const int walk_row = mode_row >= 0 && lit_i < 0 ? std::clamp(mode_row, 0, n - 1) : -1;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "scene/variant_keys.hpp"
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/grid_labels.hpp"
@@ -16,12 +17,13 @@ namespace ui {
 namespace {
 
 // The mask grid's frame: token labels as in the heatmaps (queries down the left, keys across the
-// top, long ones cut), the n×n cells centred below them, the check question under the grid.
+// top, long ones cut), the n×m cells centred below them (m keys: the sources' with cross-attention),
+// the check question under the grid.
 struct MaskFrame {
   ImVec2 origin, grid_max;  // cell (0, 0) corner, the far corner
   ImVec2 bias_origin;       // with ALiBi: the bias grid B's cell (0, 0), right of the mask (same cells)
   bool bias = false;
-  float cell = 0, label_w = 0, grid_w = 0, line = 0;
+  float cell = 0, label_w = 0, grid_w = 0, grid_h = 0, line = 0;
   int label_lines = 1;  // one line of key labels (every 2ᵏ-th whole name, grid_labels.hpp)
 };
 
@@ -29,10 +31,10 @@ struct MaskFrame {
 // or by the sliding window (variant_parts.hpp: mask_reason).
 void fill_mask_row(const AppState& state, int i, std::vector<float>& values) {
   const attn::MaskMatrix& allowed = state.result.allowed;
-  const int n = int(allowed.rows());
-  for (int j = 0; j < n; ++j) {
+  const int m = int(allowed.cols());
+  for (int j = 0; j < m; ++j) {
     const MaskReason why = mask_reason(state.scene, allowed, i, j);
-    values[std::size_t(i) * n + j] =
+    values[std::size_t(i) * m + j] =
         why == MaskReason::Causal || why == MaskReason::Window ? kMaskedValue : float(allowed(i, j));
   }
 }
@@ -41,7 +43,7 @@ void fill_mask_row(const AppState& state, int i, std::vector<float>& values) {
 // refills the rows it changed (a click on one cell: one row of 1024); a full pass (a shape edit) all.
 // An edited row or column of Q, K or V leaves them (and their texture) as they were.
 const std::vector<float>& mask_values(AppState& state) {
-  const int n = int(state.result.allowed.rows());
+  const int n = int(state.result.allowed.rows()), m = int(state.result.allowed.cols());
   UiCaches& c = state.ui.caches;
   const attn::StageChange& change = state.result_change;
   if (changed_only_since(state, c.mask_version)) {
@@ -56,13 +58,13 @@ const std::vector<float>& mask_values(AppState& state) {
   if (c.mask_version != state.result_version) {
     c.mask_version = c.mask_built = state.result_version;
     c.mask_changed_since = 0;
-    c.mask_values.assign(std::size_t(n) * n, 0.0f);
+    c.mask_values.assign(std::size_t(n) * m, 0.0f);
     for (int i = 0; i < n; ++i) fill_mask_row(state, i, c.mask_values);
   }
   return c.mask_values;
 }
 
-MaskFrame mask_geometry(const AppState& state, const Fonts& fonts, int n) {
+MaskFrame mask_geometry(const AppState& state, const Fonts& fonts, int n, int m) {
   const float em = ImGui::GetFontSize();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 start = ImGui::GetCursorScreenPos();
@@ -80,17 +82,19 @@ MaskFrame mask_geometry(const AppState& state, const Fonts& fonts, int n) {
   auto fit_cell = [&](int label_lines) {
     const float reserved_h =
         float(label_lines) * f.line + 0.3f * em + check_question_height(fonts, kCheckMask.question);
-    return fit_grid_cell((avail.x - f.label_w - bias_gap) / grids, avail.y - reserved_h, n, em);
+    const float w = (avail.x - f.label_w - bias_gap) / grids, h = avail.y - reserved_h;
+    return std::min(fit_grid_cell(w, w, m, em), fit_grid_cell(h, h, n, em));
   };
   f.cell = fit_cell(1);
-  f.grid_w = f.cell * float(n);
+  f.grid_w = f.cell * float(m);
+  f.grid_h = f.cell * float(n);
   const float header_h = float(f.label_lines) * f.line + 0.2f * em;
   const float free_h =
-      avail.y - header_h - f.grid_w - 0.1f * em - check_question_height(fonts, kCheckMask.question);
+      avail.y - header_h - f.grid_h - 0.1f * em - check_question_height(fonts, kCheckMask.question);
   const float grids_w = grids * f.grid_w + bias_gap;
   f.origin = ImVec2(std::floor(start.x + f.label_w + std::max(0.0f, 0.5f * (avail.x - f.label_w - grids_w))),
                     std::floor(start.y + header_h + std::max(0.0f, 0.5f * free_h)));
-  f.grid_max = ImVec2(f.origin.x + f.grid_w, f.origin.y + f.grid_w);
+  f.grid_max = ImVec2(f.origin.x + f.grid_w, f.origin.y + f.grid_h);
   f.bias_origin = ImVec2(f.grid_max.x + bias_gap, f.origin.y);
   return f;
 }
@@ -101,12 +105,13 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
                     const std::vector<float>& values) {
   const attn::Result& r = state.result;
   const scene::Scene& s = state.scene;
-  const int n = int(r.allowed.rows());
+  const int n = int(r.allowed.rows()), m = int(r.allowed.cols());
   const float em = ImGui::GetFontSize(), cell = f.cell;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   MatrixImage image;
   image.slot = MatrixSlot::Mask;
-  image.rows = image.cols = n;
+  image.rows = n;
+  image.cols = m;
   image.values = values.data();
   image.version = state.ui.caches.mask_built;
   image.changed = {state.ui.caches.mask_changed_since, &state.ui.caches.mask_changed_rows,
@@ -122,7 +127,8 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
   grid.visible = true;
   grid.origin = f.origin;
   grid.cell = cell;
-  grid.rows = grid.cols = n;
+  grid.rows = n;
+  grid.cols = m;
   grid.clip =
       ImVec4(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x, dl->GetClipRectMax().y);
 
@@ -130,9 +136,11 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
   GridLabels labels;
   labels.grid = "mask";
   labels.tokens = &s.tokens;
+  labels.col_tokens = &scene::key_labels(s);
   labels.origin = f.origin;
   labels.cell = cell;
-  labels.row_last = labels.col_last = n;
+  labels.row_last = n;
+  labels.col_last = m;
   labels.lit_row = lit_i;
   labels.lit_col = lit_j;
   draw_query_labels(state, labels, f.origin.x - 0.4f * em, f.label_w - 0.5f * em, palette::query());
@@ -143,7 +151,7 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
     // reads on its slate.
     const ImU32 hidden_text = contrasting_text(colormap_color(Colormap::Mask, 0.0f));
     for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) {
+      for (int j = 0; j < m; ++j) {
         const char* t = r.allowed(i, j) ? "1" : "0";
         const ImVec2 size = ImGui::CalcTextSize(t);
         dl->AddText(ImVec2(f.origin.x + cell * (float(j) + 0.5f) - 0.5f * size.x,
@@ -160,7 +168,7 @@ void mask_cell_tooltip(const AppState& state, int i, int j) {
   const scene::Scene& s = state.scene;
   ImGui::BeginTooltip();
   ImGui::TextUnformatted(
-      fill(tr(Text::MaskCellTip), {std::to_string(i), std::to_string(j), s.tokens[i], s.tokens[j]}).c_str());
+      fill(tr(Text::MaskCellTip), {std::to_string(i), std::to_string(j), s.tokens[i], scene::key_labels(s)[j]}).c_str());
   const MaskReason why = mask_reason(s, state.result.allowed, i, j);
   if (why == MaskReason::Causal) {
     ImGui::TextDisabled("%s", fill(tr(Text::MaskCausalNo), {std::to_string(j), std::to_string(i)}).c_str());
@@ -186,20 +194,20 @@ void mask_cell_tooltip(const AppState& state, int i, int j) {
 void mask_input(AppState& state, const MaskFrame& f) {
   const attn::Result& r = state.result;
   const scene::Scene& s = state.scene;
-  const int n = int(r.allowed.rows());
+  const int n = int(r.allowed.rows()), m = int(r.allowed.cols());
   const float em = ImGui::GetFontSize(), cell = f.cell;
   ImGui::SetCursorScreenPos(f.origin);
-  ImGui::InvisibleButton("##maskgrid", ImVec2(std::max(f.grid_w, 1.0f), std::max(f.grid_w, 1.0f)));
+  ImGui::InvisibleButton("##maskgrid", ImVec2(std::max(f.grid_w, 1.0f), std::max(f.grid_h, 1.0f)));
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool hovered = ImGui::IsItemHovered();
   const bool clicked = ImGui::IsItemClicked();
   int key_i = -1, key_j = -1;
   bool key_toggle = false;
-  const bool keyed = focus_grid(state, "cell/mask", f.origin, cell, n, n, &key_i, &key_j, &key_toggle);
+  const bool keyed = focus_grid(state, "cell/mask", f.origin, cell, n, m, &key_i, &key_j, &key_toggle);
   if (keyed) {
     const MaskReason why = mask_reason(s, r.allowed, key_i, key_j);
     announce(state, "mask row " + fit_text(s.tokens[std::size_t(key_i)], 12.0f * em) + ", column " +
-                        fit_text(s.tokens[std::size_t(key_j)], 12.0f * em) + ": " +
+                        fit_text(scene::key_labels(s)[std::size_t(key_j)], 12.0f * em) + ": " +
                         (why == MaskReason::Allowed  ? "may attend"
                          : why == MaskReason::Causal ? "hidden by the causal mask"
                          : why == MaskReason::Window ? "hidden by the sliding window"
@@ -208,7 +216,7 @@ void mask_input(AppState& state, const MaskFrame& f) {
   if (!hovered && !keyed) return;
   const bool by_mouse = hovered;
   const int i = by_mouse ? std::clamp(int((mouse.y - f.origin.y) / cell), 0, n - 1) : key_i;
-  const int j = by_mouse ? std::clamp(int((mouse.x - f.origin.x) / cell), 0, n - 1) : key_j;
+  const int j = by_mouse ? std::clamp(int((mouse.x - f.origin.x) / cell), 0, m - 1) : key_j;
   if (!by_mouse)
     place_tooltip_beside_cell(ImVec2(f.origin.x + cell * float(j), f.origin.y + cell * float(i)), cell);
   state.ui.frame.next.hovered_row = i;
@@ -251,14 +259,14 @@ void draw_mask_panel(AppState& state, MatrixPainter& painter, const Fonts& fonts
   state.ui.frame.mask_grid.visible = false;
   if (!state.computed) return;
   draw_window_controls(state, fonts);  // the kind named; window w and sinks s (variant_controls.cpp)
-  const int n = int(state.result.allowed.rows());
+  const int n = int(state.result.allowed.rows()), m = int(state.result.allowed.cols());
   const std::vector<float>& values = mask_values(state);
-  const MaskFrame f = mask_geometry(state, fonts, n);
+  const MaskFrame f = mask_geometry(state, fonts, n, m);
   draw_mask_grid(state, painter, fonts, f, values);
   if (f.bias) draw_mask_bias(state, painter, fonts, f);
   mask_input(state, f);
   const int lit_i = state.ui.frame.shown.hovered_row, lit_j = state.ui.frame.shown.hovered_col;
-  if (lit_i >= 0 && lit_j >= 0 && lit_i < n && lit_j < n) {
+  if (lit_i >= 0 && lit_j >= 0 && lit_i < n && lit_j < m) {
     const ImVec2 a(f.origin.x + f.cell * float(lit_j), f.origin.y + f.cell * float(lit_i));
     outline(ImGui::GetWindowDrawList(), a, ImVec2(a.x + f.cell, a.y + f.cell), palette::selection(),
             std::max(1.5f, 0.12f * ImGui::GetFontSize()));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "scene/variant_keys.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 
@@ -103,7 +104,7 @@ void score_tooltip(AppState& state, int i, int j) {
       s.heads > 1 ? fill(tr(Text::TipHead), {std::to_string(state.ui.focus_head)}) + " " : std::string();
   tooltip_line(state, head + "QKᵀ[" + std::to_string(i) + "][" + std::to_string(j) + "] = q_" +
                           std::to_string(i) + " · k_" + std::to_string(j) + ": " +
-                          fill(tr(Text::TipScoreAsks), {s.tokens[i], s.tokens[j]}));
+                          fill(tr(Text::TipScoreAsks), {s.tokens[i], scene::key_labels(s)[j]}));
   if (r.Q_rope.size() != 0)
     ImGui::TextDisabled("%s", fill(tr(Text::TipRope), {std::to_string(i), std::to_string(s.rope.offset + i),
                                                        std::to_string(j), std::to_string(s.rope.offset + j)})
@@ -134,7 +135,7 @@ void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int
   const std::string who = head >= 0 ? fill(tr(Text::TipHead), {std::to_string(head)}) + " " : std::string();
   const std::string si = std::to_string(i), sj = std::to_string(j);
   tooltip_line(state, who + "a[" + si + "][" + sj +
-                          "]: " + fill(tr(Text::TipWeightWhat), {s.tokens[i], si, s.tokens[j], sj}));
+                          "]: " + fill(tr(Text::TipWeightWhat), {s.tokens[i], si, scene::key_labels(s)[j], sj}));
   ImGui::Separator();
   if (!r.allowed(i, j)) {
     tooltip_line(state, tr(Text::TipWeightMasked));
@@ -166,7 +167,7 @@ void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int
         fill(tr(Text::TipEntropy),
              {si, format_number(aids->entropy[std::size_t(i)], 3),
               format_number(aids->uniform[std::size_t(i)], 3), std::to_string(r.allowed.row(i).count()),
-              std::to_string(top) + (top >= 0 ? " \"" + s.tokens[std::size_t(top)] + "\"" : std::string())}));
+              std::to_string(top) + (top >= 0 ? " \"" + scene::key_labels(s)[std::size_t(top)] + "\"" : std::string())}));
   }
   ImGui::EndTooltip();
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/alibi.hpp"
+#include "scene/variant_keys.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
@@ -44,6 +45,10 @@ void draw_window_controls(AppState& state, const Fonts& fonts) {
     wrapped_text(state, "mask/kind", mask_kind_text(s));
   }
   ImGui::PopFont();
+#if AL_ALL_MODES
+  // Cross-attention: a window is about positions in one sequence (the scene refuses one).
+  if (scene::is_cross_attention(s)) return;
+#endif
   // Window and sinks side by side ("Window [w = 3]  Sinks [s = 1]") when both sliders get 3 em, else
   // one to a row (long translations, narrow panels).
   const float spacing = ImGui::GetStyle().ItemSpacing.x, avail = ImGui::GetContentRegionAvail().x;

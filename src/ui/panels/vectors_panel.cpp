@@ -25,6 +25,7 @@
 #include <string_view>
 
 #include "imgui_internal.h"  // TempInputIsActive, GetActiveID: is this slider being typed in / dragged?
+#include "scene/variant_keys.hpp"
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
@@ -400,6 +401,11 @@ struct TokenRows {
   const bool* strip;                            // per role: colour strips instead of sliders
   bool any_strip, projected;
   float label_w, prefix_w, row_h, block_h, avail, x_w;
+  // The roles [role_first, role_last) each block shows: q, k, v — or, for cross-attention, q for the n
+  // queries and k, v for the m sources, whose blocks (`sources`: read-only labels, never an x row)
+  // follow under their own heading.
+  int role_first = 0, role_last = 3;
+  const std::vector<std::string>* sources = nullptr;
 };
 
 // Zoomed token z: its three vectors with every number, wrapped, above the list.
@@ -431,8 +437,8 @@ void draw_zoomed_token(AppState& state, const TokenRows& t, int z) {
 void draw_token_block(AppState& state, const TokenRows& t, int i) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float em = ImGui::GetFontSize();
-  const int n = state.scene.n();
-  const bool projected = t.projected, any_strip = t.any_strip;
+  const int n = t.sources ? int(t.sources->size()) : state.scene.n();
+  const bool projected = t.projected && !t.sources, any_strip = t.any_strip;
   const float label_w = t.label_w, prefix_w = t.prefix_w, row_h = t.row_h, block_h = t.block_h,
               avail = t.avail;
   const RoleRow* rows = t.rows;
@@ -445,7 +451,15 @@ void draw_token_block(AppState& state, const TokenRows& t, int i) {
   ImGui::PushID(i);
   const ImVec2 block_start = ImGui::GetCursorScreenPos();
 
-  // Label (editable): applied as typed when it stays valid.
+  // Label (editable): applied as typed when it stays valid. A source's is the scene file's.
+#if AL_ALL_MODES
+  if (t.sources) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(to_vec4(palette::key()), "%s",
+                       fit_text((*t.sources)[std::size_t(i)], label_w - style.ItemSpacing.x).c_str());
+  } else
+#endif
+  {
   char buffer[scene::kMaxTokenBytes + 1];
   std::strncpy(buffer, state.scene.tokens[i].c_str(), sizeof buffer - 1);
   buffer[sizeof buffer - 1] = 0;
@@ -456,7 +470,8 @@ void draw_token_block(AppState& state, const TokenRows& t, int i) {
   }
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
     ImGui::SetTooltip("%s", fill(tr(Text::RenameTip), {std::to_string(i)}).c_str());
-  if (any_strip) {  // below the label: show this token's numbers at the top of the panel
+  }
+  if (any_strip && !t.sources) {  // below the label: show this token's numbers at the top of the panel
     ImGui::SetCursorScreenPos(ImVec2(block_start.x, block_start.y + row_h));
     const bool zoomed = state.ui.zoomed_token == i;
     if (zoomed) ImGui::PushStyleColor(ImGuiCol_Button, to_vec4(palette::accent_soft()));
@@ -475,8 +490,8 @@ void draw_token_block(AppState& state, const TokenRows& t, int i) {
     ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y));
     draw_role_row(state, x_row, i, x_w, prefix_w, false, false);
   }
-  const int first = projected ? 1 : 0;
-  for (int role = 0; role < 3; ++role) {
+  const int first = (projected ? 1 : 0) - t.role_first;
+  for (int role = t.role_first; role < t.role_last; ++role) {
     ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y + float(first + role) * row_h));
     const bool hovered_token = (role == 0 && state.ui.frame.shown.hovered_row == i) || (role == 1 && state.ui.frame.shown.hovered_col == i);
     if (projected) {
@@ -500,6 +515,41 @@ void draw_token_block(AppState& state, const TokenRows& t, int i) {
   ImGui::Dummy(ImVec2(avail, block_h - style.ItemSpacing.y));
   ImGui::PopID();
 }
+
+#if AL_ALL_MODES
+// Cross-attention: the n queries' blocks (x_i and q_i, or q_i) under one heading, then the m sources'
+// (k_j and v_j, labelled by the scene's "sources") under another. A learned scene's sources show K and
+// V as computed from X_src; editing one makes the scene direct, as a query's does.
+void draw_cross_blocks(AppState& state, const Fonts& fonts, TokenRows t) {
+  const float em = ImGui::GetFontSize(), row_h = t.row_h;
+  state.ui.zoomed_token = -1;
+  auto heading = [&](Text text, const char* id) {
+    ImGui::PushFont(fonts.small);
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
+    wrapped_text(state, id, tr(text));
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+  };
+  auto blocks = [&](int count) {
+    ImGuiListClipper clipper;
+    clipper.Begin(count, t.block_h);
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) draw_token_block(state, t, i);
+    clipper.End();
+  };
+  heading(Text::CrossQueries, "vectors/queries");
+  t.role_first = 0;
+  t.role_last = 1;
+  t.block_h = float(t.projected ? 2 : 1) * row_h + 0.5f * em;
+  blocks(state.scene.n());
+  heading(Text::CrossSources, "vectors/sources");
+  t.role_first = 1;
+  t.role_last = 3;
+  t.sources = &scene::key_labels(state.scene);
+  t.block_h = 2.0f * row_h + 0.5f * em;
+  blocks(int(t.sources->size()));
+}
+#endif
 
 // A learned scene's three maps after the tokens, side by side while a cell keeps ≥ 0.9 em, else one
 // above another.
@@ -596,8 +646,16 @@ void draw_vectors_panel(AppState& state, const Fonts& fonts) {
   // A learned scene's x_i sliders: as wide as d_model allows (at least 2.2 em; the row is clipped beyond).
   const float x_w = std::max(2.2f * em, slider_width(std::max(d_model, 1)));
 
-  const TokenRows layout{rows,      &x_row,    w_names, w_mats,   slider_w, strip_w, strip_gap, strip,
-                         any_strip, projected, label_w, prefix_w, row_h,    block_h, avail,     x_w};
+  TokenRows layout{rows,      &x_row,    w_names, w_mats,   slider_w, strip_w, strip_gap, strip,
+                   any_strip, projected, label_w, prefix_w, row_h,    block_h, avail,     x_w};
+#if AL_ALL_MODES
+  if (scene::is_cross_attention(state.scene)) {
+    draw_cross_blocks(state, fonts, layout);
+    if (projected) draw_w_maps(state, fonts, d_k, d_v, avail);
+    ImGui::EndChild();
+    return;
+  }
+#endif
   if (state.ui.zoomed_token >= 0) draw_zoomed_token(state, layout, state.ui.zoomed_token);
 
   ImGuiListClipper clipper;

@@ -614,6 +614,10 @@ enum class Text : int {
   ModelReset,
   ModelResetTip,
   ModelMismatch,
+  // cross-attention: the queries and the sources are two sequences (vectors panel, mode tabs)
+  CrossQueries,
+  CrossSources,
+  CrossModeNote,
   // the attention variants of 2024–26 models (ui/panels/modern_variants.cpp)
   VariantsButton,
   VariantsButtonTip,

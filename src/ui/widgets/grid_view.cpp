@@ -8,10 +8,9 @@ namespace ui {
 namespace {
 
 void clamp_view(GridView& view) {
-  view.zoom = std::clamp(view.zoom, 1.0, max_zoom(view.n));
-  const double room = std::max(0.0, double(view.n) - view.span());
-  view.row0 = std::clamp(view.row0, 0.0, room);
-  view.col0 = std::clamp(view.col0, 0.0, room);
+  view.zoom = std::clamp(view.zoom, 1.0, max_zoom(std::min(view.n, view.m)));
+  view.row0 = std::clamp(view.row0, 0.0, std::max(0.0, double(view.n) - view.span()));
+  view.col0 = std::clamp(view.col0, 0.0, std::max(0.0, double(view.m) - view.col_span()));
 }
 
 }  // namespace
@@ -20,8 +19,9 @@ double max_zoom(int n) {
   return std::max(1.0, double(n) / kMinCellsAcross);
 }
 
-void fit_view(GridView& view, int n) {
+void fit_view(GridView& view, int n, int m) {
   view.n = n;
+  view.m = m;
   view.zoom = 1.0;
   view.row0 = view.col0 = 0.0;
   view.panning = 0;
@@ -30,7 +30,7 @@ void fit_view(GridView& view, int n) {
 void zoom_view_about(GridView& view, double factor, double at_col, double at_row) {
   if (!(factor > 0.0) || !std::isfinite(factor)) return;
   const double old_zoom = view.zoom;
-  view.zoom = std::clamp(old_zoom * factor, 1.0, max_zoom(view.n));
+  view.zoom = std::clamp(old_zoom * factor, 1.0, max_zoom(std::min(view.n, view.m)));
   // The anchor's offset from the corner, in cells, shrinks by old/new zoom: same pixels on screen.
   const double keep = old_zoom / view.zoom;
   view.col0 = at_col - (at_col - view.col0) * keep;

@@ -1,15 +1,17 @@
-// grid_view.hpp — zoom and pan of the n×n heatmaps (plain C++, no ImGui: unit-tested).
+// grid_view.hpp — zoom and pan of the n×m heatmaps (plain C++, no ImGui: unit-tested).
 //
 // The Scores and Weights grids share one view, so the same cells stay side by side. The view shows
-// the cells [col0, col0 + n/zoom) × [row0, row0 + n/zoom), in cell units (fractional: the cells at
-// the edges may be cut). zoom = 1 shows the whole grid; the view never leaves the grid and keeps
-// at least kMinCellsAcross cells across.
+// the cells [col0, col0 + m/zoom) × [row0, row0 + n/zoom), in cell units (fractional: the cells at
+// the edges may be cut); n rows (queries), m columns (keys: m = n but for cross-attention). zoom = 1
+// shows the whole grid; the view never leaves the grid and keeps at least kMinCellsAcross cells
+// across its shorter side.
 #pragma once
 
 namespace ui {
 
 struct GridView {
-  int n = 0;                  // the grid size this view belongs to (another n fits it again)
+  int n = 0;                  // the grid's rows this view belongs to (another size fits it again)
+  int m = 0;                  // … and its columns
   double zoom = 1.0;          // 1 … max_zoom(n)
   double row0 = 0, col0 = 0;  // top-left corner of the view, in cells
   int panning = 0;  // a drag that started on a grid moves the view: that grid's id (1, 2, …), 0 none
@@ -20,7 +22,8 @@ struct GridView {
   } frames[2];
   int frames_stamp[2] = {-1, -1};  // the frame number each was drawn in
 
-  double span() const { return double(n) / zoom; }  // cells across (and down) the view
+  double span() const { return double(n) / zoom; }      // rows down the view
+  double col_span() const { return double(m) / zoom; }  // columns across it
   bool zoomed() const { return zoom > 1.0; }
   // Whether the point (x, y) is over a grid drawn in frame `frame` (or the one before it).
   bool grid_at(float x, float y, int frame) const {
@@ -35,10 +38,12 @@ struct GridView {
 inline constexpr double kMinCellsAcross = 2.0;
 inline constexpr double kWheelZoomStep = 1.25;  // one wheel notch zooms by this factor
 
-// The largest zoom for an n×n grid: kMinCellsAcross cells across, and never below 1.
+// The largest zoom for a grid whose shorter side has n cells: kMinCellsAcross cells across, and
+// never below 1.
 double max_zoom(int n);
-// The whole grid again (also for a new n).
-void fit_view(GridView& view, int n);
+// The whole n×m grid again (also for a new size; m = n: a square grid).
+void fit_view(GridView& view, int n, int m);
+inline void fit_view(GridView& view, int n) { fit_view(view, n, n); }
 // Zoom by `factor` keeping the grid point (at_col, at_row) — cell units, e.g. under the pointer —
 // at the same place on screen; zoom clamped to [1, max_zoom(n)], the view clamped to the grid.
 void zoom_view_about(GridView& view, double factor, double at_col, double at_row);
