@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "imgui_internal.h"  // TempInputIsActive: is a W_o cell being typed in?
+#include "scene/variant_keys.hpp"
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
@@ -25,15 +26,16 @@ namespace {
 // [SECTION] Weights as small multiples
 //-------------------------------------------------------------------------------------------------
 
-// An n×n weights matrix as a heatmap image (viridis over [0, 1], masked cells hatched).
+// An n×m weights matrix as a heatmap image (viridis over [0, 1], masked cells hatched).
 void build_image(const attn::Matrix& weights, const attn::MaskMatrix& allowed, std::uint64_t version,
                  HeatmapImage* out) {
-  const int n = int(weights.rows());
+  const int n = int(weights.rows()), m = int(weights.cols());
   out->n = n;
-  out->values.resize(std::size_t(n) * std::size_t(n));
+  out->m = m;
+  out->values.resize(std::size_t(n) * std::size_t(m));
   for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      out->values[std::size_t(i) * std::size_t(n) + std::size_t(j)] =
+    for (int j = 0; j < m; ++j)
+      out->values[std::size_t(i) * std::size_t(m) + std::size_t(j)] =
           allowed(i, j) ? float(weights(i, j)) : kMaskedValue;
   out->lo = 0;
   out->hi = 1;
@@ -78,19 +80,20 @@ const std::vector<HeatmapImage>& head_weight_images(AppState& state) {
 }
 
 // The small multiples' layout: `cols` grids per row, chosen for the largest cells that fit; each grid
-// is a caption line over `side` = n·cell pixels, `gap` apart, the block centred in the panel.
+// is a caption line over `side` = m·cell pixels across and `side_h` = n·cell down (m = n but for
+// cross-attention), `gap` apart, the block centred in the panel.
 struct HeadsLayout {
   ImVec2 start, avail;  // the panel's free region
-  float caption_h = 0, gap = 0, cell = 0, side = 0, block_w = 0, block_h = 0, x0 = 0, y0 = 0;
+  float caption_h = 0, gap = 0, cell = 0, side = 0, side_h = 0, block_w = 0, block_h = 0, x0 = 0, y0 = 0;
   int cols = 1;
 
   ImVec2 caption_pos(int g) const {
-    return ImVec2(x0 + float(g % cols) * (side + gap), y0 + float(g / cols) * (caption_h + side + gap));
+    return ImVec2(x0 + float(g % cols) * (side + gap), y0 + float(g / cols) * (caption_h + side_h + gap));
   }
 };
 
 // `group_line`: room above each caption for the K/V group's label (grouped-query attention), else 0.
-HeadsLayout heads_layout(int grids, int n, float group_line = 0.0f) {
+HeadsLayout heads_layout(int grids, int n, int m, float group_line = 0.0f) {
   const float em = ImGui::GetFontSize();
   HeadsLayout l;
   l.avail = ImGui::GetContentRegionAvail();
@@ -100,19 +103,20 @@ HeadsLayout heads_layout(int grids, int n, float group_line = 0.0f) {
   float cell = 0;
   for (int c = 1; c <= grids; ++c) {
     const int rows = (grids + c - 1) / c;
-    const float side = std::min((l.avail.x - l.gap * float(c - 1)) / float(c),
-                                (l.avail.y - float(rows) * (l.caption_h + l.gap)) / float(rows));
-    const float pitch = std::min(side / float(n), kMaxCellEm * em);
+    const float pitch = std::min({(l.avail.x - l.gap * float(c - 1)) / float(c) / float(m),
+                                  (l.avail.y - float(rows) * (l.caption_h + l.gap)) / float(rows) / float(n),
+                                  kMaxCellEm * em});
     if (pitch > cell) {
       cell = pitch;
       l.cols = c;
     }
   }
   l.cell = cell >= 4.0f ? std::floor(cell) : std::max(cell, 0.1f);
-  l.side = l.cell * float(n);
+  l.side = l.cell * float(m);
+  l.side_h = l.cell * float(n);
   const int rows = (grids + l.cols - 1) / l.cols;
   l.block_w = float(l.cols) * l.side + float(l.cols - 1) * l.gap;
-  l.block_h = float(rows) * (l.caption_h + l.side) + float(rows - 1) * l.gap;
+  l.block_h = float(rows) * (l.caption_h + l.side_h) + float(rows - 1) * l.gap;
   l.x0 = l.start.x + std::max(0.0f, 0.5f * (l.avail.x - l.block_w));
   l.y0 = l.start.y + std::max(0.0f, 0.5f * (l.avail.y - l.block_h));
   return l;
@@ -155,7 +159,7 @@ void draw_kv_groups(AppState& state, const Fonts& fonts, const HeadsLayout& l) {
       while (end + 1 <= last && (end + 1) / l.cols == t / l.cols) ++end;
       const ImVec2 a = l.caption_pos(t), b = l.caption_pos(end);
       const ImVec2 lo(a.x - 0.3f * em, a.y - 0.1f * em),
-          hi(b.x + l.side + 0.3f * em, b.y + l.caption_h + l.side + 0.3f * em);
+          hi(b.x + l.side + 0.3f * em, b.y + l.caption_h + l.side_h + 0.3f * em);
       dl->AddRectFilled(lo, hi, palette::with_alpha(head_color(first), 28), 0.3f * em);
       dl->AddRect(lo, hi, palette::with_alpha(head_color(first), 120), 0.3f * em);
       dl->AddText(ImVec2(a.x, a.y), palette::text(), fit_text(label, hi.x - lo.x - 0.3f * em).c_str());
@@ -174,12 +178,13 @@ void draw_head_cells(AppState& state, MatrixPainter& painter, const Fonts& fonts
                      const HeatmapImage& d, const attn::Matrix& w, ImVec2 gmin, float cell, bool focused,
                      ImVec4 clip) {
   const attn::HeadsResult& r = state.heads;
-  const int n = int(w.rows());
+  const int n = int(w.rows()), m = int(w.cols());
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 gmax(gmin.x + cell * float(n), gmin.y + cell * float(n));
+  const ImVec2 gmax(gmin.x + cell * float(m), gmin.y + cell * float(n));
   MatrixImage image;
   image.slot = MatrixSlot(int(MatrixSlot::HeadWeights) + g);
-  image.rows = image.cols = n;
+  image.rows = n;
+  image.cols = m;
   image.values = d.values.data();
   image.version = state.result_version;
   image.colormap = d.colormap;
@@ -194,14 +199,15 @@ void draw_head_cells(AppState& state, MatrixPainter& painter, const Fonts& fonts
   geo.visible = true;
   geo.origin = gmin;
   geo.cell = cell;
-  geo.rows = geo.cols = n;
+  geo.rows = n;
+  geo.cols = m;
   geo.clip = clip;
 
   const float digit = ImGui::CalcTextSize("0").x;
   ImGui::PushFont(fonts.small);
   if (cell >= 4.5f * digit && cell >= 1.2f * fonts.small->FontSize) {
     for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
+      for (int j = 0; j < m; ++j) {
         const bool masked = !r.allowed(i, j);
         const std::string text = masked ? "0" : format_weight(w(i, j), 2, 4);
         const ImU32 color =
@@ -226,24 +232,24 @@ struct HeadsHover {
 // derivation shows as if hovered.
 void head_grid_input(AppState& state, int g, bool average, const attn::Matrix& w, ImVec2 gmin, float cell,
                      HeadsHover& hover) {
-  const int n = int(w.rows());
+  const int n = int(w.rows()), m = int(w.cols());
   const float em = ImGui::GetFontSize();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const ImVec2 gmax(gmin.x + cell * float(n), gmin.y + cell * float(n));
+  const ImVec2 gmax(gmin.x + cell * float(m), gmin.y + cell * float(n));
   if (ImGui::IsWindowHovered() && mouse.x >= gmin.x && mouse.x < gmax.x && mouse.y >= gmin.y &&
       mouse.y < gmax.y) {
     hover.grid = g;
     hover.i = std::min(n - 1, int((mouse.y - gmin.y) / cell));
-    hover.j = std::min(n - 1, int((mouse.x - gmin.x) / cell));
+    hover.j = std::min(m - 1, int((mouse.x - gmin.x) / cell));
     if (!average && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) set_focus_head(state, g);
   }
   int key_i = -1, key_j = -1;
-  if (!focus_grid(state, average ? "cell/head/average" : "cell/head/" + std::to_string(g), gmin, cell, n, n,
+  if (!focus_grid(state, average ? "cell/head/average" : "cell/head/" + std::to_string(g), gmin, cell, n, m,
                   &key_i, &key_j))
     return;
   announce(state, (average ? std::string("average weight") : "head " + std::to_string(g) + " weight") +
                       " row " + fit_text(state.scene.tokens[std::size_t(key_i)], 12.0f * em) + ", column " +
-                      fit_text(state.scene.tokens[std::size_t(key_j)], 12.0f * em) + ": " +
+                      fit_text(scene::key_labels(state.scene)[std::size_t(key_j)], 12.0f * em) + ": " +
                       (state.heads.allowed(key_i, key_j) ? format_number(w(key_i, key_j), 3)
                                                          : std::string("masked")));
   if (hover.grid < 0) {
@@ -270,7 +276,7 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
   state.ui.frame.head_grids.assign(std::size_t(h) + 1, GridGeometry{});
   if (!state.computed || int(state.heads.heads.size()) != h) return;
   const attn::HeadsResult& r = state.heads;
-  const int n = int(r.weights_mean.rows());
+  const int n = int(r.weights_mean.rows()), m = int(r.weights_mean.cols());
   const int grids = h + 1;  // the heads, then the average
   const std::vector<HeatmapImage>& images = head_weight_images(state);
   const int kv = state.scene.kv();
@@ -278,7 +284,7 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
   ImGui::PushFont(fonts.small);
   const float group_line = grouped ? ImGui::GetTextLineHeight() + 0.2f * ImGui::GetFontSize() : 0.0f;
   ImGui::PopFont();
-  const HeadsLayout l = heads_layout(grids, n, group_line);
+  const HeadsLayout l = heads_layout(grids, n, m, group_line);
   const float em = ImGui::GetFontSize(), cell = l.cell;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   if (grouped) draw_kv_groups(state, fonts, l);
@@ -295,7 +301,7 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
     draw_head_cells(state, painter, fonts, g, images[std::size_t(g)], w, gmin, cell, focused, clip);
     head_grid_input(state, g, average, w, gmin, cell, hover);
     // The hovered cell of any grid is outlined in all of them.
-    if (state.ui.frame.shown.hovered_row >= 0 && state.ui.frame.shown.hovered_col >= 0 && state.ui.frame.shown.hovered_row < n && state.ui.frame.shown.hovered_col < n) {
+    if (state.ui.frame.shown.hovered_row >= 0 && state.ui.frame.shown.hovered_col >= 0 && state.ui.frame.shown.hovered_row < n && state.ui.frame.shown.hovered_col < m) {
       const ImVec2 a(gmin.x + cell * float(state.ui.frame.shown.hovered_col), gmin.y + cell * float(state.ui.frame.shown.hovered_row));
       outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::selection(), std::max(1.5f, 0.1f * em));
     }
