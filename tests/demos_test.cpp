@@ -312,7 +312,7 @@ TEST_CASE(
     "demos with variant keys: the first load refuses each by its key's name (the full build then opens it)") {
   demo_map();
   for (const char* name :
-       {"sink-logit", "softcap", "qk-norm", "topk-sparse", "differential", "linear-attention"}) {
+       {"sink-logit", "softcap", "qk-norm", "topk-sparse", "differential", "linear-attention", "cross-attention"}) {
     INFO(name);
     if (AL_ALL_MODES) {
       CHECK(scene::has_variants(demo(name)));
@@ -362,6 +362,15 @@ TEST_CASE("demo differential: A1 - 0.8 A2; rows sum to 0.2, 'on' gives 'cat' -0.
   check_row(r.weights, 3, {0.267208691, -0.315330422, -0.019086960, 0.267208691, 0}, kNumpy);
   check_row(r.output, 3, {0.515330422, -0.601626073}, kNumpy);
   for (Eigen::Index i = 0; i < r.weights.rows(); ++i) CHECK(std::abs(r.weights.row(i).sum() - 0.2) <= 1e-12);
+}
+
+TEST_CASE("demo cross-attention: 4 English queries over 3 French sources; 'is' reads 'dort' 0.828 (NumPy)") {
+  const attn::Result r = scene::compute(demo("cross-attention"));
+  REQUIRE(r.weights.rows() == 4);
+  REQUIRE(r.weights.cols() == 3);
+  check_row(r.weights, 2, {0.025906750, 0.146431003, 0.827662247}, kNumpy);
+  check_row(r.weights, 3, {0.005477167, 0.005477167, 0.989045665}, kNumpy);
+  check_row(r.output, 2, {0.025906750, 0.146431003, 0.827662247}, kNumpy);  // V = I: the output is the row
 }
 
 TEST_CASE("demo linear-attention: phi = elu + 1; 'sat' weighs its keys 0.3 / 0.3 / 0.4 (NumPy)") {

@@ -1131,3 +1131,81 @@ TEST_CASE("the Circuits heads are one texture: each head painted from its block,
   REQUIRE(heads_vertices >= 0);
   CHECK(heads_vertices < 2000);
 }
+
+#if AL_ALL_MODES
+// Cross-attention (web/demos/cross-attention.json): 4 English queries look up 3 French sources. Every
+// grid of Explore and Heads is 4×3, its columns the sources; the weights are softmax(QKᵀ/√3) row by row
+// (NumPy, 9 decimals); the modes that follow one sequence say so.
+TEST_CASE("cross-attention in the app: n×m grids labelled by the sources, edits that keep m, other modes") {
+  Headless app;
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 1600);  // tall: the vectors panel shows every block
+  const std::string text = R"({"version": 2, "tokens": ["the", "cat", "is", "sleeping"],
+    "sources": ["le", "chat", "dort"],
+    "Q": [[3, 0, 0], [0, 3, 0], [0, 1, 2], [0, 0, 3]], "K": [[3, 0, 0], [0, 3, 0], [0, 0, 3]],
+    "V": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "scale": "sqrt_dk"})";
+  REQUIRE(ui::load_scene_text(app.state, text).empty());
+  for (int k = 0; k < 3; ++k) app.frame();
+  CHECK(app.state.error.empty());
+  const ui::AppState& s = app.state;
+  for (const ui::GridGeometry* g : {&s.ui.frame.scores_grid, &s.ui.frame.weights_grid, &s.ui.frame.mask_grid}) {
+    CHECK(g->visible);
+    CHECK(g->rows == 4);
+    CHECK(g->cols == 3);
+  }
+  const double want[3] = {0.025906750, 0.146431003, 0.827662247};  // 'is' over le, chat, dort (NumPy)
+  for (int j = 0; j < 3; ++j) CHECK(std::abs(s.result.weights(2, j) - want[j]) < 1e-9);
+  // Columns are the sources: three key labels, none for a fourth.
+  CHECK(ui::widget_rect(s, "label/weights/col/2").has_value());
+  CHECK_FALSE(ui::widget_rect(s, "label/weights/col/3").has_value());
+  // The vectors panel: q for the 4 queries, k and v for the 3 sources.
+  CHECK(ui::widget_rect(s, "Q/3/0").has_value());
+  CHECK(ui::widget_rect(s, "K/2/0").has_value());
+  CHECK(ui::widget_rect(s, "V/2/2").has_value());
+  CHECK_FALSE(ui::widget_rect(s, "K/3/0").has_value());
+  // Hovering weight (3, 2) names 'sleeping' and the source 'dort'.
+  const ui::GridGeometry& wg = s.ui.frame.weights_grid;
+  app.mouse(ImVec2(wg.origin.x + 2.5f * wg.cell, wg.origin.y + 3.5f * wg.cell), false);
+  app.frame();
+  app.frame();
+  CHECK(s.ui.frame.shown.hovered_row == 3);
+  CHECK(s.ui.frame.shown.hovered_col == 2);
+  CHECK(s.ui.frame.shown.tooltip.find("dort") != std::string::npos);
+  app.mouse(ImVec2(0, 0), false);
+  // A mask cell hides source 'dort' from 'sleeping': the mask is 4×3 and the row renormalises.
+  ui::toggle_mask_cell(app.state, 3, 2);
+  app.frame();
+  CHECK(s.scene.mask.rows() == 4);
+  CHECK(s.scene.mask.cols() == 3);
+  CHECK(s.result.weights(3, 2) == 0.0);
+  CHECK(std::abs(s.result.weights(3, 0) - 0.5) < 1e-12);
+  // One more query token: Q grows, the sources' K and V keep their 3 rows.
+  ui::set_token_count(app.state, 5);
+  app.frame();
+  CHECK(s.notice.empty());
+  CHECK(s.scene.Q.rows() == 5);
+  CHECK(s.scene.K.rows() == 3);
+  CHECK(s.scene.V.rows() == 3);
+  CHECK(s.ui.frame.weights_grid.rows == 5);
+  CHECK(s.ui.frame.weights_grid.cols == 3);
+  // Make learned has no X = [Q | K | V] for two sequences: refused, the scene kept.
+  CHECK_FALSE(ui::make_learned(app.state));
+  CHECK(s.notice.find("cross-attention") != std::string::npos);
+  CHECK(s.scene.mode == scene::Mode::Direct);
+  // Heads: two heads' small multiples, each 5×3.
+  app.state.ui.settings.mode = scene::link::Mode::Heads;
+  ui::set_heads(app.state, 3);
+  app.frame();
+  app.frame();
+  REQUIRE(s.scene.heads == 3);
+  REQUIRE(s.ui.frame.head_grids.size() == 4);
+  CHECK(s.ui.frame.head_grids[1].rows == 5);
+  CHECK(s.ui.frame.head_grids[1].cols == 3);
+  // The walk follows one sequence: a note, and a button back to Explore.
+  app.state.ui.settings.mode = scene::link::Mode::Walk;
+  app.frame();
+  app.frame();
+  CHECK_FALSE(s.ui.frame.weights_grid.visible);
+  click(app, "cross/explore");
+  CHECK(s.ui.settings.mode == scene::link::Mode::Explore);
+}
+#endif
