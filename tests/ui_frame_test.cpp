@@ -32,6 +32,7 @@
 #include "ui/look/theme.hpp"
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/model/model_mode.hpp"
+#include "ui/modes/walk/walk_steps.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
 #include "ui/text/i18n.hpp"
@@ -1154,6 +1155,7 @@ TEST_CASE("cross-attention in the app: n×m grids labelled by the sources, edits
   }
   const double want[3] = {0.025906750, 0.146431003, 0.827662247};  // 'is' over le, chat, dort (NumPy)
   for (int j = 0; j < 3; ++j) CHECK(std::abs(s.result.weights(2, j) - want[j]) < 1e-9);
+  CHECK(ui::formula_text(s) == "Y = softmax( Q Kᵀ / √d_k + M ) V ,  K, V: 3 sources");
   // Columns are the sources: three key labels, none for a fourth.
   CHECK(ui::widget_rect(s, "label/weights/col/2").has_value());
   CHECK_FALSE(ui::widget_rect(s, "label/weights/col/3").has_value());
@@ -1200,8 +1202,19 @@ TEST_CASE("cross-attention in the app: n×m grids labelled by the sources, edits
   REQUIRE(s.ui.frame.head_grids.size() == 4);
   CHECK(s.ui.frame.head_grids[1].rows == 5);
   CHECK(s.ui.frame.head_grids[1].cols == 3);
-  // The walk follows one sequence: a note, and a button back to Explore.
+  // The walk follows query 'is' over the 3 sources: its scores step lists le, chat and dort.
+  ui::set_heads(app.state, 1);
   app.state.ui.settings.mode = scene::link::Mode::Walk;
+  app.state.ui.walk.row = 2;
+  app.frame();
+  app.frame();
+  const std::string scores = ui::walk::live_numbers(ui::walk::Stage::Scores, s.scene, s.result, 2);
+  CHECK(scores.find("'le' 0") != std::string::npos);
+  CHECK(scores.find("'dort' 6") != std::string::npos);
+  CHECK(ui::walk::live_numbers(ui::walk::Stage::Projections, s.scene, s.result, 2) == "Row 'is': q = [0, 1, 2].");
+  CHECK(s.ui.frame.weights_grid.cols == 3);
+  // FlashAttention follows one sequence: a note, and a button back to Explore.
+  app.state.ui.settings.mode = scene::link::Mode::Flash;
   app.frame();
   app.frame();
   CHECK_FALSE(s.ui.frame.weights_grid.visible);

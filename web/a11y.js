@@ -93,12 +93,12 @@
       return; // not started yet: the first result will call again
     }
     if (!numbers || numbers.ok === false) return;
-    const { tokens, weights, output, n, shown } = numbers;
+    const { tokens, keys, weights, output, n, shown } = numbers; // keys: the columns (cross-attention's sources)
     const part = shown < n ? `; the first ${shown} of ${n} tokens` : "";
     const weightsCaption = "Attention weights: row = query token, column = key token; each row sums to 1" + part;
     const outputCaption = "Output Y = A V: one row per token" + part;
     const columns = output[0] ? output[0].map((_, c) => "y[" + c + "]") : [];
-    const headers = JSON.stringify([tokens, columns, weights.map((row) => row.length)]);
+    const headers = JSON.stringify([tokens, keys, columns, weights.map((row) => row.length)]);
     if (built && built.headers === headers) {
       rewrite(built.weights, weightsCaption, weights);
       rewrite(built.output, outputCaption, output);
@@ -107,7 +107,7 @@
     region.replaceChildren();
     built = {
       headers,
-      weights: table("a11y-weights", weightsCaption, "query \\ key", tokens, weights.map((row, i) => [tokens[i], row])),
+      weights: table("a11y-weights", weightsCaption, "query \\ key", keys, weights.map((row, i) => [tokens[i], row])),
       output: table("a11y-output", outputCaption, "token", columns, output.map((row, i) => [tokens[i], row])),
     };
   }

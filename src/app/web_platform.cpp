@@ -19,6 +19,7 @@
 
 #include "app/page_api.hpp"
 #include "app/platform.hpp"
+#include "scene/variant_keys.hpp"
 #include "ui/modes/modes.hpp"
 #include "ui/text/i18n.hpp"
 
@@ -322,13 +323,16 @@ EMSCRIPTEN_KEEPALIVE const char* al_a11y_tables(int max_tokens) {
   const bool heads = !state.heads.heads.empty();
   const attn::Matrix& weights = heads ? state.heads.weights_mean : state.result.weights;
   const attn::Matrix& output = heads ? state.heads.output : state.result.output;
-  const int n = int(weights.rows()), k = std::clamp(max_tokens, 0, n);
+  // Key columns: m of them (the sources' with cross-attention, else the tokens again).
+  const int n = int(weights.rows()), k = std::clamp(max_tokens, 0, n),
+            m = std::min(k, int(weights.cols()));
   app::page::Json rows_w = app::page::Json::array(), rows_y = app::page::Json::array(),
-                  tokens = app::page::Json::array();
+                  tokens = app::page::Json::array(), keys = app::page::Json::array();
+  for (int j = 0; j < m; ++j) keys.push_back(scene::key_labels(state.scene)[std::size_t(j)]);
   for (int i = 0; i < k; ++i) {
     tokens.push_back(state.scene.tokens[std::size_t(i)]);
     app::page::Json w = app::page::Json::array(), y = app::page::Json::array();
-    for (int j = 0; j < k; ++j) w.push_back(weights(i, j));
+    for (int j = 0; j < m; ++j) w.push_back(weights(i, j));
     for (Eigen::Index c = 0; c < output.cols(); ++c) y.push_back(output(i, c));
     rows_w.push_back(std::move(w));
     rows_y.push_back(std::move(y));
@@ -336,6 +340,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_a11y_tables(int max_tokens) {
   return app::page::reply({{"n", n},
                            {"shown", k},
                            {"tokens", std::move(tokens)},
+                           {"keys", std::move(keys)},
                            {"weights", std::move(rows_w)},
                            {"output", std::move(rows_y)}});
 }

@@ -345,3 +345,31 @@ test("Variants…: a demo link opens the full build; the popup's switches edit t
   await screenshot(page, "variants-linear-attention");
   assertClean(app);
 });
+
+// Cross-attention (the demo translating "le chat dort"): 4 queries over 3 sources. The grids are 4×3 with
+// the sources as their columns, the numbers the CLI's, and the screen reader's weights table heads its
+// columns with the sources.
+test("cross-attention: the demo's 4×3 grids take their columns from the sources; weights equal the CLI; the a11y table follows", async (t) => {
+  const app = await open(t, { suffix: "#demo=cross-attention" });
+  const { page } = app;
+  const s = await waitForState(page, (x) => Array.isArray(x.scene.sources), "#demo=cross-attention did not open");
+  assert.deepEqual(s.scene.sources, ["le", "chat", "dort"]);
+  assert.equal(s.result.weights.length, 4);
+  assert.equal(s.result.weights[0].length, 3);
+  const want = cli(JSON.stringify(s.scene));
+  assertNear(s.result.weights, want.weights, "cross-attention weights");
+  assertNear(s.result.output, want.output, "cross-attention output");
+  await requireWidget(page, "label/weights/col/2");
+  assert.equal(await widgetRect(page, "label/weights/col/3"), null, "no fourth key column");
+  const weights = page.getByRole("table", { name: /Attention weights/ });
+  await page.waitForFunction(() => document.querySelectorAll("#a11y-weights td").length === 12, null, { timeout: 5000 });
+  assert.deepEqual((await weights.getByRole("columnheader").allTextContents()).slice(1), ["le", "chat", "dort"]);
+  assert.deepEqual(await weights.getByRole("cell").allTextContents(), s.result.weights.flat().map((w) => w.toFixed(3)));
+  await screenshot(page, "cross-attention");
+  // FlashAttention follows one sequence: it says so and offers the modes that show the scene.
+  await clickWidget(page, "mode/flash");
+  await requireWidget(page, "cross/explore");
+  await clickWidget(page, "cross/explore");
+  await waitForState(page, (x) => x.ui.mode === "explore", "the note's Explore button did not switch");
+  assertClean(app);
+});

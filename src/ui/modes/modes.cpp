@@ -61,6 +61,7 @@ constexpr ModeEntry row(Mode mode, Text label, void (*layout)(Screen&)) {
 
 constexpr ModeEntry walk_row() {
   ModeEntry m = row(Mode::Walk, Text::ModeWalk, layout_walk);
+  m.cross_attention = true;  // its steps follow one query row over the m keys
   m.lit_term = walk_term_lit;  // the step's terms, panels and followed row
   m.lit_panel = walk_panel_lit;
   m.lit_row = walk_lit_row;
@@ -90,6 +91,12 @@ constexpr ModeEntry heads_row() {
   ModeEntry m = row(Mode::Heads, Text::ModeHeads, AL_IN_FULL_BUILD(layout_heads));
   m.heads_control = true;
   m.cross_attention = true;
+  return m;
+}
+
+constexpr ModeEntry keyspace_row() {
+  ModeEntry m = row(Mode::KeySpace, Text::ModeKeySpace, AL_IN_FULL_BUILD(layout_keyspace));
+  m.cross_attention = true;  // the queries and the m sources' keys in one plane
   return m;
 }
 
@@ -151,7 +158,7 @@ constexpr ModeEntry kModeTable[] = {
     explore_row(),
     walk_row(),
     heads_row(),
-    row(Mode::KeySpace, Text::ModeKeySpace, AL_IN_FULL_BUILD(layout_keyspace)),
+    keyspace_row(),
     stepping_row(Mode::Flash,  Text::ModeFlash,  AL_IN_FULL_BUILD(layout_flash),  AL_IN_FULL_BUILD(flash_tick),
                  AL_IN_FULL_BUILD(flash_page_state)),
     stepping_row(Mode::Decode, Text::ModeDecode, AL_IN_FULL_BUILD(layout_decode), AL_IN_FULL_BUILD(decode_tick),
@@ -264,7 +271,7 @@ void draw_cross_note(Screen& sc, Mode mode) {
   }
   wrapped_text(fill(tr(Text::CrossModeNote), {mode_label(mode)}));
   ImGui::Spacing();
-  for (Mode to : {Mode::Explore, Mode::Heads}) {
+  for (Mode to : {Mode::Explore, Mode::Walk, Mode::Heads, Mode::KeySpace}) {
     const std::string id = "cross/" + std::string(scene::link::mode_name(to));
     if (button(sc.state, id, (mode_label(to) + "##" + id).c_str())) start_mode(sc.state, to);
     ImGui::SameLine();

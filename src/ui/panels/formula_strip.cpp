@@ -103,6 +103,8 @@ void add_variant_terms(const scene::Scene& s, std::vector<Segment>* out) {
   if (v.softcap != 0.0) add("c = " + format_number(v.softcap, 2));
   if (v.differential) add("λ = " + format_number(v.lambda, 2));
   if (v.topk != 0) add("top-k k = " + std::to_string(v.topk));
+  // Cross-attention: the formula is the same; K and V are the m sources', so QKᵀ is n×m.
+  if (scene::is_cross_attention(s)) add("K, V: " + std::to_string(scene::key_count(s)) + " sources");
   if (!settings.empty()) seg.push_back({settings, Term::None, dim});
 }
 #endif

@@ -755,7 +755,7 @@ constexpr TextEntry kGerman[] = {
     {Text::ModelMismatch, "Die Szene rechnet nicht mehr wie der Kopf (Form, kausal, Skala oder ein anderer Schlüssel geändert); Zurücksetzen stellt ihn wieder her."},
     {Text::CrossQueries, "Queries: die Token, die fragen (q)"},
     {Text::CrossSources, "Quellen: die Token, die antworten, mit ihren Keys und Values (k, v)"},
-    {Text::CrossModeNote, "Diese Szene ist Cross-Attention: ihre Queries und ihre Quellen sind zwei Sequenzen. {1} folgt einer Sequenz, daher zeigen Erkunden und Köpfe sie."},
+    {Text::CrossModeNote, "Diese Szene ist Cross-Attention: ihre Queries und ihre Quellen sind zwei Sequenzen. {1} folgt einer Sequenz; Erkunden, Schritt für Schritt, Köpfe und Schlüsselraum zeigen sie."},
     {Text::VariantsButton, "Varianten…"},
     {Text::VariantsButtonTip, "Attention, wie Modelle von 2024–26 sie nutzen: Sink-Logit, Softcapping, QK-Norm, Top-k, differentielle und lineare Attention."},
     {Text::VariantsTitle, "Attention-Varianten der Modelle von 2024–26"},

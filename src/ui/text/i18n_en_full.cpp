@@ -299,7 +299,7 @@ constexpr TextEntry kEnglishFull[] = {
     {Text::ModelMismatch, "The scene no longer computes as the head does (its shape, causal, scale or another key changed); Reset to get it back."},
     {Text::CrossQueries, "Queries: the tokens that ask (q)"},
     {Text::CrossSources, "Sources: the tokens that answer, with their keys and values (k, v)"},
-    {Text::CrossModeNote, "This scene is cross-attention: its queries and its sources are two sequences. {1} follows one sequence, so Explore and Heads show it."},
+    {Text::CrossModeNote, "This scene is cross-attention: its queries and its sources are two sequences. {1} follows one sequence; Explore, Walk through, Heads and Key space show it."},
     {Text::VariantsButton, "Variants…"},
     {Text::VariantsButtonTip, "Attention as 2024–26 models use it: sink logit, softcapping, QK-norm, top-k, differential and linear attention."},
     {Text::VariantsTitle, "Attention variants of 2024–26 models"},

@@ -748,7 +748,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::ModelMismatch, "La escena ya no calcula como la cabeza (cambió su forma, causal, la escala u otra clave); Restablecer la recupera."},
     {Text::CrossQueries, "Consultas: los tokens que preguntan (q)"},
     {Text::CrossSources, "Fuentes: los tokens que responden, con sus claves y valores (k, v)"},
-    {Text::CrossModeNote, "Esta escena es atención cruzada: sus consultas y sus fuentes son dos secuencias. {1} sigue una sola secuencia, así que Explorar y Cabezas la muestran."},
+    {Text::CrossModeNote, "Esta escena es atención cruzada: sus consultas y sus fuentes son dos secuencias. {1} sigue una sola secuencia; Explorar, Paso a paso, Cabezas y Espacio de claves la muestran."},
     {Text::VariantsButton, "Variantes…"},
     {Text::VariantsButtonTip, "La atención como la usan los modelos de 2024–26: logit sumidero, softcapping, QK-norm, top-k, atención diferencial y lineal."},
     {Text::VariantsTitle, "Variantes de atención de los modelos de 2024–26"},

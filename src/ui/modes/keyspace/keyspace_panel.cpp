@@ -22,6 +22,7 @@
 
 #include "core/keyspace.hpp"
 #include "ui/look/theme.hpp"
+#include "scene/variant_keys.hpp"
 #include "ui/modes/keyspace/keyspace.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/keyboard.hpp"
@@ -321,6 +322,11 @@ std::string token_suffix(const AppState& state, int i) {
   return " " + fit_text(state.scene.tokens[std::size_t(i)], 6.0f * ImGui::GetFontSize());
 }
 
+// Key j's label: a token, or with cross-attention a source.
+std::string key_suffix(const AppState& state, int j) {
+  return " " + fit_text(scene::key_labels(state.scene)[std::size_t(j)], 6.0f * ImGui::GetFontSize());
+}
+
 void learned_hint(AppState& state, const Fonts& fonts) {
   ImGui::PushFont(fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));
@@ -336,7 +342,7 @@ int keyspace_handles(AppState& state, const PlotFrame& f, const attn::Matrix& q_
                      bool editable) {
   KeySpaceState& ks = state.ui.keyspace;
   const attn::Result& r = state.result;
-  const int n = state.scene.n();
+  const int n = state.scene.n(), m = int(r.weights.cols());  // n queries, m keys
   const bool dragging = ks.drag_kind == KeySpaceState::Query || ks.drag_kind == KeySpaceState::Key;
   double x = 0, y = 0;
   bool keyed = false;
@@ -352,13 +358,13 @@ int keyspace_handles(AppState& state, const PlotFrame& f, const attn::Matrix& q_
     ImGui::PopID();
   }
   const int sel = shown_query(state);
-  for (int j = 0; j < n; ++j) {
+  for (int j = 0; j < m; ++j) {
     ImGui::PushID(1000 + j);
     if (point_handle(state, "keyspace/k/" + std::to_string(j), f.to_px(k_xy(j, 0), k_xy(j, 1)), f,
                      KeySpaceState::Key, j, editable, &x, &y))
       move_row(state, SceneMatrix::K, j, ks.key_plane, f, x, y);
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-      ImGui::SetTooltip("k_%d (%s): q_%d·k_%d = %s, %s%s%s", j, state.scene.tokens[std::size_t(j)].c_str(),
+      ImGui::SetTooltip("k_%d (%s): q_%d·k_%d = %s, %s%s%s", j, scene::key_labels(state.scene)[std::size_t(j)].c_str(),
                         sel, j, format_number(r.scores(sel, j), 3).c_str(),
                         fill(tr(Text::KeyPointTip), {format_weight(r.weights(sel, j), 4, 10)}).c_str(),
                         editable ? "  " : "", editable ? tr(Text::DragToMove) : "");
@@ -373,7 +379,7 @@ int keyspace_handles(AppState& state, const PlotFrame& f, const attn::Matrix& q_
 void draw_keyspace_plane(const AppState& state, const PlotFrame& f, const attn::Matrix& q_xy,
                          const attn::Matrix& k_xy, int sel, ImVec2 min, ImVec2 max) {
   const attn::Result& r = state.result;
-  const int n = state.scene.n();
+  const int n = state.scene.n(), m = int(r.weights.cols());  // n queries, m keys
   const float em = ImGui::GetFontSize();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(min, max, true);
@@ -381,14 +387,14 @@ void draw_keyspace_plane(const AppState& state, const PlotFrame& f, const attn::
   draw_axes(dl, f);
   const ImVec2 origin = f.to_px(0, 0);
   // (2) the followed query's lines to every key, ∝ a_ij.
-  for (int j = 0; j < n; ++j) {
+  for (int j = 0; j < m; ++j) {
     if (!r.allowed(sel, j)) continue;
     const double a = r.weights(sel, j);
     const ImVec2 q = f.to_px(q_xy(sel, 0), q_xy(sel, 1)), k = f.to_px(k_xy(j, 0), k_xy(j, 1));
     dl->AddLine(q, k, with_alpha(palette::accent(), 0.15f + 0.8f * float(a)), 1.0f + 0.3f * em * float(a));
   }
   // (3) keys, then queries (the followed one last, on top).
-  for (int j = 0; j < n; ++j) draw_point(dl, f.to_px(k_xy(j, 0), k_xy(j, 1)), 0.32f * em, palette::key(), n);
+  for (int j = 0; j < m; ++j) draw_point(dl, f.to_px(k_xy(j, 0), k_xy(j, 1)), 0.32f * em, palette::key(), m);
   for (int pass = 0; pass < 2; ++pass)
     for (int i = 0; i < n; ++i) {
       if ((i == sel) != (pass == 1)) continue;
@@ -398,9 +404,9 @@ void draw_keyspace_plane(const AppState& state, const PlotFrame& f, const attn::
     }
   // (4) labels: the followed query, then keys with its weights, then the other queries.
   std::vector<ImVec4> placed;
-  for (const int j : labelled_keys(r, sel, n)) {
+  for (const int j : labelled_keys(r, sel, m)) {
     const ImVec2 k = f.to_px(k_xy(j, 0), k_xy(j, 1));
-    std::string text = "k" + std::to_string(j) + token_suffix(state, j);
+    std::string text = "k" + std::to_string(j) + key_suffix(state, j);
     text += r.allowed(sel, j) ? "   a = " + format_weight(r.weights(sel, j), 3, 9)
                               : "   " + std::string(tr(Text::Masked));
     draw_label(dl, f, k, text, palette::key(), &placed);
@@ -418,7 +424,7 @@ void draw_keyspace_plane(const AppState& state, const PlotFrame& f, const attn::
 // (5) The caption under the plane: the followed query's weights.
 void keyspace_caption(const AppState& state, const Fonts& fonts, int sel, ImVec2 min, ImVec2 max) {
   const attn::Result& r = state.result;
-  const int n = state.scene.n();
+  const int n = int(r.weights.cols());  // the keys
   const float em = ImGui::GetFontSize();
   const ImVec2 after = ImVec2(min.x, max.y + 0.25f * em);
   ImGui::SetCursorScreenPos(after);
@@ -460,7 +466,7 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   };
   attn::Matrix q_xy, k_xy;
   coords(&q_xy, &k_xy);
-  attn::Matrix all(2 * n, 2);
+  attn::Matrix all(q_xy.rows() + k_xy.rows(), 2);
   all << q_xy, k_xy;
   const PlotFrame f = fit_frame(all, min, max, &ks.key_view, dragging);
 
@@ -473,7 +479,7 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   if (!picture_panel_top(state, fonts, Text::ValueSpaceTitle, Text::ValueSpaceHint)) return;
   KeySpaceState& ks = state.ui.keyspace;
   const attn::Result& r = state.result;
-  const int n = state.scene.n();
+  const int n = state.scene.n(), m = int(r.V.rows());  // n outputs, m values (the sources' with cross-attention)
   const bool editable = state.scene.mode == scene::Mode::Direct && state.scene.heads == 1;  // as in key space
   plane_notes(fonts, ks.value_plane, Text::PlaneOfValues, "d_v");
 
@@ -489,13 +495,13 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
 
   // Handles first (a drag shows in this frame).
   double x = 0, yy = 0;
-  for (int j = 0; j < n; ++j) {
+  for (int j = 0; j < m; ++j) {
     ImGui::PushID(j);
     if (point_handle(state, "valuespace/v/" + std::to_string(j), f.to_px(v_xy(j, 0), v_xy(j, 1)), f,
                      KeySpaceState::Value, j, editable, &x, &yy))
       move_row(state, SceneMatrix::V, j, ks.value_plane, f, x, yy);
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-      ImGui::SetTooltip("v_%d (%s): %s%s%s", j, state.scene.tokens[std::size_t(j)].c_str(),
+      ImGui::SetTooltip("v_%d (%s): %s%s%s", j, scene::key_labels(state.scene)[std::size_t(j)].c_str(),
                         fill(tr(Text::ValuePointTip), {std::to_string(j)}).c_str(), editable ? "  " : "",
                         editable ? tr(Text::DragToMove) : "");
     ImGui::PopID();
@@ -513,14 +519,14 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   dl->AddRectFilled(min, max, palette::frame(), 4.0f);
   draw_axes(dl, f);
   const ImVec2 y = f.to_px(y_xy(sel, 0), y_xy(sel, 1));
-  for (int j = 0; j < n; ++j) {
+  for (int j = 0; j < m; ++j) {
     if (!r.allowed(sel, j)) continue;
     const double a = r.weights(sel, j);
     dl->AddLine(y, f.to_px(v_xy(j, 0), v_xy(j, 1)),
                 with_alpha(palette::output_marker(), 0.12f + 0.75f * float(a)), 1.0f + 0.3f * em * float(a));
   }
-  for (int j = 0; j < n; ++j)
-    draw_point(dl, f.to_px(v_xy(j, 0), v_xy(j, 1)), 0.32f * em, palette::value(), n);
+  for (int j = 0; j < m; ++j)
+    draw_point(dl, f.to_px(v_xy(j, 0), v_xy(j, 1)), 0.32f * em, palette::value(), m);
   // Every other output as a faint dot; the followed one as a ring.
   for (int i = 0; i < n; ++i)
     if (i != sel)
@@ -530,8 +536,8 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   std::vector<ImVec4> placed;  // the output's label first (below its ring), then the values'
   draw_label(dl, f, ImVec2(y.x - 0.45f * em, y.y + 1.3f * em),
              "y" + std::to_string(sel) + token_suffix(state, sel), palette::output_marker(), &placed);
-  for (const int j : labelled_keys(r, sel, n)) {
-    std::string text = "v" + std::to_string(j) + token_suffix(state, j);
+  for (const int j : labelled_keys(r, sel, m)) {
+    std::string text = "v" + std::to_string(j) + key_suffix(state, j);
     if (r.allowed(sel, j)) text += "  × " + format_weight(r.weights(sel, j), 3, 9);
     draw_label(dl, f, f.to_px(v_xy(j, 0), v_xy(j, 1)), text, palette::value(), &placed);
   }
@@ -539,9 +545,9 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(y.x - 0.6f * em, y.y - 0.6f * em),
                                                              ImVec2(y.x + 0.6f * em, y.y + 0.6f * em))) {
     std::string tip = "y_" + std::to_string(sel) + " = ";
-    for (int j = 0; j < n && j < 6; ++j)
+    for (int j = 0; j < m && j < 6; ++j)
       tip += (j ? " + " : "") + format_weight(r.weights(sel, j), 3, 9) + "·v_" + std::to_string(j);
-    if (n > 6) tip += " + …";
+    if (m > 6) tip += " + …";
     tip += "\n= [";
     for (Eigen::Index c = 0; c < r.output.cols() && c < 8; ++c)
       tip += (c ? ", " : "") + format_number(r.output(sel, c), 3);

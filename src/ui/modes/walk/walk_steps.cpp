@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/lookup.hpp"
+#include "scene/variant_keys.hpp"
 #include "ui/text/i18n.hpp"
 #include "ui/text/number_format.hpp"
 #include "ui/text/scale_texts.hpp"
@@ -50,7 +51,7 @@ std::string clip_label(const std::string& label, int max_chars) {
 }
 
 std::string quoted_label(const scene::Scene& s, int j) {
-  const std::string& label = s.tokens[static_cast<std::size_t>(j)];
+  const std::string& label = scene::key_labels(s)[static_cast<std::size_t>(j)];  // key j: a token or a source
   return label.empty() ? "#" + std::to_string(j) : "'" + clip_label(label, 16) + "'";
 }
 
@@ -188,8 +189,9 @@ StepText step_text(Stage stage, const scene::Scene& scene) {
 }
 
 std::string live_numbers(Stage stage, const scene::Scene& scene, const attn::Result& r, int row) {
-  const int n = int(r.weights.rows());
-  if (row < 0 || row >= n || row >= scene.n() || r.scores.rows() != n) return "";
+  // Row i of n queries over m keys (m = n but for cross-attention, whose keys are the sources).
+  const int rows = int(r.weights.rows()), n = int(r.weights.cols());
+  if (row < 0 || row >= rows || row >= scene.n() || r.scores.rows() != rows) return "";
   const int i = row;
   const std::string who = row_name(scene, i);
   bool any_allowed = false;
@@ -200,6 +202,8 @@ std::string live_numbers(Stage stage, const scene::Scene& scene, const attn::Res
       if (scene.X.rows() <= i) return "";
       return who + ": x = " + vector_text(scene.X, i, 3) + ".";
     case Stage::Projections:
+      if (scene::is_cross_attention(scene))  // its k and v are the sources', not this query's
+        return who + ": q = " + vector_text(r.Q, i, 3, 4) + ".";
       return who + ": q = " + vector_text(r.Q, i, 3, 4) + ", k = " + vector_text(r.K, i, 3, 4) +
              ", v = " + vector_text(r.V, i, 3, 4) + ".";
     case Stage::Scores:
