@@ -133,6 +133,7 @@ constexpr ModeEntry circuits_row() {
 #if AL_ALL_MODES
   m.flags = AL_FLAGS(kCircuitsFlags);  // --circuits, --circuits-probe
 #endif
+  m.cross_attention = true;  // its own model, not the scene
   return m;
 }
 
@@ -149,6 +150,7 @@ constexpr ModeEntry model_row() {
 #if AL_ALL_MODES
   m.flags = AL_FLAGS(kModelFlags);  // --model, --model-state, --model-text
 #endif
+  m.cross_attention = true;  // its own model, not the scene
   return m;
 }
 

@@ -91,8 +91,8 @@ struct ModeEntry {
   bool (*lit_panel)(const AppState&, scene::link::Panel) = nullptr;  // it lights its panels, dims the others
   int (*lit_row)(const AppState&) = nullptr;  // the query row the grids mark (≥ 0), or none
   bool heads_control = false;                 // the Controls panel offers the heads even for one head
-  // It shows a cross-attention scene (n queries, m sources: n×m grids); the others follow one sequence
-  // and show a note in its place.
+  // It can be shown with a cross-attention scene (n queries, m sources: n×m grids), or draws no scene;
+  // the others follow one sequence and show a note in its place.
   bool cross_attention = false;
   // --- entering it from its tab (default: the mode is set and the address follows)
   void (*start)(AppState&) = nullptr;
