@@ -1217,7 +1217,8 @@ TEST_CASE("cross-attention in the app: n×m grids labelled by the sources, edits
   app.state.ui.settings.mode = scene::link::Mode::Flash;
   app.frame();
   app.frame();
-  CHECK_FALSE(s.ui.frame.weights_grid.visible);
+  CHECK(ui::widget_rect(s, "cross/explore").has_value());
+  CHECK_FALSE(ui::widget_rect(s, "label/weights/col/0").has_value());  // no grid drawn
   click(app, "cross/explore");
   CHECK(s.ui.settings.mode == scene::link::Mode::Explore);
 }

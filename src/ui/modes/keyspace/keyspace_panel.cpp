@@ -445,7 +445,6 @@ void draw_keyspace_panel(AppState& state, const Fonts& fonts) {
   if (!picture_panel_top(state, fonts, Text::KeySpaceTitle, Text::KeySpaceHint)) return;
   KeySpaceState& ks = state.ui.keyspace;
   const attn::Result& r = state.result;
-  const int n = state.scene.n();
   const bool roped = r.Q_rope.size() > 0;
   // Multi-head: result holds one head's columns (the focused head), so the picture is that head's and
   // edits go through the vectors panel, which shows every head's columns.
