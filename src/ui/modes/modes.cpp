@@ -20,6 +20,7 @@
 #include "ui/modes/train/train_mode.hpp"
 #include "scene/variant_keys.hpp"
 #include "ui/modes/layout_parts.hpp"
+#include "ui/panels/variant_parts.hpp"
 #include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
 #endif
@@ -271,7 +272,7 @@ void draw_cross_note(Screen& sc, Mode mode) {
     sc.close();
     return;
   }
-  wrapped_text(fill(tr(Text::CrossModeNote), {mode_label(mode)}));
+  wrapped_text(cross_mode_note(mode_label(mode)));
   ImGui::Spacing();
   for (Mode to : {Mode::Explore, Mode::Walk, Mode::Heads, Mode::KeySpace}) {
     const std::string id = "cross/" + std::string(scene::link::mode_name(to));

@@ -48,4 +48,10 @@ struct SoftcapReach {
 };
 SoftcapReach softcap_reach(const attn::Result& r, double c);
 
+// The words of a cross-attention scene's screen (cross_texts.cpp, the build with every mode: the first
+// load never holds such a scene): the vectors panel's headings over the queries' and the sources'
+// blocks, and the note of a mode that follows one sequence (`mode`: its tab's label).
+const char* cross_heading(bool sources);
+std::string cross_mode_note(const std::string& mode);
+
 }  // namespace ui

@@ -29,6 +29,7 @@
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/panel_parts.hpp"
+#include "ui/panels/variant_parts.hpp"
 #include "ui/widgets/keyboard.hpp"
 #include "ui/widgets/recorded.hpp"
 #include "ui/widgets/vector_strip.hpp"
@@ -523,10 +524,10 @@ void draw_token_block(AppState& state, const TokenRows& t, int i) {
 void draw_cross_blocks(AppState& state, const Fonts& fonts, TokenRows t) {
   const float em = ImGui::GetFontSize(), row_h = t.row_h;
   state.ui.zoomed_token = -1;
-  auto heading = [&](Text text, const char* id) {
+  auto heading = [&](bool sources, const char* id) {
     ImGui::PushFont(fonts.small);
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::text_dim()));
-    wrapped_text(state, id, tr(text));
+    wrapped_text(state, id, cross_heading(sources));
     ImGui::PopStyleColor();
     ImGui::PopFont();
   };
@@ -537,12 +538,12 @@ void draw_cross_blocks(AppState& state, const Fonts& fonts, TokenRows t) {
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) draw_token_block(state, t, i);
     clipper.End();
   };
-  heading(Text::CrossQueries, "vectors/queries");
+  heading(false, "vectors/queries");
   t.role_first = 0;
   t.role_last = 1;
   t.block_h = float(t.projected ? 2 : 1) * row_h + 0.5f * em;
   blocks(state.scene.n());
-  heading(Text::CrossSources, "vectors/sources");
+  heading(true, "vectors/sources");
   t.role_first = 1;
   t.role_last = 3;
   t.sources = &scene::key_labels(state.scene);
