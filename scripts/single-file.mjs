@@ -11,7 +11,7 @@
 //   scriptUrl()  a blob: URL of its glue (boot.js loads it like the file)
 // The module is the build with every mode (attention-lab-full.js/.wasm, which the served site loads on
 // first use) when the site has it: one file has no second build to load.
-//   demos        {index: demos/index.json, scenes: {NAME: demos/NAME.json}}
+//   demos        {index: demos/index.json + demos/index-full.json, scenes: {NAME: demos/NAME.json}}
 //   languages    {STEM: lang/STEM.json}: Spanish and German, es, es-full, de, de-full (the served
 //                site fetches them on demand; the -full files only with the build with every mode)
 //   fullBuild    whether the module is the build with every mode (web/share.js installs the
@@ -45,10 +45,11 @@ html = html.replace(/<link rel="icon" href="([^"]+)" type="([^"]+)"\s*\/?>/g, (_
   return `<link rel="icon" href="data:${type};base64,${data}" type="${type}" />`;
 });
 
-const index = JSON.parse(read("demos/index.json"));
+// The gallery's two lists (src/app/split_demo_index.py) as one: the single file carries every scene.
+const index = [...JSON.parse(read("demos/index.json")), ...JSON.parse(read("demos/index-full.json"))];
 const scenes = {};
 for (const file of readdirSync(path.join(siteDir, "demos")).sort()) {
-  if (!file.endsWith(".json") || file === "index.json") continue;
+  if (!file.endsWith(".json") || file === "index.json" || file === "index-full.json") continue;
   scenes[file.slice(0, -5)] = JSON.parse(read(path.join("demos", file)));
 }
 for (const demo of index) {

@@ -41,7 +41,10 @@
   // one, a navigation is on its way (location.hash set, a link followed): its hashchange event loads it.
   let addressFragment = null;
   let followTimer = 0;
-  let demoIndex = null; // [{name, title, description}] from demos/index.json
+  let demoIndex = null; // [{name, title, description}] from demos/index.json, then with index-full.json
+  // The single file's index holds both lists; the site's second one arrives after the first frame.
+  let fullIndexAdded = !!(embedded && embedded.demos);
+  let fullIndexLoad = null;
   let loading = Promise.resolve(); // fragments apply one after the other
 
   // ---- calls into the wasm: exported C functions (src/app/web_share.cpp) returning text -------
@@ -152,10 +155,12 @@
     return call("al_share_link");
   }
 
-  // The demo index is fetched as the page loads, beside the wasm, not after the first frame.
-  const fetchIndexText = async () => {
-    const response = await fetch("demos/index.json", { credentials: "same-origin" });
-    if (!response.ok) throw new Error("demos/index.json: HTTP " + response.status);
+  // The demo index in two lists (src/app/split_demo_index.py): demos/index.json, the scenes the first
+  // load opens, fetched as the page loads, beside the wasm; demos/index-full.json, the scenes of the
+  // build with every mode (variant keys), appended after the first frame or when a link names one.
+  const fetchIndexText = async (file = "index.json") => {
+    const response = await fetch("demos/" + file, { credentials: "same-origin" });
+    if (!response.ok) throw new Error("demos/" + file + ": HTTP " + response.status);
     return response.text();
   };
   let indexText = embedded && embedded.demos ? null : fetchIndexText();
@@ -169,12 +174,24 @@
     return demoIndex;
   }
   async function loadDemoIndex() {
-    if (demoIndex) return demoIndex;
-    if (indexArrived !== null) return installDemoIndex(indexArrived);
-    // The fetch begun at load; after a failure, a new one.
-    const pending = indexText || fetchIndexText();
-    indexText = null;
-    return installDemoIndex(await pending);
+    if (!demoIndex) {
+      if (indexArrived !== null) {
+        installDemoIndex(indexArrived);
+      } else {
+        // The fetch begun at load; after a failure, a new one.
+        const pending = indexText || fetchIndexText();
+        indexText = null;
+        installDemoIndex(await pending);
+      }
+    }
+    if (!fullIndexAdded) {
+      fullIndexLoad = fullIndexLoad || fetchIndexText("index-full.json").then((text) => {
+        if (!fullIndexAdded) installDemoIndex(JSON.stringify(demoIndex.concat(JSON.parse(text))));
+        fullIndexAdded = true;
+      }).finally(() => (fullIndexLoad = null));
+      await fullIndexLoad;
+    }
+    return demoIndex;
   }
 
   // The text of demos/NAME.json; throws an Error naming the problem.
@@ -669,8 +686,8 @@
   api._beforeReady(() =>
     Promise.resolve()
       .then(async () => {
-        if (!demoIndex) {
-          changedAfterFirstFrame = true;
+        if (!demoIndex || !fullIndexAdded) {
+          if (!demoIndex) changedAfterFirstFrame = true; // the Gallery button appears
           try {
             await loadDemoIndex();
           } catch (e) {
