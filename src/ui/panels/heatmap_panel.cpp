@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#if AL_ALL_MODES
+#include "core/variants.hpp"
+#endif
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/grid_labels.hpp"
@@ -55,9 +58,12 @@ struct Geometry {
   ImVec2 grid_max;      // the frame's far corner: grid_min + (grid_w, grid_w)
   float cell = 0;       // cell pitch at zoom 1
   float row_label_w = 0;
-  float sum_w = 0;          // weights only: the Σ column
-  float sum_room = 0;       // the Σ column's width (both panels size their cells without it)
-  float entropy_room = 0;   // its entropy part, when the entropy aid is on
+  float sum_w = 0;         // weights only: the Σ column
+  float sum_room = 0;      // the Σ column's width (both panels size their cells without it)
+  float entropy_room = 0;  // its entropy part, when the entropy aid is on
+#if AL_ALL_MODES
+  float none_room = 0;  // with a sink logit: the "none" column before Σ (part of sum_room)
+#endif
   float line = 0;           // a text line's height
   float col_label_h = 0;    // the key labels' band above the grid
   int label_lines = 1;      // the key labels' lines (one: every 2ᵏ-th whole name, grid_labels.hpp)
@@ -71,6 +77,17 @@ struct Geometry {
   CellRange rows, cols;  // the cells in view
   ImVec4 clip;           // the part of the frame inside the window (x0, y0, x1, y1)
 };
+
+#if AL_ALL_MODES
+// The focused head's sink weights, one per row (core/variants.hpp: each row's share of the sink
+// logit, which goes to no token), or null when the scene has no sink logit.
+const std::vector<double>* sink_weights(const AppState& state) {
+  const attn::VariantStages* v = state.heads.variant.get();
+  const std::size_t t = std::size_t(std::max(state.ui.focus_head, 0));
+  if (!state.computed || !v || t >= v->heads.size() || v->heads[t].sink_weight.empty()) return nullptr;
+  return &v->heads[t].sink_weight;
+}
+#endif
 
 float max_label_width(const std::vector<std::string>& tokens) {
   float w = 0;
@@ -95,6 +112,13 @@ Geometry heatmap_geometry(const AppState& state, const Fonts& fonts, int n, bool
   // With the entropy column on, both make room for it too ("1.47 / 1.58": H and log₂ k, bits).
   g.entropy_room = state.ui.show_entropy ? ImGui::CalcTextSize("0.00 / 0.00").x + 0.6f * em : 0.0f;
   g.sum_room = ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em + g.entropy_room;
+#if AL_ALL_MODES
+  // With a sink logit, a column "none" of the sink's weights before Σ (both panels make room, as for Σ).
+  if (sink_weights(state)) {
+    g.none_room = 3.0f * em;
+    g.sum_room += g.none_room;
+  }
+#endif
   g.sum_w = scores ? 0.0f : g.sum_room;
   g.line = ImGui::GetTextLineHeight();
   const float line = g.line;
@@ -358,12 +382,21 @@ void draw_row_sums(const AppState& state, const Fonts& fonts, const Geometry& g,
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImGui::PushFont(fonts.small);
   const float text_x = g.grid_max.x + g.sum_room - g.entropy_room;
+  float sum_x = g.grid_max.x + 0.5f * em;
+#if AL_ALL_MODES
+  // With a sink, Σ counts the "none" column too: every row's weights and its sink share make 1.
+  const std::vector<double>* sink = sink_weights(state);
+  sum_x += g.none_room;
+#endif
   for (int i = g.rows.first; i < g.rows.last; ++i) {
-    const double sum = r.weights.row(i).sum();
+    double sum = r.weights.row(i).sum();
+#if AL_ALL_MODES
+    if (sink) sum += (*sink)[std::size_t(i)];
+#endif
     const std::string text = "Σ " + format_number(sum, 3);
     const float y = g.o.y + cz * (float(i) + 0.5f) - 0.5f * ImGui::GetTextLineHeight();
     if (y < g.grid_min.y - 0.2f * em || y + ImGui::GetTextLineHeight() > g.grid_max.y + 0.2f * em) continue;
-    dl->AddText(ImVec2(g.grid_max.x + 0.5f * em, y), palette::text_dim(), text.c_str());
+    dl->AddText(ImVec2(sum_x, y), palette::text_dim(), text.c_str());
     if (entropy) {
       const attn::ReadingAids& aids = reading_aids(state);
       const std::string h = format_number(aids.entropy[std::size_t(i)], 2) + " / " +
@@ -377,6 +410,66 @@ void draw_row_sums(const AppState& state, const Fonts& fonts, const Geometry& g,
   }
   ImGui::PopFont();
 }
+
+#if AL_ALL_MODES
+// --- with a sink logit: the column "none" right of the weights, each row's sink share (the weight that
+// goes to no token) as a cell of the weights' colours with a dashed grey border, so it reads as a key
+// that is not a token; its label above, its value inside when it fits, a tooltip. Id "weights/none".
+void draw_none_column(AppState& state, const Fonts& fonts, const Geometry& g, const HeatmapImage& d) {
+  const std::vector<double>* sink = sink_weights(state);
+  if (!sink || int(sink->size()) != d.n) return;
+  const float em = ImGui::GetFontSize();
+  const float w = std::min(g.cz, g.none_room - 0.5f * em);
+  const float x0 = g.grid_max.x + 0.4f * em;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::PushFont(fonts.small);
+  const char* label = tr(Text::WeightsNoneColumn);
+  const ImVec2 label_size = ImGui::CalcTextSize(label);
+  dl->AddText(ImVec2(x0 + 0.5f * (w - label_size.x), g.grid_min.y - 0.35f * em - g.line), palette::text_dim(),
+              label);
+  dl->PushClipRect(ImVec2(x0 - 2.0f, g.clip.y), ImVec2(x0 + w + 2.0f, g.clip.w), true);
+  const float gap = g.cz >= 8 ? std::max(1.0f, std::round(std::min(0.06f * g.cz, 3.0f))) : 0.0f;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  int hovered = -1;
+  for (int i = g.rows.first; i < g.rows.last; ++i) {
+    const double v = (*sink)[std::size_t(i)];
+    const ImVec2 a(x0, g.o.y + g.cz * float(i) + 0.5f * gap),
+        b(x0 + w, g.o.y + g.cz * float(i + 1) - 0.5f * gap);
+    const float t = (float(v) - d.lo) / std::max(d.hi - d.lo, 1e-12f);
+    const ImU32 color = colormap_color(Colormap::Viridis, std::clamp(t, 0.0f, 1.0f));
+    dl->AddRectFilled(a, b, color);
+    // A dashed grey border: the column is not a token.
+    const float dash = std::max(2.0f, 0.25f * em);
+    for (float x = a.x; x < b.x; x += 2.0f * dash) {
+      dl->AddLine(ImVec2(x, a.y), ImVec2(std::min(x + dash, b.x), a.y), palette::text_dim(), 1.0f);
+      dl->AddLine(ImVec2(x, b.y - 1.0f), ImVec2(std::min(x + dash, b.x), b.y - 1.0f), palette::text_dim(),
+                  1.0f);
+    }
+    for (float y = a.y; y < b.y; y += 2.0f * dash) {
+      dl->AddLine(ImVec2(a.x, y), ImVec2(a.x, std::min(y + dash, b.y)), palette::text_dim(), 1.0f);
+      dl->AddLine(ImVec2(b.x - 1.0f, y), ImVec2(b.x - 1.0f, std::min(y + dash, b.y)), palette::text_dim(),
+                  1.0f);
+    }
+    const std::string text = format_weight(v, 2, 4);
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    if (size.x + 0.2f * em <= w && size.y <= b.y - a.y)
+      dl->AddText(ImVec2(a.x + 0.5f * (w - size.x), a.y + 0.5f * (b.y - a.y - size.y)),
+                  contrasting_text(color), text.c_str());
+    if (ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
+      hovered = i;
+  }
+  dl->PopClipRect();
+  ImGui::PopFont();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::SetCursorScreenPos(ImVec2(x0, g.grid_min.y));
+  dummy(state, "weights/none", ImVec2(w, g.grid_max.y - g.grid_min.y));
+  ImGui::SetCursorScreenPos(at);
+  if (hovered >= 0)
+    ImGui::SetTooltip("%s", fill(tr(Text::WeightsNoneTip), {state.scene.tokens[std::size_t(hovered)],
+                                                            format_number((*sink)[std::size_t(hovered)], 4)})
+                                .c_str());
+}
+#endif
 
 // --- a large scene's line under the legend: what a pixel shows when cells are smaller than pixels (a
 // click switches the largest value and the mean), and for the weights the auto colour range
@@ -534,6 +627,9 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     const bool entropy = state.ui.show_entropy && int(reading_aids(state).entropy.size()) == n;
     draw_row_sums(state, fonts, g, entropy);
   }
+#if AL_ALL_MODES
+  if (!scores && g.none_room > 0) draw_none_column(state, fonts, g, d);
+#endif
   draw_heatmap_footer(state, painter, fonts, g, d, kind, caption.masked);
 
   check_question(state, fonts, scores ? kCheckScores : kCheckWeights);

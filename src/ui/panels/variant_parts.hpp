@@ -48,4 +48,24 @@ struct SoftcapReach {
 };
 SoftcapReach softcap_reach(const attn::Result& r, double c);
 
+// One head's spread for QK-norm's readout: the range lo … hi of its scaled scores (allowed, finite
+// cells) and the mean over rows with an allowed cell of the weights' entropy −Σ_j a_ij ln a_ij (nats).
+struct ScoreSpread {
+  bool any = false;  // some cell is allowed
+  double lo = 0.0, hi = 0.0, entropy = 0.0;
+};
+ScoreSpread score_spread(const attn::Result& r);
+// Head `head` of scene `s` as it is (`as_is`) and of a copy with qk_norm switched the other way
+// (`flipped`, computed by scene::compute_heads). `s` must have variant keys.
+struct QkNormCompare {
+  ScoreSpread as_is, flipped;
+};
+QkNormCompare qk_norm_compare(const scene::Scene& s, int head);
+
+// A gate's logits with its columns changed between element-wise (concat columns, each head's
+// concat/h in a row) and head-wise (h): head-wise → element-wise repeats each head's logit over its
+// columns (the same gated output); element-wise → head-wise takes the mean of the head's logits.
+// Works on G (n rows) and W_g (d_model rows) alike.
+attn::Matrix gate_columns(const attn::Matrix& g, int heads, int concat, bool headwise);
+
 }  // namespace ui
