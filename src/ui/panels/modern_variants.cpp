@@ -251,10 +251,16 @@ void draw_gate_grid(AppState& state, const Fonts& fonts, float width) {
         next = sg(i, c) >= 0.5 ? -4.0 : 4.0;
       if (ImGui::IsItemHovered() || ImGui::IsItemActive())
         outline(dl, a, b, palette::selection(), std::max(1.5f, 0.1f * em));
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s · %s: G = %s, σ = %s", tok.c_str(),
+      if (ImGui::IsItemHovered()) {
+        // Element-wise, the output this cell gates: y before, y·σ after (the concat's column c).
+        const std::string through = headwise || c >= stages->gated.cols()
+                                        ? std::string()
+                                        : ": y = " + format_number(state.heads.concat(i, c), 3) + " → " +
+                                              format_number(stages->gated(i, c), 3);
+        ImGui::SetTooltip("%s · %s: G = %s, σ = %s%s", tok.c_str(),
                           (headwise ? "h" + std::to_string(c) : "Y" + std::to_string(c)).c_str(),
-                          format_number(g, 2).c_str(), format_number(sg(i, c), 3).c_str());
+                          format_number(g, 2).c_str(), format_number(sg(i, c), 3).c_str(), through.c_str());
+      }
       if (next != g) {
         scene::VariantKeys k = current_keys(state);
         k.core.gate(i, c) = next;
