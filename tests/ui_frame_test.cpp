@@ -967,7 +967,11 @@ TEST_CASE("Variants popup: the gate's row, its grid of σ(G) and its cells edit 
   CHECK(app.state.scene.variants->core.gate(0, 0) == 0.0);
   check_gated();
   CHECK(app.state.heads.output(0, 1) < 0.05 * app.state.heads.concat(0, 1));
-  CHECK(scene::scene_to_json(app.state.scene).find("\"gate\":[[0,-4],[0,0]]") != std::string::npos);
+  // The link's JSON carries G: read back, the same logits.
+  const scene::ParseResult back = scene::parse_scene(scene::scene_to_json(app.state.scene));
+  REQUIRE(back.scene);
+  REQUIRE(back.scene->variants);
+  CHECK(back.scene->variants->core.gate == app.state.scene.variants->core.gate);
   // Clicked again, it opens: G = +4.
   click(app, "variants/gate/0/1");
   app.frame();
@@ -1038,12 +1042,17 @@ TEST_CASE("Variants popup: one sink z per head, and the Weights grid's none colu
       "V": [[1, 0], [0, 1], [1, 1]], "heads": 2, "scale": "sqrt_dk"})")
               .empty());
   REQUIRE(app.state.scene.heads == 2);
-  app.frame();
+  // Two heads' rows (heads, K/V groups) push Generate… and Variants… below the Controls panel's fold
+  // at 1280×800: a taller window shows them.
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 1200);
+  for (int i = 0; i < 4; ++i) app.frame();
   click(app, "variants");
   app.frame();
+  REQUIRE(ui::widget_rect(app.state, "variants/sink").has_value());
   click(app, "variants/sink");
   app.frame();
   REQUIRE(app.state.scene.variants->core.sink_logit == std::vector<double>{0.0});
+  REQUIRE(ui::widget_rect(app.state, "variants/sink/z").has_value());
   app.frame();
   REQUIRE(ui::widget_rect(app.state, "variants/sink/all").has_value());
   click(app, "variants/sink/all");  // unticked: one z per head, each the shared one
@@ -1062,7 +1071,8 @@ TEST_CASE("Variants popup: one sink z per head, and the Weights grid's none colu
   app.mouse(ImVec2(c.x + 0.3f * r->z, c.y), false);
   app.frame();
   app.frame();
-  const std::vector<double>& z = app.state.scene.variants->core.sink_logit;
+  const std::vector<double> z =
+      app.state.scene.variants->core.sink_logit;  // a copy: the keys are replaced on edit
   REQUIRE(z.size() == 2);
   CHECK(z[0] == 0.0);
   CHECK(z[1] > 1.0);
