@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#if AL_ALL_MODES
-#include "core/variants.hpp"
+#if AL_ALL_MODES  // the Weights grid's "none" column with a sink logit (modern_variants.cpp)
+#include "ui/panels/variant_parts.hpp"
 #endif
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
@@ -77,17 +77,6 @@ struct Geometry {
   CellRange rows, cols;  // the cells in view
   ImVec4 clip;           // the part of the frame inside the window (x0, y0, x1, y1)
 };
-
-#if AL_ALL_MODES
-// The focused head's sink weights, one per row (core/variants.hpp: each row's share of the sink
-// logit, which goes to no token), or null when the scene has no sink logit.
-const std::vector<double>* sink_weights(const AppState& state) {
-  const attn::VariantStages* v = state.heads.variant.get();
-  const std::size_t t = std::size_t(std::max(state.ui.focus_head, 0));
-  if (!state.computed || !v || t >= v->heads.size() || v->heads[t].sink_weight.empty()) return nullptr;
-  return &v->heads[t].sink_weight;
-}
-#endif
 
 float max_label_width(const std::vector<std::string>& tokens) {
   float w = 0;
@@ -411,66 +400,6 @@ void draw_row_sums(const AppState& state, const Fonts& fonts, const Geometry& g,
   ImGui::PopFont();
 }
 
-#if AL_ALL_MODES
-// --- with a sink logit: the column "none" right of the weights, each row's sink share (the weight that
-// goes to no token) as a cell of the weights' colours with a dashed grey border, so it reads as a key
-// that is not a token; its label above, its value inside when it fits, a tooltip. Id "weights/none".
-void draw_none_column(AppState& state, const Fonts& fonts, const Geometry& g, const HeatmapImage& d) {
-  const std::vector<double>* sink = sink_weights(state);
-  if (!sink || int(sink->size()) != d.n) return;
-  const float em = ImGui::GetFontSize();
-  const float w = std::min(g.cz, g.none_room - 0.5f * em);
-  const float x0 = g.grid_max.x + 0.4f * em;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  ImGui::PushFont(fonts.small);
-  const char* label = tr(Text::WeightsNoneColumn);
-  const ImVec2 label_size = ImGui::CalcTextSize(label);
-  dl->AddText(ImVec2(x0 + 0.5f * (w - label_size.x), g.grid_min.y - 0.35f * em - g.line), palette::text_dim(),
-              label);
-  dl->PushClipRect(ImVec2(x0 - 2.0f, g.clip.y), ImVec2(x0 + w + 2.0f, g.clip.w), true);
-  const float gap = g.cz >= 8 ? std::max(1.0f, std::round(std::min(0.06f * g.cz, 3.0f))) : 0.0f;
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  int hovered = -1;
-  for (int i = g.rows.first; i < g.rows.last; ++i) {
-    const double v = (*sink)[std::size_t(i)];
-    const ImVec2 a(x0, g.o.y + g.cz * float(i) + 0.5f * gap),
-        b(x0 + w, g.o.y + g.cz * float(i + 1) - 0.5f * gap);
-    const float t = (float(v) - d.lo) / std::max(d.hi - d.lo, 1e-12f);
-    const ImU32 color = colormap_color(Colormap::Viridis, std::clamp(t, 0.0f, 1.0f));
-    dl->AddRectFilled(a, b, color);
-    // A dashed grey border: the column is not a token.
-    const float dash = std::max(2.0f, 0.25f * em);
-    for (float x = a.x; x < b.x; x += 2.0f * dash) {
-      dl->AddLine(ImVec2(x, a.y), ImVec2(std::min(x + dash, b.x), a.y), palette::text_dim(), 1.0f);
-      dl->AddLine(ImVec2(x, b.y - 1.0f), ImVec2(std::min(x + dash, b.x), b.y - 1.0f), palette::text_dim(),
-                  1.0f);
-    }
-    for (float y = a.y; y < b.y; y += 2.0f * dash) {
-      dl->AddLine(ImVec2(a.x, y), ImVec2(a.x, std::min(y + dash, b.y)), palette::text_dim(), 1.0f);
-      dl->AddLine(ImVec2(b.x - 1.0f, y), ImVec2(b.x - 1.0f, std::min(y + dash, b.y)), palette::text_dim(),
-                  1.0f);
-    }
-    const std::string text = format_weight(v, 2, 4);
-    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-    if (size.x + 0.2f * em <= w && size.y <= b.y - a.y)
-      dl->AddText(ImVec2(a.x + 0.5f * (w - size.x), a.y + 0.5f * (b.y - a.y - size.y)),
-                  contrasting_text(color), text.c_str());
-    if (ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
-      hovered = i;
-  }
-  dl->PopClipRect();
-  ImGui::PopFont();
-  const ImVec2 at = ImGui::GetCursorScreenPos();
-  ImGui::SetCursorScreenPos(ImVec2(x0, g.grid_min.y));
-  dummy(state, "weights/none", ImVec2(w, g.grid_max.y - g.grid_min.y));
-  ImGui::SetCursorScreenPos(at);
-  if (hovered >= 0)
-    ImGui::SetTooltip("%s", fill(tr(Text::WeightsNoneTip), {state.scene.tokens[std::size_t(hovered)],
-                                                            format_number((*sink)[std::size_t(hovered)], 4)})
-                                .c_str());
-}
-#endif
-
 // --- a large scene's line under the legend: what a pixel shows when cells are smaller than pixels (a
 // click switches the largest value and the mean), and for the weights the auto colour range
 void draw_big_grid_line(AppState& state, const Fonts& fonts, const Geometry& g, bool scores) {
@@ -628,7 +557,23 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     draw_row_sums(state, fonts, g, entropy);
   }
 #if AL_ALL_MODES
-  if (!scores && g.none_room > 0) draw_none_column(state, fonts, g, d);
+  if (!scores && g.none_room > 0) {
+    NoneColumn column;
+    column.x0 = g.grid_max.x + 0.4f * ImGui::GetFontSize();
+    column.width = std::min(g.cz, g.none_room - 0.5f * ImGui::GetFontSize());
+    column.grid_top = g.grid_min.y;
+    column.grid_bottom = g.grid_max.y;
+    column.origin_y = g.o.y;
+    column.cell = g.cz;
+    column.first = g.rows.first;
+    column.last = g.rows.last;
+    column.clip_y0 = g.clip.y;
+    column.clip_y1 = g.clip.w;
+    column.label_y = g.grid_min.y - 0.35f * ImGui::GetFontSize() - g.line;
+    column.lo = d.lo;
+    column.hi = d.hi;
+    draw_none_column(state, fonts, column);
+  }
 #endif
   draw_heatmap_footer(state, painter, fonts, g, d, kind, caption.masked);
 

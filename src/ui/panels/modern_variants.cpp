@@ -533,6 +533,69 @@ attn::Matrix gate_columns(const attn::Matrix& g, int heads, int concat, bool hea
   return out;
 }
 
+const std::vector<double>* sink_weights(const AppState& state) {
+  const attn::VariantStages* v = state.heads.variant.get();
+  const std::size_t t = std::size_t(std::max(state.ui.focus_head, 0));
+  if (!state.computed || !v || t >= v->heads.size() || v->heads[t].sink_weight.empty()) return nullptr;
+  return &v->heads[t].sink_weight;
+}
+
+// With a sink logit: the column "none" right of the weights, each row's sink share (the weight that
+// goes to no token) as a cell of the weights' colours with a dashed grey border, so it reads as a key
+// that is not a token; its label above, its value inside when it fits, a tooltip. Id "weights/none".
+void draw_none_column(AppState& state, const Fonts& fonts, const NoneColumn& g) {
+  const std::vector<double>* sink = sink_weights(state);
+  if (!sink || int(sink->size()) < g.last) return;
+  const float em = ImGui::GetFontSize();
+  const float w = g.width, x0 = g.x0;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::PushFont(fonts.small);
+  const char* label = tr(Text::WeightsNoneColumn);
+  const ImVec2 label_size = ImGui::CalcTextSize(label);
+  dl->AddText(ImVec2(x0 + 0.5f * (w - label_size.x), g.label_y), palette::text_dim(), label);
+  dl->PushClipRect(ImVec2(x0 - 2.0f, g.clip_y0), ImVec2(x0 + w + 2.0f, g.clip_y1), true);
+  const float gap = g.cell >= 8 ? std::max(1.0f, std::round(std::min(0.06f * g.cell, 3.0f))) : 0.0f;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  int hovered = -1;
+  for (int i = g.first; i < g.last; ++i) {
+    const double v = (*sink)[std::size_t(i)];
+    const ImVec2 a(x0, g.origin_y + g.cell * float(i) + 0.5f * gap),
+        b(x0 + w, g.origin_y + g.cell * float(i + 1) - 0.5f * gap);
+    const float t = (float(v) - g.lo) / std::max(g.hi - g.lo, 1e-12f);
+    const ImU32 color = colormap_color(Colormap::Viridis, std::clamp(t, 0.0f, 1.0f));
+    dl->AddRectFilled(a, b, color);
+    // A dashed grey border: the column is not a token.
+    const float dash = std::max(2.0f, 0.25f * em);
+    for (float x = a.x; x < b.x; x += 2.0f * dash) {
+      dl->AddLine(ImVec2(x, a.y), ImVec2(std::min(x + dash, b.x), a.y), palette::text_dim(), 1.0f);
+      dl->AddLine(ImVec2(x, b.y - 1.0f), ImVec2(std::min(x + dash, b.x), b.y - 1.0f), palette::text_dim(),
+                  1.0f);
+    }
+    for (float y = a.y; y < b.y; y += 2.0f * dash) {
+      dl->AddLine(ImVec2(a.x, y), ImVec2(a.x, std::min(y + dash, b.y)), palette::text_dim(), 1.0f);
+      dl->AddLine(ImVec2(b.x - 1.0f, y), ImVec2(b.x - 1.0f, std::min(y + dash, b.y)), palette::text_dim(),
+                  1.0f);
+    }
+    const std::string text = format_weight(v, 2, 4);
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    if (size.x + 0.2f * em <= w && size.y <= b.y - a.y)
+      dl->AddText(ImVec2(a.x + 0.5f * (w - size.x), a.y + 0.5f * (b.y - a.y - size.y)),
+                  contrasting_text(color), text.c_str());
+    if (ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
+      hovered = i;
+  }
+  dl->PopClipRect();
+  ImGui::PopFont();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::SetCursorScreenPos(ImVec2(x0, g.grid_top));
+  dummy(state, "weights/none", ImVec2(w, g.grid_bottom - g.grid_top));
+  ImGui::SetCursorScreenPos(at);
+  if (hovered >= 0)
+    ImGui::SetTooltip("%s", fill(tr(Text::WeightsNoneTip), {state.scene.tokens[std::size_t(hovered)],
+                                                            format_number((*sink)[std::size_t(hovered)], 4)})
+                                .c_str());
+}
+
 void draw_variants_button(AppState& state, const Fonts& fonts) {
   const std::string label = std::string(tr(Text::VariantsButton)) + "##variants";
   const float w =

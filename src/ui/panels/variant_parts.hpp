@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
@@ -67,5 +68,18 @@ QkNormCompare qk_norm_compare(const scene::Scene& s, int head);
 // columns (the same gated output); element-wise → head-wise takes the mean of the head's logits.
 // Works on G (n rows) and W_g (d_model rows) alike.
 attn::Matrix gate_columns(const attn::Matrix& g, int heads, int concat, bool headwise);
+
+// The focused head's sink weights, one per row (core/variants.hpp: each row's share of the sink
+// logit, which goes to no token), or null when the scene has no sink logit.
+const std::vector<double>* sink_weights(const AppState& state);
+// Where the Weights grid (heatmap_panel.cpp) puts its "none" column of the sink weights: right of the
+// grid at x0, `width` wide; row i's cell from origin_y + cell·i (zoom and pan), rows first … last − 1
+// in view, clipped to clip_y0 … clip_y1; its label at label_y; colours over lo … hi as the weights'.
+struct NoneColumn {
+  float x0 = 0, width = 0, grid_top = 0, grid_bottom = 0, origin_y = 0, cell = 0;
+  int first = 0, last = 0;
+  float clip_y0 = 0, clip_y1 = 0, label_y = 0, lo = 0, hi = 1;
+};
+void draw_none_column(AppState& state, const Fonts& fonts, const NoneColumn& column);
 
 }  // namespace ui

@@ -772,7 +772,7 @@ constexpr TextEntry kGerman[] = {
     {Text::VariantsLinearTip, "Kein Softmax: Gewicht a_ij = phi(q_i)·phi(k_j) / Σ_j' phi(q_i)·phi(k_j') mit phi = elu + 1, über die Schlüssel, die die Maske erlaubt. Katharopoulos et al. 2020, \"Transformers are RNNs\" (arXiv 2006.16236)."},
     {Text::VariantsLinearNote, "phi(x) = elu(x) + 1"},
     {Text::VariantsSoftcapCurve, "c·tanh(s/c) über dem skalierten Score s (gestrichelt: s selbst); Punkte: die Scores dieser Szene, {1} von {2} jenseits von ±c und abgeflacht."},
-    {Text::VariantsGate, "Gate"},
+    {Text::VariantsGate, "Ausgangs-Gate"},
     {Text::VariantsGateTip, "Gated Attention: die verketteten Ausgaben Y der Köpfe werden vor W_o mit σ(G) multipliziert, elementweise (ein Gate pro Ausgabespalte) oder pro Kopf (eines pro Kopf); G = X W_g in einer gelernten Szene. Ein Gate nahe 0 schließt diese Ausgabe für dieses Token, so muss ein Kopf kein Gewicht auf einen Sink abladen, um nichts zu sagen. Qiu et al. 2025, \"Gated Attention for Large Language Models\" (arXiv 2505.06708)."},
     {Text::VariantsGateElementwise, "elementweise"},
     {Text::VariantsGateHeadwise, "pro Kopf"},
