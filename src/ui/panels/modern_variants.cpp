@@ -283,10 +283,8 @@ void draw_gate_grid(AppState& state, const Fonts& fonts, float width) {
 #endif
 }
 
-void draw_variant_rows(AppState& state, const Fonts& fonts, float setting_x) {
+void draw_sink_row(AppState& state, const Fonts& fonts, float setting_x) {
   const scene::Scene& s = state.scene;
-  const int m = int(scene::key_count(s));
-
   // Sink logit: one z for every head, or one per head (sink_logit holds h values). With several heads
   // the slider edits the focused head's z, or every head's while "same for all heads" is ticked (a
   // scene of one number stays one number until it is unticked).
@@ -331,6 +329,54 @@ void draw_variant_rows(AppState& state, const Fonts& fonts, float setting_x) {
     }
     ImGui::PopFont();
   }
+}
+
+void draw_gate_row(AppState& state, const Fonts& fonts, float setting_x) {
+  const scene::Scene& s = state.scene;
+  // Gate: σ(G) multiplies the concat before W_o. A direct scene starts with G = 0 (σ = 0.5: every
+  // output passes at half, the neutral middle from which a click shuts or opens a cell); a learned
+  // scene with W_g = 0 (d_model × concat), so G = X W_g = 0 too — no seed to pick, and the paper's
+  // small random start would only add noise around the same σ ≈ 0.5.
+  variant_row(
+      state, "variants/gate", Text::VariantsGate, Text::VariantsGateTip,
+      state.scene.variants && (live(state)->gate.size() != 0 || state.scene.variants->Wg.size() != 0),
+      setting_x,
+      [&s](scene::VariantKeys& k) {
+        if (s.mode == scene::Mode::Direct)
+          k.core.gate = attn::Matrix::Zero(s.n(), s.concat_dim());
+        else
+          k.Wg = attn::Matrix::Zero(s.X.cols(), s.concat_dim());
+      },
+      [](scene::VariantKeys& k) {
+        k.core.gate = attn::Matrix();
+        k.Wg = attn::Matrix();
+      },
+      [&] {
+        const scene::VariantKeys& keys = *state.scene.variants;
+        const attn::Matrix& g = keys.Wg.size() != 0 ? keys.Wg : keys.core.gate;
+        const bool headwise = g.cols() == s.heads && s.heads != s.concat_dim();
+        for (const bool choice : {false, true}) {
+          if (choice) ImGui::SameLine();
+          const char* id = choice ? "variants/gate/headwise" : "variants/gate/elementwise";
+          const Text label = choice ? Text::VariantsGateHeadwise : Text::VariantsGateElementwise;
+          if (radio_button(state, id, (std::string(tr(label)) + "##" + id).c_str(), headwise == choice) &&
+              headwise != choice) {
+            scene::VariantKeys k = current_keys(state);
+            attn::Matrix& m_g = k.Wg.size() != 0 ? k.Wg : k.core.gate;
+            m_g = gate_columns(m_g, s.heads, s.concat_dim(), choice);
+            set_variant_keys(state, k);
+          }
+        }
+      });
+  if (state.scene.variants && (live(state)->gate.size() != 0 || state.scene.variants->Wg.size() != 0))
+    draw_gate_grid(state, fonts, setting_x + 12.0f * ImGui::GetFontSize() - ImGui::GetCursorPosX());
+}
+
+void draw_variant_rows(AppState& state, const Fonts& fonts, float setting_x) {
+  const scene::Scene& s = state.scene;
+  const int m = int(scene::key_count(s));
+
+  draw_sink_row(state, fonts, setting_x);
   // Softcap: c from 0.25 to 50 (log); scores beyond ±c flatten.
   variant_row(
       state, "variants/softcap", Text::VariantsSoftcap, Text::VariantsSoftcapTip,
@@ -417,43 +463,7 @@ void draw_variant_rows(AppState& state, const Fonts& fonts, float setting_x) {
         ImGui::AlignTextToFramePadding();
         ImGui::TextDisabled("%s", tr(Text::VariantsLinearNote));
       });
-  // Gate: σ(G) multiplies the concat before W_o. A direct scene starts with G = 0 (σ = 0.5: every
-  // output passes at half, the neutral middle from which a click shuts or opens a cell); a learned
-  // scene with W_g = 0 (d_model × concat), so G = X W_g = 0 too — no seed to pick, and the paper's
-  // small random start would only add noise around the same σ ≈ 0.5.
-  variant_row(
-      state, "variants/gate", Text::VariantsGate, Text::VariantsGateTip,
-      state.scene.variants && (live(state)->gate.size() != 0 || state.scene.variants->Wg.size() != 0),
-      setting_x,
-      [&s](scene::VariantKeys& k) {
-        if (s.mode == scene::Mode::Direct)
-          k.core.gate = attn::Matrix::Zero(s.n(), s.concat_dim());
-        else
-          k.Wg = attn::Matrix::Zero(s.X.cols(), s.concat_dim());
-      },
-      [](scene::VariantKeys& k) {
-        k.core.gate = attn::Matrix();
-        k.Wg = attn::Matrix();
-      },
-      [&] {
-        const scene::VariantKeys& keys = *state.scene.variants;
-        const attn::Matrix& g = keys.Wg.size() != 0 ? keys.Wg : keys.core.gate;
-        const bool headwise = g.cols() == s.heads && s.heads != s.concat_dim();
-        for (const bool choice : {false, true}) {
-          if (choice) ImGui::SameLine();
-          const char* id = choice ? "variants/gate/headwise" : "variants/gate/elementwise";
-          const Text label = choice ? Text::VariantsGateHeadwise : Text::VariantsGateElementwise;
-          if (radio_button(state, id, (std::string(tr(label)) + "##" + id).c_str(), headwise == choice) &&
-              headwise != choice) {
-            scene::VariantKeys k = current_keys(state);
-            attn::Matrix& m_g = k.Wg.size() != 0 ? k.Wg : k.core.gate;
-            m_g = gate_columns(m_g, s.heads, s.concat_dim(), choice);
-            set_variant_keys(state, k);
-          }
-        }
-      });
-  if (state.scene.variants && (live(state)->gate.size() != 0 || state.scene.variants->Wg.size() != 0))
-    draw_gate_grid(state, fonts, setting_x + 12.0f * ImGui::GetFontSize() - ImGui::GetCursorPosX());
+  draw_gate_row(state, fonts, setting_x);
 }
 
 }  // namespace
