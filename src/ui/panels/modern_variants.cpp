@@ -198,9 +198,9 @@ void draw_gate_grid(AppState& state, const Fonts& fonts, float width) {
   const bool headwise = cols == state.scene.heads && cols != state.scene.concat_dim();
   ImGui::PushFont(fonts.small);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-  ImGui::TextDisabled(
-      "%s", fill(tr(direct ? Text::VariantsGateGrid : Text::VariantsGateGridLearned), {headwise ? "h" : "Y"})
-                .c_str());
+  ImGui::TextDisabled("%s", fill(tr(direct ? Text::VariantsGateGrid : Text::VariantsGateGridLearned),
+                                 {headwise ? "h0, h1, …" : "y0, y1, …"})
+                                .c_str());
   ImGui::PopTextWrapPos();
   if (rows > 48 || cols > 32) {
     ImGui::PopFont();
@@ -211,16 +211,25 @@ void draw_gate_grid(AppState& state, const Fonts& fonts, float width) {
   for (const std::string& tok : state.scene.tokens)
     label_w = std::max(label_w, ImGui::CalcTextSize(fit_text(tok, 5.0f * em).c_str()).x);
   label_w += 0.4f * em;
-  const float cell = std::clamp((width - label_w) / float(cols), 1.2f * em, 2.6f * em);
-  const bool numbers = cell >= ImGui::CalcTextSize("0.00").x + 0.3f * em;
   const ImVec2 start = ImGui::GetCursorScreenPos();
+  // Cells up to 3.4 em across the settings' width, the grid no taller than 45 % of the screen (the
+  // popup stays on screen; small cells leave their values to the tooltips). Not from the popup's own
+  // position, which moves as the popup grows.
+  const float cell = std::max(0.8f * em, std::min({(width - label_w) / float(cols), 3.4f * em,
+                                                   0.45f * ImGui::GetIO().DisplaySize.y / float(rows)}));
+  const bool numbers = cell >= ImGui::CalcTextSize("0.00").x + 0.3f * em;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  // Column heads: the head each column belongs to (h0, h1, …), its first column only.
+  // Column heads: one head's columns y0, y1, … (element-wise); with several heads each head's name
+  // over its first column (h0, h1, …).
   const int per_head = headwise ? 1 : std::max(1, cols / std::max(state.scene.heads, 1));
-  for (int c = 0; c < cols; c += per_head) {
-    const std::string head = "h" + std::to_string(c / per_head);
-    dl->AddText(ImVec2(start.x + label_w + cell * float(c) + 0.15f * em, start.y), palette::text_dim(),
-                head.c_str());
+  const bool one_head = !headwise && state.scene.heads == 1;
+  for (int c = 0; c < cols; c += one_head ? 1 : per_head) {
+    const std::string head = one_head ? "y" + std::to_string(c) : "h" + std::to_string(c / per_head);
+    const float w = ImGui::CalcTextSize(head.c_str()).x;
+    if (one_head && w > cell) break;
+    dl->AddText(
+        ImVec2(start.x + label_w + cell * float(c) + (one_head ? 0.5f * (cell - w) : 0.15f * em), start.y),
+        palette::text_dim(), head.c_str());
   }
   const ImVec2 o(start.x + label_w, start.y + ImGui::GetTextLineHeight() + 0.15f * em);
   const ImGuiIO& io = ImGui::GetIO();
@@ -258,7 +267,7 @@ void draw_gate_grid(AppState& state, const Fonts& fonts, float width) {
                                         : ": y = " + format_number(state.heads.concat(i, c), 3) + " → " +
                                               format_number(stages->gated(i, c), 3);
         ImGui::SetTooltip("%s · %s: G = %s, σ = %s%s", tok.c_str(),
-                          (headwise ? "h" + std::to_string(c) : "Y" + std::to_string(c)).c_str(),
+                          (headwise ? "h" + std::to_string(c) : "y" + std::to_string(c)).c_str(),
                           format_number(g, 2).c_str(), format_number(sg(i, c), 3).c_str(), through.c_str());
       }
       if (next != g) {
