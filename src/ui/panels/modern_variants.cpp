@@ -623,7 +623,16 @@ void draw_variants_button(AppState& state, const Fonts& fonts) {
   if (button(state, "variants", label.c_str())) ImGui::OpenPopup("variants");
   note_row_bottom(state.ui.frame.controls_rows);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Text::VariantsButtonTip));
+  // The popup grows as rows switch on (a curve, a grid): never taller than the screen (it scrolls),
+  // and moved up when it would run past the bottom, so its last rows stay in reach.
+  const ImGuiIO& io = ImGui::GetIO();
+  const float margin = ImGui::GetStyle().DisplaySafeAreaPadding.y + 4.0f;
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
+                                      ImVec2(FLT_MAX, std::max(io.DisplaySize.y - 2.0f * margin, 100.0f)));
   if (!ImGui::BeginPopup("variants")) return;
+  if (const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+      pos.y + size.y > io.DisplaySize.y - margin)
+    ImGui::SetWindowPos(ImVec2(pos.x, std::max(margin, io.DisplaySize.y - margin - size.y)));
   const float em = ImGui::GetFontSize();
   ImGui::TextUnformatted(tr(Text::VariantsTitle));
   ImGui::PushFont(fonts.small);

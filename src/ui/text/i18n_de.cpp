@@ -785,7 +785,7 @@ constexpr TextEntry kGerman[] = {
     {Text::WeightsNoneTip, "Der Anteil des Sinks in Zeile {1}: {2}. Er geht an kein Token, also ergeben die Gewichte der Zeile plus dieser 1."},
     {Text::VariantsWeightsLinear, "Lineare Attention: a_ij = phi(q_i)·phi(k_j) geteilt durch ihre Summe über die erlaubten Schlüssel (phi = elu + 1), kein Softmax; jede Zeile ergibt 1."},
     {Text::VariantsWeightsDifferential, "Differentiell: A = A₁ − {1}·A₂, zwei Softmax-Karten aus den Hälften von q und k jedes Kopfes; Gewichte können negativ sein (blau), jede Zeile ergibt 1 − {1}."},
-    {Text::VariantsWeightsSink, "Ein Sink-Logit nimmt einen Teil des Gewichts jeder Zeile und gibt nichts zurück: die Zeilen ergeben weniger als 1."},
+    {Text::VariantsWeightsSink, "Ein Sink-Logit nimmt einen Teil des Gewichts jeder Zeile und gibt nichts zurück: die Gewichte der Tokens ergeben weniger als 1 (bei einem Kopf hält die Spalte keins den Rest)."},
     {Text::VariantsWeightsSoftcap, "Softcap: die skalierten Scores gehen zuerst durch {1}·tanh(s/{1})."},
     {Text::VariantsWeightsTopk, "Top-k: jede Zeile behält ihre {1} besten erlaubten Schlüssel; die anderen bekommen 0."},
     {Text::VariantsWeightsQkNorm, "QK-Norm: q- und k-Zeilen werden vor den Scores RMS-normiert."},

@@ -329,7 +329,7 @@ constexpr TextEntry kEnglishFull[] = {
     {Text::WeightsNoneTip, "The sink's share of row {1}: {2}. It goes to no token, so the row's weights plus this make 1."},
     {Text::VariantsWeightsLinear, "Linear attention: a_ij = phi(q_i)·phi(k_j) over its sum on the allowed keys (phi = elu + 1), no softmax; every row sums to 1."},
     {Text::VariantsWeightsDifferential, "Differential: A = A₁ − {1}·A₂, two softmax maps from the halves of each head's q and k; weights can be negative (blue) and each row sums to 1 − {1}."},
-    {Text::VariantsWeightsSink, "A sink logit takes part of each row's weight and returns nothing: rows sum to less than 1."},
+    {Text::VariantsWeightsSink, "A sink logit takes part of each row's weight and returns nothing: the tokens' weights sum to less than 1 (with one head, the column none holds the rest)."},
     {Text::VariantsWeightsSoftcap, "Softcap: the scaled scores pass through {1}·tanh(s/{1}) first."},
     {Text::VariantsWeightsTopk, "Top-k: each row keeps its {1} best allowed keys; the others get 0."},
     {Text::VariantsWeightsQkNorm, "QK-norm: q and k rows are RMS-normalised before the scores."},

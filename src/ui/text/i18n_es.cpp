@@ -778,7 +778,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::WeightsNoneTip, "La parte del sumidero en la fila {1}: {2}. No va a ningún token, así que los pesos de la fila más esta suman 1."},
     {Text::VariantsWeightsLinear, "Atención lineal: a_ij = phi(q_i)·phi(k_j) sobre su suma en las claves permitidas (phi = elu + 1), sin softmax; cada fila suma 1."},
     {Text::VariantsWeightsDifferential, "Diferencial: A = A₁ − {1}·A₂, dos mapas softmax de las mitades de q y k de cada cabeza; los pesos pueden ser negativos (azul) y cada fila suma 1 − {1}."},
-    {Text::VariantsWeightsSink, "Un logit sumidero toma parte del peso de cada fila y no devuelve nada: las filas suman menos de 1."},
+    {Text::VariantsWeightsSink, "Un logit sumidero toma parte del peso de cada fila y no devuelve nada: los pesos de los tokens suman menos de 1 (con una cabeza, la columna nada guarda el resto)."},
     {Text::VariantsWeightsSoftcap, "Softcap: las puntuaciones escaladas pasan antes por {1}·tanh(s/{1})."},
     {Text::VariantsWeightsTopk, "Top-k: cada fila conserva sus {1} mejores claves permitidas; las demás reciben 0."},
     {Text::VariantsWeightsQkNorm, "QK-norm: las filas q y k se normalizan por RMS antes de las puntuaciones."},
