@@ -1176,6 +1176,8 @@ TEST_CASE("the formula strip of a variant scene: its own formula and settings") 
            Case{R"("differential": {"lambda": 0.8})",
                 "Y = ( softmax( Q₁ K₁ᵀ / √d_k + M ) − λ softmax( Q₂ K₂ᵀ / √d_k + M ) ) V ,  λ = 0.80"},
            Case{R"("linear": "elu1")", "Y = rownorm( φ(Q) φ(K)ᵀ ⊙ M ) V ,  φ = elu + 1"},
+           Case{R"("heads": 2, "sink_logit": [1, 0])",
+                "Y = softmax( Q Kᵀ / √d_k + M ) V ,  sink z = 1.00 · 0.00"},
        }) {
     const std::string json = std::string(R"({"version": 2, )") + base + ", " + c.json + "}";
     INFO(json);
