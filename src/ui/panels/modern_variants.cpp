@@ -364,8 +364,11 @@ void draw_gate_row(AppState& state, const Fonts& fonts, float setting_x) {
         const scene::VariantKeys& keys = *state.scene.variants;
         const attn::Matrix& g = keys.Wg.size() != 0 ? keys.Wg : keys.core.gate;
         const bool headwise = g.cols() == s.heads && s.heads != s.concat_dim();
+        // One column per head already (d_v/h = 1 each): the two are the same gate, so no choice.
+        const bool same = s.heads == s.concat_dim();
         for (const bool choice : {false, true}) {
           if (choice) ImGui::SameLine();
+          ImGui::BeginDisabled(same && choice);
           const char* id = choice ? "variants/gate/headwise" : "variants/gate/elementwise";
           const Text label = choice ? Text::VariantsGateHeadwise : Text::VariantsGateElementwise;
           if (radio_button(state, id, (std::string(tr(label)) + "##" + id).c_str(), headwise == choice) &&
@@ -375,6 +378,7 @@ void draw_gate_row(AppState& state, const Fonts& fonts, float setting_x) {
             m_g = gate_columns(m_g, s.heads, s.concat_dim(), choice);
             set_variant_keys(state, k);
           }
+          ImGui::EndDisabled();
         }
       });
   if (state.scene.variants && (live(state)->gate.size() != 0 || state.scene.variants->Wg.size() != 0))
