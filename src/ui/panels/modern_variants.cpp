@@ -587,17 +587,19 @@ void draw_none_column(AppState& state, const Fonts& fonts, const NoneColumn& g) 
     const float t = (float(v) - g.lo) / std::max(g.hi - g.lo, 1e-12f);
     const ImU32 color = colormap_color(Colormap::Viridis, std::clamp(t, 0.0f, 1.0f));
     dl->AddRectFilled(a, b, color);
-    // A dashed grey border: the column is not a token.
+    // A dashed grey border: the column is not a token (small cells: one border around the column).
     const float dash = std::max(2.0f, 0.25f * em);
-    for (float x = a.x; x < b.x; x += 2.0f * dash) {
-      dl->AddLine(ImVec2(x, a.y), ImVec2(std::min(x + dash, b.x), a.y), palette::text_dim(), 1.0f);
-      dl->AddLine(ImVec2(x, b.y - 1.0f), ImVec2(std::min(x + dash, b.x), b.y - 1.0f), palette::text_dim(),
-                  1.0f);
-    }
-    for (float y = a.y; y < b.y; y += 2.0f * dash) {
-      dl->AddLine(ImVec2(a.x, y), ImVec2(a.x, std::min(y + dash, b.y)), palette::text_dim(), 1.0f);
-      dl->AddLine(ImVec2(b.x - 1.0f, y), ImVec2(b.x - 1.0f, std::min(y + dash, b.y)), palette::text_dim(),
-                  1.0f);
+    if (g.cell >= 1.5f * em) {
+      for (float x = a.x; x < b.x; x += 2.0f * dash) {
+        dl->AddLine(ImVec2(x, a.y), ImVec2(std::min(x + dash, b.x), a.y), palette::text_dim(), 1.0f);
+        dl->AddLine(ImVec2(x, b.y - 1.0f), ImVec2(std::min(x + dash, b.x), b.y - 1.0f), palette::text_dim(),
+                    1.0f);
+      }
+      for (float y = a.y; y < b.y; y += 2.0f * dash) {
+        dl->AddLine(ImVec2(a.x, y), ImVec2(a.x, std::min(y + dash, b.y)), palette::text_dim(), 1.0f);
+        dl->AddLine(ImVec2(b.x - 1.0f, y), ImVec2(b.x - 1.0f, std::min(y + dash, b.y)), palette::text_dim(),
+                    1.0f);
+      }
     }
     const std::string text = format_weight(v, 2, 4);
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
@@ -607,6 +609,10 @@ void draw_none_column(AppState& state, const Fonts& fonts, const NoneColumn& g) 
     if (ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
       hovered = i;
   }
+  if (g.cell < 1.5f * em)
+    dl->AddRect(ImVec2(x0 - 1.0f, std::max(g.grid_top, g.origin_y + g.cell * float(g.first)) - 1.0f),
+                ImVec2(x0 + w + 1.0f, std::min(g.grid_bottom, g.origin_y + g.cell * float(g.last)) + 1.0f),
+                palette::text_dim());
   dl->PopClipRect();
   ImGui::PopFont();
   const ImVec2 at = ImGui::GetCursorScreenPos();
