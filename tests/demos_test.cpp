@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/variants.hpp"
 #include "demos_embedded.hpp"
 #include "helpers.hpp"
 #include "scene/link.hpp"
@@ -320,8 +321,8 @@ TEST_CASE("demo alibi-slopes: with Q = K = 0 each head's mean position follows i
 TEST_CASE(
     "demos with variant keys: the first load refuses each by its key's name (the full build then opens it)") {
   demo_map();
-  for (const char* name :
-       {"sink-logit", "softcap", "qk-norm", "topk-sparse", "differential", "linear-attention", "cross-attention"}) {
+  for (const char* name : {"sink-logit", "softcap", "qk-norm", "topk-sparse", "differential",
+                           "linear-attention", "cross-attention", "gated-attention"}) {
     INFO(name);
     if (AL_ALL_MODES) {
       CHECK(scene::has_variants(demo(name)));
@@ -386,5 +387,29 @@ TEST_CASE("demo linear-attention: phi = elu + 1; 'sat' weighs its keys 0.3 / 0.3
   const attn::Result r = scene::compute(demo("linear-attention"));
   check_row(r.weights, 2, {0.3, 0.3, 0.4, 0, 0}, 1e-15);
   check_row(r.output, 2, {0.7, 0.7}, 1e-15);
+}
+
+// Gated attention (Qiu et al. 2025, arXiv 2505.06708): the heads' output Y (here one head) times σ(G)
+// element-wise, before any W_o — NumPy: A = softmax(QKᵀ/√2 + M), Y = A V, Y * 1/(1 + exp(−G)).
+TEST_CASE("demo gated-attention: Y ⊙ σ(G); 'the' and 'on' gated to 0.018, 'mats' keeps one column (NumPy)") {
+  scene::Scene s = demo("gated-attention");
+  const attn::HeadsResult r = scene::compute_heads(s);
+  REQUIRE(r.variant);
+  check_row(r.variant->gate_sigmoid, 0, {0.017986210, 0.017986210}, kNumpy);
+  check_row(r.variant->gate_sigmoid, 4, {0.952574127, 0.047425873}, kNumpy);
+  // The attention itself is the plain one: the gate comes after it.
+  check_row(r.heads[0].weights, 4, {0.009212999, 0.155873156, 0.037895373, 0.641145317, 0.155873156}, kNumpy);
+  check_row(r.concat, 3, {1.0, 0.5}, kNumpy);
+  const double gated[5][2] = {{0.017986210, 0.0},
+                              {0.049154836, 0.831642242},
+                              {0.587198052, 0.587198052},
+                              {0.017986210, 0.008993105},
+                              {1.266351097, 0.023974483}};
+  for (int i = 0; i < 5; ++i) {
+    check_row(r.output, i, {gated[i][0], gated[i][1]}, kNumpy);
+    check_row(r.variant->gated, i, {gated[i][0], gated[i][1]}, kNumpy);
+  }
+  s.variants = nullptr;  // without the gate, 'mats' reads the whole of Y
+  check_row(scene::compute_heads(s).output, 4, {1.329399005, 0.505514840}, kNumpy);
 }
 #endif

@@ -912,6 +912,253 @@ TEST_CASE(
   CHECK(scene::scene_to_json(app.state.scene) == plain_json);
 }
 
+namespace {
+double sigmoid(double x) {
+  return 1.0 / (1.0 + std::exp(-x));
+}
+}  // namespace
+
+// Gated attention (Qiu et al. 2025) from the Variants popup on soft-dictionary (one head, d_v = 2):
+// the gate row gives the scene G = 0 (n × the concat's 2 columns), the output is concat ⊙ σ(G), the
+// grid's cells edit G through the edit path (the link's JSON carries it), and the head-wise choice
+// turns G into one column per head.
+TEST_CASE("Variants popup: the gate's row, its grid of σ(G) and its cells edit the scene's gate logits") {
+  Headless app;
+  click(app, "variants");
+  app.frame();
+  REQUIRE(ui::widget_rect(app.state, "variants/gate").has_value());
+  CHECK_FALSE(ui::widget_rect(app.state, "variants/gate/grid").has_value());
+  click(app, "variants/gate");
+  app.frame();
+  REQUIRE(app.state.scene.variants);
+  const attn::Matrix& G = app.state.scene.variants->core.gate;
+  REQUIRE(G.rows() == 2);
+  REQUIRE(G.cols() == 2);
+  CHECK(G.isZero());
+  app.frame();
+  // Y ⊙ σ(G) with Y = softmax(QKᵀ)V (no scale, no mask), computed here.
+  auto check_gated = [&] {
+    const attn::Matrix& Q = app.state.scene.Q;
+    const attn::Matrix& K = app.state.scene.K;
+    const attn::Matrix& V = app.state.scene.V;
+    const attn::Matrix& g = app.state.scene.variants->core.gate;
+    for (Eigen::Index i = 0; i < Q.rows(); ++i) {
+      double sum = 0;
+      std::vector<double> e(std::size_t(K.rows()));
+      for (Eigen::Index j = 0; j < K.rows(); ++j) sum += e[std::size_t(j)] = std::exp(Q.row(i).dot(K.row(j)));
+      for (Eigen::Index c = 0; c < V.cols(); ++c) {
+        double y = 0;
+        for (Eigen::Index j = 0; j < K.rows(); ++j) y += e[std::size_t(j)] / sum * V(j, c);
+        const double gate = g.cols() == V.cols() ? g(i, c) : g(i, 0);
+        CHECK(app.state.heads.output(i, c) == doctest::Approx(y * sigmoid(gate)).epsilon(1e-12));
+        CHECK(app.state.heads.variant->gate_sigmoid(i, g.cols() == V.cols() ? c : 0) ==
+              doctest::Approx(sigmoid(gate)).epsilon(1e-12));
+      }
+    }
+  };
+  check_gated();
+  // The grid: n × 2 cells, each a button.
+  REQUIRE(ui::widget_rect(app.state, "variants/gate/grid").has_value());
+  REQUIRE(ui::widget_rect(app.state, "variants/gate/1/1").has_value());
+  CHECK_FALSE(ui::widget_rect(app.state, "variants/gate/2/0").has_value());
+  // A click shuts a cell that lets half through: G = −4.
+  click(app, "variants/gate/0/1");
+  app.frame();
+  CHECK(app.state.scene.variants->core.gate(0, 1) == -4.0);
+  CHECK(app.state.scene.variants->core.gate(0, 0) == 0.0);
+  check_gated();
+  CHECK(app.state.heads.output(0, 1) < 0.05 * app.state.heads.concat(0, 1));
+  // The link's JSON carries G: read back, the same logits.
+  const scene::ParseResult back = scene::parse_scene(scene::scene_to_json(app.state.scene));
+  REQUIRE(back.scene);
+  REQUIRE(back.scene->variants);
+  CHECK(back.scene->variants->core.gate == app.state.scene.variants->core.gate);
+  // Clicked again, it opens: G = +4.
+  click(app, "variants/gate/0/1");
+  app.frame();
+  CHECK(app.state.scene.variants->core.gate(0, 1) == 4.0);
+  // A drag upward raises G (up: more through).
+  const ImVec2 c = app.centre("variants/gate/1/0");
+  app.mouse(c, false);
+  app.frame();
+  app.mouse(c, true);
+  app.frame();
+  for (int k = 1; k <= 4; ++k) {
+    app.mouse(ImVec2(c.x, c.y - 6.0f * float(k)), true);
+    app.frame();
+  }
+  app.mouse(ImVec2(c.x, c.y - 24.0f), false);
+  app.frame();
+  app.frame();
+  const double dragged = app.state.scene.variants->core.gate(1, 0);
+  CHECK(dragged > 0.5);
+  CHECK(dragged <= 8.0);
+  check_gated();
+  // Head-wise: one column per head, each the mean of its head's logits.
+  click(app, "variants/gate/headwise");
+  app.frame();
+  REQUIRE(app.state.scene.variants->core.gate.cols() == 1);
+  CHECK(app.state.scene.variants->core.gate(0, 0) == doctest::Approx(2.0));
+  CHECK(app.state.scene.variants->core.gate(1, 0) == doctest::Approx(0.5 * dragged));
+  app.frame();
+  check_gated();
+  click(app, "variants/gate/elementwise");
+  app.frame();
+  REQUIRE(app.state.scene.variants->core.gate.cols() == 2);
+  CHECK(app.state.scene.variants->core.gate(1, 1) == doctest::Approx(0.5 * dragged));
+  // Off: no gate key, the plain scene again.
+  click(app, "variants/gate");
+  app.frame();
+  CHECK_FALSE(app.state.scene.variants);
+}
+
+// A learned scene's gate is W_g (d_model × the concat's columns), zeros to start: σ(X W_g) = 0.5.
+TEST_CASE("Variants popup: a learned scene's gate is Wg, shown as σ(X W_g), its cells not buttons") {
+  Headless app;
+  REQUIRE(ui::load_preset(app.state, "learned-5x8"));
+  app.frame();
+  click(app, "variants");
+  app.frame();
+  click(app, "variants/gate");
+  app.frame();
+  REQUIRE(app.state.scene.variants);
+  const attn::Matrix& Wg = app.state.scene.variants->Wg;
+  CHECK(Wg.rows() == app.state.scene.X.cols());
+  CHECK(Wg.cols() == app.state.scene.concat_dim());
+  CHECK(Wg.isZero());
+  CHECK(app.state.scene.variants->core.gate.size() == 0);
+  app.frame();
+  CHECK(ui::widget_rect(app.state, "variants/gate/grid").has_value());
+  CHECK_FALSE(ui::widget_rect(app.state, "variants/gate/0/0").has_value());
+  CHECK((app.state.heads.variant->gate_sigmoid.array() == 0.5).all());
+}
+
+// A sink logit per head: with two heads "same for all heads" starts ticked (one z); unticked, the
+// slider edits the focused head's own z. The Weights grid of one head gets a "none" column of each
+// row's sink share, and the row's weights plus it make 1.
+TEST_CASE("Variants popup: one sink z per head, and the Weights grid's none column") {
+  Headless app;
+  REQUIRE(ui::load_scene_text(app.state, R"({"version": 2, "tokens": ["a", "b", "c"],
+      "Q": [[1, 0, 2, 0], [0, 1, 0, 2], [1, 1, -1, 0]], "K": [[1, 0, 0, 1], [0, 1, 1, 0], [1, 1, 1, 1]],
+      "V": [[1, 0], [0, 1], [1, 1]], "heads": 2, "scale": "sqrt_dk"})")
+              .empty());
+  REQUIRE(app.state.scene.heads == 2);
+  // Two heads' rows (heads, K/V groups) push Generate… and Variants… below the Controls panel's fold
+  // at 1280×800: a taller window shows them.
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 1200);
+  for (int i = 0; i < 4; ++i) app.frame();
+  click(app, "variants");
+  app.frame();
+  REQUIRE(ui::widget_rect(app.state, "variants/sink").has_value());
+  click(app, "variants/sink");
+  app.frame();
+  REQUIRE(app.state.scene.variants->core.sink_logit == std::vector<double>{0.0});
+  REQUIRE(ui::widget_rect(app.state, "variants/sink/z").has_value());
+  app.frame();
+  REQUIRE(ui::widget_rect(app.state, "variants/sink/all").has_value());
+  click(app, "variants/sink/all");  // unticked: one z per head, each the shared one
+  app.frame();
+  REQUIRE(app.state.scene.variants->core.sink_logit == std::vector<double>{0.0, 0.0});
+  // Head 1 focused: the slider (pressed right of its centre, z jumps there) edits z_1 only.
+  ui::set_focus_head(app.state, 1);
+  app.frame();
+  app.frame();
+  const ImVec2 c = app.centre("variants/sink/z");
+  const std::optional<ImVec4> r = ui::widget_rect(app.state, "variants/sink/z");
+  app.mouse(ImVec2(c.x + 0.3f * r->z, c.y), false);
+  app.frame();
+  app.mouse(ImVec2(c.x + 0.3f * r->z, c.y), true);
+  app.frame();
+  app.mouse(ImVec2(c.x + 0.3f * r->z, c.y), false);
+  app.frame();
+  app.frame();
+  const std::vector<double> z =
+      app.state.scene.variants->core.sink_logit;  // a copy: the keys are replaced on edit
+  REQUIRE(z.size() == 2);
+  CHECK(z[0] == 0.0);
+  CHECK(z[1] > 1.0);
+  // Each head's rows: e^z_t joins its softmax's sum; the weights plus the sink's share make 1.
+  for (int t = 0; t < 2; ++t) {
+    const attn::Result& head = app.state.heads.heads[std::size_t(t)];
+    const std::vector<double>& sink = app.state.heads.variant->heads[std::size_t(t)].sink_weight;
+    for (Eigen::Index i = 0; i < head.scaled.rows(); ++i) {
+      double sum = std::exp(z[std::size_t(t)]);
+      for (Eigen::Index j = 0; j < head.scaled.cols(); ++j) sum += std::exp(head.scaled(i, j));
+      CHECK(sink[std::size_t(i)] == doctest::Approx(std::exp(z[std::size_t(t)]) / sum).epsilon(1e-12));
+      CHECK(head.weights.row(i).sum() + sink[std::size_t(i)] == doctest::Approx(1.0).epsilon(1e-12));
+    }
+  }
+  // Ticked again: every head takes the focused head's z.
+  click(app, "variants/sink/all");
+  app.frame();
+  CHECK(app.state.scene.variants->core.sink_logit == std::vector<double>{z[1]});
+
+  // One head (soft-dictionary): the Weights grid has its "none" column only with a sink.
+  Headless one;
+  CHECK_FALSE(ui::widget_rect(one.state, "weights/none").has_value());
+  click(one, "variants");
+  one.frame();
+  click(one, "variants/sink");
+  one.frame();
+  one.frame();
+  const std::optional<ImVec4> none = ui::widget_rect(one.state, "weights/none");
+  REQUIRE(none.has_value());
+  const ui::GridGeometry& grid = one.state.ui.frame.weights_grid;
+  CHECK(none->x > grid.origin.x + grid.cell * 2.0f);                  // right of the grid's two columns
+  CHECK(none->w == doctest::Approx(grid.cell * 2.0f).epsilon(0.05));  // as tall as its two rows
+}
+
+// QK-norm's readout: the focused head's scaled scores' range and mean row entropy with QK-norm on and
+// off, checked against the RMS norm, the scores and the softmax computed here (soft-dictionary: no scale).
+TEST_CASE("Variants popup: QK-norm's range and entropy, on and off") {
+  Headless app;
+  click(app, "variants");
+  app.frame();
+  CHECK_FALSE(ui::widget_rect(app.state, "variants/qk_norm/compare").has_value());
+  click(app, "variants/qk_norm");
+  app.frame();
+  app.frame();
+  REQUIRE(ui::widget_rect(app.state, "variants/qk_norm/compare").has_value());
+  const attn::Matrix& Q = app.state.scene.Q;
+  const attn::Matrix& K = app.state.scene.K;
+  auto rms_rows = [](const attn::Matrix& m) {
+    attn::Matrix out = m;
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      out.row(i) /= std::sqrt(m.row(i).squaredNorm() / double(m.cols()) + 1e-6);
+    return out;
+  };
+  auto spread = [](const attn::Matrix& s) {
+    ui::ScoreSpread out;
+    out.any = true;
+    out.lo = s.minCoeff();
+    out.hi = s.maxCoeff();
+    for (Eigen::Index i = 0; i < s.rows(); ++i) {
+      const double sum = (s.row(i).array() - s.row(i).maxCoeff()).exp().sum();
+      for (Eigen::Index j = 0; j < s.cols(); ++j) {
+        const double a = std::exp(s(i, j) - s.row(i).maxCoeff()) / sum;
+        out.entropy -= a * std::log(a) / double(s.rows());
+      }
+    }
+    return out;
+  };
+  const ui::ScoreSpread on = spread(rms_rows(Q) * rms_rows(K).transpose());
+  const ui::ScoreSpread off = spread(Q * K.transpose());
+  const ui::QkNormCompare got = ui::qk_norm_compare(app.state.scene, 0);
+  CHECK(got.as_is.lo == doctest::Approx(on.lo).epsilon(1e-12));
+  CHECK(got.as_is.hi == doctest::Approx(on.hi).epsilon(1e-12));
+  CHECK(got.as_is.entropy == doctest::Approx(on.entropy).epsilon(1e-9));
+  CHECK(got.flipped.lo == doctest::Approx(off.lo).epsilon(1e-12));
+  CHECK(got.flipped.hi == doctest::Approx(off.hi).epsilon(1e-12));
+  CHECK(got.flipped.entropy == doctest::Approx(off.entropy).epsilon(1e-9));
+  // The norm shrinks the scores' range (10 → 2) and so spreads the weights: more entropy.
+  CHECK(off.hi - off.lo == doctest::Approx(10.0));
+  CHECK(on.hi - on.lo < 2.1);
+  CHECK(on.entropy > off.entropy + 0.1);
+  // The screen's numbers are the state's: the readout of the scene as drawn.
+  const ui::ScoreSpread drawn = ui::score_spread(app.state.result);
+  CHECK(drawn.hi == doctest::Approx(on.hi).epsilon(1e-12));
+}
+
 // The formula strip writes each variant's formula (ui/panels/formula_strip.cpp), read back as text.
 TEST_CASE("the formula strip of a variant scene: its own formula and settings") {
   Headless app;
@@ -930,6 +1177,8 @@ TEST_CASE("the formula strip of a variant scene: its own formula and settings") 
            Case{R"("differential": {"lambda": 0.8})",
                 "Y = ( softmax( Q₁ K₁ᵀ / √d_k + M ) − λ softmax( Q₂ K₂ᵀ / √d_k + M ) ) V ,  λ = 0.80"},
            Case{R"("linear": "elu1")", "Y = rownorm( φ(Q) φ(K)ᵀ ⊙ M ) V ,  φ = elu + 1"},
+           Case{R"("heads": 2, "sink_logit": [1, 0])",
+                "Y = softmax( Q Kᵀ / √d_k + M ) V ,  sink z = 1.00 · 0.00"},
        }) {
     const std::string json = std::string(R"({"version": 2, )") + base + ", " + c.json + "}";
     INFO(json);

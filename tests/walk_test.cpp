@@ -337,7 +337,7 @@ TEST_CASE("walk: the softmax step of a variant scene says what its weights are")
   CHECK(a.title == b.title);
   CHECK(b.body.rfind(a.body, 0) == 0);  // the plain step's words, then the variants'
   CHECK(b.body.find("2.00·tanh(s/2.00)") != std::string::npos);
-  CHECK(b.body.find("rows sum to less than 1") != std::string::npos);
+  CHECK(b.body.find("weights sum to less than 1") != std::string::npos);
   CHECK(a.body.find("tanh") == std::string::npos);
 }
 

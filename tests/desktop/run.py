@@ -77,7 +77,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_frame import RDBU_9_REVERSED, TOLERANCE, colormap  # noqa: E402
+from check_frame import RDBU_9_REVERSED, TOLERANCE, VIRIDIS_9, colormap  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -939,6 +939,31 @@ class Desktop:
             check("--demo differential: the weights in two-sided diverging colours (negative blue, 0 white)"
                   f"{': ' + '; '.join(bad[:3]) if bad else ''}", not bad)
             check("--demo differential: the Variants… button is in the Controls", "variants" in data["rects"])
+
+        # A sink logit (web/demos/sink-logit.json, one head): the Weights grid's "none" column right of
+        # its last column, as tall as the grid, each row's cell in the weights' colours (viridis over
+        # [0, 1]) of that row's sink share, 1 − Σ_j a_ij from the CLI's weights.
+        _, base, data = self.shoot("variants-sink-none", "--demo", "sink-logit")
+        if data:
+            rects = data["rects"]
+            none, last = rects.get("weights/none"), rects.get("cell/weights/0/4")
+            placed = bool(none and last and none["x"] >= last["x"] + last["w"] and
+                          abs(none["h"] - 5 * last["h"]) <= 0.1 * none["h"])
+            check("--demo sink-logit: the weights' none column right of the grid, as tall as it", placed)
+            if placed:
+                with open(os.path.join(ROOT, "web", "demos", "sink-logit.json")) as f:
+                    weights = json.loads(run([self.cli, "--compact", "-"], input=f.read()).stdout)["weights"]
+                img = read_rgb(base + ".png")
+                bad = []
+                for i, row in enumerate(weights):
+                    share = 1.0 - sum(row)
+                    y = int(none["y"] + none["h"] * (i + 0.5) / len(weights) - 0.35 * last["h"])  # above the number
+                    got = img[y, int(none["x"] + none["w"] / 2)]
+                    want = colormap(VIRIDIS_9, share)
+                    if np.abs(got - want).max() > TOLERANCE:
+                        bad.append(f"row {i} share {share:.3f}: {got} vs {want}")
+                check("--demo sink-logit: each none cell in the colour of its row's sink share"
+                      f"{': ' + '; '.join(bad[:3]) if bad else ''}", not bad)
 
     def case_heads(self):
         scene = self.preset_json("three-heads")

@@ -299,7 +299,7 @@ test("the three variant demos read at phone size", async (t) => {
 // differential, linear): a link to one of their demos opens the build with every mode (the first
 // load does not read those keys); the Variants… popup switches them through the edit path; every
 // demo's stages equal attention-lab-cli's (1e-12: the page and the CLI may pick different SIMD exps).
-const VARIANT_DEMOS = ["sink-logit", "softcap", "qk-norm", "topk-sparse", "differential", "linear-attention", "cross-attention"];
+const VARIANT_DEMOS = ["sink-logit", "softcap", "qk-norm", "topk-sparse", "differential", "linear-attention", "cross-attention", "gated-attention"];
 function assertNear(got, want, what) {
   assert.equal(got.length, want.length, `${what}: rows`);
   for (let i = 0; i < want.length; i++)
@@ -373,3 +373,48 @@ test("cross-attention: the demo's 4×3 grids take their columns from the sources
   await waitForState(page, (x) => x.ui.mode === "explore", "the note's Explore button did not switch");
   assertClean(app);
 });
+// The popup's gate, sink per head and QK-norm readout, as tests/ui_frame_test.cpp checks them on
+// the native frames: the gate's cells edit G through the edit path (the link carries it), the gated
+// output is the CLI's; one sink z per head; the "none" column with a sink; QK-norm's readout.
+test("Variants…: the gate's grid edits G; a sink z per head; the none column; QK-norm's readout", async (t) => {
+  const app = await open(t, { suffix: "#demo=gated-attention" });
+  const { page } = app;
+  let s = await waitForState(page, (x) => Array.isArray(x.scene.gate), "#demo=gated-attention did not open");
+  assert.deepEqual(s.scene.gate, demo("gated-attention").gate);
+  assertNear(s.result.output, cli(JSON.stringify(s.scene)).output, "gated output");
+  await clickWidget(page, "variants");
+  await requireWidget(page, "variants/gate/grid");
+  await requireWidget(page, "variants/gate/headwise");
+  await screenshot(page, "variants-gate");
+  // 'cat' column 0 lets 0.88 through: a click shuts it (G = −4).
+  await clickWidget(page, "variants/gate/1/0");
+  s = await waitForState(page, (x) => x.scene.gate[1][0] === -4, "the gate's cell did not shut");
+  assertNear(s.result.output, cli(JSON.stringify(s.scene)).output, "gated output after the click");
+  const link = await page.evaluate(() => window.attentionLab.link());
+  const again = await open(t, { suffix: link.slice(link.indexOf("#")) });
+  const back = await waitForState(again.page, (x) => Array.isArray(x.scene.gate) && x.scene.gate[1][0] === -4, "the link did not carry the gate");
+  assert.deepEqual(back.scene.gate, s.scene.gate);
+  assertClean(again);
+  // Gate off; a sink on: one head, so the Weights grid has its none column.
+  await clickWidget(page, "variants/gate");
+  s = await waitForState(page, (x) => x.scene.gate === undefined, "the gate did not switch off");
+  await clickWidget(page, "variants/sink");
+  s = await waitForState(page, (x) => x.scene.sink_logit === 0, "Sink logit did not switch on");
+  await requireWidget(page, "weights/none");
+  // QK-norm on: its readout under the switch.
+  await clickWidget(page, "variants/qk_norm");
+  s = await waitForState(page, (x) => x.scene.qk_norm !== undefined, "QK-norm did not switch on");
+  await requireWidget(page, "variants/qk_norm/compare");
+  // Two heads: "same for all heads", unticked, gives one z per head.
+  const two = { version: 2, tokens: ["a", "b", "c"], Q: [[1, 0, 2, 0], [0, 1, 0, 2], [1, 1, -1, 0]],
+    K: [[1, 0, 0, 1], [0, 1, 1, 0], [1, 1, 1, 1]], V: [[1, 0], [0, 1], [1, 1]], heads: 2, sink_logit: 0.5 };
+  await loadScene(page, two);
+  await animationFrames(page, 3);
+  if (!(await widgetRect(page, "variants/sink/all"))) await clickWidget(page, "variants");  // the popup, if it closed
+  await clickWidget(page, "variants/sink/all");
+  s = await waitForState(page, (x) => Array.isArray(x.scene.sink_logit) && x.scene.sink_logit.length === 2, "no z per head");
+  assert.deepEqual(s.scene.sink_logit, [0.5, 0.5]);
+  assertNear(s.result.heads[0].weights, cli(JSON.stringify(s.scene)).heads[0].weights, "per-head sink weights");
+  assertClean(app);
+});
+

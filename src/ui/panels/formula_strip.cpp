@@ -99,7 +99,12 @@ void add_variant_terms(const scene::Scene& s, std::vector<Segment>* out) {
   if (v.gate.size() != 0 || s.variants->Wg.size() != 0) seg.push_back({"⊙ σ(G)", Term::Output, plain});
   std::string settings;
   auto add = [&](const std::string& t) { settings += ",  " + t; };
-  if (!v.sink_logit.empty()) add("sink z = " + format_number(v.sink_logit.front(), 2));
+  if (!v.sink_logit.empty()) {  // one z, or each head's: "sink z = 1.00 · 0.00 · 0.00"
+    std::string z;
+    for (std::size_t t = 0; t < v.sink_logit.size(); ++t)
+      z += (t ? " · " : "") + format_number(v.sink_logit[t], 2);
+    add("sink z = " + z);
+  }
   if (v.softcap != 0.0) add("c = " + format_number(v.softcap, 2));
   if (v.differential) add("λ = " + format_number(v.lambda, 2));
   if (v.topk != 0) add("top-k k = " + std::to_string(v.topk));

@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "scene/variant_keys.hpp"
+#if AL_ALL_MODES  // the Weights grid's "none" column with a sink logit (modern_variants.cpp)
+#include "ui/panels/variant_parts.hpp"
+#endif
 #include "ui/look/colormap.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/panels/grid_labels.hpp"
@@ -56,9 +59,12 @@ struct Geometry {
   ImVec2 grid_max;      // the frame's far corner: grid_min + (grid_w, grid_h)
   float cell = 0;       // cell pitch at zoom 1
   float row_label_w = 0;
-  float sum_w = 0;          // weights only: the Σ column
-  float sum_room = 0;       // the Σ column's width (both panels size their cells without it)
-  float entropy_room = 0;   // its entropy part, when the entropy aid is on
+  float sum_w = 0;         // weights only: the Σ column
+  float sum_room = 0;      // the Σ column's width (both panels size their cells without it)
+  float entropy_room = 0;  // its entropy part, when the entropy aid is on
+#if AL_ALL_MODES
+  float none_room = 0;  // with a sink logit: the "none" column before Σ (part of sum_room)
+#endif
   float line = 0;           // a text line's height
   float col_label_h = 0;    // the key labels' band above the grid
   int label_lines = 1;      // the key labels' lines (one: every 2ᵏ-th whole name, grid_labels.hpp)
@@ -97,6 +103,13 @@ Geometry heatmap_geometry(const AppState& state, const Fonts& fonts, int n, int 
   // With the entropy column on, both make room for it too ("1.47 / 1.58": H and log₂ k, bits).
   g.entropy_room = state.ui.show_entropy ? ImGui::CalcTextSize("0.00 / 0.00").x + 0.6f * em : 0.0f;
   g.sum_room = ImGui::CalcTextSize("Σ 1.000").x + 0.8f * em + g.entropy_room;
+#if AL_ALL_MODES
+  // With a sink logit, a column "none" of the sink's weights before Σ (both panels make room, as for Σ).
+  if (sink_weights(state)) {
+    g.none_room = 3.0f * em;
+    g.sum_room += g.none_room;
+  }
+#endif
   g.sum_w = scores ? 0.0f : g.sum_room;
   g.line = ImGui::GetTextLineHeight();
   const float line = g.line;
@@ -364,12 +377,21 @@ void draw_row_sums(const AppState& state, const Fonts& fonts, const Geometry& g,
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImGui::PushFont(fonts.small);
   const float text_x = g.grid_max.x + g.sum_room - g.entropy_room;
+  float sum_x = g.grid_max.x + 0.5f * em;
+#if AL_ALL_MODES
+  // With a sink, Σ counts the "none" column too: every row's weights and its sink share make 1.
+  const std::vector<double>* sink = sink_weights(state);
+  sum_x += g.none_room;
+#endif
   for (int i = g.rows.first; i < g.rows.last; ++i) {
-    const double sum = r.weights.row(i).sum();
+    double sum = r.weights.row(i).sum();
+#if AL_ALL_MODES
+    if (sink) sum += (*sink)[std::size_t(i)];
+#endif
     const std::string text = "Σ " + format_number(sum, 3);
     const float y = g.o.y + cz * (float(i) + 0.5f) - 0.5f * ImGui::GetTextLineHeight();
     if (y < g.grid_min.y - 0.2f * em || y + ImGui::GetTextLineHeight() > g.grid_max.y + 0.2f * em) continue;
-    dl->AddText(ImVec2(g.grid_max.x + 0.5f * em, y), palette::text_dim(), text.c_str());
+    dl->AddText(ImVec2(sum_x, y), palette::text_dim(), text.c_str());
     if (entropy) {
       const attn::ReadingAids& aids = reading_aids(state);
       const std::string h = format_number(aids.entropy[std::size_t(i)], 2) + " / " +
@@ -539,6 +561,25 @@ void draw_heatmap_panel(AppState& state, MatrixPainter& painter, const Fonts& fo
     const bool entropy = state.ui.show_entropy && int(reading_aids(state).entropy.size()) == n;
     draw_row_sums(state, fonts, g, entropy);
   }
+#if AL_ALL_MODES
+  if (!scores && g.none_room > 0) {
+    NoneColumn column;
+    column.x0 = g.grid_max.x + 0.4f * ImGui::GetFontSize();
+    column.width = std::min(g.cz, g.none_room - 0.5f * ImGui::GetFontSize());
+    column.grid_top = g.grid_min.y;
+    column.grid_bottom = g.grid_max.y;
+    column.origin_y = g.o.y;
+    column.cell = g.cz;
+    column.first = g.rows.first;
+    column.last = g.rows.last;
+    column.clip_y0 = g.clip.y;
+    column.clip_y1 = g.clip.w;
+    column.label_y = g.grid_min.y - 0.35f * ImGui::GetFontSize() - g.line;
+    column.lo = d.lo;
+    column.hi = d.hi;
+    draw_none_column(state, fonts, column);
+  }
+#endif
   draw_heatmap_footer(state, painter, fonts, g, d, kind, caption.masked);
 
   check_question(state, fonts, scores ? kCheckScores : kCheckWeights);

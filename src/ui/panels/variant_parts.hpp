@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ui/app_state.hpp"
 #include "ui/look/fonts.hpp"
@@ -53,5 +54,38 @@ SoftcapReach softcap_reach(const attn::Result& r, double c);
 // blocks, and the note of a mode that follows one sequence (`mode`: its tab's label).
 const char* cross_heading(bool sources);
 std::string cross_mode_note(const std::string& mode);
+
+// One head's spread for QK-norm's readout: the range lo … hi of its scaled scores (allowed, finite
+// cells) and the mean over rows with an allowed cell of the weights' entropy −Σ_j a_ij ln a_ij (nats).
+struct ScoreSpread {
+  bool any = false;  // some cell is allowed
+  double lo = 0.0, hi = 0.0, entropy = 0.0;
+};
+ScoreSpread score_spread(const attn::Result& r);
+// Head `head` of scene `s` as it is (`as_is`) and of a copy with qk_norm switched the other way
+// (`flipped`, computed by scene::compute_heads). `s` must have variant keys.
+struct QkNormCompare {
+  ScoreSpread as_is, flipped;
+};
+QkNormCompare qk_norm_compare(const scene::Scene& s, int head);
+
+// A gate's logits with its columns changed between element-wise (concat columns, each head's
+// concat/h in a row) and head-wise (h): head-wise → element-wise repeats each head's logit over its
+// columns (the same gated output); element-wise → head-wise takes the mean of the head's logits.
+// Works on G (n rows) and W_g (d_model rows) alike.
+attn::Matrix gate_columns(const attn::Matrix& g, int heads, int concat, bool headwise);
+
+// The focused head's sink weights, one per row (core/variants.hpp: each row's share of the sink
+// logit, which goes to no token), or null when the scene has no sink logit.
+const std::vector<double>* sink_weights(const AppState& state);
+// Where the Weights grid (heatmap_panel.cpp) puts its "none" column of the sink weights: right of the
+// grid at x0, `width` wide; row i's cell from origin_y + cell·i (zoom and pan), rows first … last − 1
+// in view, clipped to clip_y0 … clip_y1; its label at label_y; colours over lo … hi as the weights'.
+struct NoneColumn {
+  float x0 = 0, width = 0, grid_top = 0, grid_bottom = 0, origin_y = 0, cell = 0;
+  int first = 0, last = 0;
+  float clip_y0 = 0, clip_y1 = 0, label_y = 0, lo = 0, hi = 1;
+};
+void draw_none_column(AppState& state, const Fonts& fonts, const NoneColumn& column);
 
 }  // namespace ui
