@@ -521,8 +521,7 @@ namespace {
 // The scene with `keys` as its variant keys (null when they hold none).
 scene::Scene with_variant_keys(const scene::Scene& s, const scene::VariantKeys& keys) {
   scene::Scene next = s;
-  const bool any = keys.core.any() || keys.Wg.size() != 0 || !keys.sources.empty();
-  next.variants = any ? std::make_shared<const scene::VariantKeys>(keys) : nullptr;
+  next.variants = keys.any() ? std::make_shared<const scene::VariantKeys>(keys) : nullptr;
   return next;
 }
 }  // namespace
