@@ -835,6 +835,7 @@ std::string mla_script(const Scene& s, const Lang& L) {
   }
   py += "\n" + positions_step(s, L) + mask_step(s, L);
   py += "head_weights, head_outputs, absorbed_gap = [], [], 0.0\n";
+  if (s.rope_on) py += "q_turned, k_turned = [], []  # each head's [q_nope | RoPE(q_R)] and [k_t | k_R]\n";
   py += "for t in range(h):\n";
   py += "    q_nope, q_r = Q[:, t * d_qh:t * d_qh + d_nope], Q[:, t * d_qh + d_nope:(t + 1) * d_qh]\n";
   if (s.rope_on) py += "    q_r = rope(q_r)\n";
@@ -845,11 +846,18 @@ std::string mla_script(const Scene& s, const Lang& L) {
   py += softmax_lines(L, "    ", "scaled", "weights_t");
   py += "    head_weights.append(weights_t)\n";
   py += "    head_outputs.append(weights_t @ v_t)\n";
+  if (s.rope_on) {
+    py += std::string("    q_turned.append(") + L.cat() + "([q_nope, q_r], " + L.axis1() + "))\n";
+    py += std::string("    k_turned.append(") + L.cat() + "([k_t, k_rope], " + L.axis1() + "))\n";
+  }
   py += "    # The absorbed form: W_uk folded into the query reads the latent itself, the same scores\n";
   py += "    absorbed = (q_nope @ W_uk_t.T) @ c_kv.T + q_r @ k_rope.T\n";
   py += std::string("    absorbed_gap = max(absorbed_gap, float(") +
         (t ? "(absorbed - scores).abs().max()" : "np.abs(absorbed - scores).max()") + "))\n\n";
   py += std::string("concat = ") + L.cat() + "(head_outputs, " + L.axis1() + ")\n";
+  if (s.rope_on)
+    py += std::string("Q_rope, K_rope = ") + L.cat() + "(q_turned, " + L.axis1() + "), " + L.cat() +
+          "(k_turned, " + L.axis1() + ")  # what the scores used\n";
   py += s.Wo.size() ? "output = concat @ Wo\n" : "output = concat\n";
   py += "weights = sum(head_weights) / h  # the mean over heads\n";
   py +=

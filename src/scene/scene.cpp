@@ -375,6 +375,19 @@ ParseResult fail(std::string message) {
 
 }  // namespace
 
+namespace {
+// Whether RoPE turns each head's whole query and key, so d_k/h must be even: not with latent
+// attention, whose RoPE turns only the decoupled parts q_R and k_R (validate_mla: d_rope even).
+bool rope_turns_whole_heads(const Scene& s) {
+#if AL_ALL_MODES
+  return !is_mla(s);
+#else
+  (void)s;
+  return true;
+#endif
+}
+}  // namespace
+
 int Scene::d_k() const {
   return static_cast<int>(mode == Mode::Direct ? Q.cols() : Wq.cols());
 }
@@ -478,12 +491,7 @@ std::string validate(const Scene& s) {
       return "rope: base must be above 1 and at most 1e12 (got " + ordered_json(s.rope.base).dump() + ")";
     if (s.rope.offset < 0 || s.rope.offset > kMaxRopeOffset)
       return "rope: offset must be a whole number from 0 to " + std::to_string(kMaxRopeOffset);
-#if AL_ALL_MODES
-    const bool mla = is_mla(s);  // RoPE turns only the decoupled parts (validate_mla: d_rope even)
-#else
-    const bool mla = false;
-#endif
-    if ((d_k / s.heads) % 2 != 0 && !mla)
+    if ((d_k / s.heads) % 2 != 0 && rope_turns_whole_heads(s))
       return "rope: each head's size must be even to form pairs (d_k = " + std::to_string(d_k) +
              (s.heads > 1 ? ", d_k/h = " + std::to_string(d_k / s.heads) : std::string()) + ")";
   }
