@@ -1155,6 +1155,8 @@ TEST_CASE("Variants popup: a latent-attention scene draws as two heads; the othe
   CHECK(app.state.heads.variant->mla->cache_numbers_per_token == 4);
   CHECK(app.state.heads.K.cols() + app.state.heads.V.cols() == 16);  // the popup's 2·h·d_head
   CHECK(app.state.result.K.cols() == 4);                             // the focused head: d_nope + d_rope
+  CHECK(ui::formula_text(app.state).find(",  K_t = [c W_uk,t | k_R],  V_t = c W_uv,t,  c = X W_dkv") !=
+        std::string::npos);
   scene::VariantKeys with_softcap = *app.state.scene.variants;
   with_softcap.core.softcap = 2.0;
   CHECK(ui::variant_keys_problem(app.state, with_softcap).rfind("mla:", 0) == 0);

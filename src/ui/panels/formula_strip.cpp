@@ -103,6 +103,8 @@ void add_variant_terms(const scene::Scene& s, std::vector<Segment>* out) {
   if (v.softcap != 0.0) add("c = " + format_number(v.softcap, 2));
   if (v.differential) add("λ = " + format_number(v.lambda, 2));
   if (v.topk != 0) add("top-k k = " + std::to_string(v.topk));
+  // Latent attention: head t's keys and values come from the latent c (the cache), k_R is shared.
+  if (scene::is_mla(s)) add("K_t = [c W_uk,t | k_R],  V_t = c W_uv,t,  c = X W_dkv");
   if (!settings.empty()) seg.push_back({settings, Term::None, dim});
 }
 #endif
