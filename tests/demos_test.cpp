@@ -19,15 +19,16 @@
 #include "helpers.hpp"
 #include "scene/link.hpp"
 #include "scene/scene.hpp"
+#include "scene/variant_keys.hpp"
 
 namespace {
 
 // The web's first load (AL_ALL_MODES=0, as the wasm suite is built) knows no variant key: a demo using
 // one fails to parse there with "<key>: unknown key …", the error web/share.js answers by starting
 // the build with every mode (its kVariantKeys lists these names).
-constexpr const char* kVariantKeys[] = {"sources",      "X_src", "sink_logit", "softcap",
-                                        "qk_norm",      "topk",  "indexer",    "topk_block",
-                                        "differential", "gate",  "Wg",         "linear"};
+constexpr const char* kVariantKeys[] = {"sources", "X_src",   "sink_logit", "softcap",      "qk_norm",
+                                        "topk",    "indexer", "topk_block", "differential", "gate",
+                                        "Wg",      "linear",  "mla"};
 
 bool variant_key_refused(const std::string& error) {
   for (const char* key : kVariantKeys)
@@ -322,7 +323,7 @@ TEST_CASE(
     "demos with variant keys: the first load refuses each by its key's name (the full build then opens it)") {
   demo_map();
   for (const char* name : {"sink-logit", "softcap", "qk-norm", "topk-sparse", "differential",
-                           "linear-attention", "cross-attention", "gated-attention"}) {
+                           "linear-attention", "cross-attention", "gated-attention", "mla"}) {
     INFO(name);
     if (AL_ALL_MODES) {
       CHECK(scene::has_variants(demo(name)));
@@ -338,6 +339,30 @@ TEST_CASE("demo sink-logit: 'on' matches no key; the sink (z = 1) takes 0.405 of
   check_row(r.weights, 3, {0.148847581, 0.148847581, 0.148847581, 0.148847581, 0}, kNumpy);
   check_row(r.output, 3, {0.595390325, 0.297695162}, kNumpy);
   CHECK(std::abs(1.0 - r.weights.row(3).sum() - 0.404609675) <= 4 * kNumpy);
+}
+
+TEST_CASE(
+    "demo mla: the cache keeps d_c + d_rope = 4 numbers per token against 16; each head's weights (NumPy)") {
+  // NumPy from DeepSeek-V2's equations (9)–(19): c = X W_dkv, k_t = c W_uk,t, v_t = c W_uv,t,
+  // k_R = RoPE(X W_kr), scores q_nope k_tᵀ + RoPE(q_R) k_Rᵀ over √(2 + 2), causal.
+  const scene::Scene& s = demo("mla");
+  REQUIRE(scene::is_mla(s));
+  const attn::HeadsResult r = scene::compute_heads(s);
+  REQUIRE(r.heads.size() == 2);
+  REQUIRE(r.variant != nullptr);
+  REQUIRE(r.variant->mla != nullptr);
+  CHECK(r.variant->mla->cache_numbers_per_token == 4);  // d_c + d_rope
+  CHECK(r.K.cols() + r.V.cols() == 16);                 // 2·h·d_head: 2 heads' keys (4) and values (4)
+  check_row(r.heads[0].weights, 3, {0.210849247, 0.077567103, 0.138435971, 0.573147678}, kNumpy);
+  check_row(r.heads[1].weights, 3, {0.092761693, 0.685421355, 0.165554140, 0.056262811}, kNumpy);
+  check_row(r.heads[0].weights, 2, {0.274068619, 0.274068619, 0.451862762, 0}, kNumpy);
+  check_row(r.output, 3,
+            {1.209006736, -0.070570764, 1.209006736, -0.070570764, 0.822844090, 0.342710050, 0.822844090,
+             0.342710050},
+            kNumpy);
+  // The absorbed form (W_uk folded into the query) gives the same weights.
+  for (std::size_t t = 0; t < 2; ++t)
+    CHECK((r.variant->mla->absorbed_weights[t] - r.heads[t].weights).cwiseAbs().maxCoeff() < 1e-12);
 }
 
 TEST_CASE("demo softcap: c = 2 caps 'the''s 6.4 with itself; 0.880 becomes 0.361 (NumPy)") {

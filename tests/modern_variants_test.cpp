@@ -258,3 +258,150 @@ TEST_CASE("MLA (DeepSeek-V2): the concatenated form, the absorbed form to 1e-12,
   w.W_q = random(d_model, 3);
   CHECK(attn::check_mla(X, w, h).rfind("W_q: must be d_model × h·(d_nope + d_rope)", 0) == 0);
 }
+
+namespace {
+
+// A latent-attention scene (the "mla" key): 4 tokens, d_model 4, 2 heads of d_nope 2 + d_rope 2
+// (Wq 4×8), d_c 2, values of 2 per head; `extra` adds or replaces members.
+std::string mla_text(const std::string& extra = "", const std::string& mla_members = "") {
+  const std::string mla =
+      mla_members.empty() ? R"("W_dkv":[[1,0],[0,1],[0.5,-0.5],[0.25,1]],"W_uk":[[1,0,0.5,-1],[0,1,1,0.5]],)"
+                            R"("W_uv":[[0.5,1,-1,0],[1,-0.5,0,2]],"W_kr":[[1,0],[0,1],[1,1],[-1,0.5]])"
+                          : mla_members;
+  return R"({"version":2,"tokens":["a","b","c","d"],"X":[[1,0,0.5,0],[0,1,0,-1],[1,1,0,0.5],[0,-0.5,1,1]],)"
+         R"("Wq":[[1,0,0.5,0,0,1,0,0.5],[0,1,0,0.5,1,0,-1,0],[0.5,0,1,0,0,0.5,1,0],[0,-1,0,1,0.5,0,0,1]],)"
+         R"("heads":2,"mla":{)" +
+         mla + "}" + (extra.empty() ? "" : "," + extra) + "}";
+}
+
+}  // namespace
+
+TEST_CASE("mla scene key: version 2, Wk and Wv derived and never written, JSON and link round trips") {
+  for (const char* extra :
+       {"", R"("rope":{"base":100},"causal":true)", R"("mask":[[1,0,1,1],[1,1,0,1],[1,1,1,0],[0,1,1,1]])"}) {
+    CAPTURE(extra);
+    const scene::ParseResult parsed = scene::parse_scene(mla_text(extra));
+    REQUIRE_MESSAGE(parsed.ok(), parsed.error);
+    const scene::Scene& s = *parsed.scene;
+    REQUIRE(scene::is_mla(s));
+    // Head t's block of Wk is [W_dkv W_uk,t | W_kr]; Wv = W_dkv W_uv.
+    const scene::MlaKeys& k = s.variants->mla;
+    CHECK(s.Wk.middleCols(0, 2) == k.W_dkv * k.W_uk.middleCols(0, 2));
+    CHECK(s.Wk.middleCols(2, 2) == k.W_kr);
+    CHECK(s.Wk.middleCols(4, 2) == k.W_dkv * k.W_uk.middleCols(2, 2));
+    CHECK(s.Wk.middleCols(6, 2) == k.W_kr);
+    CHECK(s.Wv == k.W_dkv * k.W_uv);
+    const std::string text = scene::scene_to_json(s);
+    CHECK(text.find("\"mla\":{\"W_dkv\"") != std::string::npos);
+    CHECK(text.find("\"Wk\"") == std::string::npos);
+    CHECK(text.find("\"Wv\"") == std::string::npos);
+    const scene::ParseResult again = scene::parse_scene(text);
+    REQUIRE_MESSAGE(again.ok(), again.error);
+    CHECK(scene::scene_to_json(*again.scene) == text);
+    const scene::link::MadeFragment made = scene::link::make_fragment(s);
+    REQUIRE_MESSAGE(made.ok(), made.error);
+    const scene::link::Fragment back = scene::link::parse_fragment(made.fragment);
+    REQUIRE_MESSAGE(back.error.empty(), back.error);
+    REQUIRE(back.scene.has_value());
+    CHECK(scene::scene_to_json(*back.scene) == text);
+  }
+  const scene::ParseResult old = scene::parse_scene(
+      R"({"version":1,"tokens":["a"],"X":[[1]],"Wq":[[1]],"mla":{"W_dkv":[[1]],"W_uk":[[1]],"W_uv":[[1]]}})");
+  REQUIRE_FALSE(old.ok());
+  CHECK(old.error == "mla: needs \"version\": 2 (this scene says 1)");
+}
+
+TEST_CASE("mla scene key: compute_heads is attend_mla, as an ordinary multi-head result") {
+  for (const char* extra : {"", R"("rope":{"base":100},"causal":true)",
+                            R"("rope":{"layout":"half"},"window":2,"scale":"none")"}) {
+    CAPTURE(extra);
+    const scene::ParseResult parsed = scene::parse_scene(mla_text(extra));
+    REQUIRE_MESSAGE(parsed.ok(), parsed.error);
+    const scene::Scene& s = *parsed.scene;
+    const scene::MlaKeys& k = s.variants->mla;
+    attn::Options o;
+    o.causal = s.causal;
+    o.window = s.window;
+    o.scale = s.scale;
+    const attn::MlaResult want =
+        attn::attend_mla(s.X, {s.Wq, k.W_dkv, k.W_uk, k.W_uv, k.W_kr}, 2, s.rope_on ? &s.rope : nullptr, o);
+    const attn::HeadsResult got = scene::compute_heads(s);
+    REQUIRE(got.heads.size() == 2);
+    REQUIRE(got.variant != nullptr);
+    REQUIRE(got.variant->mla != nullptr);
+    CHECK(got.variant->mla->cache_numbers_per_token == 4);  // d_c + d_rope, against 2·(4 + 2) = 12
+    CHECK(got.variant->mla->c_kv == want.c_kv);
+    for (std::size_t t = 0; t < 2; ++t) {
+      const attn::Result& head = got.heads[t];
+      CHECK(head.divisor == (s.scale.mode == attn::ScaleMode::None ? 1.0 : 2.0));  // √(d_nope + d_rope)
+      CHECK((head.scores - want.scores[t]).cwiseAbs().maxCoeff() < 1e-12);
+      CHECK((head.weights - want.weights[t]).cwiseAbs().maxCoeff() < 1e-12);
+      CHECK((head.weights - want.absorbed_weights[t]).cwiseAbs().maxCoeff() < 1e-12);
+      CHECK(head.K.cols() == 4);
+      CHECK(head.V.cols() == 2);
+    }
+    CHECK((got.concat - want.output).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((got.output - want.absorbed_output).cwiseAbs().maxCoeff() < 1e-12);
+    // The CLI's JSON carries the latent-attention stages.
+    const std::string json = scene::result_to_json(got);
+    for (const char* key : {"\"c_kv\"", "\"k_rope\"", "\"absorbed_weights\"", "\"absorbed_output\"",
+                            "\"cache_per_token\":4", "\"cache_per_token_mha\":12"})
+      CHECK_MESSAGE(json.find(key) != std::string::npos, key);
+  }
+}
+
+TEST_CASE("mla scene key: bad inputs name the key and the field") {
+  const std::string dkv = R"("W_dkv":[[1,0],[0,1],[0.5,-0.5],[0.25,1]],)";
+  const std::string uk = R"("W_uk":[[1,0,0.5,-1],[0,1,1,0.5]],)",
+                    uv = R"("W_uv":[[0.5,1,-1,0],[1,-0.5,0,2]])";
+  const std::string kr = R"(,"W_kr":[[1,0],[0,1],[1,1],[-1,0.5]])";
+  const std::pair<std::string, std::string> bad[] = {
+      {mla_text("", dkv + R"("W_uk":[[1,0,0.5,-1],[0,1,1,0.5],[1,1,1,1]],)" + uv + kr),
+       "mla: W_uk has 3 rows, W_dkv gives d_c = 2"},
+      {mla_text("", R"("W_dkv":[[1,0],[0,1],[0.5,-0.5]],)" + uk + uv + kr),
+       "mla: W_dkv has 3 rows, X gives d_model = 4"},
+      {mla_text("", dkv + uk + uv), "mla: Wq has 8 columns, expected h·(d_nope + d_rope) = 2·(2 + 0) = 4"},
+      {mla_text("", dkv + R"("W_uk":[[1,0,0.5],[0,1,1]],)" + uv + kr),
+       "mla: W_uk has 3 columns, not a multiple of heads = 2"},
+      {mla_text("", dkv + uk + uv + R"(,"W_kr":[[1,0,1],[0,1,1],[1,1,1],[-1,0.5,1]])"),
+       "mla: Wq has 8 columns, expected h·(d_nope + d_rope) = 2·(2 + 3) = 10"},
+      {mla_text("", R"("W_dkv":[[1e16,0],[0,1],[0.5,-0.5],[0.25,1]],)" + uk + uv + kr),
+       "mla: W_dkv: row 0, entry 0 must be a finite number of magnitude at most 1e15"},
+      {mla_text("", dkv + uk + R"("W_kr":[[1,0],[0,1],[1,1],[-1,0.5]])"), "mla: W_uv missing"},
+      {mla_text("", dkv + uk + uv + kr + R"(,"W_x":[[1]])"), "mla: unknown key \"W_x\""},
+      {mla_text(R"("Wk":[[1]])"),
+       "mla: a latent-attention scene takes its keys and values from W_dkv, W_uk, W_uv"},
+      {mla_text(R"("softcap":2)"), "mla: latent attention (W_dkv, W_uk, W_uv) is its own pass"},
+      {mla_text(R"("kv_heads":1)"), "mla: latent attention (W_dkv, W_uk, W_uv) is its own pass"},
+      {mla_text(R"("alibi":true)"), "mla: latent attention (W_dkv, W_uk, W_uv) is its own pass"},
+      {mla_text(R"("linear":"elu1")"), "mla: latent attention (W_dkv, W_uk, W_uv) is its own pass"},
+      {R"({"version":2,"tokens":["a"],"Q":[[1,0]],"K":[[1,0]],"V":[[1]],"mla":{"W_dkv":[[1]],"W_uk":[[1]],"W_uv":[[1]]}})",
+       "mla: needs a learned scene (X, Wq)"},
+      {R"({"version":2,"tokens":["a"],"X":[[1]],"Wq":[[1,1,1]],"rope":{},"mla":{"W_dkv":[[1]],"W_uk":[[1]],"W_uv":[[1]],"W_kr":[[1,1]]}})",
+       ""},
+      {R"({"version":2,"tokens":["a"],"X":[[1]],"Wq":[[1,1,1,1]],"rope":{},"mla":{"W_dkv":[[1]],"W_uk":[[1]],"W_uv":[[1]],"W_kr":[[1,1,1]]}})",
+       "mla: W_kr has 3 columns; with \"rope\" d_rope must be even to form pairs"},
+      {R"({"version":2,"tokens":["a"],"X":[[1]],"Wq":[[1]],"rope":{},"mla":{"W_dkv":[[1]],"W_uk":[[1]],"W_uv":[[1]]}})",
+       "mla: with \"rope\", RoPE turns the decoupled parts q_R and k_R"},
+  };
+  for (const auto& [text, want] : bad) {
+    CAPTURE(text);
+    const scene::ParseResult r = scene::parse_scene(text);
+    if (want.empty()) {  // an odd head size (d_nope 1 + d_rope 2) is fine: RoPE turns only d_rope
+      CHECK_MESSAGE(r.ok(), r.error);
+      continue;
+    }
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error.rfind(want, 0) == 0);
+  }
+  // The softcap's message names the key it refuses.
+  CHECK(scene::parse_scene(mla_text(R"("softcap":2)")).error.find("combine with \"softcap\"") !=
+        std::string::npos);
+  // A scene built in code must carry the derived Wk and Wv.
+  scene::Scene s = *scene::parse_scene(mla_text()).scene;
+  CHECK(scene::validate(s).empty());
+  s.Wv(0, 0) += 1.0;
+  CHECK(scene::validate(s).rfind("mla: a latent-attention scene takes its keys and values", 0) == 0);
+  scene::fill_mla_kv(&s);
+  CHECK(scene::validate(s).empty());
+}

@@ -1472,3 +1472,54 @@ TEST_CASE("cross-attention in the app: n×m grids labelled by the sources, edits
   CHECK(s.ui.settings.mode == scene::link::Mode::Explore);
 }
 #endif
+
+// A latent-attention scene ("mla", DeepSeek-V2) is an ordinary multi-head scene to the app: head t's
+// K = [c W_uk,t | k_R], its V = c W_uv,t; the Variants popup's other switches are refused naming mla,
+// and the popup's line reads the cache size and the absorbed form from the result.
+TEST_CASE("Variants popup: a latent-attention scene draws as two heads; the other variants are refused") {
+  Headless app;
+  const std::string json =
+      R"({"version":2,"tokens":["the","cat","sat","down"],"X":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[1,0,0,1]],)"
+      R"("Wq":[[2,0,0,0,0,2,0,0],[0,2,0,0,2,0,0,0],[0,0,1,0,0,0,1,0],[0,0,0,1,0,0,0,1]],"causal":true,)"
+      R"("heads":2,"rope":{"base":100},"mla":{"W_dkv":[[1,0],[0,1],[1,1],[0.5,-0.5]],)"
+      R"("W_uk":[[1,0,1,-1],[0,1,1,1]],"W_uv":[[1,0,1,0,0,1,0,1],[0,1,0,1,1,0,1,0]],"W_kr":[[0,0],[0,0],[1,0],[0,1]]}})";
+  REQUIRE(ui::load_scene_text(app.state, json).empty());
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 1400);  // a learned RoPE scene's Controls need the height
+  app.frame();
+  app.frame();
+  click(app, "variants");
+  app.frame();
+  app.frame();
+  REQUIRE(app.state.heads.heads.size() == 2);
+  REQUIRE(app.state.heads.variant != nullptr);
+  REQUIRE(app.state.heads.variant->mla != nullptr);
+  CHECK(app.state.heads.variant->mla->cache_numbers_per_token == 4);
+  CHECK(app.state.heads.K.cols() + app.state.heads.V.cols() == 16);  // the popup's 2·h·d_head
+  CHECK(app.state.result.K.cols() == 4);                             // the focused head: d_nope + d_rope
+  CHECK(ui::formula_text(app.state).find(",  K_t = [c W_uk,t | k_R],  V_t = c W_uv,t,  c = X W_dkv") !=
+        std::string::npos);
+  scene::VariantKeys with_softcap = *app.state.scene.variants;
+  with_softcap.core.softcap = 2.0;
+  CHECK(ui::variant_keys_problem(app.state, with_softcap).rfind("mla:", 0) == 0);
+  click(app, "variants/softcap");
+  app.frame();
+  CHECK(app.state.scene.variants->core.softcap == 0.0);
+  CHECK(scene::is_mla(app.state.scene));
+  click(app, "mode/heads");
+  app.frame();
+  app.frame();
+  CHECK(scene::is_mla(app.state.scene));
+  // Wk and Wv are derived: an edit of theirs is refused and the scene stays. An edit of Q makes the
+  // scene direct with RoPE applied (the heads' [q_nope | RoPE(q_R)] and [k_t | k_R]): the same weights.
+  const attn::Matrix before = app.state.heads.heads[1].weights;
+  ui::set_entry(app.state, ui::SceneMatrix::Wk, 0, 0, 5.0);
+  app.frame();
+  CHECK(scene::is_mla(app.state.scene));
+  CHECK(app.state.heads.heads[1].weights == before);
+  ui::set_entry(app.state, ui::SceneMatrix::Q, 0, 0, app.state.heads.Q_rope(0, 0));
+  app.frame();
+  CHECK(app.state.scene.mode == scene::Mode::Direct);
+  CHECK_FALSE(scene::has_variants(app.state.scene));
+  REQUIRE(app.state.heads.heads.size() == 2);
+  CHECK((app.state.heads.heads[1].weights - before).cwiseAbs().maxCoeff() < 1e-12);
+}

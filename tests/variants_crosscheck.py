@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The attention variants of attention-lab-cli against NumPy references written from the papers.
 
-usage: variants_crosscheck.py window|sinks|alibi|gqa|torch|modern CLI CASE_DIR [COUNT]
+usage: variants_crosscheck.py window|sinks|alibi|gqa|torch|modern|mla CLI CASE_DIR [COUNT]
 
 The references below are written from the definitions, not from Attention Lab's code:
   sliding window w (Longformer, Beltagy et al. 2020; Mistral 7B, Jiang et al. 2023):
@@ -36,6 +36,13 @@ entry of the matrix compared):
           2024–26 models" below): sink logit, softcap, QK-norm, top-k (indexer, blocks), differential,
           gated and linear attention, on scenes with heads, GQA, causal, windows, masks, ALiBi, RoPE;
           every stage each adds, and the combinations that are refused.
+  mla     multi-head latent attention (DeepSeek-V2, arXiv 2405.04434 §2.1, the scene key "mla"),
+          written from the paper's equations (9)–(19) below: COUNT random learned scenes (heads 1–4,
+          d_rope 0–4, with and without RoPE, causal, masks, windows, W_o, each scale): the latent
+          c_kv, k_rope, each head's scores, weights and output, the concat and output, the absorbed
+          form (scores, weights, output) and the cache per token; the absorbed form equal to the
+          naive one; the NumPy and PyTorch exports exec'd against the CLI; the same pass in PyTorch
+          (float64) when it is installed; bad inputs refused, naming the key.
 Also each mode's bad keys: exit 2 naming the key. Exit 77 (ctest SKIP) when numpy (or torch) is
 missing. Run with Debian's /usr/bin/python3.
 """
@@ -642,7 +649,7 @@ def check_exports(cli, path, s, got, failures, counts):
         counts["NumPy exports" if kind == "numpy" else "PyTorch exports"] += 1
     code, tex, err = run(cli, ["--export", "latex", path])
     words = {"sink_logit": "softmax}_{+z}", "softcap": "\\tanh", "qk_norm": "\\hat{Q}", "topk": "M_{\\text{top-}",
-             "differential": "\\lambda", "gate": "\\sigma(", "Wg": "\\sigma(X W_g)", "linear": "\\phi"}
+             "differential": "\\lambda", "gate": "\\sigma(", "Wg": "\\sigma(X W_g)", "linear": "\\phi", "mla": "c = X W_{DKV}"}
     missing = [key for key, word in words.items() if key in s and word not in tex]
     if code != 0 or "% the variant pass: $" not in tex or missing:
         failures.append(f"{path} --export latex: exit {code}, the formula lacks {missing}: {tex[:300]!r}")
@@ -747,8 +754,272 @@ def main_torch(cli, case_dir, count):
                   f"({counts})", cases=counts)
 
 
+# ---- multi-head latent attention (DeepSeek-V2, arXiv 2405.04434 §2.1) ------------------------------
+#
+# The paper's equations, per token row (Attention Lab's rows are tokens, so x W where the paper writes
+# W x):  c^KV = x W^DKV (9);  k^C_t = c^KV W^UK_t (10);  v^C_t = c^KV W^UV_t (11);
+# k^R = RoPE(x W^KR) (17), one for every head;  [q^C_t | q^R_t] = x W^Q_t (the paper's low-rank query
+# is one matrix here), q^R_t turned by RoPE (15);  k_t = [k^C_t | k^R] (16);
+# o_t = Σ_j softmax_j(q_t k_jᵀ / √(d_h + d_h^R)) v^C_j (18), the mask applied as everywhere else.
+# Absorbed (§2.1.2): W^UK folds into the query, q^C_t k^C_tᵀ = (q^C_t W^UK_tᵀ) c^KVᵀ, and W^UV into the
+# output, Σ_j a_j v^C_j = (Σ_j a_j c^KV_j) W^UV_t. The cache keeps c^KV and k^R: d_c + d_rope per token.
+
+def mla_softmax(x, allowed):
+    """Row softmax over the allowed cells; a row with none is all zero."""
+    out = np.zeros_like(x)
+    for i in range(x.shape[0]):
+        if allowed[i].any():
+            row = x[i][allowed[i]]
+            e = np.exp(row - row.max())
+            out[i][allowed[i]] = e / e.sum()
+    return out
+
+
+def mla_reference(s):
+    A = lambda a: np.array(a, dtype=np.float64)  # noqa: E731
+    X, Wq, m = A(s["X"]), A(s["Wq"]), s["mla"]
+    W_dkv, W_uk, W_uv = A(m["W_dkv"]), A(m["W_uk"]), A(m["W_uv"])
+    n, H = X.shape[0], s.get("heads", 1)
+    d_nope, d_vh = W_uk.shape[1] // H, W_uv.shape[1] // H
+    W_kr = A(m["W_kr"]) if "W_kr" in m else np.zeros((X.shape[1], 0))
+    d_rope = W_kr.shape[1]
+    dq = d_nope + d_rope
+    r = s.get("rope")
+    turn = (lambda M: rope_numpy(M, r.get("base", 10000.0), r.get("layout", "interleaved"), r.get("offset", 0))) \
+        if r is not None and d_rope else (lambda M: M)
+    c = X @ W_dkv                                   # (9)
+    k_r = turn(X @ W_kr)                            # (17)
+    Q = X @ Wq
+    allowed = visible(s, n)
+    divisor = divisor_of(s, dq)
+    heads, Ks, Vs, Ys = [], [], [], []
+    absorbed_out = []
+    for t in range(H):
+        q_c, q_r = Q[:, t * dq:t * dq + d_nope], turn(Q[:, t * dq + d_nope:(t + 1) * dq])
+        W_uk_t, W_uv_t = W_uk[:, t * d_nope:(t + 1) * d_nope], W_uv[:, t * d_vh:(t + 1) * d_vh]
+        k_c, v_c = c @ W_uk_t, c @ W_uv_t           # (10), (11)
+        scores = q_c @ k_c.T + q_r @ k_r.T          # q_t k_tᵀ with k_t = [k^C_t | k^R] (16)
+        weights = mla_softmax(scores / divisor, allowed)
+        Y = weights @ v_c                           # (18)
+        a_scores = (q_c @ W_uk_t.T) @ c.T + q_r @ k_r.T
+        a_weights = mla_softmax(a_scores / divisor, allowed)
+        absorbed_out.append((a_weights @ c) @ W_uv_t)
+        heads.append(dict(scores=scores, weights=weights, output=Y, absorbed_scores=a_scores,
+                          absorbed_weights=a_weights))
+        Ks.append(np.hstack([k_c, X @ W_kr]))       # the key the heads grid shows (before RoPE)
+        Vs.append(v_c)
+        Ys.append(Y)
+    concat = np.hstack(Ys)
+    output = concat @ A(s["Wo"]) if "Wo" in s else concat
+    return dict(c_kv=c, k_rope=k_r, heads=heads, concat=concat, output=output, K=np.hstack(Ks), V=np.hstack(Vs),
+                absorbed_output=np.hstack(absorbed_out), divisor=divisor, cache=W_dkv.shape[1] + d_rope,
+                cache_mha=H * (dq + d_vh), weights_mean=sum(h["weights"] for h in heads) / H,
+                masked_rows=[i for i in range(n) if not allowed[i].any()])
+
+
+def mla_scene(rng, index):
+    """Scene `index`: n 1…9; heads 1, 2, 3, 4 in turn; d_model 1…6, d_c 1…4, d_nope and d_v 1…3; RoPE on
+    odd scenes (d_rope 2 or 4, each layout, offsets), d_rope 0…3 without; causal every 3rd, a mask every
+    4th (every 8th with a fully masked row), a window every 5th, W_o every 6th, each scale every 3rd,
+    every 7th scene large."""
+    n, H = int(rng.integers(1, 10)), [1, 2, 3, 4][index % 4]
+    d_model, d_c = int(rng.integers(1, 7)), int(rng.integers(1, 5))
+    d_nope, d_vh = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    rope_on = index % 2 == 1
+    d_rope = 2 * int(rng.integers(1, 3)) if rope_on else [0, 1, 2, 3][(index // 2) % 4]
+    spread = 8.0 if index % 7 == 0 else 2.0
+    mla = {"W_dkv": mat(rng, d_model, d_c, spread), "W_uk": mat(rng, d_c, H * d_nope, spread),
+           "W_uv": mat(rng, d_c, H * d_vh, spread)}
+    if d_rope:
+        mla["W_kr"] = mat(rng, d_model, d_rope, spread)
+    s = {"version": 2, "tokens": [f"t{i}" for i in range(n)], "X": mat(rng, n, d_model, spread),
+         "Wq": mat(rng, d_model, H * (d_nope + d_rope), spread), "heads": H, "mla": mla,
+         "scale": scale_for(index, float(rng.choice([0.3, 1.7, 5.0]))), "causal": index % 3 == 0}
+    if H == 1:
+        del s["heads"]
+    if rope_on:
+        s["rope"] = {"base": float(rng.choice([100.0, 10000.0])), "layout": ["interleaved", "half"][(index // 2) % 2]}
+        if index % 5 == 3:
+            s["rope"]["offset"] = int(rng.integers(1, 50))
+    if index % 4 == 2:
+        s["mask"] = random_mask(rng, n, 0.7, fully_masked_row=index % 8 == 2)
+    if index % 5 == 4:
+        s["window"] = int(rng.integers(1, n + 2))
+    if index % 6 == 5:
+        s["Wo"] = mat(rng, H * d_vh, int(rng.integers(1, 5)), spread)
+    return s
+
+
+def check_mla(got, want, s, label, failures):
+    H = s.get("heads", 1)
+    one = H == 1
+    checks = [("c_kv", got.get("c_kv"), want["c_kv"]), ("output", got.get("output"), want["output"]),
+              ("concat", got.get("concat"), want["concat"]), ("K", got.get("K"), want["K"]),
+              ("V", got.get("V"), want["V"]), ("absorbed_output", got.get("absorbed_output"), want["absorbed_output"]),
+              ("absorbed_output = concat", got.get("absorbed_output"), want["concat"])]
+    if want["k_rope"].shape[1]:
+        checks.append(("k_rope", got.get("k_rope"), want["k_rope"]))
+    elif "k_rope" in got:
+        failures.append(f"{label}: k_rope without W_kr")
+    if not one:
+        checks.append(("weights (mean)", got.get("weights"), want["weights_mean"]))
+    heads = [got] if one else got.get("heads", [])
+    if len(heads) != H:
+        failures.append(f"{label}: {len(heads)} heads, want {H}")
+        return
+    for t, (g, w) in enumerate(zip(heads, want["heads"])):
+        for key in ("scores", "weights", "absorbed_scores", "absorbed_weights"):
+            checks.append((f"heads[{t}].{key}", g.get(key), w[key]))
+        checks.append((f"heads[{t}].absorbed_weights = weights", g.get("absorbed_weights"), w["weights"]))
+        if not one or "Wo" not in s:
+            checks.append((f"heads[{t}].output", g.get("output") if not one else got.get("concat"), w["output"]))
+    for name, g, w in checks:
+        if g is None:
+            failures.append(f"{label}: {name} missing")
+            continue
+        p = close(g, w)
+        if p:
+            failures.append(f"{label}: {name}: {p}")
+    if got.get("divisor") != want["divisor"] and abs(got.get("divisor", 0) - want["divisor"]) > 1e-15:
+        failures.append(f"{label}: divisor {got.get('divisor')}, numpy {want['divisor']}")
+    if got.get("masked_rows") != want["masked_rows"]:
+        failures.append(f"{label}: masked_rows {got.get('masked_rows')}, numpy {want['masked_rows']}")
+    if got.get("cache_per_token") != want["cache"] or got.get("cache_per_token_mha") != want["cache_mha"]:
+        failures.append(f"{label}: cache {got.get('cache_per_token')} / {got.get('cache_per_token_mha')}, "
+                        f"want {want['cache']} / {want['cache_mha']}")
+
+
+def mla_torch(s):
+    """The same equations in PyTorch (float64): the weights and output of every head."""
+    import torch
+    T = lambda a: torch.tensor(a, dtype=torch.float64)  # noqa: E731
+    X, Wq, m = T(s["X"]), T(s["Wq"]), s["mla"]
+    H = s.get("heads", 1)
+    W_dkv, W_uk, W_uv = T(m["W_dkv"]), T(m["W_uk"]), T(m["W_uv"])
+    d_nope, d_vh = W_uk.shape[1] // H, W_uv.shape[1] // H
+    W_kr = T(m["W_kr"]) if "W_kr" in m else torch.zeros((X.shape[1], 0), dtype=torch.float64)
+    d_rope = W_kr.shape[1]
+    dq = d_nope + d_rope
+    r = s.get("rope")
+
+    def turn(M):
+        if r is None or not d_rope:
+            return M
+        return torch.from_numpy(rope_numpy(M.numpy(), r.get("base", 10000.0), r.get("layout", "interleaved"),
+                                           r.get("offset", 0)))
+    n = X.shape[0]
+    allowed = torch.from_numpy(visible(s, n))
+    c, k_r, Q = X @ W_dkv, turn(X @ W_kr), X @ Wq
+    ys = []
+    for t in range(H):
+        q = torch.cat([Q[:, t * dq:t * dq + d_nope], turn(Q[:, t * dq + d_nope:(t + 1) * dq])], dim=1)
+        k = torch.cat([c @ W_uk[:, t * d_nope:(t + 1) * d_nope], k_r], dim=1)
+        v = c @ W_uv[:, t * d_vh:(t + 1) * d_vh]
+        logits = (q @ k.T / divisor_of(s, dq)).masked_fill(~allowed, float("-inf"))
+        weights = torch.nan_to_num(torch.softmax(logits, dim=1), nan=0.0)  # a fully masked row: zeros
+        y = weights @ v
+        ys.append(y)
+    concat = torch.cat(ys, dim=1)
+    return (concat @ T(s["Wo"]) if "Wo" in s else concat).numpy()
+
+
+MLA_GOOD = {"version": 2, "tokens": ["a", "b", "c"], "X": [[1, 0], [0, 1], [1, 1]], "Wq": [[1, 0, 0.5], [0, 1, -1]],
+            "mla": {"W_dkv": [[1], [0.5]], "W_uk": [[2]], "W_uv": [[1, -1]], "W_kr": [[1, 0], [0, 1]]}}
+MLA_BAD = [
+    ({"Wk": [[1]]}, "mla: a latent-attention scene takes its keys and values from W_dkv, W_uk, W_uv (and W_kr); "
+                    "leave out \"Wk\" and \"Wv\""),
+    ({"mla": {"W_dkv": [[1], [0.5]], "W_uk": [[2], [1]], "W_uv": [[1, -1]]}}, "mla: W_uk has 2 rows, W_dkv gives d_c = 1"),
+    ({"mla": {"W_dkv": [[1], [0.5], [1]], "W_uk": [[2]], "W_uv": [[1]]}}, "mla: W_dkv has 3 rows, X gives d_model = 2"),
+    ({"Wq": [[1, 0], [0, 1]]}, "mla: Wq has 2 columns, expected h·(d_nope + d_rope) = 1·(1 + 2) = 3"),
+    ({"mla": {"W_dkv": [[1], [0.5]], "W_uk": [[2]], "W_uv": [[1]], "W_kr": [[1e16, 0], [0, 1]]}},
+     "mla: W_kr: row 0, entry 0 must be a finite number of magnitude at most 1e15"),
+    ({"mla": {"W_dkv": [[1], [0.5]], "W_uk": [[2]]}}, "mla: W_uv missing"),
+    ({"mla": {"W_dkv": [[1], [0.5]], "W_uk": [[2]], "W_uv": [[1]], "W_q": [[1]]}}, "mla: unknown key \"W_q\""),
+    ({"mla": [[1]]}, "mla: expected an object"),
+    ({"Wq": [[1, 0, 0.5, 1], [0, 1, -1, 1]], "rope": {},
+      "mla": {"W_dkv": [[1], [0.5]], "W_uk": [[2]], "W_uv": [[1]], "W_kr": [[1, 0, 1], [0, 1, 1]]}},
+     "mla: W_kr has 3 columns; with \"rope\" d_rope must be even to form pairs"),
+    ({"Wq": [[1], [0]], "rope": {}, "mla": {"W_dkv": [[1], [0.5]], "W_uk": [[2]], "W_uv": [[1]]}},
+     "mla: with \"rope\", RoPE turns the decoupled parts q_R and k_R"),
+    ({"softcap": 2}, "mla: latent attention (W_dkv, W_uk, W_uv) is its own pass (masks, window, scale, rope, heads and "
+                     "Wo only), so it does not combine with \"softcap\""),
+    ({"differential": {"lambda": 0.5}}, "so it does not combine with \"differential\""),
+    ({"linear": "elu1"}, "so it does not combine with \"linear\""),
+    ({"alibi": True}, "so it does not combine with \"alibi\""),
+    ({"sink_logit": 0}, "so it does not combine with \"sink_logit\""),
+    ({"topk": 1}, "so it does not combine with \"topk\""),
+    ({"qk_norm": {}}, "so it does not combine with \"qk_norm\""),
+    ({"Wg": [[1, 1], [1, 1]]}, "so it does not combine with \"gate\""),
+    ({"sources": ["x"], "X_src": [[1, 1]]}, "so it does not combine with \"sources\""),
+    ({"heads": 2, "kv_heads": 1, "Wq": [[1, 0, 0.5, 1, 1, 1], [0, 1, -1, 1, 1, 1]],
+      "mla": {"W_dkv": [[1], [0.5]], "W_uk": [[2, 1]], "W_uv": [[1, 1]], "W_kr": [[1, 0], [0, 1]]}},
+     "so it does not combine with \"kv_heads\""),
+    ({"version": 1}, "mla: needs \"version\": 2 (this scene says 1)"),
+]
+
+
+def main_mla(cli, case_dir, count):
+    rng = np.random.default_rng(2405)
+    failures = []
+    try:
+        import torch  # noqa: F401
+        have_torch = True
+    except ImportError:
+        have_torch = False
+    counts = {"multi-head scenes": 0, "RoPE scenes": 0, "scenes without W_kr": 0, "causal scenes": 0,
+              "masked scenes": 0, "fully masked rows": 0, "windowed scenes": 0, "W_o scenes": 0, "NumPy exports": 0,
+              "LaTeX formulas": 0}
+    if have_torch:
+        counts.update({"PyTorch passes": 0, "PyTorch exports": 0})
+    for index in range(count):
+        s = mla_scene(rng, index)
+        path = write(case_dir, f"mla_{index:03d}", s)
+        got = cli_json(cli, [path], failures, path)
+        if got is None:
+            continue
+        want = mla_reference(s)
+        check_mla(got, want, s, path, failures)
+        for t, head in enumerate(want["heads"]):  # the absorbed form is the naive one (NumPy alone)
+            p = close(head["absorbed_weights"], head["weights"]) or close(head["absorbed_scores"], head["scores"])
+            if p:
+                failures.append(f"{path}: numpy's absorbed form, head {t}: {p}")
+        if have_torch:
+            p = close(got["output"], mla_torch(s))
+            if p:
+                failures.append(f"{path}: PyTorch's pass: output: {p}")
+            counts["PyTorch passes"] += 1
+        if index < 8:
+            check_exports(cli, path, s, got, failures, counts)
+        counts["multi-head scenes"] += s.get("heads", 1) > 1
+        counts["RoPE scenes"] += "rope" in s
+        counts["scenes without W_kr"] += "W_kr" not in s["mla"]
+        counts["causal scenes"] += bool(s["causal"])
+        counts["masked scenes"] += "mask" in s
+        counts["fully masked rows"] += len(want["masked_rows"])
+        counts["windowed scenes"] += "window" in s
+        counts["W_o scenes"] += "Wo" in s
+    combine = "mla: latent attention (W_dkv, W_uk, W_uv) is its own pass (masks, window, scale, rope, heads and Wo only), "
+    for index, (keys, expected) in enumerate(MLA_BAD):
+        code, out, err = run(cli, [write(case_dir, f"mla_bad_{index}", dict(MLA_GOOD, **keys))])
+        if expected.startswith("so it does not combine"):
+            expected = combine + expected
+        if code != 2 or out or f"attention-lab-cli: {expected}" not in err:
+            failures.append(f"bad {keys}: exit {code}, stdout {out[:60]!r}, stderr {err[:200]!r}; want {expected}")
+    code, out, err = run(cli, [write(case_dir, "mla_good", MLA_GOOD)])
+    if code != 0:
+        failures.append(f"the good mla scene: exit {code}, {err[:200]!r}")
+    path = write(case_dir, "mla_flags", MLA_GOOD)
+    code, out, err = run(cli, ["--kv-cache", path])
+    if code != 2 or "this scene uses a variant key (mla)" not in err:
+        failures.append(f"--kv-cache on an mla scene: exit {code}, {err[:200]!r}")
+    return report(failures, f"{len(failures)} problem(s)",
+                  f"ok: {count} random MLA scenes within {REL:g} of the paper's equations in NumPy"
+                  f"{' and PyTorch' if have_torch else ' (PyTorch not installed)'} ({counts}), "
+                  f"{len(MLA_BAD)} bad inputs", cases=counts)
+
+
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("window", "sinks", "alibi", "gqa", "torch", "modern"):
+    if len(sys.argv) < 4 or sys.argv[1] not in ("window", "sinks", "alibi", "gqa", "torch", "modern", "mla"):
         print(__doc__)
         return 2
     mode, cli, case_dir = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -756,6 +1027,8 @@ def main():
     os.makedirs(case_dir, exist_ok=True)
     if mode == "modern":
         return main_modern(cli, case_dir, count)
+    if mode == "mla":
+        return main_mla(cli, case_dir, count)
     return main_torch(cli, case_dir, count) if mode == "torch" else main_numpy(mode, cli, case_dir, count)
 
 

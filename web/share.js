@@ -599,7 +599,7 @@
   // two lists the same). Reload into the full build with the same address (a link) or the file's
   // scene carried over (takeCarriedScene). False when this build has them or cannot ask.
   const kVariantKeys =
-    /(?:^|: )(?:sources|X_src|sink_logit|softcap|qk_norm|topk|indexer|topk_block|differential|gate|Wg|linear): unknown key/;
+    /(?:^|: )(?:sources|X_src|sink_logit|softcap|qk_norm|topk|indexer|topk_block|differential|gate|Wg|linear|mla): unknown key/;
   function startFullBuildFor(error, sceneText) {
     if (!kVariantKeys.test(error) || hasFullBuild() || embedded) return false;
     try {

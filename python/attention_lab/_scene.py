@@ -32,7 +32,7 @@ KEY_VERSIONS = {
     "mask": 1, "heads": 2, "Wo": 2, "rope": 2, "kv_heads": 2, "window": 2, "sinks": 2, "alibi": 2,
     # The attention variants (src/scene/variant_keys.cpp, kVariantKeyNames): checked by the app.
     "sources": 2, "X_src": 2, "sink_logit": 2, "softcap": 2, "qk_norm": 2, "topk": 2, "indexer": 2,
-    "topk_block": 2, "differential": 2, "gate": 2, "Wg": 2, "linear": 2,
+    "topk_block": 2, "differential": 2, "gate": 2, "Wg": 2, "linear": 2, "mla": 2,
 }
 MATRIX_KEYS = ("Q", "K", "V", "X", "Wq", "Wk", "Wv", "Wo")
 
@@ -133,6 +133,10 @@ def check(s):
             raise SceneError(f"{key}: unknown key (expected version, " + ", ".join(KEY_VERSIONS) + ")")
         if KEY_VERSIONS[key] > version:
             raise SceneError(f'{key}: needs "version": {KEY_VERSIONS[key]} (this scene says {version})')
+    if "mla" in s:
+        # Multi-head latent attention derives Wk and Wv from its own weights: the app checks the whole
+        # scene (src/scene/variant_keys.cpp, validate_mla) and names what is wrong.
+        return None
     direct = "Q" in s
     m = {k: as_matrix(k, s[k]) for k in MATRIX_KEYS if k in s}
     tokens = s.get("tokens")

@@ -26,6 +26,7 @@
 // Eigen only; inputs assumed valid (the scene layer validates, naming each key).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "core/heads.hpp"
@@ -73,11 +74,16 @@ struct VariantHead {
   Matrix diff_output;  // differential with norm: (A₁ − λA₂)V before the normalisation
 };
 
+struct MlaResult;  // below: multi-head latent attention's own stages
+
 struct VariantStages {
   std::vector<VariantHead> heads;
   Matrix gate;          // G as given
   Matrix gate_sigmoid;  // σ(G)
   Matrix gated;         // concat ⊙ σ(G) (head-wise: each head's columns × its σ), what W_o maps
+  // Multi-head latent attention (the scene key `mla`): the latent c, the decoupled RoPE key, the
+  // absorbed form and the cache size; null for every other variant.
+  std::shared_ptr<const MlaResult> mla;
 };
 
 // Every stage of the variant pass (see above). Q n×d_k, K n×d_k·H_kv/h, V n×d_v, Wo (concat × d_out)

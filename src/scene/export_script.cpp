@@ -774,7 +774,99 @@ std::string variant_heads(const Scene& s, const Lang& L) {
   return py + script_footer(L);
 }
 
+// Multi-head latent attention (the "mla" key; DeepSeek-V2, arXiv 2405.04434 §2.1), written from the
+// paper's equations: the latent c = X W_dkv, head t's keys c W_uk,t and values c W_uv,t, the shared
+// RoPE key k_R = RoPE(X W_kr), scores q_nope k_tᵀ + q_R k_Rᵀ; then the absorbed form (W_uk folded into
+// the query) and the cache per token. The scene's Wk and Wv are derived, so the script never uses them.
+std::string mla_script(const Scene& s, const Lang& L) {
+  const MlaKeys& k = s.variants->mla;
+  const bool t = L.torch;
+  std::string py = "#!/usr/bin/env python3\n";
+  py += std::string("\"\"\"An Attention Lab scene in ") + (t ? "PyTorch" : "NumPy") +
+        ": multi-head latent attention (DeepSeek-V2, arXiv 2405.04434 §2.1), step by step.\n\n";
+  py += script_summary(s) + "\n";
+  py +=
+      "Head t: Y_t = softmax((q_nope k_tᵀ + q_R k_Rᵀ) / s + M) v_t with k_t = c W_uk,t, v_t = c W_uv,t and "
+      "the\n";
+  py += "latent c = X W_dkv; the cache keeps c and k_R only (d_c + d_rope numbers per token and layer).\n\n";
+  py += std::string("Run it to print the weights and the output, or import / exec it: `weights` (n×n") +
+        (s.heads > 1 ? ", the mean over heads" : "") + ") and\n`output` (n×" +
+        (s.Wo.size() ? "d_out" : "d_v") + ") are " + (t ? "torch.float64 tensors" : "float64 arrays") +
+        " equal to what the app shows. Exported by Attention Lab\n(attention-lab-cli --export " +
+        (t ? "pytorch" : "numpy") + ").\n\"\"\"\n";
+  py += t ? "import math\n\nimport torch\n\n" : "import math\n\nimport numpy as np\n\n";
+  py += "# Row i of every matrix below belongs to token i.\n" + py_tokens(s.tokens) + "n = len(tokens)\n\n";
+  py += "# --- Inputs: X (n×d_model) and the query map Wq (d_model × h·(d_nope + d_rope)): each head's\n";
+  py += "# query is [q_nope | q_R], its content part and its decoupled RoPE part\n";
+  py += "X = " + L.matrix(s.X) + "\n";
+  py += "Wq = " + L.matrix(s.Wq) + "\n";
+  py += "# --- Latent attention's weights\n";
+  py += "W_dkv = " + L.matrix(k.W_dkv) + "  # d_model×d_c: down to the latent\n";
+  py += "W_uk = " + L.matrix(k.W_uk) + "  # d_c × h·d_nope: the heads' keys, up from the latent\n";
+  py += "W_uv = " + L.matrix(k.W_uv) + "  # d_c × h·d_v: the heads' values, up from the latent\n";
+  py += "W_kr = " +
+        (k.W_kr.size() ? L.matrix(k.W_kr)
+                       : std::string(t ? "torch.zeros((" : "np.zeros((") + std::to_string(s.X.cols()) +
+                             ", 0)" + (t ? ", dtype=torch.float64)" : ")")) +
+        "  # d_model×d_rope: the decoupled RoPE key, shared by every head\n";
+  if (s.Wo.size()) py += "Wo = " + L.matrix(s.Wo) + "  # the output map of the concatenated heads\n";
+  py += "h = " + std::to_string(s.heads) + "\n";
+  py +=
+      "d_c, d_nope, d_rope, dv_head = W_dkv.shape[1], W_uk.shape[1] // h, W_kr.shape[1], W_uv.shape[1] // "
+      "h\n";
+  py += "d_qh = d_nope + d_rope  # each head's query and key size\n\n";
+  if (s.rope_on) {
+    std::string rope = rope_step(s, L);
+    py += rope.substr(0, rope.rfind("    return out\n\n\n") + 17);  // the function only
+  }
+  py += "c_kv = X @ W_dkv  # n×d_c: the latent, what the cache keeps (with k_rope)\n";
+  py += std::string("k_rope = ") + (s.rope_on ? "rope(X @ W_kr)" : "X @ W_kr") + "  # n×d_rope\n";
+  py += "Q = X @ Wq  # n × h·d_qh\n";
+  switch (s.scale.mode) {
+    case attn::ScaleMode::None:
+      py += "s = 1.0  # scale \"none\"\n";
+      break;
+    case attn::ScaleMode::SqrtDk:
+      py += "s = math.sqrt(d_qh)  # √(d_nope + d_rope), the size of the query and key each head compares\n";
+      break;
+    case attn::ScaleMode::Temperature:
+      py += "s = " + exact(s.scale.temperature) + "  # the temperature\n";
+      break;
+  }
+  py += "\n" + positions_step(s, L) + mask_step(s, L);
+  py += "head_weights, head_outputs, absorbed_gap = [], [], 0.0\n";
+  if (s.rope_on) py += "q_turned, k_turned = [], []  # each head's [q_nope | RoPE(q_R)] and [k_t | k_R]\n";
+  py += "for t in range(h):\n";
+  py += "    q_nope, q_r = Q[:, t * d_qh:t * d_qh + d_nope], Q[:, t * d_qh + d_nope:(t + 1) * d_qh]\n";
+  if (s.rope_on) py += "    q_r = rope(q_r)\n";
+  py += "    W_uk_t, W_uv_t = W_uk[:, t * d_nope:(t + 1) * d_nope], W_uv[:, t * dv_head:(t + 1) * dv_head]\n";
+  py += "    k_t, v_t = c_kv @ W_uk_t, c_kv @ W_uv_t  # the head's keys and values, up from the latent\n";
+  py += "    scores = q_nope @ k_t.T + q_r @ k_rope.T  # = [q_nope | q_R] · [k_t | k_R]\n";
+  py += "    scaled = scores / s\n";
+  py += softmax_lines(L, "    ", "scaled", "weights_t");
+  py += "    head_weights.append(weights_t)\n";
+  py += "    head_outputs.append(weights_t @ v_t)\n";
+  if (s.rope_on) {
+    py += std::string("    q_turned.append(") + L.cat() + "([q_nope, q_r], " + L.axis1() + "))\n";
+    py += std::string("    k_turned.append(") + L.cat() + "([k_t, k_rope], " + L.axis1() + "))\n";
+  }
+  py += "    # The absorbed form: W_uk folded into the query reads the latent itself, the same scores\n";
+  py += "    absorbed = (q_nope @ W_uk_t.T) @ c_kv.T + q_r @ k_rope.T\n";
+  py += std::string("    absorbed_gap = max(absorbed_gap, float(") +
+        (t ? "(absorbed - scores).abs().max()" : "np.abs(absorbed - scores).max()") + "))\n\n";
+  py += std::string("concat = ") + L.cat() + "(head_outputs, " + L.axis1() + ")\n";
+  if (s.rope_on)
+    py += std::string("Q_rope, K_rope = ") + L.cat() + "(q_turned, " + L.axis1() + "), " + L.cat() +
+          "(k_turned, " + L.axis1() + ")  # what the scores used\n";
+  py += s.Wo.size() ? "output = concat @ Wo\n" : "output = concat\n";
+  py += "weights = sum(head_weights) / h  # the mean over heads\n";
+  py +=
+      "cache_per_token = d_c + d_rope  # against h·(d_qh + dv_head) for the same heads' keys and values\n\n";
+  return py + script_footer(L);
+}
+
 std::string variant_script(const Scene& s, const Lang& L) {
+  if (is_mla(s)) return mla_script(s, L);
   return variant_setup(s, L) + variant_helpers(s, L) + variant_heads(s, L);
 }
 #endif

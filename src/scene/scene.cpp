@@ -221,6 +221,18 @@ const attn::Row<attn::Matrix Scene::*, const char*> kMatrixNames[] = {
     {&Scene::Wq, "Wq"}, {&Scene::Wk, "Wk"}, {&Scene::Wv, "Wv"},
 };
 
+// Wk and Wv of a latent-attention scene ("mla") are derived from its weights and never written
+// (variant_keys.hpp says why), so the scene's text holds only what the user gives.
+bool derived_matrix(const Scene& s, const attn::Matrix Scene::*field) {
+#if AL_ALL_MODES
+  return (field == &Scene::Wk || field == &Scene::Wv) && is_mla(s);
+#else
+  (void)s;
+  (void)field;
+  return false;
+#endif
+}
+
 // A version-1 matrix key's row: `field`, named as kMatrixNames says, read as a matrix and written
 // when the scene is in `mode` (the other mode's matrices are not part of it).
 template <attn::Matrix Scene::*field, Mode mode>
@@ -229,7 +241,9 @@ KeySpec matrix_key() {
           [](const json& v, Scene* s) {
             return read_matrix(v, attn::lookup(kMatrixNames, field, ""), &(s->*field));
           },
-          [](const Scene& s, ordered_json* v) { return put(s.mode == mode, v, matrix_json(s.*field)); }};
+          [](const Scene& s, ordered_json* v) {
+            return put(s.mode == mode && !derived_matrix(s, field), v, matrix_json(s.*field));
+          }};
 }
 
 const KeySpec kKeys[] = {
@@ -361,6 +375,19 @@ ParseResult fail(std::string message) {
 
 }  // namespace
 
+namespace {
+// Whether RoPE turns each head's whole query and key, so d_k/h must be even: not with latent
+// attention, whose RoPE turns only the decoupled parts q_R and k_R (validate_mla: d_rope even).
+bool rope_turns_whole_heads(const Scene& s) {
+#if AL_ALL_MODES
+  return !is_mla(s);
+#else
+  (void)s;
+  return true;
+#endif
+}
+}  // namespace
+
 int Scene::d_k() const {
   return static_cast<int>(mode == Mode::Direct ? Q.cols() : Wq.cols());
 }
@@ -412,6 +439,10 @@ std::string validate(const Scene& s) {
     if (auto e = check_matrix("X", s.X, n, per_token, -1, ""); !e.empty()) return e;
     const std::string per_dim = " (d_model, the columns of X)";
     if (auto e = check_matrix("Wq", s.Wq, s.X.cols(), per_dim, -1, ""); !e.empty()) return e;
+#if AL_ALL_MODES
+    // Latent attention derives Wk and Wv from its weights: their rules first, naming the key.
+    if (auto e = validate_mla(s); !e.empty()) return e;
+#endif
     if (auto e = check_matrix("Wk", s.Wk, s.X.cols(), per_dim, d_key, grouped ? key_why : " (d_k, from Wq)");
         !e.empty())
       return e;
@@ -460,7 +491,7 @@ std::string validate(const Scene& s) {
       return "rope: base must be above 1 and at most 1e12 (got " + ordered_json(s.rope.base).dump() + ")";
     if (s.rope.offset < 0 || s.rope.offset > kMaxRopeOffset)
       return "rope: offset must be a whole number from 0 to " + std::to_string(kMaxRopeOffset);
-    if ((d_k / s.heads) % 2 != 0)
+    if ((d_k / s.heads) % 2 != 0 && rope_turns_whole_heads(s))
       return "rope: each head's size must be even to form pairs (d_k = " + std::to_string(d_k) +
              (s.heads > 1 ? ", d_k/h = " + std::to_string(d_k / s.heads) : std::string()) + ")";
   }
@@ -535,9 +566,19 @@ ParseResult parse_scene(std::string_view json_text) {
   if (!any_direct && !any_projected)
     return fail("scene: no vectors: give Q, K, V (direct mode) or X, Wq, Wk, Wv (projected mode)");
   s.mode = any_direct ? Mode::Direct : Mode::Projected;
+#if AL_ALL_MODES
+  // Latent attention ("mla") derives Wk and Wv from its own weights (scene/variant_keys.hpp).
+  const bool mla = any_projected && doc.contains("mla");
+  if (mla && (doc.contains("Wk") || doc.contains("Wv")))
+    return fail(
+        "mla: a latent-attention scene takes its keys and values from W_dkv, W_uk, W_uv (and W_kr); leave "
+        "out \"Wk\" and \"Wv\"");
+#else
+  const bool mla = false;
+#endif
   for (const char* f :
        any_direct ? std::vector<const char*>{"Q", "K", "V"} : std::vector<const char*>{"X", "Wq", "Wk", "Wv"})
-    if (!doc.contains(f))
+    if (!doc.contains(f) && !(mla && (std::string_view(f) == "Wk" || std::string_view(f) == "Wv")))
       return fail(std::string(f) + (any_direct ? ": missing (direct mode needs Q, K and V)"
                                                : ": missing (projected mode needs X, Wq, Wk and Wv)"));
 

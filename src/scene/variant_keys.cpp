@@ -13,9 +13,9 @@
 
 namespace scene {
 
-const char* const kVariantKeyNames[12] = {"sources",      "X_src", "sink_logit", "softcap",
-                                          "qk_norm",      "topk",  "indexer",    "topk_block",
-                                          "differential", "gate",  "Wg",         "linear"};
+const char* const kVariantKeyNames[13] = {"sources", "X_src",   "sink_logit", "softcap",      "qk_norm",
+                                          "topk",    "indexer", "topk_block", "differential", "gate",
+                                          "Wg",      "linear",  "mla"};
 
 bool is_variant_key(const std::string& name) {
   for (const char* k : kVariantKeyNames)
@@ -158,6 +158,33 @@ std::string read_one(const std::string& key, const json& v, VariantKeys* k) {
   }
   if (key == "gate") return read_rows(v, key, &c.gate);
   if (key == "Wg") return read_rows(v, key, &k->Wg);
+  if (key == "mla") {
+    if (!v.is_object())
+      return "mla: expected an object like {\"W_dkv\": [[…]], \"W_uk\": [[…]], \"W_uv\": [[…]], \"W_kr\": "
+             "[[…]]}, got " +
+             got(v);
+    MlaKeys& m = k->mla;
+    m.on = true;
+    for (const auto& [name, value] : json_text::sorted_members(v)) {
+      std::string e;
+      if (*name == "W_dkv")
+        e = read_rows(*value, "mla: W_dkv", &m.W_dkv);
+      else if (*name == "W_uk")
+        e = read_rows(*value, "mla: W_uk", &m.W_uk);
+      else if (*name == "W_uv")
+        e = read_rows(*value, "mla: W_uv", &m.W_uv);
+      else if (*name == "W_kr")
+        e = read_rows(*value, "mla: W_kr", &m.W_kr);
+      else
+        e = "mla: unknown key \"" + clip_utf8(*name) + "\" (expected W_dkv, W_uk, W_uv, W_kr)";
+      if (!e.empty()) return e;
+    }
+    for (const char* need : {"W_dkv", "W_uk", "W_uv"})
+      if (!v.contains(need))
+        return std::string("mla: ") + need +
+               " missing (the latent c = X W_dkv, the keys c W_uk and the values c W_uv; W_kr is optional)";
+    return {};
+  }
   if (key == "linear") {
     if (!v.is_string() || v.get<std::string>() != "elu1")
       return "linear: must be \"elu1\" (phi(x) = elu(x) + 1, Katharopoulos et al. 2020), got " +
@@ -192,6 +219,7 @@ std::string read_variant_keys(const json& doc, Scene* s) {
       any = true;
     }
   s->variants = any ? std::move(keys) : nullptr;
+  if (is_mla(*s)) fill_mla_kv(s);  // Wk and Wv are derived, never given (variant_keys.hpp)
   return {};
 }
 
@@ -251,8 +279,126 @@ std::string check_cross(const Scene& s) {
 
 }  // namespace
 
+bool is_mla(const Scene& s) {
+  return s.variants && s.variants->mla.on;
+}
+
+namespace {
+
+// d_rope: the decoupled RoPE key's columns (0 without W_kr).
+Eigen::Index rope_dim(const MlaKeys& k) {
+  return k.W_kr.size() ? k.W_kr.cols() : 0;
+}
+
+// The derived Wk and Wv (variant_keys.hpp); the shapes must already agree.
+void derived_kv(const Scene& s, attn::Matrix* Wk, attn::Matrix* Wv) {
+  const MlaKeys& k = s.variants->mla;
+  const int h = s.heads;
+  const Eigen::Index d_model = s.X.cols(), d_nope = k.W_uk.cols() / h, d_rope = rope_dim(k);
+  const Eigen::Index d_vh = k.W_uv.cols() / h, d_qh = d_nope + d_rope;
+  Wk->resize(d_model, h * d_qh);
+  for (int t = 0; t < h; ++t) {
+    Wk->middleCols(t * d_qh, d_nope) = k.W_dkv * k.W_uk.middleCols(t * d_nope, d_nope);
+    if (d_rope) Wk->middleCols(t * d_qh + d_nope, d_rope) = k.W_kr;
+  }
+  *Wv = k.W_dkv * k.W_uv;
+  static_cast<void>(d_vh);
+}
+
+bool mla_shapes_agree(const Scene& s) {
+  const MlaKeys& k = s.variants->mla;
+  const int h = s.heads;
+  return s.mode == Mode::Projected && h >= 1 && h <= kMaxHeads && k.W_dkv.size() &&
+         k.W_dkv.rows() == s.X.cols() && k.W_uk.rows() == k.W_dkv.cols() && k.W_uv.rows() == k.W_dkv.cols() &&
+         k.W_uk.cols() % h == 0 && k.W_uv.cols() % h == 0 && (!k.W_kr.size() || k.W_kr.rows() == s.X.cols());
+}
+
+// Which key a latent-attention scene cannot take (its pass is attend_mla: mask, causal, window and
+// sinks, the scale, RoPE on q_R and k_R, heads and Wo; nothing else), or null.
+const char* mla_conflict(const Scene& s) {
+  const VariantKeys& k = *s.variants;
+  const attn::Variants& v = k.core;
+  if (!k.sources.empty() || k.X_src.size()) return "sources";
+  if (s.kv_heads != 0 && s.kv_heads != s.heads) return "kv_heads";
+  if (s.alibi) return "alibi";
+  if (!v.sink_logit.empty()) return "sink_logit";
+  if (v.softcap != 0.0) return "softcap";
+  if (v.qk_norm) return "qk_norm";
+  if (v.topk != 0 || v.indexer.size() || v.topk_block != 0) return "topk";
+  if (v.differential) return "differential";
+  if (v.gate.size() || k.Wg.size()) return "gate";
+  if (v.linear) return "linear";
+  return nullptr;
+}
+
+}  // namespace
+
+void fill_mla_kv(Scene* s) {
+  if (!is_mla(*s) || !mla_shapes_agree(*s)) return;
+  derived_kv(*s, &s->Wk, &s->Wv);
+}
+
+std::string validate_mla(const Scene& s) {
+  if (!is_mla(s)) return {};
+  const MlaKeys& k = s.variants->mla;
+  if (s.mode != Mode::Projected)
+    return "mla: needs a learned scene (X, Wq): the latent c = X W_dkv comes from the tokens' vectors X";
+  const int h = s.heads;
+  if (h < 1 || h > kMaxHeads)
+    return "heads: must be 1 to " + std::to_string(kMaxHeads) + ", got " + std::to_string(h);
+  const long long d_model = s.X.cols();
+  // Each weight: its rows from what comes before it, at most kMaxDim columns, finite entries.
+  auto check = [&](const char* name, const attn::Matrix& w, long long rows, const std::string& why) {
+    const std::string field = std::string("mla: ") + name;
+    if (w.rows() != rows)
+      return field + " has " + std::to_string(w.rows()) + " rows, " + why + " = " + std::to_string(rows);
+    if (w.cols() > kMaxDim)
+      return field + " has " + std::to_string(w.cols()) + " columns, limit is " + std::to_string(kMaxDim);
+    return check_matrix(field, w);
+  };
+  if (auto e = check("W_dkv", k.W_dkv, d_model, "X gives d_model"); !e.empty()) return e;
+  const long long d_c = k.W_dkv.cols();
+  if (auto e = check("W_uk", k.W_uk, d_c, "W_dkv gives d_c"); !e.empty()) return e;
+  if (auto e = check("W_uv", k.W_uv, d_c, "W_dkv gives d_c"); !e.empty()) return e;
+  for (const auto* w : {&k.W_uk, &k.W_uv})
+    if (w->cols() % h != 0)
+      return std::string("mla: ") + (w == &k.W_uk ? "W_uk" : "W_uv") + " has " + std::to_string(w->cols()) +
+             " columns, not a multiple of heads = " + std::to_string(h) +
+             (w == &k.W_uk ? " (h·d_nope: each head's content keys)" : " (h·d_v: each head's values)");
+  if (k.W_kr.size())
+    if (auto e = check("W_kr", k.W_kr, d_model, "X gives d_model"); !e.empty()) return e;
+  const long long d_nope = k.W_uk.cols() / h, d_rope = rope_dim(k);
+  if (s.Wq.cols() != h * (d_nope + d_rope))
+    return "mla: Wq has " + std::to_string(s.Wq.cols()) +
+           " columns, expected h·(d_nope + d_rope) = " + std::to_string(h) + "·(" + std::to_string(d_nope) +
+           " + " + std::to_string(d_rope) + ") = " + std::to_string(h * (d_nope + d_rope)) +
+           " (each head's query is [q_nope | q_R])";
+  if (s.rope_on && d_rope == 0)
+    return "mla: with \"rope\", RoPE turns the decoupled parts q_R and k_R: give \"W_kr\" (d_model × d_rope) "
+           "or leave out \"rope\"";
+  if (s.rope_on && d_rope % 2 != 0)
+    return "mla: W_kr has " + std::to_string(d_rope) +
+           " columns; with \"rope\" d_rope must be even to form pairs";
+  if (const char* with = mla_conflict(s))
+    return std::string(
+               "mla: latent attention (W_dkv, W_uk, W_uv) is its own pass (masks, window, scale, rope, "
+               "heads and Wo only), so it does not combine with \"") +
+           with + "\"";
+  // Wk and Wv: the derived ones, within the scene's limits.
+  attn::Matrix Wk, Wv;
+  derived_kv(s, &Wk, &Wv);
+  if (!Wk.allFinite() || !Wv.allFinite() || Wk.cwiseAbs().maxCoeff() > kMaxAbsValue ||
+      Wv.cwiseAbs().maxCoeff() > kMaxAbsValue)
+    return "mla: the products W_dkv W_uk and W_dkv W_uv go past 1e15 (every stage must stay finite)";
+  if (s.Wk != Wk || s.Wv != Wv)
+    return "mla: a latent-attention scene takes its keys and values from W_dkv, W_uk, W_uv (and W_kr); leave "
+           "out \"Wk\" and \"Wv\" (scene::fill_mla_kv derives them)";
+  return {};
+}
+
 std::string validate_variants(const Scene& s) {
   if (!s.variants) return {};
+  if (std::string e = validate_mla(s); !e.empty()) return e;
   if (std::string e = check_cross(s); !e.empty()) return e;
   const attn::Variants& v = s.variants->core;
   const attn::Matrix& Wg = s.variants->Wg;
@@ -397,9 +543,74 @@ void write_variant_keys(const Scene& s, ordered_json* out) {
   if (v.gate.size() != 0) j["gate"] = matrix_json(v.gate);
   if (s.variants->Wg.size() != 0) j["Wg"] = matrix_json(s.variants->Wg);
   if (v.linear) j["linear"] = "elu1";
+  if (const MlaKeys& m = s.variants->mla; m.on) {
+    ordered_json o = ordered_json::object();
+    o["W_dkv"] = matrix_json(m.W_dkv);
+    o["W_uk"] = matrix_json(m.W_uk);
+    o["W_uv"] = matrix_json(m.W_uv);
+    if (m.W_kr.size()) o["W_kr"] = matrix_json(m.W_kr);
+    j["mla"] = std::move(o);
+  }
 }
 
+namespace {
+
+// Multi-head latent attention as an ordinary multi-head result: head t's keys are
+// K_t = [c W_uk,t | k_R] (n × (d_nope + d_rope)) and its values V_t = c W_uv,t, so Q_t K_tᵀ is MLA's
+// score q_nope k_tᵀ + q_R k_Rᵀ (to rounding) and every grid of the app reads it as any head; under
+// sqrt_dk each head divides by √(d_nope + d_rope), its query's size. attend_mla's own stages (c, k_R,
+// the absorbed form, the cache size) ride along in variant->mla.
+attn::HeadsResult compute_mla(const Scene& s) {
+  const MlaKeys& k = s.variants->mla;
+  const int h = s.heads;
+  const attn::Rope* rope = s.rope_on ? &s.rope : nullptr;
+  const attn::Options options = options_of(s);
+  const attn::MlaWeights w{s.Wq, k.W_dkv, k.W_uk, k.W_uv, k.W_kr};
+  auto mla = std::make_shared<attn::MlaResult>(attn::attend_mla(s.X, w, h, rope, options));
+  const Eigen::Index n = s.X.rows(), d_nope = k.W_uk.cols() / h, d_rope = rope_dim(k);
+  const Eigen::Index d_vh = k.W_uv.cols() / h, d_qh = d_nope + d_rope;
+  const attn::Matrix Q = s.X * s.Wq;  // n × h·(d_nope + d_rope), as attend_mla's
+  attn::Matrix K(n, h * d_qh), V(n, h * d_vh);
+  attn::Matrix Q_turned = Q, K_turned;
+  const attn::Matrix k_r = d_rope ? attn::Matrix(s.X * k.W_kr) : attn::Matrix(n, 0);  // before RoPE
+  for (int t = 0; t < h; ++t) {
+    K.middleCols(t * d_qh, d_nope) = mla->c_kv * k.W_uk.middleCols(t * d_nope, d_nope);
+    if (d_rope) K.middleCols(t * d_qh + d_nope, d_rope) = k_r;
+    V.middleCols(t * d_vh, d_vh) = mla->c_kv * k.W_uv.middleCols(t * d_vh, d_vh);
+  }
+  if (rope) {
+    K_turned = K;
+    for (int t = 0; t < h; ++t) {
+      Q_turned.middleCols(t * d_qh + d_nope, d_rope) =
+          attn::apply_rope(attn::Matrix(Q.middleCols(t * d_qh + d_nope, d_rope)), *rope);
+      K_turned.middleCols(t * d_qh + d_nope, d_rope) = mla->k_rope;
+    }
+  }
+  attn::HeadsResult r = attn::attend_heads(rope ? Q_turned : Q, rope ? K_turned : K, V, h, s.Wo, options);
+  if (rope) {  // as compute_heads: Q, K before RoPE; Q_rope, K_rope what the scores used
+    r.Q_rope = std::move(r.Q);
+    r.K_rope = std::move(r.K);
+    r.Q = Q;
+    r.K = K;
+    for (int t = 0; t < h; ++t) {
+      attn::Result& head = r.heads[static_cast<std::size_t>(t)];
+      head.Q_rope = std::move(head.Q);
+      head.K_rope = std::move(head.K);
+      head.Q = Q.middleCols(t * d_qh, d_qh);
+      head.K = K.middleCols(t * d_qh, d_qh);
+    }
+  }
+  auto stages = std::make_shared<attn::VariantStages>();
+  stages->heads.resize(static_cast<std::size_t>(h));  // no per-head variant stage of the usual kind
+  stages->mla = std::move(mla);
+  r.variant = std::move(stages);
+  return r;
+}
+
+}  // namespace
+
 attn::HeadsResult compute_variants(const Scene& s) {
+  if (is_mla(s)) return compute_mla(s);
   const bool direct = s.mode == Mode::Direct;
   const attn::Matrix Q = direct ? s.Q : attn::Matrix(s.X * s.Wq);  // n×d_k (finite: validate's limits)
   // Cross-attention: the keys and values of the m source tokens (X_src in a learned scene).
@@ -461,12 +672,35 @@ void variant_json(const attn::HeadsResult& r, ordered_json* j, bool square) {
     o["gate_sigmoid"] = matrix_json(st.gate_sigmoid);
     o["gated"] = matrix_json(st.gated);
   }
+  // Latent attention: the latent, the shared RoPE key, the absorbed form per head, the cache size.
+  if (const attn::MlaResult* m = st.mla.get()) {
+    for (std::size_t t = 0; t < m->weights.size() && square; ++t) {
+      ordered_json& head = r.heads.size() == 1 ? o : o["heads"][t];
+      head["absorbed_scores"] = matrix_json(m->absorbed_scores[t]);    // n×n  q̃_t cᵀ + q_R k_Rᵀ
+      head["absorbed_weights"] = matrix_json(m->absorbed_weights[t]);  // n×n
+    }
+    o["c_kv"] = matrix_json(m->c_kv);                            // n×d_c: what the cache keeps
+    if (m->k_rope.size()) o["k_rope"] = matrix_json(m->k_rope);  // n×d_rope, turned with rope
+    o["absorbed_output"] = matrix_json(m->absorbed_output);      // n×h·d_v: (weights c) W_uv per head
+    o["cache_per_token"] = m->cache_numbers_per_token;           // d_c + d_rope
+    // The same heads as multi-head attention cache their keys and values: h·(d_nope + d_rope + d_v).
+    o["cache_per_token_mha"] = static_cast<long long>(r.K.cols() + r.V.cols());
+  }
   // The concat (before any gate) and the final output (gated, then W_o) of the variant pass.
   o["concat"] = matrix_json(r.concat);
   o["output"] = matrix_json(r.output);
 }
 
 std::string variant_formula_tex(const Scene& s) {
+  if (is_mla(s)) {
+    // Head t's query [q_t | q_{R,t}] = X W_{Q,t}; the latent c is what the cache keeps.
+    const bool decoupled = s.variants->mla.W_kr.size() != 0;
+    std::string tex = "c = X W_{DKV},\\ ";
+    if (decoupled) tex += s.rope_on ? "k_R = \\operatorname{RoPE}(X W_{KR}),\\ " : "k_R = X W_{KR},\\ ";
+    tex += "Y_t = \\operatorname{softmax}\\!\\left(\\frac{q_t (c W_{UK,t})^\\top";
+    if (decoupled) tex += s.rope_on ? " + \\operatorname{RoPE}(q_{R,t}) k_R^\\top" : " + q_{R,t} k_R^\\top";
+    return tex + "}{s} + M\\right) c W_{UV,t}";
+  }
   const attn::Variants& v = s.variants->core;
   const std::string q = v.qk_norm ? "\\hat{Q}" : "Q", k = v.qk_norm ? "\\hat{K}" : "K";
   std::string tex;

@@ -189,6 +189,19 @@ void ensure_direct_mode(AppState& state) {
   s.Q = state.heads.Q;  // every head's columns (result holds the focused head's)
   s.K = state.heads.K;
   s.V = state.heads.V;
+#if AL_ALL_MODES
+  // Latent attention ("mla"): the direct scene holds its heads' keys [c W_uk,t | k_R] and values
+  // c W_uv,t with RoPE already applied (it turns only q_R and k_R, which a direct scene's "rope" cannot
+  // say), so every score stays the same; the mla key goes with the learned weights.
+  if (scene::is_mla(s)) {
+    if (s.rope_on) {
+      s.Q = state.heads.Q_rope;
+      s.K = state.heads.K_rope;
+    }
+    s.rope_on = false;
+    s.variants = nullptr;
+  }
+#endif
   s.X.resize(0, 0);
   s.Wq.resize(0, 0);
   s.Wk.resize(0, 0);
@@ -349,8 +362,25 @@ void clear_custom_mask(AppState& state) {
   mark_changed(state, kChangedShape);
 }
 
+namespace {
+// A latent-attention scene's Wk and Wv are derived from its weights (scene/variant_keys.hpp) and
+// never written: an edit of theirs would be lost (and leave the scene invalid), so it is refused.
+bool derived_matrix_edit(AppState& state, SceneMatrix which) {
+#if AL_ALL_MODES
+  if ((which == SceneMatrix::Wk || which == SceneMatrix::Wv) && scene::is_mla(state.scene)) {
+    state.notice = "mla: Wk and Wv are derived from W_dkv, W_uk, W_uv and W_kr; edit X or Wq";
+    return true;
+  }
+#else
+  (void)state;
+  (void)which;
+#endif
+  return false;
+}
+}  // namespace
+
 void set_entry(AppState& state, SceneMatrix which, int row, int col, double value) {
-  if (!std::isfinite(value)) return;
+  if (!std::isfinite(value) || derived_matrix_edit(state, which)) return;
   make_editable(state, which);
   attn::Matrix& m = matrix_of(state.scene_rw, which);
   if (row < 0 || col < 0 || row >= m.rows() || col >= m.cols()) return;
@@ -359,7 +389,7 @@ void set_entry(AppState& state, SceneMatrix which, int row, int col, double valu
 }
 
 void set_row(AppState& state, SceneMatrix which, int row, const attn::Matrix& values) {
-  if (!values.allFinite() || values.rows() != 1) return;
+  if (!values.allFinite() || values.rows() != 1 || derived_matrix_edit(state, which)) return;
   make_editable(state, which);
   attn::Matrix& m = matrix_of(state.scene_rw, which);
   if (row < 0 || row >= m.rows() || values.cols() != m.cols()) return;
@@ -512,8 +542,7 @@ namespace {
 // The scene with `keys` as its variant keys (null when they hold none).
 scene::Scene with_variant_keys(const scene::Scene& s, const scene::VariantKeys& keys) {
   scene::Scene next = s;
-  const bool any = keys.core.any() || keys.Wg.size() != 0 || !keys.sources.empty();
-  next.variants = any ? std::make_shared<const scene::VariantKeys>(keys) : nullptr;
+  next.variants = keys.any() ? std::make_shared<const scene::VariantKeys>(keys) : nullptr;
   return next;
 }
 }  // namespace

@@ -139,7 +139,7 @@ appTest("exportText: bad kind or stage throw an Error naming the field; the clip
 // ---- the first load's exporter (attention-lab-export.js/.wasm, src/app/web_exporter.cpp) ----------
 
 // The scene keys of the attention variants (src/scene/variant_keys.hpp kVariantKeyNames).
-const VARIANT_KEYS = ["sources", "X_src", "sink_logit", "softcap", "qk_norm", "topk", "indexer", "topk_block", "differential", "gate", "Wg", "linear"];
+const VARIANT_KEYS = ["sources", "X_src", "sink_logit", "softcap", "qk_norm", "topk", "indexer", "topk_block", "differential", "gate", "Wg", "linear", "mla"];
 const EXPORTS = [["numpy", "weights"], ["pytorch", "weights"], ["latex", "weights"], ["latex", "output"], ["svg", "weights"], ["svg", "scores"]];
 const exporterServed = (app) => app.server.requests.filter((r) => /attention-lab-export\.(js|wasm)$/.test(r.path)).length;
 

@@ -198,7 +198,7 @@ test("#demo=NAME opens every bundled demo, by link and by hashchange", async (t)
   assert.ok(DEMO_INDEX.length >= 8, "index.json lists the 4 lesson examples and at least 4 more");
   // The first demo with a variant key (sink_logit, softcap, …) reloads the page into the build with
   // every mode, at the same address; from there the hashchanges load in place again.
-  const VARIANT_KEYS = ["sources", "X_src", "sink_logit", "softcap", "qk_norm", "topk", "indexer", "topk_block", "differential", "gate", "Wg", "linear"];
+  const VARIANT_KEYS = ["sources", "X_src", "sink_logit", "softcap", "qk_norm", "topk", "indexer", "topk_block", "differential", "gate", "Wg", "linear", "mla"];
   let fullBuild = false;
   for (const { name } of DEMO_INDEX) {
     const reloads = !fullBuild && Object.keys(demoScene(name)).some((key) => VARIANT_KEYS.includes(key));

@@ -299,7 +299,7 @@ test("the three variant demos read at phone size", async (t) => {
 // differential, linear): a link to one of their demos opens the build with every mode (the first
 // load does not read those keys); the Variants… popup switches them through the edit path; every
 // demo's stages equal attention-lab-cli's (1e-12: the page and the CLI may pick different SIMD exps).
-const VARIANT_DEMOS = ["sink-logit", "softcap", "qk-norm", "topk-sparse", "differential", "linear-attention", "cross-attention", "gated-attention"];
+const VARIANT_DEMOS = ["sink-logit", "softcap", "qk-norm", "topk-sparse", "differential", "linear-attention", "cross-attention", "gated-attention", "mla"];
 function assertNear(got, want, what) {
   assert.equal(got.length, want.length, `${what}: rows`);
   for (let i = 0; i < want.length; i++)

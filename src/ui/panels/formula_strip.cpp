@@ -110,6 +110,8 @@ void add_variant_terms(const scene::Scene& s, std::vector<Segment>* out) {
   if (v.topk != 0) add("top-k k = " + std::to_string(v.topk));
   // Cross-attention: the formula is the same; K and V are the m sources', so QKᵀ is n×m.
   if (scene::is_cross_attention(s)) add("K, V: " + std::to_string(scene::key_count(s)) + " sources");
+  // Latent attention: head t's keys and values come from the latent c (the cache), k_R is shared.
+  if (scene::is_mla(s)) add("K_t = [c W_uk,t | k_R],  V_t = c W_uv,t,  c = X W_dkv");
   if (!settings.empty()) seg.push_back({settings, Term::None, dim});
 }
 #endif

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -479,6 +480,30 @@ void draw_variant_rows(AppState& state, const Fonts& fonts, float setting_x) {
   draw_gate_row(state, fonts, setting_x);
 }
 
+// A latent-attention scene ("mla"): no switch (its weights are the scene's own), a line saying what
+// its cache keeps per token against the same heads' keys and values (K and V of the multi-head result:
+// 2·h·d_head when keys and values have one size), and how close the absorbed form's weights come.
+void draw_mla_line(const AppState& state, const Fonts& fonts) {
+  if (!scene::is_mla(state.scene) || !state.heads.variant || !state.heads.variant->mla) return;
+  const attn::MlaResult& m = *state.heads.variant->mla;
+  double gap = 0.0;
+  for (std::size_t t = 0; t < m.weights.size() && t < m.absorbed_weights.size(); ++t)
+    gap = std::max(gap, (m.absorbed_weights[t] - m.weights[t]).cwiseAbs().maxCoeff());
+  char gap_text[32];
+  std::snprintf(gap_text, sizeof gap_text, "%.1e", gap);
+  const long long mha = static_cast<long long>(state.heads.K.cols() + state.heads.V.cols());
+  ImGui::Separator();
+  ImGui::TextUnformatted(tr(Text::VariantsMla));
+  tip(tr(Text::VariantsMlaTip), "");
+  ImGui::PushFont(fonts.small);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 24 * ImGui::GetFontSize());
+  ImGui::TextDisabled("%s", fill(tr(Text::VariantsMlaCache),
+                                 {std::to_string(m.cache_numbers_per_token), std::to_string(mha), gap_text})
+                                .c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopFont();
+}
+
 }  // namespace
 
 SoftcapReach softcap_reach(const attn::Result& r, double c) {
@@ -664,6 +689,7 @@ void draw_variants_button(AppState& state, const Fonts& fonts) {
   ImGui::Dummy(ImVec2(setting_x + 12 * em - ImGui::GetCursorPosX(), 0));  // the settings' column width
   ImGui::EndGroup();
   ImGui::PopItemWidth();
+  draw_mla_line(state, fonts);
   if (!state.notice.empty()) {  // a refused setting says why, here where it was made
     ImGui::PushFont(fonts.small);
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette::accent()));

@@ -649,6 +649,9 @@ enum class Text : int {
   VariantsQkNormCompare,
   WeightsNoneColumn,
   WeightsNoneTip,
+  VariantsMla,       // the popup's latent-attention line (a scene with "mla"): its name
+  VariantsMlaTip,    // … its paper and year
+  VariantsMlaCache,  // … {1} = d_c + d_rope, {2} = 2·h·d_head, {3} = the absorbed form's max |difference|
   VariantsWeightsLinear,
   VariantsWeightsDifferential,
   VariantsWeightsSink,
