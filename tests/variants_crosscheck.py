@@ -48,6 +48,7 @@ missing. Run with Debian's /usr/bin/python3.
 """
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -701,10 +702,15 @@ def main_modern(cli, case_dir, count):
             failures.append(f"{args}: exit {code}, {err[:200]!r}; want {expected}")
         if not expected and (code != 0 or "<svg" not in out):
             failures.append(f"{args} on a variant scene: exit {code}, {err[:200]!r}")
-    cross = write(case_dir, "cross_svg", dict(GOOD, sources=["x", "y"]))
-    code, out, err = run(cli, ["--export", "svg", cross])
-    if code != 2 or "export: svg draws the grids of one sequence" not in err:
-        failures.append(f"--export svg of a cross-attention scene: exit {code}, {err[:200]!r}")
+    # The SVG figure of a cross-attention scene: 3 queries × 2 sources, the sources heading the columns.
+    cross = write(case_dir, "cross_svg", dict(GOOD, tokens=["a", "b", "c"], Q=[[1, 2], [3, 4], [0, 1]],
+                                              sources=["x", "y"]))
+    code, out, err = run(cli, ["--export", "svg", "--stage", "weights", cross])
+    cells = re.findall(r'<rect class="cell[^"]*" data-row="(\d+)" data-col="(\d+)"', out)
+    cols = re.findall(r'class="col-label"[^>]*>([^<]*)</text>', out)
+    if code != 0 or len(cells) != 6 or max(int(c) for _, c in cells) != 1 or cols != ["x", "y"]:
+        failures.append(f"--export svg of a cross-attention scene: exit {code}, {len(cells)} cells, "
+                        f"columns {cols}, {err[:200]!r}")
     return report(failures, f"{len(failures)} problem(s)",
                   f"ok: {count} random scenes of each of {', '.join(MODERN)} within {REL:g} of NumPy ({counts}), "
                   f"{len(MODERN_BAD)} bad keys", cases=counts)

@@ -83,13 +83,6 @@ ExportResult export_scene(const Scene& s, std::string_view kind, std::string_vie
     out.error = invalid;
     return out;
   }
-  if (*k == ExportKind::Svg && is_cross_attention(s)) {
-    // The figure labels every row and column with the scene's own tokens (one sequence).
-    out.error =
-        "export: svg draws the grids of one sequence; a cross-attention scene (\"sources\") exports as "
-        "numpy, pytorch or latex";
-    return out;
-  }
   switch (*k) {
     case ExportKind::NumPy:
       out.text = export_numpy(s);

@@ -9,6 +9,7 @@
 #include "scene/colormap.hpp"
 #include "scene/export.hpp"
 #include "scene/export_parts.hpp"
+#include "scene/variant_keys.hpp"
 
 // PNG encoding for the big-matrix SVG: stb_image_write (Debian's libstb-dev), private to this file
 // (STATIC) so it never clashes with the app's own copy in app/screenshot.cpp.
@@ -69,9 +70,14 @@ std::string clip_label(const std::string& s, int max_chars) {
   return out + "…";
 }
 
-// Column labels: the keys' tokens for n×n stages, dimensions 1…d otherwise.
+// Row labels: the queries' tokens, or for K and V the keys' — the sources' with cross-attention.
+const std::vector<std::string>& row_labels(const Scene& s, ExportStage stage) {
+  return stage == ExportStage::K || stage == ExportStage::V ? key_labels(s) : s.tokens;
+}
+
+// Column labels: the keys' tokens (or sources) for the n×m stages, dimensions 1…d otherwise.
 std::vector<std::string> column_labels(const Scene& s, ExportStage stage, Eigen::Index cols) {
-  if (square_stage(stage)) return s.tokens;
+  if (square_stage(stage)) return key_labels(s);
   std::vector<std::string> labels;
   for (Eigen::Index j = 0; j < cols; ++j) labels.push_back(std::to_string(j + 1));
   return labels;
@@ -225,7 +231,7 @@ Figure figure_layout(const Scene& s, ExportStage stage, const Heat& heat,
       chars = std::max(chars, utf8_length(clip_label(label, int(kMaxLabelChars))));
     return chars;
   };
-  const double row_label_w = longest(s.tokens) * kCharW + 8;
+  const double row_label_w = longest(row_labels(s, stage)) * kCharW + 8;
   const int col_chars = longest(col_labels);
   f.col_upright = col_chars * kCharW + 4 <= f.cell * double(f.col_step);
   // Slanted labels need about a line height / sin(slant) between neighbours.
@@ -280,13 +286,15 @@ std::string svg_head(const Figure& f, ExportStage stage) {
 }
 
 // Labels: queries (tokens) on the left, keys or dimensions on top.
-std::string svg_labels(const Scene& s, const Figure& f, const std::vector<std::string>& col_labels) {
+std::string svg_labels(const Scene& s, ExportStage stage, const Figure& f,
+                       const std::vector<std::string>& col_labels) {
+  const std::vector<std::string>& rows = row_labels(s, stage);
   std::string svg = "<g fill=\"" + std::string(kInk) + "\">\n";
   for (Eigen::Index i = 0; i < f.rows; i += f.row_step) {
     svg += "<text class=\"row-label\" x=\"" + svg_number(f.grid_x - 6) + "\" y=\"" +
            svg_number(f.grid_y + (double(i) + 0.5) * f.cell) +
            "\" text-anchor=\"end\" dominant-baseline=\"central\">" +
-           xml_text(clip_label(s.tokens[std::size_t(i)], int(kMaxLabelChars))) + "</text>\n";
+           xml_text(clip_label(rows[std::size_t(i)], int(kMaxLabelChars))) + "</text>\n";
   }
   for (Eigen::Index j = 0; j < f.cols; j += f.col_step) {
     const double x = f.grid_x + (double(j) + 0.5) * f.cell, y = f.grid_y - 6;
@@ -306,6 +314,7 @@ std::string svg_cells(const Scene& s, ExportStage stage, const Heat& heat, const
   const attn::Matrix& m = *heat.values;
   const int decimals = cell_decimals(m, f.cell, 0.62 * 11, digits);
   const double gap = f.cell >= 8 ? 1 : 0, cell = f.cell;
+  const std::vector<std::string>& rows = row_labels(s, stage);
   std::string svg = "<g class=\"cells\">\n";
   for (Eigen::Index i = 0; i < f.rows; ++i) {
     for (Eigen::Index j = 0; j < f.cols; ++j) {
@@ -314,8 +323,8 @@ std::string svg_cells(const Scene& s, ExportStage stage, const Heat& heat, const
       const std::uint8_t* c = heat.color(i, j);
       const std::string where =
           square_stage(stage)
-              ? one_line(s.tokens[std::size_t(i)]) + " → " + one_line(s.tokens[std::size_t(j)])
-              : one_line(s.tokens[std::size_t(i)]) + ", " + std::to_string(j + 1);
+              ? one_line(rows[std::size_t(i)]) + " → " + one_line(key_labels(s)[std::size_t(j)])
+              : one_line(rows[std::size_t(i)]) + ", " + std::to_string(j + 1);
       svg += "<rect class=\"" + std::string(hidden ? "cell masked" : "cell") + "\" data-row=\"" +
              std::to_string(i) + "\" data-col=\"" + std::to_string(j) + "\" x=\"" + svg_number(x + gap / 2) +
              "\" y=\"" + svg_number(y + gap / 2) + "\" width=\"" + svg_number(cell - gap) + "\" height=\"" +
@@ -399,7 +408,7 @@ std::string export_svg(const Scene& s, ExportStage stage, int digits) {
   const Heat heat = heat_of(r, stage);
   const std::vector<std::string> col_labels = column_labels(s, stage, heat.values->cols());
   const Figure f = figure_layout(s, stage, heat, col_labels);
-  return svg_head(f, stage) + svg_labels(s, f, col_labels) +
+  return svg_head(f, stage) + svg_labels(s, stage, f, col_labels) +
          (f.as_image ? svg_cells_image(heat, f) : svg_cells(s, stage, heat, f, digits)) +
          svg_colorbar(stage, heat, f) + "</svg>\n";
 }
