@@ -1397,7 +1397,8 @@ TEST_CASE("cross-attention in the app: n×m grids labelled by the sources, edits
   for (int k = 0; k < 3; ++k) app.frame();
   CHECK(app.state.error.empty());
   const ui::AppState& s = app.state;
-  for (const ui::GridGeometry* g : {&s.ui.frame.scores_grid, &s.ui.frame.weights_grid, &s.ui.frame.mask_grid}) {
+  for (const ui::GridGeometry* g :
+       {&s.ui.frame.scores_grid, &s.ui.frame.weights_grid, &s.ui.frame.mask_grid}) {
     CHECK(g->visible);
     CHECK(g->rows == 4);
     CHECK(g->cols == 3);
@@ -1460,7 +1461,8 @@ TEST_CASE("cross-attention in the app: n×m grids labelled by the sources, edits
   const std::string scores = ui::walk::live_numbers(ui::walk::Stage::Scores, s.scene, s.result, 2);
   CHECK(scores.find("'le' 0") != std::string::npos);
   CHECK(scores.find("'dort' 6") != std::string::npos);
-  CHECK(ui::walk::live_numbers(ui::walk::Stage::Projections, s.scene, s.result, 2) == "Row 'is': q = [0, 1, 2].");
+  CHECK(ui::walk::live_numbers(ui::walk::Stage::Projections, s.scene, s.result, 2) ==
+        "Row 'is': q = [0, 1, 2].");
   CHECK(s.ui.frame.weights_grid.cols == 3);
   // FlashAttention follows one sequence: a note, and a button back to Explore.
   app.state.ui.settings.mode = scene::link::Mode::Flash;

@@ -276,7 +276,8 @@ EMSCRIPTEN_KEEPALIVE const char* al_mode_call(const char* mode, const char* call
 
 // A mode's file (its row's `file`, fetched by web_share.cpp's js_fetch_file): kind 0 progress (the
 // share received), 1 the bytes, 2 why it failed (`bytes` the sentence).
-EMSCRIPTEN_KEEPALIVE void al_mode_file(const char* mode, int kind, double progress, const char* bytes, int size) {
+EMSCRIPTEN_KEEPALIVE void al_mode_file(const char* mode, int kind, double progress, const char* bytes,
+                                       int size) {
   if (!app::g_app) return;
   const std::optional<scene::link::Mode> m = scene::link::mode_from_name(mode ? mode : "");
   if (!m || kind < 0 || kind > 2) return;
@@ -324,8 +325,7 @@ EMSCRIPTEN_KEEPALIVE const char* al_a11y_tables(int max_tokens) {
   const attn::Matrix& weights = heads ? state.heads.weights_mean : state.result.weights;
   const attn::Matrix& output = heads ? state.heads.output : state.result.output;
   // Key columns: m of them (the sources' with cross-attention, else the tokens again).
-  const int n = int(weights.rows()), k = std::clamp(max_tokens, 0, n),
-            m = std::min(k, int(weights.cols()));
+  const int n = int(weights.rows()), k = std::clamp(max_tokens, 0, n), m = std::min(k, int(weights.cols()));
   app::page::Json rows_w = app::page::Json::array(), rows_y = app::page::Json::array(),
                   tokens = app::page::Json::array(), keys = app::page::Json::array();
   for (int j = 0; j < m; ++j) keys.push_back(scene::key_labels(state.scene)[std::size_t(j)]);

@@ -57,8 +57,8 @@ struct GridGeometry {
 // What a heatmap panel paints: n×n floats (row-major; kMaskedValue where masked) and their colour
 // range. Rebuilt only when the result changes, not on every hover frame.
 struct HeatmapImage {
-  std::uint64_t version = 0;  // AppState::result_version it was built from (0: never built)
-  int grid = 0;               // which grid of the panel it holds (Scores: raw or scaled + masked)
+  std::uint64_t version = 0;       // AppState::result_version it was built from (0: never built)
+  int grid = 0;                    // which grid of the panel it holds (Scores: raw or scaled + masked)
   int n = 0, m = 0;                // rows (queries) × columns (keys; m = n but for cross-attention)
   std::vector<float> values;       // n×m, row-major
   std::vector<float> row_largest;  // n: each row's largest |value| over its allowed cells

@@ -11,15 +11,15 @@
 #include "ui/modes/screen.hpp"
 #include "ui/modes/walk/walk_mode.hpp"
 #if AL_ALL_MODES
+#include "scene/variant_keys.hpp"
 #include "ui/modes/circuits/circuits.hpp"
 #include "ui/modes/decode/decode.hpp"
 #include "ui/modes/flash/flash.hpp"
 #include "ui/modes/heads/heads.hpp"
 #include "ui/modes/keyspace/keyspace.hpp"
+#include "ui/modes/layout_parts.hpp"
 #include "ui/modes/model/model_mode.hpp"
 #include "ui/modes/train/train_mode.hpp"
-#include "scene/variant_keys.hpp"
-#include "ui/modes/layout_parts.hpp"
 #include "ui/panels/variant_parts.hpp"
 #include "ui/widgets/recorded.hpp"
 #include "ui/widgets/wrapped_text.hpp"
@@ -62,7 +62,7 @@ constexpr ModeEntry row(Mode mode, Text label, void (*layout)(Screen&)) {
 
 constexpr ModeEntry walk_row() {
   ModeEntry m = row(Mode::Walk, Text::ModeWalk, layout_walk);
-  m.cross_attention = true;  // its steps follow one query row over the m keys
+  m.cross_attention = true;    // its steps follow one query row over the m keys
   m.lit_term = walk_term_lit;  // the step's terms, panels and followed row
   m.lit_panel = walk_panel_lit;
   m.lit_row = walk_lit_row;

@@ -301,8 +301,10 @@ void draw_heads_weights_panel(AppState& state, MatrixPainter& painter, const Fon
     draw_head_cells(state, painter, fonts, g, images[std::size_t(g)], w, gmin, cell, focused, clip);
     head_grid_input(state, g, average, w, gmin, cell, hover);
     // The hovered cell of any grid is outlined in all of them.
-    if (state.ui.frame.shown.hovered_row >= 0 && state.ui.frame.shown.hovered_col >= 0 && state.ui.frame.shown.hovered_row < n && state.ui.frame.shown.hovered_col < m) {
-      const ImVec2 a(gmin.x + cell * float(state.ui.frame.shown.hovered_col), gmin.y + cell * float(state.ui.frame.shown.hovered_row));
+    if (state.ui.frame.shown.hovered_row >= 0 && state.ui.frame.shown.hovered_col >= 0 &&
+        state.ui.frame.shown.hovered_row < n && state.ui.frame.shown.hovered_col < m) {
+      const ImVec2 a(gmin.x + cell * float(state.ui.frame.shown.hovered_col),
+                     gmin.y + cell * float(state.ui.frame.shown.hovered_row));
       outline(dl, a, ImVec2(a.x + cell, a.y + cell), palette::selection(), std::max(1.5f, 0.1f * em));
     }
   }

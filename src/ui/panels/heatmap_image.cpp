@@ -112,7 +112,8 @@ TextureChange update_heatmap_image(const AppState& state, captions::Grid which, 
   colours_changed =
       which == captions::Grid::Weights && (d->colormap == Colormap::Diverging) != (two_sided > 0.0f);
 #endif
-  const bool same_kind = d->grid == int(which) && d->log_scale == log_scale && d->n == n && d->m == m && !colours_changed;
+  const bool same_kind =
+      d->grid == int(which) && d->log_scale == log_scale && d->n == n && d->m == m && !colours_changed;
   if (same_kind && d->version == state.result_version) return {};  // already up to date (not uploaded again)
   // The weights changed in rows `rows` (a key's column changed only the rows that allow it); scores
   // and scaled in rows `score_rows()` and columns `keys` (a key: its column alone, 1,024 cells of 1024²).

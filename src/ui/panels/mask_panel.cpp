@@ -167,8 +167,9 @@ void draw_mask_grid(AppState& state, MatrixPainter& painter, const Fonts& fonts,
 void mask_cell_tooltip(const AppState& state, int i, int j) {
   const scene::Scene& s = state.scene;
   ImGui::BeginTooltip();
-  ImGui::TextUnformatted(
-      fill(tr(Text::MaskCellTip), {std::to_string(i), std::to_string(j), s.tokens[i], scene::key_labels(s)[j]}).c_str());
+  ImGui::TextUnformatted(fill(tr(Text::MaskCellTip),
+                              {std::to_string(i), std::to_string(j), s.tokens[i], scene::key_labels(s)[j]})
+                             .c_str());
   const MaskReason why = mask_reason(s, state.result.allowed, i, j);
   if (why == MaskReason::Causal) {
     ImGui::TextDisabled("%s", fill(tr(Text::MaskCausalNo), {std::to_string(j), std::to_string(i)}).c_str());

@@ -134,8 +134,8 @@ void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int
   ImGui::BeginTooltip();
   const std::string who = head >= 0 ? fill(tr(Text::TipHead), {std::to_string(head)}) + " " : std::string();
   const std::string si = std::to_string(i), sj = std::to_string(j);
-  tooltip_line(state, who + "a[" + si + "][" + sj +
-                          "]: " + fill(tr(Text::TipWeightWhat), {s.tokens[i], si, scene::key_labels(s)[j], sj}));
+  tooltip_line(state, who + "a[" + si + "][" + sj + "]: " +
+                          fill(tr(Text::TipWeightWhat), {s.tokens[i], si, scene::key_labels(s)[j], sj}));
   ImGui::Separator();
   if (!r.allowed(i, j)) {
     tooltip_line(state, tr(Text::TipWeightMasked));
@@ -167,7 +167,8 @@ void weight_tooltip(AppState& state, const attn::Result& r, int head, int i, int
         fill(tr(Text::TipEntropy),
              {si, format_number(aids->entropy[std::size_t(i)], 3),
               format_number(aids->uniform[std::size_t(i)], 3), std::to_string(r.allowed.row(i).count()),
-              std::to_string(top) + (top >= 0 ? " \"" + scene::key_labels(s)[std::size_t(top)] + "\"" : std::string())}));
+              std::to_string(top) +
+                  (top >= 0 ? " \"" + scene::key_labels(s)[std::size_t(top)] + "\"" : std::string())}));
   }
   ImGui::EndTooltip();
 }

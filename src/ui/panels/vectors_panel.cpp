@@ -461,16 +461,16 @@ void draw_token_block(AppState& state, const TokenRows& t, int i) {
   } else
 #endif
   {
-  char buffer[scene::kMaxTokenBytes + 1];
-  std::strncpy(buffer, state.scene.tokens[i].c_str(), sizeof buffer - 1);
-  buffer[sizeof buffer - 1] = 0;
-  ImGui::SetNextItemWidth(label_w - style.ItemSpacing.x);
-  if (ImGui::InputText("##label", buffer, sizeof buffer)) {
-    const std::string problem = set_token_label(state, int(i), buffer);
-    if (!problem.empty()) state.notice = fill(tr(Text::LabelNotApplied), {problem});
-  }
-  if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-    ImGui::SetTooltip("%s", fill(tr(Text::RenameTip), {std::to_string(i)}).c_str());
+    char buffer[scene::kMaxTokenBytes + 1];
+    std::strncpy(buffer, state.scene.tokens[i].c_str(), sizeof buffer - 1);
+    buffer[sizeof buffer - 1] = 0;
+    ImGui::SetNextItemWidth(label_w - style.ItemSpacing.x);
+    if (ImGui::InputText("##label", buffer, sizeof buffer)) {
+      const std::string problem = set_token_label(state, int(i), buffer);
+      if (!problem.empty()) state.notice = fill(tr(Text::LabelNotApplied), {problem});
+    }
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
+      ImGui::SetTooltip("%s", fill(tr(Text::RenameTip), {std::to_string(i)}).c_str());
   }
   if (any_strip && !t.sources) {  // below the label: show this token's numbers at the top of the panel
     ImGui::SetCursorScreenPos(ImVec2(block_start.x, block_start.y + row_h));
@@ -494,7 +494,8 @@ void draw_token_block(AppState& state, const TokenRows& t, int i) {
   const int first = (projected ? 1 : 0) - t.role_first;
   for (int role = t.role_first; role < t.role_last; ++role) {
     ImGui::SetCursorScreenPos(ImVec2(block_start.x + label_w, block_start.y + float(first + role) * row_h));
-    const bool hovered_token = (role == 0 && state.ui.frame.shown.hovered_row == i) || (role == 1 && state.ui.frame.shown.hovered_col == i);
+    const bool hovered_token = (role == 0 && state.ui.frame.shown.hovered_row == i) ||
+                               (role == 1 && state.ui.frame.shown.hovered_col == i);
     if (projected) {
       draw_computed_row(state, rows[role], w_names[role], *w_mats[role], i, slider_w[role], prefix_w,
                         term_lit(state, rows[role].term));

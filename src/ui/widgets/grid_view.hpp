@@ -43,7 +43,9 @@ inline constexpr double kWheelZoomStep = 1.25;  // one wheel notch zooms by this
 double max_zoom(int n);
 // The whole n×m grid again (also for a new size; m = n: a square grid).
 void fit_view(GridView& view, int n, int m);
-inline void fit_view(GridView& view, int n) { fit_view(view, n, n); }
+inline void fit_view(GridView& view, int n) {
+  fit_view(view, n, n);
+}
 // Zoom by `factor` keeping the grid point (at_col, at_row) — cell units, e.g. under the pointer —
 // at the same place on screen; zoom clamped to [1, max_zoom(n)], the view clamped to the grid.
 void zoom_view_about(GridView& view, double factor, double at_col, double at_row);

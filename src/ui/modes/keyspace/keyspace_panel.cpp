@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "core/keyspace.hpp"
-#include "ui/look/theme.hpp"
 #include "scene/variant_keys.hpp"
+#include "ui/look/theme.hpp"
 #include "ui/modes/keyspace/keyspace.hpp"
 #include "ui/panels/panel_parts.hpp"
 #include "ui/widgets/keyboard.hpp"
@@ -173,7 +173,8 @@ void draw_point(ImDrawList* dl, ImVec2 at, float radius, ImU32 color, int n) {
 // else the one last clicked.
 int shown_query(const AppState& state) {
   const int n = state.scene.n();
-  if (state.ui.frame.shown.hovered_row >= 0 && state.ui.frame.shown.hovered_row < n) return state.ui.frame.shown.hovered_row;
+  if (state.ui.frame.shown.hovered_row >= 0 && state.ui.frame.shown.hovered_row < n)
+    return state.ui.frame.shown.hovered_row;
   return std::clamp(state.ui.keyspace.selected, 0, std::max(0, n - 1));
 }
 
@@ -364,8 +365,9 @@ int keyspace_handles(AppState& state, const PlotFrame& f, const attn::Matrix& q_
                      KeySpaceState::Key, j, editable, &x, &y))
       move_row(state, SceneMatrix::K, j, ks.key_plane, f, x, y);
     if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-      ImGui::SetTooltip("k_%d (%s): q_%d·k_%d = %s, %s%s%s", j, scene::key_labels(state.scene)[std::size_t(j)].c_str(),
-                        sel, j, format_number(r.scores(sel, j), 3).c_str(),
+      ImGui::SetTooltip("k_%d (%s): q_%d·k_%d = %s, %s%s%s", j,
+                        scene::key_labels(state.scene)[std::size_t(j)].c_str(), sel, j,
+                        format_number(r.scores(sel, j), 3).c_str(),
                         fill(tr(Text::KeyPointTip), {format_weight(r.weights(sel, j), 4, 10)}).c_str(),
                         editable ? "  " : "", editable ? tr(Text::DragToMove) : "");
     ImGui::PopID();
@@ -478,7 +480,8 @@ void draw_valuespace_panel(AppState& state, const Fonts& fonts) {
   if (!picture_panel_top(state, fonts, Text::ValueSpaceTitle, Text::ValueSpaceHint)) return;
   KeySpaceState& ks = state.ui.keyspace;
   const attn::Result& r = state.result;
-  const int n = state.scene.n(), m = int(r.V.rows());  // n outputs, m values (the sources' with cross-attention)
+  const int n = state.scene.n(),
+            m = int(r.V.rows());  // n outputs, m values (the sources' with cross-attention)
   const bool editable = state.scene.mode == scene::Mode::Direct && state.scene.heads == 1;  // as in key space
   plane_notes(fonts, ks.value_plane, Text::PlaneOfValues, "d_v");
 
