@@ -45,6 +45,7 @@
   // The single file's index holds both lists; the site's second one arrives after the first frame.
   let fullIndexAdded = !!(embedded && embedded.demos);
   let fullIndexLoad = null;
+  let reloading = false; // this page is being replaced by the build with every mode
   let loading = Promise.resolve(); // fragments apply one after the other
 
   // ---- calls into the wasm: exported C functions (src/app/web_share.cpp) returning text -------
@@ -173,17 +174,17 @@
     demoIndex = JSON.parse(text);
     return demoIndex;
   }
+  // The first list (what the first load opens); loadDemoIndex adds the second.
+  async function loadFirstIndex() {
+    if (demoIndex) return;
+    if (indexArrived !== null) return installDemoIndex(indexArrived);
+    // The fetch begun at load; after a failure, a new one.
+    const pending = indexText || fetchIndexText();
+    indexText = null;
+    installDemoIndex(await pending);
+  }
   async function loadDemoIndex() {
-    if (!demoIndex) {
-      if (indexArrived !== null) {
-        installDemoIndex(indexArrived);
-      } else {
-        // The fetch begun at load; after a failure, a new one.
-        const pending = indexText || fetchIndexText();
-        indexText = null;
-        installDemoIndex(await pending);
-      }
-    }
+    await loadFirstIndex();
     if (!fullIndexAdded) {
       fullIndexLoad = fullIndexLoad || fetchIndexText("index-full.json").then((text) => {
         if (!fullIndexAdded) installDemoIndex(JSON.stringify(demoIndex.concat(JSON.parse(text))));
@@ -610,6 +611,7 @@
     }
     // A file's scene is carried after the opening link loads: give it one (the default mode).
     if (sceneText) history.replaceState(history.state, "", "#mode=explore");
+    reloading = true;
     location.reload();
     return true;
   }
@@ -686,10 +688,13 @@
   api._beforeReady(() =>
     Promise.resolve()
       .then(async () => {
-        if (!demoIndex || !fullIndexAdded) {
-          if (!demoIndex) changedAfterFirstFrame = true; // the Gallery button appears
+        // This page is being replaced by the build with every mode (the opening link's scene has a
+        // variant key): `ready` is the new page's to give.
+        if (reloading) await new Promise(() => {});
+        if (!demoIndex) {
+          changedAfterFirstFrame = true; // the Gallery button appears
           try {
-            await loadDemoIndex();
+            await loadFirstIndex();
           } catch (e) {
             console.warn("Attention Lab: gallery unavailable: " + e.message);
           }
@@ -701,6 +706,12 @@
         } else {
           const made = currentLink();
           shownScene = made.ok ? made.fragment : null;
+        }
+        // The gallery's second list, after the opening link (unless that reloads into the other build).
+        try {
+          if (!reloading) await loadDemoIndex();
+        } catch (e) {
+          console.warn("Attention Lab: the gallery's demos of the build with every mode are unavailable: " + e.message);
         }
       })
       .catch((e) => showError(e.message))

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { REPO_ROOT, appOpener, assertClean, getState, waitForState, clickWidget, dragWidget, ctrlClickWidget, requireWidget, widgetRect, parkMouse, animationFrames, screenshot, loadScene, PHONE, typeIntoField } from "./lib/harness.mjs";
+import { REPO_ROOT, appOpener, assertClean, getState, waitForState, waitReady, clickWidget, dragWidget, ctrlClickWidget, requireWidget, widgetRect, parkMouse, animationFrames, screenshot, loadScene, PHONE, typeIntoField } from "./lib/harness.mjs";
 import { findCli } from "./lib/presets.mjs";
 
 const open = appOpener();
@@ -350,8 +350,13 @@ test("Variants…: a demo link opens the full build; the popup's switches edit t
 // the sources as their columns, the numbers the CLI's, and the screen reader's weights table heads its
 // columns with the sources.
 test("cross-attention: the demo's 4×3 grids take their columns from the sources; weights equal the CLI; the a11y table follows", async (t) => {
-  const app = await open(t, { suffix: "#demo=cross-attention" });
+  // The first load refuses "sources" by name and reloads into the build with every mode.
+  const app = await open(t);
   const { page } = app;
+  const loaded = page.waitForEvent("load", { timeout: 30_000 });
+  await page.evaluate(() => (location.hash = "demo=cross-attention"));
+  await loaded;
+  await waitReady(page);
   const s = await waitForState(page, (x) => Array.isArray(x.scene.sources), "#demo=cross-attention did not open");
   assert.deepEqual(s.scene.sources, ["le", "chat", "dort"]);
   assert.equal(s.result.weights.length, 4);

@@ -184,18 +184,31 @@ export function assertClean(app) {
 }
 
 export async function waitReady(page) {
-  // A boolean, not the Promise itself: waitForFunction would await it and poll on a falsy value.
-  await page.waitForFunction(() => Boolean(window.attentionLab && window.attentionLab.ready), null, {
-    timeout: READY_TIMEOUT_MS,
-  });
-  await page.evaluate(
-    (ms) =>
-      Promise.race([
-        window.attentionLab.ready.then(() => true),
-        new Promise((_, reject) => setTimeout(() => reject(new Error(`attentionLab.ready did not resolve in ${ms} ms`)), ms)),
-      ]),
-    READY_TIMEOUT_MS,
-  );
+  // A link to a scene with a variant key makes the first load reload into the build with every mode
+  // (web/share.js, startFullBuildFor) at a moment of its own: when that navigation lands while we wait,
+  // the page we waited in is gone, and the new one is waited for instead.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // A boolean, not the Promise itself: waitForFunction would await it and poll on a falsy value.
+      await page.waitForFunction(() => Boolean(window.attentionLab && window.attentionLab.ready), null, {
+        timeout: READY_TIMEOUT_MS,
+      });
+      await page.evaluate(
+        (ms) =>
+          Promise.race([
+            window.attentionLab.ready.then(() => true),
+            new Promise((_, reject) => setTimeout(() => reject(new Error(`attentionLab.ready did not resolve in ${ms} ms`)), ms)),
+          ]),
+        READY_TIMEOUT_MS,
+      );
+      return;
+    } catch (err) {
+      // Destroyed mid-wait, or asked in the new page before its attentionLab exists.
+      const navigated = /Execution context was destroyed|reading 'ready'/.test(err.message);
+      if (attempt >= 3 || !navigated) throw err;
+      await page.waitForLoadState("load", { timeout: READY_TIMEOUT_MS });
+    }
+  }
 }
 
 // ----- the page API ---------------------------------------------------------------------------
