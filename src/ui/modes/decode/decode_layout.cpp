@@ -19,7 +19,7 @@ void layout_decode(Screen& sc) {
     const bool linear = decode_shows_linear(sc.state);
     if (W >= 80.0f * em) {
       const float policy_w = side_width(sc, 0.28f, 22.0f, 28.0f), cache_w = rw - policy_w - gap;
-      const float cache_h = linear ? std::floor(0.45f * body_h) : body_h;
+      const float cache_h = linear ? std::floor(0.4f * body_h) : body_h;
       sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(cache_w, cache_h),
                ImGuiWindowFlags_NoScrollbar);
       if (linear)
@@ -47,7 +47,7 @@ void layout_decode(Screen& sc) {
     sc.panel("KV cache", draw_decode_cache, col.take(cache_h), col.size(cache_h),
              ImGuiWindowFlags_NoScrollbar);
     if (decode_shows_linear(sc.state)) {
-      const float linear_h = (22.0f + 1.7f * float(std::min(sc.state.scene.d_k(), 16))) * em;
+      const float linear_h = (22.0f + 1.5f * float(std::min(sc.state.scene.d_k(), 16))) * em;
       sc.panel("Linear state", draw_decode_linear, col.take(linear_h), col.size(linear_h));
     }
     const float policy_h = 34.0f * em;

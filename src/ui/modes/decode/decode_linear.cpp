@@ -34,7 +34,7 @@ void number_cells(ImDrawList* dl, ImVec2 p, float w, float h, const attn::Matrix
 // S_t as a grid (rows i of φ(k)'s d_k dimensions, columns of v's d_v) with z_t as a column beside it.
 void draw_state_grid(AppState& state, const LinearDecodeStep& L) {
   const float em = ImGui::GetFontSize(), num_w = ImGui::CalcTextSize("−0.000").x + 0.8f * em;
-  const float row_h = 1.7f * em, label_w = 2.2f * em;
+  const float row_h = 1.5f * em, label_w = 2.2f * em;
   const int rows = std::min(int(L.S.rows()), kMaxRows), cols = std::min(int(L.S.cols()), kMaxCols);
   const float s_w = float(cols) * num_w + (cols < int(L.S.cols()) ? 1.2f * em : 0.0f);
   const float z_x = label_w + s_w + 1.2f * em;
@@ -68,7 +68,7 @@ void draw_sizes(AppState& state, const LinearDecodeStep& L, int n) {
   const int d_k = int(L.S.rows()), d_v = int(L.S.cols());
   const long long fixed = (long long)d_k * d_v + d_k, cache = (long long)(L.t + 1) * (d_k + d_v);
   const double most = double(std::max<long long>({fixed, (long long)n * (d_k + d_v), 1}));
-  const float em = ImGui::GetFontSize(), bar_w = ImGui::GetContentRegionAvail().x, h = 0.5f * em;
+  const float em = ImGui::GetFontSize(), bar_w = ImGui::GetContentRegionAvail().x, h = 0.4f * em;
   auto line = [&](const std::string& text, long long count, ImU32 color) {
     wrapped_text(text);
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -92,7 +92,7 @@ void draw_sizes(AppState& state, const LinearDecodeStep& L, int n) {
 // y_t from the state beside row t of the matrix form, and their largest difference.
 void draw_outputs(AppState& state, const Fonts& fonts, const LinearDecodeStep& L) {
   const float em = ImGui::GetFontSize(), num_w = ImGui::CalcTextSize("−0.000").x + 0.8f * em;
-  const float row_h = 1.7f * em;
+  const float row_h = 1.5f * em;
   ImGui::PushFont(fonts.small);
   const float label_w = std::max(ImGui::CalcTextSize(tr(Text::DecodeLinearRecurrent)).x,
                                  ImGui::CalcTextSize(tr(Text::DecodeLinearMatrix)).x) +
@@ -144,13 +144,9 @@ void draw_decode_linear(AppState& state, const Fonts& fonts) {
   const LinearDecodeStep& L = *d.linear;
   if (!state.scene.causal || !L.plain_causal)
     wrapped_text_colored(to_vec4(palette::text_dim()), tr(Text::DecodeLinearCausal));
-  ImGui::PushFont(fonts.heading);
   ImGui::TextUnformatted("S_t = S_{t−1} + φ(k_t) v_tᵀ     z_t = z_{t−1} + φ(k_t)");
-  ImGui::PopFont();
   draw_state_grid(state, L);
-  ImGui::Spacing();
   draw_sizes(state, L, state.scene.n());
-  ImGui::Spacing();
   ImGui::TextUnformatted("y_t = φ(q_t)ᵀ S_t / φ(q_t)·z_t");
   draw_outputs(state, fonts, L);
 }
