@@ -430,8 +430,9 @@ constexpr TextEntry kGerman[] = {
     {Text::DecodeLinearTitle, "Der Zustand der linearen Attention in Schritt t"},
     {Text::DecodeLinearHint,
      "Lineare Attention hält keinen Cache: ihre rekurrente Form addiert jedes Token in einen Zustand "
-     "fester Größe, S_t und z_t, und liest y_t daraus. Der Cache der Softmax-Attention (oben) wächst um "
-     "einen Schlüssel und einen Wert pro Token."},
+     "fester Größe, S_t und z_t, und liest y_t daraus. Der Cache oben ist der der Softmax-Attention "
+     "(seine Gewichte sind die des Softmax, nicht die dieser Szene): er wächst um einen Schlüssel und "
+     "einen Wert pro Token."},
     {Text::DecodeLinearCausal,
      "Die rekurrente Form ist kausale lineare Attention: Token t sieht die Tokens 0…t. Die Maske dieser "
      "Szene ist nicht rein kausal, daher ist Zeile t ihrer Matrixform nicht dieselbe."},

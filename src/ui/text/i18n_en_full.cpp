@@ -96,8 +96,8 @@ constexpr TextEntry kEnglishFull[] = {
     {Text::DecodeLinearTitle, "Linear attention's state at step t"},
     {Text::DecodeLinearHint,
      "Linear attention keeps no cache: its recurrent form adds each token into a state of fixed size, "
-     "S_t and z_t, and reads y_t from it. Softmax attention's cache (above) grows by a key and a value "
-     "per token."},
+     "S_t and z_t, and reads y_t from it. The cache above is softmax attention's (its weights are "
+     "softmax's, not this scene's): it grows by a key and a value per token."},
     {Text::DecodeLinearCausal,
      "The recurrent form is causal linear attention: token t sees tokens 0…t. This scene's mask is "
      "not plain causal, so its matrix form's row t is not the same."},

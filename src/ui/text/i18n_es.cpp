@@ -424,8 +424,8 @@ constexpr TextEntry kSpanish[] = {
     {Text::DecodeLinearTitle, "El estado de la atención lineal en el paso t"},
     {Text::DecodeLinearHint,
      "La atención lineal no guarda caché: su forma recurrente suma cada token a un estado de tamaño "
-     "fijo, S_t y z_t, y lee y_t de él. La caché de la atención softmax (arriba) crece en una clave y "
-     "un valor por token."},
+     "fijo, S_t y z_t, y lee y_t de él. La caché de arriba es la de la atención softmax (sus pesos son "
+     "los de softmax, no los de esta escena): crece en una clave y un valor por token."},
     {Text::DecodeLinearCausal,
      "La forma recurrente es la atención lineal causal: el token t ve los tokens 0…t. La máscara de "
      "esta escena no es solo causal, así que la fila t de su forma matricial no es la misma."},
