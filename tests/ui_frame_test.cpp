@@ -1285,6 +1285,39 @@ TEST_CASE("Decode mode, linear attention: the state S_t shown at step t and y_t 
   CHECK_FALSE(d.linear->plain_causal);
   CHECK(d.linear->max_diff > 1e-6);
 }
+
+// A multi-head linear scene: the state is the focused head's, d_k/h × d_v/h, and y_t its output row.
+TEST_CASE("Decode mode, linear attention with 2 heads: the focused head's state and output") {
+  Headless app;
+  app.state.ui.settings.mode = scene::link::Mode::Decode;
+  REQUIRE(ui::load_scene_text(app.state, R"({"version": 2, "tokens": ["a", "b", "c", "d"], "heads": 2,
+    "Q": [[1, 0, 0.5, -1], [0, 1, 1, 0], [1, 1, 0, 0.2], [1, -1, 0.3, 0]],
+    "K": [[0.5, 0, 1, -1], [0, 1, -0.5, 0], [1, 1, 0, 0.7], [1, -1, 0.3, 0]],
+    "V": [[1, 0, 2, -1], [0, 1, -1, 0.5], [1, 1, 0, 0], [1, -1, 2, 0.1]], "causal": true, "linear": "elu1"})")
+              .empty());
+  ui::set_focus_head(app.state, 1);
+  app.frame();
+  app.frame();
+  click(app, "decode/next");
+  click(app, "decode/next");
+  app.frame();
+  const ui::DecodeStepper& d = app.state.ui.decode;
+  REQUIRE(d.t == 2);
+  REQUIRE(d.linear.has_value());
+  REQUIRE(d.linear->S.rows() == 2);
+  REQUIRE(d.linear->S.cols() == 2);
+  const attn::Matrix &K = app.state.scene.K, &V = app.state.scene.V;
+  auto phi = [](double x) { return x > 0 ? x + 1 : std::exp(x); };
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 2; ++b) {
+      double s = 0;
+      for (int j = 0; j <= 2; ++j) s += phi(K(j, 2 + a)) * V(j, 2 + b);  // head 1: columns 2, 3
+      CHECK(std::abs(d.linear->S(a, b) - s) < 1e-12);
+    }
+  for (int c = 0; c < 2; ++c)
+    CHECK(std::abs(d.linear->y_recurrent(0, c) - app.state.heads.heads[1].output(2, c)) < 1e-12);
+  CHECK(d.linear->max_diff < 1e-12);
+}
 #endif
 
 #if AL_ALL_MODES
