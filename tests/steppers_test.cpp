@@ -148,3 +148,59 @@ TEST_CASE("links: mode=flash and mode=decode round-trip; view=flash|decode are t
   }
   CHECK_FALSE(links::parse_fragment("demo=causal-5&view=flashy").ok());
 }
+
+#if AL_ALL_MODES  // linear attention is a variant key
+// Linear attention's recurrent form at step t (the Decode mode's state beside the cache): S_t and z_t
+// are the sums over tokens 0…t, y_t equals the causal matrix form's row t; a row t that sees more
+// than 0…t (not causal) is reported.
+TEST_CASE(
+    "linear_decode_step: S_t = Σ_{j≤t} φ(k_j) v_jᵀ, z_t = Σ_{j≤t} φ(k_j), y_t = the matrix form's row t") {
+  attn::Matrix Q(4, 2), K(4, 2), V(4, 3);
+  Q << 1, 0, 0, 1, 1, 1, -1, 0.5;
+  K << 0.5, 0, 0, 1, -1, 1, 1, -1;
+  V << 1, 0, 2, 0, 1, -1, 1, 1, 0, -1, 2, 1;
+  auto phi = [](double x) { return x > 0 ? x + 1 : std::exp(x); };
+  // The matrix form under a causal mask: a_ij = φ(q_i)·φ(k_j) / Σ_{j'≤i} φ(q_i)·φ(k_j'), Y = A V.
+  attn::Matrix A = attn::Matrix::Zero(4, 4);
+  attn::MaskMatrix causal = attn::MaskMatrix::Zero(4, 4), all = attn::MaskMatrix::Ones(4, 4);
+  for (int i = 0; i < 4; ++i) {
+    double sum = 0;
+    for (int j = 0; j <= i; ++j) {
+      causal(i, j) = 1;
+      A(i, j) = phi(Q(i, 0)) * phi(K(j, 0)) + phi(Q(i, 1)) * phi(K(j, 1));
+      sum += A(i, j);
+    }
+    A.row(i) /= sum;
+  }
+  const attn::Matrix Y = A * V;
+  const ui::LinearDecodeStep L = ui::linear_decode_step(Q, K, V, Y, causal, 2);
+  CHECK(L.t == 2);
+  REQUIRE(L.S.rows() == 2);
+  REQUIRE(L.S.cols() == 3);
+  for (int a = 0; a < 2; ++a) {
+    double z = 0;
+    for (int j = 0; j <= 2; ++j) z += phi(K(j, a));
+    CHECK(std::abs(L.z(0, a) - z) < 1e-14);
+    for (int b = 0; b < 3; ++b) {
+      double s = 0;
+      for (int j = 0; j <= 2; ++j) s += phi(K(j, a)) * V(j, b);
+      CHECK(std::abs(L.S(a, b) - s) < 1e-14);
+    }
+  }
+  for (int c = 0; c < 3; ++c) CHECK(std::abs(L.y_recurrent(0, c) - Y(2, c)) < 1e-12);
+  CHECK(L.y_matrix == Y.row(2));
+  CHECK(L.max_diff < 1e-12);
+  CHECK(L.plain_causal);
+  // A mask that lets row 2 see token 3 too: the recurrent form is still the causal one.
+  CHECK_FALSE(ui::linear_decode_step(Q, K, V, Y, all, 2).plain_causal);
+}
+
+TEST_CASE("decode_linear_update: only a scene with linear attention has the state") {
+  const scene::Scene s = causal5();
+  const attn::Result r = scene::compute(s);
+  ui::DecodeStepper d;
+  ui::decode_update(d, s, r, 7, 3);
+  ui::decode_linear_update(d, s, r, nullptr, nullptr, 7);
+  CHECK_FALSE(d.linear.has_value());
+}
+#endif

@@ -31,6 +31,7 @@
 #include "ui/look/fonts.hpp"
 #include "ui/look/theme.hpp"
 #include "ui/modes/circuits/circuits.hpp"
+#include "ui/modes/decode/decode.hpp"
 #include "ui/modes/model/model_mode.hpp"
 #include "ui/modes/walk/walk_steps.hpp"
 #include "ui/panels/panel_parts.hpp"
@@ -1216,6 +1217,108 @@ TEST_CASE("KV-cache calculator: MLA's latent and linear attention's state, by th
   CHECK(v2->shape.kind == attn::KvKind::Latent);
   CHECK(v2->shape.layers == 60);
 }
+
+#if AL_ALL_MODES
+// Linear attention in the Decode mode: beside the growing cache, the recurrent form's fixed-size state
+// at step t (S_t, z_t) and y_t read from it, equal to the matrix form's row t (the duality).
+TEST_CASE("Decode mode, linear attention: the state S_t shown at step t and y_t = the matrix form's row t") {
+  Headless app;
+  app.state.ui.settings.mode = scene::link::Mode::Decode;
+  app.frame();
+  app.frame();
+  CHECK_FALSE(ui::widget_rect(app.state, "decode/linear/state").has_value());  // a softmax scene: no state
+  CHECK_FALSE(app.state.ui.decode.linear.has_value());
+  const std::string base = R"({"version": 2, "tokens": ["the", "cat", "sat", "on", "mats"],
+    "Q": [[1, 0], [0, 1], [1, 1], [1, -1], [-1, 1]],
+    "K": [[0.5, 0], [0, 1], [1, 1], [1, -1], [-1, 0.5]],
+    "V": [[1, 0, 2], [0, 1, -1], [1, 1, 0], [1, -1, 2], [-1, 2, 1]], "linear": "elu1", )";
+  REQUIRE(ui::load_scene_text(app.state, base + R"("causal": true})").empty());
+  app.frame();
+  app.frame();
+  REQUIRE(ui::widget_rect(app.state, "decode/linear/state").has_value());
+  CHECK(ui::widget_rect(app.state, "decode/linear/z").has_value());
+  CHECK(ui::widget_rect(app.state, "decode/linear/size").has_value());
+  CHECK(ui::widget_rect(app.state, "decode/linear/output").has_value());
+  for (int k = 0; k < 3; ++k) click(app, "decode/next");
+  app.frame();
+  const ui::DecodeStepper& d = app.state.ui.decode;
+  REQUIRE(d.t == 3);
+  REQUIRE(d.linear.has_value());
+  const ui::LinearDecodeStep& L = *d.linear;
+  CHECK(L.t == 3);
+  // Independently: φ(x) = x + 1 for x > 0, eˣ otherwise; S_3 = Σ_{j≤3} φ(k_j) v_jᵀ, z_3 = Σ_{j≤3} φ(k_j).
+  const attn::Matrix &K = app.state.scene.K, &V = app.state.scene.V, &Q = app.state.scene.Q;
+  auto phi = [](double x) { return x > 0 ? x + 1 : std::exp(x); };
+  REQUIRE(L.S.rows() == 2);
+  REQUIRE(L.S.cols() == 3);
+  double norm = 0;
+  attn::Matrix y = attn::Matrix::Zero(1, 3);
+  for (int a = 0; a < 2; ++a) {
+    double z = 0;
+    for (int j = 0; j <= 3; ++j) z += phi(K(j, a));
+    CHECK(std::abs(L.z(0, a) - z) < 1e-12);
+    norm += phi(Q(3, a)) * z;
+    for (int b = 0; b < 3; ++b) {
+      double s = 0;
+      for (int j = 0; j <= 3; ++j) s += phi(K(j, a)) * V(j, b);
+      CHECK(std::abs(L.S(a, b) - s) < 1e-12);
+      y(0, b) += phi(Q(3, a)) * s;
+    }
+  }
+  y /= norm;
+  for (int c = 0; c < 3; ++c) {
+    CHECK(std::abs(L.y_recurrent(0, c) - y(0, c)) < 1e-12);
+    CHECK(std::abs(L.y_recurrent(0, c) - app.state.result.output(3, c)) < 1e-12);  // the matrix form's row 3
+  }
+  CHECK(L.max_diff < 1e-12);
+  CHECK(L.plain_causal);
+  // The page reads the same numbers.
+  ui::PageJson ui_json;
+  ui::decode_page_state(app.state, ui_json);
+  CHECK(ui_json["decode"]["linear"]["S"][1][2].get<double>() == L.S(1, 2));
+  CHECK(ui_json["decode"]["linear"]["state_numbers"].get<int>() == 2 * 3 + 2);
+  // Not causal: the recurrent form is still the causal one, and the matrix form's row differs.
+  REQUIRE(ui::load_scene_text(app.state, base + R"("causal": false})").empty());
+  app.frame();
+  app.frame();
+  REQUIRE(d.linear.has_value());
+  CHECK_FALSE(d.linear->plain_causal);
+  CHECK(d.linear->max_diff > 1e-6);
+}
+
+// A multi-head linear scene: the state is the focused head's, d_k/h × d_v/h, and y_t its output row.
+TEST_CASE("Decode mode, linear attention with 2 heads: the focused head's state and output") {
+  Headless app;
+  app.state.ui.settings.mode = scene::link::Mode::Decode;
+  REQUIRE(ui::load_scene_text(app.state, R"({"version": 2, "tokens": ["a", "b", "c", "d"], "heads": 2,
+    "Q": [[1, 0, 0.5, -1], [0, 1, 1, 0], [1, 1, 0, 0.2], [1, -1, 0.3, 0]],
+    "K": [[0.5, 0, 1, -1], [0, 1, -0.5, 0], [1, 1, 0, 0.7], [1, -1, 0.3, 0]],
+    "V": [[1, 0, 2, -1], [0, 1, -1, 0.5], [1, 1, 0, 0], [1, -1, 2, 0.1]], "causal": true, "linear": "elu1"})")
+              .empty());
+  ui::set_focus_head(app.state, 1);
+  app.frame();
+  app.frame();
+  click(app, "decode/next");
+  click(app, "decode/next");
+  app.frame();
+  const ui::DecodeStepper& d = app.state.ui.decode;
+  REQUIRE(d.t == 2);
+  REQUIRE(d.linear.has_value());
+  REQUIRE(d.linear->S.rows() == 2);
+  REQUIRE(d.linear->S.cols() == 2);
+  const attn::Matrix &K = app.state.scene.K, &V = app.state.scene.V;
+  auto phi = [](double x) { return x > 0 ? x + 1 : std::exp(x); };
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 2; ++b) {
+      double s = 0;
+      for (int j = 0; j <= 2; ++j) s += phi(K(j, 2 + a)) * V(j, 2 + b);  // head 1: columns 2, 3
+      CHECK(std::abs(d.linear->S(a, b) - s) < 1e-12);
+    }
+  for (int c = 0; c < 2; ++c)
+    CHECK(std::abs(d.linear->y_recurrent(0, c) - app.state.heads.heads[1].output(2, c)) < 1e-12);
+  CHECK(d.linear->max_diff < 1e-12);
+}
+#endif
 
 #if AL_ALL_MODES
 TEST_CASE(

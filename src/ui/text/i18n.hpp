@@ -459,6 +459,16 @@ enum class Text : int {
   DecodeKCache,
   DecodeWeights,
   DecodeVCache,
+  // … linear attention's recurrent state beside the cache (decode_linear.cpp)
+  DecodeLinearTitle,
+  DecodeLinearHint,
+  DecodeLinearCausal,
+  DecodeLinearSize,   // {1} d_k, {2} d_v, {3} d_k·d_v + d_k
+  DecodeLinearCache,  // {1} t + 1, {2} d_k + d_v, {3} their product
+  DecodeLinearRecurrent,
+  DecodeLinearMatrix,
+  DecodeLinearDiff,     // {1} max |difference|
+  DecodeLinearDiffers,  // {1} max |difference|
   // the Train mode (ui/modes/train/)
   TrainPrevious,
   TrainSame,

@@ -427,6 +427,23 @@ constexpr TextEntry kGerman[] = {
     {Text::DecodeKCache, "K-Cache (Schlüssel k_j)"},
     {Text::DecodeWeights, "Gewichte a_tj"},
     {Text::DecodeVCache, "V-Cache (Werte v_j)"},
+    {Text::DecodeLinearTitle, "Der Zustand der linearen Attention in Schritt t"},
+    {Text::DecodeLinearHint,
+     "Lineare Attention hält keinen Cache: ihre rekurrente Form addiert jedes Token in einen Zustand "
+     "fester Größe, S_t und z_t, und liest y_t daraus. Der Cache oben ist der der Softmax-Attention "
+     "(seine Gewichte sind die des Softmax, nicht die dieser Szene): er wächst um einen Schlüssel und "
+     "einen Wert pro Token."},
+    {Text::DecodeLinearCausal,
+     "Die rekurrente Form ist kausale lineare Attention: Token t sieht die Tokens 0…t. Die Maske dieser "
+     "Szene ist nicht rein kausal, daher ist Zeile t ihrer Matrixform nicht dieselbe."},
+    {Text::DecodeLinearSize, "Zustand: d_k·d_v + d_k = {1}·{2} + {1} = {3} Zahlen, egal wie groß t ist"},
+    {Text::DecodeLinearCache, "KV-Cache: (t+1)·(d_k + d_v) = {1}·{2} = {3} Zahlen, wächst mit t"},
+    {Text::DecodeLinearRecurrent, "y_t aus dem Zustand"},
+    {Text::DecodeLinearMatrix, "Matrixform, Zeile t"},
+    {Text::DecodeLinearDiff,
+     "max. |Differenz| = {1}: auf beiden Wegen dieselben Zahlen, bis auf Rundung (die Dualität)."},
+    {Text::DecodeLinearDiffers,
+     "max. |Differenz| = {1}: die Matrixform ist hier nicht die kausale."},
     {Text::HeadsAverageLine, "Mittel der {1} Köpfe:"},
     {Text::HeadsAverageNote,
      "MultiheadAttention von PyTorch gibt dieses Mittel als seine Attention-Gewichte zurück."},

@@ -93,6 +93,22 @@ constexpr TextEntry kEnglishFull[] = {
     {Text::DecodeKCache, "K cache (keys k_j)"},
     {Text::DecodeWeights, "weights a_tj"},
     {Text::DecodeVCache, "V cache (values v_j)"},
+    {Text::DecodeLinearTitle, "Linear attention's state at step t"},
+    {Text::DecodeLinearHint,
+     "Linear attention keeps no cache: its recurrent form adds each token into a state of fixed size, "
+     "S_t and z_t, and reads y_t from it. The cache above is softmax attention's (its weights are "
+     "softmax's, not this scene's): it grows by a key and a value per token."},
+    {Text::DecodeLinearCausal,
+     "The recurrent form is causal linear attention: token t sees tokens 0…t. This scene's mask is "
+     "not plain causal, so its matrix form's row t is not the same."},
+    {Text::DecodeLinearSize, "State: d_k·d_v + d_k = {1}·{2} + {1} = {3} numbers, whatever t"},
+    {Text::DecodeLinearCache, "KV cache: (t+1)·(d_k + d_v) = {1}·{2} = {3} numbers, growing with t"},
+    {Text::DecodeLinearRecurrent, "y_t from the state"},
+    {Text::DecodeLinearMatrix, "matrix form, row t"},
+    {Text::DecodeLinearDiff,
+     "max |difference| = {1}: the same numbers both ways, to rounding (the duality)."},
+    {Text::DecodeLinearDiffers,
+     "max |difference| = {1}: the matrix form here is not the causal one."},
     {Text::TrainPrevious,
      "Each position must name the token just before it. The model can only do that by attending there: "
      "watch a sub-diagonal form in the weights."},

@@ -421,6 +421,22 @@ constexpr TextEntry kSpanish[] = {
     {Text::DecodeKCache, "caché K (claves k_j)"},
     {Text::DecodeWeights, "pesos a_tj"},
     {Text::DecodeVCache, "caché V (valores v_j)"},
+    {Text::DecodeLinearTitle, "El estado de la atención lineal en el paso t"},
+    {Text::DecodeLinearHint,
+     "La atención lineal no guarda caché: su forma recurrente suma cada token a un estado de tamaño "
+     "fijo, S_t y z_t, y lee y_t de él. La caché de arriba es la de la atención softmax (sus pesos son "
+     "los de softmax, no los de esta escena): crece en una clave y un valor por token."},
+    {Text::DecodeLinearCausal,
+     "La forma recurrente es la atención lineal causal: el token t ve los tokens 0…t. La máscara de "
+     "esta escena no es solo causal, así que la fila t de su forma matricial no es la misma."},
+    {Text::DecodeLinearSize, "Estado: d_k·d_v + d_k = {1}·{2} + {1} = {3} números, sea cual sea t"},
+    {Text::DecodeLinearCache, "Caché KV: (t+1)·(d_k + d_v) = {1}·{2} = {3} números, crece con t"},
+    {Text::DecodeLinearRecurrent, "y_t del estado"},
+    {Text::DecodeLinearMatrix, "forma matricial, fila t"},
+    {Text::DecodeLinearDiff,
+     "máx. |diferencia| = {1}: los mismos números por los dos caminos, salvo redondeo (la dualidad)."},
+    {Text::DecodeLinearDiffers,
+     "máx. |diferencia| = {1}: aquí la forma matricial no es la causal."},
     {Text::HeadsAverageLine, "media de las {1} cabezas:"},
     {Text::HeadsAverageNote, "MultiheadAttention de PyTorch devuelve esta media como sus pesos de atención."},
     {Text::HeadsWeightsTitle, "Pesos de {1} cabezas  A_t = softmax(Q_t K_tᵀ / s + M)"},

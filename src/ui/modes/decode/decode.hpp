@@ -21,6 +21,11 @@ PanelDraw draw_decode_panel, draw_decode_cache;
 PanelDraw draw_decode_policy, draw_kv_calculator;
 // The cache drawn per KV head, with its size (above the cache's rows).
 PanelDraw draw_cache_per_kv_head;
+// Linear attention's recurrent state beside the cache (decode_linear.cpp), for a scene with the key
+// "linear"; decode_linear_sync keeps DecodeStepper::linear on step t of the focused head.
+PanelDraw draw_decode_linear;
+bool decode_shows_linear(const AppState& state);
+void decode_linear_sync(AppState& state);
 // "1.25 MiB": binary units, three figures ("512 bytes" below 1 KiB).
 std::string byte_text(long long bytes);
 

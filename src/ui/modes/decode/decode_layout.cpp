@@ -15,16 +15,27 @@ void layout_decode(Screen& sc) {
     sc.panel("Decode", draw_decode_panel, ImVec2(margin, body_y), ImVec2(left_w, body_h));
     // The cache policy and the KV calculator: a third column when there is room (≥ 80 em), else
     // below the stepper.
+    // Linear attention's state (decode_linear.cpp) takes the lower part of the cache's column.
+    const bool linear = decode_shows_linear(sc.state);
     if (W >= 80.0f * em) {
-      const float policy_w = side_width(sc, 0.28f, 22.0f, 28.0f);
-      sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(rw - policy_w - gap, body_h),
+      const float policy_w = side_width(sc, 0.28f, 22.0f, 28.0f), cache_w = rw - policy_w - gap;
+      const float cache_h = linear ? std::floor(0.4f * body_h) : body_h;
+      sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(cache_w, cache_h),
                ImGuiWindowFlags_NoScrollbar);
+      if (linear)
+        sc.panel("Linear state", draw_decode_linear, ImVec2(rx, body_y + cache_h + gap),
+                 ImVec2(cache_w, body_h - cache_h - gap));
       sc.panel("Cache policy", draw_decode_policy, ImVec2(W - margin - policy_w, body_y),
                ImVec2(policy_w, body_h));
     } else {
-      sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(rw, std::floor(0.5f * body_h)),
+      const float part = std::floor((linear ? 0.34f : 0.5f) * body_h);
+      sc.panel("KV cache", draw_decode_cache, ImVec2(rx, body_y), ImVec2(rw, part),
                ImGuiWindowFlags_NoScrollbar);
-      const float py = body_y + std::floor(0.5f * body_h) + gap;
+      float py = body_y + part + gap;
+      if (linear) {
+        sc.panel("Linear state", draw_decode_linear, ImVec2(rx, py), ImVec2(rw, part));
+        py += part + gap;
+      }
       sc.panel("Cache policy", draw_decode_policy, ImVec2(rx, py), ImVec2(rw, body_y + body_h - py));
     }
   } else {
@@ -35,6 +46,10 @@ void layout_decode(Screen& sc) {
     sc.panel("Decode", draw_decode_panel, col.take(stepper_h), col.size(stepper_h));
     sc.panel("KV cache", draw_decode_cache, col.take(cache_h), col.size(cache_h),
              ImGuiWindowFlags_NoScrollbar);
+    if (decode_shows_linear(sc.state)) {
+      const float linear_h = (22.0f + 1.5f * float(std::min(sc.state.scene.d_k(), 16))) * em;
+      sc.panel("Linear state", draw_decode_linear, col.take(linear_h), col.size(linear_h));
+    }
     const float policy_h = 34.0f * em;
     sc.panel("Cache policy", draw_decode_policy, col.take(policy_h), col.size(policy_h));
   }

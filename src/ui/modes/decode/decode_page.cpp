@@ -47,9 +47,28 @@ PageJson kv_calculator_json(const KvCalculator& c) {
 
 }  // namespace
 
+// Linear attention's recurrent form at step t (DecodeStepper::linear): S_t row by row (d_k rows of d_v),
+// z_t (d_k), y_t from the state and the matrix form's row t (d_v each), their max |difference|, the
+// state's size d_k·d_v + d_k and whether row t's mask is plain causal.
+PageJson linear_json(const LinearDecodeStep& L) {
+  PageJson S = PageJson::array();
+  for (Eigen::Index i = 0; i < L.S.rows(); ++i) {
+    const attn::Matrix row = L.S.row(i);
+    S.push_back(page_numbers(row.data(), std::size_t(row.size())));
+  }
+  return {{"t", L.t},
+          {"S", std::move(S)},
+          {"z", page_numbers(L.z.data(), std::size_t(L.z.size()))},
+          {"y_recurrent", page_numbers(L.y_recurrent.data(), std::size_t(L.y_recurrent.size()))},
+          {"y_matrix", page_numbers(L.y_matrix.data(), std::size_t(L.y_matrix.size()))},
+          {"max_diff", L.max_diff},
+          {"state_numbers", L.S.size() + L.z.size()},
+          {"plain_causal", L.plain_causal}};
+}
+
 // "decode": {"t", "cache_len", "weights", "output", "mults_with_cache", "mults_without_cache", "policy",
-// "window", "sinks", "kept", "evicted", "kv"} (kv: the calculator above), null until the mode has been
-// shown.
+// "window", "sinks", "kept", "evicted", "kv", "linear"} (kv: the calculator above; linear: linear_json, null
+// for a scene without linear attention), null until the mode has been shown.
 void decode_page_state(const AppState& state, PageJson& ui) {
   const DecodeStepper& d = state.ui.decode;
   if (!d.step) {
@@ -72,7 +91,8 @@ void decode_page_state(const AppState& state, PageJson& ui) {
                   {"sinks", d.policy.sinks},
                   {"kept", step.kept},
                   {"evicted", step.evicted},
-                  {"kv", kv_calculator_json(d.calculator)}};
+                  {"kv", kv_calculator_json(d.calculator)},
+                  {"linear", d.linear ? linear_json(*d.linear) : PageJson(nullptr)}};
 }
 
 }  // namespace ui

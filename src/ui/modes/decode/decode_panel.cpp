@@ -51,6 +51,7 @@ void decode_tick(AppState& state) {
     decode_update(d, state.scene, state.result, result_key(state), want);
     return d.t == state.scene.n() - 1;  // the last token
   });
+  decode_linear_sync(state);
 }
 
 //-------------------------------------------------------------------------------------------------
