@@ -175,15 +175,17 @@ test("the first load exports with attention-lab-export.wasm, fetched after the f
   const scene = (await getState(page)).scene;
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), cliExport(scene, "numpy"), "the menu's copy, once it came");
   // Every demo, every kind: the CLI's text, byte for byte.
-  const demos = JSON.parse(readFileSync(path.join(siteDir(), "demos", "index.json"), "utf8")).map((d) => d.name);
-  assert.ok(demos.length >= 10, `demos/index.json lists ${demos.length} demos`);
+  // The gallery's two lists: what the first load opens, and the scenes of the build with every mode.
+  const list = (file) => JSON.parse(readFileSync(path.join(siteDir(), "demos", file), "utf8")).map((d) => d.name);
+  const demos = [...list("index.json"), ...list("index-full.json")];
+  assert.ok(demos.length >= 10, `demos/index.json and index-full.json list ${demos.length} demos`);
   let compared = 0;
   const variantDemos = [];  // demos with a variant key: the first load refuses them (the full build has them)
   for (const name of demos) {
     const demo = JSON.parse(readFileSync(path.join(siteDir(), "demos", name + ".json"), "utf8"));
     if (Object.keys(demo).some((key) => VARIANT_KEYS.includes(key))) {
       const reply = await page.evaluate((d) => window.attentionLab.setState(d), demo);
-      assert.match(reply.error ?? "", /^(sources|X_src|sink_logit|softcap|qk_norm|topk|indexer|topk_block|differential|gate|Wg|linear): unknown key/,
+      assert.match(reply.error ?? "", /^(sources|X_src|sink_logit|softcap|qk_norm|topk|indexer|topk_block|differential|gate|Wg|linear|mla): unknown key/,
                    `${name}: the first load refuses its variant key by name`);
       variantDemos.push([name, demo]);
       continue;
