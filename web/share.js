@@ -707,12 +707,11 @@
           const made = currentLink();
           shownScene = made.ok ? made.fragment : null;
         }
-        // The gallery's second list, after the opening link (unless that reloads into the other build).
-        try {
-          if (!reloading) await loadDemoIndex();
-        } catch (e) {
-          console.warn("Attention Lab: the gallery's demos of the build with every mode are unavailable: " + e.message);
-        }
+        // The gallery's second list, fetched after the first frame and the opening link (unless that
+        // reloads into the other build); `ready` does not wait for it: the screen does not change.
+        if (!reloading)
+          loadDemoIndex().catch((e) =>
+            console.warn("Attention Lab: the gallery's demos of the build with every mode are unavailable: " + e.message));
       })
       .catch((e) => showError(e.message))
       .then(() => {
