@@ -1628,3 +1628,40 @@ TEST_CASE("Variants popup: a latent-attention scene draws as two heads; the othe
   REQUIRE(app.state.heads.heads.size() == 2);
   CHECK((app.state.heads.heads[1].weights - before).cwiseAbs().maxCoeff() < 1e-12);
 }
+
+// Top-k (DeepSeek Sparse Attention's selection): the popup counts the pairs softmax still reads and
+// draws the selection as a mask. With causal on and k = 2 over 6 tokens, query i keeps min(2, i + 1)
+// of its i + 1 allowed keys: 11 of 21, of 36 pairs.
+TEST_CASE("Variants popup: top-k's cost (kept of allowed pairs) and its selection as a mask") {
+  Headless app;
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 1400);
+  const std::string text = R"({"version": 2, "tokens": ["the", "cat", "sat", "on", "the", "mat"],
+    "Q": [[1, 0], [0, 1], [1, 1], [1, -1], [1, 0.5], [0.5, 1]],
+    "K": [[1, 0], [0, 1], [1, 1], [1, -1], [-1, 1], [0.5, 0.5]],
+    "V": [[1, 0], [0, 1], [1, 1], [1, -1], [-1, 1], [0.5, 0.5]], "causal": true, "topk": 2})";
+  REQUIRE(ui::load_scene_text(app.state, text).empty());
+  app.frame();
+  app.frame();
+  click(app, "variants");
+  app.frame();
+  app.frame();
+  const ui::TopkCount c = ui::topk_count(app.state);
+  REQUIRE(c.selected != nullptr);
+  CHECK(c.kept == 11);
+  CHECK(c.allowed == 21);
+  CHECK(c.pairs == 36);
+  // The kept pairs are exactly those with a non-zero weight: each row's 2 best allowed scores.
+  for (Eigen::Index i = 0; i < 6; ++i) {
+    int kept = 0;
+    for (Eigen::Index j = 0; j < 6; ++j) {
+      kept += (*c.selected)(i, j);
+      CHECK(((*c.selected)(i, j) != 0) == (app.state.result.weights(i, j) > 0.0));
+    }
+    CHECK(kept == std::min<int>(2, int(i) + 1));
+  }
+  CHECK(ui::widget_rect(app.state, "variants/topk/selection").has_value());
+  // Without top-k there is nothing to count.
+  click(app, "variants/topk");
+  app.frame();
+  CHECK(ui::topk_count(app.state).selected == nullptr);
+}

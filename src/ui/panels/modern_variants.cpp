@@ -183,6 +183,41 @@ void draw_qk_norm_readout(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
 }
 
+// Top-k's selection under its row: how many pairs softmax still reads (the cost), and for scenes of up
+// to 48 × 48 the selection as a mask — each query's kept keys lit in the key colour, the pairs the mask
+// allows but top-k drops outlined, the masked ones dark. Id "variants/topk/selection".
+void draw_topk_selection(AppState& state, const Fonts& fonts, float width) {
+  const TopkCount c = topk_count(state);
+  if (!c.selected || c.allowed == 0) return;
+  const attn::MaskMatrix& sel = *c.selected;
+  const attn::MaskMatrix& allowed = state.result.allowed;
+  const float em = ImGui::GetFontSize();
+  ImGui::PushFont(fonts.small);
+  const std::string percent = format_number(100.0 * double(c.kept) / double(c.allowed), 0);
+  wrapped_text_disabled(fill(tr(Text::VariantsTopkCost), {std::to_string(c.kept), std::to_string(c.allowed),
+                                                          percent, std::to_string(c.pairs)}),
+                        width);
+  ImGui::PopFont();
+  const int n = int(sel.rows()), m = int(sel.cols());
+  if (n > 48 || m > 48) return;
+  const float cell = std::floor(std::min(1.1f * em, width / float(std::max(m, 1))));
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float inset = cell >= 6.0f ? 1.0f : 0.0f;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      const ImVec2 a(p.x + float(j) * cell + inset, p.y + float(i) * cell + inset);
+      const ImVec2 b(a.x + cell - 2.0f * inset, a.y + cell - 2.0f * inset);
+      if (sel(i, j))
+        dl->AddRectFilled(a, b, palette::key());
+      else if (allowed.size() == 0 || allowed(i, j))
+        dl->AddRect(a, b, palette::text_dim());
+      else
+        dl->AddRectFilled(a, b, palette::track());
+    }
+  dummy(state, "variants/topk/selection", ImVec2(float(m) * cell, float(n) * cell));
+}
+
 // The gate as a grid under its row: σ(G), n rows (tokens) × its columns (the concat's, or one per
 // head), each cell coloured 0 … 1 with its value. In a direct scene each cell is a button
 // ("variants/gate/i/c"): a click shuts (G = −4, σ ≈ 0.02) or opens (G = +4, σ ≈ 0.98) it, a vertical
@@ -445,6 +480,8 @@ void draw_variant_rows(AppState& state, const Fonts& fonts, float setting_x) {
           set_variant_keys(state, keys);
         }
       });
+  if (const attn::Variants* v = live(state); v && v->topk != 0)
+    draw_topk_selection(state, fonts, setting_x + 12.0f * ImGui::GetFontSize() - ImGui::GetCursorPosX());
   // Differential: λ from −1 to 1 (the paper's λ stays near λ_init = 0.8 − 0.6·e^(−0.3·(l−1))).
   variant_row(
       state, "variants/differential", Text::VariantsDifferential, Text::VariantsDifferentialTip,
@@ -505,6 +542,24 @@ void draw_mla_line(const AppState& state, const Fonts& fonts) {
 }
 
 }  // namespace
+
+TopkCount topk_count(const AppState& state) {
+  TopkCount c;
+  const attn::HeadsResult& h = state.heads;
+  const int t = std::clamp(state.ui.focus_head, 0, std::max(state.scene.heads, 1) - 1);
+  if (!h.variant || std::size_t(t) >= h.variant->heads.size()) return c;
+  const attn::MaskMatrix& sel = h.variant->heads[std::size_t(t)].selected;
+  if (sel.size() == 0) return c;
+  const attn::MaskMatrix& allowed = state.result.allowed;
+  c.selected = &sel;
+  c.pairs = static_cast<long long>(sel.rows()) * sel.cols();
+  for (Eigen::Index i = 0; i < sel.rows(); ++i)
+    for (Eigen::Index j = 0; j < sel.cols(); ++j) {
+      c.kept += sel(i, j) != 0;
+      c.allowed += allowed.size() == 0 || allowed(i, j) != 0;
+    }
+  return c;
+}
 
 SoftcapReach softcap_reach(const attn::Result& r, double c) {
   SoftcapReach out;

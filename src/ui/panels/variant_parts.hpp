@@ -49,6 +49,14 @@ struct SoftcapReach {
 };
 SoftcapReach softcap_reach(const attn::Result& r, double c);
 
+// Top-k's selection in the focused head: the query–key pairs it keeps (softmax reads only their scores),
+// of those the mask allows, of all n·m; `selected` null when the scene has no top-k.
+struct TopkCount {
+  const attn::MaskMatrix* selected = nullptr;
+  long long kept = 0, allowed = 0, pairs = 0;
+};
+TopkCount topk_count(const AppState& state);
+
 // The words of a cross-attention scene's screen (cross_texts.cpp, the build with every mode: the first
 // load never holds such a scene): the vectors panel's headings over the queries' and the sources'
 // blocks, and the note of a mode that follows one sequence (`mode`: its tab's label).

@@ -642,6 +642,7 @@ enum class Text : int {
   VariantsQkNormTip,
   VariantsTopk,
   VariantsTopkTip,
+  VariantsTopkCost,  // {1} kept pairs, {2} allowed pairs, {3} percent, {4} all n·m pairs
   VariantsDifferential,
   VariantsDifferentialTip,
   VariantsLinear,

@@ -786,6 +786,7 @@ constexpr TextEntry kGerman[] = {
     {Text::VariantsQkNormTip, "Die q- und k-Zeilen jedes Kopfes werden vor den Scores RMS-normiert (x / √(mean(x²) + eps) · gain), was sie im Training im Bereich hält. OLMo 2 (2024), Gemma 3 und Qwen3 (2025)."},
     {Text::VariantsTopk, "Top-k-Schlüssel"},
     {Text::VariantsTopkTip, "Jede Anfrage behält nur ihre k erlaubten Schlüssel mit dem höchsten skalierten Score (Gleichstand: der kleinere Index); die anderen werden maskiert. DeepSeek Sparse Attention (DeepSeek-V3.2-Exp, 2025); MoBAs Block-Top-k (arXiv 2502.13189)."},
+    {Text::VariantsTopkCost, "Softmax liest {1} der {2} Scores, die die Maske erlaubt ({3} %; {4} Paare insgesamt). Darunter die Auswahl als Maske: die behaltenen Keys jeder Query hell, die verworfenen umrandet, maskierte Paare dunkel."},
     {Text::VariantsDifferential, "Differentiell"},
     {Text::VariantsDifferentialTip, "q und k jedes Kopfes werden in zwei Hälften geteilt, die zwei Softmax-Karten bilden; die Gewichte sind A₁ − lambda·A₂, so hebt sich gemeinsames Rauschen auf und Gewichte können negativ sein. Differential Transformer, Ye et al. 2024 (arXiv 2410.05258)."},
     {Text::VariantsLinear, "Linear"},

@@ -329,6 +329,7 @@ constexpr TextEntry kEnglishFull[] = {
     {Text::VariantsQkNormTip, "Each head's q and k rows are RMS-normalised (x / √(mean(x²) + eps) · gain) before the scores, which keeps them in range as training goes on. OLMo 2 (2024), Gemma 3 and Qwen3 (2025)."},
     {Text::VariantsTopk, "Top-k keys"},
     {Text::VariantsTopkTip, "Each query keeps only its k allowed keys with the highest scaled score (ties: the lower index); the others are masked. DeepSeek Sparse Attention (DeepSeek-V3.2-Exp, 2025); MoBA's block top-k (arXiv 2502.13189)."},
+    {Text::VariantsTopkCost, "Softmax reads {1} of the {2} scores the mask allows ({3} %; {4} pairs in all). Below, the selection as a mask: each query's kept keys lit, the keys it drops outlined, masked pairs dark."},
     {Text::VariantsDifferential, "Differential"},
     {Text::VariantsDifferentialTip, "Each head's q and k are cut in two halves that make two softmax maps; the weights are A₁ − lambda·A₂, so common noise cancels and weights can be negative. Differential Transformer, Ye et al. 2024 (arXiv 2410.05258)."},
     {Text::VariantsLinear, "Linear"},

@@ -778,6 +778,7 @@ constexpr TextEntry kSpanish[] = {
     {Text::VariantsQkNormTip, "Las filas q y k de cada cabeza se normalizan por RMS (x / √(mean(x²) + eps) · gain) antes de las puntuaciones, que así se mantienen en rango durante el entrenamiento. OLMo 2 (2024), Gemma 3 y Qwen3 (2025)."},
     {Text::VariantsTopk, "Top-k claves"},
     {Text::VariantsTopkTip, "Cada consulta conserva solo sus k claves permitidas con mayor puntuación escalada (empates: el índice menor); las demás se enmascaran. DeepSeek Sparse Attention (DeepSeek-V3.2-Exp, 2025); el top-k por bloques de MoBA (arXiv 2502.13189)."},
+    {Text::VariantsTopkCost, "La softmax lee {1} de las {2} puntuaciones que la máscara permite ({3} %; {4} pares en total). Debajo, la selección como máscara: las claves que conserva cada consulta iluminadas, las que descarta con borde, los pares enmascarados oscuros."},
     {Text::VariantsDifferential, "Diferencial"},
     {Text::VariantsDifferentialTip, "Los q y k de cada cabeza se parten en dos mitades que forman dos mapas softmax; los pesos son A₁ − lambda·A₂, así el ruido común se cancela y puede haber pesos negativos. Differential Transformer, Ye et al. 2024 (arXiv 2410.05258)."},
     {Text::VariantsLinear, "Lineal"},
