@@ -1567,6 +1567,15 @@ TEST_CASE("cross-attention in the app: n×m grids labelled by the sources, edits
   CHECK(ui::walk::live_numbers(ui::walk::Stage::Projections, s.scene, s.result, 2) ==
         "Row 'is': q = [0, 1, 2].");
   CHECK(s.ui.frame.weights_grid.cols == 3);
+  // Key space: the 5 queries and the 3 sources' keys and values, each a handle.
+  app.state.ui.settings.mode = scene::link::Mode::KeySpace;
+  app.frame();
+  app.frame();
+  CHECK(ui::widget_rect(s, "keyspace/q/4").has_value());
+  CHECK(ui::widget_rect(s, "keyspace/k/2").has_value());
+  CHECK_FALSE(ui::widget_rect(s, "keyspace/k/3").has_value());
+  CHECK(ui::widget_rect(s, "valuespace/v/2").has_value());
+  CHECK_FALSE(ui::widget_rect(s, "valuespace/v/3").has_value());
   // FlashAttention follows one sequence: a note, and a button back to Explore.
   app.state.ui.settings.mode = scene::link::Mode::Flash;
   app.frame();

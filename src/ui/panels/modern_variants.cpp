@@ -231,6 +231,13 @@ void draw_gate_grid(AppState& state, const Fonts& fonts, float width) {
   const attn::Matrix& sg = stages->gate_sigmoid;
   const int rows = int(sg.rows()), cols = int(sg.cols());
   const bool direct = state.scene.mode == scene::Mode::Direct;
+  // σ(G) is the last pass's; a switch this frame (head-wise, a token added) may have given the scene a
+  // gate of another shape, which the next pass draws: until then nothing is drawn from either.
+  if (!state.scene.variants) return;  // switched off this frame
+  const attn::Matrix& G = state.scene.variants->core.gate;
+  if (rows > int(state.scene.tokens.size()) || rows > state.heads.concat.rows() ||
+      (direct && (G.rows() != rows || G.cols() != cols)))
+    return;
   const bool headwise = cols == state.scene.heads && cols != state.scene.concat_dim();
   ImGui::PushFont(fonts.small);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
@@ -288,6 +295,9 @@ void draw_gate_grid(AppState& state, const Fonts& fonts, float width) {
       ImGui::SetCursorScreenPos(a);
       const std::string id = "variants/gate/" + std::to_string(i) + "/" + std::to_string(c);
       const bool clicked = invisible_button(state, id, ("##" + id).c_str(), ImVec2(cell - 1.0f, cell - 1.0f));
+      if (!state.scene.variants || state.scene.variants->core.gate.rows() != rows ||
+          state.scene.variants->core.gate.cols() != cols)
+        break;  // a cell edited above replaced the gate with another shape (the next frame draws it)
       const double g = state.scene.variants->core.gate(i, c);
       double next = g;
       if (ImGui::IsItemActive() && io.MouseDelta.y != 0.0f && ImGui::IsMouseDragging(ImGuiMouseButton_Left))

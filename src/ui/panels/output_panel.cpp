@@ -20,7 +20,7 @@ struct OutputRows {
 
 // The tooltip of y_i[c]: the sum of a_ij · v_j[c] over the visible keys (the first 8 written out).
 void output_tooltip(const attn::Result& r, int i, int c, bool masked_row) {
-  const int n = int(r.output.rows());
+  const int n = int(r.weights.cols());  // the keys (the sources' with cross-attention)
   ImGui::BeginTooltip();
   ImGui::Text("y_%d[%d] = Σ_j a[%d][j] · v_j[%d]", i, c, i, c);
   if (masked_row) {
@@ -50,7 +50,7 @@ void output_tooltip(const attn::Result& r, int i, int c, bool masked_row) {
 void draw_output_box(AppState& state, const Fonts& fonts, const OutputRows& rows, ImVec2 p, int i, int c,
                      int one_hot_j, bool masked_row) {
   const attn::Result& r = state.result;
-  const int n = int(r.output.rows());
+  const int n = int(r.weights.cols());  // the keys (the sources' with cross-attention)
   const float em = ImGui::GetFontSize(), box_w = rows.box_w;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float x0 = p.x + rows.label_w + float(c) * (box_w + ImGui::GetStyle().ItemSpacing.x);
@@ -102,7 +102,7 @@ void draw_output_box(AppState& state, const Fonts& fonts, const OutputRows& rows
 // Row i: the token's label, its d_v boxes, and the notice of a row with no visible key.
 void draw_output_row(AppState& state, const Fonts& fonts, const OutputRows& rows, int i) {
   const attn::Result& r = state.result;
-  const int n = int(r.output.rows()), d_v = int(r.output.cols());
+  const int n = int(r.weights.cols()), d_v = int(r.output.cols());  // n: the keys
   const float em = ImGui::GetFontSize();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
