@@ -63,6 +63,17 @@ REL = 1e-12
 
 # ---- the references ----------------------------------------------------------------------------
 
+
+def compare_stages(label, checks, failures):
+    """Each (name, CLI's stage, reference) within REL, or a failure naming it ("missing" when absent)."""
+    for name, g, w in checks:
+        if g is None:
+            failures.append(f"{label}: {name} missing")
+            continue
+        p = close(g, w)
+        if p:
+            failures.append(f"{label}: {name}: {p}")
+
 def visible(s, n):
     """n×n bool: causal AND window/sinks AND the custom mask, from the definitions above."""
     causal, w, sinks = s.get("causal", False), s.get("window", 0), s.get("sinks", 0)
@@ -174,13 +185,7 @@ def check_stages(got, want, s, label, failures):
             checks += [(f"heads[{t}].{k}", g[k], w[k]) for k in ("scores", "scaled", "weights", "output")]
             if s.get("alibi"):
                 checks.append((f"heads[{t}].bias", g.get("bias"), w["bias"]))
-    for name, g, w in checks:
-        if g is None:
-            failures.append(f"{label}: {name} missing")
-            continue
-        p = close(g, w)
-        if p:
-            failures.append(f"{label}: {name}: {p}")
+    compare_stages(label, checks, failures)
 
 
 def cache_policy_reference(s, t):
@@ -571,13 +576,7 @@ def check_modern(got, want, s, label, failures):
                 checks.append((where + "map_2." + key, (g.get("map_2") or {}).get(key),
                                want2.astype(int) if key == "selected" else want2))
             checks.append((where + "map_2.scaled", (g.get("map_2") or {}).get("scaled"), w["map_2"]["scaled_raw"]))
-    for name, g, w in checks:
-        if g is None:
-            failures.append(f"{label}: {name} missing")
-            continue
-        p = close(g, w)
-        if p:
-            failures.append(f"{label}: {name}: {p}")
+    compare_stages(label, checks, failures)
 
 
 GOOD = {"version": 2, "tokens": ["a", "b"], "Q": [[1, 2], [3, 4]], "K": [[5, 6], [7, 8]], "V": [[1, 2], [2, 3]]}
@@ -879,13 +878,7 @@ def check_mla(got, want, s, label, failures):
         checks.append((f"heads[{t}].absorbed_weights = weights", g.get("absorbed_weights"), w["weights"]))
         if not one or "Wo" not in s:
             checks.append((f"heads[{t}].output", g.get("output") if not one else got.get("concat"), w["output"]))
-    for name, g, w in checks:
-        if g is None:
-            failures.append(f"{label}: {name} missing")
-            continue
-        p = close(g, w)
-        if p:
-            failures.append(f"{label}: {name}: {p}")
+    compare_stages(label, checks, failures)
     if got.get("divisor") != want["divisor"] and abs(got.get("divisor", 0) - want["divisor"]) > 1e-15:
         failures.append(f"{label}: divisor {got.get('divisor')}, numpy {want['divisor']}")
     if got.get("masked_rows") != want["masked_rows"]:
